@@ -1,0 +1,136 @@
+import { parseArgs } from "node:util";
+import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
+import { AppError, badRequest } from "@/lib/errors";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { createFolder } from "@/lib/folders/folders";
+import { PERMISSIONS, ROLES } from "@/lib/auth/roles";
+import { addMember } from "@/lib/team/members";
+import { archiveWorkspace, createWorkspace, requireTwoFactorFor, setPlan, type Plan } from "@/lib/workspaces/workspaces";
+
+/**
+ * The operator CLI's commands (see ../shared/notes/operator-contract.md). The same
+ * function runs in the CLI process, or inside the server that owns the embedded
+ * database when the CLI hands a command over to it.
+ */
+type Flags = Record<string, string | undefined>;
+
+const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<object> }> = {
+  "workspace create": {
+    flags: ["name", "plan", "owner-email"],
+    run: async (f) => createWorkspace({ name: required(f, "name"), plan: plan(f.plan ?? "pro"), ownerEmail: f["owner-email"] }),
+  },
+  "workspace archive": {
+    flags: ["workspace"],
+    run: async (f) => {
+      await archiveWorkspace(required(f, "workspace"));
+      return { ok: true };
+    },
+  },
+  "workspace two-factor": {
+    flags: ["workspace", "permissions"],
+    run: async (f) => {
+      const permissions = list(f.permissions);
+      const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
+      if (unknown.length) throw badRequest(`Unknown permission(s) ${unknown.join(", ")}; valid: ${PERMISSIONS.join(", ")}`);
+      await requireTwoFactorFor(required(f, "workspace"), permissions);
+      return { ok: true };
+    },
+  },
+  "member add": {
+    flags: ["workspace", "email", "role", "folders"],
+    run: async (f) => {
+      const { userId } = await addMember({
+        workspaceId: required(f, "workspace"),
+        email: email(required(f, "email")),
+        role: role(required(f, "role")),
+        folderIds: list(f.folders),
+      });
+      return { userId };
+    },
+  },
+  "folder create": {
+    flags: ["workspace", "name", "parent"],
+    run: async (f) => createFolder({ workspaceId: required(f, "workspace"), name: required(f, "name"), parentId: f.parent }),
+  },
+  "key create": {
+    flags: ["workspace", "user", "scopes", "name"],
+    run: async (f) => {
+      if (f.scopes !== undefined && list(f.scopes).length === 0) throw badRequest("--scopes needs at least one scope; omit it for an unscoped key");
+      const { id, key } = await createApiKey({ workspaceId: required(f, "workspace"), userId: required(f, "user"), scopes: list(f.scopes), name: f.name });
+      return { id, key };
+    },
+  },
+  "key revoke": {
+    flags: ["id"],
+    run: async (f) => {
+      await revokeApiKey(required(f, "id"));
+      return { ok: true };
+    },
+  },
+  "plan set": {
+    flags: ["workspace", "plan"],
+    run: async (f) => {
+      await setPlan(required(f, "workspace"), plan(required(f, "plan")));
+      return { ok: true };
+    },
+  },
+};
+
+export const ADMIN_USAGE = `usage: npm run --silent admin -- <command> [flags]\ncommands: ${Object.entries(COMMANDS)
+  .map(([name, c]) => `${name} ${c.flags.map((f) => `--${f}`).join(" ")}`)
+  .join(" | ")}`;
+
+function required(f: Flags, name: string): string {
+  const value = f[name]?.trim();
+  if (!value) throw badRequest(`--${name} is required`);
+  return value;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+function plan(value: string): Plan | null {
+  if (value === "none") return null;
+  if (value === "pro") return "pro";
+  throw badRequest(`--plan must be pro or none, got "${value}"`);
+}
+
+function role(value: string): Role {
+  if ((ROLES as string[]).includes(value)) return value as Role;
+  throw badRequest(`--role must be one of ${ROLES.join(", ")}, got "${value}"`);
+}
+
+function email(value: string): string {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw badRequest(`--email is not an email address: "${value}"`);
+  return value;
+}
+
+/** Parses argv (e.g. ["workspace","create","--name","X"]) without running anything. */
+export function parseAdminCommand(argv: string[]): { name: string; flags: Flags } {
+  const name = argv.slice(0, 2).join(" ");
+  const command = COMMANDS[name];
+  if (!command) throw badRequest(`Unknown command "${name}". ${ADMIN_USAGE}`);
+  try {
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: Object.fromEntries(command.flags.map((f) => [f, { type: "string" as const }])),
+      strict: true,
+      allowPositionals: false,
+    });
+    return { name, flags: values as Flags };
+  } catch (err) {
+    throw badRequest(`${(err as Error).message}. ${ADMIN_USAGE}`);
+  }
+}
+
+export async function runAdminCommand(argv: string[]): Promise<object> {
+  const { name, flags } = parseAdminCommand(argv);
+  return COMMANDS[name]!.run(flags);
+}
+
+/** The JSON the CLI prints for a failure: AppErrors as they are, anything else as internal_error. */
+export function adminErrorBody(err: unknown): { error: { code: string; message: string } } {
+  if (err instanceof AppError) return err.toBody();
+  return { error: { code: "internal_error", message: err instanceof Error ? err.message : String(err) } };
+}

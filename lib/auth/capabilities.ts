@@ -1,0 +1,66 @@
+import type { Permission } from "./roles";
+import type { Scope } from "./scopes";
+
+/**
+ * The one table of what every endpoint and tool needs.
+ *
+ * - `permission`: what the key's creator's role must allow.
+ * - `scopes`: what a scoped key must carry (all of them). `[]` means any key of a
+ *   member with the permission may do it (reads of the library and account);
+ *   `"unscoped"` means only unscoped keys (workspace administration, which no
+ *   scope names).
+ * - Media downloads are authorized by object ownership and are not listed here.
+ *
+ * docs/permissions.md is this table in prose; keep them together.
+ */
+export interface Capability {
+  permission: Permission;
+  scopes: Scope[] | "unscoped";
+  summary: string;
+}
+
+export const CAPABILITIES = {
+  "account.read": { permission: "account.read", scopes: [], summary: "GET /api/v1/me" },
+
+  "uploads.list": { permission: "library.read", scopes: [], summary: "GET /api/v1/uploads, GET /api/v1/uploads/{id}" },
+  "uploads.create": { permission: "uploads.write", scopes: ["upload", "publish"], summary: "POST /api/v1/uploads" },
+  "uploads.retry": { permission: "uploads.write", scopes: ["publish"], summary: "POST /api/v1/uploads/{id}" },
+  "uploads.dismiss": { permission: "uploads.write", scopes: ["publish"], summary: "DELETE /api/v1/uploads/{id}" },
+
+  "creatives.list": { permission: "library.read", scopes: [], summary: "GET /api/v1/creatives" },
+  "creatives.delete": { permission: "library.delete", scopes: ["delete"], summary: "DELETE /api/v1/creatives" },
+
+  "copy.list": { permission: "library.read", scopes: [], summary: "GET /api/v1/creatives/{id}/copy" },
+  "copy.write": { permission: "library.write", scopes: ["edit"], summary: "POST /api/v1/creatives/{id}/copy" },
+  "copy.delete": { permission: "library.delete", scopes: ["edit"], summary: "DELETE /api/v1/creatives/{id}/copy" },
+
+  "folders.list": { permission: "library.read", scopes: [], summary: "Listing library folders" },
+  "folders.write": { permission: "library.write", scopes: ["upload"], summary: "Creating and renaming folders" },
+  "folders.delete": { permission: "library.delete", scopes: ["delete"], summary: "Deleting folders" },
+
+  "webhooks.read": { permission: "webhooks.manage", scopes: "unscoped", summary: "GET /api/v1/webhooks, GET /api/v1/webhooks/deliveries" },
+  "webhooks.write": {
+    permission: "webhooks.manage",
+    scopes: "unscoped",
+    summary: "PUT/PATCH/DELETE /api/v1/webhooks, POST /api/v1/webhooks/test, POST /api/v1/webhooks/deliveries/{id}",
+  },
+
+  "tools.list": { permission: "account.read", scopes: [], summary: "GET /api/v1/tools (each tool then checks its own capability)" },
+
+  "review.comment": { permission: "review.comment", scopes: ["comment"], summary: "Commenting on creatives" },
+  "review.approve": { permission: "review.approve", scopes: ["review"], summary: "Approving creatives and requesting changes" },
+  "review.share": { permission: "review.share", scopes: ["share"], summary: "Creating external review links" },
+
+  "ads.read": { permission: "ads.read", scopes: ["ads_view"], summary: "Viewing ads, campaigns and results" },
+  "ads.write": { permission: "ads.write", scopes: ["ads"], summary: "Creating and editing ads (paused)" },
+  "ads.launch": { permission: "ads.launch", scopes: ["launch"], summary: "Activating ads and changing budgets" },
+  "ads.delete": { permission: "ads.delete", scopes: ["ads_delete"], summary: "Deleting ads" },
+  "comments.moderate": { permission: "comments.moderate", scopes: ["moderate"], summary: "Moderating comments on published ads" },
+  "rules.manage": { permission: "rules.manage", scopes: ["rules"], summary: "Managing automation rules" },
+  "imports.run": { permission: "imports.run", scopes: ["import"], summary: "Importing from external file storage" },
+  "ai.use": { permission: "ai.use", scopes: ["ai"], summary: "The AI assistant" },
+  "tasks.read": { permission: "tasks.read", scopes: [], summary: "Reading tasks" },
+  "tasks.write": { permission: "tasks.write", scopes: ["edit"], summary: "Creating, assigning and commenting on tasks" },
+} as const satisfies Record<string, Capability>;
+
+export type CapabilityId = keyof typeof CAPABILITIES;

@@ -1,0 +1,151 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every environment variable the service reads, validated once into a typed object.
+ * A wrong value stops the start with a message naming the variable.
+ * Later capabilities add their variables here, in their own section.
+ */
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n <= 0) {
+        ctx.addIssue({ code: "custom", message: `must be a positive integer, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).optional().default("production"),
+  PORT: positiveInt(3000),
+  /** Where the embedded database, media files and generated secrets live. */
+  DATA_DIR: z.string().min(1).optional().default("./.data"),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), "must be a postgres:// or postgresql:// URL"),
+  /** Absolute base URL the service is reached at (links in emails, webhook samples). */
+  PUBLIC_BASE_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).optional().default("info"),
+
+  // --- API behaviour
+  RATE_LIMIT_PER_MINUTE: positiveInt(1200),
+
+  // --- Background jobs: Inngest when its own variables are set, else the embedded runner.
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_DEV: z.string().optional(),
+  INNGEST_BASE_URL: z.url().optional(),
+  /** How many job steps the embedded runner executes at once. */
+  JOBS_CONCURRENCY: positiveInt(8),
+
+  // --- Webhooks
+  WEBHOOKS_ALLOW_PRIVATE_URLS: flag,
+
+  // --- Media storage
+  STORAGE_DRIVER: z.enum(["local", "s3"]).optional().default("local"),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional().default("us-east-1"),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag,
+
+  // --- Dashboard sign-in
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env["NODE_ENV"];
+  port: number;
+  dataDir: string;
+  publicBaseUrl: string;
+  logLevel: Env["LOG_LEVEL"];
+  database: { kind: "pglite"; dir: string } | { kind: "postgres"; url: string };
+  rateLimitPerMinute: number;
+  jobs: {
+    mode: "embedded" | "inngest";
+    concurrency: number;
+    eventKey?: string;
+    signingKey?: string;
+    dev: boolean;
+    baseUrl?: string;
+  };
+  webhooks: { allowPrivateUrls: boolean };
+  storage:
+    | { driver: "local"; dir: string }
+    | { driver: "s3"; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  authSecret?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses an environment into a Config; throws ConfigError naming every bad variable. */
+export function parseConfig(source: NodeJS.ProcessEnv): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const dataDir = path.resolve(e.DATA_DIR);
+  const inngest = Boolean(e.INNGEST_EVENT_KEY || e.INNGEST_DEV);
+  if (e.STORAGE_DRIVER === "s3" && !e.S3_BUCKET) problems.push("S3_BUCKET: required when STORAGE_DRIVER=s3");
+  if (problems.length) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    dataDir,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    logLevel: e.LOG_LEVEL,
+    database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dir: path.join(dataDir, "db") },
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    jobs: {
+      mode: inngest ? "inngest" : "embedded",
+      concurrency: e.JOBS_CONCURRENCY,
+      eventKey: e.INNGEST_EVENT_KEY,
+      signingKey: e.INNGEST_SIGNING_KEY,
+      dev: Boolean(e.INNGEST_DEV && e.INNGEST_DEV !== "0"),
+      baseUrl: e.INNGEST_BASE_URL,
+    },
+    webhooks: { allowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS },
+    storage:
+      e.STORAGE_DRIVER === "s3"
+        ? {
+            driver: "s3",
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : { driver: "local", dir: path.join(dataDir, "media") },
+    authSecret: e.AUTH_SECRET,
+  };
+}
+
+const globalForConfig = globalThis as unknown as { __adloomConfig?: Config };
+
+/** The process's configuration, parsed on first use. */
+export function getConfig(): Config {
+  return (globalForConfig.__adloomConfig ??= parseConfig(process.env));
+}

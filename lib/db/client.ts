@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { getConfig } from "@/lib/config";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { acquirePgliteLock } from "./pglite-lock";
+
+export type Db = PrismaClient;
+
+interface DbHandle {
+  prisma: PrismaClient;
+  /** The embedded database, when that is what we run on. */
+  pglite?: PGlite;
+}
+
+// Route bundles, instrumentation and scripts can each load this module; the
+// connection must still be one per process.
+const globalForDb = globalThis as unknown as { __adloomDb?: DbHandle };
+
+/** Opens the embedded database directory for this process (taking its lock). */
+export function openPglite(dir: string): PGlite {
+  acquirePgliteLock(dir);
+  fs.mkdirSync(dir, { recursive: true });
+  return new PGlite(dir);
+}
+
+function connect(): DbHandle {
+  const { database } = getConfig();
+  if (database.kind === "postgres") {
+    return { prisma: new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 10 }) }) };
+  }
+  const pglite = openPglite(database.dir);
+  return { prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), pglite };
+}
+
+/** The process's Prisma client (PGlite in DATA_DIR, or PostgreSQL with DATABASE_URL). */
+export function getDb(): PrismaClient {
+  return (globalForDb.__adloomDb ??= connect()).prisma;
+}
+
+/** The embedded PGlite instance, when running on it. */
+export function getPglite(): PGlite | undefined {
+  getDb();
+  return globalForDb.__adloomDb?.pglite;
+}
+
+export async function closeDb(): Promise<void> {
+  const handle = globalForDb.__adloomDb;
+  globalForDb.__adloomDb = undefined;
+  if (!handle) return;
+  await handle.prisma.$disconnect();
+  await handle.pglite?.close();
+}

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { badRequest } from "@/lib/errors";
+
+/**
+ * Keyset pagination over (createdAt desc, id desc): a cursor names the last item
+ * of a page, so inserts never shift later pages. Cursors are opaque to clients.
+ */
+export interface CursorPosition {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(position: CursorPosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): CursorPosition {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
+    const date = new Date(createdAt);
+    if (typeof id !== "string" || !id || Number.isNaN(date.getTime())) throw new Error("bad cursor");
+    return { createdAt: date, id };
+  } catch {
+    throw badRequest("Invalid cursor: pass back the nextCursor value of a previous page unchanged");
+  }
+}
+
+/** Prisma `where` fragment selecting the items after the cursor in newest-first order. */
+export function afterCursor(cursor: string | undefined | null) {
+  if (!cursor) return {};
+  const { createdAt, id } = decodeCursor(cursor);
+  return { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] };
+}
+
+export const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+
+/** Splits the limit+1 rows a query fetched into a page and its nextCursor. */
+export function toPage<T extends CursorPosition>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/** Query parameters shared by list endpoints. */
+export const pageQuery = (options: { defaultLimit: number; maxLimit: number }) =>
+  z.object({
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(options.maxLimit)
+      .default(options.defaultLimit)
+      .describe(`Items per page, 1 to ${options.maxLimit} (default ${options.defaultLimit})`),
+    cursor: z.string().min(1).optional().describe("The nextCursor of the previous page"),
+  });

@@ -1,0 +1,67 @@
+import { getDb } from "@/lib/db/client";
+import { notFound } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { ensureUser } from "@/lib/team/users";
+
+export const PLANS = ["pro"] as const;
+export type Plan = (typeof PLANS)[number];
+export const TRIAL_DAYS = 14;
+/** Credits a paid plan grants each workspace (spent by token-consuming tools). */
+export const PLAN_CREDITS: Record<Plan, number> = { pro: 10_000 };
+
+export interface CreateWorkspaceInput {
+  name: string;
+  plan: Plan | null;
+  ownerEmail?: string;
+  ownerName?: string;
+  ownerPasswordHash?: string;
+}
+
+/** Creates a workspace with its owner (a new or existing user), on a plan or on a 14-day trial. */
+export async function createWorkspace(input: CreateWorkspaceInput): Promise<{ workspaceId: string; ownerUserId: string }> {
+  const db = getDb();
+  const workspaceId = newId("ws");
+  return db.$transaction(async (tx) => {
+    const owner = await ensureUser(tx, {
+      email: input.ownerEmail ?? `owner+${workspaceId}@adloom.local`,
+      name: input.ownerName,
+      passwordHash: input.ownerPasswordHash,
+    });
+    await tx.workspace.create({
+      data: {
+        id: workspaceId,
+        name: input.name,
+        plan: input.plan,
+        credits: input.plan ? PLAN_CREDITS[input.plan] : 0,
+        trialEndsAt: input.plan ? null : new Date(Date.now() + TRIAL_DAYS * 86_400_000),
+      },
+    });
+    await tx.membership.create({ data: { id: newId("mem"), workspaceId, userId: owner.id, role: "owner" } });
+    return { workspaceId, ownerUserId: owner.id };
+  });
+}
+
+/** Moves a workspace onto a plan, or off it (API access then answers 402). */
+export async function setPlan(workspaceId: string, plan: Plan | null): Promise<void> {
+  const db = getDb();
+  const workspace = await db.workspace.findUnique({ where: { id: workspaceId } });
+  if (!workspace) throw notFound("Workspace");
+  await db.workspace.update({
+    where: { id: workspaceId },
+    data: plan
+      ? { plan, trialEndsAt: null, credits: Math.max(workspace.credits, PLAN_CREDITS[plan]) }
+      : { plan: null },
+  });
+}
+
+/** Archives a workspace: its keys then answer 409 `workspace_changed`. */
+export async function archiveWorkspace(workspaceId: string): Promise<void> {
+  const { count } = await getDb().workspace.updateMany({ where: { id: workspaceId }, data: { status: "archived" } });
+  if (count === 0) throw notFound("Workspace");
+}
+
+/** Marks the permissions whose actions need the acting user to have two-factor authentication (empty: none). */
+export async function requireTwoFactorFor(workspaceId: string, permissions: string[]): Promise<void> {
+  const { count } = await getDb().workspace.updateMany({ where: { id: workspaceId }, data: { twoFactorRequiredFor: permissions } });
+  if (count === 0) throw notFound("Workspace");
+}

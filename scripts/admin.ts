@@ -1,0 +1,34 @@
+/**
+ * Operator CLI: `npm run --silent admin -- <command> [flags]`. Prints exactly one
+ * JSON object; exits 0 on success, 1 with {"error":{code,message}} otherwise.
+ */
+import { adminErrorBody, parseAdminCommand, runAdminCommand } from "@/lib/admin/commands";
+import { sendAdminCommand } from "@/lib/admin/socket";
+import { getConfig } from "@/lib/config";
+import { closeDb } from "@/lib/db/client";
+import { currentOwner } from "@/lib/db/pglite-lock";
+
+function print(body: object, ok: boolean): never {
+  process.stdout.write(JSON.stringify(body) + "\n");
+  process.exit(ok ? 0 : 1);
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--"));
+  try {
+    const config = getConfig();
+    parseAdminCommand(argv); // reject bad input before touching any database
+    const owner = config.database.kind === "pglite" ? currentOwner(config.database.dir) : null;
+    if (owner !== null && owner !== process.pid) {
+      const { ok, body } = await sendAdminCommand(config.dataDir, argv);
+      print(body, ok);
+    }
+    const body = await runAdminCommand(argv);
+    await closeDb();
+    print(body, true);
+  } catch (err) {
+    print(adminErrorBody(err), false);
+  }
+}
+
+void main();

@@ -1,0 +1,25 @@
+/** Runs before the server starts: configuration is valid, the database is reachable and migrated. */
+import { ConfigError, getConfig } from "@/lib/config";
+
+async function main() {
+  let config;
+  try {
+    config = getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`[adloom] ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { migrateConfiguredDatabase } = await import("@/lib/db/migrate-configured");
+  const applied = await migrateConfiguredDatabase(config);
+  if (applied.length) console.log(`[adloom] applied migrations: ${applied.join(", ")}`);
+  // The schema engine leaves a timer pending after its work; do not wait for it.
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(`[adloom] could not prepare the database: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+// `npm start`: validate configuration and apply migrations, build when needed, then serve.
+import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildIfStale } from "./build-if-stale.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+const preflight = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/preflight.ts")], { cwd: root, stdio: "inherit", env });
+if (preflight.status !== 0) process.exit(preflight.status ?? 1);
+
+try {
+  if (process.env.ADLOOM_SKIP_BUILD !== "1") buildIfStale();
+} catch (err) {
+  console.error(`[adloom] ${err.message}`);
+  process.exit(1);
+}
+
+const port = process.env.PORT || "3000";
+const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...env, NODE_ENV: "production" },
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

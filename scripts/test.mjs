@@ -1,0 +1,64 @@
+// `npm test`: every suite, on both databases, then the browser journeys.
+// Prints one closing line "N passed, N failed" summing all suites.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildIfStale } from "./build-if-stale.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const extraArgs = process.argv.slice(2);
+const onlyDb = process.env.TEST_DB; // run one database only when set
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let exitCode = 0;
+
+buildIfStale();
+
+function runVitest(db) {
+  const report = path.join(os.tmpdir(), `adloom-vitest-${db}-${process.pid}.json`);
+  console.log(`\n=== vitest on ${db} ===`);
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extraArgs],
+    { cwd: root, stdio: "inherit", env: { ...process.env, TEST_DB: db } },
+  );
+  if (result.status !== 0) exitCode = 1;
+  try {
+    const json = JSON.parse(fs.readFileSync(report, "utf8"));
+    totals.passed += json.numPassedTests;
+    totals.failed += json.numFailedTests;
+    totals.skipped += json.numPendingTests + (json.numTodoTests ?? 0);
+  } catch {
+    exitCode = 1;
+    totals.failed += 1; // the run produced no report: count it as a failure
+  }
+}
+
+function runPlaywright() {
+  const specs = fs.existsSync(path.join(root, "e2e")) && fs.readdirSync(path.join(root, "e2e")).some((f) => f.endsWith(".spec.ts"));
+  if (!specs || extraArgs.length) return;
+  console.log("\n=== playwright (e2e) ===");
+  const report = path.join(os.tmpdir(), `adloom-e2e-${process.pid}.json`);
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+  });
+  if (result.status !== 0) exitCode = 1;
+  try {
+    const { stats } = JSON.parse(fs.readFileSync(report, "utf8"));
+    totals.passed += stats.expected;
+    totals.failed += stats.unexpected + (stats.flaky ?? 0);
+    totals.skipped += stats.skipped;
+  } catch {
+    exitCode = 1;
+    totals.failed += 1;
+  }
+}
+
+for (const db of onlyDb ? [onlyDb] : ["pglite", "postgres"]) runVitest(db);
+if (!onlyDb) runPlaywright();
+
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(exitCode || (totals.failed ? 1 : 0));

@@ -1,0 +1,38 @@
+import type { TestProject } from "vitest/node";
+import { buildIfStale } from "../scripts/build-if-stale.mjs";
+import { startPostgres } from "./helpers/postgres";
+import { startServer, type TestServer } from "./helpers/server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The shared server every integration test may use (isolated by workspace). */
+    baseUrl: string;
+    dataDir: string;
+    /** "pglite" or "postgres" */
+    testDb: string;
+    /** Admin URL of the test PostgreSQL server (postgres runs only), for tests that need a fresh database. */
+    postgresUrl: string;
+  }
+}
+
+/** Builds the app once, then starts one shared server on the database TEST_DB names. */
+export default async function setup(project: TestProject) {
+  const testDb = process.env.TEST_DB ?? "pglite";
+  buildIfStale({ quiet: true });
+  let pg: Awaited<ReturnType<typeof startPostgres>> | undefined;
+  let server: TestServer;
+  if (testDb === "postgres") {
+    pg = await startPostgres();
+    server = await startServer({ databaseUrl: await pg.createDatabase("shared") });
+  } else {
+    server = await startServer();
+  }
+  project.provide("baseUrl", server.url);
+  project.provide("dataDir", server.dataDir);
+  project.provide("testDb", testDb);
+  project.provide("postgresUrl", pg?.url ?? "");
+  return async () => {
+    await server.stop();
+    await pg?.stop();
+  };
+}

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "./ports";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  env: Record<string, string>;
+  /** Everything the server printed, for assertions and failure messages. */
+  output(): string;
+  /** Graceful stop (SIGTERM). */
+  stop(): Promise<void>;
+  /** Abrupt death (SIGKILL), as in a crash. */
+  kill(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  dataDir?: string;
+  databaseUrl?: string;
+  env?: Record<string, string>;
+  port?: number;
+}
+
+export function tempDataDir(label = "server"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `adloom-${label}-`));
+}
+
+/** Starts the real server (`npm start`'s script, production build) and waits until it answers. */
+export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? tempDataDir();
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ADLOOM_SKIP_BUILD: "1",
+    WEBHOOKS_ALLOW_PRIVATE_URLS: "1",
+    LOG_LEVEL: "warn",
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
+  };
+  if (!options.databaseUrl && !options.env?.DATABASE_URL) delete env.DATABASE_URL;
+  delete env.NODE_ENV; // vitest sets "test"; the server runs as production
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs")], {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true, // its own process group, so kill() takes next's children too
+  });
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      process.kill(-child.pid!, "SIGKILL");
+      throw new Error(`server did not become ready:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+
+  const signal = async (sig: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      /* already gone */
+    }
+    await exited;
+  };
+  return {
+    url,
+    port,
+    dataDir,
+    env,
+    output: () => output,
+    stop: () => signal("SIGTERM"),
+    kill: () => signal("SIGKILL"),
+  };
+}
