@@ -1,0 +1,12 @@
+import { Inngest } from "inngest";
+import { getConfig } from "@/lib/config";
+import { embeddedClientOptions } from "@/lib/jobs/embedded/client-options";
+
+export const APP_ID = "adloom";
+
+/**
+ * The app's Inngest client. With INNGEST_EVENT_KEY / INNGEST_DEV the SDK reads its
+ * usual environment variables and Inngest runs the functions; otherwise the embedded
+ * runner does (see lib/jobs/embedded).
+ */
+export const inngest = new Inngest(getConfig().jobs.mode === "embedded" ? embeddedClientOptions(APP_ID) : { id: APP_ID });

@@ -1,0 +1,18 @@
+import { inngest } from "@/inngest/client";
+import { getDb } from "@/lib/db/client";
+
+const KEEP_DAYS = 7;
+
+/** Daily: deletes the embedded runner's finished runs and processed events older than a week. */
+export const purgeJobHistory = inngest.createFunction(
+  { id: "purge-job-history", name: "Purge job history", triggers: [{ cron: "17 3 * * *" }], retries: 2 },
+  async ({ step }) => {
+    return step.run("delete-old-records", async () => {
+      const before = new Date(Date.now() - KEEP_DAYS * 86_400_000);
+      const db = getDb();
+      const runs = await db.jobRun.deleteMany({ where: { status: { in: ["completed", "failed", "cancelled"] }, endedAt: { lt: before } } });
+      const events = await db.jobEvent.deleteMany({ where: { processedAt: { lt: before } } });
+      return { runs: runs.count, events: events.count };
+    });
+  },
+);

@@ -1,0 +1,65 @@
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { JobEventPayload } from "./types";
+import { saveStep } from "./run-store";
+import { evaluate, parseExpression } from "./expression";
+
+export interface NewWait {
+  stepId: string;
+  kind: "sleep" | "event";
+  name?: string;
+  until: Date;
+  eventName?: string;
+  expression?: string;
+}
+
+/** Records sleeps / event waits the SDK reported; already-known or already-fulfilled ones are left alone. */
+export async function addWaits(db: Db, runId: string, waits: NewWait[]): Promise<void> {
+  if (!waits.length) return;
+  const done = await db.jobStep.findMany({ where: { runId, stepId: { in: waits.map((w) => w.stepId) } }, select: { stepId: true } });
+  const fresh = waits.filter((w) => !done.some((d) => d.stepId === w.stepId));
+  if (fresh.length) await db.jobWait.createMany({ data: fresh.map((w) => ({ runId, ...w })), skipDuplicates: true });
+}
+
+/**
+ * Turns waits that are over (timer passed, or event arrived) into memoized steps:
+ * a sleep or timed-out waitForEvent resolves to null, a matched wait to the event.
+ * Returns how many resolved.
+ */
+export async function settleWaits(db: Db, runId: string, now: Date): Promise<number> {
+  const waits = await db.jobWait.findMany({ where: { runId, OR: [{ until: { lte: now } }, { resolvedAt: { not: null } }] } });
+  for (const w of waits) {
+    const data = w.resolvedAt ? (w.result ?? null) : null;
+    await saveStep(db, runId, w.stepId, w.name ?? undefined, { type: "data", data: data as never });
+    await db.jobWait.delete({ where: { runId_stepId: { runId, stepId: w.stepId } } });
+  }
+  return waits.length;
+}
+
+/** The earliest moment a remaining wait needs attention: now if one is resolved, else its timeout. */
+export async function nextWaitAt(db: Db, runId: string, now: Date): Promise<Date | null> {
+  const waits = await db.jobWait.findMany({ where: { runId }, select: { until: true, resolvedAt: true } });
+  if (!waits.length) return null;
+  if (waits.some((w) => w.resolvedAt)) return now;
+  return new Date(Math.min(...waits.map((w) => w.until.getTime())));
+}
+
+/** Resolves step.waitForEvent waits that `event` satisfies; returns the runs to wake. */
+export async function resolveEventWaits(db: Db, event: JobEventPayload, now: Date): Promise<string[]> {
+  const waits = await db.jobWait.findMany({
+    where: { kind: "event", eventName: event.name, resolvedAt: null, until: { gt: now } },
+    include: { run: { select: { event: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  const woken: string[] = [];
+  for (const w of waits) {
+    if (w.expression && !evaluate(parseExpression(w.expression), { event: w.run.event, async: event })) continue;
+    const { count } = await db.jobWait.updateMany({
+      where: { runId: w.runId, stepId: w.stepId, resolvedAt: null },
+      data: { resolvedAt: now, result: event as unknown as Prisma.InputJsonValue },
+    });
+    if (count === 1) woken.push(w.runId);
+  }
+  if (woken.length) await db.jobRun.updateMany({ where: { id: { in: woken }, status: { in: ["running", "sleeping"] } }, data: { nextAt: now } });
+  return woken;
+}

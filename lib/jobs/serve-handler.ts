@@ -1,0 +1,22 @@
+import { serve } from "inngest/next";
+import { inngest } from "@/inngest/client";
+import { functions } from "@/inngest/functions";
+import { getConfig } from "@/lib/config";
+
+/**
+ * The one serve handler: app/api/inngest exports it and the embedded runner calls its
+ * POST in-process. In embedded mode even sync (PUT) needs a signature: nobody outside
+ * the process has a reason to call it.
+ */
+export const inngestHandler = serve({
+  client: inngest,
+  functions,
+  ...(getConfig().jobs.mode === "embedded" ? { enableUnauthedSync: false } : {}),
+});
+
+type NextHandlerRequest = Parameters<typeof inngestHandler.POST>[0];
+
+/** Calls the handler's POST with a plain web Request (what the embedded runner does). */
+export function postToInngestHandler(req: Request): Promise<Response> {
+  return inngestHandler.POST(req as unknown as NextHandlerRequest, undefined);
+}

@@ -1,0 +1,160 @@
+import { dataDir } from "./helpers/isolated-env";
+import { serve } from "inngest/next";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_ID, inngest } from "@/inngest/client";
+import { getDb } from "@/lib/db/client";
+import { EmbeddedRunner } from "@/lib/jobs/embedded";
+import { canonicalJson, signBody } from "@/lib/jobs/embedded/signature";
+import { getRun, listRuns } from "@/lib/jobs/runs";
+import { sendEvent } from "@/lib/jobs/send";
+import { getEmbeddedSigningKey } from "@/lib/jobs/signing-key";
+import { seen, testFunctions } from "./fixtures/functions";
+import { migrateTestDatabase } from "./helpers/database";
+import { eventually, finishedRuns } from "./helpers/wait";
+
+const handler = serve({ client: inngest, functions: testFunctions, enableUnauthedSync: false });
+const post = (req: Request) => handler.POST(req as never, undefined);
+const backoffCalls: number[] = [];
+let runner: EmbeddedRunner;
+
+beforeAll(async () => {
+  await migrateTestDatabase();
+  runner = new EmbeddedRunner({
+    db: getDb(),
+    appId: APP_ID,
+    functions: testFunctions,
+    handler: post,
+    signingKey: getEmbeddedSigningKey(dataDir),
+    concurrency: 2,
+    pollIntervalMs: 200,
+    backoff: (attempt) => (backoffCalls.push(attempt), 100 * attempt),
+    reclaimLeasesOnStart: true,
+    logger: { info: () => {}, error: () => {} },
+  });
+  await runner.start();
+});
+
+afterAll(async () => {
+  await runner?.stop();
+});
+
+describe("embedded job runner", () => {
+  it("runs each step once and memoizes its result", async () => {
+    await sendEvent({ name: "test/three", data: { n: 1 } });
+    const [run] = await finishedRuns("test-three-steps");
+    expect(run!.status).toBe("completed");
+    expect(run!.output).toEqual({ sum: 6 });
+    expect([seen.steps.get("a:1"), seen.steps.get("b:1"), seen.steps.get("c:1")]).toEqual([1, 1, 1]);
+    const detail = await getRun(run!.id);
+    expect(detail!.steps.map((s) => [s.name, s.result])).toEqual([
+      ["a", { type: "data", data: 1 }],
+      ["b", { type: "data", data: 2 }],
+      ["c", { type: "data", data: 3 }],
+    ]);
+  });
+
+  it("starts work promptly after sendEvent", async () => {
+    const started = Date.now();
+    await sendEvent({ name: "test/three", data: { n: 2 } });
+    await finishedRuns("test-three-steps", 2);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it("deduplicates events by id", async () => {
+    const first = await sendEvent({ name: "test/three", data: { n: 3 }, id: "order-3-created" });
+    const second = await sendEvent({ name: "test/three", data: { n: 3 }, id: "order-3-created" });
+    expect(first.ids).toEqual(["order-3-created"]);
+    expect(second.ids).toEqual(["order-3-created"]);
+    await finishedRuns("test-three-steps", 3);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await listRuns({ functionId: "test-three-steps" })).length).toBe(3);
+    expect(seen.steps.get("a:3")).toBe(1);
+  });
+
+  it("sleeps with a durable timer, then continues", async () => {
+    await sendEvent({ name: "test/sleep" });
+    const sleeping = await eventually(async () => (await listRuns({ functionId: "test-sleeper", status: "sleeping" }))[0], 5000, "a sleeping run");
+    expect(sleeping.nextAt!.getTime()).toBeGreaterThan(Date.now() - 100);
+    const waits = await getDb().jobWait.findMany({ where: { runId: sleeping.id } });
+    expect(waits.map((w) => w.kind)).toEqual(["sleep"]);
+    const [run] = await finishedRuns("test-sleeper");
+    expect(run!.status).toBe("completed");
+    expect((run!.output as { slept: number }).slept).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("retries a failing step with backoff and keeps earlier results", async () => {
+    backoffCalls.length = 0;
+    await sendEvent({ name: "test/flaky", data: { failures: 2 } });
+    const [run] = await finishedRuns("test-flaky");
+    expect(run!.status).toBe("completed");
+    expect(run!.output).toEqual({ value: "ok", attempt: 0 });
+    expect(seen.flakyFailures).toBe(2);
+    expect(backoffCalls).toEqual([1, 2]);
+  });
+
+  it("fails a run after its retries are used up and keeps the error", async () => {
+    await sendEvent({ name: "test/always-fails" });
+    const [run] = await finishedRuns("test-always-fails");
+    expect(run!.status).toBe("failed");
+    expect(seen.steps.get("doomed")).toBe(3); // first attempt + retries: 2
+    expect(run!.error).toMatchObject({ message: expect.stringContaining("still broken") });
+  });
+
+  it("stops at NonRetriableError and runs the onFailure handler", async () => {
+    await sendEvent({ name: "test/permanent" });
+    const [run] = await finishedRuns("test-permanent");
+    expect(run!.status).toBe("failed");
+    expect(run!.attempt).toBe(0);
+    expect(seen.steps.get("refuse")).toBe(1);
+    expect(run!.error).toMatchObject({ message: expect.stringContaining("bad input") });
+    await finishedRuns("test-permanent-failure");
+    expect(seen.failureHandled).toEqual([run!.id]);
+  });
+
+  it("never drives more runs at once than its concurrency", async () => {
+    await sendEvent(Array.from({ length: 6 }, (_, i) => ({ name: "test/slow", data: { i } })));
+    const runs = await finishedRuns("test-slow", 6);
+    expect(runs.every((r) => r.status === "completed")).toBe(true);
+    expect(seen.maxActive).toBe(2);
+  });
+
+  it("delivers step.sendEvent to the functions it triggers", async () => {
+    await sendEvent({ name: "test/produce", data: { orderId: "ord_42" } });
+    const [consumer] = await finishedRuns("test-consumer");
+    expect(consumer!.output).toBe("ord_42");
+    expect(consumer!.event).toMatchObject({ name: "test/consume", data: { orderId: "ord_42" } });
+    expect(seen.chained).toEqual(["ord_42"]);
+  });
+
+  it("resumes step.waitForEvent on a matching event, or with null at its timeout", async () => {
+    await sendEvent([
+      { name: "test/approval.requested", data: { requestId: "r1" } },
+      { name: "test/approval.requested", data: { requestId: "r2" } },
+    ]);
+    await eventually(async () => (await getDb().jobWait.count({ where: { kind: "event" } })) === 2, 5000, "two waits");
+    await sendEvent({ name: "test/approval.given", data: { requestId: "r1", by: "ana" } });
+    const runs = await finishedRuns("test-approval", 2);
+    const byRequest = Object.fromEntries(runs.map((r) => [(r.event as { data: { requestId: string } }).data.requestId, r.output]));
+    expect(byRequest).toEqual({ r1: { approvedBy: "ana" }, r2: { approvedBy: null } });
+  });
+
+  it("rejects executor requests that are not signed with the runner's key", async () => {
+    const body = canonicalJson({
+      event: { name: "test/three", data: { n: 99 }, id: "x", ts: 0 },
+      events: [{ name: "test/three", data: { n: 99 }, id: "x", ts: 0 }],
+      steps: {},
+      ctx: { run_id: "run_forged", attempt: 0, stack: { stack: [], current: 0 } },
+      version: -1,
+    });
+    const url = `http://localhost/api/inngest?fnId=${APP_ID}-test-three-steps&stepId=step`;
+    const headers = { "content-type": "application/json" };
+    const unsigned = await post(new Request(url, { method: "POST", body, headers }));
+    const wrongKey = `signkey-prod-${"ab".repeat(32)}`;
+    const forged = await post(new Request(url, { method: "POST", body, headers: { ...headers, "x-inngest-signature": signBody(body, wrongKey) } }));
+    const signed = await post(new Request(url, { method: "POST", body, headers: { ...headers, "x-inngest-signature": signBody(body, getEmbeddedSigningKey(dataDir)) } }));
+    expect([unsigned.status, forged.status, signed.status]).toEqual([401, 401, 206]);
+    expect(seen.steps.get("a:99")).toBe(1); // only the signed request ran anything
+    const sync = await handler.PUT(new Request("http://localhost/api/inngest", { method: "PUT" }) as never, undefined);
+    expect(sync.status).toBe(401);
+  });
+});
