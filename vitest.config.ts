@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // Integration tests talk HTTP to a real server (started once in tests/global-setup.ts)
 // on the database TEST_DB names: "pglite" (default) or "postgres".
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(__dirname) } },
+  resolve: { alias: { "@": import.meta.dirname } },
   test: {
     include: ["tests/**/*.test.ts", "lib/**/*.test.ts"],
     globalSetup: ["tests/global-setup.ts"],

@@ -6,6 +6,7 @@ import { adminErrorBody, parseAdminCommand, runAdminCommand } from "@/lib/admin/
 import { sendAdminCommand } from "@/lib/admin/socket";
 import { getConfig } from "@/lib/config";
 import { closeDb } from "@/lib/db/client";
+import { ensureMigrated } from "@/lib/db/migrate-configured";
 import { currentOwner } from "@/lib/db/pglite-lock";
 
 function print(body: object, ok: boolean): never {
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
       const { ok, body } = await sendAdminCommand(config.dataDir, argv);
       print(body, ok);
     }
+    await ensureMigrated(); // the server may never have run on this database
     const body = await runAdminCommand(argv);
     await closeDb();
     print(body, true);

@@ -14,8 +14,50 @@ export async function authenticateRequest(request: Request, options: { allowSess
   return principal;
 }
 
-/** The dashboard session's principal; null until dashboard sign-in exists or when signed out. */
-async function sessionPrincipal(_request: Request): Promise<Principal | null> {
+/**
+ * The dashboard session's principal (its active workspace, kind "session", unscoped); null when signed out.
+ * Cookie-authenticated mutating requests must come from our own pages (CSRF).
+ */
+async function sessionPrincipal(request: Request): Promise<Principal | null> {
+  const { auth } = await import("@/auth");
+  const session = await auth();
+  const userId = session?.user?.id;
+  if (!userId) return null;
+  assertSameOrigin(request);
+  const { ACTIVE_WORKSPACE_COOKIE, principalForUser } = await import("@/lib/session/principal");
+  return principalForUser(userId, readCookie(request, ACTIVE_WORKSPACE_COOKIE));
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses cross-site mutating requests carrying the session cookie: the browser's
+ * Sec-Fetch-Site must say same-origin, or (older browsers) Origin must match the host.
+ */
+export function assertSameOrigin(request: Request): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite) {
+    if (fetchSite === "same-origin" || fetchSite === "none") return;
+    throw new AppError("forbidden", "Cross-site request refused: dashboard requests must come from this site's pages");
+  }
+  const origin = request.headers.get("origin");
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (origin && host) {
+    try {
+      if (new URL(origin).host === host) return;
+    } catch {
+      /* malformed Origin: refused below */
+    }
+  }
+  throw new AppError("forbidden", "Cross-site request refused: send Origin matching this host, or use an API key");
+}
+
+function readCookie(request: Request, name: string): string | null {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
   return null;
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authorize } from "@/lib/auth/authorize";
 import type { CapabilityId } from "@/lib/auth/capabilities";
@@ -14,7 +13,7 @@ import {
 } from "./idempotency";
 import { enforceRateLimit, rateLimitHeaders, type RateLimitResult } from "./rate-limit";
 import { parseJsonText, readBodyText } from "./request-body";
-import { json, REQUEST_ID_HEADER, toErrorResponse, describeZodError } from "./responses";
+import { describeZodError, errorResponse, json, newRequestId, REQUEST_ID_HEADER, toErrorResponse } from "./responses";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const MUTATING: ReadonlySet<HttpMethod> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -57,6 +56,8 @@ export interface OperationDef<Q = unknown, B = unknown, P = unknown, R = unknown
   /** A body the handler streams itself (multipart); documented with this schema. */
   streamedBody?: { contentType: string; schema: Record<string, unknown> };
   success: { status: number; description: string; schema?: z.ZodType<R> };
+  /** The handler applies the Idempotency-Key header itself (tool calls, whose key may also arrive in the arguments). */
+  handlesIdempotency?: boolean;
   /** Errors this operation can answer besides the ones every operation can (401, 402, 403, 429, 500). */
   errors?: ErrorCode[];
   handler: (ctx: OperationContext<Q, B, P>) => Promise<ApiResult<R> | Response>;
@@ -90,7 +91,7 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  */
 export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler {
   return async (request, segment) => {
-    const requestId = `req_${randomUUID().replace(/-/g, "")}`;
+    const requestId = newRequestId();
     let limits: RateLimitResult | undefined;
     try {
       const principal = await authenticateRequest(request, { allowSession: def.allowSession });
@@ -108,7 +109,7 @@ export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler 
       const ctx: OperationContext<Q, B, P> = { principal, query, body, params, request, requestId };
       const idempotencyKey = request.headers.get("idempotency-key");
       const response =
-        idempotencyKey !== null && MUTATING.has(def.method)
+        idempotencyKey !== null && MUTATING.has(def.method) && !def.handlesIdempotency
           ? await runIdempotently(def, ctx, validateIdempotencyKey(idempotencyKey), requestFingerprint(def, url, request, bodyText))
           : toResponse(await def.handler(ctx));
       return withHeaders(response, { [REQUEST_ID_HEADER]: requestId, ...rateLimitHeaders(limits) });
@@ -148,9 +149,9 @@ async function runIdempotently<Q, B, P, R>(
   try {
     response = toResponse(await def.handler(ctx));
   } catch (err) {
-    const errorResponse = toErrorResponse(err, ctx.requestId);
-    await settle(claim, errorResponse.clone());
-    return withHeaders(errorResponse, {});
+    const failure = toErrorResponse(err, ctx.requestId);
+    await settle(claim, failure.clone());
+    return failure;
   }
   await settle(claim, response.clone());
   return response;
@@ -167,7 +168,7 @@ async function settle(claim: { workspaceId: string; key: string }, response: Res
 export function routeMethods(ops: Partial<Record<HttpMethod, OperationDef<any, any, any, any>>>): Record<HttpMethod, RouteHandler> {
   const allowed = Object.keys(ops).join(", ");
   const notAllowed: RouteHandler = async () =>
-    withHeaders(toErrorResponse(new AppError("method_not_allowed", `Method not allowed; this path supports ${allowed}`), "-"), { Allow: allowed });
+    errorResponse("method_not_allowed", `Method not allowed; this path supports ${allowed}`, { Allow: allowed });
   const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
   return Object.fromEntries(methods.map((m) => [m, ops[m] ? handle(ops[m]!) : notAllowed])) as Record<HttpMethod, RouteHandler>;
 }

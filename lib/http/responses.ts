@@ -1,7 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { AppError, type ErrorCode, isAppError } from "@/lib/errors";
 import { ZodError } from "zod";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
+
+export function newRequestId(): string {
+  return `req_${randomUUID().replace(/-/g, "")}`;
+}
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -10,9 +15,10 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
+/** An error in the envelope, with a fresh request id (for answers given outside the route wrapper). */
 export function errorResponse(code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
   const err = new AppError(code, message, headers);
-  return json(err.toBody(), err.status, err.headers);
+  return json(err.toBody(), err.status, { [REQUEST_ID_HEADER]: newRequestId(), ...err.headers });
 }
 
 /** "ids: Too small..." — zod issues as one readable line. */

@@ -126,7 +126,9 @@ export function buildOpenApiDocument(operations: OperationDef<any, any, any, any
   for (const op of operations) {
     (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, components);
   }
-  components.Error = toSchema(ErrorEnvelope, components, "output");
+  // A named root schema comes back as a $ref to its own $defs entry, which toSchema files under components.
+  const errorSchema = toSchema(ErrorEnvelope, components, "output");
+  components.Error ??= errorSchema;
   return {
     openapi: "3.1.0",
     info: {

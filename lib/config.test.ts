@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./config";
+
+describe("parseConfig", () => {
+  it("runs on embedded defaults with no environment at all", () => {
+    const config = parseConfig({} as NodeJS.ProcessEnv);
+    expect(config.port).toBe(3000);
+    expect(config.database.kind).toBe("pglite");
+    expect(config.jobs.mode).toBe("embedded");
+    expect(config.storage.driver).toBe("local");
+    expect(config.rateLimitPerMinute).toBeGreaterThanOrEqual(600);
+    expect(config.webhooks.allowPrivateUrls).toBe(false);
+  });
+
+  it("switches to PostgreSQL and Inngest by their variables", () => {
+    const config = parseConfig({ DATABASE_URL: "postgres://u@h/db", INNGEST_EVENT_KEY: "k" } as unknown as NodeJS.ProcessEnv);
+    expect(config.database).toEqual({ kind: "postgres", url: "postgres://u@h/db" });
+    expect(config.jobs.mode).toBe("inngest");
+  });
+
+  it("names every bad variable", () => {
+    let error: ConfigError | undefined;
+    try {
+      parseConfig({ PORT: "http", RATE_LIMIT_PER_MINUTE: "-3", DATABASE_URL: "mysql://x", STORAGE_DRIVER: "ftp" } as unknown as NodeJS.ProcessEnv);
+    } catch (err) {
+      error = err as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    for (const name of ["PORT", "RATE_LIMIT_PER_MINUTE", "DATABASE_URL", "STORAGE_DRIVER"]) expect(error!.message).toContain(name);
+  });
+
+  it("requires a bucket for S3 storage", () => {
+    expect(() => parseConfig({ STORAGE_DRIVER: "s3" } as unknown as NodeJS.ProcessEnv)).toThrow(/S3_BUCKET/);
+  });
+});

@@ -1,0 +1,80 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { api } from "../helpers/fixtures";
+import { tempDataDir } from "../helpers/server";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+/** Runs `npm run --silent admin -- ...` exactly as an operator would. */
+function adminCli(args: string[], env: Record<string, string>) {
+  const result = spawnSync("npm", ["run", "--silent", "admin", "--", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, NODE_ENV: "production" },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  const lines = result.stdout.trim().split("\n");
+  return { status: result.status, stdout: result.stdout, json: JSON.parse(lines[lines.length - 1]!) };
+}
+
+function envForRun(dataDir: string): Record<string, string> {
+  return { DATA_DIR: dataDir, ...(inject("testDb") === "postgres" ? {} : { DATABASE_URL: "" }) };
+}
+
+describe("operator CLI", () => {
+  it("works while the server runs, and its key serves /api/v1/me", async () => {
+    // The shared server owns its data dir (and, on PGlite, the database): the CLI hands the command over.
+    const env = { DATA_DIR: inject("dataDir") };
+    const ws = adminCli(["workspace", "create", "--name", "CLI Co", "--owner-email", `cli-${Date.now()}@example.com`], env);
+    expect(ws.status).toBe(0);
+    expect(ws.json).toEqual({ workspaceId: expect.stringMatching(/^ws_/), ownerUserId: expect.stringMatching(/^usr_/) });
+    expect(ws.stdout.trim().split("\n")).toHaveLength(1);
+
+    const folder = adminCli(["folder", "create", "--workspace", ws.json.workspaceId, "--name", "Spring"], env);
+    expect(folder.json).toEqual({ folderId: expect.stringMatching(/^fld_/) });
+    const member = adminCli(
+      ["member", "add", "--workspace", ws.json.workspaceId, "--email", `ed-${Date.now()}@example.com`, "--role", "editor", "--folders", folder.json.folderId],
+      env,
+    );
+    expect(member.json).toEqual({ userId: expect.stringMatching(/^usr_/) });
+
+    const key = adminCli(["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId, "--scopes", "upload,publish", "--name", "CI"], env);
+    expect(key.status).toBe(0);
+    expect(key.json).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^adl_/) });
+    expect((await api(key.json.key)("/api/v1/me")).body.account.id).toBe(ws.json.ownerUserId);
+
+    expect(adminCli(["plan", "set", "--workspace", ws.json.workspaceId, "--plan", "none"], env).json).toEqual({ ok: true });
+    expect((await api(key.json.key)("/api/v1/me")).status).toBe(402);
+    expect(adminCli(["key", "revoke", "--id", key.json.id], env).json).toEqual({ ok: true });
+    expect((await api(key.json.key)("/api/v1/me")).status).toBe(401);
+  });
+
+  it("answers bad input with the error envelope and a non-zero exit", () => {
+    const env = { DATA_DIR: inject("dataDir") };
+    const cases = [
+      ["workspace", "create"],
+      ["workspace", "create", "--name", "X", "--plan", "gold"],
+      ["member", "add", "--workspace", "ws_x", "--email", "not-an-email", "--role", "editor"],
+      ["member", "add", "--workspace", "ws_missing", "--email", "a@b.co", "--role", "boss"],
+      ["key", "create", "--workspace", "ws_missing", "--user", "usr_missing"],
+      ["key", "revoke", "--id", "key_missing"],
+      ["frobnicate"],
+      ["workspace", "create", "--name", "X", "--unknown-flag", "1"],
+    ];
+    for (const args of cases) {
+      const out = adminCli(args, env);
+      expect(out.status, args.join(" ")).not.toBe(0);
+      expect(out.json, args.join(" ")).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+    }
+  });
+
+  it.runIf(inject("testDb") === "pglite")("creates and migrates the embedded database itself when no server runs", () => {
+    const dataDir = tempDataDir("cli");
+    const ws = adminCli(["workspace", "create", "--name", "Offline", "--plan", "none"], envForRun(dataDir));
+    expect(ws.status).toBe(0);
+    const key = adminCli(["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId], envForRun(dataDir));
+    expect(key.json.key).toMatch(/^adl_/);
+  });
+});
