@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "./ports";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface TestServer {
   url: string;

@@ -1,0 +1,42 @@
+import autocannon from "autocannon";
+import { buildIfStale } from "../scripts/build-if-stale.mjs";
+import { sendAdminCommand } from "@/lib/admin/socket";
+import { startPostgres } from "../tests/helpers/postgres";
+import { startServer, type TestServer } from "../tests/helpers/server";
+
+/** Starts the production server for a benchmark on the database named by --db (pglite default). */
+export async function startBenchServer(env: Record<string, string> = {}): Promise<{ server: TestServer; db: string; stop(): Promise<void> }> {
+  buildIfStale();
+  const db = process.argv.includes("--db") ? process.argv[process.argv.indexOf("--db") + 1]! : "pglite";
+  const pg = db === "postgres" ? await startPostgres() : undefined;
+  const server = await startServer({ env: { ADLOOM_BENCH: "1", ...env }, databaseUrl: pg ? await pg.createDatabase("bench") : undefined });
+  return { server, db, stop: async () => (await server.stop(), await pg?.stop()) };
+}
+
+export async function benchTenant(server: TestServer): Promise<{ key: string; workspaceId: string }> {
+  const admin = async (argv: string[]) => {
+    const { ok, body } = await sendAdminCommand(server.dataDir, argv);
+    if (!ok) throw new Error(JSON.stringify(body));
+    return body as Record<string, string>;
+  };
+  const { workspaceId, ownerUserId } = await admin(["workspace", "create", "--name", "Bench"]);
+  const { key } = await admin(["key", "create", "--workspace", workspaceId, "--user", ownerUserId!]);
+  return { key: key!, workspaceId: workspaceId! };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+/** Drives one URL at a fixed number of connections for a while (autocannon). */
+export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers: options.headers });
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+}
+
+export function row(label: string, r: LoadResult): string {
+  return `${label.padEnd(34)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.non2xx}`;
+}
