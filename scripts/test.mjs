@@ -13,6 +13,16 @@ const onlyDb = process.env.TEST_DB; // run one database only when set
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let exitCode = 0;
 
+function typecheck() {
+  console.log("=== typecheck (tsc --noEmit) ===");
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", root], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) {
+    exitCode = 1;
+    totals.failed += 1;
+  } else totals.passed += 1;
+}
+
+if (!extraArgs.length) typecheck();
 buildIfStale();
 
 function runVitest(db) {
