@@ -71,7 +71,9 @@ function engineError(error: unknown): Error {
 }
 
 async function withEngine<T>(target: MigrationTarget, schemaDir: string, run: (engine: SchemaEngine) => Promise<T>): Promise<T> {
-  const handle = await openSchemaEngine(target, schemaDir);
+  const handle = await openSchemaEngine(target, schemaDir).catch((error: unknown) => {
+    throw engineError(error);
+  });
   try {
     return await run(handle.engine);
   } catch (error) {

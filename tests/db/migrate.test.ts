@@ -11,6 +11,8 @@ import { postgresUnavailableReason, startPostgres, type TestPostgres } from "../
 
 const CORE_TABLES = ["users", "workspaces", "memberships", "membership_folders", "folders", "api_keys", "idempotency_records", "rate_limit_windows"];
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
+// Every fresh PGlite runs initdb (~2.5 s, much more on a busy machine); createMigration needs two.
+const SLOW = 180_000;
 
 // `npm test` runs every suite once per database (TEST_DB): each part here runs in one pass only.
 const onPglite = process.env.TEST_DB !== "postgres";
@@ -121,12 +123,14 @@ describe.runIf(onPglite)("createMigration", () => {
   it("finds no changes between prisma/migrations and prisma/schema (run db:migration if this fails)", async () => {
     const dir = copyMigrations();
     try {
-      expect(await createMigration("nothing", { migrationsDir: dir })).toBeNull();
+      const folder = await createMigration("pending", { migrationsDir: dir });
+      const pendingSql = folder && fs.readFileSync(path.join(dir, folder, "migration.sql"), "utf8");
+      expect(pendingSql, "prisma/schema has changes no migration has: run npm run db:migration -- <name>").toBeNull();
       expect(fs.readdirSync(dir).sort()).toEqual(fs.readdirSync(MIGRATIONS_DIR).sort());
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, SLOW);
 
   it("writes a new migration in the standard layout that applies on top of the others", async () => {
     const dir = copyMigrations();
@@ -152,7 +156,7 @@ describe.runIf(onPglite)("createMigration", () => {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(schemaDir, { recursive: true, force: true });
     }
-  });
+  }, SLOW);
 
   it("rejects names outside [a-z0-9_]", async () => {
     await expect(createMigration("Add-Things")).rejects.toThrow(/must match/);
@@ -227,5 +231,5 @@ $$;
     }
     const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'prisma_migrate_shadow%'");
     expect(rows).toEqual([]);
-  });
+  }, SLOW);
 });
