@@ -22,6 +22,8 @@ function startWorker(role: "first" | "second", env: Record<string, string>): { c
   return { child, output: () => output, exited };
 }
 
+// The worker processes own an embedded database, as the server does by default; the
+// PostgreSQL side of restarts is covered through the server by the uploads and webhooks tests.
 describe("embedded runner crash recovery", () => {
   it("resumes a run killed mid-step in a new process without repeating finished steps", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-jobs-crash-"));

@@ -1,9 +1,6 @@
-import { getPglite } from "@/lib/db/client";
-import { applyMigrations } from "@/lib/db/migrate";
+import { ensureMigrated } from "@/lib/db/migrate-configured";
 
-/** Brings the process's (fresh, embedded) database to the current migrations. */
+/** Brings the process's fresh database (PGlite or PostgreSQL, per TEST_DB) to the current migrations. */
 export async function migrateTestDatabase(): Promise<void> {
-  const pglite = getPglite();
-  if (!pglite) throw new Error("jobs tests expect the embedded database");
-  await applyMigrations(pglite);
+  await ensureMigrated();
 }
