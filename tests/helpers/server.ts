@@ -74,14 +74,24 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     await new Promise((r) => setTimeout(r, 150));
   }
 
+  const groupAlive = () => {
+    try {
+      process.kill(-child.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // The whole process group (start script and next) must be gone: only then is the
+  // embedded database's lock free for a restart on the same DATA_DIR.
   const signal = async (sig: NodeJS.Signals) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
     try {
       process.kill(-child.pid!, sig);
     } catch {
       /* already gone */
     }
     await exited;
+    for (let i = 0; groupAlive() && i < 200; i++) await new Promise((r) => setTimeout(r, 50));
   };
   return {
     url,
