@@ -59,6 +59,8 @@ export class EmbeddedRunner {
   private wakeLoop?: () => void;
   private unsubscribe?: () => void;
   private heartbeat?: NodeJS.Timeout;
+  /** Earliest upcoming cron fire time (null: no crons); undefined until first looked up. */
+  private nextCronAt?: Date | null;
 
   constructor(private readonly opts: RunnerOptions) {
     this.registry = buildRegistry(opts.appId, opts.functions);
@@ -161,7 +163,11 @@ export class EmbeddedRunner {
     await markEventsProcessed(db, events.map((e) => e.id), now);
     if (events.length === EVENT_BATCH) this.wakeRequested = true;
 
-    const nextCron = await fireDueCrons(db, this.registry, now);
+    // Cron schedules only change when they fire: skip the lookup until the known next fire time.
+    if (this.nextCronAt === undefined || (this.nextCronAt !== null && this.nextCronAt <= now)) {
+      this.nextCronAt = await fireDueCrons(db, this.registry, now);
+    }
+    const nextCron = this.nextCronAt;
     const free = this.opts.concurrency - this.inFlight.size;
     const claimed = await claimDueRuns(db, this.owner, free, now, this.opts.leaseMs ?? 30_000);
     for (const id of claimed) {
