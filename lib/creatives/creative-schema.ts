@@ -1,0 +1,50 @@
+import { z } from "zod";
+import type { Creative as CreativeRow } from "@/lib/generated/prisma/client";
+
+/** The spec's Creative resource. Used by REST, tools and the dashboard. */
+export const CreativeSchema = z
+  .object({
+    id: z.string().describe("Creative id"),
+    fileName: z.string().describe("Original file name"),
+    kind: z.enum(["image", "video"]),
+    contentType: z.string().describe("MIME type, verified from the file's bytes"),
+    status: z.enum(["importing", "ready", "failed"]),
+    width: z.number().int().nullable().describe("Pixels; null until known"),
+    height: z.number().int().nullable().describe("Pixels; null until known"),
+    mediaPath: z
+      .string()
+      .nullable()
+      .describe("`/api/media/<creative_id>`, fetched with the same Bearer key; `?download=<filename>` makes it an attachment. Null until ready"),
+    previewPath: z.string().nullable().optional().describe("720p MP4 preview of a video; null until transcoded, always null for images"),
+    copyCount: z.number().int().describe("Number of copy variants"),
+    createdAt: z.string().describe("Creation time (ISO 8601, UTC)"),
+  })
+  .meta({ id: "Creative" });
+
+export type Creative = z.infer<typeof CreativeSchema>;
+
+/** Path of a creative's media binary (served by app/api/media). */
+export const creativeMediaPath = (creativeId: string) => `/api/media/${creativeId}`;
+/** Path of a video creative's 720p preview rendition. */
+export const creativePreviewPath = (creativeId: string) => `/api/media/${creativeId}/preview`;
+
+/** A database row (with its copy count) as the Creative resource. */
+export function toCreative(row: CreativeRow & { _count: { copies: number } }): Creative {
+  const ready = row.status === "ready";
+  return {
+    id: row.id,
+    fileName: row.fileName,
+    kind: row.kind,
+    contentType: row.contentType,
+    status: row.status,
+    width: row.width,
+    height: row.height,
+    mediaPath: ready ? creativeMediaPath(row.id) : null,
+    previewPath: row.kind === "video" && ready && row.previewStorageKey ? creativePreviewPath(row.id) : null,
+    copyCount: row._count.copies,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Prisma `include` that loads what toCreative needs. */
+export const CREATIVE_INCLUDE = { _count: { select: { copies: true } } } as const;

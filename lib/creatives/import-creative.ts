@@ -1,0 +1,56 @@
+import { getDb } from "@/lib/db/client";
+import { creativeDerivedKey, getStorage } from "@/lib/storage";
+import { probeImage, probeVideo } from "./probe-media";
+import { renderVideoPreview } from "./render-preview";
+
+export type ImportOutcome = { status: "ready" | "failed" | "gone"; kind?: "image" | "video"; error?: string };
+
+/**
+ * Moves an `importing` creative to `ready` with its dimensions read from the file
+ * (sharp for images, ffprobe for videos), or to `failed` when the file cannot be read.
+ * Repeating it is harmless; a creative deleted meanwhile is left alone ("gone").
+ */
+export async function finishCreativeImport(creativeId: string): Promise<ImportOutcome> {
+  const db = getDb();
+  const creative = await db.creative.findUnique({ where: { id: creativeId } });
+  if (!creative) return { status: "gone" };
+  if (creative.status !== "importing") return { status: creative.status, kind: creative.kind };
+  try {
+    const dims = await getStorage().withLocalFile(creative.storageKey, (file) => (creative.kind === "image" ? probeImage(file) : probeVideo(file)));
+    const { count } = await db.creative.updateMany({
+      where: { id: creativeId, status: "importing" },
+      data: { status: "ready", width: dims.width, height: dims.height, durationMs: dims.durationMs ?? null, error: null },
+    });
+    return { status: count ? "ready" : "gone", kind: creative.kind };
+  } catch (err) {
+    const error = `Could not read the ${creative.kind}: ${(err as Error).message}`;
+    await db.creative.updateMany({ where: { id: creativeId, status: "importing" }, data: { status: "failed", error } });
+    return { status: "failed", kind: creative.kind, error };
+  }
+}
+
+/**
+ * Renders a ready video creative's 720p preview into media storage and records it.
+ * Returns whether a preview exists afterwards. A failed transcode is logged and leaves
+ * the creative ready without a preview: the original still plays.
+ */
+export async function renderCreativePreview(creativeId: string): Promise<{ preview: boolean; error?: string }> {
+  const db = getDb();
+  const creative = await db.creative.findUnique({ where: { id: creativeId } });
+  if (!creative || creative.kind !== "video" || creative.status !== "ready") return { preview: false };
+  if (creative.previewStorageKey) return { preview: true };
+  const storage = getStorage();
+  const key = creativeDerivedKey(creative.workspaceId, creative.id, "preview.mp4");
+  try {
+    const rendered = await storage.withLocalFile(creative.storageKey, (file) =>
+      renderVideoPreview(file, async (preview) => void (await storage.put(key, preview, { contentType: "video/mp4" }))),
+    );
+    if (!rendered) return { preview: false, error: "ffmpeg is not installed" };
+  } catch (err) {
+    console.error(`[creatives] preview of ${creativeId} failed`, err);
+    return { preview: false, error: (err as Error).message };
+  }
+  const { count } = await db.creative.updateMany({ where: { id: creativeId }, data: { previewStorageKey: key } });
+  if (!count) await storage.delete(key); // deleted while we rendered: leave nothing behind
+  return { preview: count > 0 };
+}
