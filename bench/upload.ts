@@ -1,0 +1,245 @@
+/**
+ * npm run bench:upload [-- --db postgres]
+ * Posts a ~200 MB video (one request) and 25 images of 1 MB (one request) to
+ * POST /api/v1/uploads, and the very same multipart bytes to a plain Node HTTP server
+ * that streams the body to a file on the same disk (the physical baseline), in one run.
+ * Prints the throughput ratio, the Next server's peak RSS growth while uploading, and
+ * the latency from "accepted" (201) to "completed" for the small images.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import sharp from "sharp";
+import { benchTenant, startBenchServer } from "./lib";
+
+const MB = 1024 * 1024;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-bench-upload-"));
+
+/** A real QuickTime file (uncompressed 2vuy 720p frames) of ~199 MB: valid media the server accepts, cached across runs. */
+function bigVideo(): string {
+  const file = path.join(os.tmpdir(), "adloom-bench-720p-2vuy.mov");
+  if (!fs.existsSync(file)) {
+    execFileSync("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24", "-frames:v", "108", "-c:v", "rawvideo", "-pix_fmt", "uyvy422", "-y", file + ".tmp.mov"]);
+    fs.renameSync(file + ".tmp.mov", file);
+  }
+  return file;
+}
+
+/** A 1 MB PNG of noise (barely compressible). */
+function noiseImage(): Promise<Buffer> {
+  const side = 577;
+  return sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+}
+
+/** Writes a multipart/form-data body to disk, so both servers receive identical bytes. */
+async function multipartFile(name: string, files: { fileName: string; contentType: string; path: string }[]): Promise<{ path: string; contentType: string; bytes: number }> {
+  const boundary = `----adloombench${randomBytes(8).toString("hex")}`;
+  const out = path.join(work, name);
+  async function* chunks() {
+    for (const f of files) {
+      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.fileName}"\r\nContent-Type: ${f.contentType}\r\n\r\n`);
+      yield* fs.createReadStream(f.path);
+      yield Buffer.from("\r\n");
+    }
+    yield Buffer.from(`--${boundary}--\r\n`);
+  }
+  await pipeline(chunks, fs.createWriteStream(out));
+  return { path: out, contentType: `multipart/form-data; boundary=${boundary}`, bytes: fs.statSync(out).size };
+}
+
+/** POSTs a file as the request body; resolves with status, body and elapsed ms. */
+function post(url: string, body: { path: string; contentType: string; bytes: number }, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; text: string; ms: number }>((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request(url, {
+      method: "POST",
+      headers: { "Content-Type": body.contentType, "Content-Length": String(body.bytes), ...headers },
+    });
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text, ms: performance.now() - started }));
+    });
+    req.on("error", reject);
+    fs.createReadStream(body.path).pipe(req);
+  });
+}
+
+/** The physical baseline: stream the request body to a file, answer {}. */
+async function startBaselineServer(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  let n = 0;
+  const server = http.createServer(async (req, res) => {
+    const file = path.join(dir, `baseline-${++n}`);
+    await pipeline(req, fs.createWriteStream(file));
+    fs.rmSync(file, { force: true });
+    res.writeHead(201, { "Content-Type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * The Next server's processes: everything started with PORT=<port> and DATA_DIR=<dir>
+ * (its process title hides the command line), minus the scripts/start.mjs wrapper.
+ */
+function serverProcessIds(port: number, dataDir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const env = fs.readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (env.includes(`PORT=${port}`) && env.includes(`DATA_DIR=${dataDir}`) && !cmdline.includes("scripts/start.mjs")) pids.push(Number(entry));
+    } catch {
+      /* exited, or not ours to read */
+    }
+  }
+  return pids;
+}
+
+function rssBytes(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+      total += kb * 1024;
+    } catch {
+      /* exited */
+    }
+  }
+  return total;
+}
+
+/** Until every upload has finished and every creative is imported (videos with their preview rendered). */
+async function waitUntilQuiet(baseUrl: string, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const uploads = (await (await fetch(`${baseUrl}/api/v1/uploads?limit=200`, { headers })).json()).uploads as { status: string }[];
+    const creatives = ((await (await fetch(`${baseUrl}/api/v1/creatives`, { headers })).json()).creatives ?? []) as {
+      status: string;
+      kind: string;
+      previewPath?: string | null;
+    }[];
+    const busy =
+      uploads.some((u) => u.status === "processing") ||
+      creatives.some((c) => c.status === "importing" || (c.kind === "video" && c.status === "ready" && !c.previewPath));
+    if (!busy) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const mbps = (bytes: number, ms: number) => bytes / MB / (ms / 1000);
+
+console.log("bench:upload — preparing media (ffmpeg, sharp)...");
+const video = bigVideo();
+const imagePaths: string[] = [];
+for (let i = 0; i < 25; i++) {
+  const p = path.join(work, `image-${i}.png`);
+  fs.writeFileSync(p, await noiseImage());
+  imagePaths.push(p);
+}
+const videoBody = await multipartFile("video.multipart", [{ fileName: "big.mov", contentType: "video/quicktime", path: video }]);
+const imagesBody = await multipartFile(
+  "images.multipart",
+  imagePaths.map((p, i) => ({ fileName: `image-${i}.png`, contentType: "image/png", path: p })),
+);
+const warmBody = await multipartFile("warm.multipart", [{ fileName: "warm.png", contentType: "image/png", path: imagePaths[0]! }]);
+
+const { server, db, stop } = await startBenchServer({ RATE_LIMIT_PER_MINUTE: "100000000", PLATFORM_RETRY_DELAYS_MS: "100,200" });
+const baseline = await startBaselineServer(path.join(server.dataDir));
+try {
+  const { key } = await benchTenant(server);
+  const auth = { Authorization: `Bearer ${key}` };
+  const uploadsUrl = `${server.url}/api/v1/uploads`;
+  const pids = serverProcessIds(server.port, server.dataDir);
+  if (!pids.length) throw new Error("could not find the server's processes in /proc");
+
+  // Warm both paths.
+  const warm = await post(uploadsUrl, warmBody, auth);
+  if (warm.status !== 201) throw new Error(`warm-up upload failed: ${warm.status} ${warm.text}`);
+  await post(baseline.url, warmBody);
+  await new Promise((r) => setTimeout(r, 1000));
+
+  // Baseline first, then the service, twice each, alternating; the best of each counts.
+  const totalBytes = videoBody.bytes + imagesBody.bytes;
+  const baselineMs: number[] = [];
+  const serviceMs: number[] = [];
+  let peakGrowth = 0;
+  let latencies: number[] | null = null;
+  let latencyNote = "";
+  for (let round = 0; round < 2; round++) {
+    const b1 = await post(baseline.url, videoBody);
+    const b2 = await post(baseline.url, imagesBody);
+    baselineMs.push(b1.ms + b2.ms);
+
+    const rssBefore = rssBytes(pids);
+    let peak = rssBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pids))), 20);
+    const v = await post(uploadsUrl, videoBody, auth);
+    const i = await post(uploadsUrl, imagesBody, auth);
+    clearInterval(sampler);
+    peak = Math.max(peak, rssBytes(pids));
+    peakGrowth = Math.max(peakGrowth, peak - rssBefore);
+    if (v.status !== 201 || i.status !== 201) throw new Error(`upload failed: ${v.status} ${v.text} / ${i.status} ${i.text}`);
+    serviceMs.push(v.ms + i.ms);
+
+  }
+
+  // Latency on a quiet server: wait for the jobs above (imports, the videos' preview
+  // rendering), then send the 25 images once more and time each to "completed".
+  const settled = await waitUntilQuiet(server.url, auth, 180_000);
+  if (settled) {
+    const i = await post(uploadsUrl, imagesBody, auth);
+    const acceptedAt = performance.now();
+    const ids: string[] = JSON.parse(i.text).uploads.map((u: { id: string }) => u.id);
+    const done = new Map<string, number>();
+    while (done.size < ids.length && performance.now() < acceptedAt + 30_000) {
+      const res = await fetch(`${uploadsUrl}?limit=200`, { headers: auth });
+      const now = performance.now();
+      for (const u of (await res.json()).uploads as { id: string; status: string }[]) {
+        if (ids.includes(u.id) && u.status !== "processing" && !done.has(u.id)) done.set(u.id, now - acceptedAt);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    if (done.size === ids.length) latencies = [...done.values()];
+    else latencyNote = `only ${done.size} of ${ids.length} images left "processing" within 30 s`;
+  } else {
+    latencyNote = "earlier uploads or imports were still running after 180 s (is the upload job function registered?)";
+  }
+
+  const baseBest = Math.min(...baselineMs);
+  const serviceBest = Math.min(...serviceMs);
+  const ratio = mbps(totalBytes, serviceBest) / mbps(totalBytes, baseBest);
+  console.log(`\nbench:upload — database ${db}, ${(totalBytes / MB).toFixed(1)} MB per round (1 video of ${(videoBody.bytes / MB).toFixed(1)} MB + 25 images of ~1 MB), best of 2`);
+  console.log(`baseline (plain Node, body -> file)  ${mbps(totalBytes, baseBest).toFixed(0).padStart(6)} MB/s`);
+  console.log(`POST /api/v1/uploads                 ${mbps(totalBytes, serviceBest).toFixed(0).padStart(6)} MB/s`);
+  console.log(`throughput ratio service ÷ baseline: ${ratio.toFixed(2)} (target ≥ 0.50)`);
+  console.log(`server peak RSS growth while uploading: ${(peakGrowth / MB).toFixed(1)} MB (target < 64 MB; ${pids.length} processes sampled)`);
+  if (latencies) {
+    console.log(
+      `accepted -> completed, 25 images on a quiet server: median ${(median(latencies) / 1000).toFixed(2)} s, max ${(Math.max(...latencies) / 1000).toFixed(2)} s (target median < 1 s)`,
+    );
+  } else {
+    console.log(`accepted -> completed: n/a — ${latencyNote}`);
+  }
+} finally {
+  await baseline.close();
+  await stop();
+  fs.rmSync(work, { recursive: true, force: true });
+}
+process.exit(0);

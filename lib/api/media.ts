@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { defineOperation } from "@/lib/http/operation";
+import { findCreativeMedia, type MediaRendition } from "@/lib/media/creative-media";
+import { mediaResponse } from "@/lib/media/serve-media";
+
+const MediaParams = z.object({ id: z.string().min(1).max(100).describe("Creative id") });
+const MediaQuery = z.object({
+  download: z.string().max(1000).optional().describe("Answer as an attachment with this file name (empty: the creative's file name)"),
+});
+
+const describeMedia =
+  "Any key of the creative's workspace may download it, whatever its scopes; folder-scoped members only within their folders. " +
+  "Supports `Range` (206, 416), `If-None-Match` / `If-Modified-Since` (304) and `?download=<name>`.";
+
+function mediaOperation(rendition: MediaRendition) {
+  const preview = rendition === "preview";
+  return defineOperation({
+    method: "GET",
+    path: preview ? "/api/media/{id}/preview" : "/api/media/{id}",
+    operationId: preview ? "getCreativePreview" : "getCreativeMedia",
+    summary: preview ? "Download a video creative's 720p MP4 preview" : "Download a creative's media",
+    description: describeMedia,
+    tag: "Media",
+    capability: null,
+    allowSession: true,
+    params: MediaParams,
+    query: MediaQuery,
+    errors: ["not_found"],
+    success: { status: 200, description: preview ? "The preview (video/mp4)" : "The media bytes (image/* or video/*); 206 for a range" },
+    handler: async ({ principal, params, query, request }) =>
+      mediaResponse(request, await findCreativeMedia(principal, { creativeId: params.id, rendition }), { downloadName: query.download }),
+  });
+}
+
+export const getCreativeMediaOperation = mediaOperation("original");
+export const getCreativePreviewOperation = mediaOperation("preview");

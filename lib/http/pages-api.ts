@@ -1,0 +1,41 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { AppError } from "@/lib/errors";
+import { handle, type OperationDef } from "./operation";
+import { toErrorResponse } from "./responses";
+
+/**
+ * Serves a GET operation from a Pages API route, writing the Response to Node's
+ * ServerResponse ourselves: app-route handlers cannot send `Content-Length` (Next strips
+ * it from their responses), which media downloads need. The page file must also export
+ * `config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } }`.
+ */
+export function pagesApiRoute(operation: OperationDef<any, any, any, any>, paramNames: string[]) {
+  const run = handle(operation);
+  return async (req: IncomingMessage & { query?: Record<string, string | string[] | undefined> }, res: ServerResponse): Promise<void> => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+    }
+    const request = new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), { method: req.method, headers });
+    const params = Object.fromEntries(paramNames.map((n) => [n, String(req.query?.[n] ?? "")]));
+    const response =
+      req.method === "GET" || req.method === "HEAD"
+        ? await run(request, { params: Promise.resolve(params) })
+        : toErrorResponse(new AppError("method_not_allowed", "Method not allowed; this path supports GET"), "-");
+    if (response.status === 405) response.headers.set("Allow", "GET, HEAD");
+
+    res.statusCode = response.status;
+    response.headers.forEach((value, name) => res.setHeader(name, value));
+    if (!response.body || req.method === "HEAD") {
+      await response.body?.cancel();
+      res.end();
+      return;
+    }
+    // A client that goes away mid-download ends the pipeline (and closes the file).
+    await pipeline(Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>), res).catch(() => undefined);
+  };
+}

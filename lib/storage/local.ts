@@ -1,0 +1,93 @@
+import { randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { assertValidKey, type ByteRange, type MediaStorage, type StoredObjectInfo, type StoredObjectStream } from "./media-storage";
+
+/** Partial writes live here until they are complete, then are renamed into place (same file system: atomic). */
+const PARTIAL_DIR = ".partial";
+
+const ignoreUntilPiped = () => undefined;
+
+/** Media in a directory on the local disk (default: DATA_DIR/media). */
+export class LocalMediaStorage implements MediaStorage {
+  readonly driver = "local" as const;
+
+  constructor(private readonly root: string) {}
+
+  /** The absolute path of a key's file. */
+  pathOf(key: string): string {
+    assertValidKey(key);
+    if (key === PARTIAL_DIR || key.startsWith(`${PARTIAL_DIR}/`)) throw new Error(`Invalid storage key: ${key}`);
+    return path.join(this.root, key);
+  }
+
+  async put(key: string, body: Readable, _options: { contentType: string }): Promise<{ sizeBytes: number }> {
+    const target = this.pathOf(key);
+    const partial = path.join(this.root, PARTIAL_DIR, `${randomBytes(12).toString("hex")}.part`);
+    body.on("error", ignoreUntilPiped); // an error while we create directories still reaches pipeline()
+    await fs.mkdir(path.dirname(partial), { recursive: true });
+    try {
+      await pipeline(body, createWriteStream(partial, { flags: "wx" }));
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.rename(partial, target);
+    } catch (err) {
+      await fs.rm(partial, { force: true });
+      throw err;
+    }
+    return { sizeBytes: (await fs.stat(target)).size };
+  }
+
+  async stat(key: string): Promise<StoredObjectInfo | null> {
+    try {
+      const s = await fs.stat(this.pathOf(key));
+      if (!s.isFile()) return null;
+      return { key, sizeBytes: s.size, etag: `"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"`, lastModified: s.mtime };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw err;
+    }
+  }
+
+  async read(key: string, options: { range?: ByteRange } = {}): Promise<StoredObjectStream | null> {
+    const info = await this.stat(key);
+    if (!info) return null;
+    const range = options.range;
+    const stream = createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
+    return { info, stream };
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.pathOf(key);
+    await fs.rm(file, { force: true });
+    await this.removeEmptyParents(path.dirname(file));
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    const to = this.pathOf(toKey);
+    await fs.mkdir(path.dirname(to), { recursive: true });
+    await fs.copyFile(this.pathOf(fromKey), to);
+  }
+
+  async withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T> {
+    const file = this.pathOf(key);
+    await fs.access(file);
+    return fn(file);
+  }
+
+  /** Keeps the tree tidy: directories emptied by a delete go too (never the root). */
+  private async removeEmptyParents(dir: string): Promise<void> {
+    const root = path.resolve(this.root);
+    let current = path.resolve(dir);
+    while (current.startsWith(root + path.sep)) {
+      try {
+        await fs.rmdir(current);
+      } catch {
+        return; // not empty, or already gone
+      }
+      current = path.dirname(current);
+    }
+  }
+}

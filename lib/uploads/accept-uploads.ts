@@ -1,0 +1,158 @@
+import type { Readable } from "node:stream";
+import type { Principal } from "@/lib/auth/principal";
+import { getDb } from "@/lib/db/client";
+import { badRequest } from "@/lib/errors";
+import { canUseFolder } from "@/lib/folders/access";
+import { newId } from "@/lib/ids";
+import { sendEvent } from "@/lib/jobs/send";
+import { getStorage, uploadStorageKey } from "@/lib/storage";
+import { readMultipart, type MultipartFilePart } from "./accept-multipart";
+import { MediaInspector } from "./inspect-media-stream";
+import { UPLOAD_LIMITS } from "./limits";
+import { normalizeContentType, type MediaKind } from "./media-signature";
+import { safeFileName } from "./file-name";
+import { PLATFORMS, UPLOAD_REQUESTED_EVENT, type PlatformName, type UploadRequestedData } from "./upload-schema";
+
+export interface AcceptUploadsInput {
+  /** The raw multipart/form-data body, read as it streams. */
+  body: Readable;
+  /** The request's Content-Type header (carries the multipart boundary). */
+  contentType: string | null;
+}
+
+export interface AcceptedUploads {
+  uploads: { id: string; status: "processing" }[];
+}
+
+interface StoredFile {
+  /** Order of the part in the request: the response lists uploads in this order. */
+  position: number;
+  id: string;
+  fileName: string;
+  kind: MediaKind;
+  contentType: string;
+  sizeBytes: number;
+  storageKey: string;
+}
+
+/**
+ * Accepts a multipart upload: streams each file into media storage while checking its
+ * type and size, validates `platform` and `folderId` (in whichever order the parts come),
+ * then records one upload per file and starts one job each. On any failure nothing stays
+ * behind: no rows and no stored files.
+ */
+export async function acceptUploads(principal: Principal, input: AcceptUploadsInput): Promise<AcceptedUploads> {
+  const storage = getStorage();
+  const written: string[] = [];
+  const files: StoredFile[] = [];
+  const fields: { platform?: PlatformName; folderId?: string } = {};
+  const seenFields = new Set<string>();
+  let fileCount = 0;
+
+  const onField = async (name: string, value: string) => {
+    if (name === "files") throw badRequest('A part named files has no filename: send each file as a file part (Content-Disposition with filename="...")');
+    if (name !== "platform" && name !== "folderId") return; // unknown fields are ignored, as clients may add their own
+    if (seenFields.has(name)) throw badRequest(`Field "${name}" was sent more than once`);
+    seenFields.add(name);
+    if (name === "platform") fields.platform = parsePlatform(value);
+    else fields.folderId = await requireUsableFolder(principal, value);
+  };
+
+  const onFile = async (part: MultipartFilePart) => {
+    if (part.fieldName !== "files") throw badRequest(`Unexpected file part "${part.fieldName}": send each file in a part named files`);
+    if (++fileCount > UPLOAD_LIMITS.maxFiles) throw badRequest(`Too many files: at most ${UPLOAD_LIMITS.maxFiles} per request`);
+    const fileName = safeFileName(part.fileName);
+    const declaredType = normalizeContentType(part.declaredType);
+    const declaredKind = kindOfDeclaredType(declaredType);
+    if (!declaredKind) {
+      throw badRequest(`File "${fileName}" has the unsupported type "${declaredType || "(none)"}": only image/* and video/* files are accepted`);
+    }
+    const id = newId("upl");
+    const storageKey = uploadStorageKey(principal.workspaceId, id);
+    const inspector = new MediaInspector(fileName, declaredType, declaredKind);
+    // The inspector can fail on the first chunk, before storage attaches to it; storage
+    // still sees the error (the stream stays errored), so this listener only keeps it from being "unhandled".
+    inspector.on("error", () => undefined);
+    part.stream.pipe(inspector);
+    const position = fileCount;
+    written.push(storageKey);
+    const { sizeBytes } = await storage.put(storageKey, inspector, { contentType: declaredType });
+    const format = inspector.format!;
+    files.push({ position, id, fileName, kind: format.kind, contentType: format.contentType, sizeBytes, storageKey });
+  };
+
+  try {
+    await readMultipart(input.body, input.contentType, { onField, onFile });
+    if (files.length === 0) throw badRequest("No files: send one or more parts named files");
+    files.sort((a, b) => a.position - b.position);
+    if (fields.folderId === undefined && principal.folderIds) {
+      throw badRequest("folderId is required: your access is limited to specific folders");
+    }
+    await getDb().upload.createMany({
+      data: files.map((f) => ({
+        id: f.id,
+        workspaceId: principal.workspaceId,
+        folderId: fields.folderId ?? null,
+        createdById: principal.userId,
+        fileName: f.fileName,
+        kind: f.kind,
+        contentType: f.contentType,
+        sizeBytes: f.sizeBytes,
+        storageKey: f.storageKey,
+        platform: fields.platform ?? "platform_a",
+      })),
+    });
+  } catch (err) {
+    await Promise.allSettled(written.map((key) => storage.delete(key)));
+    throw err;
+  }
+
+  await startUploadJobs(principal.workspaceId, files.map((f) => ({ id: f.id, jobRun: 1 })));
+  return { uploads: files.map((f) => ({ id: f.id, status: "processing" as const })) };
+}
+
+/**
+ * Emits `upload/requested` for committed uploads. If the event cannot be recorded, the
+ * uploads are marked failed (retryable) rather than left "processing" with no job.
+ */
+export async function startUploadJobs(workspaceId: string, uploads: { id: string; jobRun: number }[]): Promise<void> {
+  if (!uploads.length) return;
+  try {
+    await sendEvent(
+      uploads.map((u) => ({
+        name: UPLOAD_REQUESTED_EVENT,
+        id: `${u.id}-run-${u.jobRun}`,
+        data: { uploadId: u.id, workspaceId, jobRun: u.jobRun } satisfies UploadRequestedData as unknown as Record<string, unknown>,
+      })),
+    );
+  } catch (err) {
+    console.error("[uploads] could not start upload jobs", err);
+    await getDb().upload.updateMany({
+      where: { id: { in: uploads.map((u) => u.id) }, workspaceId, status: "processing" },
+      data: { status: "failed", error: "The upload job could not be started; retry the upload", finishedAt: new Date() },
+    });
+  }
+}
+
+function parsePlatform(value: string): PlatformName {
+  const platform = value.trim();
+  if (!(PLATFORMS as readonly string[]).includes(platform)) {
+    throw badRequest(`Invalid platform "${platform}": use ${PLATFORMS.join(" or ")}`);
+  }
+  return platform as PlatformName;
+}
+
+/** The folder must exist in the caller's workspace and be visible to them; otherwise it is unknown. */
+async function requireUsableFolder(principal: Principal, value: string): Promise<string> {
+  const folderId = value.trim();
+  if (!folderId) throw badRequest("folderId is empty: omit it to upload into the library root");
+  const folder = await getDb().folder.findFirst({ where: { id: folderId, workspaceId: principal.workspaceId }, select: { id: true } });
+  if (!folder || !(await canUseFolder(principal, folder.id))) throw badRequest(`Unknown folderId "${folderId}": no such folder in this workspace`);
+  return folder.id;
+}
+
+function kindOfDeclaredType(type: string): MediaKind | null {
+  if (/^image\/[a-z0-9.+-]+$/.test(type)) return "image";
+  if (/^video\/[a-z0-9.+-]+$/.test(type)) return "video";
+  return null;
+}

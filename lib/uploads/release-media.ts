@@ -1,0 +1,24 @@
+import { getDb } from "@/lib/db/client";
+import { getStorage } from "@/lib/storage";
+
+/**
+ * Deletes a stored file once nothing references it any more: no upload and no
+ * creative (original or preview) of the workspace uses the key. Call it after
+ * deleting an upload or a creative; a failure to delete is logged, not thrown,
+ * since the row is already gone.
+ */
+export async function releaseStoredMedia(workspaceId: string, storageKey: string): Promise<boolean> {
+  const db = getDb();
+  const [uploads, creatives] = await Promise.all([
+    db.upload.count({ where: { workspaceId, storageKey } }),
+    db.creative.count({ where: { workspaceId, OR: [{ storageKey }, { previewStorageKey: storageKey }] } }),
+  ]);
+  if (uploads + creatives > 0) return false;
+  try {
+    await getStorage().delete(storageKey);
+    return true;
+  } catch (err) {
+    console.error(`[uploads] could not delete stored media ${storageKey}`, err);
+    return false;
+  }
+}

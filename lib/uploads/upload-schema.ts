@@ -1,0 +1,54 @@
+import { z } from "zod";
+import type { Upload as UploadRow } from "@/lib/generated/prisma/client";
+
+export const PLATFORMS = ["platform_a", "platform_b"] as const;
+export type PlatformName = (typeof PLATFORMS)[number];
+
+/** The spec's Upload resource: every field always present. Used by REST, tools and webhook payloads. */
+export const UploadSchema = z
+  .object({
+    id: z.string().describe("Upload id"),
+    fileName: z.string().describe("Original file name"),
+    kind: z.enum(["image", "video"]),
+    sizeBytes: z.number().int().describe("File size in bytes"),
+    status: z.enum(["processing", "completed", "failed"]),
+    error: z.string().nullable().describe("Failure reason; set only on failed uploads"),
+    platform: z.enum(PLATFORMS).describe("The ad account the file is pushed to"),
+    platform_a: z.object({
+      imageHash: z.string().nullable().describe("Set on completed platform A image uploads"),
+      videoId: z.string().nullable().describe("Set on completed platform A video uploads"),
+    }),
+    platform_b: z.object({
+      imageId: z.string().nullable().describe("Set on completed platform B image uploads"),
+      videoId: z.string().nullable().describe("Set on completed platform B video uploads"),
+    }),
+    createdAt: z.string().describe("Creation time (ISO 8601, UTC)"),
+  })
+  .meta({ id: "Upload" });
+
+export type Upload = z.infer<typeof UploadSchema>;
+
+/** A database row as the Upload resource. */
+export function toUpload(row: UploadRow): Upload {
+  return {
+    id: row.id,
+    fileName: row.fileName,
+    kind: row.kind,
+    sizeBytes: row.sizeBytes,
+    status: row.status,
+    error: row.status === "failed" ? (row.error ?? "Upload failed") : null,
+    platform: row.platform,
+    platform_a: { imageHash: row.platformAImageHash, videoId: row.platformAVideoId },
+    platform_b: { imageId: row.platformBImageId, videoId: row.platformBVideoId },
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The event that starts (or restarts) an upload job; part B's job function consumes it. */
+export const UPLOAD_REQUESTED_EVENT = "upload/requested";
+export interface UploadRequestedData {
+  uploadId: string;
+  workspaceId: string;
+  /** 1 for the first run; incremented by every retry, so runs can be told apart. */
+  jobRun: number;
+}
