@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@/lib/webhooks/retry-schedule";
 
 /**
  * Every environment variable the service reads, validated once into a typed object.
@@ -51,6 +52,19 @@ const envSchema = z.object({
 
   // --- Webhooks
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag,
+  /** Waits before each background retry after the immediate one, e.g. "1m,5m,15m,30m,1h,8h" (ms, s, m, h). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((v, ctx) => {
+      try {
+        return parseRetrySchedule(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
 
   // --- Media storage
   STORAGE_DRIVER: z.enum(["local", "s3"]).optional().default("local"),
@@ -61,8 +75,25 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag,
 
+  // --- Ad platforms (lib/platforms)
+  /** "sandbox" (default; offline, fault names steer it) or "live" (the real platform APIs). */
+  PLATFORMS_MODE: z.enum(["sandbox", "live"]).optional().default("sandbox"),
+  /** Waits between push attempts within one upload job run, in ms, comma-separated; attempts = entries + 1. */
+  PLATFORM_RETRY_DELAYS_MS: z
+    .string()
+    .optional()
+    .default("1000,3000,8000,15000")
+    .refine((v) => v.split(",").every((d) => /^\s*\d+\s*$/.test(d)), "must be comma-separated non-negative integers (milliseconds)"),
+  /** How long a push of a `sandbox-slow*` file takes in the sandbox. */
+  SANDBOX_SLOW_PUSH_MS: positiveInt(3000),
+
   // --- Dashboard sign-in
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Optional OAuth sign-in: each provider appears when both of its variables are set. */
+  AUTH_GITHUB_ID: z.string().optional(),
+  AUTH_GITHUB_SECRET: z.string().optional(),
+  AUTH_GOOGLE_ID: z.string().optional(),
+  AUTH_GOOGLE_SECRET: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -83,11 +114,14 @@ export interface Config {
     dev: boolean;
     baseUrl?: string;
   };
-  webhooks: { allowPrivateUrls: boolean };
+  webhooks: { allowPrivateUrls: boolean; retryScheduleMs: number[] };
   storage:
     | { driver: "local"; dir: string }
     | { driver: "s3"; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  platforms: { mode: "sandbox" | "live"; retryDelaysMs: number[]; sandboxSlowPushMs: number };
   authSecret?: string;
+  /** OAuth providers offered on the sign-in page (only those fully configured). */
+  oauth: { github?: { clientId: string; clientSecret: string }; google?: { clientId: string; clientSecret: string } };
 }
 
 export class ConfigError extends Error {
@@ -126,7 +160,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       dev: Boolean(e.INNGEST_DEV && e.INNGEST_DEV !== "0"),
       baseUrl: e.INNGEST_BASE_URL,
     },
-    webhooks: { allowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS },
+    webhooks: { allowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS, retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE },
     storage:
       e.STORAGE_DRIVER === "s3"
         ? {
@@ -139,7 +173,16 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
             forcePathStyle: e.S3_FORCE_PATH_STYLE,
           }
         : { driver: "local", dir: path.join(dataDir, "media") },
+    platforms: {
+      mode: e.PLATFORMS_MODE,
+      retryDelaysMs: e.PLATFORM_RETRY_DELAYS_MS.split(",").map((d) => Number(d.trim())),
+      sandboxSlowPushMs: e.SANDBOX_SLOW_PUSH_MS,
+    },
     authSecret: e.AUTH_SECRET,
+    oauth: {
+      ...(e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET ? { github: { clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET } } : {}),
+      ...(e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET ? { google: { clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET } } : {}),
+    },
   };
 }
 
