@@ -1,0 +1,89 @@
+/**
+ * npm run bench:tools [-- --db postgres] [-- --seconds N]
+ * The overhead of calling a read-only tool (POST /api/v1/tools/{name}) over the equivalent
+ * REST route, measured in the same run on the same server: GET /api/v1/me vs get_account,
+ * and GET /api/v1/creatives?limit=20 vs list_creatives {limit: 20} over 20 seeded creatives.
+ * Ratio = time per tool call ÷ time per REST call (target ≤ 1.20); each side runs twice, A-B-B-A.
+ */
+import autocannon from "autocannon";
+import sharp from "sharp";
+import { benchTenant, type LoadResult, row, startBenchServer } from "./lib";
+
+const CONNECTIONS = 16;
+const seconds = process.argv.includes("--seconds") ? Number(process.argv[process.argv.indexOf("--seconds") + 1]) : 8;
+
+async function drive(url: string, headers: Record<string, string>, body?: unknown, duration = seconds): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+}
+
+/** Mean throughput, worst latencies and all errors of several rounds. */
+function combine(results: LoadResult[]): LoadResult {
+  return {
+    requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length,
+    p50: Math.max(...results.map((r) => r.p50)),
+    p99: Math.max(...results.map((r) => r.p99)),
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+  };
+}
+
+async function seedCreatives(baseUrl: string, key: string, count: number): Promise<void> {
+  const form = new FormData();
+  for (let i = 0; i < count; i++) {
+    const png = await sharp({ create: { width: 8 + i, height: 8, channels: 3, background: "#3366cc" } }).png().toBuffer();
+    form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), `bench-${i}.png`);
+  }
+  const res = await fetch(`${baseUrl}/api/v1/uploads`, { method: "POST", headers: { Authorization: `Bearer ${key}` }, body: form });
+  if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+  for (let tries = 0; tries < 300; tries++) {
+    const list = await (await fetch(`${baseUrl}/api/v1/creatives?limit=200`, { headers: { Authorization: `Bearer ${key}` } })).json();
+    if (list.creatives?.length >= count) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("seeded creatives did not appear");
+}
+
+const { server, db, stop } = await startBenchServer({ RATE_LIMIT_PER_MINUTE: "100000000" });
+try {
+  const { key } = await benchTenant(server);
+  const auth = { Authorization: `Bearer ${key}` };
+  await seedCreatives(server.url, key, 20);
+  const pairs = [
+    { rest: ["GET /api/v1/me", `${server.url}/api/v1/me`, undefined], tool: ["tool get_account", `${server.url}/api/v1/tools/get_account`, {}] },
+    {
+      rest: ["GET /api/v1/creatives?limit=20", `${server.url}/api/v1/creatives?limit=20`, undefined],
+      tool: ["tool list_creatives {limit:20}", `${server.url}/api/v1/tools/list_creatives`, { limit: 20 }],
+    },
+  ] as const;
+  // Warm every path (JIT, route bundles, connection pools).
+  for (const p of pairs) for (const [, url, body] of [p.rest, p.tool]) await drive(url, auth, body, 2);
+
+  console.log(`\nbench:tools — database ${db}, ${CONNECTIONS} connections, ${seconds} s each`);
+  let worst = 0;
+  for (const p of pairs) {
+    // Rounds in A-B-B-A order, so load from anything else on the machine drifts onto both sides alike.
+    const rounds: { rest: LoadResult[]; tool: LoadResult[] } = { rest: [], tool: [] };
+    for (const order of [["rest", "tool"], ["tool", "rest"]] as const) {
+      for (const side of order) rounds[side].push(await drive(p[side][1], auth, p[side][2], seconds / 2));
+    }
+    const rest = combine(rounds.rest);
+    const tool = combine(rounds.tool);
+    const ratio = rest.requestsPerSecond / tool.requestsPerSecond;
+    worst = Math.max(worst, ratio);
+    console.log(row(p.rest[0], rest));
+    console.log(row(p.tool[0], tool));
+    console.log(`overhead ${p.tool[0]} ÷ ${p.rest[0]}: ${ratio.toFixed(2)} (target ≤ 1.20)\n`);
+    if (rest.non2xx || tool.non2xx) console.log("warning: some requests failed; the figures are not comparable");
+  }
+  console.log(`worst overhead ratio: ${worst.toFixed(2)} (target ≤ 1.20)`);
+} finally {
+  await stop();
+}
+process.exit(0);

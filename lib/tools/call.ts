@@ -1,0 +1,104 @@
+import { authorize } from "@/lib/auth/authorize";
+import type { Principal } from "@/lib/auth/principal";
+import { AppError, type ErrorBody, isAppError } from "@/lib/errors";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  fingerprint,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  releaseIdempotencyKey,
+} from "@/lib/http/idempotency";
+import { describeZodError } from "@/lib/http/responses";
+import { findTool } from "./catalog";
+import { invalidInput, toToolError } from "./errors";
+import type { ToolResult } from "./types";
+
+/** What a tool call answered: a result or an error envelope, with the HTTP status it maps to. */
+export type ToolCallOutcome =
+  | { ok: true; status: 200; body: { result: ToolResult }; replayed: boolean }
+  | { ok: false; status: number; body: ErrorBody; replayed: boolean; headers: Record<string, string> };
+
+export interface ToolCallOptions {
+  /** An Idempotency-Key that came beside the arguments (the REST header); must agree with `idempotencyKey` in them. */
+  idempotencyKey?: string | null;
+}
+
+/**
+ * Calls a tool by name for the principal, on any surface. Checks, in order: the tool
+ * exists (404), the principal may use it (403), the arguments are valid (400 `Invalid input:`),
+ * the idempotency key (409); then runs it. Failures come back mapped to the tool error codes;
+ * only unexpected exceptions are thrown (they become 500 `internal_error`).
+ */
+export async function callTool(principal: Principal, name: string, args: unknown, options: ToolCallOptions = {}): Promise<ToolCallOutcome> {
+  try {
+    const tool = findTool(name);
+    if (!tool) throw new AppError("not_found", `Unknown tool "${name}"; GET /api/v1/tools lists them`);
+    authorize(principal, tool.capability);
+
+    const { idempotencyKey, rest } = splitIdempotencyKey(args, options.idempotencyKey ?? null);
+    const parsed = tool.input.safeParse(rest);
+    if (!parsed.success) throw invalidInput(describeZodError(parsed.error));
+
+    if (idempotencyKey === null || tool.readOnly) return success(await tool.handler(principal, parsed.data));
+    const claim = await claimIdempotencyKey(principal.workspaceId, idempotencyKey, fingerprint("tool", name, canonicalJson(rest)));
+    if (claim.kind === "replay") {
+      const body = JSON.parse(claim.response.body) as { result: ToolResult } | ErrorBody;
+      return "result" in body
+        ? { ok: true, status: 200, body, replayed: true }
+        : { ok: false, status: claim.response.status, body, replayed: true, headers: {} };
+    }
+    let outcome: ToolCallOutcome;
+    try {
+      outcome = success(await tool.handler(principal, parsed.data));
+    } catch (err) {
+      if (!isAppError(err)) {
+        await releaseIdempotencyKey(claim);
+        throw err;
+      }
+      outcome = failure(toToolError(err));
+    }
+    // Failures the caller should be free to retry with the same key are not kept.
+    if (outcome.status >= 500 || outcome.status === 409 || outcome.status === 429) await releaseIdempotencyKey(claim);
+    else await completeIdempotencyKey(claim, { status: outcome.status, body: JSON.stringify(outcome.body) });
+    return outcome;
+  } catch (err) {
+    const mapped = toToolError(err);
+    if (!isAppError(mapped)) throw err;
+    return failure(mapped);
+  }
+}
+
+function success(result: ToolResult): ToolCallOutcome {
+  return { ok: true, status: 200, body: { result }, replayed: false };
+}
+
+function failure(err: AppError): ToolCallOutcome {
+  return { ok: false, status: err.status, body: err.toBody(), replayed: false, headers: err.headers };
+}
+
+/** Takes `idempotencyKey` out of the arguments; it may also arrive beside them (REST header). */
+function splitIdempotencyKey(args: unknown, fromHeader: string | null): { idempotencyKey: string | null; rest: Record<string, unknown> } {
+  if (args === undefined || args === null) args = {};
+  if (typeof args !== "object" || Array.isArray(args)) throw invalidInput("the arguments must be a JSON object");
+  const { idempotencyKey: fromArgs, ...rest } = args as Record<string, unknown>;
+  if (fromArgs !== undefined && (typeof fromArgs !== "string" || fromArgs.length === 0 || fromArgs.length > IDEMPOTENCY_KEY_MAX_LENGTH)) {
+    throw invalidInput(`idempotencyKey: must be a string of 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
+  }
+  if (fromHeader !== null && (fromHeader.length === 0 || fromHeader.length > IDEMPOTENCY_KEY_MAX_LENGTH)) {
+    throw invalidInput(`Idempotency-Key: must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
+  }
+  if (fromArgs !== undefined && fromHeader !== null && fromArgs !== fromHeader) {
+    throw invalidInput("idempotencyKey: differs from the Idempotency-Key header; send one of them");
+  }
+  return { idempotencyKey: (fromArgs as string | undefined) ?? fromHeader, rest };
+}
+
+/** JSON with sorted object keys, so `{a,b}` and `{b,a}` are the same call. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { CreativeSchema } from "@/lib/creatives/creative-schema";
+import { DELETE_CREATIVES_MAX, deleteCreatives } from "@/lib/creatives/delete-creatives";
+import { getCreative, listCreatives } from "@/lib/creatives/list-creatives";
+import { notFound } from "@/lib/errors";
+import { defineTool } from "../types";
+import { idArg, pageArgs } from "./shared";
+
+export const creativeTools = [
+  defineTool({
+    name: "list_creatives",
+    title: "List creatives",
+    description: "Lists the creatives in the library, newest first, with status, size, media paths and copy count. Paginated: pass nextCursor back as cursor.",
+    category: "creatives",
+    capability: "creatives.list",
+    readOnly: true,
+    destructive: false,
+    input: z.strictObject({ ...pageArgs({ defaultLimit: 100, maxLimit: 200 }) }),
+    output: z.object({ creatives: z.array(CreativeSchema), nextCursor: z.string().nullable() }),
+    handler: listCreatives,
+  }),
+  defineTool({
+    name: "get_creative",
+    title: "Get creative",
+    description: "One creative of the library by id.",
+    category: "creatives",
+    capability: "creatives.list",
+    readOnly: true,
+    destructive: false,
+    input: z.strictObject({ id: idArg("Creative") }),
+    output: z.object({ creative: CreativeSchema }),
+    handler: async (principal, input) => {
+      const creative = await getCreative(principal, input.id);
+      if (!creative) throw notFound("Creative");
+      return { creative };
+    },
+  }),
+  defineTool({
+    name: "delete_creatives",
+    title: "Delete creatives",
+    description: `Deletes 1 to ${DELETE_CREATIVES_MAX} creatives with their copy variants and media files; cannot be undone. Unknown or invisible ids are skipped; deleted says how many went.`,
+    category: "creatives",
+    capability: "creatives.delete",
+    readOnly: false,
+    destructive: true,
+    input: z.strictObject({
+      ids: z.array(idArg("Creative")).min(1).max(DELETE_CREATIVES_MAX).describe(`1 to ${DELETE_CREATIVES_MAX} creative ids`),
+    }),
+    output: z.object({ deleted: z.number().int() }),
+    handler: deleteCreatives,
+  }),
+];

@@ -1,0 +1,128 @@
+import { Readable } from "node:stream";
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { acceptUploads } from "@/lib/uploads/accept-uploads";
+import { PLATFORMS, UploadSchema } from "@/lib/uploads/upload-schema";
+import { dismissUpload, getUpload, listUploads, retryUpload } from "@/lib/uploads/uploads";
+import { defineTool } from "../types";
+import { idArg, pageArgs } from "./shared";
+
+/**
+ * Uploading over tools is for small files an agent already holds: base64 in the JSON
+ * arguments, capped per file (the JSON body itself is capped at 1 MB). Larger files go
+ * through POST /api/v1/uploads (multipart), the CLI or the client library.
+ */
+export const TOOL_UPLOAD_MAX_BYTES = 512 * 1024;
+const TOOL_UPLOAD_MAX_FILES = 5;
+
+const UploadRefSchema = z.object({ id: z.string(), status: z.literal("processing") });
+
+/** Feeds base64 files to the same multipart acceptor the REST route uses, so every check and the cleanup are shared. */
+async function createUploadFromBase64(
+  principal: Parameters<typeof acceptUploads>[0],
+  input: { files: { fileName: string; contentBase64: string; contentType?: string }[]; platform?: string; folderId?: string },
+) {
+  const boundary = `adloom-tool-${crypto.randomUUID()}`;
+  const parts: Buffer[] = [];
+  const field = (name: string, value: string) =>
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  if (input.platform) field("platform", input.platform);
+  if (input.folderId) field("folderId", input.folderId);
+  for (const [i, file] of input.files.entries()) {
+    const bytes = Buffer.from(file.contentBase64, "base64");
+    if (bytes.byteLength === 0) throw new AppError("invalid_input", `Invalid input: files.${i}.contentBase64: is empty or not base64`);
+    if (bytes.byteLength > TOOL_UPLOAD_MAX_BYTES) {
+      throw new AppError(
+        "limit_exceeded",
+        `files.${i}: ${bytes.byteLength} bytes is over the ${TOOL_UPLOAD_MAX_BYTES / 1024} KB cap of create_upload; upload larger files with POST /api/v1/uploads (multipart), the CLI or the client library`,
+      );
+    }
+    const name = file.fileName.replace(/["\r\n]/g, "_");
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: ${file.contentType ?? "application/octet-stream"}\r\n\r\n`,
+      ),
+      bytes,
+      Buffer.from("\r\n"),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return acceptUploads(principal, { body: Readable.from(parts), contentType: `multipart/form-data; boundary=${boundary}` });
+}
+
+export const uploadTools = [
+  defineTool({
+    name: "list_uploads",
+    title: "List uploads",
+    description: "Lists upload jobs, newest first, with their status and platform ids. Paginated: pass nextCursor back as cursor.",
+    category: "uploads",
+    capability: "uploads.list",
+    readOnly: true,
+    destructive: false,
+    input: z.strictObject({ ...pageArgs({ defaultLimit: 100, maxLimit: 200 }) }),
+    output: z.object({ uploads: z.array(UploadSchema), nextCursor: z.string().nullable() }),
+    handler: listUploads,
+  }),
+  defineTool({
+    name: "get_upload",
+    title: "Get upload",
+    description: "One upload job: status (processing, completed, failed), error, and the platform ids once completed.",
+    category: "uploads",
+    capability: "uploads.list",
+    readOnly: true,
+    destructive: false,
+    input: z.strictObject({ id: idArg("Upload") }),
+    output: z.object({ upload: UploadSchema }),
+    handler: getUpload,
+  }),
+  defineTool({
+    name: "create_upload",
+    title: "Upload small files",
+    description: `Uploads up to ${TOOL_UPLOAD_MAX_FILES} small image or video files given as base64 (at most ${TOOL_UPLOAD_MAX_BYTES / 1024} KB each; larger files: POST /api/v1/uploads multipart, the CLI or the client library) and starts one job per file pushing it to the ad account. Poll get_upload until completed or failed.`,
+    category: "uploads",
+    capability: "uploads.create",
+    readOnly: false,
+    destructive: false,
+    input: z.strictObject({
+      files: z
+        .array(
+          z.strictObject({
+            fileName: z.string().min(1).max(255).describe("File name, e.g. banner.png"),
+            contentBase64: z.string().min(1).describe("The file's bytes, base64"),
+            contentType: z.string().max(100).optional().describe("MIME type (image/* or video/*); the bytes decide in the end"),
+          }),
+        )
+        .min(1)
+        .max(TOOL_UPLOAD_MAX_FILES)
+        .describe(`1 to ${TOOL_UPLOAD_MAX_FILES} files`),
+      platform: z.enum(PLATFORMS).optional().describe("Ad platform to push to; default platform_a"),
+      folderId: idArg("Library folder").optional().describe("Folder the resulting creatives are filed under"),
+    }),
+    output: z.object({ uploads: z.array(UploadRefSchema) }),
+    handler: createUploadFromBase64,
+  }),
+  defineTool({
+    name: "retry_upload",
+    title: "Retry upload",
+    description: "Runs a failed upload's job again (status back to processing). not_found unless the upload exists and has failed.",
+    category: "uploads",
+    capability: "uploads.retry",
+    readOnly: false,
+    destructive: false,
+    input: z.strictObject({ id: idArg("Upload") }),
+    output: z.object({ upload: UploadRefSchema }),
+    handler: retryUpload,
+  }),
+  defineTool({
+    name: "dismiss_upload",
+    title: "Dismiss upload",
+    description: "Removes a finished (completed or failed) upload from the list; creatives it produced stay. conflict while it is still processing.",
+    category: "uploads",
+    capability: "uploads.dismiss",
+    readOnly: false,
+    destructive: false,
+    input: z.strictObject({ id: idArg("Upload") }),
+    output: z.object({ ok: z.literal(true) }),
+    handler: dismissUpload,
+  }),
+];

@@ -1,0 +1,47 @@
+import { ZodError } from "zod";
+import { AppError, type ErrorCode, isAppError } from "@/lib/errors";
+import { describeZodError } from "@/lib/http/responses";
+
+/** The spec's closed (additive) set of tool error codes. */
+export const TOOL_ERROR_CODES = [
+  "invalid_input",
+  "tool_error",
+  "limit_exceeded",
+  "not_connected",
+  "plan_required",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "upstream_error",
+  "upstream_busy",
+] as const satisfies readonly ErrorCode[];
+
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+
+/**
+ * Codes that come from around the call rather than from the tool (key, plan, rate limit,
+ * workspace, our own crash); they keep their general meaning on every surface.
+ */
+const PASS_THROUGH: ReadonlySet<ErrorCode> = new Set(["unauthorized", "subscription_required", "rate_limited", "workspace_changed", "internal_error"]);
+
+const DOMAIN_TO_TOOL: Partial<Record<ErrorCode, ToolErrorCode>> = {
+  invalid_request: "invalid_input",
+  // Two-factor refusals are permission refusals; the message says what to enable.
+  two_factor_required: "forbidden",
+};
+
+/** The error a tool call answers with: domain codes mapped into the tool code set; anything unknown reads as tool_error. */
+export function toToolError(err: unknown): AppError {
+  if (err instanceof ZodError) return invalidInput(describeZodError(err));
+  if (!isAppError(err)) return err as AppError; // not ours: the caller's envelope turns it into internal_error
+  const code = err.code as ErrorCode;
+  if (PASS_THROUGH.has(code) || (TOOL_ERROR_CODES as readonly string[]).includes(code)) return err;
+  const mapped = DOMAIN_TO_TOOL[code] ?? "tool_error";
+  const message = mapped === "invalid_input" && !err.message.startsWith("Invalid input:") ? `Invalid input: ${err.message}` : err.message;
+  return new AppError(mapped, message, err.headers);
+}
+
+/** 400 `invalid_input`: the message starts `Invalid input:` and names the offending path. */
+export function invalidInput(detail: string): AppError {
+  return new AppError("invalid_input", `Invalid input: ${detail}`);
+}

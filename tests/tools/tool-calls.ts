@@ -1,0 +1,296 @@
+import { expect } from "vitest";
+import http from "node:http";
+import { api, createTenant, type Tenant } from "../helpers/fixtures";
+import { finishedUpload, uploadIds, waitFor } from "../helpers/library";
+import { pngImage } from "../helpers/media-fixtures";
+import { callTool, pngBase64, readyCreative, toolResult } from "./helpers";
+
+/**
+ * One REST scenario per tool of the catalog, each calling it and checking what it did
+ * through another way in (REST resource, another tool). tests/tools/catalog-coverage
+ * fails when a tool of GET /api/v1/tools has no entry here.
+ */
+export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
+  async get_account(t) {
+    const result = await toolResult(t.key, "get_account", {});
+    const me = await api(t.key)("/api/v1/me");
+    expect(result).toEqual({ account: me.body.account });
+    expect(result.account.id).toBe(t.ownerUserId);
+  },
+
+  async list_uploads(t) {
+    const first = await readyCreative(t.key);
+    const second = await readyCreative(t.key);
+    const page1 = await toolResult(t.key, "list_uploads", { limit: 1 });
+    expect(page1.uploads.map((u: any) => u.id)).toEqual([second.uploadId]);
+    expect(page1.nextCursor).toEqual(expect.any(String));
+    const page2 = await toolResult(t.key, "list_uploads", { limit: 1, cursor: page1.nextCursor });
+    expect(page2.uploads.map((u: any) => u.id)).toEqual([first.uploadId]);
+  },
+
+  async get_upload(t) {
+    const { uploadId } = await readyCreative(t.key);
+    const { upload } = await toolResult(t.key, "get_upload", { id: uploadId });
+    expect(upload).toMatchObject({ id: uploadId, status: "completed", platform: "platform_a" });
+    expect(upload.platform_a.imageHash).toMatch(/^[0-9a-f]{32}$/);
+    const other = await createTenant();
+    expect((await callTool(other.key, "get_upload", { id: uploadId })).body.error.code).toBe("not_found");
+  },
+
+  async create_upload(t) {
+    const { uploads } = await toolResult(t.key, "create_upload", {
+      files: [{ fileName: "from-tool.png", contentBase64: await pngBase64(), contentType: "image/png" }],
+      platform: "platform_b",
+    });
+    expect(uploads).toEqual([{ id: expect.any(String), status: "processing" }]);
+    const done = await finishedUpload(t.key, uploads[0].id, 60_000);
+    expect(done).toMatchObject({ fileName: "from-tool.png", status: "completed", platform: "platform_b" });
+    expect(done.platform_b.imageId).toMatch(/^\d+$/);
+
+    const big = Buffer.alloc(600 * 1024, 1).toString("base64");
+    const tooBig = await callTool(t.key, "create_upload", { files: [{ fileName: "big.png", contentBase64: big }] });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.error.code).toBe("limit_exceeded");
+
+    const notMedia = await callTool(t.key, "create_upload", { files: [{ fileName: "notes.txt", contentBase64: Buffer.from("hello").toString("base64") }] });
+    expect(notMedia.status).toBe(400);
+    expect(notMedia.body.error.code).toBe("invalid_input");
+    expect(notMedia.body.error.message).toMatch(/^Invalid input:/);
+  },
+
+  async retry_upload(t) {
+    const [failing] = await uploadIds(t.key, [{ name: "sandbox-fail-once-tool.png", type: "image/png", bytes: await pngImage(8, 8) }]);
+    expect((await finishedUpload(t.key, failing!, 90_000)).status).toBe("failed");
+    const { upload } = await toolResult(t.key, "retry_upload", { id: failing });
+    expect(upload).toEqual({ id: failing, status: "processing" });
+    expect((await finishedUpload(t.key, failing!, 90_000)).status).toBe("completed");
+    const again = await callTool(t.key, "retry_upload", { id: failing });
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe("not_found");
+  },
+
+  async dismiss_upload(t) {
+    const { uploadId } = await readyCreative(t.key);
+    expect(await toolResult(t.key, "dismiss_upload", { id: uploadId })).toEqual({ ok: true });
+    expect((await api(t.key)(`/api/v1/uploads/${uploadId}`)).status).toBe(404);
+    const slow = (await uploadIds(t.key, [{ name: "sandbox-slow-tool.png", type: "image/png", bytes: await pngImage(8, 8) }]))[0]!;
+    const busy = await callTool(t.key, "dismiss_upload", { id: slow });
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.code).toBe("conflict");
+  },
+
+  async list_creatives(t) {
+    const { creativeId } = await readyCreative(t.key);
+    const { creatives, nextCursor } = await toolResult(t.key, "list_creatives", {});
+    expect(creatives.map((c: any) => c.id)).toContain(creativeId);
+    expect(nextCursor).toBeNull();
+  },
+
+  async get_creative(t) {
+    const { creativeId, fileName } = await readyCreative(t.key);
+    const { creative } = await toolResult(t.key, "get_creative", { id: creativeId });
+    expect(creative).toMatchObject({ id: creativeId, fileName, kind: "image", contentType: "image/png" });
+    const other = await createTenant();
+    expect((await callTool(other.key, "get_creative", { id: creativeId })).status).toBe(404);
+  },
+
+  async delete_creatives(t) {
+    const { creativeId } = await readyCreative(t.key);
+    expect(await toolResult(t.key, "delete_creatives", { ids: [creativeId, "crt_missing"] })).toEqual({ deleted: 1 });
+    expect((await callTool(t.key, "get_creative", { id: creativeId })).status).toBe(404);
+    const none = await callTool(t.key, "delete_creatives", { ids: [] });
+    expect(none.status).toBe(400);
+    expect(none.body.error.message).toMatch(/^Invalid input: ids/);
+  },
+
+  async list_copy_variants(t) {
+    const { creativeId } = await readyCreative(t.key);
+    await api(t.key)(`/api/v1/creatives/${creativeId}/copy`, { method: "POST", json: { headline: "From REST" } });
+    const { copies } = await toolResult(t.key, "list_copy_variants", { creativeId });
+    expect(copies).toEqual([expect.objectContaining({ headline: "From REST", primaryText: null })]);
+  },
+
+  async create_copy_variant(t) {
+    const { creativeId } = await readyCreative(t.key);
+    const { id, created } = await toolResult(t.key, "create_copy_variant", { creativeId, headline: "Hello", label: "A" });
+    expect(created).toBe(true);
+    const rest = await api(t.key)(`/api/v1/creatives/${creativeId}/copy`);
+    expect(rest.body.copies).toEqual([expect.objectContaining({ id, headline: "Hello", label: "A" })]);
+    const tooLong = await callTool(t.key, "create_copy_variant", { creativeId, headline: "x".repeat(501) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.message).toMatch(/^Invalid input: headline/);
+  },
+
+  async update_copy_variant(t) {
+    const { creativeId } = await readyCreative(t.key);
+    const { id } = await toolResult(t.key, "create_copy_variant", { creativeId, headline: "Before", label: "keep" });
+    expect(await toolResult(t.key, "update_copy_variant", { creativeId, id, headline: "After" })).toEqual({ id, created: false });
+    const { copies } = await toolResult(t.key, "list_copy_variants", { creativeId });
+    expect(copies).toEqual([expect.objectContaining({ id, headline: "After", label: "keep" })]);
+    expect((await callTool(t.key, "update_copy_variant", { creativeId, id: "cpy_missing", headline: "x" })).status).toBe(404);
+  },
+
+  async delete_copy_variant(t) {
+    const { creativeId } = await readyCreative(t.key);
+    const { id } = await toolResult(t.key, "create_copy_variant", { creativeId, headline: "Bye" });
+    expect(await toolResult(t.key, "delete_copy_variant", { creativeId, id })).toEqual({ ok: true });
+    expect((await toolResult(t.key, "list_copy_variants", { creativeId })).copies).toEqual([]);
+  },
+
+  async list_folders(t) {
+    const { folder: root } = await toolResult(t.key, "create_folder", { name: "Root" });
+    const { folder: child } = await toolResult(t.key, "create_folder", { name: "Child", parentId: root.id });
+    expect((await toolResult(t.key, "list_folders", {})).folders.map((f: any) => f.id)).toEqual([child.id, root.id]);
+    expect((await toolResult(t.key, "list_folders", { parentId: null })).folders.map((f: any) => f.id)).toEqual([root.id]);
+    expect((await toolResult(t.key, "list_folders", { parentId: root.id })).folders.map((f: any) => f.id)).toEqual([child.id]);
+  },
+
+  async create_folder(t) {
+    const { folder } = await toolResult(t.key, "create_folder", { name: "  Spring  " });
+    expect(folder).toEqual({ id: expect.stringMatching(/^fld_/), name: "Spring", parentId: null, createdAt: expect.any(String) });
+    // Uploads can be filed into it.
+    const [uploadId] = await uploadIds(t.key, [{ name: "in-folder.png", type: "image/png", bytes: await pngImage(8, 8) }], { folderId: folder.id });
+    expect(uploadId).toBeTruthy();
+    const foreign = await createTenant();
+    expect((await callTool(foreign.key, "create_folder", { name: "x", parentId: folder.id })).status).toBe(404);
+  },
+
+  async rename_folder(t) {
+    const { folder } = await toolResult(t.key, "create_folder", { name: "Old" });
+    expect((await toolResult(t.key, "rename_folder", { id: folder.id, name: "New" })).folder).toMatchObject({ id: folder.id, name: "New" });
+    expect((await toolResult(t.key, "list_folders", {})).folders[0].name).toBe("New");
+    const empty = await callTool(t.key, "rename_folder", { id: folder.id, name: "   " });
+    expect(empty.body.error).toMatchObject({ code: "invalid_input", message: expect.stringMatching(/^Invalid input: name/) });
+  },
+
+  async delete_folder(t) {
+    const { folder } = await toolResult(t.key, "create_folder", { name: "Doomed" });
+    await toolResult(t.key, "create_folder", { name: "Sub", parentId: folder.id });
+    expect(await toolResult(t.key, "delete_folder", { id: folder.id })).toEqual({ ok: true });
+    expect((await toolResult(t.key, "list_folders", {})).folders).toEqual([]);
+
+    const { folder: full } = await toolResult(t.key, "create_folder", { name: "Full" });
+    await uploadIds(t.key, [{ name: "kept.png", type: "image/png", bytes: await pngImage(8, 8) }], { folderId: full.id });
+    const refused = await callTool(t.key, "delete_folder", { id: full.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("conflict");
+  },
+
+  async get_webhook(t) {
+    expect(await toolResult(t.key, "get_webhook", {})).toEqual({ webhook: null });
+    const receiver = await receiverServer();
+    try {
+      await api(t.key)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url } });
+      const { webhook } = await toolResult(t.key, "get_webhook", {});
+      expect(webhook).toMatchObject({ url: receiver.url, secret: expect.stringMatching(/^whsec_/), events: null });
+    } finally {
+      await receiver.close();
+    }
+  },
+
+  async set_webhook_url(t) {
+    const receiver = await receiverServer();
+    try {
+      const first = await toolResult(t.key, "set_webhook_url", { url: receiver.url });
+      expect(first).toMatchObject({ created: true, webhook: { url: receiver.url } });
+      const second = await toolResult(t.key, "set_webhook_url", { url: receiver.url + "?v=2" });
+      expect(second.created).toBe(false);
+      expect(second.webhook.secret).toBe(first.webhook.secret);
+      const bad = await callTool(t.key, "set_webhook_url", { url: "ftp://example.com/hook" });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: "invalid_input", message: expect.stringMatching(/^Invalid input:/) });
+    } finally {
+      await receiver.close();
+    }
+  },
+
+  async set_webhook_events(t) {
+    const missing = await callTool(t.key, "set_webhook_events", { events: ["upload.completed"] });
+    expect(missing.status).toBe(404);
+    const receiver = await receiverServer();
+    try {
+      await toolResult(t.key, "set_webhook_url", { url: receiver.url });
+      expect((await toolResult(t.key, "set_webhook_events", { events: ["upload.failed"] })).webhook.events).toEqual(["upload.failed"]);
+      expect((await toolResult(t.key, "set_webhook_events", { events: null })).webhook.events).toBeNull();
+      const unknown = await callTool(t.key, "set_webhook_events", { events: ["upload.exploded"] });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error.message).toMatch(/^Invalid input: events\.0/);
+    } finally {
+      await receiver.close();
+    }
+  },
+
+  async delete_webhook(t) {
+    const receiver = await receiverServer();
+    try {
+      await toolResult(t.key, "set_webhook_url", { url: receiver.url });
+      expect(await toolResult(t.key, "delete_webhook", {})).toEqual({ ok: true });
+      expect(await toolResult(t.key, "get_webhook", {})).toEqual({ webhook: null });
+      expect((await callTool(t.key, "delete_webhook", {})).status).toBe(404);
+    } finally {
+      await receiver.close();
+    }
+  },
+
+  async test_webhook(t) {
+    const receiver = await receiverServer();
+    try {
+      await toolResult(t.key, "set_webhook_url", { url: receiver.url });
+      const { event } = await toolResult(t.key, "test_webhook", {});
+      expect(event).toMatchObject({ id: expect.any(String), type: "test" });
+      await waitFor("the test event", async () => receiver.bodies.find((b) => b.id === event.id), 30_000);
+    } finally {
+      await receiver.close();
+    }
+  },
+
+  async list_webhook_deliveries(t) {
+    const receiver = await receiverServer();
+    try {
+      await toolResult(t.key, "set_webhook_url", { url: receiver.url });
+      const { event } = await toolResult(t.key, "test_webhook", {});
+      const { deliveries } = await waitFor("a logged delivery", async () => {
+        const r = await toolResult(t.key, "list_webhook_deliveries", { eventId: event.id });
+        return r.deliveries.length ? r : undefined;
+      });
+      expect(deliveries[0]).toMatchObject({ eventId: event.id, eventType: "test", outcome: "succeeded" });
+    } finally {
+      await receiver.close();
+    }
+  },
+
+  async redeliver_webhook_delivery(t) {
+    const receiver = await receiverServer();
+    try {
+      await toolResult(t.key, "set_webhook_url", { url: receiver.url });
+      const { event } = await toolResult(t.key, "test_webhook", {});
+      const logged = await waitFor("a logged delivery", async () => (await toolResult(t.key, "list_webhook_deliveries", { eventId: event.id })).deliveries[0]);
+      const { delivery } = await toolResult(t.key, "redeliver_webhook_delivery", { id: logged.id });
+      expect(delivery).toMatchObject({ eventId: event.id, trigger: "redelivery" });
+      await waitFor("two copies of the event", async () => receiver.bodies.filter((b) => b.id === event.id).length >= 2);
+      expect((await callTool(t.key, "redeliver_webhook_delivery", { id: "whd_missing" })).status).toBe(404);
+    } finally {
+      await receiver.close();
+    }
+  },
+};
+
+/** A local endpoint recording every JSON body it receives (the test server allows private URLs). */
+export async function receiverServer(): Promise<{ url: string; bodies: any[]; close(): Promise<void> }> {
+  const bodies: any[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      try {
+        bodies.push(JSON.parse(raw));
+      } catch {
+        /* ignore */
+      }
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/hook`, bodies, close: () => new Promise((r) => server.close(() => r())) };
+}
