@@ -8,6 +8,12 @@ export default function Home() {
         Upload image and video creatives, push them to your ad accounts, and keep every ad text beside its creative.
       </p>
       <div className="flex gap-4 text-sm">
+        <Link className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white" href="/sign-up">
+          Start free trial
+        </Link>
+        <Link className="rounded-md border border-slate-300 px-4 py-2 font-medium" href="/sign-in">
+          Sign in
+        </Link>
         <Link className="rounded-md bg-slate-900 px-4 py-2 font-medium text-white" href="/docs/openapi.json">
           API reference (OpenAPI)
         </Link>

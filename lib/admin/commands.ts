@@ -5,6 +5,8 @@ import type { Role } from "@/lib/generated/prisma/enums";
 import { createFolder } from "@/lib/folders/folders";
 import { PERMISSIONS, ROLES } from "@/lib/auth/roles";
 import { addMember } from "@/lib/team/members";
+import { resetPassword } from "@/lib/session/accounts";
+import { seedLibrary } from "./seed-library";
 import { archiveWorkspace, createWorkspace, requireTwoFactorFor, setPlan, type Plan } from "@/lib/workspaces/workspaces";
 
 /**
@@ -66,6 +68,14 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       await revokeApiKey(required(f, "id"));
       return { ok: true };
     },
+  },
+  "user password": {
+    flags: ["email", "password"],
+    run: async (f) => resetPassword(email(required(f, "email")), required(f, "password")),
+  },
+  "library seed": {
+    flags: ["workspace", "count", "folder"],
+    run: async (f) => seedLibrary({ workspaceId: required(f, "workspace"), count: Number(required(f, "count")), folderId: f.folder }),
   },
   "plan set": {
     flags: ["workspace", "plan"],

@@ -1,6 +1,12 @@
+import { getToken } from "next-auth/jwt";
 import { authenticateApiKey } from "@/lib/auth/authenticate-api-key";
 import type { Principal } from "@/lib/auth/principal";
 import { AppError } from "@/lib/errors";
+import { ACTIVE_WORKSPACE_COOKIE, principalForUser } from "@/lib/session/principal";
+import { getAuthSecret } from "@/lib/session/secret";
+
+/** Auth.js names its session cookie with this prefix on HTTPS. */
+const SECURE_SESSION_COOKIE = "__Secure-authjs.session-token";
 
 /**
  * Resolves who is calling. API routes take a Bearer key; routes the dashboard
@@ -19,13 +25,20 @@ export async function authenticateRequest(request: Request, options: { allowSess
  * Cookie-authenticated mutating requests must come from our own pages (CSRF).
  */
 async function sessionPrincipal(request: Request): Promise<Principal | null> {
-  const { auth } = await import("@/auth");
-  const session = await auth();
-  const userId = session?.user?.id;
+  const userId = await sessionUserId(request);
   if (!userId) return null;
   assertSameOrigin(request);
-  const { ACTIVE_WORKSPACE_COOKIE, principalForUser } = await import("@/lib/session/principal");
   return principalForUser(userId, readCookie(request, ACTIVE_WORKSPACE_COOKIE));
+}
+
+/**
+ * The user id in the Auth.js session cookie (an encrypted JWT), read straight from the
+ * request: route handlers need no Next request context, and tests can call them in-process.
+ */
+async function sessionUserId(request: Request): Promise<string | null> {
+  const secure = request.headers.get("cookie")?.includes(`${SECURE_SESSION_COOKIE}=`) || request.headers.get("cookie")?.includes(`${SECURE_SESSION_COOKIE}.0=`);
+  const token = await getToken({ req: request, secret: getAuthSecret(), secureCookie: Boolean(secure) });
+  return typeof token?.uid === "string" ? token.uid : null;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { buttonClass } from "@/components/ui/button";
+import { getConfig } from "@/lib/config";
+import { currentUserId } from "@/lib/session/current";
+import { signInWithProvider } from "../actions";
+import { SignInForm } from "./sign-in-form";
+
+export const metadata: Metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+const NOTICES: Record<string, string> = {
+  oauth_two_factor: "Your account uses two-factor authentication: sign in with your email, password and code.",
+  oauth_email: "Your provider did not share a verified email address.",
+  OAuthAccountNotLinked: "Sign in with the method you used before.",
+};
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const params = await searchParams;
+  const callbackUrl = params.callbackUrl?.startsWith("/") && !params.callbackUrl.startsWith("//") ? params.callbackUrl : "/dashboard";
+  if (await currentUserId()) redirect(callbackUrl);
+  const { oauth } = getConfig();
+  const providers = [oauth.github && { id: "github", name: "GitHub" }, oauth.google && { id: "google", name: "Google" }].filter(Boolean) as { id: string; name: string }[];
+  return (
+    <>
+      <h1 className="mb-6 text-xl font-semibold text-slate-900">Sign in to Adloom</h1>
+      <SignInForm callbackUrl={callbackUrl} notice={params.error ? (NOTICES[params.error] ?? "Sign-in did not complete. Please try again.") : undefined} />
+      {providers.length > 0 && (
+        <div className="mt-6 space-y-2 border-t border-slate-200 pt-6">
+          {providers.map((p) => (
+            <form key={p.id} action={signInWithProvider}>
+              <input type="hidden" name="provider" value={p.id} />
+              <input type="hidden" name="callbackUrl" value={callbackUrl} />
+              <button type="submit" className={`${buttonClass("secondary")} w-full`}>
+                Continue with {p.name}
+              </button>
+            </form>
+          ))}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,82 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { formatBytes, formatDateTime } from "@/components/dashboard/format";
+import { buttonClass } from "@/components/ui/button";
+import { Badge, Card } from "@/components/ui/misc";
+import { can } from "@/lib/auth/authorize";
+import { COPY_TEXT_LIMITS } from "@/lib/copy/copy-schema";
+import { listCopies } from "@/lib/copy/copy-variants";
+import { findVisibleCreative } from "@/lib/creatives/list-creatives";
+import { toCreative } from "@/lib/creatives/creative-schema";
+import { requirePrincipal } from "@/lib/session/current";
+import { CopyEditor } from "./copy-editor";
+
+export const metadata: Metadata = { title: "Creative" };
+export const dynamic = "force-dynamic";
+
+export default async function CreativePage({ params }: { params: Promise<{ id: string }> }) {
+  const principal = await requirePrincipal();
+  const { id } = await params;
+  const row = await findVisibleCreative(principal, id);
+  if (!row) notFound();
+  const creative = toCreative(row);
+  const { copies } = await listCopies(principal, { creativeId: id, limit: 200 });
+  const ratio = creative.width && creative.height ? `${creative.width} / ${creative.height}` : "16 / 9";
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-600">
+        <Link href="/dashboard/library" className="hover:underline">
+          Library
+        </Link>{" "}
+        / <span className="text-slate-900">{creative.fileName}</span>
+      </nav>
+      <div className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="space-y-4">
+          <Card className="overflow-hidden">
+            <div className="flex max-h-[70vh] items-center justify-center bg-slate-900" style={{ aspectRatio: ratio }}>
+              {creative.mediaPath && creative.kind === "image" && (
+                // eslint-disable-next-line @next/next/no-img-element -- served by our API with the session
+                <img src={creative.mediaPath} alt={creative.fileName} width={creative.width ?? undefined} height={creative.height ?? undefined} className="max-h-[70vh] size-full object-contain" />
+              )}
+              {creative.mediaPath && creative.kind === "video" && (
+                <video data-testid="creative-video" controls preload="metadata" playsInline className="max-h-[70vh] size-full" src={creative.previewPath ?? creative.mediaPath}>
+                  Your browser cannot play this video. <a href={`${creative.mediaPath}?download=`}>Download it</a> instead.
+                </video>
+              )}
+              {!creative.mediaPath && <p className="text-sm text-slate-300">{creative.status === "failed" ? "This creative failed to import." : "Importing… refresh in a moment."}</p>}
+            </div>
+          </Card>
+          <Card className="p-4">
+            <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
+              <div>
+                <dt className="text-slate-500">Type</dt>
+                <dd className="flex items-center gap-1">
+                  <Badge tone={creative.kind === "video" ? "sky" : "indigo"}>{creative.kind}</Badge> <span className="text-slate-700">{creative.contentType}</span>
+                </dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">Dimensions</dt>
+                <dd data-testid="creative-dimensions" className="text-slate-900">{creative.width && creative.height ? `${creative.width} × ${creative.height} px` : "Unknown yet"}</dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">Size</dt>
+                <dd className="text-slate-900">{formatBytes(row.sizeBytes)}</dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">Added</dt>
+                <dd className="text-slate-900">{formatDateTime(creative.createdAt)}</dd>
+              </div>
+            </dl>
+            {creative.mediaPath && (
+              <a href={`${creative.mediaPath}?download=${encodeURIComponent(creative.fileName)}`} className={`${buttonClass("secondary", "sm")} mt-4`} download>
+                Download original
+              </a>
+            )}
+          </Card>
+        </div>
+        <CopyEditor creativeId={creative.id} initialCopies={copies} limits={COPY_TEXT_LIMITS} canEdit={can(principal, "copy.write")} canDelete={can(principal, "copy.delete")} />
+      </div>
+    </>
+  );
+}

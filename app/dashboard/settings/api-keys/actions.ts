@@ -1,0 +1,11 @@
+"use server";
+import { createApiKeyFor, revokeApiKeyFor } from "@/lib/api-keys/manage";
+import { runAsPrincipal } from "@/lib/session/action-result";
+
+export async function createKeyAction(input: { name: string; scopes: string[] | null }) {
+  return runAsPrincipal((p) => createApiKeyFor(p, { name: input.name, scopes: input.scopes ?? undefined }), "/dashboard/settings/api-keys");
+}
+
+export async function revokeKeyAction(keyId: string) {
+  return runAsPrincipal((p) => revokeApiKeyFor(p, keyId), "/dashboard/settings/api-keys");
+}

@@ -1,0 +1,11 @@
+"use server";
+import { runAsPrincipal } from "@/lib/session/action-result";
+import { changePlan } from "@/lib/workspaces/plan";
+
+export async function subscribePro() {
+  return runAsPrincipal((p) => changePlan(p, "pro"), "/dashboard");
+}
+
+export async function cancelPlan() {
+  return runAsPrincipal((p) => changePlan(p, null), "/dashboard");
+}

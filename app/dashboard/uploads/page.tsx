@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState, PageHeader } from "@/components/ui/misc";
+import { can } from "@/lib/auth/authorize";
+import { requirePrincipal } from "@/lib/session/current";
+import { listVisibleFolders } from "@/lib/session/library-view";
+import { planStatus } from "@/lib/workspaces/plan";
+import { UploadsWorkspace } from "./uploads-workspace";
+
+export const metadata: Metadata = { title: "Uploads" };
+export const dynamic = "force-dynamic";
+
+export default async function UploadsPage() {
+  const principal = await requirePrincipal();
+  if (!planStatus(principal.workspace).dashboardAccess) {
+    return (
+      <>
+        <PageHeader title="Uploads" />
+        <EmptyState title="Choose a plan to upload" action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
+          Uploading opens again as soon as the workspace is on a plan.
+        </EmptyState>
+      </>
+    );
+  }
+  const folders = await listVisibleFolders(principal);
+  return (
+    <>
+      <PageHeader title="Uploads" description="Each file becomes a job that pushes it to your ad account; completed files land in the library." />
+      <UploadsWorkspace folders={folders} canUpload={can(principal, "uploads.create")} mustPickFolder={principal.folderIds !== null} />
+    </>
+  );
+}

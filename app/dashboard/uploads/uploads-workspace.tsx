@@ -1,0 +1,224 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRef, useState } from "react";
+import { ApiError, apiFetch } from "@/components/dashboard/api";
+import { formatBytes, formatRelative } from "@/components/dashboard/format";
+import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/field";
+import { Alert, Badge, Card, EmptyState } from "@/components/ui/misc";
+import type { LibraryFolder } from "@/lib/session/library-view";
+import type { Upload } from "@/lib/uploads/upload-schema";
+import { ACCEPT, checkFile, MAX_FILES } from "./file-checks";
+import { sendFile } from "./send-file";
+
+type Sending = { key: string; name: string; size: number; progress: number; state: "sending" | "sent" | "rejected"; error?: string };
+const PLATFORM_LABEL = { platform_a: "Platform A", platform_b: "Platform B" } as const;
+const STATUS_TONE = { processing: "amber", completed: "green", failed: "rose" } as const;
+
+function platformIds(u: Upload): string | null {
+  const ids = u.platform === "platform_a" ? [u.platform_a.imageHash && `image hash ${u.platform_a.imageHash}`, u.platform_a.videoId && `video id ${u.platform_a.videoId}`] : [u.platform_b.imageId && `image id ${u.platform_b.imageId}`, u.platform_b.videoId && `video id ${u.platform_b.videoId}`];
+  return ids.filter(Boolean).join(", ") || null;
+}
+
+export function UploadsWorkspace({ folders, canUpload, mustPickFolder }: { folders: LibraryFolder[]; canUpload: boolean; mustPickFolder: boolean }) {
+  const queryClient = useQueryClient();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [platform, setPlatform] = useState<"platform_a" | "platform_b">("platform_a");
+  const [folderId, setFolderId] = useState<string>(mustPickFolder ? (folders[0]?.id ?? "") : "");
+  const [dragging, setDragging] = useState(false);
+  const [sending, setSending] = useState<Sending[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const uploads = useQuery({
+    queryKey: ["uploads"],
+    queryFn: () => apiFetch<{ uploads: Upload[] }>("/api/v1/uploads?limit=100"),
+    // Poll while any job is still running; stop when everything has finished.
+    refetchInterval: (query) => (query.state.data?.uploads.some((u) => u.status === "processing") ? 1000 : false),
+  });
+  const act = useMutation({
+    mutationFn: ({ id, action }: { id: string; action: "retry" | "dismiss" }) => apiFetch(`/api/v1/uploads/${encodeURIComponent(id)}`, { method: action === "retry" ? "POST" : "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["uploads"] }),
+    onError: (e) => setProblem(e instanceof ApiError ? e.message : "That did not work. Please try again."),
+  });
+
+  const setOne = (key: string, patch: Partial<Sending>) => setSending((list) => list.map((s) => (s.key === key ? { ...s, ...patch } : s)));
+
+  const start = (files: File[]) => {
+    setProblem(null);
+    if (!canUpload) return setProblem("Your role cannot upload files. Ask an owner or admin.");
+    if (files.length === 0) return;
+    if (files.length > MAX_FILES) return setProblem(`Choose at most ${MAX_FILES} files at a time (you chose ${files.length}).`);
+    const batch = files.map((file, i) => ({ file, key: `${Date.now()}-${i}-${file.name}`, error: checkFile(file) }));
+    setSending((list) => [
+      ...batch.map(({ file, key, error }) => ({ key, name: file.name, size: file.size, progress: 0, state: error ? ("rejected" as const) : ("sending" as const), error: error ?? undefined })),
+      ...list,
+    ]);
+    // Two files at a time keeps the link busy without starving each file's progress.
+    const queue = batch.filter((b) => !b.error);
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { key, file } = next;
+        const result = await sendFile(file, { platform, folderId: folderId || null }, (p) => setOne(key, { progress: p })).promise;
+        setOne(key, result.ok ? { state: "sent", progress: 1 } : { state: "rejected", error: result.error });
+        if (result.ok) void queryClient.invalidateQueries({ queryKey: ["uploads"] });
+      }
+    };
+    void Promise.all([worker(), worker()]);
+  };
+
+  const list = uploads.data?.uploads ?? [];
+  return (
+    <div className="space-y-8">
+      <Card className="p-6">
+        <div className="mb-4 grid gap-4 sm:grid-cols-2 lg:max-w-2xl">
+          <div className="space-y-1">
+            <label htmlFor="upload-platform" className="block text-sm font-medium text-slate-800">
+              Push to
+            </label>
+            <Select id="upload-platform" value={platform} onChange={(e) => setPlatform(e.target.value as typeof platform)}>
+              <option value="platform_a">{PLATFORM_LABEL.platform_a} ad account</option>
+              <option value="platform_b">{PLATFORM_LABEL.platform_b} ad account</option>
+            </Select>
+          </div>
+          <div className="space-y-1">
+            <label htmlFor="upload-folder" className="block text-sm font-medium text-slate-800">
+              Library folder
+            </label>
+            <Select id="upload-folder" value={folderId} onChange={(e) => setFolderId(e.target.value)}>
+              {!mustPickFolder && <option value="">Library root</option>}
+              {folders.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </div>
+        <div
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragging(false);
+            start([...e.dataTransfer.files]);
+          }}
+          className={`flex flex-col items-center justify-center rounded-lg border-2 border-dashed px-6 py-12 text-center transition-colors ${dragging ? "border-indigo-500 bg-indigo-50" : "border-slate-300 bg-slate-50"}`}
+        >
+          <p className="text-base font-medium text-slate-900">Drop images and videos here</p>
+          <p className="mt-1 text-sm text-slate-600">Up to {MAX_FILES} files at a time · images up to 30 MB · videos up to 200 MB</p>
+          <Button className="mt-4" onClick={() => inputRef.current?.click()} disabled={!canUpload}>
+            Choose files
+          </Button>
+          <input
+            ref={inputRef}
+            data-testid="upload-input"
+            type="file"
+            multiple
+            accept={ACCEPT}
+            className="sr-only"
+            aria-label="Choose files to upload"
+            onChange={(e) => {
+              start([...(e.target.files ?? [])]);
+              e.target.value = "";
+            }}
+          />
+        </div>
+        {problem && (
+          <div className="mt-4">
+            <Alert>{problem}</Alert>
+          </div>
+        )}
+        {sending.length > 0 && (
+          <ul className="mt-6 space-y-2" aria-label="Files being sent">
+            {sending.map((s) => (
+              <li key={s.key} data-testid="sending-file" className="rounded-md border border-slate-200 p-3">
+                <div className="flex items-center justify-between gap-3 text-sm">
+                  <span className="truncate font-medium text-slate-900">{s.name}</span>
+                  <span className="shrink-0 text-xs text-slate-600">
+                    {formatBytes(s.size)} · {s.state === "sending" ? `${Math.round(s.progress * 100)}%` : s.state === "sent" ? "Sent" : "Not uploaded"}
+                  </span>
+                </div>
+                {s.state === "rejected" ? (
+                  <p className="mt-1 text-xs text-rose-700">{s.error}</p>
+                ) : (
+                  <div className="mt-2 h-1.5 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label={`${s.name} upload progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(s.progress * 100)}>
+                    <div className={`h-full rounded-full transition-[width] ${s.state === "sent" ? "bg-emerald-500" : "bg-indigo-600"}`} style={{ width: `${Math.round(s.progress * 100)}%` }} />
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <section aria-labelledby="jobs-heading">
+        <h2 id="jobs-heading" className="mb-3 text-lg font-semibold text-slate-900">
+          Upload jobs
+        </h2>
+        {uploads.isError && <Alert>{uploads.error instanceof ApiError ? uploads.error.message : "Could not load uploads."}</Alert>}
+        {uploads.isSuccess && list.length === 0 && <EmptyState title="No uploads yet">Files you upload appear here while they are pushed to your ad account.</EmptyState>}
+        {list.length > 0 && (
+          <Card className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-medium">File</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Status</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Ad account</th>
+                  <th scope="col" className="px-4 py-3 font-medium">Started</th>
+                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {list.map((u) => (
+                  <tr key={u.id} data-testid="upload-row" data-status={u.status} data-file={u.fileName}>
+                    <td className="max-w-xs px-4 py-3">
+                      <p className="truncate font-medium text-slate-900" title={u.fileName}>{u.fileName}</p>
+                      <p className="text-xs text-slate-500">
+                        {u.kind} · {formatBytes(u.sizeBytes)}
+                      </p>
+                    </td>
+                    <td className="px-4 py-3">
+                      <Badge tone={STATUS_TONE[u.status]}>{u.status === "processing" ? "Processing…" : u.status}</Badge>
+                      {u.error && <p className="mt-1 max-w-xs text-xs text-rose-700">{u.error}</p>}
+                    </td>
+                    <td className="px-4 py-3 text-slate-700">
+                      {PLATFORM_LABEL[u.platform]}
+                      {platformIds(u) && <p data-testid="platform-ids" className="font-mono text-xs text-slate-500">{platformIds(u)}</p>}
+                    </td>
+                    <td className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>{formatRelative(u.createdAt)}</td>
+                    <td className="whitespace-nowrap px-4 py-3 text-right">
+                      {u.status === "failed" && (
+                        <Button size="sm" variant="secondary" onClick={() => act.mutate({ id: u.id, action: "retry" })} disabled={act.isPending}>
+                          Retry
+                        </Button>
+                      )}
+                      {u.status !== "processing" && (
+                        <Button size="sm" variant="ghost" onClick={() => act.mutate({ id: u.id, action: "dismiss" })} disabled={act.isPending} aria-label={`Dismiss ${u.fileName}`}>
+                          Dismiss
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Card>
+        )}
+        {list.some((u) => u.status === "completed") && (
+          <p className="mt-3 text-sm text-slate-600">
+            Completed files are in the{" "}
+            <Link href="/dashboard/library" className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+              library
+            </Link>
+            .
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { signOutAction } from "@/app/(auth)/actions";
+import { buttonClass } from "@/components/ui/button";
+import { getDb } from "@/lib/db/client";
+import { isAppError } from "@/lib/errors";
+import { currentUserId } from "@/lib/session/current";
+import { getInvite, type InviteDetails } from "@/lib/team/invites";
+import { AcceptForm, NewAccountForm } from "./forms";
+
+export const metadata: Metadata = { title: "Join a workspace" };
+export const dynamic = "force-dynamic";
+
+export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  let invite: InviteDetails;
+  try {
+    invite = await getInvite(token);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return (
+      <Shell>
+        <h1 className="text-xl font-semibold text-slate-900">This invite cannot be used</h1>
+        <p className="mt-2 text-sm text-slate-600">{error.message}.</p>
+        <Link href="/sign-in" className={`${buttonClass("secondary")} mt-6 w-full`}>
+          Go to sign in
+        </Link>
+      </Shell>
+    );
+  }
+  const userId = await currentUserId();
+  const user = userId ? await getDb().user.findUnique({ where: { id: userId }, select: { email: true } }) : null;
+  return (
+    <Shell>
+      <h1 className="text-xl font-semibold text-slate-900">Join {invite.workspaceName}</h1>
+      <p className="mt-2 text-sm text-slate-600">
+        {invite.invitedBy} invited <strong>{invite.email}</strong> to join as {invite.role === "admin" || invite.role === "owner" ? "an" : "a"} <strong>{invite.role}</strong>.
+      </p>
+      <div className="mt-6">
+        {user && user.email === invite.email && <AcceptForm token={token} />}
+        {user && user.email !== invite.email && (
+          <div className="space-y-3 text-sm text-slate-700">
+            <p>
+              You are signed in as {user.email}. Sign out, then open this link again to join as {invite.email}.
+            </p>
+            <form action={signOutAction}>
+              <button type="submit" className={`${buttonClass("secondary")} w-full`}>Sign out</button>
+            </form>
+          </div>
+        )}
+        {!user && invite.accountExists && (
+          <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={`${buttonClass()} w-full`}>
+            Sign in to accept
+          </Link>
+        )}
+        {!user && !invite.accountExists && <NewAccountForm token={token} email={invite.email} />}
+      </div>
+    </Shell>
+  );
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-indigo-50 to-slate-50 px-4 py-12">
+      <p className="mb-8 flex items-center gap-2 text-xl font-semibold tracking-tight text-slate-900">
+        <span aria-hidden className="grid size-8 place-items-center rounded-lg bg-indigo-600 text-base font-bold text-white">A</span>
+        Adloom
+      </p>
+      <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">{children}</div>
+    </main>
+  );
+}

@@ -1,0 +1,87 @@
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import GitHub from "next-auth/providers/github";
+import Google from "next-auth/providers/google";
+import { getConfig } from "@/lib/config";
+import { userForOAuth, verifyCredentials } from "@/lib/session/accounts";
+import { getAuthSecret } from "@/lib/session/secret";
+import { clearFailures, isThrottled, recordFailure } from "@/lib/session/throttle";
+import { verifySecondFactor } from "@/lib/session/two-factor";
+
+/** Wrong email or password (deliberately not saying which). */
+export class InvalidCredentials extends CredentialsSignin {
+  code = "invalid_credentials";
+}
+/** Password was right; the account needs its authenticator code. */
+export class SecondFactorNeeded extends CredentialsSignin {
+  code = "two_factor_required";
+}
+export class InvalidSecondFactor extends CredentialsSignin {
+  code = "invalid_code";
+}
+export class TooManyAttempts extends CredentialsSignin {
+  code = "throttled";
+}
+
+function config(): NextAuthConfig {
+  const { oauth } = getConfig();
+  return {
+    secret: getAuthSecret(),
+    trustHost: true,
+    session: { strategy: "jwt", maxAge: 14 * 86_400 },
+    pages: { signIn: "/sign-in", error: "/sign-in" },
+    providers: [
+      Credentials({
+        credentials: { email: {}, password: {}, code: {} },
+        authorize: async (raw) => {
+          const email = String(raw.email ?? "").trim().toLowerCase();
+          const password = String(raw.password ?? "");
+          const code = String(raw.code ?? "").trim();
+          const throttleKey = `signin:${email}`;
+          if (isThrottled(throttleKey)) throw new TooManyAttempts();
+          const user = await verifyCredentials(email, password);
+          if (!user) {
+            recordFailure(throttleKey);
+            throw new InvalidCredentials();
+          }
+          if (user.twoFactorEnabled) {
+            if (!code) throw new SecondFactorNeeded();
+            if (!(await verifySecondFactor(user.id, code))) {
+              recordFailure(throttleKey);
+              throw new InvalidSecondFactor();
+            }
+          }
+          clearFailures(throttleKey);
+          return { id: user.id, email: user.email, name: user.name };
+        },
+      }),
+      ...(oauth.github ? [GitHub({ clientId: oauth.github.clientId, clientSecret: oauth.github.clientSecret })] : []),
+      ...(oauth.google ? [Google({ clientId: oauth.google.clientId, clientSecret: oauth.google.clientSecret })] : []),
+    ],
+    callbacks: {
+      async signIn({ account, profile, user }) {
+        if (!account || account.provider === "credentials") return true;
+        const email = (profile?.email ?? user.email)?.toLowerCase();
+        // Google says whether the address is verified; GitHub only returns verified primary emails.
+        if (!email || (account.provider === "google" && profile?.email_verified === false)) return "/sign-in?error=oauth_email";
+        const local = await userForOAuth(email, profile?.name ?? user.name);
+        // OAuth cannot ask for the authenticator code: accounts with two-factor sign in with their password.
+        if (local.twoFactorEnabled) return "/sign-in?error=oauth_two_factor";
+        return true;
+      },
+      async jwt({ token, user, account }) {
+        if (user && account) {
+          if (account.provider === "credentials") token.uid = user.id;
+          else token.uid = (await userForOAuth(token.email!, token.name)).id;
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        if (typeof token.uid === "string") session.user.id = token.uid;
+        return session;
+      },
+    },
+  };
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => config());

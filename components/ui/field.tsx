@@ -1,0 +1,41 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+
+export const inputClass =
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600/30 disabled:bg-slate-100 aria-invalid:border-rose-500";
+
+/** A labelled input with an optional hint and error, wired with aria attributes. */
+export function Field({
+  label,
+  hint,
+  error,
+  id,
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; hint?: ReactNode; error?: string; id: string }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={hint || error ? `${id}-desc` : undefined}
+        className={inputClass}
+        {...props}
+      />
+      {(hint || error) && (
+        <p id={`${id}-desc`} className={`text-xs ${error ? "text-rose-700" : "text-slate-500"}`}>
+          {error ?? hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Select({ className = "", ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
+  return <select className={`${inputClass} pr-8 ${className}`} {...props} />;
+}
+
+export function TextArea({ className = "", ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <textarea className={`${inputClass} ${className}`} {...props} />;
+}

@@ -1,0 +1,86 @@
+import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+
+test("sign up on the trial, switch to Pro, create a key, call /api/v1/me with it, revoke it", async ({ page, request, baseURL }) => {
+  const { email } = await signUp(page, { name: "Olivia Owner", workspace: "Acme Ads" });
+  await expect(page.getByText("Free trial:")).toBeVisible();
+  await screenshot(page, "library-empty");
+
+  // The trial covers the dashboard only: key creation is refused until the plan is Pro.
+  await page.getByRole("link", { name: "API keys" }).click();
+  await expect(page.getByText("API keys need the Pro plan")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create key" })).toBeDisabled();
+
+  await page.goto("/dashboard/settings/plan");
+  await expect(page.getByTestId("plan-state")).toHaveText("Free trial");
+  await screenshot(page, "plan-trial");
+  await switchToPro(page);
+  await expect(page.getByText("Free trial:")).toHaveCount(0);
+
+  await page.goto("/dashboard/settings/api-keys");
+  await page.getByLabel("Name").fill("Reporting script");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+  expect(key).toMatch(/^adl_[0-9A-Za-z]{32}$/);
+  await expect(page.getByTestId("api-key-row")).toHaveCount(1);
+  await expect(page.getByTestId("api-key-row")).toContainText("Reporting script");
+  await expect(page.getByTestId("api-key-row")).toContainText("full access");
+
+  // A scoped key, limited to what an owner may grant.
+  await page.getByLabel("Name").fill("Uploader");
+  await page.getByLabel("Only chosen scopes").check();
+  await page.getByRole("checkbox", { name: /^upload/ }).check();
+  await page.getByRole("checkbox", { name: /^publish/ }).check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("api-key-row")).toHaveCount(2);
+  await expect(page.getByTestId("api-key-row").first()).toContainText("publish");
+  await screenshot(page, "api-keys");
+
+  const me = await request.get(`${baseURL}/api/v1/me`, { headers: { Authorization: `Bearer ${key}` } });
+  expect(me.status()).toBe(200);
+  const { account } = await me.json();
+  expect(account).toMatchObject({ email, name: "Olivia Owner", plan: "pro", trialEndsAt: null, credits: 10000 });
+
+  // The list records the use; revoking takes effect on the next request.
+  await page.reload();
+  await expect(page.getByTestId("api-key-row").filter({ hasText: "Reporting script" })).not.toContainText("Never");
+  await page.getByRole("button", { name: "Revoke Reporting script" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(page.getByTestId("api-key-row")).toHaveCount(1);
+  const after = await request.get(`${baseURL}/api/v1/me`, { headers: { Authorization: `Bearer ${key}` } });
+  expect(after.status()).toBe(401);
+
+  // Cancelling the plan lapses API access: keys answer 402; subscribing again restores it.
+  await page.goto("/dashboard/settings/plan");
+  await page.getByRole("button", { name: "Cancel Pro plan" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel plan" }).click();
+  await expect(page.getByTestId("plan-state")).toHaveText("No active plan");
+});
+
+test("sign out, wrong password, sign in again; pages need a session", async ({ page }) => {
+  const { email, password } = await signUp(page);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.goto("/dashboard/settings/team");
+  await expect(page).toHaveURL(/\/sign-in/);
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("That email and password do not match an account.")).toBeVisible();
+  await screenshot(page, "sign-in");
+
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+  await expect(page.getByRole("heading", { name: "Library", exact: true })).toBeVisible();
+
+  // Added to a second workspace, the user switches between them; the active one is what pages show.
+  const second = await admin(["workspace", "create", "--name", "Second Brand", "--plan", "pro"]);
+  await admin(["member", "add", "--workspace", second.workspaceId!, "--email", email, "--role", "admin"]);
+  await page.reload();
+  await page.getByLabel("Workspace").selectOption({ label: "Second Brand (admin)" });
+  await expect(page.getByText("0 creatives in Second Brand")).toBeVisible();
+  await page.goto("/dashboard/settings/plan");
+  await expect(page.getByTestId("workspace-id")).toHaveText(second.workspaceId!);
+  await expect(page.getByTestId("plan-state")).toHaveText("Pro");
+});

@@ -1,0 +1,66 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { sendAdminCommand } from "../../lib/admin/socket";
+
+export { expect };
+
+/** Runs an operator command in the e2e server (the path `npm run admin` takes while it runs). */
+export async function admin<T = Record<string, string>>(argv: string[]): Promise<T> {
+  const { ok, body } = await sendAdminCommand(process.env.E2E_DATA_DIR!, argv);
+  if (!ok) throw new Error(`admin ${argv.join(" ")} failed: ${JSON.stringify(body)}`);
+  return body as T;
+}
+
+let counter = 0;
+/** A unique email for this run. */
+export const uniqueEmail = (label: string) => `${label}-${Date.now()}-${++counter}@example.com`;
+export const PASSWORD = "correct horse battery staple";
+
+/**
+ * Every page a test opens fails the test on a console error or an uncaught page error
+ * (failed network requests the test provokes on purpose are filtered by `allowConsole`).
+ */
+export const test = base.extend<{ consoleErrors: string[]; allowConsole: RegExp[] }>({
+  baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
+  allowConsole: [[], { option: true }],
+  consoleErrors: [
+    async ({ context, allowConsole }, use) => {
+      const errors: string[] = [];
+      const watch = (page: Page) => {
+        page.on("console", (msg) => {
+          if (msg.type() === "error" && !allowConsole.some((re) => re.test(msg.text()))) errors.push(`${page.url()}: ${msg.text()}`);
+        });
+        page.on("pageerror", (err) => errors.push(`${page.url()}: uncaught ${err.message}`));
+      };
+      context.pages().forEach(watch);
+      context.on("page", watch);
+      await use(errors);
+      expect(errors, "console errors in the browser").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Signs up through the form and lands on the library; returns the credentials. */
+export async function signUp(page: Page, options: { name?: string; workspace?: string } = {}): Promise<{ email: string; password: string }> {
+  const email = uniqueEmail("owner");
+  await page.goto("/sign-up");
+  await page.getByLabel("Your name").fill(options.name ?? "Olivia Owner");
+  await page.getByLabel("Work email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Workspace name").fill(options.workspace ?? "Acme Ads");
+  await page.getByRole("button", { name: "Start free trial" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/library/);
+  return { email, password: PASSWORD };
+}
+
+/** Switches the active workspace to Pro through the plan page. */
+export async function switchToPro(page: Page): Promise<void> {
+  await page.goto("/dashboard/settings/plan");
+  await page.getByRole("button", { name: "Switch to Pro" }).click();
+  await expect(page.getByTestId("plan-state")).toHaveText("Pro");
+}
+
+/** Writes a screenshot for the docs. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: false });
+}

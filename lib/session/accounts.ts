@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { badRequest, conflict } from "@/lib/errors";
+import { normalizeEmail } from "@/lib/team/users";
+import { createWorkspace } from "@/lib/workspaces/workspaces";
+import { dummyPasswordHash, hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "./password";
+
+export const SignUpSchema = z.object({
+  name: z.string().trim().min(1, "Enter your name").max(100, "Name is too long"),
+  email: z.string().trim().email("Enter a valid email address").max(254),
+  password: z.string().min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX, "Password is too long"),
+  workspaceName: z.string().trim().min(1, "Name your workspace").max(100, "Workspace name is too long"),
+});
+export type SignUpInput = z.infer<typeof SignUpSchema>;
+
+/** Creates a user with a password and their first workspace, on the 14-day free trial. */
+export async function signUp(input: SignUpInput): Promise<{ userId: string; workspaceId: string }> {
+  const parsed = SignUpSchema.safeParse(input);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
+  const email = normalizeEmail(parsed.data.email);
+  if (await getDb().user.findUnique({ where: { email }, select: { id: true } })) {
+    throw conflict("An account with this email already exists; sign in instead");
+  }
+  const passwordHash = await hashPassword(parsed.data.password);
+  const { workspaceId, ownerUserId } = await createWorkspace({
+    name: parsed.data.workspaceName,
+    plan: null,
+    ownerEmail: email,
+    ownerName: parsed.data.name,
+    ownerPasswordHash: passwordHash,
+  });
+  return { userId: ownerUserId, workspaceId };
+}
+
+export interface SignInUser {
+  id: string;
+  email: string;
+  name: string;
+  twoFactorEnabled: boolean;
+}
+
+/** The user when the email and password match, else null (in the same time either way). */
+export async function verifyCredentials(email: string, password: string): Promise<SignInUser | null> {
+  const user = await getDb().user.findUnique({ where: { email: normalizeEmail(email) } });
+  if (!user?.passwordHash) {
+    await verifyPassword(password, await dummyPasswordHash());
+    return null;
+  }
+  if (!(await verifyPassword(password, user.passwordHash))) return null;
+  return { id: user.id, email: user.email, name: user.name, twoFactorEnabled: user.twoFactorEnabled };
+}
+
+/** Sets a password for a user who has none yet (members added by an operator or an invite). */
+export async function setInitialPassword(userId: string, password: string, name?: string): Promise<void> {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
+  const { count } = await getDb().user.updateMany({
+    where: { id: userId, passwordHash: null },
+    data: { passwordHash: await hashPassword(password), ...(name?.trim() ? { name: name.trim().slice(0, 100) } : {}) },
+  });
+  if (count === 0) throw conflict("This account already has a password; sign in instead");
+}
+
+/** Finds or creates the user behind a verified OAuth email; a new user gets a workspace on the free trial. */
+export async function userForOAuth(email: string, name: string | null | undefined): Promise<SignInUser> {
+  const normalized = normalizeEmail(email);
+  const existing = await getDb().user.findUnique({ where: { email: normalized } });
+  if (existing) return { id: existing.id, email: existing.email, name: existing.name, twoFactorEnabled: existing.twoFactorEnabled };
+  const displayName = name?.trim() || normalized.split("@")[0]!;
+  const { ownerUserId } = await createWorkspace({ name: `${displayName}'s workspace`, plan: null, ownerEmail: normalized, ownerName: displayName });
+  return { id: ownerUserId, email: normalized, name: displayName, twoFactorEnabled: false };
+}
+
+/** Operator path: sets (or resets) a user's password, e.g. for someone locked out; the user must exist. */
+export async function resetPassword(email: string, password: string): Promise<{ userId: string }> {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
+  const user = await getDb().user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } });
+  if (!user) throw badRequest(`No user with the email ${email}`);
+  await getDb().user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
+  return { userId: user.id };
+}

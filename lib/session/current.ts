@@ -1,0 +1,34 @@
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { auth } from "@/auth";
+import type { Principal } from "@/lib/auth/principal";
+import { ACTIVE_WORKSPACE_COOKIE, principalForUser } from "./principal";
+
+/** The signed-in user's id in a server component or action, or null. */
+export async function currentUserId(): Promise<string | null> {
+  const session = await auth();
+  return session?.user?.id ?? null;
+}
+
+/** The dashboard principal (active workspace) in a server component or action, or null when signed out / no workspace. */
+export async function currentPrincipal(): Promise<Principal | null> {
+  const userId = await currentUserId();
+  if (!userId) return null;
+  const preferred = (await cookies()).get(ACTIVE_WORKSPACE_COOKIE)?.value;
+  return principalForUser(userId, preferred);
+}
+
+/** The dashboard principal; signed-out visitors are sent to the sign-in page, users without a workspace to onboarding. */
+export async function requirePrincipal(): Promise<Principal> {
+  const userId = await currentUserId();
+  if (!userId) redirect("/sign-in");
+  const preferred = (await cookies()).get(ACTIVE_WORKSPACE_COOKIE)?.value;
+  const principal = await principalForUser(userId, preferred);
+  if (!principal) redirect("/welcome");
+  return principal;
+}
+
+/** Remembers the active workspace for this browser (validated against memberships on every use). */
+export async function setActiveWorkspaceCookie(workspaceId: string): Promise<void> {
+  (await cookies()).set(ACTIVE_WORKSPACE_COOKIE, workspaceId, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 365 * 86_400 });
+}

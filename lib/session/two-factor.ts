@@ -1,0 +1,96 @@
+import { createHash, randomBytes } from "node:crypto";
+import QRCode from "qrcode";
+import { getDb } from "@/lib/db/client";
+import { badRequest, conflict, notFound } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { decryptAtRest, encryptAtRest } from "./encryption";
+import { generateTotpSecret, matchingTotpStep, otpauthUri, verifyTotp } from "./totp";
+
+const PURPOSE = "totp-secret";
+export const RECOVERY_CODE_COUNT = 10;
+
+const hashCode = (code: string) => createHash("sha256").update(normalizeRecoveryCode(code)).digest("hex");
+const normalizeRecoveryCode = (code: string) => code.trim().toLowerCase().replace(/[\s-]/g, "");
+
+function newRecoveryCode(): string {
+  const raw = randomBytes(8).toString("hex"); // 64 bits: a hash of it cannot be brute-forced
+  return `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12)}`;
+}
+
+async function loadUser(userId: string) {
+  const user = await getDb().user.findUnique({ where: { id: userId } });
+  if (!user) throw notFound("User");
+  return user;
+}
+
+/** Starts enrolment: a new secret (stored encrypted, not yet active), its otpauth URI and a QR code (SVG). */
+export async function startTwoFactorEnrolment(userId: string): Promise<{ secret: string; otpauthUri: string; qrSvg: string }> {
+  const user = await loadUser(userId);
+  if (user.twoFactorEnabled) throw conflict("Two-factor authentication is already on; turn it off first to enrol a new device");
+  const secret = generateTotpSecret();
+  await getDb().user.update({ where: { id: userId }, data: { twoFactorSecret: encryptAtRest(secret, PURPOSE) } });
+  const uri = otpauthUri(secret, user.email);
+  const qrSvg = await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  return { secret, otpauthUri: uri, qrSvg };
+}
+
+/** Confirms enrolment with a code from the app; turns two-factor on and returns fresh recovery codes (shown once). */
+export async function confirmTwoFactorEnrolment(userId: string, code: string): Promise<{ recoveryCodes: string[] }> {
+  const user = await loadUser(userId);
+  if (user.twoFactorEnabled) throw conflict("Two-factor authentication is already on");
+  if (!user.twoFactorSecret) throw badRequest("Start enrolment first: scan the QR code, then enter the code it shows");
+  if (!verifyTotp(decryptAtRest(user.twoFactorSecret, PURPOSE), code)) {
+    throw badRequest("That code did not match. Check the time on your phone and enter the current 6-digit code");
+  }
+  const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await getDb().$transaction([
+    getDb().user.update({ where: { id: userId }, data: { twoFactorEnabled: true } }),
+    getDb().recoveryCode.deleteMany({ where: { userId } }),
+    getDb().recoveryCode.createMany({ data: recoveryCodes.map((c) => ({ id: newId("rec"), userId, codeHash: hashCode(c) })) }),
+  ]);
+  return { recoveryCodes };
+}
+
+/**
+ * Checks a second factor: a current TOTP code, or an unused recovery code (which is then spent).
+ * Returns how it was satisfied, or null.
+ */
+export async function verifySecondFactor(userId: string, code: string): Promise<"totp" | "recovery" | null> {
+  const user = await loadUser(userId);
+  if (!user.twoFactorEnabled || !user.twoFactorSecret) return null;
+  const step = matchingTotpStep(decryptAtRest(user.twoFactorSecret, PURPOSE), code);
+  if (step !== null) return (await claimTotpStep(userId, step)) ? "totp" : null;
+  if (normalizeRecoveryCode(code).length !== 16) return null;
+  // Spending is a conditional update, so one recovery code signs in once even when raced.
+  const { count } = await getDb().recoveryCode.updateMany({
+    where: { userId, codeHash: hashCode(code), usedAt: null },
+    data: { usedAt: new Date() },
+  });
+  return count === 1 ? "recovery" : null;
+}
+
+/**
+ * Records the step as used, unless it (or a later one) already was: each code works once,
+ * even when two sign-ins race with it (one conditional upsert).
+ */
+async function claimTotpStep(userId: string, step: number): Promise<boolean> {
+  const rows = await getDb().$queryRaw<{ userId: string }[]>`
+    INSERT INTO totp_uses ("userId", "lastStep") VALUES (${userId}, ${BigInt(step)})
+    ON CONFLICT ("userId") DO UPDATE SET "lastStep" = EXCLUDED."lastStep" WHERE totp_uses."lastStep" < EXCLUDED."lastStep"
+    RETURNING "userId"`;
+  return rows.length === 1;
+}
+
+/** Turns two-factor off after checking a current code (or recovery code); removes the secret and recovery codes. */
+export async function disableTwoFactor(userId: string, code: string): Promise<void> {
+  if (!(await verifySecondFactor(userId, code))) throw badRequest("That code did not match; two-factor authentication is still on");
+  await getDb().$transaction([
+    getDb().user.update({ where: { id: userId }, data: { twoFactorEnabled: false, twoFactorSecret: null } }),
+    getDb().recoveryCode.deleteMany({ where: { userId } }),
+  ]);
+}
+
+/** How many unused recovery codes the user has left. */
+export async function remainingRecoveryCodes(userId: string): Promise<number> {
+  return getDb().recoveryCode.count({ where: { userId, usedAt: null } });
+}

@@ -1,0 +1,180 @@
+import { createHash, randomBytes } from "node:crypto";
+import { authorizePermission } from "@/lib/auth/authorize-permission";
+import type { Principal } from "@/lib/auth/principal";
+import { ROLES } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db/client";
+import { emitEvent } from "@/lib/events/emit";
+import { badRequest, conflict, forbidden, notFound } from "@/lib/errors";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { newId } from "@/lib/ids";
+import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/session/password";
+import { normalizeEmail } from "./users";
+
+export const INVITE_TTL_DAYS = 7;
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export interface InviteSummary {
+  id: string;
+  email: string;
+  role: Role;
+  folderIds: string[];
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** Only owners may hand out the owner role. */
+export function assertMayGrantRole(principal: Principal, role: Role): void {
+  if (!ROLES.includes(role)) throw badRequest(`Role must be one of ${ROLES.join(", ")}`);
+  if (role === "owner" && principal.role !== "owner") throw forbidden("Only an owner can make someone an owner");
+}
+
+async function assertFoldersOfWorkspace(workspaceId: string, folderIds: string[]): Promise<void> {
+  if (!folderIds.length) return;
+  const found = await getDb().folder.count({ where: { workspaceId, id: { in: folderIds } } });
+  if (found !== folderIds.length) throw badRequest("Every folder must be a folder of this workspace");
+}
+
+/**
+ * Invites someone by email. Returns the secret token for the link `/invite/<token>`
+ * (shown to the inviter: no mail transport is configured). A new invite to the same email replaces the old one.
+ */
+export async function createInvite(
+  principal: Principal,
+  input: { email: string; role: Role; folderIds?: string[] },
+): Promise<{ id: string; token: string; expiresAt: string }> {
+  authorizePermission(principal, "team.manage");
+  const email = normalizeEmail(input.email);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw badRequest("Enter a valid email address");
+  assertMayGrantRole(principal, input.role);
+  const folderIds = [...new Set(input.folderIds ?? [])];
+  await assertFoldersOfWorkspace(principal.workspaceId, folderIds);
+  const db = getDb();
+  const already = await db.membership.count({ where: { workspaceId: principal.workspaceId, user: { email } } });
+  if (already) throw conflict(`${email} is already a member of this workspace`);
+
+  const token = randomBytes(24).toString("base64url");
+  const id = newId("inv");
+  const expiresAt = new Date(Date.now() + INVITE_TTL_DAYS * 86_400_000);
+  await db.$transaction([
+    db.invite.updateMany({ where: { workspaceId: principal.workspaceId, email, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } }),
+    db.invite.create({
+      data: { id, workspaceId: principal.workspaceId, email, role: input.role, folderIds, tokenHash: hashToken(token), invitedById: principal.userId, expiresAt },
+    }),
+  ]);
+  return { id, token, expiresAt: expiresAt.toISOString() };
+}
+
+/** Pending (not accepted, revoked or expired) invites of the active workspace, newest first. */
+export async function listInvites(principal: Principal): Promise<InviteSummary[]> {
+  authorizePermission(principal, "team.manage");
+  const invites = await getDb().invite.findMany({
+    where: { workspaceId: principal.workspaceId, acceptedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: "desc" },
+    include: { invitedBy: { select: { name: true } } },
+  });
+  return invites.map((i) => ({
+    id: i.id,
+    email: i.email,
+    role: i.role,
+    folderIds: i.folderIds,
+    invitedBy: i.invitedBy.name,
+    createdAt: i.createdAt.toISOString(),
+    expiresAt: i.expiresAt.toISOString(),
+  }));
+}
+
+/** Withdraws a pending invite; its link stops working. */
+export async function revokeInvite(principal: Principal, inviteId: string): Promise<void> {
+  authorizePermission(principal, "team.manage");
+  const { count } = await getDb().invite.updateMany({
+    where: { id: inviteId, workspaceId: principal.workspaceId, acceptedAt: null, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (!count) throw notFound("Invite");
+}
+
+export interface InviteDetails {
+  workspaceName: string;
+  email: string;
+  role: Role;
+  invitedBy: string;
+  /** Whether an account with the invited email can already sign in (else the invitee sets a password). */
+  accountExists: boolean;
+}
+
+async function findUsableInvite(token: string) {
+  const invite = await getDb().invite.findUnique({
+    where: { tokenHash: hashToken(token) },
+    include: { workspace: { select: { name: true, status: true } }, invitedBy: { select: { name: true } } },
+  });
+  if (!invite || invite.revokedAt || invite.acceptedAt || invite.expiresAt <= new Date() || invite.workspace.status !== "active") {
+    throw notFound("This invite link has expired, was withdrawn or was already used. Ask for a new one");
+  }
+  return invite;
+}
+
+/** What an invite link offers, for the page a recipient lands on. */
+export async function getInvite(token: string): Promise<InviteDetails> {
+  const invite = await findUsableInvite(token);
+  const user = await getDb().user.findUnique({ where: { email: invite.email }, select: { passwordHash: true } });
+  return {
+    workspaceName: invite.workspace.name,
+    email: invite.email,
+    role: invite.role,
+    invitedBy: invite.invitedBy.name,
+    accountExists: Boolean(user?.passwordHash),
+  };
+}
+
+/**
+ * Accepts an invite for a signed-in user whose email it names: they become a member (role and
+ * folders from the invite) and `team.member_joined` is emitted after the change commits.
+ */
+export async function acceptInvite(userId: string, token: string): Promise<{ workspaceId: string }> {
+  const invite = await findUsableInvite(token);
+  const db = getDb();
+  const user = await db.user.findUnique({ where: { id: userId } });
+  if (!user) throw notFound("User");
+  if (user.email !== invite.email) throw forbidden(`This invite is for ${invite.email}; you are signed in as ${user.email}`);
+  await db.$transaction(async (tx) => {
+    // The conditional update makes a link single-use even when two tabs accept at once.
+    const { count } = await tx.invite.updateMany({ where: { id: invite.id, acceptedAt: null, revokedAt: null }, data: { acceptedAt: new Date() } });
+    if (!count) throw notFound("Invite");
+    const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId: invite.workspaceId, userId } } });
+    if (existing) throw conflict("You are already a member of this workspace");
+    const folderIds = invite.folderIds.length
+      ? (await tx.folder.findMany({ where: { workspaceId: invite.workspaceId, id: { in: invite.folderIds } }, select: { id: true } })).map((f) => f.id)
+      : [];
+    const membership = await tx.membership.create({ data: { id: newId("mem"), workspaceId: invite.workspaceId, userId, role: invite.role } });
+    if (folderIds.length) await tx.membershipFolder.createMany({ data: folderIds.map((folderId) => ({ membershipId: membership.id, folderId })) });
+  });
+  await emitEvent({
+    workspaceId: invite.workspaceId,
+    type: "team.member_joined",
+    data: { member: { name: user.name, email: user.email } },
+    dedupeKey: `team.member_joined:${invite.id}`,
+  });
+  return { workspaceId: invite.workspaceId };
+}
+
+/**
+ * For an invitee without a password: creates their account (or sets the password of one an
+ * operator added) from the invite link. The caller then signs them in and calls acceptInvite.
+ */
+export async function createAccountFromInvite(token: string, input: { name: string; password: string }): Promise<{ userId: string; email: string }> {
+  const invite = await findUsableInvite(token);
+  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
+  const name = input.name.trim().slice(0, 100) || invite.email.split("@")[0]!;
+  const passwordHash = await hashPassword(input.password);
+  const db = getDb();
+  const existing = await db.user.findUnique({ where: { email: invite.email } });
+  if (existing?.passwordHash) throw conflict("An account with this email already exists; sign in to accept the invite");
+  if (existing) {
+    const { count } = await db.user.updateMany({ where: { id: existing.id, passwordHash: null }, data: { passwordHash, name } });
+    if (!count) throw conflict("An account with this email already exists; sign in to accept the invite");
+    return { userId: existing.id, email: invite.email };
+  }
+  const user = await db.user.create({ data: { id: newId("usr"), email: invite.email, name, passwordHash } });
+  return { userId: user.id, email: invite.email };
+}

@@ -1,0 +1,38 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Browser journeys against the real server (`next start` via scripts/start.mjs, started in
+ * e2e/global-setup.ts on a free port with its own DATA_DIR) in Debian's Chromium.
+ * `npm test` builds first and reads the JSON report named by PLAYWRIGHT_JSON_OUTPUT_NAME.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  globalSetup: "./e2e/global-setup.ts",
+  fullyParallel: false,
+  workers: 1,
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
+  retries: 0,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  outputDir: "test-results/e2e",
+  use: {
+    viewport: { width: 1440, height: 900 },
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-quic",
+        "--disable-sync",
+      ],
+    },
+  },
+});

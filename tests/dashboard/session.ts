@@ -1,0 +1,54 @@
+import { inject } from "vitest";
+
+/** Cookies a response set, as one Cookie header value (name=value; ...), merged over `jar`. */
+function mergeCookies(jar: Map<string, string>, res: Response): void {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(";");
+    const i = pair!.indexOf("=");
+    jar.set(pair!.slice(0, i).trim(), pair!.slice(i + 1));
+  }
+}
+
+export const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+
+/**
+ * Signs in through Auth.js's own credentials endpoint (CSRF token, then the callback), as a
+ * browser form would. Returns the cookie jar and where Auth.js redirected.
+ */
+export async function signIn(email: string, password: string, code = "", baseUrl = inject("baseUrl")): Promise<{ jar: Map<string, string>; location: string; signedIn: boolean }> {
+  const jar = new Map<string, string>();
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  mergeCookies(jar, csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookieHeader(jar) },
+    body: new URLSearchParams({ email, password, code, csrfToken, callbackUrl: "/dashboard" }),
+  });
+  mergeCookies(jar, res);
+  return { jar, location: res.headers.get("location") ?? "", signedIn: [...jar.keys()].some((k) => k.includes("authjs.session-token")) };
+}
+
+/** fetch with the session's cookies (and same-origin browser headers unless overridden). */
+export function sessionFetch(jar: Map<string, string>, baseUrl = inject("baseUrl")) {
+  return async (path: string, init: RequestInit & { json?: unknown } = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("Cookie", cookieHeader(jar));
+    if (!headers.has("Sec-Fetch-Site")) headers.set("Sec-Fetch-Site", "same-origin");
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set("Content-Type", "application/json");
+      body = JSON.stringify(init.json);
+    }
+    const res = await fetch(baseUrl + path, { ...init, headers, body, redirect: "manual" });
+    const text = await res.text();
+    let data: any;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      data = text;
+    }
+    return { status: res.status, body: data, headers: res.headers };
+  };
+}
