@@ -3,26 +3,17 @@ import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { API_KEY_PREFIX, hashApiKey } from "./api-key-secret";
 import type { Principal } from "./principal";
+import { principalFromRow, type MemberRow } from "./principal-row";
 import { isScope } from "./scopes";
 
-interface KeyRow {
+interface KeyRow extends Omit<MemberRow, "role"> {
   keyId: string;
-  workspaceId: string;
   userId: string;
   scopes: string[];
   revokedAt: Date | null;
   lastUsedAt: Date | null;
-  workspaceName: string;
-  workspaceStatus: "active" | "archived";
-  plan: string | null;
-  trialEndsAt: Date | null;
-  credits: number;
-  twoFactorRequiredFor: string[];
-  userName: string;
-  userEmail: string;
-  twoFactorEnabled: boolean;
+  /** null when the key's creator is no longer a member. */
   role: Role | null;
-  folderIds: string[] | null;
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -53,26 +44,10 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   if (!row.role) throw new AppError("unauthorized", "Invalid API key: its creator is no longer a member of the workspace");
 
   touchLastUsed(row);
-  return {
-    kind: "api_key",
-    keyId: row.keyId,
-    userId: row.userId,
-    userName: row.userName,
-    userEmail: row.userEmail,
-    twoFactorEnabled: row.twoFactorEnabled,
-    workspaceId: row.workspaceId,
-    role: row.role,
-    scopes: row.scopes.length ? row.scopes.filter(isScope) : null,
-    folderIds: row.folderIds && row.folderIds.length ? row.folderIds : null,
-    workspace: {
-      name: row.workspaceName,
-      status: row.workspaceStatus,
-      plan: row.plan,
-      trialEndsAt: row.trialEndsAt,
-      credits: row.credits,
-      twoFactorRequiredFor: row.twoFactorRequiredFor,
-    },
-  };
+  return principalFromRow(
+    { ...row, role: row.role },
+    { kind: "api_key", userId: row.userId, keyId: row.keyId, scopes: row.scopes.length ? row.scopes.filter(isScope) : null },
+  );
 }
 
 /** lastUsedAt is written at most once a minute per key, off the request's critical path. */

@@ -1,31 +1,16 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import type { Role } from "@/lib/generated/prisma/enums";
+import { principalFromRow, type MemberRow } from "@/lib/auth/principal-row";
 
 /** The cookie naming the signed-in user's active workspace (checked against their memberships on every use). */
 export const ACTIVE_WORKSPACE_COOKIE = "adloom-workspace";
-
-interface MembershipRow {
-  workspaceId: string;
-  role: Role;
-  workspaceName: string;
-  workspaceStatus: "active" | "archived";
-  plan: string | null;
-  trialEndsAt: Date | null;
-  credits: number;
-  twoFactorRequiredFor: string[];
-  userName: string;
-  userEmail: string;
-  twoFactorEnabled: boolean;
-  folderIds: string[] | null;
-}
 
 /**
  * The dashboard principal of a signed-in user: the preferred workspace when they are
  * still an active member of it, else their oldest active membership; null when they have none.
  */
 export async function principalForUser(userId: string, preferredWorkspaceId?: string | null): Promise<Principal | null> {
-  const rows = await getDb().$queryRaw<MembershipRow[]>`
+  const rows = await getDb().$queryRaw<MemberRow[]>`
     SELECT m."workspaceId", m.role::text AS role,
            w.name AS "workspaceName", w.status::text AS "workspaceStatus", w.plan, w."trialEndsAt",
            w.credits, w."twoFactorRequiredFor",
@@ -39,24 +24,5 @@ export async function principalForUser(userId: string, preferredWorkspaceId?: st
     LIMIT 1`;
   const row = rows[0];
   if (!row) return null;
-  return {
-    kind: "session",
-    keyId: null,
-    userId,
-    userName: row.userName,
-    userEmail: row.userEmail,
-    twoFactorEnabled: row.twoFactorEnabled,
-    workspaceId: row.workspaceId,
-    role: row.role,
-    scopes: null,
-    folderIds: row.folderIds && row.folderIds.length ? row.folderIds : null,
-    workspace: {
-      name: row.workspaceName,
-      status: row.workspaceStatus,
-      plan: row.plan,
-      trialEndsAt: row.trialEndsAt,
-      credits: row.credits,
-      twoFactorRequiredFor: row.twoFactorRequiredFor,
-    },
-  };
+  return principalFromRow(row, { kind: "session", userId, keyId: null, scopes: null });
 }
