@@ -2,9 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { AppError } from "@/lib/errors";
 import { handle, type OperationDef } from "./operation";
-import { toErrorResponse } from "./responses";
+import { errorResponse } from "./responses";
 
 /**
  * Serves a GET operation from a Pages API route, writing the Response to Node's
@@ -25,8 +24,7 @@ export function pagesApiRoute(operation: OperationDef<any, any, any, any>, param
     const response =
       req.method === "GET" || req.method === "HEAD"
         ? await run(request, { params: Promise.resolve(params) })
-        : toErrorResponse(new AppError("method_not_allowed", "Method not allowed; this path supports GET"), "-");
-    if (response.status === 405) response.headers.set("Allow", "GET, HEAD");
+        : errorResponse("method_not_allowed", "Method not allowed; this path supports GET and HEAD", { Allow: "GET, HEAD" });
 
     res.statusCode = response.status;
     response.headers.forEach((value, name) => res.setHeader(name, value));

@@ -63,6 +63,8 @@ describe("GET /api/media/...", () => {
     expect((await head.arrayBuffer()).byteLength).toBe(0);
     const post = await fetch(inject("baseUrl") + image.mediaPath!, { method: "POST", headers: { Authorization: `Bearer ${tenant.key}` } });
     expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
+    expect(post.headers.get("x-request-id")).toMatch(/^req_/);
     expect((await post.json()).error.code).toBe("method_not_allowed");
   });
 
