@@ -62,5 +62,19 @@ export async function switchToPro(page: Page): Promise<void> {
 
 /** Writes a screenshot for the docs. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  // Let the images in view finish loading, so the picture shows what a person sees a moment later.
+  await page
+    .waitForFunction(
+      () =>
+        [...document.images]
+          .filter((img) => {
+            const r = img.getBoundingClientRect();
+            return r.bottom > 0 && r.top < window.innerHeight && r.width > 0;
+          })
+          .every((img) => img.complete),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
   await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: false });
 }
