@@ -1,10 +1,11 @@
 import { getDb } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { sqlTime } from "@/lib/jobs/embedded/sql-time";
 import { newId } from "@/lib/ids";
+import { getConfig } from "@/lib/config";
+import { wakeRunners } from "@/lib/jobs/embedded/wake";
 import { sendEvent } from "@/lib/jobs/send";
-import { endpointSubscribes } from "@/lib/webhooks/subscription";
 import { WEBHOOK_DELIVER_EVENT, type WebhookDeliverData } from "@/lib/webhooks/job-events";
-import { EVENT_DATA_SCHEMAS, type EventData, type EventEnvelope, type EventType } from "./types";
+import { ALWAYS_DELIVERED, EVENT_DATA_SCHEMAS, type EventData, type EventEnvelope, type EventType } from "./types";
 
 export interface EmitEventInput<T extends EventType> {
   workspaceId: string;
@@ -16,6 +17,11 @@ export interface EmitEventInput<T extends EventType> {
    * first event and sends nothing (e.g. `upload.completed:<uploadId>:<jobRun>` from a retried job step).
    */
   dedupeKey?: string;
+  /**
+   * Store the event only when the workspace has an endpoint (checked in the same statement);
+   * without one, nothing is stored and `stored` is false in the answer.
+   */
+  onlyWithEndpoint?: boolean;
 }
 
 export interface EmittedEvent {
@@ -24,6 +30,8 @@ export interface EmittedEvent {
   createdAt: string;
   /** True when the workspace's endpoint will receive it (a dispatch was queued). */
   queued: boolean;
+  /** False only with `onlyWithEndpoint` when the workspace has no endpoint (nothing was stored). */
+  stored: boolean;
 }
 
 /**
@@ -37,43 +45,68 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
   const createdAt = new Date();
   const envelope: EventEnvelope = { id: newId("evt"), type: input.type, createdAt: createdAt.toISOString(), data: data as EventData<T> };
 
-  const endpoint = await db.webhookEndpoint.findUnique({
-    where: { workspaceId: input.workspaceId },
-    select: { events: true, subscribesAll: true },
-  });
-  const queue = endpoint !== null && endpointSubscribes(endpoint, input.type);
+  const always = ALWAYS_DELIVERED.has(input.type);
   const dispatchId = newId("whq");
-
-  try {
-    await db.$transaction([
-      db.webhookEvent.create({
-        data: { id: envelope.id, workspaceId: input.workspaceId, type: input.type, body: JSON.stringify(envelope), dedupeKey: input.dedupeKey ?? null, createdAt },
-      }),
-      ...(queue ? [db.webhookDispatch.create({ data: { id: dispatchId, workspaceId: input.workspaceId, eventId: envelope.id, createdAt } })] : []),
-    ]);
-  } catch (err) {
-    if (input.dedupeKey && err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-      return redeliverPendingFor(input.workspaceId, input.dedupeKey);
+  // With the embedded runner, the dispatch's job event (what queueDispatch would record) is stored
+  // in the same statement, so an event can never be left stored but not queued.
+  const embedded = getConfig().jobs.mode === "embedded";
+  const job = jobEventFor({ dispatchId, workspaceId: input.workspaceId });
+  // One statement: store the event and, when the workspace's endpoint subscribes to the kind,
+  // its dispatch. A repeated dedupe key stores nothing (the first event is answered).
+  const rows = await db.$queryRaw<{ created: number; queued: number }[]>`
+    WITH ev AS (
+      INSERT INTO webhook_events (id, "workspaceId", type, body, "dedupeKey", "createdAt")
+      SELECT ${envelope.id}, ${input.workspaceId}, ${input.type}, ${JSON.stringify(envelope)}, ${input.dedupeKey ?? null}::text, ${sqlTime(createdAt)}::timestamp(3)
+      WHERE NOT ${input.onlyWithEndpoint === true} OR EXISTS (SELECT 1 FROM webhook_endpoints WHERE "workspaceId" = ${input.workspaceId})
+      ON CONFLICT DO NOTHING
+      RETURNING id
+    ), disp AS (
+      INSERT INTO webhook_dispatches (id, "workspaceId", "eventId", "createdAt")
+      SELECT ${dispatchId}, ${input.workspaceId}, ev.id, ${sqlTime(createdAt)}::timestamp(3)
+      FROM ev JOIN webhook_endpoints e ON e."workspaceId" = ${input.workspaceId}
+      WHERE ${always} OR e."subscribesAll" OR ${input.type} = ANY(e.events)
+      RETURNING id
+    ), job AS (
+      INSERT INTO job_events (id, name, data, ts, "createdAt")
+      SELECT ${job.id}, ${job.name}, ${JSON.stringify(job.data)}::jsonb, ${String(createdAt.getTime())}::bigint, ${sqlTime(createdAt)}::timestamp(3)
+      FROM disp WHERE ${embedded}
+      ON CONFLICT DO NOTHING
+    )
+    SELECT (SELECT count(*) FROM ev)::int AS created, (SELECT count(*) FROM disp)::int AS queued`;
+  if (!rows[0]?.created) {
+    if (input.dedupeKey) {
+      const first = await redeliverPendingFor(input.workspaceId, input.dedupeKey);
+      if (first) return first;
     }
-    throw err;
+    if (input.onlyWithEndpoint) return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: false, stored: false };
+    throw new Error(`Event ${envelope.id} was not stored`);
   }
-  if (queue) await queueDispatch({ dispatchId, workspaceId: input.workspaceId });
-  return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: queue };
+  const queue = rows[0].queued > 0;
+  if (queue) {
+    if (embedded) wakeRunners();
+    else await queueDispatch({ dispatchId, workspaceId: input.workspaceId });
+  }
+  return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: queue, stored: true };
 }
 
 /** Starts (or, with the same id, harmlessly re-starts) the delivery job of a dispatch. */
 export async function queueDispatch(data: WebhookDeliverData): Promise<void> {
-  await sendEvent({ name: WEBHOOK_DELIVER_EVENT, data: { ...data }, id: `webhook-deliver-${data.dispatchId}` });
+  await sendEvent(jobEventFor(data));
+}
+
+function jobEventFor(data: WebhookDeliverData): { id: string; name: string; data: Record<string, unknown> } {
+  return { name: WEBHOOK_DELIVER_EVENT, data: { dispatchId: data.dispatchId, workspaceId: data.workspaceId }, id: `webhook-deliver-${data.dispatchId}` };
 }
 
 /**
  * A repeated emit: answer with the first event. If the first emitter died between storing the
  * event and queueing it, its pending dispatch is queued again (the job event id deduplicates).
  */
-async function redeliverPendingFor(workspaceId: string, dedupeKey: string): Promise<EmittedEvent> {
+async function redeliverPendingFor(workspaceId: string, dedupeKey: string): Promise<EmittedEvent | null> {
   const db = getDb();
-  const event = await db.webhookEvent.findUniqueOrThrow({ where: { workspaceId_dedupeKey: { workspaceId, dedupeKey } } });
+  const event = await db.webhookEvent.findUnique({ where: { workspaceId_dedupeKey: { workspaceId, dedupeKey } } });
+  if (!event) return null; // nothing stored under the key: the insert was skipped for want of an endpoint
   const dispatch = await db.webhookDispatch.findFirst({ where: { eventId: event.id }, orderBy: { createdAt: "asc" } });
   if (dispatch?.status === "pending") await queueDispatch({ dispatchId: dispatch.id, workspaceId });
-  return { id: event.id, type: event.type as EventType, createdAt: event.createdAt.toISOString(), queued: dispatch !== null };
+  return { id: event.id, type: event.type as EventType, createdAt: event.createdAt.toISOString(), queued: dispatch !== null, stored: true };
 }

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { attemptDelivery } from "./attempt";
+import { attemptDelivery, targetOf } from "./attempt";
 
 export interface DispatchStepResult {
   /** True when no further attempt follows (delivered, gave up, or the endpoint is gone). */
@@ -15,18 +15,31 @@ export interface DispatchStepResult {
  */
 export async function runDispatchAttempt(dispatchId: string, attempt: number, retryInMs: number | null): Promise<DispatchStepResult> {
   const db = getDb();
-  const dispatch = await db.webhookDispatch.findUnique({ where: { id: dispatchId } });
+  // The dispatch, its event and the workspace's endpoint in one read.
+  const rows = await db.$queryRaw<
+    { workspaceId: string; eventId: string; status: string; attempts: number; nextAttemptAt: Date | null; body: string | null; type: string | null; endpointId: string | null; url: string | null; secret: string | null }[]
+  >`
+    SELECT d."workspaceId", d."eventId", d.status::text AS status, d.attempts, d."nextAttemptAt", ev.body, ev.type, e.id AS "endpointId", e.url, e.secret
+    FROM webhook_dispatches d
+    LEFT JOIN webhook_events ev ON ev.id = d."eventId" AND ev."workspaceId" = d."workspaceId"
+    LEFT JOIN webhook_endpoints e ON e."workspaceId" = d."workspaceId"
+    WHERE d.id = ${dispatchId}`;
+  const dispatch = rows[0];
   if (!dispatch || dispatch.status === "cancelled") return { done: true, outcome: "cancelled", nextAttemptAt: null };
   if (dispatch.attempts >= attempt) return resultOf(dispatch);
 
-  const result = await attemptDelivery({
-    workspaceId: dispatch.workspaceId,
-    eventId: dispatch.eventId,
-    dispatchId,
-    attempt,
-    trigger: attempt === 1 ? "initial" : "retry",
-    retryInMs,
-  });
+  const result = await attemptDelivery(
+    {
+      workspaceId: dispatch.workspaceId,
+      eventId: dispatch.eventId,
+      dispatchId,
+      attempt,
+      trigger: attempt === 1 ? "initial" : "retry",
+      retryInMs,
+    },
+    undefined,
+    targetOf(dispatch),
+  );
   if (result.kind !== "sent") {
     await db.webhookDispatch.update({ where: { id: dispatchId }, data: { status: "cancelled", finishedAt: new Date(), nextAttemptAt: null } });
     return { done: true, outcome: "cancelled", nextAttemptAt: null };

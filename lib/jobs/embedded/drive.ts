@@ -2,12 +2,13 @@ import type { Db } from "@/lib/db/client";
 import type { JobRun } from "@/lib/generated/prisma/client";
 import type { BackoffFn } from "./backoff";
 import { resolveUntil, parseDuration } from "./duration";
+import { onCheckpoint } from "./checkpoint";
 import { callFunction, type ServeHandler } from "./executor";
 import { parseExpression } from "./expression";
 import { interpret, type Op, type Outcome } from "./protocol";
 import type { FunctionDef } from "./registry";
-import { loadRunState, NO_JSON, saveStep, toJson, updateOwnedRun } from "./run-store";
-import type { Clock, JobEventPayload, JsonValue, SerializedError } from "./types";
+import { finishOwnedRun, loadRunState, NO_JSON, PENDING, saveStepsOwned, toJson, updateOwnedRun, type ClaimedRun } from "./run-store";
+import type { Clock, JobEventPayload, JsonValue, SerializedError, StepResult } from "./types";
 import { addWaits, nextWaitAt, settleWaits, type NewWait } from "./wait-store";
 
 export interface DriveContext {
@@ -20,6 +21,8 @@ export interface DriveContext {
   now: Clock;
   /** Called once a run has failed for good (emits `inngest/function.failed`). */
   onFailed(run: JobRun, error: SerializedError): Promise<void>;
+  /** Called when a run was put back to wait for a later time (retry, sleep, out of budget). */
+  onRescheduled?(): void;
   /** Requests per claim before the run goes back to the queue, so one long run cannot hog a slot. */
   maxRequestsPerClaim: number;
 }
@@ -98,92 +101,168 @@ function readOps(outcome: Outcome, now: Date): StepReport {
   return report;
 }
 
+/** A step result that arrived in a reply, to memoize. */
+type NewStep = { stepId: string; name?: string; result: StepResult };
+
+function stepsOf(ops: unknown, includeStep = true): NewStep[] {
+  const out: NewStep[] = [];
+  for (const op of Array.isArray(ops) ? (ops as Op[]) : []) {
+    if (op.op === "StepRun" || (includeStep && op.op === "Step")) out.push({ stepId: op.id, name: op.displayName, result: { type: "data", data: op.data ?? null } });
+    else if (op.op === "StepFailed") out.push({ stepId: op.id, name: op.displayName, result: { type: "error", error: op.error ?? null } });
+  }
+  return out;
+}
+
 /**
  * Drives one claimed run: settles finished waits, calls the function until it has
  * nothing left to do right now, and persists every step result as soon as it arrives,
  * so a crash repeats at most the step that was in flight.
+ *
+ * The run's state is kept in memory between requests: this runner holds the lease, so nobody
+ * else writes the run's steps. Every step save checks in the same statement that the lease is
+ * still ours and that no other result was recorded first; if either is not so, the drive stops
+ * or re-reads the state from the database. A run with possible waits is re-read every time.
  */
-export async function driveRun(ctx: DriveContext, runId: string): Promise<void> {
+export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<void> {
   const { db, owner } = ctx;
+  const runId = claimed.run.id;
+  let run = claimed.run;
+  let steps = claimed.steps;
+  // A run that never started has no waits; any other may have some to settle.
+  let waitsPossible = steps === null;
+  let version = run.requestVersion;
+  let versionDirty = false;
+  const versionPatch = () => (versionDirty ? { requestVersion: version } : {});
+
   for (let request = 0; request < ctx.maxRequestsPerClaim; request++) {
-    await settleWaits(db, runId, ctx.now());
-    const state = await loadRunState(db, runId);
-    if (!state || !["queued", "running", "sleeping"].includes(state.run.status) || state.run.leaseOwner !== owner) return;
-    const { run } = state;
+    if (steps === null || waitsPossible) {
+      if (waitsPossible) await settleWaits(db, runId, ctx.now());
+      const state = await loadRunState(db, runId);
+      if (!state || !(PENDING as readonly string[]).includes(state.run.status) || state.run.leaseOwner !== owner) return;
+      run = state.run;
+      steps = state.steps;
+      if (!versionDirty) version = run.requestVersion;
+    }
     const fn = ctx.functions.get(run.functionId);
-    if (!fn) return finish(ctx, run, fail(`Function "${run.functionId}" is not served by this app`)!);
+    if (!fn) return finish(ctx, run, fail(`Function "${run.functionId}" is not served by this app`)!, versionDirty ? version : null);
     if (run.status !== "running" || !run.startedAt) {
-      await updateOwnedRun(db, runId, owner, { status: "running", startedAt: run.startedAt ?? ctx.now() });
+      const startedAt = run.startedAt ?? ctx.now();
+      if (!(await updateOwnedRun(db, runId, owner, { status: "running", startedAt }))) return;
+      run = { ...run, status: "running", startedAt };
     }
 
-    const exec = (stepId: string, steps = state.steps) =>
+    const known = steps;
+    const exec = (stepId: string, checkpoint = false) =>
       callFunction(ctx.handler, ctx.signingKey, {
+        checkpoint,
         functionId: run.functionId,
         stepId,
         runId,
         event: run.event as unknown as JobEventPayload,
-        steps,
+        // Results memoized during this iteration (checkpoints) count for later requests in it.
+        steps: saved.length ? [...known, ...saved.map((st) => ({ stepId: st.stepId, result: st.result }))] : known,
         attempt: run.attempt,
         maxAttempts: run.maxAttempts,
-        version: run.requestVersion,
+        version,
       });
 
-    let response = await exec("step");
-    const version = Number(response.headers.get("x-inngest-req-version"));
-    const report = readOps(interpret(response, ctx.now()), ctx.now());
-    if (Number.isInteger(version) && version > 0 && version !== run.requestVersion) {
-      await updateOwnedRun(db, runId, owner, { requestVersion: version });
+    const saved: NewStep[] = [];
+    let reload = false;
+    /** Memoizes `fresh`; false when the lease is no longer ours (stop driving). */
+    const persist = async (fresh: NewStep[]): Promise<boolean> => {
+      if (!fresh.length) return true;
+      const { inserted, owned } = await saveStepsOwned(db, runId, owner, fresh, versionDirty ? version : null, ctx.now());
+      if (owned) versionDirty = false;
+      if (inserted < fresh.length) reload = true; // another result was recorded first: it is the one that counts
+      saved.push(...fresh);
+      return owned;
+    };
+
+    // A fresh attempt lets the SDK checkpoint each new step (memoized here, durably, before the
+    // function goes on) and continue in the same request, instead of one request per step.
+    let checkpointed = 0;
+    const checkpointing = run.attempt === 0;
+    const stopCheckpoints = checkpointing
+      ? onCheckpoint(runId, async (ops) => {
+          const fresh = stepsOf(ops);
+          if (!fresh.length) return true;
+          const owned = await persist(fresh);
+          checkpointed += fresh.length;
+          return owned && !reload;
+        })
+      : undefined;
+    let response: Awaited<ReturnType<typeof exec>>;
+    try {
+      response = await exec("step", checkpointing);
+    } finally {
+      stopCheckpoints?.();
     }
-    if (report.done) return finish(ctx, run, report.done);
+
+    const answered = Number(response.headers.get("x-inngest-req-version"));
+    if (Number.isInteger(answered) && answered > 0 && answered !== version) {
+      version = answered;
+      versionDirty = true;
+    }
+    const report = readOps(interpret(response, ctx.now()), ctx.now());
+    if (checkpointed) report.progressed = true;
+    if (report.done) return finish(ctx, run, report.done, versionDirty ? version : null);
 
     // A single new step runs inside the discovery request; parallel ones come back planned.
-    const ran = response.status === 206 ? (response.body as unknown as Op[]) : [];
-    for (const op of Array.isArray(ran) ? ran : []) {
-      if (op.op === "StepRun" || op.op === "Step") {
-        await saveStep(db, runId, op.id, op.displayName, { type: "data", data: op.data ?? null });
-        report.progressed = true;
-      } else if (op.op === "StepFailed") {
-        await saveStep(db, runId, op.id, op.displayName, { type: "error", error: op.error ?? null });
-        report.progressed = true;
-      }
+    const ran = stepsOf(response.status === 206 ? response.body : []);
+    if (ran.length) {
+      report.progressed = true;
+      if (!(await persist(ran))) return;
     }
     for (const planned of report.retry ? [] : report.planned) {
       response = await exec(planned.id);
       const sub = readOps(interpret(response, ctx.now()), ctx.now());
-      if (sub.done?.status === "failed") return finish(ctx, run, sub.done);
+      if (sub.done?.status === "failed") return finish(ctx, run, sub.done, versionDirty ? version : null);
       if (sub.retry) {
         report.retry = sub.retry;
         break;
       }
-      for (const op of Array.isArray(response.body) ? (response.body as unknown as Op[]) : []) {
-        if (op.op === "StepRun") await saveStep(db, runId, op.id, op.displayName, { type: "data", data: op.data ?? null });
-        else if (op.op === "StepFailed") await saveStep(db, runId, op.id, op.displayName, { type: "error", error: op.error ?? null });
-        else continue;
+      const results = stepsOf(response.body, false);
+      if (results.length) {
         report.progressed = true;
+        if (!(await persist(results))) return;
       }
     }
     await addWaits(db, runId, report.waits);
+    if (report.waits.length) waitsPossible = true;
 
-    if (report.retry) return scheduleRetry(ctx, run, report.retry);
+    if (report.retry) return scheduleRetry(ctx, run, report.retry, versionPatch());
     if (report.progressed) {
-      if (run.attempt !== 0) await updateOwnedRun(db, runId, owner, { attempt: 0, error: NO_JSON });
+      if (run.attempt !== 0 || versionDirty) {
+        if (!(await updateOwnedRun(db, runId, owner, { attempt: 0, error: NO_JSON, ...versionPatch() }))) return;
+        versionDirty = false;
+        run = { ...run, attempt: 0, error: null };
+      }
+      // Without new results (a discovery request), re-read the run, which also re-checks the lease.
+      steps = reload || !saved.length ? null : [...known, ...saved.map((s) => ({ stepId: s.stepId, result: s.result }))];
       continue;
     }
     const wakeAt = await nextWaitAt(db, runId, ctx.now());
-    if (!wakeAt) return scheduleRetry(ctx, run, { error: { name: "Error", message: "The function reported no progress" } });
-    await updateOwnedRun(db, runId, owner, { status: "sleeping", nextAt: wakeAt, leaseOwner: null, leaseExpiresAt: null });
+    if (!wakeAt) return scheduleRetry(ctx, run, { error: { name: "Error", message: "The function reported no progress" } }, versionPatch());
+    await updateOwnedRun(db, runId, owner, { status: "sleeping", nextAt: wakeAt, leaseOwner: null, leaseExpiresAt: null, ...versionPatch() });
+    ctx.onRescheduled?.();
     // An event may have resolved a wait between our read and our write: look once more.
     const again = await nextWaitAt(db, runId, ctx.now());
     if (again && again.getTime() < wakeAt.getTime()) await db.jobRun.updateMany({ where: { id: runId, status: "sleeping" }, data: { nextAt: again } });
     return;
   }
   // Out of budget for this claim: let other runs have the slot.
-  await updateOwnedRun(db, runId, owner, { nextAt: ctx.now(), leaseOwner: null, leaseExpiresAt: null });
+  await updateOwnedRun(db, runId, owner, { nextAt: ctx.now(), leaseOwner: null, leaseExpiresAt: null, ...versionPatch() });
+  ctx.onRescheduled?.();
 }
 
-async function scheduleRetry(ctx: DriveContext, run: JobRun, retry: { error: SerializedError; retryAfter?: Date }): Promise<void> {
+async function scheduleRetry(
+  ctx: DriveContext,
+  run: JobRun,
+  retry: { error: SerializedError; retryAfter?: Date },
+  extra: { requestVersion?: number | null } = {},
+): Promise<void> {
   const attempt = run.attempt + 1;
-  if (attempt >= run.maxAttempts) return finish(ctx, run, { status: "failed", error: retry.error });
+  if (attempt >= run.maxAttempts) return finish(ctx, run, { status: "failed", error: retry.error }, extra.requestVersion ?? null);
   const nextAt = retry.retryAfter ?? new Date(ctx.now().getTime() + ctx.backoff(attempt));
   await updateOwnedRun(ctx.db, run.id, ctx.owner, {
     status: "running",
@@ -192,19 +271,20 @@ async function scheduleRetry(ctx: DriveContext, run: JobRun, retry: { error: Ser
     nextAt,
     leaseOwner: null,
     leaseExpiresAt: null,
+    ...extra,
   });
+  ctx.onRescheduled?.();
 }
 
-async function finish(ctx: DriveContext, run: JobRun, done: NonNullable<StepReport["done"]>): Promise<void> {
-  const ended = await updateOwnedRun(ctx.db, run.id, ctx.owner, {
-    status: done.status,
-    ...(done.status === "completed" ? { output: toJson(done.output), error: NO_JSON } : { error: toJson(done.error) }),
-    endedAt: ctx.now(),
-    nextAt: null,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-  });
+async function finish(ctx: DriveContext, run: JobRun, done: NonNullable<StepReport["done"]>, version: number | null): Promise<void> {
+  const ended = await finishOwnedRun(
+    ctx.db,
+    run.id,
+    ctx.owner,
+    done.status === "completed" ? { status: "completed", output: done.output } : { status: "failed", error: done.error },
+    version,
+    ctx.now(),
+  );
   if (!ended) return;
-  await ctx.db.jobWait.deleteMany({ where: { runId: run.id } });
   if (done.status === "failed") await ctx.onFailed(run, done.error);
 }

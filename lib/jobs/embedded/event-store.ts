@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { sqlTime } from "./sql-time";
 import { newId } from "@/lib/ids";
 import type { JobEventPayload, JsonObject, SendEventInput } from "./types";
 
@@ -13,7 +14,15 @@ export async function recordEvents(db: Db, events: SendEventInput[], now: Date):
       ts: BigInt(e.ts ?? now.getTime()),
     };
   });
-  if (rows.length) await db.jobEvent.createMany({ data: rows, skipDuplicates: true });
+  if (rows.length) {
+    const input = JSON.stringify(rows.map((r) => ({ ...r, ts: r.ts.toString() })));
+    await db.$executeRaw`
+      INSERT INTO job_events (id, name, data, ts, "createdAt")
+      SELECT e->>'id', e->>'name', e->'data', (e->>'ts')::bigint, ${sqlTime(now)}::timestamp(3)
+      FROM jsonb_array_elements(${input}::jsonb) WITH ORDINALITY AS t(e, ord)
+      ORDER BY ord
+      ON CONFLICT DO NOTHING`;
+  }
   return rows.map((r) => r.id);
 }
 
@@ -25,4 +34,40 @@ export async function takeUnprocessedEvents(db: Db, limit: number): Promise<JobE
 
 export async function markEventsProcessed(db: Db, ids: string[], now: Date): Promise<void> {
   if (ids.length) await db.jobEvent.updateMany({ where: { id: { in: ids } }, data: { processedAt: now } });
+}
+
+/** A pending step.waitForEvent that one of a batch's events may satisfy. */
+export interface CandidateWait {
+  runId: string;
+  stepId: string;
+  eventName: string;
+  expression: string | null;
+  /** The waiting run's own triggering event (the expression's `event`). */
+  runEvent: unknown;
+}
+
+/**
+ * The oldest events not yet fanned out, and (in the same statement) the unresolved, unexpired
+ * event waits whose event name is among them, oldest wait first.
+ */
+export async function takeEventsAndWaits(db: Db, limit: number, now: Date): Promise<{ events: JobEventPayload[]; waits: CandidateWait[] }> {
+  const rows = await db.$queryRaw<{ kind: string; id: string; name: string; data: unknown; ts: string | null; stepId: string | null; expression: string | null; runEvent: unknown }[]>`
+    WITH ev AS (
+      SELECT id, name, data, ts, "createdAt" FROM job_events WHERE "processedAt" IS NULL ORDER BY "createdAt" ASC LIMIT ${limit}
+    )
+    SELECT * FROM (
+      SELECT 'event' AS kind, id, name, data, ts::text AS ts, NULL::text AS "stepId", NULL::text AS expression, NULL::jsonb AS "runEvent", "createdAt" FROM ev
+      UNION ALL
+      SELECT 'wait', w."runId", w."eventName", NULL::jsonb, NULL::text, w."stepId", w.expression, r.event, w."createdAt"
+      FROM job_waits w JOIN job_runs r ON r.id = w."runId"
+      WHERE w.kind = 'event' AND w."resolvedAt" IS NULL AND w.until > ${sqlTime(now)}::timestamp(3) AND w."eventName" IN (SELECT name FROM ev)
+    ) x
+    ORDER BY kind ASC, "createdAt" ASC`;
+  const events: JobEventPayload[] = [];
+  const waits: CandidateWait[] = [];
+  for (const r of rows) {
+    if (r.kind === "event") events.push({ id: r.id, name: r.name, data: r.data as JsonObject, ts: Number(r.ts) });
+    else waits.push({ runId: r.id, stepId: r.stepId!, eventName: r.name, expression: r.expression, runEvent: r.runEvent });
+  }
+  return { events, waits };
 }

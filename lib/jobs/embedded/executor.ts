@@ -17,6 +17,8 @@ export interface ExecutionRequest {
   attempt: number;
   maxAttempts: number;
   version: number | null;
+  /** Let the SDK report each new step through a checkpoint and go on in the same request. */
+  checkpoint?: boolean;
 }
 
 export interface ExecutionResponse {
@@ -37,6 +39,7 @@ export async function callFunction(handler: ServeHandler, signingKey: string, re
       attempt: req.attempt,
       max_attempts: req.maxAttempts,
       stack: { stack, current: Math.max(0, stack.length - 1) },
+      ...(req.checkpoint ? { fn_id: req.functionId, qi_id: req.runId } : {}),
     },
     version: req.version ?? -1,
   };

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { sqlTime } from "./sql-time";
 import { Prisma, type JobRun } from "@/lib/generated/prisma/client";
 import type { JobEventPayload, JsonValue, StepResult } from "./types";
 
@@ -31,26 +32,6 @@ export async function createRuns(db: Db, runs: NewRun[]): Promise<void> {
 }
 
 const leaseFree = (now: Date): Prisma.JobRunWhereInput => ({ OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] });
-
-/** Takes up to `limit` due runs for `owner` (compare-and-set per run, safe across processes). */
-export async function claimDueRuns(db: Db, owner: string, limit: number, now: Date, leaseMs: number): Promise<string[]> {
-  if (limit <= 0) return [];
-  const candidates = await db.jobRun.findMany({
-    where: { status: { in: [...PENDING] }, nextAt: { lte: now }, ...leaseFree(now) },
-    orderBy: { nextAt: "asc" },
-    take: limit,
-    select: { id: true },
-  });
-  const claimed: string[] = [];
-  for (const { id } of candidates) {
-    const { count } = await db.jobRun.updateMany({
-      where: { id, status: { in: [...PENDING] }, ...leaseFree(now) },
-      data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
-    });
-    if (count === 1) claimed.push(id);
-  }
-  return claimed;
-}
 
 /** Extends the leases `owner` holds on `ids`. */
 export async function renewLeases(db: Db, owner: string, ids: string[], until: Date): Promise<void> {
@@ -104,4 +85,158 @@ export async function nextDueAt(db: Db, now: Date): Promise<Date | null> {
     select: { nextAt: true },
   });
   return next?.nextAt ?? null;
+}
+
+// ---- Hot-path statements (raw SQL, tagged templates: every value is a bound parameter). ----
+// Prisma's model queries cost several times more CPU than the same raw statement on PGlite, and
+// these run once or more per job run; each one also folds what used to be several round trips
+// into a single atomic statement.
+
+const PENDING_SQL = Prisma.sql`('queued', 'running', 'sleeping')`;
+
+/** A run claimed (leased) by this runner, with what the drive needs to start without re-reading it. */
+export interface ClaimedRun {
+  run: JobRun;
+  /** The memoized steps, when known (a run that never started has none); null: load them. */
+  steps: { stepId: string; result: StepResult }[] | null;
+}
+
+/**
+ * Creates the runs `events` triggered and marks those events processed, in one statement.
+ * A run whose function and trigger key already exist is kept (so re-processing an event after a
+ * crash between the two writes cannot start it twice). The first `lease.count` runs are created
+ * already claimed by `lease.owner` (running, leased), and come back with their state so they can
+ * be driven at once; the others wait, queued, for a claim. Returns how many runs were created.
+ */
+export async function createRunsForEvents(
+  db: Db,
+  runs: NewRun[],
+  eventIds: string[],
+  now: Date,
+  lease: { owner: string; count: number; until: Date } = { owner: "", count: 0, until: now },
+): Promise<{ created: number; leased: ClaimedRun[] }> {
+  const input = JSON.stringify(
+    runs.map((r, i) => ({
+      id: r.id,
+      functionId: r.functionId,
+      triggerKey: r.triggerKey,
+      event: r.event,
+      maxAttempts: r.maxAttempts,
+      nextAt: r.nextAt.toISOString(),
+      leased: i < lease.count,
+    })),
+  );
+  const rows = await db.$queryRaw<JobRun[]>`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${input}::jsonb)
+        AS x(id text, "functionId" text, "triggerKey" text, event jsonb, "maxAttempts" int, "nextAt" timestamp(3), leased boolean)
+    ), ins AS (
+      INSERT INTO job_runs (id, "functionId", "triggerKey", event, status, "maxAttempts", "nextAt", "leaseOwner", "leaseExpiresAt", "startedAt", "createdAt", "updatedAt")
+      SELECT id, "functionId", "triggerKey", event,
+        CASE WHEN leased THEN 'running'::"JobRunStatus" ELSE 'queued'::"JobRunStatus" END, "maxAttempts", "nextAt",
+        CASE WHEN leased THEN ${lease.owner} END, CASE WHEN leased THEN ${sqlTime(lease.until)}::timestamp(3) END, CASE WHEN leased THEN ${sqlTime(now)}::timestamp(3) END,
+        ${sqlTime(now)}::timestamp(3), ${sqlTime(now)}::timestamp(3)
+      FROM input
+      ON CONFLICT DO NOTHING
+      RETURNING *
+    ), marked AS (
+      UPDATE job_events SET "processedAt" = ${sqlTime(now)}::timestamp(3)
+      WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb)) AND "processedAt" IS NULL
+      RETURNING 1
+    )
+    SELECT * FROM ins`;
+  // (A data-modifying WITH clause runs once whether or not the main query reads it.)
+  const leased = rows.filter((r) => lease.count > 0 && r.leaseOwner === lease.owner).map((run) => ({ run, steps: [] }));
+  return { created: rows.length, leased };
+}
+
+/**
+ * Takes up to `limit` due runs for `owner` in one statement (oldest due first; rows another
+ * instance is claiming are skipped on PostgreSQL), marks them running, and returns their rows.
+ * A run that never started has no steps or waits, so its drive needs no further read.
+ */
+export async function claimDueRunsWithState(db: Db, owner: string, limit: number, now: Date, leaseMs: number): Promise<ClaimedRun[]> {
+  if (limit <= 0) return [];
+  const until = new Date(now.getTime() + leaseMs);
+  const rows = await db.$queryRaw<(JobRun & { fresh: boolean })[]>`
+    WITH due AS (
+      SELECT id, "startedAt" IS NULL AS fresh FROM job_runs
+      WHERE status IN ${PENDING_SQL} AND "nextAt" <= ${sqlTime(now)}::timestamp(3)
+        AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sqlTime(now)}::timestamp(3))
+      ORDER BY "nextAt" ASC
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE job_runs r SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${sqlTime(until)}::timestamp(3), status = 'running'::"JobRunStatus",
+      "startedAt" = COALESCE(r."startedAt", ${sqlTime(now)}::timestamp(3)), "updatedAt" = ${sqlTime(now)}::timestamp(3)
+    FROM due
+    WHERE r.id = due.id AND r.status IN ${PENDING_SQL} AND (r."leaseExpiresAt" IS NULL OR r."leaseExpiresAt" < ${sqlTime(now)}::timestamp(3))
+    RETURNING r.*, due.fresh`;
+  rows.sort((a, b) => (a.nextAt?.getTime() ?? 0) - (b.nextAt?.getTime() ?? 0));
+  return rows.map(({ fresh, ...run }) => ({ run: run as JobRun, steps: fresh ? [] : null }));
+}
+
+/**
+ * Memoizes step results (the first result recorded for a step wins) and, in the same statement,
+ * checks that `owner` still holds the run (recording the SDK's request version when it changed).
+ * `inserted` < steps.length means another driver recorded one of them first.
+ */
+export async function saveStepsOwned(
+  db: Db,
+  runId: string,
+  owner: string,
+  steps: { stepId: string; name?: string; result: StepResult }[],
+  version: number | null,
+  now: Date,
+): Promise<{ inserted: number; owned: boolean }> {
+  const input = JSON.stringify(steps.map((s) => ({ stepId: s.stepId, name: s.name ?? null, result: s.result })));
+  const rows = await db.$queryRaw<{ inserted: number; owned: number }[]>`
+    WITH ins AS (
+      INSERT INTO job_steps ("runId", "stepId", name, result)
+      SELECT ${runId}, e->>'stepId', e->>'name', e->'result' FROM jsonb_array_elements(${input}::jsonb) WITH ORDINALITY AS t(e, ord)
+      ORDER BY ord
+      ON CONFLICT ("runId", "stepId") DO NOTHING
+      RETURNING 1
+    ), owned AS (
+      ${
+        version === null
+          ? // Nothing to record on the run: a read is enough (no new row version, no index writes).
+            Prisma.sql`SELECT 1 FROM job_runs WHERE id = ${runId} AND "leaseOwner" = ${owner} AND status IN ${PENDING_SQL}`
+          : Prisma.sql`UPDATE job_runs SET "requestVersion" = ${version}::int, "updatedAt" = ${sqlTime(now)}::timestamp(3)
+              WHERE id = ${runId} AND "leaseOwner" = ${owner} AND status IN ${PENDING_SQL} RETURNING 1`
+      }
+    )
+    SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM owned)::int AS owned`;
+  return { inserted: rows[0]?.inserted ?? 0, owned: (rows[0]?.owned ?? 0) > 0 };
+}
+
+/**
+ * Ends a run `owner` still holds (completed with its output, or failed with its error), releases
+ * it and drops its waits, in one statement. False when the lease was lost or the run had ended.
+ */
+export async function finishOwnedRun(
+  db: Db,
+  runId: string,
+  owner: string,
+  done: { status: "completed"; output: JsonValue } | { status: "failed"; error: JsonValue },
+  version: number | null,
+  now: Date,
+): Promise<boolean> {
+  const completed = done.status === "completed";
+  const output = completed ? JSON.stringify(done.output ?? null) : null;
+  const error = completed ? null : JSON.stringify(done.error ?? null);
+  const rows = await db.$queryRaw<{ n: number }[]>`
+    WITH upd AS (
+      UPDATE job_runs SET status = ${done.status}::"JobRunStatus",
+        output = CASE WHEN ${completed} THEN ${output}::jsonb ELSE output END,
+        error = ${error}::jsonb,
+        "endedAt" = ${sqlTime(now)}::timestamp(3), "nextAt" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "requestVersion" = COALESCE(${version}::int, "requestVersion"), "updatedAt" = ${sqlTime(now)}::timestamp(3)
+      WHERE id = ${runId} AND "leaseOwner" = ${owner} AND status IN ${PENDING_SQL}
+      RETURNING id
+    ), del AS (
+      DELETE FROM job_waits WHERE "runId" IN (SELECT id FROM upd)
+    )
+    SELECT count(*)::int AS n FROM upd`;
+  return (rows[0]?.n ?? 0) > 0;
 }

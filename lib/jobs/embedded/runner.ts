@@ -7,14 +7,14 @@ import { newId } from "@/lib/ids";
 import { exponentialBackoff, type BackoffFn } from "./backoff";
 import { fireDueCrons } from "./cron-scheduler";
 import { driveRun, type DriveContext } from "./drive";
-import { markEventsProcessed, recordEvents, takeUnprocessedEvents } from "./event-store";
+import { recordEvents, takeEventsAndWaits } from "./event-store";
 import type { ServeHandler } from "./executor";
 import { functionsForEvent, hasListener } from "./matching";
 import { buildRegistry, type FunctionDef } from "./registry";
-import { claimDueRuns, createRuns, nextDueAt, releaseForeignLeases, releaseLeases, renewLeases } from "./run-store";
+import { claimDueRunsWithState, createRunsForEvents, nextDueAt, releaseForeignLeases, releaseLeases, renewLeases, type ClaimedRun, type NewRun } from "./run-store";
 import type { Clock, SerializedError } from "./types";
 import { onWake } from "./wake";
-import { resolveEventWaits } from "./wait-store";
+import { resolveEventWaitsBatch } from "./wait-store";
 
 export const FUNCTION_FAILED_EVENT = "inngest/function.failed";
 
@@ -44,6 +44,8 @@ export interface RunnerOptions {
 }
 
 const EVENT_BATCH = 100;
+/** How long a busy runner gathers wake-ups before its next pass. */
+const COALESCE_MS = 10;
 
 /** The embedded job runner: durable runs in the database, driven through the SDK's executor protocol. */
 export class EmbeddedRunner {
@@ -57,8 +59,20 @@ export class EmbeddedRunner {
   private stopping = false;
   private wakeRequested = false;
   private wakeLoop?: () => void;
+  // What the next pass must look at. A pass woken by an in-process signal only does what the
+  // signal calls for; a full pass (every pollIntervalMs at least) looks at everything.
+  private fullRequested = true;
+  private lastFullAt = 0;
+  private needEvents = true;
+  /** Due runs may be waiting for a free slot (a claim filled every slot, or runs were made due). */
+  private needClaim = true;
+  /** The run timer must be recomputed (a run was rescheduled for later). */
+  private needTimer = true;
+  /** Earliest known due time of a pending run that is not ours (null: none). */
+  private nextRunAt: Date | null = null;
   private unsubscribe?: () => void;
   private heartbeat?: NodeJS.Timeout;
+  private coalesce?: NodeJS.Timeout;
   /** Earliest upcoming cron fire time (null: no crons); undefined until first looked up. */
   private nextCronAt?: Date | null;
 
@@ -75,6 +89,10 @@ export class EmbeddedRunner {
       backoff: opts.backoff ?? exponentialBackoff(),
       now: this.now,
       onFailed: (run, error) => this.emitFailure(run, error),
+      onRescheduled: () => {
+        this.needTimer = true;
+        this.needClaim = true;
+      },
       maxRequestsPerClaim: 50,
     };
   }
@@ -89,7 +107,7 @@ export class EmbeddedRunner {
       const n = await releaseForeignLeases(this.opts.db, this.owner);
       if (n) this.log.info(`resuming ${n} run(s) interrupted by a previous process`);
     }
-    this.unsubscribe = onWake(() => this.wake());
+    this.unsubscribe = onWake(() => this.wakeForEvents());
     const leaseMs = this.opts.leaseMs ?? 30_000;
     this.heartbeat = setInterval(() => {
       const ids = [...this.inFlight.keys()];
@@ -107,12 +125,37 @@ export class EmbeddedRunner {
     await this.loop;
     await Promise.allSettled(this.inFlight.values());
     clearInterval(this.heartbeat);
+    clearTimeout(this.coalesce);
     this.unsubscribe?.();
     await releaseLeases(this.opts.db, this.owner);
   }
 
-  /** Look for work now (new events, finished drives). */
+  /** Look for work now (everything: events, crons, due runs). */
   wake(): void {
+    this.fullRequested = true;
+    this.signal();
+  }
+
+  /** New events were recorded in this process. */
+  private wakeForEvents(): void {
+    this.needEvents = true;
+    this.signalSoon();
+  }
+
+  /**
+   * Wakes the loop now when idle; while runs are in flight, a few milliseconds later, so that
+   * the events and freed slots of that window are handled by one pass (one batch of statements)
+   * instead of one pass each.
+   */
+  private signalSoon(): void {
+    if (this.inFlight.size === 0) return this.signal();
+    this.coalesce ??= setTimeout(() => {
+      this.coalesce = undefined;
+      this.signal();
+    }, COALESCE_MS);
+  }
+
+  private signal(): void {
     this.wakeRequested = true;
     this.wakeLoop?.();
   }
@@ -142,47 +185,92 @@ export class EmbeddedRunner {
         this.wakeRequested = false;
         resolve();
       };
-      const timer = setTimeout(finish, ms);
+      const timer = setTimeout(() => {
+        this.fullRequested = true;
+        finish();
+      }, ms);
       this.wakeLoop = finish;
     });
   }
 
-  /** One pass: fan out events, fire crons, claim due runs. Returns ms until the next known due time. */
+  /**
+   * One pass: fan out events, fire crons, claim due runs. Returns ms until the next known due time.
+   * Events are matched in batches (one read, one write per batch); runs are claimed in one
+   * statement with their state, so a drive of a run that never started reads nothing more.
+   */
   private async tick(): Promise<number> {
     const { db } = this.opts;
     const now = this.now();
-    const events = await takeUnprocessedEvents(db, EVENT_BATCH);
-    for (const event of events) {
-      const fns = functionsForEvent(this.registry, event);
-      await createRuns(
-        db,
-        fns.map((fn) => ({ id: newId("run"), functionId: fn.id, triggerKey: `event:${event.id}`, event, maxAttempts: fn.maxAttempts, nextAt: now })),
-      );
-      await resolveEventWaits(db, event, now);
+    const pollMs = this.opts.pollIntervalMs ?? 1000;
+    const full = this.fullRequested || now.getTime() - this.lastFullAt >= pollMs;
+    if (full) {
+      this.fullRequested = false;
+      this.lastFullAt = now.getTime();
+      this.needEvents = this.needClaim = this.needTimer = true;
     }
-    await markEventsProcessed(db, events.map((e) => e.id), now);
-    if (events.length === EVENT_BATCH) this.wakeRequested = true;
+
+    if (this.nextRunAt && this.nextRunAt <= now) this.needClaim = true;
+    const leaseMs = this.opts.leaseMs ?? 30_000;
+    if (this.needEvents) {
+      this.needEvents = false;
+      const { events, waits } = await takeEventsAndWaits(db, EVENT_BATCH, now);
+      if (events.length) {
+        const woken = waits.length ? await resolveEventWaitsBatch(db, events, waits, now) : [];
+        const runs: NewRun[] = events.flatMap((event) =>
+          functionsForEvent(this.registry, event).map((fn) => ({ id: newId("run"), functionId: fn.id, triggerKey: `event:${event.id}`, event, maxAttempts: fn.maxAttempts, nextAt: now })),
+        );
+        // With no older due runs known to be waiting, new runs are created already claimed by
+        // this runner (up to its free slots) and driven from memory; the rest wait in the queue.
+        const free = this.needClaim || woken.length ? 0 : this.opts.concurrency - this.inFlight.size;
+        const { created, leased } = await createRunsForEvents(db, runs, events.map((e) => e.id), now, {
+          owner: this.owner,
+          count: Math.max(0, free),
+          until: new Date(now.getTime() + leaseMs),
+        });
+        for (const c of leased) this.startDrive(c);
+        if (created > leased.length || woken.length) this.needClaim = true;
+        if (events.length === EVENT_BATCH) {
+          this.needEvents = true;
+          this.wakeRequested = true;
+        }
+      }
+    }
 
     // Cron schedules only change when they fire: skip the lookup until the known next fire time.
     if (this.nextCronAt === undefined || (this.nextCronAt !== null && this.nextCronAt <= now)) {
       this.nextCronAt = await fireDueCrons(db, this.registry, now);
+      this.needClaim = true;
+    }
+    const free = this.opts.concurrency - this.inFlight.size;
+    if (this.needClaim && free > 0) {
+      const claimed = await claimDueRunsWithState(db, this.owner, free, now, leaseMs);
+      for (const c of claimed) this.startDrive(c);
+      // A full claim may have left more due runs: look again as soon as a slot frees.
+      this.needClaim = claimed.length === free;
+      if (!this.needClaim) this.needTimer = true;
+    }
+    if (this.needTimer && !this.needClaim) {
+      this.needTimer = false;
+      this.nextRunAt = await nextDueAt(db, now);
     }
     const nextCron = this.nextCronAt;
-    const free = this.opts.concurrency - this.inFlight.size;
-    const claimed = await claimDueRuns(db, this.owner, free, now, this.opts.leaseMs ?? 30_000);
-    for (const id of claimed) {
-      const p = driveRun(this.drive, id)
-        .catch((err) => this.log.error(`run ${id} failed to drive`, err))
-        .finally(() => {
-          this.inFlight.delete(id);
-          this.wake();
-        });
-      this.inFlight.set(id, p);
-    }
-    if (claimed.length === free && free > 0) this.wakeRequested = true;
-    const nextRun = this.inFlight.size < this.opts.concurrency ? await nextDueAt(db, now) : null;
-    const next = [nextCron, nextRun].filter((d): d is Date => d !== null).map((d) => d.getTime() - now.getTime());
+    const next = [nextCron, this.needClaim ? null : this.nextRunAt].filter((d): d is Date => d != null).map((d) => d.getTime() - now.getTime());
     return next.length ? Math.max(0, Math.min(...next)) : Number.POSITIVE_INFINITY;
+  }
+
+  private startDrive(claimed: ClaimedRun): void {
+    const id = claimed.run.id;
+    const p = driveRun(this.drive, claimed)
+      .catch((err) => {
+        this.log.error(`run ${id} failed to drive`, err);
+        // Its lease runs out and it is claimed again: make sure that pass happens.
+        this.needTimer = this.needClaim = true;
+      })
+      .finally(() => {
+        this.inFlight.delete(id);
+        if (this.needClaim) this.signalSoon();
+      });
+    this.inFlight.set(id, p);
   }
 
   private async emitFailure(run: JobRun, error: SerializedError): Promise<void> {

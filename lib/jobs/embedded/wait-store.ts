@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { CandidateWait } from "./event-store";
 import type { JobEventPayload } from "./types";
 import { saveStep } from "./run-store";
 import { evaluate, parseExpression } from "./expression";
@@ -59,6 +60,30 @@ export async function resolveEventWaits(db: Db, event: JobEventPayload, now: Dat
       data: { resolvedAt: now, result: event as unknown as Prisma.InputJsonValue },
     });
     if (count === 1) woken.push(w.runId);
+  }
+  if (woken.length) await db.jobRun.updateMany({ where: { id: { in: woken }, status: { in: ["running", "sleeping"] } }, data: { nextAt: now } });
+  return woken;
+}
+
+/**
+ * Resolves, for a batch of events in order, the candidate waits each satisfies (the first
+ * matching event wins a wait), and makes the woken runs due. Returns the runs to wake.
+ */
+export async function resolveEventWaitsBatch(db: Db, events: JobEventPayload[], waits: CandidateWait[], now: Date): Promise<string[]> {
+  const open = [...waits];
+  const woken: string[] = [];
+  for (const event of events) {
+    for (let i = 0; i < open.length; i++) {
+      const w = open[i]!;
+      if (w.eventName !== event.name) continue;
+      if (w.expression && !evaluate(parseExpression(w.expression), { event: w.runEvent, async: event })) continue;
+      open.splice(i--, 1);
+      const { count } = await db.jobWait.updateMany({
+        where: { runId: w.runId, stepId: w.stepId, resolvedAt: null },
+        data: { resolvedAt: now, result: event as unknown as Prisma.InputJsonValue },
+      });
+      if (count === 1) woken.push(w.runId);
+    }
   }
   if (woken.length) await db.jobRun.updateMany({ where: { id: { in: woken }, status: { in: ["running", "sleeping"] } }, data: { nextAt: now } });
   return woken;

@@ -1,0 +1,42 @@
+/**
+ * Step checkpoints: with `ctx.fn_id` in a discovery request, the SDK runs a new step and, before
+ * going on with the function in the same request, reports the step's result to
+ * `POST <api>/v1/checkpoint/<runId>/async`. The client's fetch (event-api.ts) routes that here, to
+ * the drive that made the request, which memoizes the result durably before answering; so one
+ * executor request can run several steps while a crash still repeats at most the step in flight.
+ * A checkpoint for a run no drive in this process is waiting on is refused, and the SDK then falls
+ * back to returning the step in its reply (the ordinary protocol).
+ *
+ * Next.js loads route bundles and instrumentation as separate module graphs: the link lives on
+ * globalThis, like the wake signal.
+ */
+export type CheckpointHandler = (ops: unknown[]) => Promise<boolean>;
+
+const g = globalThis as unknown as { __adloomJobCheckpoints?: Map<string, CheckpointHandler> };
+
+function handlers(): Map<string, CheckpointHandler> {
+  return (g.__adloomJobCheckpoints ??= new Map());
+}
+
+export function onCheckpoint(runId: string, handler: CheckpointHandler): () => void {
+  handlers().set(runId, handler);
+  return () => {
+    if (handlers().get(runId) === handler) handlers().delete(runId);
+  };
+}
+
+const PATH = /^\/v1\/checkpoint\/([^/]+)\/async$/;
+
+/** Answers a checkpoint request when `url` is one; null otherwise. */
+export async function handleCheckpoint(url: URL, request: Request): Promise<Response | null> {
+  const match = PATH.exec(url.pathname);
+  if (!match || request.method !== "POST") return null;
+  const runId = decodeURIComponent(match[1]!);
+  const handler = handlers().get(runId);
+  if (!handler) return Response.json({ error: "No drive of this run is waiting for checkpoints" }, { status: 404 });
+  const body = (await request.json()) as { run_id?: string; steps?: unknown[] };
+  if (body.run_id !== runId || !Array.isArray(body.steps)) return Response.json({ error: "Malformed checkpoint" }, { status: 400 });
+  // Refused (lease lost, or another result recorded first): the SDK stops and returns the step.
+  if (!(await handler(body.steps))) return Response.json({ error: "Checkpoint refused" }, { status: 500 });
+  return Response.json({ ok: true }, { status: 200 });
+}
