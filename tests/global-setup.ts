@@ -12,6 +12,8 @@ declare module "vitest" {
     testDb: string;
     /** Admin URL of the test PostgreSQL server (postgres runs only), for tests that need a fresh database. */
     postgresUrl: string;
+    /** The shared server's DATABASE_URL ("" on PGlite): what an operator tool must be given to reach its database. */
+    databaseUrl: string;
   }
 }
 
@@ -21,9 +23,11 @@ export default async function setup(project: TestProject) {
   buildIfStale({ quiet: true });
   let pg: Awaited<ReturnType<typeof startPostgres>> | undefined;
   let server: TestServer;
+  let databaseUrl = "";
   if (testDb === "postgres") {
     pg = await startPostgres();
-    server = await startServer({ databaseUrl: await pg.createDatabase("shared") });
+    databaseUrl = await pg.createDatabase("shared");
+    server = await startServer({ databaseUrl });
   } else {
     server = await startServer();
   }
@@ -31,6 +35,7 @@ export default async function setup(project: TestProject) {
   project.provide("dataDir", server.dataDir);
   project.provide("testDb", testDb);
   project.provide("postgresUrl", pg?.url ?? "");
+  project.provide("databaseUrl", databaseUrl);
   return async () => {
     await server.stop();
     await pg?.stop();

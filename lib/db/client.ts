@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getConfig } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
@@ -12,6 +13,8 @@ interface DbHandle {
   prisma: PrismaClient;
   /** The embedded database, when that is what we run on. */
   pglite?: PGlite;
+  /** The PostgreSQL pool Prisma uses, when on PostgreSQL. */
+  pool?: pg.Pool;
 }
 
 // Route bundles, instrumentation and scripts can each load this module; the
@@ -28,7 +31,8 @@ export function openPglite(dir: string): PGlite {
 function connect(): DbHandle {
   const { database } = getConfig();
   if (database.kind === "postgres") {
-    return { prisma: new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 10 }) }) };
+    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
   }
   const pglite = openPglite(database.dir);
   return { prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), pglite };
@@ -45,10 +49,24 @@ export function getPglite(): PGlite | undefined {
   return globalForDb.__adloomDb?.pglite;
 }
 
+/**
+ * Rows of one parameterized query, straight through the driver Prisma itself uses
+ * (same connection or pool). For the few hot paths where the ORM's per-query cost
+ * dominates; read timestamps as epoch milliseconds, since the two drivers parse
+ * `timestamp without time zone` differently.
+ */
+export async function queryRows<T>(text: string, params: unknown[]): Promise<T[]> {
+  getDb();
+  const handle = globalForDb.__adloomDb!;
+  if (handle.pglite) return (await handle.pglite.query<T>(text, params)).rows;
+  return (await handle.pool!.query(text, params)).rows as T[];
+}
+
 export async function closeDb(): Promise<void> {
   const handle = globalForDb.__adloomDb;
   globalForDb.__adloomDb = undefined;
   if (!handle) return;
   await handle.prisma.$disconnect();
   await handle.pglite?.close();
+  await handle.pool?.end().catch(() => undefined);
 }

@@ -26,7 +26,7 @@ function envForRun(dataDir: string): Record<string, string> {
 describe("operator CLI", () => {
   it("works while the server runs, and its key serves /api/v1/me", async () => {
     // The shared server owns its data dir (and, on PGlite, the database): the CLI hands the command over.
-    const env = { DATA_DIR: inject("dataDir") };
+    const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
     const ws = adminCli(["workspace", "create", "--name", "CLI Co", "--owner-email", `cli-${Date.now()}@example.com`], env);
     expect(ws.status).toBe(0);
     expect(ws.json).toEqual({ workspaceId: expect.stringMatching(/^ws_/), ownerUserId: expect.stringMatching(/^usr_/) });
@@ -52,7 +52,7 @@ describe("operator CLI", () => {
   });
 
   it("answers bad input with the error envelope and a non-zero exit", () => {
-    const env = { DATA_DIR: inject("dataDir") };
+    const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
     const cases = [
       ["workspace", "create"],
       ["workspace", "create", "--name", "X", "--plan", "gold"],

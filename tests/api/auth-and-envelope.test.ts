@@ -44,9 +44,19 @@ describe("authentication", () => {
     expectEnvelope(await api("sk_live_other_service")("/api/v1/me"), 401, "unauthorized");
   });
 
+  it("applies a change of the creator's role on the very next request", async () => {
+    const tenant = await createTenant();
+    const email = `promoted-${Date.now()}@example.com`;
+    const { userId } = await admin(["member", "add", "--workspace", tenant.workspaceId, "--email", email, "--role", "editor"]);
+    const { key } = await admin(["key", "create", "--workspace", tenant.workspaceId, "--user", userId]);
+    for (let i = 0; i < 3; i++) expect((await api(key)("/api/v1/me")).body.account.credits).toBeNull();
+    await admin(["member", "add", "--workspace", tenant.workspaceId, "--email", email, "--role", "owner"]);
+    expect((await api(key)("/api/v1/me")).body.account.credits).toEqual(expect.any(Number));
+  });
+
   it("stops accepting a key on the very next request after it is revoked", async () => {
     const tenant = await createTenant();
-    expect((await api(tenant.key)("/api/v1/me")).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await api(tenant.key)("/api/v1/me")).status).toBe(200);
     await admin(["key", "revoke", "--id", tenant.keyId]);
     expectEnvelope(await api(tenant.key)("/api/v1/me"), 401, "unauthorized");
   });
