@@ -26,16 +26,6 @@ export async function recordEvents(db: Db, events: SendEventInput[], now: Date):
   return rows.map((r) => r.id);
 }
 
-/** The oldest events not yet fanned out to functions. */
-export async function takeUnprocessedEvents(db: Db, limit: number): Promise<JobEventPayload[]> {
-  const rows = await db.jobEvent.findMany({ where: { processedAt: null }, orderBy: { createdAt: "asc" }, take: limit });
-  return rows.map((r) => ({ id: r.id, name: r.name, data: r.data as JsonObject, ts: Number(r.ts) }));
-}
-
-export async function markEventsProcessed(db: Db, ids: string[], now: Date): Promise<void> {
-  if (ids.length) await db.jobEvent.updateMany({ where: { id: { in: ids } }, data: { processedAt: now } });
-}
-
 /** A pending step.waitForEvent that one of a batch's events may satisfy. */
 export interface CandidateWait {
   runId: string;

@@ -45,26 +45,6 @@ export async function nextWaitAt(db: Db, runId: string, now: Date): Promise<Date
   return new Date(Math.min(...waits.map((w) => w.until.getTime())));
 }
 
-/** Resolves step.waitForEvent waits that `event` satisfies; returns the runs to wake. */
-export async function resolveEventWaits(db: Db, event: JobEventPayload, now: Date): Promise<string[]> {
-  const waits = await db.jobWait.findMany({
-    where: { kind: "event", eventName: event.name, resolvedAt: null, until: { gt: now } },
-    include: { run: { select: { event: true } } },
-    orderBy: { createdAt: "asc" },
-  });
-  const woken: string[] = [];
-  for (const w of waits) {
-    if (w.expression && !evaluate(parseExpression(w.expression), { event: w.run.event, async: event })) continue;
-    const { count } = await db.jobWait.updateMany({
-      where: { runId: w.runId, stepId: w.stepId, resolvedAt: null },
-      data: { resolvedAt: now, result: event as unknown as Prisma.InputJsonValue },
-    });
-    if (count === 1) woken.push(w.runId);
-  }
-  if (woken.length) await db.jobRun.updateMany({ where: { id: { in: woken }, status: { in: ["running", "sleeping"] } }, data: { nextAt: now } });
-  return woken;
-}
-
 /**
  * Resolves, for a batch of events in order, the candidate waits each satisfies (the first
  * matching event wins a wait), and makes the woken runs due. Returns the runs to wake.
