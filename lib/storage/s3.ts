@@ -53,11 +53,14 @@ export class S3MediaStorage implements MediaStorage {
   /**
    * Small bodies go up in one PutObject; larger ones as a multipart upload, one part
    * buffered at a time. A failing body aborts the multipart upload, so nothing remains.
+   * The SDK checksums every request body with CRC32 by default; a multipart upload must then
+   * declare that algorithm when it is created and list each part's checksum when it is completed,
+   * or S3 refuses the parts ("Checksum Type mismatch ... expected checksum Type: null").
    */
   async put(key: string, body: Readable, options: { contentType: string }): Promise<{ sizeBytes: number }> {
     assertValidKey(key);
     let uploadId: string | undefined;
-    const parts: { ETag: string; PartNumber: number }[] = [];
+    const parts: { ETag: string; PartNumber: number; ChecksumCRC32?: string }[] = [];
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let total = 0;
@@ -65,15 +68,22 @@ export class S3MediaStorage implements MediaStorage {
     const flushPart = async () => {
       if (!uploadId) {
         const created = await this.client.send(
-          new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: options.contentType }),
+          new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: options.contentType, ChecksumAlgorithm: "CRC32" }),
         );
         uploadId = created.UploadId!;
       }
       const partNumber = parts.length + 1;
       const result = await this.client.send(
-        new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: Buffer.concat(pending) }),
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          PartNumber: partNumber,
+          Body: Buffer.concat(pending),
+          ChecksumAlgorithm: "CRC32",
+        }),
       );
-      parts.push({ ETag: result.ETag!, PartNumber: partNumber });
+      parts.push({ ETag: result.ETag!, PartNumber: partNumber, ChecksumCRC32: result.ChecksumCRC32 });
       pending = [];
       pendingBytes = 0;
     };
