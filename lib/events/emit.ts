@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db/client";
+import { getDb, queryRows } from "@/lib/db/client";
 import { sqlTime } from "@/lib/jobs/embedded/sql-time";
 import { newId } from "@/lib/ids";
 import { getConfig } from "@/lib/config";
@@ -39,6 +39,30 @@ export interface EmittedEvent {
  * stores the event durably (serialized once; every attempt sends these bytes) and, when the
  * workspace's endpoint subscribes to the kind (`test` always), queues its delivery.
  */
+// One statement: store the event and, when the workspace's endpoint subscribes to the kind,
+// its dispatch (and, with the embedded runner, the dispatch's job event). A repeated dedupe key
+// stores nothing (the first event is answered).
+const EMIT_STATEMENT = `
+    WITH ev AS (
+      INSERT INTO webhook_events (id, "workspaceId", type, body, "dedupeKey", "createdAt")
+      SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamp(3)
+      WHERE NOT $7::boolean OR EXISTS (SELECT 1 FROM webhook_endpoints WHERE "workspaceId" = $2::text)
+      ON CONFLICT DO NOTHING
+      RETURNING id
+    ), disp AS (
+      INSERT INTO webhook_dispatches (id, "workspaceId", "eventId", "createdAt")
+      SELECT $8::text, $2::text, ev.id, $6::timestamp(3)
+      FROM ev JOIN webhook_endpoints e ON e."workspaceId" = $2::text
+      WHERE $9::boolean OR e."subscribesAll" OR $3::text = ANY(e.events)
+      RETURNING id
+    ), job AS (
+      INSERT INTO job_events (id, name, data, ts, "createdAt")
+      SELECT $10::text, $11::text, $12::jsonb, $13::bigint, $6::timestamp(3)
+      FROM disp WHERE $14::boolean
+      ON CONFLICT DO NOTHING
+    )
+    SELECT (SELECT count(*) FROM ev)::int AS created, (SELECT count(*) FROM disp)::int AS queued`;
+
 export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): Promise<EmittedEvent> {
   const data = EVENT_DATA_SCHEMAS[input.type].parse(input.data);
   const db = getDb();
@@ -51,28 +75,24 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
   // in the same statement, so an event can never be left stored but not queued.
   const embedded = getConfig().jobs.mode === "embedded";
   const job = jobEventFor({ dispatchId, workspaceId: input.workspaceId });
-  // One statement: store the event and, when the workspace's endpoint subscribes to the kind,
-  // its dispatch. A repeated dedupe key stores nothing (the first event is answered).
-  const rows = await db.$queryRaw<{ created: number; queued: number }[]>`
-    WITH ev AS (
-      INSERT INTO webhook_events (id, "workspaceId", type, body, "dedupeKey", "createdAt")
-      SELECT ${envelope.id}, ${input.workspaceId}, ${input.type}, ${JSON.stringify(envelope)}, ${input.dedupeKey ?? null}::text, ${sqlTime(createdAt)}::timestamp(3)
-      WHERE NOT ${input.onlyWithEndpoint === true} OR EXISTS (SELECT 1 FROM webhook_endpoints WHERE "workspaceId" = ${input.workspaceId})
-      ON CONFLICT DO NOTHING
-      RETURNING id
-    ), disp AS (
-      INSERT INTO webhook_dispatches (id, "workspaceId", "eventId", "createdAt")
-      SELECT ${dispatchId}, ${input.workspaceId}, ev.id, ${sqlTime(createdAt)}::timestamp(3)
-      FROM ev JOIN webhook_endpoints e ON e."workspaceId" = ${input.workspaceId}
-      WHERE ${always} OR e."subscribesAll" OR ${input.type} = ANY(e.events)
-      RETURNING id
-    ), job AS (
-      INSERT INTO job_events (id, name, data, ts, "createdAt")
-      SELECT ${job.id}, ${job.name}, ${JSON.stringify(job.data)}::jsonb, ${String(createdAt.getTime())}::bigint, ${sqlTime(createdAt)}::timestamp(3)
-      FROM disp WHERE ${embedded}
-      ON CONFLICT DO NOTHING
-    )
-    SELECT (SELECT count(*) FROM ev)::int AS created, (SELECT count(*) FROM disp)::int AS queued`;
+  // Straight through the driver (queryRows): this is the ingest hot path.
+  const at = sqlTime(createdAt);
+  const rows = await queryRows<{ created: number; queued: number }>(EMIT_STATEMENT, [
+    envelope.id,
+    input.workspaceId,
+    input.type,
+    JSON.stringify(envelope),
+    input.dedupeKey ?? null,
+    at,
+    input.onlyWithEndpoint === true,
+    dispatchId,
+    always,
+    job.id,
+    job.name,
+    JSON.stringify(job.data),
+    String(createdAt.getTime()),
+    embedded,
+  ]);
   if (!rows[0]?.created) {
     if (input.dedupeKey) {
       const first = await redeliverPendingFor(input.workspaceId, input.dedupeKey);

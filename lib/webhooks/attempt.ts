@@ -1,6 +1,6 @@
 import { getConfig } from "@/lib/config";
 import { sqlTime } from "@/lib/jobs/embedded/sql-time";
-import { getDb } from "@/lib/db/client";
+import { getDb, queryRows } from "@/lib/db/client";
 import type { WebhookDelivery } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { isSuccess, sendSignedRequest } from "./send-request";
@@ -49,13 +49,32 @@ export function targetOf(row: { body: string | null; type: string | null; endpoi
   };
 }
 
+const RECORD_ATTEMPT_STATEMENT = `
+    WITH del AS (
+      INSERT INTO webhook_deliveries (id, "workspaceId", "eventId", "eventType", "dispatchId", attempt, trigger, url, "remoteAddress", succeeded,
+        "requestHeaders", "responseStatus", "responseBody", "durationMs", error, "nextRetryAt", "createdAt")
+      VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::int, $7::text, $8::text,
+        $9::text, $10::boolean, $11::jsonb, $12::int, $13::text,
+        $14::int, $15::text, $16::timestamp(3), $17::timestamp(3))
+      RETURNING id
+    ), ep AS (
+      UPDATE webhook_endpoints SET "lastDeliveryAt" = $17::timestamp(3), "lastOutcome" = CASE WHEN $10::boolean THEN 'succeeded' ELSE 'failed' END,
+        "lastResponseStatus" = $12::int,
+        "consecutiveFailures" = CASE WHEN $10::boolean THEN 0 ELSE "consecutiveFailures" + 1 END, "updatedAt" = $17::timestamp(3)
+      WHERE id = $18::text
+    ), disp AS (
+      UPDATE webhook_dispatches SET attempts = $6::int, status = $19::text::"WebhookDispatchStatus",
+        "nextAttemptAt" = $16::timestamp(3), "finishedAt" = $20::timestamp(3)
+      WHERE id = $5::text
+    )
+    SELECT count(*)::int AS n FROM del`;
+
 /**
  * Sends one event to the workspace's current endpoint once and logs the attempt, updating the
  * endpoint's health and (for retry chains) the dispatch, in one statement. `target` may be given
  * when the caller has just read it (the dispatch path reads it with the dispatch).
  */
 export async function attemptDelivery(input: AttemptInput, policy: UrlPolicy = configuredUrlPolicy(), target?: AttemptTarget): Promise<AttemptResult> {
-  const db = getDb();
   const { endpoint, event } = target ?? (await loadAttemptTarget(input.workspaceId, input.eventId));
   if (!event) return { kind: "no_event" };
   if (!endpoint) return { kind: "no_endpoint" };
@@ -72,25 +91,48 @@ export async function attemptDelivery(input: AttemptInput, policy: UrlPolicy = c
   const dispatchStatus = succeeded ? "succeeded" : nextRetryAt ? "retrying" : "failed";
   const finishedAt = succeeded || !nextRetryAt ? now : null;
 
-  // One statement: the log entry, the endpoint's health and the dispatch commit together.
-  const rows = await db.$queryRaw<WebhookDelivery[]>`
-    WITH del AS (
-      INSERT INTO webhook_deliveries (id, "workspaceId", "eventId", "eventType", "dispatchId", attempt, trigger, url, "remoteAddress", succeeded,
-        "requestHeaders", "responseStatus", "responseBody", "durationMs", error, "nextRetryAt", "createdAt")
-      VALUES (${deliveryId}, ${input.workspaceId}, ${input.eventId}, ${event.type}, ${input.dispatchId}::text, ${input.attempt}::int, ${input.trigger}, ${endpoint.url},
-        ${sent.remoteAddress}::text, ${succeeded}, ${JSON.stringify(sent.headers)}::jsonb, ${sent.outcome.status}::int, ${sent.outcome.responseExcerpt}::text,
-        ${sent.outcome.durationMs}::int, ${error}::text, ${sqlTime(nextRetryAt)}::timestamp(3), ${sqlTime(now)}::timestamp(3))
-      RETURNING *
-    ), ep AS (
-      UPDATE webhook_endpoints SET "lastDeliveryAt" = ${sqlTime(now)}::timestamp(3), "lastOutcome" = ${succeeded ? "succeeded" : "failed"},
-        "lastResponseStatus" = ${sent.outcome.status}::int,
-        "consecutiveFailures" = CASE WHEN ${succeeded} THEN 0 ELSE "consecutiveFailures" + 1 END, "updatedAt" = ${sqlTime(now)}::timestamp(3)
-      WHERE id = ${endpoint.id}
-    ), disp AS (
-      UPDATE webhook_dispatches SET attempts = ${input.attempt}::int, status = ${dispatchStatus}::"WebhookDispatchStatus",
-        "nextAttemptAt" = ${sqlTime(nextRetryAt)}::timestamp(3), "finishedAt" = ${sqlTime(finishedAt)}::timestamp(3)
-      WHERE id = ${input.dispatchId}::text
-    )
-    SELECT * FROM del`;
-  return { kind: "sent", delivery: rows[0]! };
+  const delivery: WebhookDelivery = {
+    id: deliveryId,
+    workspaceId: input.workspaceId,
+    eventId: input.eventId,
+    eventType: event.type,
+    dispatchId: input.dispatchId,
+    attempt: input.attempt,
+    trigger: input.trigger,
+    url: endpoint.url,
+    remoteAddress: sent.remoteAddress,
+    succeeded,
+    requestHeaders: sent.headers,
+    responseStatus: sent.outcome.status,
+    responseBody: sent.outcome.responseExcerpt,
+    durationMs: sent.outcome.durationMs,
+    error,
+    nextRetryAt,
+    createdAt: now,
+  };
+  // One statement: the log entry, the endpoint's health and the dispatch commit together
+  // (straight through the driver: the answer is the row just written, built above).
+  await queryRows(RECORD_ATTEMPT_STATEMENT, [
+    deliveryId,
+    input.workspaceId,
+    input.eventId,
+    event.type,
+    input.dispatchId,
+    input.attempt,
+    input.trigger,
+    endpoint.url,
+    sent.remoteAddress,
+    succeeded,
+    JSON.stringify(sent.headers),
+    sent.outcome.status,
+    sent.outcome.responseExcerpt,
+    sent.outcome.durationMs,
+    error,
+    sqlTime(nextRetryAt),
+    sqlTime(now),
+    endpoint.id,
+    dispatchStatus,
+    sqlTime(finishedAt),
+  ]);
+  return { kind: "sent", delivery };
 }

@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db/client";
+import { getDb, queryRows } from "@/lib/db/client";
 import { attemptDelivery, targetOf } from "./attempt";
 
 export interface DispatchStepResult {
@@ -9,21 +9,36 @@ export interface DispatchStepResult {
   nextAttemptAt: string | null;
 }
 
+interface DispatchRow {
+  workspaceId: string;
+  eventId: string;
+  status: string;
+  attempts: number;
+  /** Epoch milliseconds (queryRows reads timestamps that way). */
+  nextAttemptAtMs: number | null;
+  body: string | null;
+  type: string | null;
+  endpointId: string | null;
+  url: string | null;
+  secret: string | null;
+}
+
+// The dispatch, its event and the workspace's endpoint in one read (straight through the driver).
+const DISPATCH_QUERY = `
+    SELECT d."workspaceId", d."eventId", d.status::text AS status, d.attempts,
+      (extract(epoch FROM d."nextAttemptAt") * 1000)::float8 AS "nextAttemptAtMs", ev.body, ev.type, e.id AS "endpointId", e.url, e.secret
+    FROM webhook_dispatches d
+    LEFT JOIN webhook_events ev ON ev.id = d."eventId" AND ev."workspaceId" = d."workspaceId"
+    LEFT JOIN webhook_endpoints e ON e."workspaceId" = d."workspaceId"
+    WHERE d.id = $1::text`;
+
 /**
  * One attempt of a dispatch's retry chain (a step of the webhook-deliver job). Safe to repeat:
  * an attempt that was already logged is not sent again.
  */
 export async function runDispatchAttempt(dispatchId: string, attempt: number, retryInMs: number | null): Promise<DispatchStepResult> {
   const db = getDb();
-  // The dispatch, its event and the workspace's endpoint in one read.
-  const rows = await db.$queryRaw<
-    { workspaceId: string; eventId: string; status: string; attempts: number; nextAttemptAt: Date | null; body: string | null; type: string | null; endpointId: string | null; url: string | null; secret: string | null }[]
-  >`
-    SELECT d."workspaceId", d."eventId", d.status::text AS status, d.attempts, d."nextAttemptAt", ev.body, ev.type, e.id AS "endpointId", e.url, e.secret
-    FROM webhook_dispatches d
-    LEFT JOIN webhook_events ev ON ev.id = d."eventId" AND ev."workspaceId" = d."workspaceId"
-    LEFT JOIN webhook_endpoints e ON e."workspaceId" = d."workspaceId"
-    WHERE d.id = ${dispatchId}`;
+  const rows = await queryRows<DispatchRow>(DISPATCH_QUERY, [dispatchId]);
   const dispatch = rows[0];
   if (!dispatch || dispatch.status === "cancelled") return { done: true, outcome: "cancelled", nextAttemptAt: null };
   if (dispatch.attempts >= attempt) return resultOf(dispatch);
@@ -51,10 +66,10 @@ export async function runDispatchAttempt(dispatchId: string, attempt: number, re
     : { done: true, outcome: "failed", nextAttemptAt: null };
 }
 
-function resultOf(dispatch: { status: string; nextAttemptAt: Date | null }): DispatchStepResult {
+function resultOf(dispatch: { status: string; nextAttemptAtMs: number | null }): DispatchStepResult {
   switch (dispatch.status) {
     case "retrying":
-      return { done: false, outcome: "retrying", nextAttemptAt: (dispatch.nextAttemptAt ?? new Date()).toISOString() };
+      return { done: false, outcome: "retrying", nextAttemptAt: new Date(dispatch.nextAttemptAtMs ?? Date.now()).toISOString() };
     case "succeeded":
       return { done: true, outcome: "succeeded", nextAttemptAt: null };
     default:

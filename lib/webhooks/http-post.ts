@@ -23,7 +23,8 @@ export interface PostOptions {
 
 /**
  * POSTs the body to the pinned target: the connection goes to the address that was checked
- * (a custom lookup answers every resolution with it, so DNS rebinding cannot redirect it), TLS
+ * (a custom lookup answers every resolution with it, so DNS rebinding cannot redirect it; a
+ * kept-alive connection is only reused for the same checked address, see pinnedAgent), TLS
  * still verifies the certificate against the URL's host name, redirects are not followed, and
  * the answer must start within the timeout. Never throws.
  */
@@ -32,22 +33,21 @@ export function postPinned(target: PinnedTarget, headers: Record<string, string>
   const maxBytes = options.maxResponseBytes ?? RESPONSE_EXCERPT_BYTES;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const pinnedLookup: LookupFunction = (_hostname, opts, callback) => {
-    if (opts.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
   const transport = target.url.protocol === "https:" ? https : http;
+  const agent = pinnedAgent(target);
 
   return new Promise<PostOutcome>((resolve) => {
     let settled = false;
     let status: number | null = null;
     const chunks: Buffer[] = [];
     const excerpt = () => Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8");
-    const finish = (outcome: Omit<PostOutcome, "durationMs">) => {
+    // `complete`: the response was read to its end, so the connection may serve another delivery
+    // to the same checked address; otherwise it is closed.
+    const finish = (outcome: Omit<PostOutcome, "durationMs">, complete = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.destroy();
+      if (!complete) req.destroy();
       resolve({ ...outcome, durationMs: elapsed() });
     };
     const req = transport.request(
@@ -55,8 +55,8 @@ export function postPinned(target: PinnedTarget, headers: Record<string, string>
       {
         method: "POST",
         headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
-        lookup: pinnedLookup,
-        agent: false,
+        lookup: pinnedLookup(target),
+        agent,
       },
       (res) => {
         status = res.statusCode ?? null;
@@ -67,7 +67,7 @@ export function postPinned(target: PinnedTarget, headers: Record<string, string>
           size += chunk.length;
           if (size >= maxBytes) done();
         });
-        res.on("end", done);
+        res.on("end", () => finish({ status, responseExcerpt: excerpt(), error: null }, true));
         res.on("error", done);
         res.on("aborted", done);
       },
@@ -83,6 +83,45 @@ export function postPinned(target: PinnedTarget, headers: Record<string, string>
     req.on("error", (err: NodeJS.ErrnoException) => finish({ status: null, responseExcerpt: null, error: describeNetworkError(err) }));
     req.end(body);
   });
+}
+
+/** Answers every resolution with the checked address (so DNS cannot redirect the connection). */
+function pinnedLookup(target: PinnedTarget): LookupFunction {
+  return (_hostname, opts, callback) => {
+    if (opts.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+}
+
+/** How long an idle delivery connection is kept for reuse (short: far below usual server keep-alive timeouts). */
+export const IDLE_CONNECTION_MS = 1000;
+const MAX_AGENTS = 256;
+const agents = new Map<string, http.Agent>();
+
+/**
+ * The keep-alive agent for one checked target: keyed by scheme, URL host and port, and the
+ * checked address, with its lookup pinned to that address in the agent's own options (which
+ * take precedence over a request's), so each pooled connection was opened to exactly the address
+ * the URL policy approved for the delivery that uses it. Every delivery still resolves and checks
+ * the URL first; a different answer selects a different agent.
+ */
+function pinnedAgent(target: PinnedTarget): http.Agent {
+  const key = `${target.url.protocol}//${target.url.host}|${target.family}|${target.address}`;
+  let agent = agents.get(key);
+  if (agent) {
+    agents.delete(key); // most recently used last
+  } else {
+    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, maxFreeSockets: 32, scheduling: "lifo" as const, lookup: pinnedLookup(target) };
+    agent = target.url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+    if (agents.size >= MAX_AGENTS) {
+      const [oldestKey, oldest] = agents.entries().next().value as [string, http.Agent];
+      agents.delete(oldestKey);
+      // Idle connections close now; busy ones finish their delivery and close when idle.
+      for (const sockets of Object.values(oldest.freeSockets)) for (const s of sockets ?? []) s.destroy();
+    }
+  }
+  agents.set(key, agent);
+  return agent;
 }
 
 function describeNetworkError(err: NodeJS.ErrnoException): string {
