@@ -48,3 +48,35 @@ export function Alert({ tone = "rose", children }: { tone?: "rose" | "amber" | "
     </div>
   );
 }
+
+/** A titled block of a page; the heading labels the section for assistive technology. */
+export function Section({ id, title, children }: { id: string; title: ReactNode; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className="mb-3 text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** The header row of a data table; `actions` adds the (visually hidden) header of a trailing buttons column. */
+export function TableHead({ columns, actions = false }: { columns: ReactNode[]; actions?: boolean }) {
+  return (
+    <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+      <tr>
+        {columns.map((c, i) => (
+          <th key={i} scope="col" className="px-4 py-3 font-medium">
+            {c}
+          </th>
+        ))}
+        {actions && (
+          <th scope="col" className="px-4 py-3">
+            <span className="sr-only">Actions</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+}

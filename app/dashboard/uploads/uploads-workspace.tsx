@@ -6,7 +6,7 @@ import { ApiError, apiFetch } from "@/components/dashboard/api";
 import { formatBytes, formatRelative } from "@/components/dashboard/format";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/field";
-import { Alert, Badge, Card, EmptyState } from "@/components/ui/misc";
+import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
 import type { LibraryFolder } from "@/lib/session/library-view";
 import type { Upload } from "@/lib/uploads/upload-schema";
 import { ACCEPT, checkFile, MAX_FILES } from "./file-checks";
@@ -155,24 +155,13 @@ export function UploadsWorkspace({ folders, canUpload, mustPickFolder }: { folde
         )}
       </Card>
 
-      <section aria-labelledby="jobs-heading">
-        <h2 id="jobs-heading" className="mb-3 text-lg font-semibold text-slate-900">
-          Upload jobs
-        </h2>
+      <Section id="jobs" title="Upload jobs">
         {uploads.isError && <Alert>{uploads.error instanceof ApiError ? uploads.error.message : "Could not load uploads."}</Alert>}
         {uploads.isSuccess && list.length === 0 && <EmptyState title="No uploads yet">Files you upload appear here while they are pushed to your ad account.</EmptyState>}
         {list.length > 0 && (
           <Card className="overflow-x-auto">
             <table className="w-full text-left text-sm">
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">File</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Status</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Ad account</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Started</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
+              <TableHead columns={["File", "Status", "Ad account", "Started"]} actions />
               <tbody className="divide-y divide-slate-100">
                 {list.map((u) => (
                   <tr key={u.id} data-testid="upload-row" data-status={u.status} data-file={u.fileName}>
@@ -218,7 +207,7 @@ export function UploadsWorkspace({ folders, canUpload, mustPickFolder }: { folde
             .
           </p>
         )}
-      </section>
+      </Section>
     </div>
   );
 }

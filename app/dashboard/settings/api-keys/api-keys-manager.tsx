@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
-import { Alert, Badge, Card, EmptyState } from "@/components/ui/misc";
+import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
 import type { ApiKeySummary } from "@/lib/api-keys/manage";
 import { formatDate, formatRelative } from "@/components/dashboard/format";
 import { createKeyAction, revokeKeyAction } from "./actions";
@@ -116,26 +116,13 @@ export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { key
         </form>
       </Card>
 
-      <section aria-labelledby="keys-heading">
-        <h2 id="keys-heading" className="mb-3 text-lg font-semibold text-slate-900">
-          Active keys
-        </h2>
+      <Section id="keys" title="Active keys">
         {keys.length === 0 ? (
           <EmptyState title="No API keys yet">Keys you create appear here with when they were last used.</EmptyState>
         ) : (
           <Card className="overflow-x-auto">
             <table className="w-full text-left text-sm">
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium">Name</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Key</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Scopes</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Created by</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Created</th>
-                  <th scope="col" className="px-4 py-3 font-medium">Last used</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
+              <TableHead columns={["Name", "Key", "Scopes", "Created by", "Created", "Last used"]} actions />
               <tbody className="divide-y divide-slate-100">
                 {keys.map((k) => (
                   <tr key={k.id} data-testid="api-key-row">
@@ -166,7 +153,7 @@ export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { key
             </table>
           </Card>
         )}
-      </section>
+      </Section>
       <ConfirmDialog open={revoking !== null} title={`Revoke “${revoking?.name ?? ""}”?`} confirmLabel="Revoke key" busy={pending} onCancel={() => setRevoking(null)} onConfirm={revoke}>
         Requests with this key start failing with 401 immediately. This cannot be undone.
       </ConfirmDialog>

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Select } from "@/components/ui/field";
-import { Alert, Badge, Card } from "@/components/ui/misc";
+import { Alert, Badge, Card, Section, TableHead } from "@/components/ui/misc";
 import { formatDate } from "@/components/dashboard/format";
 import type { InviteSummary } from "@/lib/team/invites";
 import type { MemberSummary } from "@/lib/team/manage";
@@ -127,22 +127,10 @@ export function TeamManager({
         </Card>
       )}
 
-      <section aria-labelledby="members-heading">
-        <h2 id="members-heading" className="mb-3 text-lg font-semibold text-slate-900">
-          Members ({members.length})
-        </h2>
+      <Section id="members" title={<>Members ({members.length})</>}>
         <Card className="overflow-x-auto">
           <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">Member</th>
-                <th scope="col" className="px-4 py-3 font-medium">Role</th>
-                <th scope="col" className="px-4 py-3 font-medium">Folders</th>
-                <th scope="col" className="px-4 py-3 font-medium">Two-factor</th>
-                <th scope="col" className="px-4 py-3 font-medium">Joined</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
+            <TableHead columns={["Member", "Role", "Folders", "Two-factor", "Joined"]} actions />
             <tbody className="divide-y divide-slate-100">
               {members.map((m) => (
                 <tr key={m.userId} data-testid="member-row">
@@ -206,13 +194,10 @@ export function TeamManager({
             </tbody>
           </table>
         </Card>
-      </section>
+      </Section>
 
       {canManage && invites.length > 0 && (
-        <section aria-labelledby="invites-heading">
-          <h2 id="invites-heading" className="mb-3 text-lg font-semibold text-slate-900">
-            Pending invites
-          </h2>
+        <Section id="invites" title="Pending invites">
           <Card>
             <ul className="divide-y divide-slate-100">
               {invites.map((i) => (
@@ -230,7 +215,7 @@ export function TeamManager({
               ))}
             </ul>
           </Card>
-        </section>
+        </Section>
       )}
       <ConfirmDialog
         open={removing !== null}

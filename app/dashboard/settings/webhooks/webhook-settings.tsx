@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Select } from "@/components/ui/field";
-import { Alert, Badge, Card, EmptyState } from "@/components/ui/misc";
+import { Alert, Badge, Card, EmptyState, TableHead } from "@/components/ui/misc";
 import type { WebhookDeliveryView, WebhookEndpointView } from "@/lib/webhooks/schemas";
 
 const message = (e: unknown) => (e instanceof ApiError ? e.message : "That did not work. Please try again.");
@@ -199,16 +199,7 @@ function DeliveryLog({ eventTypes, onError }: { eventTypes: string[]; onError: (
       {deliveries.length > 0 && (
         <Card className="overflow-x-auto">
           <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">Status</th>
-                <th scope="col" className="px-4 py-3 font-medium">Event</th>
-                <th scope="col" className="px-4 py-3 font-medium">Time</th>
-                <th scope="col" className="px-4 py-3 font-medium">Duration</th>
-                <th scope="col" className="px-4 py-3 font-medium">Response</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
+            <TableHead columns={["Status", "Event", "Time", "Duration", "Response"]} actions />
             <tbody className="divide-y divide-slate-100">
               {deliveries.map((d) => (
                 <DeliveryRow key={d.id} d={d} open={open === d.id} onToggle={() => setOpen(open === d.id ? null : d.id)} onResend={() => resend.mutate(d.id)} resending={resend.isPending && resend.variables === d.id} />
