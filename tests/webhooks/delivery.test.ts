@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
 import { verifyWebhook } from "@/lib/webhooks/verify";
 import { startReceiver, type Receiver } from "./helpers/receiver";
+import { until } from "../helpers/wait";
+
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -9,15 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A tenant whose endpoint is the receiver at a path of its own (so requests can be told apart). */
 async function tenantWithEndpoint(events?: string[]) {

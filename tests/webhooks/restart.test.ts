@@ -4,6 +4,8 @@ import type { TestServer } from "../helpers/server";
 import { verifyWebhook } from "@/lib/webhooks/verify";
 import { freshStorage, startOwnServer } from "./helpers/own-server";
 import { startReceiver, type Receiver } from "./helpers/receiver";
+import { until } from "../helpers/wait";
+
 
 let servers: TestServer[] = [];
 let receiver: Receiver | undefined;
@@ -12,15 +14,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("webhook retries across a restart", () => {
   it("a retry that was sleeping when the server died is delivered after a restart on the same data", async () => {

@@ -6,6 +6,7 @@ import { filePart, postUploads } from "../uploads/helpers";
 import { verifyWebhook } from "@/lib/webhooks/verify";
 import { freshStorage, startOwnServer } from "./helpers/own-server";
 import { startReceiver, type Receiver } from "./helpers/receiver";
+import { until } from "../helpers/wait";
 
 // A server of our own with a shrunk schedule: immediate retry, then waits of 1 s and 2 s, then give up.
 let server: TestServer;
@@ -19,15 +20,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function setup(responder: (attempt: number) => number, events?: string[]) {
   const tenant: Tenant = await createTenant({ dataDir: server.dataDir });
