@@ -13,6 +13,25 @@ const onlyDb = process.env.TEST_DB; // run one database only when set
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let exitCode = 0;
 
+/**
+ * The suites need a few Debian packages (Chromium for the browser journeys, ffmpeg for
+ * video fixtures). Install the missing ones with apt; say plainly when that is impossible.
+ */
+function ensureSystemPackages() {
+  const wanted = [
+    { binary: "/usr/bin/chromium", pkg: "chromium" },
+    { binary: "ffmpeg", pkg: "ffmpeg" },
+  ];
+  const has = (binary) => (binary.startsWith("/") ? fs.existsSync(binary) : spawnSync("sh", ["-c", `command -v ${binary}`]).status === 0);
+  const missing = wanted.filter((w) => !has(w.binary)).map((w) => w.pkg);
+  if (!missing.length) return;
+  console.log(`=== installing ${missing.join(", ")} with apt-get ===`);
+  const apt = (args) => spawnSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status === 0;
+  if (!apt(["install", "-y", "--no-install-recommends", ...missing]) && !(apt(["update"]) && apt(["install", "-y", "--no-install-recommends", ...missing]))) {
+    console.error(`Could not install ${missing.join(", ")} (apt-get failed; root and Debian's package servers are needed). Suites that need them will fail.`);
+  }
+}
+
 function typecheck() {
   console.log("=== typecheck (tsc --noEmit) ===");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", root], { cwd: root, stdio: "inherit" });
@@ -22,6 +41,7 @@ function typecheck() {
   } else totals.passed += 1;
 }
 
+ensureSystemPackages();
 if (!extraArgs.length) typecheck();
 buildIfStale();
 
@@ -48,6 +68,13 @@ function runVitest(db) {
 function runPlaywright() {
   const specs = fs.existsSync(path.join(root, "e2e")) && fs.readdirSync(path.join(root, "e2e")).some((f) => f.endsWith(".spec.ts"));
   if (!specs || extraArgs.length) return;
+  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!fs.existsSync(chromium)) {
+    console.error(`\n=== playwright (e2e) NOT RUN: no Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH) ===`);
+    exitCode = 1;
+    totals.failed += 1;
+    return;
+  }
   console.log("\n=== playwright (e2e) ===");
   const report = path.join(os.tmpdir(), `adloom-e2e-${process.pid}.json`);
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test"], {

@@ -28,12 +28,15 @@ let unavailable: string | null | undefined;
 export function postgresUnavailableReason(): string | null {
   if (unavailable !== undefined) return unavailable;
   if (!fs.existsSync(path.join(BIN_DIR, "initdb"))) {
+    const apt = (args: string[]) =>
+      execFileSync("apt-get", args, { stdio: "ignore", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, timeout: 300_000 });
     try {
-      execFileSync("apt-get", ["install", "-y", "postgresql"], {
-        stdio: "ignore",
-        env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-        timeout: 300_000,
-      });
+      try {
+        apt(["install", "-y", "postgresql"]);
+      } catch {
+        apt(["update"]); // a fresh machine may have no package lists yet
+        apt(["install", "-y", "postgresql"]);
+      }
     } catch (error) {
       return (unavailable = `PostgreSQL is not installed in ${BIN_DIR} and "apt-get install -y postgresql" failed: ${(error as Error).message}`);
     }
