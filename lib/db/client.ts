@@ -6,6 +6,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getConfig } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { acquirePgliteLock } from "./pglite-lock";
+import { withPreparedStatements } from "./prepared-pglite";
 
 export type Db = PrismaClient;
 
@@ -34,7 +35,7 @@ function connect(): DbHandle {
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
     return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
   }
-  const pglite = openPglite(database.dir);
+  const pglite = withPreparedStatements(openPglite(database.dir));
   return { prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), pglite };
 }
 

@@ -1,0 +1,188 @@
+import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+
+/**
+ * PGlite with a server-side prepared statement per distinct SQL text.
+ *
+ * PGlite's own `query()` parses and plans every statement again, in six separate protocol round
+ * trips; for the statements the service repeats all day that is most of their cost (a typical
+ * hot-path statement runs 4–5 times faster prepared: see docs/database.md). Here the first call of a
+ * text prepares it under a name (Parse + Describe), and every call binds and executes that name in
+ * one protocol message. Results, errors (the same DatabaseError) and LISTEN/NOTIFY behave as with
+ * `query()`, and the same locks are taken, so it is a drop-in replacement for every caller,
+ * Prisma's adapter included.
+ */
+export function withPreparedStatements(db: PGlite, options: { maxStatements?: number } = {}): PGlite {
+  const statements = new StatementCache(db as unknown as PgliteInternals, options.maxStatements ?? 1000);
+  const query = (text: string, params: unknown[] | undefined, opts: QueryOptions | undefined, inTransaction: boolean) =>
+    opts?.blob ? null : statements.query(text, params ?? [], opts, inTransaction);
+
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "query") {
+        return (text: string, params?: unknown[], opts?: QueryOptions) => query(text, params, opts, false) ?? target.query(text, params, opts);
+      }
+      if (prop === "transaction") {
+        return <T>(callback: (tx: Transaction) => Promise<T>) =>
+          target.transaction((tx) => callback(preparedTransaction(tx, (text, params, opts) => query(text, params, opts, true) ?? tx.query(text, params, opts))));
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      // PGlite keeps its state in #private fields: its methods must run with the real instance as `this`.
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+type QueryFn = (text: string, params?: unknown[], opts?: QueryOptions) => Promise<Results<unknown>>;
+
+function preparedTransaction(tx: Transaction, query: QueryFn): Transaction {
+  const wrapped = Object.create(tx) as Transaction;
+  wrapped.query = <T>(text: string, params?: unknown[], opts?: QueryOptions) => {
+    if (tx.closed) return Promise.reject(new Error("Transaction is closed"));
+    return query(text, params, opts) as Promise<Results<T>>;
+  };
+  return wrapped;
+}
+
+/** The members of BasePGlite this layer relies on besides the public API (the locks `query()` takes). */
+interface PgliteInternals {
+  serializers: Record<number, (value: unknown) => string>;
+  parsers: Record<number, (text: string, typeId?: number) => unknown>;
+  execProtocolStream(message: Uint8Array, options: { syncToFs?: boolean; onNotice?: QueryOptions["onNotice"] }): Promise<BackendMessage[]>;
+  _checkReady(): Promise<void>;
+  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+interface BackendMessage {
+  name: string;
+  dataTypeIDs?: number[];
+  code?: string;
+}
+
+interface Statement {
+  name: string;
+  paramTypes: number[];
+  /** The statement's RowDescription (absent for statements returning no rows). */
+  rowDescription: BackendMessage | undefined;
+}
+
+// SQLSTATEs meaning the named statement is unusable (its plan's result type changed after DDL,
+// or the session lost it): prepare the text again.
+const STALE_STATEMENT = new Set(["0A000", "26000"]);
+
+class StatementCache {
+  /** Insertion order is recency order: a hit moves its entry to the end. */
+  private readonly byText = new Map<string, Statement>();
+  private readonly toClose: string[] = [];
+  private sequence = 0;
+
+  constructor(
+    private readonly db: PgliteInternals,
+    private readonly max: number,
+  ) {}
+
+  async query(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<unknown>> {
+    await this.db._checkReady();
+    const run = () =>
+      this.db._runExclusiveQuery(() =>
+        this.execute(text, params, options, inTransaction).catch((err: unknown) => {
+          // Like query(): a database error carries the statement it came from.
+          if (err && typeof err === "object" && "code" in err) Object.assign(err, { query: text, params, queryOptions: options });
+          throw err;
+        }),
+      );
+    // Outside a transaction, wait for any open one (as query() does) so this cannot run inside it.
+    return inTransaction ? run() : this.db._runExclusiveTransaction(run);
+  }
+
+  private async execute(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<unknown>> {
+    try {
+      return await this.bindAndExecute(await this.prepare(text, options), params, options, inTransaction);
+    } catch (err) {
+      if (!STALE_STATEMENT.has((err as BackendMessage).code ?? "") || !this.forget(text)) throw err;
+      // Inside a transaction the error has aborted it: only the caller can start again.
+      if (inTransaction) throw err;
+      return this.bindAndExecute(await this.prepare(text, options), params, options, inTransaction);
+    }
+  }
+
+  private async prepare(text: string, options: QueryOptions | undefined): Promise<Statement> {
+    const cached = this.byText.get(text);
+    if (cached) {
+      this.byText.delete(text);
+      this.byText.set(text, cached);
+      return cached;
+    }
+    const name = `adloom_${++this.sequence}`;
+    const messages = await this.db.execProtocolStream(
+      concat([
+        ...this.toClose.splice(0).map((old) => protocol.serialize.close({ type: "S", name: old })),
+        protocol.serialize.parse({ name, text, types: options?.paramTypes }),
+        protocol.serialize.describe({ type: "S", name }),
+        protocol.serialize.sync(),
+      ]),
+      { syncToFs: false, onNotice: options?.onNotice },
+    );
+    const statement: Statement = {
+      name,
+      paramTypes: messages.find((m) => m.name === "parameterDescription")?.dataTypeIDs ?? [],
+      rowDescription: messages.find((m) => m.name === "rowDescription"),
+    };
+    this.byText.set(text, statement);
+    if (this.byText.size > this.max) {
+      const [oldestText, oldest] = this.byText.entries().next().value as [string, Statement];
+      this.byText.delete(oldestText);
+      this.toClose.push(oldest.name);
+    }
+    return statement;
+  }
+
+  private async bindAndExecute(statement: Statement, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<unknown>> {
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const type = statement.paramTypes[i]!;
+      const serialize = options?.serializers?.[type] ?? this.db.serializers[type];
+      return serialize ? serialize(value) : String(value);
+    });
+    const messages = await this.db.execProtocolStream(
+      concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
+      // Outside a transaction the write is flushed as query() would, in the same call.
+      { syncToFs: !inTransaction, onNotice: options?.onNotice },
+    );
+    const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
+    // parseResults copies every parser into a new object when a query brings its own (Prisma's
+    // adapter always does): merge once per parser set instead.
+    const parsers = options?.parsers ? this.mergedParsers(options.parsers) : this.db.parsers;
+    const parseOptions = options?.parsers ? { ...options, parsers: undefined } : options;
+    return parse.parseResults(described as Parameters<typeof parse.parseResults>[0], parsers, parseOptions)[0]!;
+  }
+
+  private readonly merged = new WeakMap<object, PgliteInternals["parsers"]>();
+
+  private mergedParsers(own: NonNullable<QueryOptions["parsers"]>): PgliteInternals["parsers"] {
+    let merged = this.merged.get(own);
+    if (!merged) this.merged.set(own, (merged = { ...this.db.parsers, ...own }));
+    return merged;
+  }
+
+  /** Drops a text's statement (closed with the next preparation); false when it was not cached. */
+  private forget(text: string): boolean {
+    const statement = this.byText.get(text);
+    if (!statement) return false;
+    this.byText.delete(text);
+    this.toClose.push(statement.name);
+    return true;
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
