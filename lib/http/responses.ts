@@ -8,10 +8,17 @@ export function newRequestId(): string {
   return `req_${randomUUID().replace(/-/g, "")}`;
 }
 
+// Next.js gzips responses of 1 KB and more, but cannot see an app route's length and so compresses
+// every answer; `no-transform` (which its compression honours) spares the small ones, for which
+// gzip costs CPU and saves nothing.
+const COMPRESSION_THRESHOLD_BYTES = 1024;
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body);
+  const small = text.length < COMPRESSION_THRESHOLD_BYTES && Buffer.byteLength(text) < COMPRESSION_THRESHOLD_BYTES;
+  return new Response(text, {
     status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": small ? "no-store, no-transform" : "no-store", ...headers },
   });
 }
 
