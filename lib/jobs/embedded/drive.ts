@@ -171,7 +171,7 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
     /** Memoizes `fresh`; false when the lease is no longer ours (stop driving). */
     const persist = async (fresh: NewStep[]): Promise<boolean> => {
       if (!fresh.length) return true;
-      const { inserted, owned } = await saveStepsOwned(db, runId, owner, fresh, versionDirty ? version : null, ctx.now());
+      const { inserted, owned } = await saveStepsOwned(runId, owner, fresh, versionDirty ? version : null, ctx.now());
       if (owned) versionDirty = false;
       if (inserted < fresh.length) reload = true; // another result was recorded first: it is the one that counts
       saved.push(...fresh);
@@ -278,7 +278,6 @@ async function scheduleRetry(
 
 async function finish(ctx: DriveContext, run: JobRun, done: NonNullable<StepReport["done"]>, version: number | null): Promise<void> {
   const ended = await finishOwnedRun(
-    ctx.db,
     run.id,
     ctx.owner,
     done.status === "completed" ? { status: "completed", output: done.output } : { status: "failed", error: done.error },

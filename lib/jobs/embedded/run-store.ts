@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/client";
+import { queryRows, type Db } from "@/lib/db/client";
 import { sqlTime } from "./sql-time";
 import { Prisma, type JobRun } from "@/lib/generated/prisma/client";
 import type { JobEventPayload, JsonValue, StepResult } from "./types";
@@ -92,7 +92,8 @@ export async function nextDueAt(db: Db, now: Date): Promise<Date | null> {
 // these run once or more per job run; each one also folds what used to be several round trips
 // into a single atomic statement.
 
-const PENDING_SQL = Prisma.sql`('queued', 'running', 'sleeping')`;
+const PENDING_LIST = "('queued', 'running', 'sleeping')";
+const PENDING_SQL = Prisma.raw(PENDING_LIST);
 
 /** A run claimed (leased) by this runner, with what the drive needs to start without re-reading it. */
 export interface ClaimedRun {
@@ -176,13 +177,32 @@ export async function claimDueRunsWithState(db: Db, owner: string, limit: number
   return rows.map(({ fresh, ...run }) => ({ run: run as JobRun, steps: fresh ? [] : null }));
 }
 
+// Saving steps checks ownership with a plain read when there is no version to record (no new row
+// version, no index writes), else records the version while checking.
+const SAVE_STEPS_STATEMENT = (recordVersion: boolean) => `
+    WITH ins AS (
+      INSERT INTO job_steps ("runId", "stepId", name, result)
+      SELECT $1::text, e->>'stepId', e->>'name', e->'result' FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, ord)
+      ORDER BY ord
+      ON CONFLICT ("runId", "stepId") DO NOTHING
+      RETURNING 1
+    ), owned AS (
+      ${
+        recordVersion
+          ? `UPDATE job_runs SET "requestVersion" = $4::int, "updatedAt" = $5::timestamp(3)
+              WHERE id = $1::text AND "leaseOwner" = $3::text AND status IN ${PENDING_LIST} RETURNING 1`
+          : `SELECT 1 FROM job_runs WHERE id = $1::text AND "leaseOwner" = $3::text AND status IN ${PENDING_LIST}`
+      }
+    )
+    SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM owned)::int AS owned`;
+const SAVE_STEPS = { plain: SAVE_STEPS_STATEMENT(false), withVersion: SAVE_STEPS_STATEMENT(true) };
+
 /**
  * Memoizes step results (the first result recorded for a step wins) and, in the same statement,
  * checks that `owner` still holds the run (recording the SDK's request version when it changed).
  * `inserted` < steps.length means another driver recorded one of them first.
  */
 export async function saveStepsOwned(
-  db: Db,
   runId: string,
   owner: string,
   steps: { stepId: string; name?: string; result: StepResult }[],
@@ -190,32 +210,33 @@ export async function saveStepsOwned(
   now: Date,
 ): Promise<{ inserted: number; owned: boolean }> {
   const input = JSON.stringify(steps.map((s) => ({ stepId: s.stepId, name: s.name ?? null, result: s.result })));
-  const rows = await db.$queryRaw<{ inserted: number; owned: number }[]>`
-    WITH ins AS (
-      INSERT INTO job_steps ("runId", "stepId", name, result)
-      SELECT ${runId}, e->>'stepId', e->>'name', e->'result' FROM jsonb_array_elements(${input}::jsonb) WITH ORDINALITY AS t(e, ord)
-      ORDER BY ord
-      ON CONFLICT ("runId", "stepId") DO NOTHING
-      RETURNING 1
-    ), owned AS (
-      ${
-        version === null
-          ? // Nothing to record on the run: a read is enough (no new row version, no index writes).
-            Prisma.sql`SELECT 1 FROM job_runs WHERE id = ${runId} AND "leaseOwner" = ${owner} AND status IN ${PENDING_SQL}`
-          : Prisma.sql`UPDATE job_runs SET "requestVersion" = ${version}::int, "updatedAt" = ${sqlTime(now)}::timestamp(3)
-              WHERE id = ${runId} AND "leaseOwner" = ${owner} AND status IN ${PENDING_SQL} RETURNING 1`
-      }
-    )
-    SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM owned)::int AS owned`;
+  // Straight through the driver (queryRows): this runs for every step of every run.
+  const rows =
+    version === null
+      ? await queryRows<{ inserted: number; owned: number }>(SAVE_STEPS.plain, [runId, input, owner])
+      : await queryRows<{ inserted: number; owned: number }>(SAVE_STEPS.withVersion, [runId, input, owner, version, sqlTime(now)]);
   return { inserted: rows[0]?.inserted ?? 0, owned: (rows[0]?.owned ?? 0) > 0 };
 }
+
+const FINISH_RUN_STATEMENT = `
+    WITH upd AS (
+      UPDATE job_runs SET status = $1::text::"JobRunStatus",
+        output = CASE WHEN $2::boolean THEN $3::jsonb ELSE output END,
+        error = $4::jsonb,
+        "endedAt" = $5::timestamp(3), "nextAt" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+        "requestVersion" = COALESCE($6::int, "requestVersion"), "updatedAt" = $5::timestamp(3)
+      WHERE id = $7::text AND "leaseOwner" = $8::text AND status IN ${PENDING_LIST}
+      RETURNING id
+    ), del AS (
+      DELETE FROM job_waits WHERE "runId" IN (SELECT id FROM upd)
+    )
+    SELECT count(*)::int AS n FROM upd`;
 
 /**
  * Ends a run `owner` still holds (completed with its output, or failed with its error), releases
  * it and drops its waits, in one statement. False when the lease was lost or the run had ended.
  */
 export async function finishOwnedRun(
-  db: Db,
   runId: string,
   owner: string,
   done: { status: "completed"; output: JsonValue } | { status: "failed"; error: JsonValue },
@@ -225,18 +246,6 @@ export async function finishOwnedRun(
   const completed = done.status === "completed";
   const output = completed ? JSON.stringify(done.output ?? null) : null;
   const error = completed ? null : JSON.stringify(done.error ?? null);
-  const rows = await db.$queryRaw<{ n: number }[]>`
-    WITH upd AS (
-      UPDATE job_runs SET status = ${done.status}::"JobRunStatus",
-        output = CASE WHEN ${completed} THEN ${output}::jsonb ELSE output END,
-        error = ${error}::jsonb,
-        "endedAt" = ${sqlTime(now)}::timestamp(3), "nextAt" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
-        "requestVersion" = COALESCE(${version}::int, "requestVersion"), "updatedAt" = ${sqlTime(now)}::timestamp(3)
-      WHERE id = ${runId} AND "leaseOwner" = ${owner} AND status IN ${PENDING_SQL}
-      RETURNING id
-    ), del AS (
-      DELETE FROM job_waits WHERE "runId" IN (SELECT id FROM upd)
-    )
-    SELECT count(*)::int AS n FROM upd`;
+  const rows = await queryRows<{ n: number }>(FINISH_RUN_STATEMENT, [done.status, completed, output, error, sqlTime(now), version, runId, owner]);
   return (rows[0]?.n ?? 0) > 0;
 }
