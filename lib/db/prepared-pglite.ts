@@ -1,4 +1,4 @@
-import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import { messages, parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
 
 /**
  * PGlite with a server-side prepared statement per distinct SQL text.
@@ -7,9 +7,9 @@ import { parse, protocol, type PGlite, type QueryOptions, type Results, type Tra
  * trips; for the statements the service repeats all day that is most of their cost (a typical
  * hot-path statement runs 4–5 times faster prepared: see docs/database.md). Here the first call of a
  * text prepares it under a name (Parse + Describe), and every call binds and executes that name in
- * one protocol message. Results, errors (the same DatabaseError) and LISTEN/NOTIFY behave as with
- * `query()`, and the same locks are taken, so it is a drop-in replacement for every caller,
- * Prisma's adapter included.
+ * one protocol message; statements that wait while one is out are sent together (pipelined).
+ * Results, errors (the same DatabaseError) and LISTEN/NOTIFY behave as with `query()`, and the same
+ * locks are taken, so it is a drop-in replacement for every caller, Prisma's adapter included.
  */
 export function withPreparedStatements(db: PGlite, options: { maxStatements?: number } = {}): PGlite {
   const statements = new StatementCache(db as unknown as PgliteInternals, options.maxStatements ?? 1000);
@@ -47,17 +47,13 @@ function preparedTransaction(tx: Transaction, query: QueryFn): Transaction {
 interface PgliteInternals {
   serializers: Record<number, (value: unknown) => string>;
   parsers: Record<number, (text: string, typeId?: number) => unknown>;
-  execProtocolStream(message: Uint8Array, options: { syncToFs?: boolean; onNotice?: QueryOptions["onNotice"] }): Promise<BackendMessage[]>;
+  execProtocolStream(message: Uint8Array, options: { syncToFs?: boolean; throwOnError?: boolean; onNotice?: QueryOptions["onNotice"] }): Promise<BackendMessage[]>;
   _checkReady(): Promise<void>;
   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-interface BackendMessage {
-  name: string;
-  dataTypeIDs?: number[];
-  code?: string;
-}
+type BackendMessage = messages.BackendMessage & { dataTypeIDs?: number[]; code?: string };
 
 interface Statement {
   name: string;
@@ -66,15 +62,28 @@ interface Statement {
   rowDescription: BackendMessage | undefined;
 }
 
+interface QueuedQuery {
+  text: string;
+  params: unknown[];
+  options: QueryOptions | undefined;
+  resolve(result: Results<unknown>): void;
+  reject(err: unknown): void;
+}
+
 // SQLSTATEs meaning the named statement is unusable (its plan's result type changed after DDL,
 // or the session lost it): prepare the text again.
 const STALE_STATEMENT = new Set(["0A000", "26000"]);
+
+/** Statements sent to the database in one protocol call at most. */
+const MAX_PIPELINE = 64;
 
 class StatementCache {
   /** Insertion order is recency order: a hit moves its entry to the end. */
   private readonly byText = new Map<string, Statement>();
   private readonly toClose: string[] = [];
   private sequence = 0;
+  private readonly queue: QueuedQuery[] = [];
+  private draining = false;
 
   constructor(
     private readonly db: PgliteInternals,
@@ -83,26 +92,89 @@ class StatementCache {
 
   async query(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<unknown>> {
     await this.db._checkReady();
-    const run = () =>
-      this.db._runExclusiveQuery(() =>
-        this.execute(text, params, options, inTransaction).catch((err: unknown) => {
-          // Like query(): a database error carries the statement it came from.
-          if (err && typeof err === "object" && "code" in err) Object.assign(err, { query: text, params, queryOptions: options });
-          throw err;
-        }),
-      );
-    // Outside a transaction, wait for any open one (as query() does) so this cannot run inside it.
-    return inTransaction ? run() : this.db._runExclusiveTransaction(run);
+    // In a transaction the caller holds the transaction lock and issues one statement at a time.
+    if (inTransaction) return this.db._runExclusiveQuery(() => this.executeOne(text, params, options, true).catch((err) => Promise.reject(annotated(err, text, params, options))));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ text, params, options, resolve, reject });
+      if (!this.draining) void this.drain();
+    });
   }
 
-  private async execute(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<unknown>> {
+  /**
+   * Runs the queued statements. Statements queued while a call is out go together in the next one
+   * (pipelined: each is Bind/Execute/Sync, so each still runs in its own implicit transaction and an
+   * error in one leaves the others alone), which saves the round trip per statement under load.
+   */
+  private async drain(): Promise<void> {
+    this.draining = true;
     try {
-      return await this.bindAndExecute(await this.prepare(text, options), params, options, inTransaction);
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, MAX_PIPELINE);
+        // Outside a transaction, wait for any open one (as query() does) so these cannot run inside it.
+        await this.db._runExclusiveTransaction(() => this.db._runExclusiveQuery(() => this.runPipeline(batch)));
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async runPipeline(batch: QueuedQuery[]): Promise<void> {
+    const sent: { query: QueuedQuery; statement: Statement }[] = [];
+    const parts: Uint8Array[] = [];
+    for (const query of batch) {
+      try {
+        const statement = await this.prepare(query.text, query.options);
+        parts.push(this.bind(statement, query.params, query.options), protocol.serialize.execute({}), protocol.serialize.sync());
+        sent.push({ query, statement });
+      } catch (err) {
+        query.reject(annotated(err, query.text, query.params, query.options));
+      }
+    }
+    if (!sent.length) return;
+
+    let response: BackendMessage[];
+    try {
+      response = await this.db.execProtocolStream(concat(parts), { syncToFs: true, throwOnError: false });
     } catch (err) {
-      if (!STALE_STATEMENT.has((err as BackendMessage).code ?? "") || !this.forget(text)) throw err;
+      for (const { query } of sent) query.reject(err);
+      return;
+    }
+    // Each statement's answer ends with its ReadyForQuery.
+    let first = 0;
+    for (const { query, statement } of sent) {
+      let end = first;
+      while (end < response.length && response[end]!.name !== "readyForQuery") end++;
+      const answer = response.slice(first, end + 1);
+      first = end + 1;
+      const error = answer.find((m) => m instanceof messages.DatabaseError) as BackendMessage | undefined;
+      if (!error) {
+        for (const notice of answer) if (notice instanceof messages.NoticeMessage) query.options?.onNotice?.(notice);
+        query.resolve(this.toResults(statement, answer, query.options));
+      } else if (STALE_STATEMENT.has(error.code ?? "") && this.forget(query.text)) {
+        await this.executeOne(query.text, query.params, query.options, false).then(query.resolve, (err) => query.reject(annotated(err, query.text, query.params, query.options)));
+      } else {
+        query.reject(annotated(error, query.text, query.params, query.options));
+      }
+    }
+  }
+
+  /** One statement on its own (in a transaction, or again after its statement went stale); the caller holds the locks. */
+  private async executeOne(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<unknown>> {
+    const run = async () => {
+      const statement = await this.prepare(text, options);
+      const answer = await this.db.execProtocolStream(
+        concat([this.bind(statement, params, options), protocol.serialize.execute({}), protocol.serialize.sync()]),
+        // Outside a transaction the write is flushed as query() would, in the same call.
+        { syncToFs: !inTransaction, onNotice: options?.onNotice },
+      );
+      return this.toResults(statement, answer, options);
+    };
+    try {
+      return await run();
+    } catch (err) {
       // Inside a transaction the error has aborted it: only the caller can start again.
-      if (inTransaction) throw err;
-      return this.bindAndExecute(await this.prepare(text, options), params, options, inTransaction);
+      if (inTransaction || !STALE_STATEMENT.has((err as BackendMessage).code ?? "") || !this.forget(text)) throw err;
+      return run();
     }
   }
 
@@ -114,7 +186,7 @@ class StatementCache {
       return cached;
     }
     const name = `adloom_${++this.sequence}`;
-    const messages = await this.db.execProtocolStream(
+    const answer = await this.db.execProtocolStream(
       concat([
         ...this.toClose.splice(0).map((old) => protocol.serialize.close({ type: "S", name: old })),
         protocol.serialize.parse({ name, text, types: options?.paramTypes }),
@@ -125,8 +197,8 @@ class StatementCache {
     );
     const statement: Statement = {
       name,
-      paramTypes: messages.find((m) => m.name === "parameterDescription")?.dataTypeIDs ?? [],
-      rowDescription: messages.find((m) => m.name === "rowDescription"),
+      paramTypes: answer.find((m) => m.name === "parameterDescription")?.dataTypeIDs ?? [],
+      rowDescription: answer.find((m) => m.name === "rowDescription"),
     };
     this.byText.set(text, statement);
     if (this.byText.size > this.max) {
@@ -137,19 +209,19 @@ class StatementCache {
     return statement;
   }
 
-  private async bindAndExecute(statement: Statement, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<unknown>> {
+  /** The Bind message: parameters serialized as query() does, by the types the statement declares. */
+  private bind(statement: Statement, params: unknown[], options: QueryOptions | undefined): Uint8Array {
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const type = statement.paramTypes[i]!;
       const serialize = options?.serializers?.[type] ?? this.db.serializers[type];
       return serialize ? serialize(value) : String(value);
     });
-    const messages = await this.db.execProtocolStream(
-      concat([protocol.serialize.bind({ statement: statement.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()]),
-      // Outside a transaction the write is flushed as query() would, in the same call.
-      { syncToFs: !inTransaction, onNotice: options?.onNotice },
-    );
-    const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
+    return protocol.serialize.bind({ statement: statement.name, values });
+  }
+
+  private toResults(statement: Statement, answer: BackendMessage[], options: QueryOptions | undefined): Results<unknown> {
+    const described = statement.rowDescription ? [statement.rowDescription, ...answer] : answer;
     // parseResults copies every parser into a new object when a query brings its own (Prisma's
     // adapter always does): merge once per parser set instead.
     const parsers = options?.parsers ? this.mergedParsers(options.parsers) : this.db.parsers;
@@ -173,6 +245,12 @@ class StatementCache {
     this.toClose.push(statement.name);
     return true;
   }
+}
+
+/** Like query(): a database error carries the statement it came from. */
+function annotated(err: unknown, query: string, params: unknown[], queryOptions: QueryOptions | undefined): unknown {
+  if (err && typeof err === "object" && "code" in err) Object.assign(err, { query, params, queryOptions });
+  return err;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
