@@ -1,11 +1,12 @@
 import fs from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getConfig } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { acquirePgliteLock } from "./pglite-lock";
+import { ThreadedPGlite } from "./pglite-thread/client";
 import { withPreparedStatements } from "./prepared-pglite";
 
 export type Db = PrismaClient;
@@ -22,11 +23,11 @@ interface DbHandle {
 // connection must still be one per process.
 const globalForDb = globalThis as unknown as { __adloomDb?: DbHandle };
 
-/** Opens the embedded database directory for this process (taking its lock). */
+/** Opens the embedded database directory for this process (taking its lock), on its own thread. */
 export function openPglite(dir: string): PGlite {
   acquirePgliteLock(dir);
   fs.mkdirSync(dir, { recursive: true });
-  return new PGlite(dir);
+  return new ThreadedPGlite(dir) as unknown as PGlite;
 }
 
 function connect(): DbHandle {

@@ -1,0 +1,47 @@
+// The embedded database's own thread (see ./client.ts): runs PGlite and executes the wire-protocol
+// messages the main thread sends, one at a time and in order, answering with the raw response bytes.
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+
+const db = new PGlite(workerData.dataDir);
+// Requests run strictly one after another (a failed start answers each of them with its error).
+let queue = db.waitReady.catch(() => undefined);
+
+function reply(id, outcome) {
+  if (outcome.data) parentPort.postMessage({ id, data: outcome.data }, [outcome.data.buffer]);
+  else parentPort.postMessage({ id, ...outcome });
+}
+
+async function run(request) {
+  switch (request.type) {
+    case "protocol": {
+      // Errors come back inside the bytes (the main thread parses them); execProtocol (not
+      // execProtocolRaw) so that PGlite's own per-call bookkeeping is reset every time.
+      const { data } = await db.execProtocol(request.message, { syncToFs: request.syncToFs, throwOnError: false });
+      // A private copy: the response may be a view into PGlite's reusable buffer.
+      return { data: data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice() };
+    }
+    case "syncToFs":
+      await db.syncToFs();
+      return {};
+    case "close":
+      await db.close();
+      return {};
+    default:
+      throw new Error(`Unknown request ${request.type}`);
+  }
+}
+
+parentPort.on("message", (request) => {
+  queue = queue.then(
+    () => run(request).then(
+      (outcome) => reply(request.id, outcome),
+      (err) => reply(request.id, { error: { message: err?.message ?? String(err), stack: err?.stack } }),
+    ),
+  );
+});
+
+db.waitReady.then(
+  () => parentPort.postMessage({ ready: true }),
+  (err) => parentPort.postMessage({ ready: false, error: { message: err?.message ?? String(err) } }),
+);

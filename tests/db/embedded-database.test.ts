@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { messages, type PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ThreadedPGlite } from "@/lib/db/pglite-thread/client";
+import { withPreparedStatements } from "@/lib/db/prepared-pglite";
+
+// The embedded database's own layers (lib/db/pglite-thread, lib/db/prepared-pglite): PGlite pass only.
+const onPglite = process.env.TEST_DB !== "postgres";
+const SLOW = 120_000; // a fresh PGlite runs initdb
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "adloom-embedded-db-"));
+}
+
+describe.skipIf(!onPglite)("the embedded database on its own thread, with prepared statements", () => {
+  let threaded: ThreadedPGlite;
+  let db: PGlite;
+
+  beforeAll(async () => {
+    threaded = new ThreadedPGlite(tempDir());
+    db = withPreparedStatements(threaded as unknown as PGlite, { maxStatements: 3 });
+    await db.waitReady;
+    await db.exec(`CREATE TABLE items (id int PRIMARY KEY, tags text[], at timestamp(3), doc jsonb, note text)`);
+  }, SLOW);
+
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it("round-trips every kind of value, as objects or arrays", async () => {
+    const at = new Date("2026-11-22T10:00:00.123Z");
+    await db.query("INSERT INTO items (id, tags, at, doc) VALUES ($1, $2, $3, $4)", [1, ["a", "b,c"], at, { nested: [1, 2] }]);
+    const { rows, fields } = await db.query("SELECT id, tags, at, doc, note FROM items WHERE id = $1", [1]);
+    expect(rows).toEqual([{ id: 1, tags: ["a", "b,c"], at, doc: { nested: [1, 2] }, note: null }]);
+    expect(fields.map((f) => f.name)).toEqual(["id", "tags", "at", "doc", "note"]);
+    const asArray = await db.query("SELECT id, tags FROM items WHERE id = $1", [1], { rowMode: "array" });
+    expect(asArray.rows).toEqual([[1, ["a", "b,c"]]]);
+    // A caller's own parsers win for their types (Prisma's adapter brings some).
+    const custom = await db.query("SELECT at FROM items WHERE id = $1", [1], { parsers: { 1114: (text: string) => `raw:${text}` } });
+    expect(custom.rows).toEqual([{ at: "raw:2026-11-22 10:00:00.123" }]);
+  });
+
+  it("reports database errors as PGlite does, with the statement, and goes on", async () => {
+    const err = await db.query("INSERT INTO items (id) VALUES ($1)", [1]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(messages.DatabaseError);
+    expect(err).toMatchObject({ code: "23505", query: "INSERT INTO items (id) VALUES ($1)", params: [1] });
+    const syntax = await db.query("SELEC 1").catch((e: unknown) => e);
+    expect(syntax).toMatchObject({ code: "42601" });
+    expect((await db.query("SELECT count(*)::int AS n FROM items")).rows).toEqual([{ n: 1 }]);
+  });
+
+  it("runs concurrent statements each in its own transaction: one failing leaves the others", async () => {
+    const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => db.query("INSERT INTO items (id, note) VALUES ($1, $2) RETURNING id", [100 + (i % 40), `n${i}`])));
+    const failed = results.filter((r) => r.status === "rejected");
+    expect(failed).toHaveLength(20);
+    for (const f of failed) expect((f as PromiseRejectedResult).reason).toMatchObject({ code: "23505" });
+    const inserted = results.flatMap((r) => (r.status === "fulfilled" ? (r.value.rows as { id: number }[]).map((row) => row.id) : []));
+    expect(new Set(inserted).size).toBe(40);
+    expect((await db.query("SELECT count(*)::int AS n FROM items WHERE id >= 100")).rows).toEqual([{ n: 40 }]);
+  });
+
+  it("commits and rolls back transactions, and keeps other statements out of an open one", async () => {
+    const inside = await db.transaction(async (tx) => {
+      await tx.query("INSERT INTO items (id) VALUES ($1)", [2]);
+      // Issued during the transaction from outside it: must wait for it, not join it.
+      const outside = db.query("SELECT count(*)::int AS n FROM items WHERE id = 3");
+      await tx.query("INSERT INTO items (id) VALUES ($1)", [3]);
+      return { outside, count: (await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM items WHERE id IN (2, 3)")).rows[0]!.n };
+    });
+    expect(inside.count).toBe(2);
+    expect((await inside.outside).rows).toEqual([{ n: 1 }]);
+
+    await db.transaction(async (tx) => {
+      await tx.query("INSERT INTO items (id) VALUES ($1)", [4]);
+      await tx.rollback();
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO items (id) VALUES ($1)", [5]);
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect((await db.query("SELECT id FROM items WHERE id IN (4, 5)")).rows).toEqual([]);
+  });
+
+  it("delivers a notification before the statement that sent it returns", async () => {
+    const seen: string[] = [];
+    const unlisten = await db.listen("item_changes", (payload) => seen.push(`notified ${payload}`));
+    await db.query("SELECT pg_notify('item_changes', $1)", ["one"]);
+    seen.push("returned");
+    expect(seen).toEqual(["notified one", "returned"]);
+    await unlisten();
+    await db.query("SELECT pg_notify('item_changes', 'two')");
+    expect(seen).toHaveLength(2);
+  });
+
+  it("prepares a statement again when DDL changed what it returns", async () => {
+    const read = "SELECT * FROM items WHERE id = $1";
+    expect(Object.keys((await db.query<Record<string, unknown>>(read, [1])).rows[0]!)).not.toContain("extra");
+    await db.exec("ALTER TABLE items ADD COLUMN extra text DEFAULT 'x'");
+    expect((await db.query<Record<string, unknown>>(read, [1])).rows[0]).toMatchObject({ id: 1, extra: "x" });
+  });
+
+  it("keeps working past its statement limit (least recently used ones are closed)", async () => {
+    for (let round = 0; round < 3; round++) {
+      for (let k = 0; k < 6; k++) {
+        const { rows } = await db.query<{ v: number }>(`SELECT $1::int + ${k} AS v`, [round]);
+        expect(rows).toEqual([{ v: round + k }]);
+      }
+    }
+    // Closed statements are really gone from the session, not piling up.
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements");
+    expect(rows[0]!.n).toBeLessThanOrEqual(4);
+  });
+});
+
+describe.skipIf(!onPglite)("when the database thread stops", () => {
+  it("fails pending and later statements with a clear error instead of hanging", async () => {
+    const threaded = new ThreadedPGlite(tempDir());
+    await threaded.waitReady;
+    const worker = (threaded as unknown as { worker: { terminate(): Promise<number> } }).worker;
+    const pending = threaded.query("SELECT pg_sleep(0.5)");
+    await worker.terminate();
+    await expect(pending).rejects.toThrow(/embedded database thread exited/);
+    await expect(threaded.query("SELECT 1")).rejects.toThrow(/embedded database thread exited/);
+  }, SLOW);
+
+  it("closes cleanly, refusing statements afterwards", async () => {
+    const threaded = new ThreadedPGlite(tempDir());
+    await threaded.query("SELECT 1");
+    await threaded.close();
+    expect(threaded.closed).toBe(true);
+    await expect(threaded.query("SELECT 1")).rejects.toThrow(/closed/);
+  }, SLOW);
+});
