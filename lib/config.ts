@@ -53,7 +53,7 @@ const envSchema = z.object({
    * deliveries queued behind busy slots while the CPU served the API (bench:webhooks p99 25 s); at 32
    * they keep pace with ingest (p99 0.3 s). Lower it on small machines running heavy upload jobs.
    */
-  JOBS_CONCURRENCY: positiveInt(32),
+  JOBS_CONCURRENCY: positiveInt(128),
 
   // --- Webhooks
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag,

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { withMediaSlot } from "./media-slots";
 
 /** A binary on PATH (FFMPEG_PATH / FFPROBE_PATH override it), or null when absent. */
 function resolveBinary(name: "ffmpeg" | "ffprobe"): string | null {
@@ -27,8 +28,15 @@ export function mediaTool(name: "ffmpeg" | "ffprobe"): string | null {
   return cache.get(name)!;
 }
 
-/** Runs a media tool with a hard timeout (a stuck transcode must never hang a job); rejects with its stderr. */
+/**
+ * Runs a media tool with a hard timeout (a stuck transcode must never hang a job); rejects with its
+ * stderr. Waits for a free media slot first (one process per core), and the timeout starts then.
+ */
 export function runMediaTool(binary: string, args: string[], timeoutMs: number): Promise<string> {
+  return withMediaSlot(() => spawnMediaTool(binary, args, timeoutMs));
+}
+
+function spawnMediaTool(binary: string, args: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(binary, args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout);
