@@ -172,6 +172,11 @@ function DeliveryLog({ eventTypes, onError }: { eventTypes: string[]; onError: (
     onError: (e) => onError(message(e)),
   });
   const deliveries = log.data?.deliveries ?? [];
+  // The endpoint's health changes with each delivery: refresh it when a new one appears in the log.
+  const newest = deliveries[0]?.id;
+  useEffect(() => {
+    if (newest) void queryClient.invalidateQueries({ queryKey: ["webhook"] });
+  }, [newest, queryClient]);
   return (
     <section aria-labelledby="log-heading">
       <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
