@@ -57,6 +57,9 @@ type BackendMessage = messages.BackendMessage & { dataTypeIDs?: number[]; code?:
 
 interface Statement {
   name: string;
+  text: string;
+  /** Planned at every execution (see PLANNED_PER_EXECUTION). */
+  customPlan: boolean;
   paramTypes: number[];
   /** The statement's RowDescription (absent for statements returning no rows). */
   rowDescription: BackendMessage | undefined;
@@ -73,6 +76,11 @@ interface QueuedQuery {
 // SQLSTATEs meaning the named statement is unusable (its plan's result type changed after DDL,
 // or the session lost it): prepare the text again.
 const STALE_STATEMENT = new Set(["0A000", "26000"]);
+
+// A generic plan cannot know how many rows a parameterized LIMIT wants, and PostgreSQL may switch
+// such a statement to one that is much worse for small pages (GET /api/v1/creatives lost 10%):
+// those are parsed and planned for their values each time, still in the one protocol call.
+const PLANNED_PER_EXECUTION = /\b(LIMIT|OFFSET)\s+\$\d/i;
 
 /** Statements sent to the database in one protocol call at most. */
 const MAX_PIPELINE = 64;
@@ -124,7 +132,7 @@ class StatementCache {
     for (const query of batch) {
       try {
         const statement = await this.prepare(query.text, query.options);
-        parts.push(this.bind(statement, query.params, query.options), protocol.serialize.execute({}), protocol.serialize.sync());
+        parts.push(...this.execution(statement, query.params, query.options));
         sent.push({ query, statement });
       } catch (err) {
         query.reject(annotated(err, query.text, query.params, query.options));
@@ -163,7 +171,7 @@ class StatementCache {
     const run = async () => {
       const statement = await this.prepare(text, options);
       const answer = await this.db.execProtocolStream(
-        concat([this.bind(statement, params, options), protocol.serialize.execute({}), protocol.serialize.sync()]),
+        concat(this.execution(statement, params, options)),
         // Outside a transaction the write is flushed as query() would, in the same call.
         { syncToFs: !inTransaction, onNotice: options?.onNotice },
       );
@@ -197,6 +205,8 @@ class StatementCache {
     );
     const statement: Statement = {
       name,
+      text,
+      customPlan: PLANNED_PER_EXECUTION.test(text),
       paramTypes: answer.find((m) => m.name === "parameterDescription")?.dataTypeIDs ?? [],
       rowDescription: answer.find((m) => m.name === "rowDescription"),
     };
@@ -209,15 +219,20 @@ class StatementCache {
     return statement;
   }
 
-  /** The Bind message: parameters serialized as query() does, by the types the statement declares. */
-  private bind(statement: Statement, params: unknown[], options: QueryOptions | undefined): Uint8Array {
+  /**
+   * The messages that execute a statement once: Bind (parameters serialized as query() does, by the
+   * types the statement declares), Execute, Sync; for a statement planned per execution, an unnamed
+   * Parse with those types first.
+   */
+  private execution(statement: Statement, params: unknown[], options: QueryOptions | undefined): Uint8Array[] {
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const type = statement.paramTypes[i]!;
       const serialize = options?.serializers?.[type] ?? this.db.serializers[type];
       return serialize ? serialize(value) : String(value);
     });
-    return protocol.serialize.bind({ statement: statement.name, values });
+    const bind = [protocol.serialize.bind({ statement: statement.customPlan ? "" : statement.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()];
+    return statement.customPlan ? [protocol.serialize.parse({ name: "", text: statement.text, types: statement.paramTypes }), ...bind] : bind;
   }
 
   private toResults(statement: Statement, answer: BackendMessage[], options: QueryOptions | undefined): Results<unknown> {

@@ -103,6 +103,22 @@ describe.skipIf(!onPglite)("the embedded database on its own thread, with prepar
     expect((await db.query<Record<string, unknown>>(read, [1])).rows[0]).toMatchObject({ id: 1, extra: "x" });
   });
 
+  it("plans a statement with a parameterized LIMIT for its values each time, others once (generic plan)", async () => {
+    for (let limit = 1; limit <= 8; limit++) {
+      const page = await db.query<{ id: number }>("SELECT id FROM items ORDER BY id LIMIT $1", [limit]);
+      expect(page.rows).toHaveLength(limit); // dozens of rows are there by now
+      expect(page.rows[0]).toEqual({ id: 1 });
+      await db.query("SELECT id FROM items WHERE id = $1", [limit]);
+    }
+    const { rows } = await db.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+      "SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement LIKE 'SELECT id FROM items %'",
+    );
+    const byText = Object.fromEntries(rows.map((r) => [r.statement, r]));
+    // The LIMIT statement runs unnamed (parsed and planned with its values), never by its name.
+    expect(byText["SELECT id FROM items ORDER BY id LIMIT $1"]).toMatchObject({ generic_plans: 0, custom_plans: 0 });
+    expect(byText["SELECT id FROM items WHERE id = $1"]!.generic_plans).toBeGreaterThan(0);
+  });
+
   it("keeps working past its statement limit (least recently used ones are closed)", async () => {
     for (let round = 0; round < 3; round++) {
       for (let k = 0; k < 6; k++) {
