@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -55,13 +56,23 @@ export function getPglite(): PGlite | undefined {
  * Rows of one parameterized query, straight through the driver Prisma itself uses
  * (same connection or pool). For the few hot paths where the ORM's per-query cost
  * dominates; read timestamps as epoch milliseconds, since the two drivers parse
- * `timestamp without time zone` differently.
+ * `timestamp without time zone` differently. Pass constant texts: each is kept as a prepared
+ * statement (on PostgreSQL, by name on every pooled connection).
  */
 export async function queryRows<T>(text: string, params: unknown[]): Promise<T[]> {
   getDb();
   const handle = globalForDb.__adloomDb!;
   if (handle.pglite) return (await handle.pglite.query<T>(text, params)).rows;
-  return (await handle.pool!.query(text, params)).rows as T[];
+  // Named: each pooled connection prepares the statement once (the texts here are a fixed few).
+  return (await handle.pool!.query({ name: statementName(text), text, values: params })).rows as T[];
+}
+
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `adloom_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`));
+  return name;
 }
 
 export async function closeDb(): Promise<void> {
