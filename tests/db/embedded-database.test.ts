@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { messages, type PGlite } from "@electric-sql/pglite";
+import { messages, protocol, type PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ThreadedPGlite } from "@/lib/db/pglite-thread/client";
+import { parseResponse } from "@/lib/db/pglite-thread/parse-response";
 import { withPreparedStatements } from "@/lib/db/prepared-pglite";
 
 // The embedded database's own layers (lib/db/pglite-thread, lib/db/prepared-pglite): PGlite pass only.
@@ -129,6 +130,49 @@ describe.skipIf(!onPglite)("the embedded database on its own thread, with prepar
     // Closed statements are really gone from the session, not piling up.
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements");
     expect(rows[0]!.n).toBeLessThanOrEqual(4);
+  });
+});
+
+describe.skipIf(!onPglite)("reading the database's responses", () => {
+  let threaded: ThreadedPGlite;
+  beforeAll(async () => {
+    threaded = new ThreadedPGlite(tempDir());
+    await threaded.waitReady;
+  }, SLOW);
+  afterAll(async () => {
+    await threaded?.close();
+  });
+
+  const both = (bytes: Uint8Array) => {
+    const ours: unknown[] = [];
+    const pglites: unknown[] = [];
+    parseResponse(bytes, (m) => ours.push({ ...m }));
+    new protocol.Parser().parse(bytes, (m) => pglites.push({ ...m }));
+    return { ours, pglites };
+  };
+
+  it("gives the same messages as PGlite's parser: rows with NULLs, empty and multi-byte text, errors, notices", async () => {
+    const script = [
+      "SELECT g AS n, CASE WHEN g % 3 = 0 THEN NULL ELSE repeat('é✓', g) END AS text, '' AS empty, g::text || 'x' AS mixed FROM generate_series(1, 300) g",
+      "SELECT 1/0",
+      "DO $$ BEGIN RAISE NOTICE 'heads up'; END $$",
+      "SELECT 'after' AS word",
+    ];
+    for (const sql of script) {
+      const bytes = await threaded.execProtocolRaw(protocol.serialize.query(sql), { syncToFs: false });
+      const { ours, pglites } = both(bytes);
+      expect(ours).toEqual(pglites);
+      expect(ours.length).toBeGreaterThan(1);
+    }
+    const rows = both(await threaded.execProtocolRaw(protocol.serialize.query(script[0]!), { syncToFs: false })).ours.filter((m) => (m as { name: string }).name === "dataRow");
+    expect(rows).toHaveLength(300);
+    expect(rows[2]).toMatchObject({ fieldCount: 4, fields: ["3", null, "", "3x"] });
+    expect(rows[1]).toMatchObject({ fields: ["2", "é✓é✓", "", "2x"] });
+  });
+
+  it("refuses a truncated response instead of inventing rows", async () => {
+    const bytes = await threaded.execProtocolRaw(protocol.serialize.query("SELECT 'abc' AS word"), { syncToFs: false });
+    expect(() => parseResponse(bytes.subarray(0, bytes.length - 3), () => undefined)).toThrow(/malformed/);
   });
 });
 

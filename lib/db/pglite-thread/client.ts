@@ -11,6 +11,7 @@ import {
   type ExecProtocolResult,
   type Transaction,
 } from "@electric-sql/pglite";
+import { parseResponse } from "./parse-response";
 
 /**
  * The embedded database on a thread of its own.
@@ -99,7 +100,7 @@ export class ThreadedPGlite extends BasePGlite {
     const messages: BackendMessage[] = [];
     let error: Error | null = null;
     // As PGlite does: messages after an error are dropped, notices go to onNotice, notifications to listeners.
-    new protocol.Parser().parse(data, (msg: BackendMessage) => {
+    parseResponse(data, (msg: BackendMessage) => {
       if (error) return;
       if (msg instanceof pgMessages.DatabaseError) {
         if (throwOnError) error = msg;
