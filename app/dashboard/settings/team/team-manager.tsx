@@ -13,6 +13,18 @@ import { inviteAction, removeMemberAction, revokeInviteAction, updateMemberActio
 type Role = MemberSummary["role"];
 type Folder = { id: string; name: string; parentId: string | null };
 
+function RoleSelect({ id, roles, value, onChange }: { id: string; roles: Role[]; value: Role; onChange: (role: Role) => void }) {
+  return (
+    <Select id={id} value={value} onChange={(e) => onChange(e.target.value as Role)}>
+      {roles.map((r) => (
+        <option key={r} value={r}>
+          {r}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
 function FolderPicker({ folders, value, onChange, idPrefix }: { folders: Folder[]; value: string[]; onChange: (v: string[]) => void; idPrefix: string }) {
   if (folders.length === 0) return <p className="text-xs text-slate-500">No folders yet: access covers the whole library.</p>;
   return (
@@ -97,13 +109,7 @@ export function TeamManager({
                 <label htmlFor="invite-role" className="block text-sm font-medium text-slate-800">
                   Role
                 </label>
-                <Select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-                  {grantable.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </Select>
+                <RoleSelect id="invite-role" roles={grantable} value={role} onChange={setRole} />
               </div>
             </div>
             <FolderPicker folders={folders} value={inviteFolders} onChange={setInviteFolders} idPrefix="invite-folder" />
@@ -147,13 +153,7 @@ export function TeamManager({
                           <label htmlFor={`role-${m.userId}`} className="sr-only">
                             Role of {m.name}
                           </label>
-                          <Select id={`role-${m.userId}`} value={editing.role} onChange={(e) => setEditing({ ...editing, role: e.target.value as Role })}>
-                            {grantable.map((r) => (
-                              <option key={r} value={r}>
-                                {r}
-                              </option>
-                            ))}
-                          </Select>
+                          <RoleSelect id={`role-${m.userId}`} roles={grantable} value={editing.role} onChange={(r) => setEditing({ ...editing, role: r })} />
                         </div>
                         <FolderPicker folders={folders} value={editing.folderIds} onChange={(folderIds) => setEditing({ ...editing, folderIds })} idPrefix={`member-${m.userId}`} />
                       </div>
