@@ -16,18 +16,21 @@ export function withPreparedStatements(db: PGlite, options: { maxStatements?: nu
   const query = (text: string, params: unknown[] | undefined, opts: QueryOptions | undefined, inTransaction: boolean) =>
     opts?.blob ? null : statements.query(text, params ?? [], opts, inTransaction);
 
+  const overrides: Record<string | symbol, unknown> = {
+    query: (text: string, params?: unknown[], opts?: QueryOptions) => query(text, params, opts, false) ?? db.query(text, params, opts),
+    transaction: <T>(callback: (tx: Transaction) => Promise<T>) =>
+      db.transaction((tx) => callback(preparedTransaction(tx, (text, params, opts) => query(text, params, opts, true) ?? tx.query(text, params, opts)))),
+  };
+  // PGlite keeps its state in #private fields: its methods must run with the real instance as `this`
+  // (bound once each, not on every access: the adapter reaches them on every statement).
+  const bound = new Map<string | symbol, unknown>();
   return new Proxy(db, {
     get(target, prop) {
-      if (prop === "query") {
-        return (text: string, params?: unknown[], opts?: QueryOptions) => query(text, params, opts, false) ?? target.query(text, params, opts);
-      }
-      if (prop === "transaction") {
-        return <T>(callback: (tx: Transaction) => Promise<T>) =>
-          target.transaction((tx) => callback(preparedTransaction(tx, (text, params, opts) => query(text, params, opts, true) ?? tx.query(text, params, opts))));
-      }
+      if (prop in overrides) return overrides[prop];
       const value = Reflect.get(target, prop, target) as unknown;
-      // PGlite keeps its state in #private fields: its methods must run with the real instance as `this`.
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== "function") return value;
+      if (!bound.has(prop)) bound.set(prop, (value as (...args: unknown[]) => unknown).bind(target));
+      return bound.get(prop);
     },
   });
 }
