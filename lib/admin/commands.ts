@@ -65,7 +65,7 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
   "key revoke": {
     flags: ["id"],
     run: async (f) => {
-      await revokeApiKey(required(f, "id"));
+      await revokeApiKey(required(f, "id"), "any-workspace");
       return { ok: true };
     },
   },

@@ -56,14 +56,15 @@ export async function createApiKey(input: CreateApiKeyInput): Promise<{ id: stri
   return { id, key: secret, partialKey: displayApiKey(secret), scopes: scopes as Scope[] };
 }
 
-/** Revokes a key; the next request with it answers 401. `workspaceId` limits which keys may be revoked. */
-export async function revokeApiKey(id: string, workspaceId?: string): Promise<void> {
-  const { count } = await getDb().apiKey.updateMany({
-    where: { id, ...(workspaceId ? { workspaceId } : {}), revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
+/**
+ * Revokes a key; the next request with it answers 401. The caller says whose keys may be revoked:
+ * a workspace's, or (the operator CLI only) any workspace's, so no request path can forget the scope.
+ */
+export async function revokeApiKey(id: string, scope: { workspaceId: string } | "any-workspace"): Promise<void> {
+  const where = { id, ...(scope === "any-workspace" ? {} : { workspaceId: scope.workspaceId }) };
+  const { count } = await getDb().apiKey.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
   if (count === 0) {
-    const exists = await getDb().apiKey.findFirst({ where: { id, ...(workspaceId ? { workspaceId } : {}) }, select: { id: true } });
+    const exists = await getDb().apiKey.findFirst({ where, select: { id: true } });
     if (!exists) throw notFound("API key");
   }
 }

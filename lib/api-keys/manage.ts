@@ -68,5 +68,5 @@ export async function revokeApiKeyFor(principal: Principal, keyId: string): Prom
     select: { id: true },
   });
   if (!key) throw notFound("API key");
-  await revokeApiKey(key.id, principal.workspaceId);
+  await revokeApiKey(key.id, { workspaceId: principal.workspaceId });
 }
