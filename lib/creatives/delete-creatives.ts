@@ -2,7 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { folderScope } from "@/lib/folders/access";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { getStorage } from "@/lib/storage";
+import { discardStoredFiles } from "@/lib/storage";
 
 export const DELETE_CREATIVES_MAX = 200;
 
@@ -24,13 +24,9 @@ export async function deleteCreatives(principal: Principal, input: { ids: string
     DELETE FROM "creatives"
     WHERE "workspaceId" = ${principal.workspaceId} AND "id" IN (${Prisma.join(visible.map((c) => c.id))})
     RETURNING "storageKey", "previewStorageKey"`;
-  await removeMediaFiles(removed.flatMap((r) => [r.storageKey, r.previewStorageKey]).filter((k): k is string => Boolean(k)));
+  await discardStoredFiles(
+    removed.flatMap((r) => [r.storageKey, r.previewStorageKey]).filter((k): k is string => Boolean(k)),
+    "deleted creative",
+  );
   return { deleted: removed.length };
-}
-
-/** Best effort: a file left behind wastes space but breaks nothing, so errors are logged, not raised. */
-async function removeMediaFiles(keys: string[]): Promise<void> {
-  const storage = getStorage();
-  const results = await Promise.allSettled(keys.map((key) => storage.delete(key)));
-  for (const r of results) if (r.status === "rejected") console.error("[creatives] could not delete a media file", r.reason);
 }

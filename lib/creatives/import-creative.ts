@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { creativeDerivedKey, getStorage } from "@/lib/storage";
+import { creativeDerivedKey, discardStoredFiles, getStorage } from "@/lib/storage";
 import { probeImage, probeVideo } from "./probe-media";
 import { renderVideoPreview } from "./render-preview";
 
@@ -41,16 +41,27 @@ export async function renderCreativePreview(creativeId: string): Promise<{ previ
   if (creative.previewStorageKey) return { preview: true };
   const storage = getStorage();
   const key = creativeDerivedKey(creative.workspaceId, creative.id, "preview.mp4");
+  let stored = false;
   try {
     const rendered = await storage.withLocalFile(creative.storageKey, (file) =>
-      renderVideoPreview(file, async (preview) => void (await storage.put(key, preview, { contentType: "video/mp4" }))),
+      renderVideoPreview(file, async (preview) => {
+        await storage.put(key, preview, { contentType: "video/mp4" });
+        stored = true;
+      }),
     );
     if (!rendered) return { preview: false, error: "ffmpeg is not installed" };
   } catch (err) {
     console.error(`[creatives] preview of ${creativeId} failed`, err);
+    if (stored) await discardStoredFiles([key], "preview of a failed render");
     return { preview: false, error: (err as Error).message };
   }
-  const { count } = await db.creative.updateMany({ where: { id: creativeId }, data: { previewStorageKey: key } });
-  if (!count) await storage.delete(key); // deleted while we rendered: leave nothing behind
-  return { preview: count > 0 };
+  try {
+    const { count } = await db.creative.updateMany({ where: { id: creativeId }, data: { previewStorageKey: key } });
+    if (!count) await discardStoredFiles([key], "preview of a creative deleted while it rendered");
+    return { preview: count > 0 };
+  } catch (err) {
+    // Not recorded: leave no file behind; the job's step retry renders it again.
+    await discardStoredFiles([key], "preview not recorded");
+    throw err;
+  }
 }

@@ -27,3 +27,15 @@ export function uploadStorageKey(workspaceId: string, uploadId: string): string 
 export function creativeDerivedKey(workspaceId: string, creativeId: string, name: string): string {
   return `${workspaceId}/creatives/${creativeId}/${name}`;
 }
+
+/**
+ * Deletes files that nothing refers to any more, best effort: a file left behind wastes space but
+ * breaks nothing, so a failure is logged (to be found and removed by hand), never raised.
+ */
+export async function discardStoredFiles(keys: string[], why: string): Promise<void> {
+  const storage = getStorage();
+  const results = await Promise.allSettled(keys.map((key) => storage.delete(key)));
+  results.forEach((r, i) => {
+    if (r.status === "rejected") console.error(`[storage] could not delete ${keys[i]} (${why})`, r.reason);
+  });
+}

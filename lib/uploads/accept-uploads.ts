@@ -5,7 +5,7 @@ import { badRequest } from "@/lib/errors";
 import { canUseFolder } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
 import { sendEvent } from "@/lib/jobs/send";
-import { getStorage, uploadStorageKey } from "@/lib/storage";
+import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
 import { readMultipart, type MultipartFilePart } from "./accept-multipart";
 import { MediaInspector } from "./inspect-media-stream";
 import { UPLOAD_LIMITS } from "./limits";
@@ -103,7 +103,7 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
       })),
     });
   } catch (err) {
-    await Promise.allSettled(written.map((key) => storage.delete(key)));
+    await discardStoredFiles(written, "uploads not recorded");
     throw err;
   }
 
