@@ -127,6 +127,9 @@ export async function getInvite(token: string): Promise<InviteDetails> {
   };
 }
 
+type UsableInvite = Awaited<ReturnType<typeof findUsableInvite>>;
+type Tx = Parameters<Parameters<ReturnType<typeof getDb>["$transaction"]>[0]>[0];
+
 /**
  * Accepts an invite for a signed-in user whose email it names: they become a member (role and
  * folders from the invite) and `team.member_joined` is emitted after the change commits.
@@ -137,44 +140,60 @@ export async function acceptInvite(userId: string, token: string): Promise<{ wor
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user) throw notFound("User");
   if (user.email !== invite.email) throw forbidden(`This invite is for ${invite.email}; you are signed in as ${user.email}`);
-  await db.$transaction(async (tx) => {
-    // The conditional update makes a link single-use even when two tabs accept at once.
-    const { count } = await tx.invite.updateMany({ where: { id: invite.id, acceptedAt: null, revokedAt: null }, data: { acceptedAt: new Date() } });
-    if (!count) throw notFound("Invite");
-    const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId: invite.workspaceId, userId } } });
-    if (existing) throw conflict("You are already a member of this workspace");
-    const folderIds = invite.folderIds.length
-      ? (await tx.folder.findMany({ where: { workspaceId: invite.workspaceId, id: { in: invite.folderIds } }, select: { id: true } })).map((f) => f.id)
-      : [];
-    const membership = await tx.membership.create({ data: { id: newId("mem"), workspaceId: invite.workspaceId, userId, role: invite.role } });
-    if (folderIds.length) await tx.membershipFolder.createMany({ data: folderIds.map((folderId) => ({ membershipId: membership.id, folderId })) });
-  });
-  await emitEvent({
-    workspaceId: invite.workspaceId,
-    type: "team.member_joined",
-    data: { member: { name: user.name, email: user.email } },
-    dedupeKey: `team.member_joined:${invite.id}`,
-  });
+  await db.$transaction((tx) => joinWorkspace(tx, invite, userId));
+  await announceJoin(invite, user);
   return { workspaceId: invite.workspaceId };
 }
 
 /**
  * For an invitee without a password: creates their account (or sets the password of one an
- * operator added) from the invite link. The caller then signs them in and calls acceptInvite.
+ * operator added) and makes them a member, in one transaction, so a refused invite leaves no
+ * account behind. The caller then signs them in.
  */
-export async function createAccountFromInvite(token: string, input: { name: string; password: string }): Promise<{ userId: string; email: string }> {
+export async function acceptInviteWithNewAccount(
+  token: string,
+  input: { name: string; password: string },
+): Promise<{ userId: string; email: string; workspaceId: string }> {
   const invite = await findUsableInvite(token);
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
   const name = input.name.trim().slice(0, 100) || invite.email.split("@")[0]!;
   const passwordHash = await hashPassword(input.password);
-  const db = getDb();
-  const existing = await db.user.findUnique({ where: { email: invite.email } });
-  if (existing?.passwordHash) throw conflict("An account with this email already exists; sign in to accept the invite");
-  if (existing) {
-    const { count } = await db.user.updateMany({ where: { id: existing.id, passwordHash: null }, data: { passwordHash, name } });
-    if (!count) throw conflict("An account with this email already exists; sign in to accept the invite");
-    return { userId: existing.id, email: invite.email };
-  }
-  const user = await db.user.create({ data: { id: newId("usr"), email: invite.email, name, passwordHash } });
-  return { userId: user.id, email: invite.email };
+  const taken = () => conflict("An account with this email already exists; sign in to accept the invite");
+  const userId = await getDb().$transaction(async (tx) => {
+    const existing = await tx.user.findUnique({ where: { email: invite.email } });
+    if (existing?.passwordHash) throw taken();
+    let id = existing?.id;
+    if (id) {
+      const { count } = await tx.user.updateMany({ where: { id, passwordHash: null }, data: { passwordHash, name } });
+      if (!count) throw taken();
+    } else {
+      id = (await tx.user.create({ data: { id: newId("usr"), email: invite.email, name, passwordHash } })).id;
+    }
+    await joinWorkspace(tx, invite, id);
+    return id;
+  });
+  await announceJoin(invite, { name, email: invite.email });
+  return { userId, email: invite.email, workspaceId: invite.workspaceId };
+}
+
+/** The membership an invite grants, taking the invite (single use, even when two tabs accept at once). */
+async function joinWorkspace(tx: Tx, invite: UsableInvite, userId: string): Promise<void> {
+  const { count } = await tx.invite.updateMany({ where: { id: invite.id, acceptedAt: null, revokedAt: null }, data: { acceptedAt: new Date() } });
+  if (!count) throw notFound("Invite");
+  const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId: invite.workspaceId, userId } } });
+  if (existing) throw conflict("You are already a member of this workspace");
+  const folderIds = invite.folderIds.length
+    ? (await tx.folder.findMany({ where: { workspaceId: invite.workspaceId, id: { in: invite.folderIds } }, select: { id: true } })).map((f) => f.id)
+    : [];
+  const membership = await tx.membership.create({ data: { id: newId("mem"), workspaceId: invite.workspaceId, userId, role: invite.role } });
+  if (folderIds.length) await tx.membershipFolder.createMany({ data: folderIds.map((folderId) => ({ membershipId: membership.id, folderId })) });
+}
+
+async function announceJoin(invite: UsableInvite, member: { name: string; email: string }): Promise<void> {
+  await emitEvent({
+    workspaceId: invite.workspaceId,
+    type: "team.member_joined",
+    data: { member: { name: member.name, email: member.email } },
+    dedupeKey: `team.member_joined:${invite.id}`,
+  });
 }

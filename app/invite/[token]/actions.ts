@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { signIn } from "@/auth";
 import { isAppError } from "@/lib/errors";
 import { currentUserId, setActiveWorkspaceCookie } from "@/lib/session/current";
-import { acceptInvite, createAccountFromInvite } from "@/lib/team/invites";
+import { acceptInvite, acceptInviteWithNewAccount } from "@/lib/team/invites";
 
 export async function acceptAsSignedIn(token: string): Promise<{ error?: string }> {
   const userId = await currentUserId();
@@ -22,10 +22,9 @@ export async function acceptWithNewAccount(token: string, _prev: { error?: strin
   const password = String(form.get("password") ?? "");
   let email: string;
   try {
-    const account = await createAccountFromInvite(token, { name: String(form.get("name") ?? ""), password });
+    const account = await acceptInviteWithNewAccount(token, { name: String(form.get("name") ?? ""), password });
     email = account.email;
-    const { workspaceId } = await acceptInvite(account.userId, token);
-    await setActiveWorkspaceCookie(workspaceId);
+    await setActiveWorkspaceCookie(account.workspaceId);
   } catch (error) {
     if (isAppError(error)) return { error: error.message };
     throw error;
