@@ -1,18 +1,21 @@
 import { inngest } from "@/inngest/client";
 import { getDb } from "@/lib/db/client";
+import { purgeExpiredIdempotencyKeys } from "@/lib/idempotency";
 
 const KEEP_DAYS = 7;
 
-/** Daily: deletes the embedded runner's finished runs and processed events older than a week. */
+/** Daily: deletes the embedded runner's finished runs and processed events older than a week, and expired idempotency keys. */
 export const purgeJobHistory = inngest.createFunction(
   { id: "purge-job-history", name: "Purge job history", triggers: [{ cron: "17 3 * * *" }], retries: 2 },
   async ({ step }) => {
-    return step.run("delete-old-records", async () => {
+    const idempotencyKeys = await step.run("purge-expired-idempotency-keys", () => purgeExpiredIdempotencyKeys());
+    const jobs = await step.run("delete-old-records", async () => {
       const before = new Date(Date.now() - KEEP_DAYS * 86_400_000);
       const db = getDb();
       const runs = await db.jobRun.deleteMany({ where: { status: { in: ["completed", "failed", "cancelled"] }, endedAt: { lt: before } } });
       const events = await db.jobEvent.deleteMany({ where: { processedAt: { lt: before } } });
       return { runs: runs.count, events: events.count };
     });
+    return { ...jobs, idempotencyKeys };
   },
 );

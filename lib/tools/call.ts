@@ -1,14 +1,9 @@
 import { authorize } from "@/lib/auth/authorize";
 import type { Principal } from "@/lib/auth/principal";
 import { AppError, type ErrorBody, isAppError } from "@/lib/errors";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  fingerprint,
-  IDEMPOTENCY_KEY_MAX_LENGTH,
-  releaseIdempotencyKey,
-} from "@/lib/http/idempotency";
-import { describeZodError } from "@/lib/http/responses";
+import { fingerprint, IDEMPOTENCY_KEY_MAX_LENGTH, runIdempotently } from "@/lib/idempotency";
+import { canonicalJson } from "@/lib/json/canonical-json";
+import { describeZodError } from "@/lib/validation/describe-zod-error";
 import { findTool } from "./catalog";
 import { invalidInput, toToolError } from "./errors";
 import type { ToolResult } from "./types";
@@ -40,27 +35,23 @@ export async function callTool(principal: Principal, name: string, args: unknown
     if (!parsed.success) throw invalidInput(describeZodError(parsed.error));
 
     if (idempotencyKey === null || tool.readOnly) return success(await tool.handler(principal, parsed.data));
-    const claim = await claimIdempotencyKey(principal.workspaceId, idempotencyKey, fingerprint("tool", name, canonicalJson(rest)));
-    if (claim.kind === "replay") {
-      const body = JSON.parse(claim.response.body) as { result: ToolResult } | ErrorBody;
-      return "result" in body
-        ? { ok: true, status: 200, body, replayed: true }
-        : { ok: false, status: claim.response.status, body, replayed: true, headers: {} };
-    }
-    let outcome: ToolCallOutcome;
-    try {
-      outcome = success(await tool.handler(principal, parsed.data));
-    } catch (err) {
-      if (!isAppError(err)) {
-        await releaseIdempotencyKey(claim);
-        throw err;
-      }
-      outcome = failure(toToolError(err));
-    }
-    // Failures the caller should be free to retry with the same key are not kept.
-    if (outcome.status >= 500 || outcome.status === 409 || outcome.status === 429) await releaseIdempotencyKey(claim);
-    else await completeIdempotencyKey(claim, { status: outcome.status, body: JSON.stringify(outcome.body) });
-    return outcome;
+    const outcome = await runIdempotently(
+      { workspaceId: principal.workspaceId, key: idempotencyKey, fingerprint: fingerprint("tool", name, canonicalJson(rest)) },
+      async (): Promise<ToolCallOutcome> => {
+        try {
+          return success(await tool.handler(principal, parsed.data));
+        } catch (err) {
+          if (!isAppError(err)) throw err;
+          return failure(toToolError(err));
+        }
+      },
+      (value) => ({ status: value.status, body: JSON.stringify(value.body) }),
+    );
+    if (!outcome.replayed) return outcome.value;
+    const body = JSON.parse(outcome.response.body) as { result: ToolResult } | ErrorBody;
+    return "result" in body
+      ? { ok: true, status: 200, body, replayed: true }
+      : { ok: false, status: outcome.response.status, body, replayed: true, headers: {} };
   } catch (err) {
     const mapped = toToolError(err);
     if (!isAppError(mapped)) throw err;
@@ -92,13 +83,3 @@ function splitIdempotencyKey(args: unknown, fromHeader: string | null): { idempo
   }
   return { idempotencyKey: (fromArgs as string | undefined) ?? fromHeader, rest };
 }
-
-/** JSON with sorted object keys, so `{a,b}` and `{b,a}` are the same call. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
-

@@ -1,6 +1,0 @@
-import { deleteCreativesOperation, listCreativesOperation } from "@/lib/api/v1/creatives";
-import { routeMethods } from "@/lib/http/operation";
-
-export const runtime = "nodejs";
-export const dynamic = "force-dynamic";
-export const { GET, POST, PUT, PATCH, DELETE } = routeMethods({ GET: listCreativesOperation, DELETE: deleteCreativesOperation });
