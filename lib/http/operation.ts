@@ -3,19 +3,14 @@ import { authorize } from "@/lib/auth/authorize";
 import type { CapabilityId } from "@/lib/auth/capabilities";
 import type { Principal } from "@/lib/auth/principal";
 import { AppError, type ErrorCode } from "@/lib/errors";
-import { authenticateRequest, requireActivePlan, requireActiveWorkspace } from "./authenticate";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  fingerprint,
-  releaseIdempotencyKey,
-  validateIdempotencyKey,
-} from "./idempotency";
-import { enforceRateLimit, rateLimitHeaders, type RateLimitResult } from "./rate-limit";
+import { fingerprint, runIdempotently, validateIdempotencyKey } from "@/lib/idempotency";
+import type { HttpMethod } from "@/lib/tools/types";
+import { runPipeline } from "./pipeline";
 import { parseJsonText, readBodyText } from "./request-body";
-import { describeZodError, errorResponse, json, newRequestId, REQUEST_ID_HEADER, toErrorResponse } from "./responses";
+import { describeZodError } from "@/lib/validation/describe-zod-error";
+import { errorResponse, json, toErrorResponse } from "./responses";
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type { HttpMethod };
 const MUTATING: ReadonlySet<HttpMethod> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export interface ApiResult<R> {
@@ -51,6 +46,8 @@ export interface OperationDef<Q = unknown, B = unknown, P = unknown, R = unknown
   allowSession?: boolean;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
+  /** Turns query-string text into the values `query` expects (numbers), before validation. */
+  coerceQuery?: (raw: Record<string, string>) => Record<string, unknown>;
   /** A JSON body. */
   body?: z.ZodType<B>;
   /** A body the handler streams itself (multipart); documented with this schema. */
@@ -79,45 +76,46 @@ function parseWith<T>(schema: z.ZodType<T> | undefined, value: unknown, where: s
   return result.data;
 }
 
-function withHeaders(response: Response, headers: Record<string, string>): Response {
-  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
-  return response;
-}
-
 /**
- * The shared behaviour of every /api/v1 route: request id, authentication,
- * rate limit, workspace and plan checks, permission and scope, validation,
- * idempotency, and the error envelope.
+ * An /api/v1 route: the shared pipeline (request id, authentication, rate limit, workspace and
+ * plan checks, envelope), then permission and scope, validation, idempotency and the handler.
  */
 export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler {
-  return async (request, segment) => {
-    const requestId = newRequestId();
-    let limits: RateLimitResult | undefined;
-    try {
-      const principal = await authenticateRequest(request, { allowSession: def.allowSession });
-      limits = await enforceRateLimit(principal.keyId ?? `user:${principal.userId}`);
-      requireActiveWorkspace(principal);
-      requireActivePlan(principal);
+  return (request, segment) =>
+    runPipeline(request, { allowSession: def.allowSession }, async ({ principal, requestId }) => {
       if (def.capability) authorize(principal, def.capability);
-
       const url = new URL(request.url);
       const params = parseWith(def.params, await segment.params, "path parameters");
-      const query = parseWith(def.query, Object.fromEntries(url.searchParams), "query parameters");
+      const rawQuery = Object.fromEntries(url.searchParams);
+      const query = parseWith(def.query, def.coerceQuery ? def.coerceQuery(rawQuery) : rawQuery, "query parameters");
       const bodyText = def.body ? await readBodyText(request) : "";
       const body = parseWith(def.body, parseJsonText(bodyText), "request body");
 
       const ctx: OperationContext<Q, B, P> = { principal, query, body, params, request, requestId };
       const idempotencyKey = request.headers.get("idempotency-key");
-      const response =
-        idempotencyKey !== null && MUTATING.has(def.method) && !def.handlesIdempotency
-          ? await runIdempotently(def, ctx, validateIdempotencyKey(idempotencyKey), requestFingerprint(def, url, request, bodyText))
-          : toResponse(await def.handler(ctx));
-      return withHeaders(response, { [REQUEST_ID_HEADER]: requestId, ...rateLimitHeaders(limits) });
-    } catch (err) {
-      const response = toErrorResponse(err, requestId);
-      return withHeaders(response, { [REQUEST_ID_HEADER]: requestId, ...(limits && !response.headers.has("X-RateLimit-Limit") ? rateLimitHeaders(limits) : {}) });
-    }
-  };
+      if (idempotencyKey === null || !MUTATING.has(def.method) || def.handlesIdempotency) return toResponse(await def.handler(ctx));
+
+      const outcome = await runIdempotently(
+        {
+          workspaceId: principal.workspaceId,
+          key: validateIdempotencyKey(idempotencyKey),
+          fingerprint: requestFingerprint(def, url, request, bodyText),
+        },
+        async () => {
+          try {
+            return toResponse(await def.handler(ctx));
+          } catch (err) {
+            return toErrorResponse(err, requestId);
+          }
+        },
+        async (response) => ({ status: response.status, body: await response.clone().text() }),
+      );
+      if (!outcome.replayed) return outcome.value;
+      return new Response(outcome.response.body, {
+        status: outcome.response.status,
+        headers: { "Content-Type": "application/json; charset=utf-8", "Idempotent-Replayed": "true" },
+      });
+    });
 }
 
 function toResponse<R>(result: ApiResult<R> | Response): Response {
@@ -130,45 +128,4 @@ function requestFingerprint(def: OperationDef<any, any, any, any>, url: URL, req
     ? `${request.headers.get("content-type")?.split(";")[0]}|${request.headers.get("content-length") ?? ""}`
     : bodyText;
   return fingerprint(def.method, url.pathname, url.search, bodyPart);
-}
-
-async function runIdempotently<Q, B, P, R>(
-  def: OperationDef<Q, B, P, R>,
-  ctx: OperationContext<Q, B, P>,
-  key: string,
-  requestFingerprint: string,
-): Promise<Response> {
-  const claim = await claimIdempotencyKey(ctx.principal.workspaceId, key, requestFingerprint);
-  if (claim.kind === "replay") {
-    return new Response(claim.response.body, {
-      status: claim.response.status,
-      headers: { "Content-Type": "application/json; charset=utf-8", "Idempotent-Replayed": "true" },
-    });
-  }
-  let response: Response;
-  try {
-    response = toResponse(await def.handler(ctx));
-  } catch (err) {
-    const failure = toErrorResponse(err, ctx.requestId);
-    await settle(claim, failure.clone());
-    return failure;
-  }
-  await settle(claim, response.clone());
-  return response;
-}
-
-/** Keeps the first answer for replay, except failures the client should be free to retry. */
-async function settle(claim: { workspaceId: string; key: string }, response: Response): Promise<void> {
-  const retryable = response.status >= 500 || response.status === 409 || response.status === 429;
-  if (retryable) return releaseIdempotencyKey(claim);
-  await completeIdempotencyKey(claim, { status: response.status, body: await response.text() });
-}
-
-/** Route-file helper: every method of a path, unsupported ones answering 405 in the envelope. */
-export function routeMethods(ops: Partial<Record<HttpMethod, OperationDef<any, any, any, any>>>): Record<HttpMethod, RouteHandler> {
-  const allowed = Object.keys(ops).join(", ");
-  const notAllowed: RouteHandler = async () =>
-    errorResponse("method_not_allowed", `Method not allowed; this path supports ${allowed}`, { Allow: allowed });
-  const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-  return Object.fromEntries(methods.map((m) => [m, ops[m] ? handle(ops[m]!) : notAllowed])) as Record<HttpMethod, RouteHandler>;
 }

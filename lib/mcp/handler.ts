@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Principal } from "@/lib/auth/principal";
-import { AppError, isAppError } from "@/lib/errors";
-import { authenticateRequest, requireActivePlan, requireActiveWorkspace } from "@/lib/http/authenticate";
-import { enforceRateLimit, rateLimitHeaders, type RateLimitResult } from "@/lib/http/rate-limit";
+import { isAppError } from "@/lib/errors";
+import { requireActivePlan } from "@/lib/http/authenticate";
+import { runPipeline } from "@/lib/http/pipeline";
 import { parseJsonText, readBodyText } from "@/lib/http/request-body";
-import { json, REQUEST_ID_HEADER, toErrorResponse } from "@/lib/http/responses";
+import { json } from "@/lib/http/responses";
 import { createMcpServer, SUBSCRIPTION_REQUIRED_RPC_CODE } from "./server";
 
 const WWW_AUTHENTICATE = 'Bearer realm="adloom", error="invalid_token", error_description="Send Authorization: Bearer <API_KEY>"';
@@ -27,44 +26,33 @@ function planBlock(principal: Principal): { code: number; message: string } | un
 
 /**
  * MCP over Streamable HTTP at /api/mcp, stateless: every POST gets its own server and
- * transport, acting as the Bearer key's principal. A bad key is HTTP 401 with WWW-Authenticate.
+ * transport, acting as the Bearer key's principal, after the same pipeline as every API route
+ * (a bad key is HTTP 401 with WWW-Authenticate; a lapsed plan is the protocol's own -32002).
  */
-export async function handleMcpRequest(request: Request): Promise<Response> {
-  const requestId = `req_${randomUUID().replace(/-/g, "")}`;
-  let limits: RateLimitResult | undefined;
-  let response: Response;
-  try {
-    const principal = await authenticateRequest(request);
-    limits = await enforceRateLimit(principal.keyId ?? `user:${principal.userId}`);
-    requireActiveWorkspace(principal);
+export function handleMcpRequest(request: Request): Promise<Response> {
+  return runPipeline(request, { plan: "defer", unauthorizedHeaders: { "WWW-Authenticate": WWW_AUTHENTICATE } }, async ({ principal }) => {
     if (request.method !== "POST") {
       // Stateless: there is no session to stream server-initiated messages on or to delete.
-      response = rpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless and takes POST only");
+      const response = rpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless and takes POST only");
       response.headers.set("Allow", "POST");
-    } else {
-      let parsedBody: unknown;
-      try {
-        parsedBody = parseJsonText(await readBodyText(request));
-      } catch (err) {
-        return rpcError(400, -32700, `Parse error: ${(err as Error).message}`);
-      }
-      const server = createMcpServer(principal, planBlock(principal));
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      try {
-        response = await transport.handleRequest(request, {
-          parsedBody,
-          authInfo: { token: principal.keyId ?? "", clientId: principal.keyId ?? principal.userId, scopes: principal.scopes ?? [], extra: { workspaceId: principal.workspaceId } },
-        });
-      } finally {
-        await server.close();
-      }
+      return response;
     }
-  } catch (err) {
-    response = toErrorResponse(err, requestId);
-    if (isAppError(err) && (err as AppError).code === "unauthorized") response.headers.set("WWW-Authenticate", WWW_AUTHENTICATE);
-  }
-  response.headers.set(REQUEST_ID_HEADER, requestId);
-  if (limits && !response.headers.has("X-RateLimit-Limit")) for (const [k, v] of Object.entries(rateLimitHeaders(limits))) response.headers.set(k, v);
-  return response;
+    let parsedBody: unknown;
+    try {
+      parsedBody = parseJsonText(await readBodyText(request));
+    } catch (err) {
+      return rpcError(400, -32700, `Parse error: ${(err as Error).message}`);
+    }
+    const server = createMcpServer(principal, planBlock(principal));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, {
+        parsedBody,
+        authInfo: { token: principal.keyId ?? "", clientId: principal.keyId ?? principal.userId, scopes: principal.scopes ?? [], extra: { workspaceId: principal.workspaceId } },
+      });
+    } finally {
+      await server.close();
+    }
+  });
 }

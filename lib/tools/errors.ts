@@ -1,6 +1,6 @@
 import { ZodError } from "zod";
 import { AppError, type ErrorCode, isAppError } from "@/lib/errors";
-import { describeZodError } from "@/lib/http/responses";
+import { describeZodError } from "@/lib/validation/describe-zod-error";
 
 /** The spec's closed (additive) set of tool error codes. */
 export const TOOL_ERROR_CODES = [
