@@ -1,6 +1,8 @@
+import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { CapabilityId } from "@/lib/auth/capabilities";
 import type { Principal } from "@/lib/auth/principal";
+import type { ErrorCode } from "@/lib/errors";
 
 /** A JSON-serializable object: what every tool returns (MCP's structuredContent must be an object). */
 export type ToolResult = Record<string, unknown>;
@@ -28,11 +30,63 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   /** Result shape, when declared (becomes outputSchema). */
   output?: O;
   handler: (principal: Principal, input: z.output<I>) => Promise<ToolResult>;
+  /** A curated REST route of the spec that serves this tool (same handler, schemas and checks). */
+  rest?: RestBinding;
+}
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Where one tool argument travels in a REST request. Path parameters may be named differently in
+ * the path (`{ path: "id" }` for an argument `creativeId` at `/creatives/{id}/copy`).
+ */
+export type RestArgSource = "query" | "body" | { path: string };
+
+/**
+ * How a tool is served as a curated REST route. Arguments not named in `args` travel in the
+ * query string (GET) or the JSON body (other methods). The answer is the tool's result unless
+ * `respond` reshapes it (the spec's REST bodies sometimes say less than the tool's result).
+ */
+export interface RestBinding<R = any> {
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. `/api/v1/uploads/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** OpenAPI tag. */
+  tag: string;
+  args?: Record<string, RestArgSource>;
+  /** The success status. */
+  status: number;
+  /** A status chosen from the result instead (e.g. 201 when created, 200 when updated). */
+  statusOf?: (result: R) => number;
+  /** Description of the success response in the OpenAPI document. */
+  successDescription: string;
+  /** The REST body, when it differs from the tool's result; `responseSchema` then documents it. */
+  respond?: (result: R) => unknown;
+  responseSchema?: z.ZodType;
+  /** Errors the route can answer besides the ones every route can (401, 402, 403, 409, 429, 500). */
+  errors?: ErrorCode[];
+  /**
+   * A body the HTTP edge streams instead of JSON (multipart uploads): documented with `schema`,
+   * handed to `run` undecoded, never held whole in memory.
+   */
+  streamedBody?: {
+    contentType: string;
+    schema: Record<string, unknown>;
+    /** The 400 message when the request has no body at all. */
+    missingBodyMessage: string;
+    run: (principal: Principal, body: { stream: Readable; contentType: string | null }) => Promise<R>;
+  };
 }
 
 /** Declares a tool with its types checked against its schemas. */
 export function defineTool<I extends z.ZodType, O extends z.ZodType>(
-  def: Omit<ToolDefinition<I, O>, "handler"> & { handler: (principal: Principal, input: z.output<I>) => Promise<z.input<O>> },
+  def: Omit<ToolDefinition<I, O>, "handler" | "rest"> & {
+    handler: (principal: Principal, input: z.output<I>) => Promise<z.input<O>>;
+    rest?: RestBinding<z.input<O>>;
+  },
 ): ToolDefinition {
   return def as unknown as ToolDefinition;
 }

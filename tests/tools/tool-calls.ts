@@ -121,6 +121,17 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     expect(tooLong.body.error.message).toMatch(/^Invalid input: headline/);
   },
 
+  async save_copy_variant(t) {
+    const { creativeId } = await readyCreative(t.key);
+    const created = await toolResult(t.key, "save_copy_variant", { creativeId, headline: "First", label: "keep" });
+    expect(created).toEqual({ id: expect.any(String), created: true });
+    const { id } = created;
+    expect(await toolResult(t.key, "save_copy_variant", { creativeId, id, headline: "Second" })).toEqual({ id, created: false });
+    const rest = await api(t.key)(`/api/v1/creatives/${creativeId}/copy`);
+    expect(rest.body.copies).toEqual([expect.objectContaining({ id, headline: "Second", label: "keep" })]);
+    expect((await callTool(t.key, "save_copy_variant", { creativeId, id: "cpy_missing" })).status).toBe(404);
+  },
+
   async update_copy_variant(t) {
     const { creativeId } = await readyCreative(t.key);
     const { id } = await toolResult(t.key, "create_copy_variant", { creativeId, headline: "Before", label: "keep" });
@@ -214,7 +225,7 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
       expect((await toolResult(t.key, "set_webhook_events", { events: null })).webhook.events).toBeNull();
       const unknown = await callTool(t.key, "set_webhook_events", { events: ["upload.exploded"] });
       expect(unknown.status).toBe(400);
-      expect(unknown.body.error.message).toMatch(/^Invalid input: events\.0/);
+      expect(unknown.body.error.message).toMatch(/^Invalid input: Unknown event name: "upload.exploded"/);
     } finally {
       await receiver.close();
     }

@@ -1,15 +1,18 @@
 import type { OperationDef } from "@/lib/http/operation";
-import { getMe } from "./account";
-import { deleteCopyOperation, listCopiesOperation, saveCopyOperation } from "./copy";
-import { deleteCreativesOperation, listCreativesOperation } from "./creatives";
-import { callToolOperation, listToolsOperation } from "./tools";
-import { createUploadsOperation, dismissUploadOperation, getUploadOperation, listUploadsOperation, retryUploadOperation } from "./uploads";
+import { operationFromTool } from "@/lib/http/tool-operation";
+import { TOOLS } from "@/lib/tools/catalog";
 import { getCreativeMediaOperation, getCreativePreviewOperation } from "../media";
-import { webhookOperations } from "./webhooks";
+import { callToolOperation, listToolsOperation } from "./tools";
 
-/** Every REST operation of /api/v1, in the order the OpenAPI document lists them. Each new route adds itself here. */
-export const operations: OperationDef<any, any, any, any>[] = [getMe, listToolsOperation, callToolOperation,
-  listUploadsOperation, createUploadsOperation, getUploadOperation, retryUploadOperation, dismissUploadOperation,
-  getCreativeMediaOperation, getCreativePreviewOperation,
-  listCreativesOperation, deleteCreativesOperation, listCopiesOperation, saveCopyOperation, deleteCopyOperation,
-  ...webhookOperations];
+/**
+ * Every REST operation, in the order the OpenAPI document lists them: the tool catalog's own
+ * routes, media downloads, and every tool that declares a REST binding (the curated resources).
+ * A new bound tool appears here, on the router and in the document with no edit to this file.
+ */
+export const operations: OperationDef<any, any, any, any>[] = [
+  listToolsOperation,
+  callToolOperation,
+  getCreativeMediaOperation,
+  getCreativePreviewOperation,
+  ...TOOLS.filter((tool) => tool.rest).map(operationFromTool),
+];

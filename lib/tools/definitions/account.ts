@@ -14,5 +14,14 @@ export const accountTools = [
     input: z.strictObject({}),
     output: z.object({ account: AccountSchema }),
     handler: async (principal) => ({ account: getAccount(principal) }),
+    rest: {
+      method: "GET",
+      path: "/api/v1/me",
+      operationId: "getMe",
+      summary: "The account behind the API key",
+      tag: "Account",
+      status: 200,
+      successDescription: "The account",
+    },
   }),
 ];

@@ -12,6 +12,8 @@ const textFields = {
   label: CopyInputSchema.shape.label.meta({ maxLength: COPY_TEXT_LIMITS.label }),
 };
 
+const TAG = "Copy variants";
+
 export const copyTools = [
   defineTool({
     name: "list_copy_variants",
@@ -22,8 +24,19 @@ export const copyTools = [
     readOnly: true,
     destructive: false,
     input: z.strictObject({ creativeId: idArg("Creative"), ...pageArgs({ defaultLimit: 100, maxLimit: 200 }) }),
-    output: z.object({ copies: z.array(CopySchema), nextCursor: z.string().nullable() }),
+    output: z.object({ copies: z.array(CopySchema), nextCursor: z.string().nullable().describe("Null on the last page") }),
     handler: listCopies,
+    rest: {
+      method: "GET",
+      path: "/api/v1/creatives/{id}/copy",
+      operationId: "listCopies",
+      summary: "List a creative's copy variants, newest first",
+      tag: TAG,
+      args: { creativeId: { path: "id" } },
+      status: 200,
+      successDescription: "A page of copy variants",
+      errors: ["not_found"],
+    },
   }),
   defineTool({
     name: "create_copy_variant",
@@ -36,6 +49,33 @@ export const copyTools = [
     input: z.strictObject({ creativeId: idArg("Creative"), ...textFields }),
     output: z.object({ id: z.string(), created: z.boolean() }),
     handler: saveCopy,
+  }),
+  defineTool({
+    name: "save_copy_variant",
+    title: "Save copy variant",
+    description: "Creates a copy variant of a creative, or, given id, updates that variant (fields left out stay, null clears one); created says which.",
+    category: "copy",
+    capability: "copy.write",
+    readOnly: false,
+    destructive: false,
+    input: z.strictObject({ creativeId: idArg("Creative"), id: idArg("Copy variant to update").optional(), ...textFields }),
+    output: z.object({ id: z.string(), created: z.boolean() }),
+    handler: saveCopy,
+    rest: {
+      method: "POST",
+      path: "/api/v1/creatives/{id}/copy",
+      operationId: "saveCopy",
+      summary: "Create a copy variant, or update one by id",
+      description: "Without `id` creates a variant (201). With `id` updates that variant (200): fields left out stay, null clears.",
+      tag: TAG,
+      args: { creativeId: { path: "id" } },
+      status: 201,
+      statusOf: ({ created }) => (created ? 201 : 200),
+      successDescription: "Created (201) or updated (200)",
+      respond: ({ id }) => ({ id }),
+      responseSchema: z.object({ id: z.string() }),
+      errors: ["not_found"],
+    },
   }),
   defineTool({
     name: "update_copy_variant",
@@ -60,5 +100,16 @@ export const copyTools = [
     input: z.strictObject({ creativeId: idArg("Creative"), id: idArg("Copy variant") }),
     output: z.object({ ok: z.literal(true) }),
     handler: deleteCopy,
+    rest: {
+      method: "DELETE",
+      path: "/api/v1/creatives/{id}/copy",
+      operationId: "deleteCopy",
+      summary: "Delete a copy variant",
+      tag: TAG,
+      args: { creativeId: { path: "id" } },
+      status: 200,
+      successDescription: "Deleted",
+      errors: ["not_found"],
+    },
   }),
 ];

@@ -16,8 +16,18 @@ export const creativeTools = [
     readOnly: true,
     destructive: false,
     input: z.strictObject({ ...pageArgs({ defaultLimit: 100, maxLimit: 200 }) }),
-    output: z.object({ creatives: z.array(CreativeSchema), nextCursor: z.string().nullable() }),
+    output: z.object({ creatives: z.array(CreativeSchema), nextCursor: z.string().nullable().describe("Null on the last page") }),
     handler: listCreatives,
+    rest: {
+      method: "GET",
+      path: "/api/v1/creatives",
+      operationId: "listCreatives",
+      summary: "List creatives, newest first",
+      description: "Folder-scoped members see only their folders' creatives. `cursor`/`limit` and `nextCursor` page through the library.",
+      tag: "Creatives",
+      status: 200,
+      successDescription: "A page of creatives",
+    },
   }),
   defineTool({
     name: "get_creative",
@@ -44,9 +54,23 @@ export const creativeTools = [
     readOnly: false,
     destructive: true,
     input: z.strictObject({
-      ids: z.array(idArg("Creative")).min(1).max(DELETE_CREATIVES_MAX).describe(`1 to ${DELETE_CREATIVES_MAX} creative ids`),
+      ids: z
+        .array(idArg("Creative"))
+        .min(1, "must hold at least 1 id")
+        .max(DELETE_CREATIVES_MAX, `must hold at most ${DELETE_CREATIVES_MAX} ids`)
+        .describe(`1 to ${DELETE_CREATIVES_MAX} creative ids`),
     }),
     output: z.object({ deleted: z.number().int() }),
     handler: deleteCreatives,
+    rest: {
+      method: "DELETE",
+      path: "/api/v1/creatives",
+      operationId: "deleteCreatives",
+      summary: "Delete creatives",
+      description: "Deletes the creatives with their copy variants and media files. Ids that do not exist or are not visible are skipped.",
+      tag: "Creatives",
+      status: 200,
+      successDescription: "How many were deleted",
+    },
   }),
 ];

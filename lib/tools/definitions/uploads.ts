@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { acceptUploads } from "@/lib/uploads/accept-uploads";
+import { UPLOAD_LIMITS } from "@/lib/uploads/limits";
 import { PLATFORMS, UploadSchema } from "@/lib/uploads/upload-schema";
 import { dismissUpload, getUpload, listUploads, retryUpload } from "@/lib/uploads/uploads";
 import { defineTool } from "../types";
@@ -15,6 +16,7 @@ import { idArg, pageArgs } from "./shared";
 export const TOOL_UPLOAD_MAX_BYTES = 512 * 1024;
 const TOOL_UPLOAD_MAX_FILES = 5;
 
+const TAG = "Uploads";
 const UploadRefSchema = z.object({ id: z.string(), status: z.literal("processing") });
 
 /** Feeds base64 files to the same multipart acceptor the REST route uses, so every check and the cleanup are shared. */
@@ -62,6 +64,16 @@ export const uploadTools = [
     input: z.strictObject({ ...pageArgs({ defaultLimit: 100, maxLimit: 200 }) }),
     output: z.object({ uploads: z.array(UploadSchema), nextCursor: z.string().nullable() }),
     handler: listUploads,
+    rest: {
+      method: "GET",
+      path: "/api/v1/uploads",
+      operationId: "listUploads",
+      summary: "List uploads, newest first",
+      description: "Cursor-paginated: pass a page's `nextCursor` back as `cursor` (null on the last page).",
+      tag: TAG,
+      status: 200,
+      successDescription: "A page of uploads",
+    },
   }),
   defineTool({
     name: "get_upload",
@@ -74,6 +86,17 @@ export const uploadTools = [
     input: z.strictObject({ id: idArg("Upload") }),
     output: z.object({ upload: UploadSchema }),
     handler: getUpload,
+    rest: {
+      method: "GET",
+      path: "/api/v1/uploads/{id}",
+      operationId: "getUpload",
+      summary: "Fetch one upload",
+      tag: TAG,
+      args: { id: { path: "id" } },
+      status: 200,
+      successDescription: "The upload",
+      errors: ["not_found"],
+    },
   }),
   defineTool({
     name: "create_upload",
@@ -100,6 +123,33 @@ export const uploadTools = [
     }),
     output: z.object({ uploads: z.array(UploadRefSchema) }),
     handler: createUploadFromBase64,
+    rest: {
+      method: "POST",
+      path: "/api/v1/uploads",
+      operationId: "createUploads",
+      summary: "Upload image and video files; each starts a job pushing it to the ad account",
+      description:
+        `Up to ${UPLOAD_LIMITS.maxFiles} files per request; images up to 30 MB and videos up to 200 MB each. ` +
+        "Each part's content type must be image/* or video/* and match the file's bytes (JPEG, PNG, GIF, WebP, BMP, TIFF, AVIF; MP4, QuickTime, WebM, Matroska, AVI). " +
+        "The body is streamed; a request that fails validation stores nothing.",
+      tag: TAG,
+      status: 201,
+      successDescription: "One processing upload per file",
+      streamedBody: {
+        contentType: "multipart/form-data",
+        schema: {
+          type: "object",
+          required: ["files"],
+          properties: {
+            files: { type: "array", items: { type: "string", format: "binary" }, minItems: 1, maxItems: UPLOAD_LIMITS.maxFiles, description: "One part named files per file" },
+            platform: { type: "string", enum: ["platform_a", "platform_b"], default: "platform_a", description: "The ad account the files are pushed to" },
+            folderId: { type: "string", description: "Library folder the resulting creatives are filed under" },
+          },
+        },
+        missingBodyMessage: "No files: send one or more parts named files",
+        run: (principal, { stream, contentType }) => acceptUploads(principal, { body: stream, contentType }),
+      },
+    },
   }),
   defineTool({
     name: "retry_upload",
@@ -112,6 +162,18 @@ export const uploadTools = [
     input: z.strictObject({ id: idArg("Upload") }),
     output: z.object({ upload: UploadRefSchema }),
     handler: retryUpload,
+    rest: {
+      method: "POST",
+      path: "/api/v1/uploads/{id}",
+      operationId: "retryUpload",
+      summary: "Retry a failed upload",
+      description: "Runs the job again; a new upload.completed or upload.failed event is sent when it finishes. 404 unless the upload is failed.",
+      tag: TAG,
+      args: { id: { path: "id" } },
+      status: 200,
+      successDescription: "The upload is processing again",
+      errors: ["not_found"],
+    },
   }),
   defineTool({
     name: "dismiss_upload",
@@ -124,5 +186,17 @@ export const uploadTools = [
     input: z.strictObject({ id: idArg("Upload") }),
     output: z.object({ ok: z.literal(true) }),
     handler: dismissUpload,
+    rest: {
+      method: "DELETE",
+      path: "/api/v1/uploads/{id}",
+      operationId: "dismissUpload",
+      summary: "Dismiss a finished upload",
+      description: "Removes a completed or failed upload from the list; creatives it produced are unaffected. 409 while it is processing.",
+      tag: TAG,
+      args: { id: { path: "id" } },
+      status: 200,
+      successDescription: "Dismissed",
+      errors: ["not_found", "conflict"],
+    },
   }),
 ];
