@@ -1,8 +1,9 @@
 import type { InngestFunction } from "inngest";
 import { purgeJobHistory } from "./purge-job-history";
+import { taskDueDigest } from "./task-due-digest";
 import { uploadPush } from "./upload-push";
 import { webhookDeliver } from "./webhook-deliver";
 import { webhookMaintenance } from "./webhook-maintenance";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
-export const functions: InngestFunction.Any[] = [purgeJobHistory, uploadPush, webhookDeliver, webhookMaintenance];
+export const functions: InngestFunction.Any[] = [purgeJobHistory, uploadPush, webhookDeliver, webhookMaintenance, taskDueDigest];

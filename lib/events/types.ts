@@ -110,6 +110,8 @@ const TaskCommentData = z.object({
 });
 
 const TaskDueData = z.object({
+  date: z.string().describe("The owner's local date (YYYY-MM-DD) the digest is for"),
+  timeZone: z.string().describe("The owner's time zone the morning was read in"),
   tasks: z.array(
     TaskRef.extend({
       kind: z.enum(["due_soon", "overdue"]),

@@ -1,0 +1,74 @@
+import { getDb } from "@/lib/db/client";
+import { emitEvent } from "@/lib/events/emit";
+import { addDays, fromDateString, isTimeZone, localTime, toDateString } from "./local-time";
+import { loadPeople, taskUrl } from "./tasks";
+
+/** The digest goes out from 08:00 in the owner's time zone... */
+export const DIGEST_FROM_HOUR = 8;
+/** ...and not after noon: a morning missed entirely (server down) is not sent in the afternoon. */
+export const DIGEST_UNTIL_HOUR = 12;
+
+export interface SentDigest {
+  workspaceId: string;
+  date: string;
+  eventId: string;
+  taskCount: number;
+}
+
+/** Each active workspace with the time zone of its first owner (UTC when unset or unknown). */
+async function workspaceMornings(): Promise<{ workspaceId: string; timeZone: string }[]> {
+  const owners = await getDb().membership.findMany({
+    where: { role: "owner", workspace: { status: "active" } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { workspaceId: true, user: { select: { timeZone: true } } },
+  });
+  const byWorkspace = new Map<string, string>();
+  for (const o of owners) {
+    if (byWorkspace.has(o.workspaceId)) continue;
+    const tz = o.user.timeZone;
+    byWorkspace.set(o.workspaceId, tz && isTimeZone(tz) ? tz : "UTC");
+  }
+  return [...byWorkspace].map(([workspaceId, timeZone]) => ({ workspaceId, timeZone }));
+}
+
+/**
+ * The daily `task.due` digest: for every workspace whose owner's morning it is, the open tasks due
+ * tomorrow (`due_soon`) and due yesterday (`overdue`, just past due), each with assignees and a link.
+ * Runs every quarter hour (zones with :30 and :45 offsets get their 08:00 too). The event's dedupe key
+ * (workspace + local date) makes it at most once a day whatever the number of instances and restarts;
+ * an empty list sends nothing.
+ */
+export async function sendDueDigests(now = new Date()): Promise<SentDigest[]> {
+  const sent: SentDigest[] = [];
+  const db = getDb();
+  for (const { workspaceId, timeZone } of await workspaceMornings()) {
+    const local = localTime(now, timeZone);
+    if (local.hour < DIGEST_FROM_HOUR || local.hour >= DIGEST_UNTIL_HOUR) continue;
+    const dedupeKey = `task.due:${local.date}`;
+    if (await db.webhookEvent.findUnique({ where: { workspaceId_dedupeKey: { workspaceId, dedupeKey } }, select: { id: true } })) continue;
+
+    const tomorrow = addDays(local.date, 1);
+    const yesterday = addDays(local.date, -1);
+    const rows = await db.task.findMany({
+      where: { workspaceId, status: { not: "done" }, dueDate: { in: [fromDateString(tomorrow), fromDateString(yesterday)] } },
+      orderBy: [{ dueDate: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+      include: { assignees: { orderBy: { assignedAt: "asc" } } },
+    });
+    if (!rows.length) continue;
+    const people = await loadPeople(rows.flatMap((r) => r.assignees.map((a) => a.userId)));
+    const tasks = rows.map((row) => {
+      const dueDate = toDateString(row.dueDate!);
+      return {
+        taskId: row.id,
+        title: row.title,
+        url: taskUrl(row.id),
+        kind: dueDate === tomorrow ? ("due_soon" as const) : ("overdue" as const),
+        dueDate,
+        assignees: row.assignees.map((a) => ({ userId: a.userId, name: people.get(a.userId)?.name ?? "(former member)" })),
+      };
+    });
+    const event = await emitEvent({ workspaceId, type: "task.due", dedupeKey, data: { date: local.date, timeZone, tasks } });
+    sent.push({ workspaceId, date: local.date, eventId: event.id, taskCount: tasks.length });
+  }
+  return sent;
+}

@@ -1,0 +1,30 @@
+import type { Principal } from "@/lib/auth/principal";
+import { emitEvent } from "@/lib/events/emit";
+import type { Task, TaskComment } from "./task-schema";
+
+/** `task.assigned` for the people newly assigned (after the change committed). */
+export async function emitTaskAssigned(principal: Principal, task: Task, list: { id: string; name: string }, newAssigneeIds: string[]): Promise<void> {
+  const added = new Set(newAssigneeIds);
+  await emitEvent({
+    workspaceId: principal.workspaceId,
+    type: "task.assigned",
+    data: {
+      task: { taskId: task.id, title: task.title, url: task.url, dueDate: task.dueDate },
+      list: { listId: list.id, name: list.name },
+      assignees: task.assignees.filter((a) => added.has(a.userId)).map(({ userId, name, email }) => ({ userId, name, email })),
+      assignedBy: { userId: principal.userId, name: principal.userName },
+    },
+  });
+}
+
+export async function emitTaskComment(principal: Principal, task: Task, comment: TaskComment): Promise<void> {
+  await emitEvent({
+    workspaceId: principal.workspaceId,
+    type: "task.comment",
+    data: {
+      task: { taskId: task.id, title: task.title, url: task.url },
+      comment: { commentId: comment.id, body: comment.body, createdAt: comment.createdAt },
+      author: { userId: principal.userId, name: principal.userName },
+    },
+  });
+}
