@@ -284,6 +284,112 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
       await receiver.close();
     }
   },
+
+  async list_task_lists(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "Launch" });
+    await toolResult(t.key, "create_task", { listId: list.id, title: "Brief" });
+    const { lists } = await toolResult(t.key, "list_task_lists", {});
+    expect(lists).toEqual([expect.objectContaining({ id: list.id, name: "Launch", taskCount: 1 })]);
+  },
+
+  async create_task_list(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "  Spring  " });
+    expect(list).toMatchObject({ name: "Spring", taskCount: 0 });
+    expect((await callTool(t.key, "create_task_list", { name: "" })).body.error.code).toBe("invalid_input");
+  },
+
+  async rename_task_list(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "Old" });
+    expect((await toolResult(t.key, "rename_task_list", { id: list.id, name: "New" })).list.name).toBe("New");
+    const other = await createTenant();
+    expect((await callTool(other.key, "rename_task_list", { id: list.id, name: "Theirs" })).status).toBe(404);
+  },
+
+  async delete_task_list(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "Temp" });
+    const { task } = await toolResult(t.key, "create_task", { listId: list.id, title: "Keep me" });
+    expect((await callTool(t.key, "delete_task_list", { id: list.id })).status).toBe(409);
+    await toolResult(t.key, "delete_task", { id: task.id });
+    expect(await toolResult(t.key, "delete_task_list", { id: list.id })).toEqual({ ok: true });
+    expect((await toolResult(t.key, "list_task_lists", {})).lists).toEqual([]);
+  },
+
+  async list_tasks(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "L" });
+    const a = (await toolResult(t.key, "create_task", { listId: list.id, title: "A", dueDate: "2030-01-10", assigneeIds: [t.ownerUserId] })).task;
+    const b = (await toolResult(t.key, "create_task", { listId: list.id, title: "B", dueDate: "2030-02-10", status: "done" })).task;
+    const ids = async (args: object) => (await toolResult(t.key, "list_tasks", args)).tasks.map((x: any) => x.id);
+    expect(await ids({})).toEqual([b.id, a.id]);
+    expect(await ids({ mine: true })).toEqual([a.id]);
+    expect(await ids({ status: ["done"] })).toEqual([b.id]);
+    expect(await ids({ dueFrom: "2030-02-01" })).toEqual([b.id]);
+    expect(await ids({ dueTo: "2030-01-31", assigneeId: t.ownerUserId })).toEqual([a.id]);
+    const page = await toolResult(t.key, "list_tasks", { limit: 1 });
+    expect((await toolResult(t.key, "list_tasks", { limit: 1, cursor: page.nextCursor })).tasks.map((x: any) => x.id)).toEqual([a.id]);
+  },
+
+  async get_task(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "L" });
+    const { task } = await toolResult(t.key, "create_task", { listId: list.id, title: "Look" });
+    expect((await toolResult(t.key, "get_task", { id: task.id })).task).toEqual(task);
+    expect(task.url).toMatch(new RegExp(`/dashboard/tasks\\?task=${task.id}$`));
+    expect((await callTool((await createTenant()).key, "get_task", { id: task.id })).status).toBe(404);
+  },
+
+  async create_task(t) {
+    const { creativeId } = await readyCreative(t.key);
+    const { list } = await toolResult(t.key, "create_task_list", { name: "L" });
+    const { task } = await toolResult(t.key, "create_task", {
+      listId: list.id,
+      title: "Resize",
+      description: "For stories",
+      dueDate: "2030-05-01",
+      assigneeIds: [t.ownerUserId],
+      links: [{ kind: "creative", id: creativeId }],
+    });
+    expect(task).toMatchObject({ title: "Resize", status: "todo", dueDate: "2030-05-01", links: [{ kind: "creative", id: creativeId }] });
+    expect(task.assignees).toEqual([expect.objectContaining({ userId: t.ownerUserId })]);
+    const stranger = await callTool(t.key, "create_task", { listId: list.id, title: "X", assigneeIds: ["usr_nobody"] });
+    expect(stranger.body.error.message).toMatch(/^Invalid input: assigneeIds: not members of this workspace: usr_nobody/);
+    expect((await callTool(t.key, "create_task", { listId: list.id, title: "X", dueDate: "2030-02-30" })).body.error.code).toBe("invalid_input");
+  },
+
+  async update_task(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "L" });
+    const { list: other } = await toolResult(t.key, "create_task_list", { name: "M" });
+    const { task } = await toolResult(t.key, "create_task", { listId: list.id, title: "T", description: "keep", dueDate: "2030-01-01" });
+    const { task: updated } = await toolResult(t.key, "update_task", { id: task.id, status: "in_progress", dueDate: null, listId: other.id, assigneeIds: [t.ownerUserId] });
+    expect(updated).toMatchObject({ status: "in_progress", dueDate: null, listId: other.id, description: "keep" });
+    expect(updated.assignees.map((a: any) => a.userId)).toEqual([t.ownerUserId]);
+    expect((await toolResult(t.key, "update_task", { id: task.id, assigneeIds: [] })).task.assignees).toEqual([]);
+  },
+
+  async delete_task(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "L" });
+    const { task } = await toolResult(t.key, "create_task", { listId: list.id, title: "Gone" });
+    await toolResult(t.key, "add_task_comment", { taskId: task.id, body: "bye" });
+    expect(await toolResult(t.key, "delete_task", { id: task.id })).toEqual({ ok: true });
+    expect((await callTool(t.key, "get_task", { id: task.id })).status).toBe(404);
+    expect((await callTool(t.key, "delete_task", { id: task.id })).status).toBe(404);
+  },
+
+  async list_task_comments(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "L" });
+    const { task } = await toolResult(t.key, "create_task", { listId: list.id, title: "Talk" });
+    await toolResult(t.key, "add_task_comment", { taskId: task.id, body: "first" });
+    await toolResult(t.key, "add_task_comment", { taskId: task.id, body: "second" });
+    const { comments } = await toolResult(t.key, "list_task_comments", { taskId: task.id });
+    expect(comments.map((c: any) => c.body)).toEqual(["second", "first"]);
+    expect((await toolResult(t.key, "get_task", { id: task.id })).task.commentCount).toBe(2);
+  },
+
+  async add_task_comment(t) {
+    const { list } = await toolResult(t.key, "create_task_list", { name: "L" });
+    const { task } = await toolResult(t.key, "create_task", { listId: list.id, title: "Talk" });
+    const { comment } = await toolResult(t.key, "add_task_comment", { taskId: task.id, body: "Looks good" });
+    expect(comment).toMatchObject({ taskId: task.id, body: "Looks good", author: { userId: t.ownerUserId } });
+    expect((await callTool(t.key, "add_task_comment", { taskId: task.id, body: "   " })).body.error.code).toBe("invalid_input");
+  },
 };
 
 /** A local endpoint recording every JSON body it receives (the test server allows private URLs). */

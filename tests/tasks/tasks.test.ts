@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemberKey, createTenant, type Tenant } from "../helpers/fixtures";
+import { callTool, toolResult } from "../tools/helpers";
+import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
+
+let tenant: Tenant;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  tenant = await createTenant();
+  receiver = await startReceiver();
+  await toolResult(tenant.key, "set_webhook_url", { url: receiver.url });
+});
+afterAll(() => receiver.close());
+
+const eventsOf = async (type: string, n = 1) =>
+  (await receiver.waitFor(n, { filter: (r) => JSON.parse(r.body).type === type, timeoutMs: 20_000 })).map((r) => JSON.parse(r.body));
+
+describe("tasks", () => {
+  it("sends task.assigned to the newly assigned only, with the list, a dashboard link and who assigned", async () => {
+    const editor = await createMemberKey(tenant, { role: "editor" });
+    const viewer = await createMemberKey(tenant, { role: "viewer" });
+    const { list } = await toolResult(tenant.key, "create_task_list", { name: "Spring launch" });
+    const { task } = await toolResult(tenant.key, "create_task", { listId: list.id, title: "Cut the 15 s edit", dueDate: "2030-03-01", assigneeIds: [editor.userId] });
+    const [first] = await eventsOf("task.assigned");
+    expect(first.data).toEqual({
+      task: { taskId: task.id, title: "Cut the 15 s edit", url: task.url, dueDate: "2030-03-01" },
+      list: { listId: list.id, name: "Spring launch" },
+      assignees: [{ userId: editor.userId, name: expect.any(String), email: expect.stringContaining("@") }],
+      assignedBy: { userId: tenant.ownerUserId, name: expect.any(String) },
+    });
+    expect(first.data.task.url).toMatch(/^http:\/\/.+\/dashboard\/tasks\?task=/);
+
+    // Adding a second person sends one event naming only them; keeping the first sends nothing for them.
+    await toolResult(tenant.key, "update_task", { id: task.id, assigneeIds: [editor.userId, viewer.userId] });
+    const events = await eventsOf("task.assigned", 2);
+    expect(events[1].data.assignees.map((a: any) => a.userId)).toEqual([viewer.userId]);
+    await toolResult(tenant.key, "update_task", { id: task.id, title: "Cut the 6 s edit" });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.requests.filter((r) => JSON.parse(r.body).type === "task.assigned")).toHaveLength(2);
+  });
+
+  it("sends task.comment with the task, the comment and its author", async () => {
+    const editor = await createMemberKey(tenant, { role: "editor" });
+    const { list } = await toolResult(tenant.key, "create_task_list", { name: "Reviews" });
+    const { task } = await toolResult(tenant.key, "create_task", { listId: list.id, title: "Check copy" });
+    const { comment } = await toolResult(editor.key, "add_task_comment", { taskId: task.id, body: "Headline is too long" });
+    const [event] = await eventsOf("task.comment");
+    expect(event.data).toEqual({
+      task: { taskId: task.id, title: "Check copy", url: task.url },
+      comment: { commentId: comment.id, body: "Headline is too long", createdAt: comment.createdAt },
+      author: { userId: editor.userId, name: expect.any(String) },
+    });
+  });
+
+  it("lets viewers read but not write, needs the edit scope to write, and hides other workspaces' tasks", async () => {
+    const { list } = await toolResult(tenant.key, "create_task_list", { name: "Perms" });
+    const { task } = await toolResult(tenant.key, "create_task", { listId: list.id, title: "Secret" });
+    const viewer = await createMemberKey(tenant, { role: "viewer" });
+    expect((await callTool(viewer.key, "get_task", { id: task.id })).status).toBe(200);
+    const refused = await callTool(viewer.key, "update_task", { id: task.id, title: "Mine now" });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("forbidden");
+
+    const uploadOnly = await createMemberKey(tenant, { role: "editor", scopes: ["upload"] });
+    expect((await callTool(uploadOnly.key, "list_tasks", {})).status).toBe(200);
+    expect((await callTool(uploadOnly.key, "add_task_comment", { taskId: task.id, body: "hi" })).status).toBe(403);
+    const withEdit = await createMemberKey(tenant, { role: "editor", scopes: ["edit"] });
+    expect((await callTool(withEdit.key, "add_task_comment", { taskId: task.id, body: "hi" })).status).toBe(200);
+
+    const stranger = await createTenant();
+    for (const [name, args] of [
+      ["get_task", { id: task.id }],
+      ["update_task", { id: task.id, title: "x" }],
+      ["delete_task", { id: task.id }],
+      ["list_task_comments", { taskId: task.id }],
+      ["add_task_comment", { taskId: task.id, body: "x" }],
+      ["create_task", { listId: list.id, title: "x" }],
+      ["delete_task_list", { id: list.id }],
+    ] as const) {
+      expect((await callTool(stranger.key, name, args)).status, name).toBe(404);
+    }
+    expect((await toolResult(stranger.key, "list_tasks", {})).tasks).toEqual([]);
+    // The stranger cannot be assigned either.
+    const bad = await callTool(tenant.key, "update_task", { id: task.id, assigneeIds: [stranger.ownerUserId] });
+    expect(bad.status).toBe(400);
+  });
+});
