@@ -51,6 +51,18 @@ describe("dashboard session on /api/v1", () => {
     expect((await call("/api/v1/me", { headers: { "Sec-Fetch-Site": "cross-site" } })).status).toBe(200);
   });
 
+  it("the dashboard's session calls tools (also on the trial), and cross-site tool calls are refused", async () => {
+    const owner = await ownerWithPassword("none");
+    const { jar } = await signIn(owner.email, PASSWORD);
+    const call = sessionFetch(jar);
+    const created = await call("/api/v1/tools/create_task_list", { method: "POST", json: { name: "From the dashboard" } });
+    expect(created.status).toBe(200);
+    const listed = await call("/api/v1/tools/list_task_lists", { method: "POST", json: {} });
+    expect(listed.body.result.lists.map((l: { name: string }) => l.name)).toEqual(["From the dashboard"]);
+    const crossSite = await call("/api/v1/tools/create_task_list", { method: "POST", json: { name: "Evil" }, headers: { "Sec-Fetch-Site": "cross-site" } });
+    expect(crossSite.status).toBe(403);
+  });
+
   it("the active-workspace cookie cannot select a workspace the user is not a member of", async () => {
     const owner = await ownerWithPassword("none");
     const foreign = await createTenant({ plan: "pro" });

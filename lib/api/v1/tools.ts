@@ -37,6 +37,7 @@ export const listToolsOperation = defineOperation({
     "Every capability of the service as a tool. The response carries a strong `ETag` (a hash of the catalog); send it back in `If-None-Match` to get 304 while the catalog is unchanged.",
   tag: "Tools",
   capability: "tools.list",
+  allowSession: true,
   success: { status: 200, description: "The catalog", schema: z.object({ tools: z.array(ToolSchema) }) },
   handler: async ({ request }) => {
     const { json: body, etag } = catalog();
@@ -55,6 +56,8 @@ export const callToolOperation = defineOperation({
     "The body is the tool's arguments (a JSON object per its inputSchema; may be empty). `idempotencyKey` in the arguments acts like the `Idempotency-Key` header; a key serves one tool and one set of arguments. Failures use the tool error codes: invalid_input (message starts `Invalid input:`), tool_error, limit_exceeded, not_connected, plan_required, forbidden, not_found, conflict, upstream_error, upstream_busy.",
   tag: "Tools",
   capability: "tools.list",
+  // The dashboard's pages call tools too (same-origin, with its session; cross-site writes are refused).
+  allowSession: true,
   handlesIdempotency: true,
   params: z.object({ name: z.string().describe("Tool name") }),
   streamedBody: {

@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState, PageHeader } from "@/components/ui/misc";
+import { can } from "@/lib/auth/authorize";
+import { requirePrincipal } from "@/lib/session/current";
+import { listMembers } from "@/lib/team/manage";
+import { planStatus } from "@/lib/workspaces/plan";
+import { TasksWorkspace } from "./tasks-workspace";
+
+export const metadata: Metadata = { title: "Tasks" };
+export const dynamic = "force-dynamic";
+
+export default async function TasksPage() {
+  const principal = await requirePrincipal();
+  if (!planStatus(principal.workspace).dashboardAccess) {
+    return (
+      <>
+        <PageHeader title="Tasks" />
+        <EmptyState title="Choose a plan to open tasks" action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
+          Tasks open again as soon as the workspace is on a plan.
+        </EmptyState>
+      </>
+    );
+  }
+  const members = (await listMembers(principal)).map(({ userId, name, email }) => ({ userId, name, email }));
+  return (
+    <>
+      <PageHeader title="Tasks" description="Plan the work around your creatives and ads: lists, assignees, due dates and comments. Assignees hear about it by webhook, and a digest of what is due goes out every morning." />
+      <TasksWorkspace members={members} me={principal.userId} canWrite={can(principal, "tasks.write")} />
+    </>
+  );
+}
