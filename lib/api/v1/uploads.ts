@@ -1,7 +1,5 @@
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { z } from "zod";
-import { badRequest } from "@/lib/errors";
+import { multipartFiles } from "@/lib/http/multipart-files";
 import { defineOperation } from "@/lib/http/operation";
 import { pageQuery } from "@/lib/http/pagination";
 import { acceptUploads } from "@/lib/uploads/accept-uploads";
@@ -55,11 +53,7 @@ export const createUploadsOperation = defineOperation({
     },
   },
   success: { status: 201, description: "One processing upload per file", schema: z.object({ uploads: z.array(ProcessingUpload) }) },
-  handler: async ({ principal, request }) => {
-    if (!request.body) throw badRequest("No files: send one or more parts named files");
-    const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
-    return { status: 201, body: await acceptUploads(principal, { body, contentType: request.headers.get("content-type") }) };
-  },
+  handler: async ({ principal, request }) => ({ status: 201, body: await acceptUploads(principal, multipartFiles(request)) }),
 });
 
 export const getUploadOperation = defineOperation({
