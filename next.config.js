@@ -19,6 +19,7 @@ const nextConfig = {
     "@prisma/driver-adapter-utils",
     "pg",
     "busboy",
+    "@aws-sdk/lib-storage",
     "sharp",
     "inngest",
   ],

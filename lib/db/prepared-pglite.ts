@@ -1,4 +1,5 @@
-import { messages, parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import type { PGlite, QueryOptions, Results, Transaction } from "@electric-sql/pglite";
+import { DatabaseError, internalsOf, NoticeMessage, parseResults, serialize, type BackendMessage, type PgliteInternals } from "./pglite-internals";
 
 /**
  * PGlite with a server-side prepared statement per distinct SQL text.
@@ -12,7 +13,7 @@ import { messages, parse, protocol, type PGlite, type QueryOptions, type Results
  * locks are taken, so it is a drop-in replacement for every caller, Prisma's adapter included.
  */
 export function withPreparedStatements(db: PGlite, options: { maxStatements?: number } = {}): PGlite {
-  const statements = new StatementCache(db as unknown as PgliteInternals, options.maxStatements ?? 1000);
+  const statements = new StatementCache(internalsOf(db), options.maxStatements ?? 1000);
   const query = (text: string, params: unknown[] | undefined, opts: QueryOptions | undefined, inTransaction: boolean) =>
     opts?.blob ? null : statements.query(text, params ?? [], opts, inTransaction);
 
@@ -45,18 +46,6 @@ function preparedTransaction(tx: Transaction, query: QueryFn): Transaction {
   };
   return wrapped;
 }
-
-/** The members of BasePGlite this layer relies on besides the public API (the locks `query()` takes). */
-interface PgliteInternals {
-  serializers: Record<number, (value: unknown) => string>;
-  parsers: Record<number, (text: string, typeId?: number) => unknown>;
-  execProtocolStream(message: Uint8Array, options: { syncToFs?: boolean; throwOnError?: boolean; onNotice?: QueryOptions["onNotice"] }): Promise<BackendMessage[]>;
-  _checkReady(): Promise<void>;
-  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
-  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
-}
-
-type BackendMessage = messages.BackendMessage & { dataTypeIDs?: number[]; code?: string };
 
 interface Statement {
   name: string;
@@ -157,9 +146,9 @@ class StatementCache {
       while (end < response.length && response[end]!.name !== "readyForQuery") end++;
       const answer = response.slice(first, end + 1);
       first = end + 1;
-      const error = answer.find((m) => m instanceof messages.DatabaseError) as BackendMessage | undefined;
+      const error = answer.find((m) => m instanceof DatabaseError) as BackendMessage | undefined;
       if (!error) {
-        for (const notice of answer) if (notice instanceof messages.NoticeMessage) query.options?.onNotice?.(notice);
+        for (const notice of answer) if (notice instanceof NoticeMessage) query.options?.onNotice?.(notice);
         query.resolve(this.toResults(statement, answer, query.options));
       } else if (STALE_STATEMENT.has(error.code ?? "") && this.forget(query.text)) {
         await this.executeOne(query.text, query.params, query.options, false).then(query.resolve, (err) => query.reject(annotated(err, query.text, query.params, query.options)));
@@ -199,10 +188,10 @@ class StatementCache {
     const name = `adloom_${++this.sequence}`;
     const answer = await this.db.execProtocolStream(
       concat([
-        ...this.toClose.splice(0).map((old) => protocol.serialize.close({ type: "S", name: old })),
-        protocol.serialize.parse({ name, text, types: options?.paramTypes }),
-        protocol.serialize.describe({ type: "S", name }),
-        protocol.serialize.sync(),
+        ...this.toClose.splice(0).map((old) => serialize.close({ type: "S", name: old })),
+        serialize.parse({ name, text, types: options?.paramTypes }),
+        serialize.describe({ type: "S", name }),
+        serialize.sync(),
       ]),
       { syncToFs: false, onNotice: options?.onNotice },
     );
@@ -234,8 +223,8 @@ class StatementCache {
       const serialize = options?.serializers?.[type] ?? this.db.serializers[type];
       return serialize ? serialize(value) : String(value);
     });
-    const bind = [protocol.serialize.bind({ statement: statement.customPlan ? "" : statement.name, values }), protocol.serialize.execute({}), protocol.serialize.sync()];
-    return statement.customPlan ? [protocol.serialize.parse({ name: "", text: statement.text, types: statement.paramTypes }), ...bind] : bind;
+    const bind = [serialize.bind({ statement: statement.customPlan ? "" : statement.name, values }), serialize.execute({}), serialize.sync()];
+    return statement.customPlan ? [serialize.parse({ name: "", text: statement.text, types: statement.paramTypes }), ...bind] : bind;
   }
 
   private toResults(statement: Statement, answer: BackendMessage[], options: QueryOptions | undefined): Results<unknown> {
@@ -244,7 +233,7 @@ class StatementCache {
     // adapter always does): merge once per parser set instead.
     const parsers = options?.parsers ? this.mergedParsers(options.parsers) : this.db.parsers;
     const parseOptions = options?.parsers ? { ...options, parsers: undefined } : options;
-    return parse.parseResults(described as Parameters<typeof parse.parseResults>[0], parsers, parseOptions)[0]!;
+    return parseResults(described, parsers, parseOptions)[0]!;
   }
 
   private readonly merged = new WeakMap<object, PgliteInternals["parsers"]>();

@@ -1,8 +1,6 @@
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { z } from "zod";
-import { badRequest } from "@/lib/errors";
 import type { ToolDefinition } from "@/lib/tools/types";
+import { multipartFiles } from "./multipart-files";
 import { defineOperation, type OperationDef } from "./operation";
 
 type Shape = Record<string, z.ZodType>;
@@ -48,7 +46,7 @@ export function operationFromTool(tool: ToolDefinition): OperationDef<any, any, 
   }
   const hasPath = Object.keys(pathShape).length > 0;
   const hasQuery = Object.keys(queryShape).length > 0;
-  const hasBody = Object.keys(bodyShape).length > 0 && !rest.streamedBody;
+  const hasBody = Object.keys(bodyShape).length > 0 && !rest.multipartUpload;
   const numericQuery = Object.keys(queryShape).filter((key) => isNumeric(queryShape[key]!));
 
   const respond = (result: unknown) => ({
@@ -76,15 +74,11 @@ export function operationFromTool(tool: ToolDefinition): OperationDef<any, any, 
         }
       : undefined,
     body: hasBody ? bodySchema(bodyShape) : undefined,
-    streamedBody: rest.streamedBody && { contentType: rest.streamedBody.contentType, schema: rest.streamedBody.schema },
+    streamedBody: rest.multipartUpload && { contentType: "multipart/form-data", schema: rest.multipartUpload.schema },
     success: { status: rest.status, description: rest.successDescription, schema: rest.responseSchema ?? tool.output },
     errors: rest.errors,
     handler: async ({ principal, params, query, body, request }) => {
-      if (rest.streamedBody) {
-        if (!request.body) throw badRequest(rest.streamedBody.missingBodyMessage);
-        const stream = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
-        return respond(await rest.streamedBody.run(principal, { stream, contentType: request.headers.get("content-type") }));
-      }
+      if (rest.multipartUpload) return respond(await rest.multipartUpload.run(principal, multipartFiles(request)));
       const args: Record<string, unknown> = { ...(query ?? {}), ...(body ?? {}) };
       for (const [name, arg] of Object.entries(pathArg)) args[arg] = (params as Record<string, unknown>)[name];
       return respond(await tool.handler(principal, args));

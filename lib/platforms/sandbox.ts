@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/config";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { getStorage } from "@/lib/storage";
-import { SIGNATURE_BYTES, sniffMedia } from "./media-signature";
+import { detectMediaFormat, SIGNATURE_BYTES } from "./media-signature";
 import { PlatformError, type PlatformAdapter, type PushRequest, type PushResult } from "./types";
 
 /**
@@ -77,7 +77,7 @@ export class SandboxPlatformAdapter implements PlatformAdapter {
     if (file.sizeBytes !== request.sizeBytes) {
       throw this.transient(`received ${file.sizeBytes} of ${request.sizeBytes} bytes; the transfer was incomplete`);
     }
-    const media = sniffMedia(file.head);
+    const media = detectMediaFormat(file.head);
     if (!media) throw this.invalid(`"${request.fileName}" is not an image or video format the platform accepts`);
     if (media.kind !== request.kind) throw this.invalid(`"${request.fileName}" was sent as ${request.kind} but its bytes are ${media.contentType}`);
 

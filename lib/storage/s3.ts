@@ -6,17 +6,14 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
   CopyObjectCommand,
-  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
-  PutObjectCommand,
   S3Client,
   S3ServiceException,
-  UploadPartCommand,
 } from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
 import { assertValidKey, type ByteRange, type MediaStorage, type StoredObjectInfo, type StoredObjectStream } from "./media-storage";
 
 export interface S3StorageOptions {
@@ -28,7 +25,7 @@ export interface S3StorageOptions {
   forcePathStyle: boolean;
 }
 
-/** S3 multipart parts must be at least 5 MiB (except the last); 8 MiB bounds memory per concurrent upload. */
+/** S3 multipart parts must be at least 5 MiB (except the last); 8 MiB parts, one in flight, bound memory per upload. */
 const PART_SIZE = 8 * 1024 * 1024;
 
 /** Media in an S3-compatible bucket (AWS S3, MinIO, R2, ...), streamed in and out. */
@@ -51,66 +48,36 @@ export class S3MediaStorage implements MediaStorage {
   }
 
   /**
-   * Small bodies go up in one PutObject; larger ones as a multipart upload, one part
-   * buffered at a time. A failing body aborts the multipart upload, so nothing remains.
-   * The SDK checksums every request body with CRC32 by default; a multipart upload must then
-   * declare that algorithm when it is created and list each part's checksum when it is completed,
-   * or S3 refuses the parts ("Checksum Type mismatch ... expected checksum Type: null").
+   * Streams the body up with @aws-sdk/lib-storage: a small body in one PutObject, a larger one as a
+   * multipart upload, one part buffered at a time. Every request is CRC32-checksummed, declared when the
+   * multipart upload is created (S3 refuses part checksums an upload was not created with).
+   * A failing body aborts the multipart upload, so nothing remains, and its own error is rethrown.
    */
   async put(key: string, body: Readable, options: { contentType: string }): Promise<{ sizeBytes: number }> {
     assertValidKey(key);
-    let uploadId: string | undefined;
-    const parts: { ETag: string; PartNumber: number; ChecksumCRC32?: string }[] = [];
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
     let total = 0;
-
-    const flushPart = async () => {
-      if (!uploadId) {
-        const created = await this.client.send(
-          new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: options.contentType, ChecksumAlgorithm: "CRC32" }),
-        );
-        uploadId = created.UploadId!;
-      }
-      const partNumber = parts.length + 1;
-      const result = await this.client.send(
-        new UploadPartCommand({
-          Bucket: this.bucket,
-          Key: key,
-          UploadId: uploadId,
-          PartNumber: partNumber,
-          Body: Buffer.concat(pending),
-          ChecksumAlgorithm: "CRC32",
-        }),
-      );
-      parts.push({ ETag: result.ETag!, PartNumber: partNumber, ChecksumCRC32: result.ChecksumCRC32 });
-      pending = [];
-      pendingBytes = 0;
-    };
-
-    try {
+    async function* counted(): AsyncGenerator<Buffer> {
       for await (const chunk of body) {
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-        pending.push(buf);
-        pendingBytes += buf.length;
         total += buf.length;
-        if (pendingBytes >= PART_SIZE) await flushPart();
+        yield buf;
       }
-      if (!uploadId) {
-        await this.client.send(
-          new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: Buffer.concat(pending), ContentType: options.contentType }),
-        );
-        return { sizeBytes: total };
-      }
-      if (pendingBytes > 0) await flushPart();
-      await this.client.send(
-        new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
-      );
+    }
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: Readable.from(counted()), ContentType: options.contentType, ChecksumAlgorithm: "CRC32" },
+      partSize: PART_SIZE,
+      queueSize: 1,
+      // We abort ourselves: lib-storage would rethrow a failed abort in place of the body's own error.
+      leavePartsOnError: true,
+    });
+    try {
+      await upload.done();
       return { sizeBytes: total };
     } catch (err) {
-      if (uploadId) {
+      if (upload.uploadId) {
         await this.client
-          .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
+          .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: upload.uploadId }))
           .catch(() => undefined);
       }
       throw err;

@@ -1,8 +1,8 @@
-import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { CapabilityId } from "@/lib/auth/capabilities";
 import type { Principal } from "@/lib/auth/principal";
 import type { ErrorCode } from "@/lib/errors";
+import type { AcceptUploadsInput } from "@/lib/uploads/accept-uploads";
 
 /** A JSON-serializable object: what every tool returns (MCP's structuredContent must be an object). */
 export type ToolResult = Record<string, unknown>;
@@ -69,15 +69,12 @@ export interface RestBinding<R = any> {
   /** Errors the route can answer besides the ones every route can (401, 402, 403, 409, 429, 500). */
   errors?: ErrorCode[];
   /**
-   * A body the HTTP edge streams instead of JSON (multipart uploads): documented with `schema`,
-   * handed to `run` undecoded, never held whole in memory.
+   * The body is the multipart upload form instead of JSON: the HTTP edge parses it as it streams
+   * (never held whole in memory) and hands `run` the files one at a time; `schema` documents it.
    */
-  streamedBody?: {
-    contentType: string;
+  multipartUpload?: {
     schema: Record<string, unknown>;
-    /** The 400 message when the request has no body at all. */
-    missingBodyMessage: string;
-    run: (principal: Principal, body: { stream: Readable; contentType: string | null }) => Promise<R>;
+    run: (principal: Principal, form: AcceptUploadsInput) => Promise<R>;
   };
 }
 

@@ -6,27 +6,44 @@ import { canUseFolder } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
 import { sendEvent } from "@/lib/jobs/send";
 import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
-import { readMultipart, type MultipartFilePart } from "./accept-multipart";
 import { MediaInspector } from "./inspect-media-stream";
 import { UPLOAD_LIMITS } from "./limits";
-import { normalizeContentType, type MediaKind } from "./media-signature";
+import { normalizeContentType, type MediaKind } from "@/lib/platforms/media-signature";
 import { safeFileName } from "./file-name";
 import { PLATFORMS, UPLOAD_REQUESTED_EVENT, type PlatformName, type UploadRequestedData } from "./upload-schema";
 
+/** One file of an upload request, as it streams in. */
+export interface IncomingFile {
+  /** As the client sent it (may be empty or carry a path); made safe before use. */
+  fileName: string;
+  /** The content type the client declared; the file's bytes must agree with it. */
+  declaredType: string;
+  stream: Readable;
+}
+
+/** The request's options, unchecked. Absent: platform_a, and the library root. */
+export interface UploadFields {
+  platform?: string;
+  folderId?: string;
+}
+
 export interface AcceptUploadsInput {
-  /** The raw multipart/form-data body, read as it streams. */
-  body: Readable;
-  /** The request's Content-Type header (carries the multipart boundary). */
-  contentType: string | null;
+  /** The files, one at a time: each stream is read to its end (or failed) before the next is asked for. */
+  files: AsyncIterable<IncomingFile> | Iterable<IncomingFile>;
+  /**
+   * May still be filled in while `files` is read (a multipart form can send them after its files):
+   * each is checked as soon as it is seen, in the order the properties were set, and all are
+   * final once `files` has ended.
+   */
+  fields: UploadFields;
 }
 
 export interface AcceptedUploads {
   uploads: { id: string; status: "processing" }[];
 }
 
+/** Stored in request order: the response lists uploads in this order. */
 interface StoredFile {
-  /** Order of the part in the request: the response lists uploads in this order. */
-  position: number;
   id: string;
   fileName: string;
   kind: MediaKind;
@@ -36,33 +53,31 @@ interface StoredFile {
 }
 
 /**
- * Accepts a multipart upload: streams each file into media storage while checking its
- * type and size, validates `platform` and `folderId` (in whichever order the parts come),
- * then records one upload per file and starts one job each. On any failure nothing stays
- * behind: no rows and no stored files.
+ * Accepts uploaded files: streams each into media storage while checking its type and size,
+ * validates `platform` and `folderId` (whenever they become known), then records one upload per
+ * file and starts one job each. On any failure nothing stays behind: no rows and no stored files.
  */
 export async function acceptUploads(principal: Principal, input: AcceptUploadsInput): Promise<AcceptedUploads> {
   const storage = getStorage();
   const written: string[] = [];
   const files: StoredFile[] = [];
-  const fields: { platform?: PlatformName; folderId?: string } = {};
+  const checked: { platform?: PlatformName; folderId?: string } = {};
   const seenFields = new Set<string>();
   let fileCount = 0;
 
-  const onField = async (name: string, value: string) => {
-    if (name === "files") throw badRequest('A part named files has no filename: send each file as a file part (Content-Disposition with filename="...")');
-    if (name !== "platform" && name !== "folderId") return; // unknown fields are ignored, as clients may add their own
-    if (seenFields.has(name)) throw badRequest(`Field "${name}" was sent more than once`);
-    seenFields.add(name);
-    if (name === "platform") fields.platform = parsePlatform(value);
-    else fields.folderId = await requireUsableFolder(principal, value);
+  const checkNewFields = async () => {
+    for (const [name, value] of Object.entries(input.fields) as [keyof UploadFields, string | undefined][]) {
+      if (value === undefined || seenFields.has(name)) continue;
+      seenFields.add(name);
+      if (name === "platform") checked.platform = parsePlatform(value);
+      else if (name === "folderId") checked.folderId = await requireUsableFolder(principal, value);
+    }
   };
 
-  const onFile = async (part: MultipartFilePart) => {
-    if (part.fieldName !== "files") throw badRequest(`Unexpected file part "${part.fieldName}": send each file in a part named files`);
+  const storeFile = async (file: IncomingFile) => {
     if (++fileCount > UPLOAD_LIMITS.maxFiles) throw badRequest(`Too many files: at most ${UPLOAD_LIMITS.maxFiles} per request`);
-    const fileName = safeFileName(part.fileName);
-    const declaredType = normalizeContentType(part.declaredType);
+    const fileName = safeFileName(file.fileName);
+    const declaredType = normalizeContentType(file.declaredType);
     const declaredKind = kindOfDeclaredType(declaredType);
     if (!declaredKind) {
       throw badRequest(`File "${fileName}" has the unsupported type "${declaredType || "(none)"}": only image/* and video/* files are accepted`);
@@ -73,33 +88,35 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
     // The inspector can fail on the first chunk, before storage attaches to it; storage
     // still sees the error (the stream stays errored), so this listener only keeps it from being "unhandled".
     inspector.on("error", () => undefined);
-    part.stream.pipe(inspector);
-    const position = fileCount;
+    file.stream.pipe(inspector);
     written.push(storageKey);
     const { sizeBytes } = await storage.put(storageKey, inspector, { contentType: declaredType });
     const format = inspector.format!;
-    files.push({ position, id, fileName, kind: format.kind, contentType: format.contentType, sizeBytes, storageKey });
+    files.push({ id, fileName, kind: format.kind, contentType: format.contentType, sizeBytes, storageKey });
   };
 
   try {
-    await readMultipart(input.body, input.contentType, { onField, onFile });
+    for await (const file of input.files) {
+      await checkNewFields();
+      await storeFile(file);
+    }
+    await checkNewFields();
     if (files.length === 0) throw badRequest("No files: send one or more parts named files");
-    files.sort((a, b) => a.position - b.position);
-    if (fields.folderId === undefined && principal.folderIds) {
+    if (checked.folderId === undefined && principal.folderIds) {
       throw badRequest("folderId is required: your access is limited to specific folders");
     }
     await getDb().upload.createMany({
       data: files.map((f) => ({
         id: f.id,
         workspaceId: principal.workspaceId,
-        folderId: fields.folderId ?? null,
+        folderId: checked.folderId ?? null,
         createdById: principal.userId,
         fileName: f.fileName,
         kind: f.kind,
         contentType: f.contentType,
         sizeBytes: f.sizeBytes,
         storageKey: f.storageKey,
-        platform: fields.platform ?? "platform_a",
+        platform: checked.platform ?? "platform_a",
       })),
     });
   } catch (err) {

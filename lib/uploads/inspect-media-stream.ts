@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from "node:stream";
 import { badRequest } from "@/lib/errors";
 import { describeBytes, UPLOAD_LIMITS } from "./limits";
-import { detectMediaFormat, SIGNATURE_BYTES, SUPPORTED_FORMATS, type MediaFormat, type MediaKind } from "./media-signature";
+import { detectMediaFormat, SIGNATURE_BYTES, SUPPORTED_FORMATS, type MediaFormat, type MediaKind } from "@/lib/platforms/media-signature";
 
 /**
  * Passes a file's bytes through while checking them: the leading bytes must be a

@@ -1,4 +1,4 @@
-import type { MediaKind } from "./media-signature";
+import type { MediaKind } from "@/lib/platforms/media-signature";
 
 const MB = 1024 * 1024;
 

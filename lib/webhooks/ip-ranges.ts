@@ -1,4 +1,5 @@
 import net from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * Which IP addresses a webhook may be delivered to. Everything that is not globally
@@ -11,24 +12,23 @@ export type AddressVerdict =
   /** `localUse`: loopback or private, which WEBHOOKS_ALLOW_PRIVATE_URLS=1 permits for development. */
   | { allowed: false; reason: string; localUse: boolean };
 
-interface Range {
-  base: bigint;
-  bits: number;
+// Parsing and prefix matching are ipaddr.js's; which ranges are refused, and why, is our policy below
+// (explicit, rather than ipaddr's own range names, so that every refusal names its class).
+interface Range<A extends ipaddr.IPv4 | ipaddr.IPv6> {
+  cidr: [A, number];
   reason: string;
-  localUse?: boolean;
+  localUse: boolean;
 }
 
-function v4(cidr: string, reason: string, localUse = false): Range {
-  const [addr, bits] = cidr.split("/");
-  return { base: ipv4ToBigInt(addr!), bits: Number(bits), reason, localUse };
+function v4(cidr: string, reason: string, localUse = false): Range<ipaddr.IPv4> {
+  return { cidr: ipaddr.IPv4.parseCIDR(cidr), reason, localUse };
 }
 
-function v6(cidr: string, reason: string, localUse = false): Range {
-  const [addr, bits] = cidr.split("/");
-  return { base: ipv6ToBigInt(addr!), bits: Number(bits), reason, localUse };
+function v6(cidr: string, reason: string, localUse = false): Range<ipaddr.IPv6> {
+  return { cidr: ipaddr.IPv6.parseCIDR(cidr), reason, localUse };
 }
 
-const IPV4_BLOCKED: Range[] = [
+const IPV4_BLOCKED: Range<ipaddr.IPv4>[] = [
   v4("0.0.0.0/8", "\"this network\" (0.0.0.0/8)"),
   v4("10.0.0.0/8", "private", true),
   v4("100.64.0.0/10", "carrier-grade NAT (includes cloud metadata 100.100.100.200)"),
@@ -47,7 +47,7 @@ const IPV4_BLOCKED: Range[] = [
   v4("240.0.0.0/4", "reserved"),
 ];
 
-const IPV6_BLOCKED: Range[] = [
+const IPV6_BLOCKED: Range<ipaddr.IPv6>[] = [
   v6("::/128", "unspecified"),
   v6("::1/128", "loopback", true),
   v6("::/96", "IPv4-compatible (deprecated)"),
@@ -68,55 +68,34 @@ const NAT64 = v6("64:ff9b::/96", "NAT64");
 const SIX_TO_FOUR = v6("2002::/16", "6to4");
 const GLOBAL_UNICAST = v6("2000::/3", "global unicast");
 
-function inRange(value: bigint, range: Range, width: 32 | 128): boolean {
-  const shift = BigInt(width - range.bits);
-  return value >> shift === range.base >> shift;
-}
-
 /** Judges one IP address (v4 or v6, optionally with an IPv6 zone). */
 export function classifyAddress(address: string): AddressVerdict {
   const ip = address.replace(/%.*$/, "");
+  // net.isIP first: ipaddr.js also reads legacy IPv4 forms (`127.1`, hex, octal) that are not addresses here.
   const family = net.isIP(ip);
-  if (family === 4) return classifyV4(ipv4ToBigInt(ip));
-  if (family === 6) return classifyV6(ipv6ToBigInt(ip));
+  if (family === 4) return classifyV4(ipaddr.IPv4.parse(ip));
+  // ipaddr.js reads any dotted tail as IPv4-mapped (`::127.0.0.1` as `::ffff:127.0.0.1`): give it the
+  // canonical hex form (the URL parser's RFC 5952 serialization), so the deprecated IPv4-compatible form stays itself.
+  if (family === 6) return classifyV6(ipaddr.IPv6.parse(new URL(`http://[${ip}]/`).hostname.slice(1, -1)));
   return { allowed: false, reason: "not an IP address", localUse: false };
 }
 
-function classifyV4(value: bigint): AddressVerdict {
-  const hit = IPV4_BLOCKED.find((r) => inRange(value, r, 32));
-  return hit ? { allowed: false, reason: hit.reason, localUse: hit.localUse ?? false } : { allowed: true };
+function classifyV4(ip: ipaddr.IPv4): AddressVerdict {
+  const hit = IPV4_BLOCKED.find((r) => ip.match(r.cidr));
+  return hit ? { allowed: false, reason: hit.reason, localUse: hit.localUse } : { allowed: true };
 }
 
-function classifyV6(value: bigint): AddressVerdict {
-  const embedded = (range: Range, v4Bits: bigint) => {
-    const verdict = classifyV4(v4Bits & 0xffffffffn);
+function classifyV6(ip: ipaddr.IPv6): AddressVerdict {
+  const bytes = ip.toByteArray();
+  const embedded = (range: Range<ipaddr.IPv6>, v4Bytes: number[]) => {
+    const verdict = classifyV4(new ipaddr.IPv4(v4Bytes));
     return verdict.allowed ? verdict : { ...verdict, reason: `${range.reason} form of a ${verdict.reason} IPv4 address` };
   };
-  if (inRange(value, MAPPED, 128)) return embedded(MAPPED, value);
-  if (inRange(value, NAT64, 128)) return embedded(NAT64, value);
-  if (inRange(value, SIX_TO_FOUR, 128)) return embedded(SIX_TO_FOUR, value >> 80n);
-  const hit = IPV6_BLOCKED.find((r) => inRange(value, r, 128));
-  if (hit) return { allowed: false, reason: hit.reason, localUse: hit.localUse ?? false };
-  if (!inRange(value, GLOBAL_UNICAST, 128)) return { allowed: false, reason: "reserved (outside global unicast 2000::/3)", localUse: false };
+  if (ip.match(MAPPED.cidr)) return embedded(MAPPED, bytes.slice(12, 16));
+  if (ip.match(NAT64.cidr)) return embedded(NAT64, bytes.slice(12, 16));
+  if (ip.match(SIX_TO_FOUR.cidr)) return embedded(SIX_TO_FOUR, bytes.slice(2, 6));
+  const hit = IPV6_BLOCKED.find((r) => ip.match(r.cidr));
+  if (hit) return { allowed: false, reason: hit.reason, localUse: hit.localUse };
+  if (!ip.match(GLOBAL_UNICAST.cidr)) return { allowed: false, reason: "reserved (outside global unicast 2000::/3)", localUse: false };
   return { allowed: true };
-}
-
-function ipv4ToBigInt(ip: string): bigint {
-  return ip.split(".").reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
-}
-
-function ipv6ToBigInt(ip: string): bigint {
-  let text = ip.toLowerCase();
-  // A trailing dotted IPv4 (::ffff:1.2.3.4) becomes two hex groups.
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const n = ipv4ToBigInt(dotted[1]!);
-    text = text.slice(0, dotted.index) + `${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
-  }
-  const [head, tail] = text.includes("::") ? text.split("::") : [text, undefined];
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(missing).fill("0"), ...tailGroups];
-  return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g || "0", 16)), 0n);
 }

@@ -1,16 +1,15 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import type { ExecProtocolOptions, ExecProtocolResult, Transaction } from "@electric-sql/pglite";
 import {
-  messages as pgMessages,
+  BasePGlite,
+  DatabaseError,
+  installArrayTypeCodecs,
   Mutex,
-  parse,
-  PGlite,
-  protocol,
-  types,
-  type ExecProtocolOptions,
-  type ExecProtocolResult,
-  type Transaction,
-} from "@electric-sql/pglite";
+  NoticeMessage,
+  NotificationResponseMessage,
+  type BackendMessage,
+} from "../pglite-internals";
 import { parseResponse } from "./parse-response";
 
 /**
@@ -29,11 +28,6 @@ import { parseResponse } from "./parse-response";
 type Pending = { resolve(data: Uint8Array): void; reject(err: Error): void };
 type Listener = (payload: string) => void;
 
-type BackendMessage = pgMessages.BackendMessage;
-
-// PGlite's base class: not exported by name, but it is PGlite's prototype.
-type BasePGliteClass = abstract new () => PGlite;
-const BasePGlite = Object.getPrototypeOf(PGlite) as BasePGliteClass;
 
 // Relative to the project root, like the migrations folder: the server, the CLI and the tests run from there.
 const WORKER_SCRIPT = path.resolve("lib/db/pglite-thread/worker.mjs");
@@ -63,7 +57,7 @@ export class ThreadedPGlite extends BasePGlite {
       );
     })
       .then(() => this.worker.on("message", (m: { id: number; data?: Uint8Array; error?: { message: string } }) => this.settle(m)))
-      .then(() => this.loadArrayTypes())
+      .then(() => installArrayTypeCodecs(this, async (message) => (await this.execProtocol(message, { syncToFs: false })).messages))
       .then(() => {
         this.isReady = true;
       });
@@ -102,11 +96,11 @@ export class ThreadedPGlite extends BasePGlite {
     // As PGlite does: messages after an error are dropped, notices go to onNotice, notifications to listeners.
     parseResponse(data, (msg: BackendMessage) => {
       if (error) return;
-      if (msg instanceof pgMessages.DatabaseError) {
+      if (msg instanceof DatabaseError) {
         if (throwOnError) error = msg;
-      } else if (msg instanceof pgMessages.NoticeMessage) {
+      } else if (msg instanceof NoticeMessage) {
         onNotice?.(msg);
-      } else if (msg instanceof pgMessages.NotificationResponseMessage) {
+      } else if (msg instanceof NotificationResponseMessage) {
         this.notify(msg);
       }
       messages.push(msg);
@@ -162,24 +156,6 @@ export class ThreadedPGlite extends BasePGlite {
     return this.transactionMutex.runExclusive(fn);
   }
 
-  /**
-   * What PGlite's `_initArrayTypes` does (serializers and parsers for every array type), run straight
-   * through the protocol: the base class's version goes through query(), which waits for readiness.
-   */
-  private async loadArrayTypes(): Promise<void> {
-    const { messages: response } = await this.execProtocol(protocol.serialize.query(ARRAY_TYPES_SQL), { syncToFs: false });
-    const [result] = parse.parseResults(response as Parameters<typeof parse.parseResults>[0], this.codecs.parsers);
-    const { serializers, parsers } = this.codecs;
-    for (const { oid, typarray } of (result?.rows ?? []) as { oid: number; typarray: number }[]) {
-      serializers[typarray] = (value: unknown) => types.arraySerializer(value, serializers[oid], typarray);
-      parsers[typarray] = (text: string) => types.arrayParser(text, parsers[oid]!, typarray);
-    }
-  }
-
-  private get codecs(): { serializers: Record<number, types.Serializer>; parsers: Record<number, types.Parser> } {
-    return this as unknown as { serializers: Record<number, types.Serializer>; parsers: Record<number, types.Parser> };
-  }
-
   private call(request: { type: string; message?: Uint8Array; syncToFs?: boolean }): Promise<Uint8Array> {
     if (this.failure) return Promise.reject(this.failure);
     const id = ++this.nextId;
@@ -207,7 +183,7 @@ export class ThreadedPGlite extends BasePGlite {
     this.pending.clear();
   }
 
-  private notify(msg: pgMessages.NotificationResponseMessage): void {
+  private notify(msg: NotificationResponseMessage): void {
     for (const listener of this.listeners.get(msg.channel) ?? []) queueMicrotask(() => listener(msg.payload));
   }
 
@@ -221,14 +197,6 @@ export class ThreadedPGlite extends BasePGlite {
     return false;
   }
 }
-
-const ARRAY_TYPES_SQL = `
-  SELECT b.oid, b.typarray
-  FROM pg_catalog.pg_type a
-  LEFT JOIN pg_catalog.pg_type b ON b.oid = a.typelem
-  WHERE a.typcategory = 'A'
-  GROUP BY b.oid, b.typarray
-  ORDER BY b.oid`;
 
 /** How PostgreSQL names an identifier: unquoted ones are folded to lower case. */
 function postgresName(channel: string): string {

@@ -1,6 +1,4 @@
-import { messages, protocol } from "@electric-sql/pglite";
-
-type BackendMessage = messages.BackendMessage;
+import { dataRowMessage, parseBackendMessages, type BackendMessage } from "../pglite-internals";
 
 const DATA_ROW = 0x44; // 'D'
 const HEADER_BYTES = 5; // type byte + int32 length (which counts itself, not the type byte)
@@ -40,7 +38,7 @@ export function parseResponse(data: Uint8Array, onMessage: (message: BackendMess
 }
 
 function parseWithPglite(bytes: Uint8Array, onMessage: (message: BackendMessage) => void): void {
-  new protocol.Parser().parse(bytes, onMessage);
+  parseBackendMessages(bytes, onMessage);
 }
 
 function dataRow(data: Uint8Array, view: DataView, start: number, length: number): BackendMessage {
@@ -57,5 +55,5 @@ function dataRow(data: Uint8Array, view: DataView, start: number, length: number
       at += size;
     }
   }
-  return { name: "dataRow", length, fieldCount, fields } as unknown as BackendMessage;
+  return dataRowMessage(length, fields);
 }

@@ -1,3 +1,5 @@
+import { checkpointReply, readCheckpoint } from "./inngest-internals";
+
 /**
  * Step checkpoints: with `ctx.fn_id` in a discovery request, the SDK runs a new step and, before
  * going on with the function in the same request, reports the step's result to
@@ -25,18 +27,13 @@ export function onCheckpoint(runId: string, handler: CheckpointHandler): () => v
   };
 }
 
-const PATH = /^\/v1\/checkpoint\/([^/]+)\/async$/;
-
 /** Answers a checkpoint request when `url` is one; null otherwise. */
 export async function handleCheckpoint(url: URL, request: Request): Promise<Response | null> {
-  const match = PATH.exec(url.pathname);
-  if (!match || request.method !== "POST") return null;
-  const runId = decodeURIComponent(match[1]!);
-  const handler = handlers().get(runId);
-  if (!handler) return Response.json({ error: "No drive of this run is waiting for checkpoints" }, { status: 404 });
-  const body = (await request.json()) as { run_id?: string; steps?: unknown[] };
-  if (body.run_id !== runId || !Array.isArray(body.steps)) return Response.json({ error: "Malformed checkpoint" }, { status: 400 });
+  const checkpoint = await readCheckpoint(url, request);
+  if (checkpoint === null) return null;
+  if (checkpoint === "malformed") return checkpointReply("malformed");
+  const handler = handlers().get(checkpoint.runId);
+  if (!handler) return checkpointReply("no-drive");
   // Refused (lease lost, or another result recorded first): the SDK stops and returns the step.
-  if (!(await handler(body.steps))) return Response.json({ error: "Checkpoint refused" }, { status: 500 });
-  return Response.json({ ok: true }, { status: 200 });
+  return checkpointReply((await handler(checkpoint.ops)) ? "accepted" : "refused");
 }

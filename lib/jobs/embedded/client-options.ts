@@ -2,7 +2,7 @@ import type { ClientOptions } from "inngest";
 import { getDb } from "@/lib/db/client";
 import { getEmbeddedSigningKey } from "../signing-key";
 import { createEmbeddedFetch } from "./event-api";
-import { EMBEDDED_ORIGIN } from "./executor";
+import { EMBEDDED_ORIGIN } from "./inngest-internals";
 
 /**
  * Inngest client options for embedded mode: cloud mode (so serve() verifies signatures)

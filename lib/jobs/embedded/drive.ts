@@ -3,12 +3,11 @@ import type { JobRun } from "@/lib/generated/prisma/client";
 import type { BackoffFn } from "./backoff";
 import { resolveUntil, parseDuration } from "./duration";
 import { onCheckpoint } from "./checkpoint";
-import { callFunction, type ServeHandler } from "./executor";
 import { parseExpression } from "./expression";
-import { interpret, type Op, type Outcome } from "./protocol";
+import { answeredVersion, callFunction, interpret, OP, UNSUPPORTED_OPS, type Op, type Outcome, type ServeHandler, type StepResult } from "./inngest-internals";
 import type { FunctionDef } from "./registry";
 import { finishOwnedRun, loadRunState, NO_JSON, PENDING, saveStepsOwned, toJson, updateOwnedRun, type ClaimedRun } from "./run-store";
-import type { Clock, JobEventPayload, JsonValue, SerializedError, StepResult } from "./types";
+import type { Clock, JobEventPayload, JsonValue, SerializedError } from "./types";
 import { addWaits, nextWaitAt, settleWaits, type NewWait } from "./wait-store";
 
 export interface DriveContext {
@@ -26,15 +25,6 @@ export interface DriveContext {
   /** Requests per claim before the run goes back to the queue, so one long run cannot hog a slot. */
   maxRequestsPerClaim: number;
 }
-
-const UNSUPPORTED: Record<string, string> = {
-  InvokeFunction: "step.invoke",
-  AIGateway: "step.ai.infer",
-  Gateway: "step.fetch",
-  WaitForSignal: "step.waitForSignal",
-  DeferAdd: "defer",
-  DeferAbort: "defer",
-};
 
 /** What one request taught us about the run. */
 interface StepReport {
@@ -58,36 +48,36 @@ function readOps(outcome: Outcome, now: Date): StepReport {
   }
   for (const op of outcome.ops) {
     switch (op.op) {
-      case "StepRun":
-      case "Step":
-      case "StepFailed":
-      case "StepPlanned":
-      case "Sleep":
-      case "WaitForEvent":
+      case OP.StepRun:
+      case OP.Step:
+      case OP.StepFailed:
+      case OP.StepPlanned:
+      case OP.Sleep:
+      case OP.WaitForEvent:
         break;
-      case "RunComplete":
+      case OP.RunComplete:
         return { ...report, done: { status: "completed", output: op.data ?? null } };
-      case "StepError":
+      case OP.StepError:
         report.retry = { error: (op.error as SerializedError | undefined) ?? { name: "Error", message: "Step failed" }, retryAfter: outcome.retryAfter };
         break;
-      case "StepNotFound":
+      case OP.StepNotFound:
         report.retry = { error: { name: "Error", message: `Step ${op.displayName ?? op.id} was not found` } };
         break;
-      case "DiscoveryRequest":
+      case OP.DiscoveryRequest:
         report.progressed = true;
         break;
       default:
-        return { ...report, done: fail(`${UNSUPPORTED[op.op] ?? op.op} is not supported by the embedded job runner`) };
+        return { ...report, done: fail(`${UNSUPPORTED_OPS[op.op] ?? op.op} is not supported by the embedded job runner`) };
     }
-    if (op.op === "StepPlanned") report.planned.push(op);
-    if (op.op === "Sleep") {
+    if (op.op === OP.StepPlanned) report.planned.push(op);
+    if (op.op === OP.Sleep) {
       try {
         report.waits.push({ stepId: op.id, kind: "sleep", name: op.displayName, until: resolveUntil(op.name ?? "", now) });
       } catch (err) {
         return { ...report, done: fail((err as Error).message) };
       }
     }
-    if (op.op === "WaitForEvent") {
+    if (op.op === OP.WaitForEvent) {
       const expression = typeof op.opts?.if === "string" ? op.opts.if : undefined;
       try {
         if (expression) parseExpression(expression);
@@ -107,8 +97,8 @@ type NewStep = { stepId: string; name?: string; result: StepResult };
 function stepsOf(ops: unknown, includeStep = true): NewStep[] {
   const out: NewStep[] = [];
   for (const op of Array.isArray(ops) ? (ops as Op[]) : []) {
-    if (op.op === "StepRun" || (includeStep && op.op === "Step")) out.push({ stepId: op.id, name: op.displayName, result: { type: "data", data: op.data ?? null } });
-    else if (op.op === "StepFailed") out.push({ stepId: op.id, name: op.displayName, result: { type: "error", error: op.error ?? null } });
+    if (op.op === OP.StepRun || (includeStep && op.op === OP.Step)) out.push({ stepId: op.id, name: op.displayName, result: { type: "data", data: op.data ?? null } });
+    else if (op.op === OP.StepFailed) out.push({ stepId: op.id, name: op.displayName, result: { type: "error", error: op.error ?? null } });
   }
   return out;
 }
@@ -198,8 +188,8 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
       stopCheckpoints?.();
     }
 
-    const answered = Number(response.headers.get("x-inngest-req-version"));
-    if (Number.isInteger(answered) && answered > 0 && answered !== version) {
+    const answered = answeredVersion(response);
+    if (answered !== null && answered !== version) {
       version = answered;
       versionDirty = true;
     }

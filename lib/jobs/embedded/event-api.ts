@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { handleCheckpoint } from "./checkpoint";
 import { recordEvents } from "./event-store";
-import { EMBEDDED_ORIGIN } from "./executor";
+import { EMBEDDED_ORIGIN, eventApiReply, isEventApiRequest } from "./inngest-internals";
 import type { SendEventInput } from "./types";
 import { wakeRunners } from "./wake";
 
@@ -18,12 +18,12 @@ export function createEmbeddedFetch(getDb: () => Db): typeof fetch {
     if (url.origin !== EMBEDDED_ORIGIN) return globalThis.fetch(input, init);
     const checkpoint = await handleCheckpoint(url, request);
     if (checkpoint) return checkpoint;
-    if (request.method !== "POST" || !/^\/e\/[^/]+$/.test(url.pathname)) {
+    if (!isEventApiRequest(url, request.method)) {
       return Response.json({ error: "Not available with the embedded job runner" }, { status: 404 });
     }
     const body = (await request.json()) as SendEventInput | SendEventInput[];
     const ids = await recordEvents(getDb(), Array.isArray(body) ? body : [body], new Date());
     wakeRunners();
-    return Response.json({ ids, status: 200 });
+    return eventApiReply(ids);
   };
 }

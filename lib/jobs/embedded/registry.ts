@@ -1,6 +1,7 @@
 import type { InngestFunction } from "inngest";
 import { parseCron, type CronSchedule } from "./cron";
 import { parseExpression, type Expression } from "./expression";
+import { configuredRetries, syncedConfigs } from "./inngest-internals";
 
 /** What the runner needs to know about one served function (incl. `onFailure` handlers). */
 export interface FunctionDef {
@@ -15,22 +16,13 @@ export interface FunctionDef {
 /** Inngest retries a function or step 4 times after the first attempt unless told otherwise. */
 export const DEFAULT_RETRIES = 4;
 
-// The registration payload the SDK sends Inngest when syncing; we read the same data.
-interface SyncedConfig {
-  id: string;
-  name?: string;
-  triggers?: ({ event: string; expression?: string } | { cron: string })[];
-  steps?: Record<string, { retries?: { attempts?: number } }>;
-}
-type WithConfig = { getConfig(opts: { baseUrl: URL; appPrefix: string }): SyncedConfig[] };
-
 /** Builds the runner's view of `functions`; throws on triggers it cannot honour. */
 export function buildRegistry(appId: string, functions: readonly InngestFunction.Any[]): FunctionDef[] {
   const defs: FunctionDef[] = [];
   for (const fn of functions) {
-    const configs = (fn as unknown as WithConfig).getConfig({ baseUrl: new URL("http://embedded.invalid/"), appPrefix: appId });
-    for (const cfg of configs) {
-      const retries = cfg.steps?.step?.retries?.attempts ?? DEFAULT_RETRIES;
+    // The registration payload the SDK would sync to Inngest; we read the same data.
+    for (const cfg of syncedConfigs(fn, appId)) {
+      const retries = configuredRetries(cfg) ?? DEFAULT_RETRIES;
       const def: FunctionDef = { id: cfg.id, name: cfg.name ?? cfg.id, maxAttempts: retries + 1, events: [], crons: [] };
       for (const t of cfg.triggers ?? []) {
         try {

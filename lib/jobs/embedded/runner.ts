@@ -8,7 +8,7 @@ import { exponentialBackoff, type BackoffFn } from "./backoff";
 import { fireDueCrons } from "./cron-scheduler";
 import { driveRun, type DriveContext } from "./drive";
 import { recordEvents, takeEventsAndWaits } from "./event-store";
-import type { ServeHandler } from "./executor";
+import type { ServeHandler } from "./inngest-internals";
 import { functionsForEvent, hasListener } from "./matching";
 import { buildRegistry, type FunctionDef } from "./registry";
 import { claimDueRunsWithState, createRunsForEvents, nextDueAt, releaseForeignLeases, releaseLeases, renewLeases, type ClaimedRun, type NewRun } from "./run-store";

@@ -19,8 +19,8 @@ export interface SendEventInput {
   ts?: number;
 }
 
-/** A memoized step outcome, in the executor protocol's shape. */
-export type StepResult = { type: "data"; data: JsonValue } | { type: "error"; error: JsonValue };
+/** A memoized step outcome, in the executor protocol's shape (defined with the rest of that protocol). */
+export type { StepResult } from "./inngest-internals";
 
 /** A serialized error as the SDK sends it (`{ name, message, stack }`). */
 export type SerializedError = JsonObject;

@@ -19,18 +19,12 @@ const TOOL_UPLOAD_MAX_FILES = 5;
 const TAG = "Uploads";
 const UploadRefSchema = z.object({ id: z.string(), status: z.literal("processing") });
 
-/** Feeds base64 files to the same multipart acceptor the REST route uses, so every check and the cleanup are shared. */
+/** Decodes base64 files and hands them to the same acceptor the REST route uses, so every check and the cleanup are shared. */
 async function createUploadFromBase64(
   principal: Parameters<typeof acceptUploads>[0],
   input: { files: { fileName: string; contentBase64: string; contentType?: string }[]; platform?: string; folderId?: string },
 ) {
-  const boundary = `adloom-tool-${crypto.randomUUID()}`;
-  const parts: Buffer[] = [];
-  const field = (name: string, value: string) =>
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  if (input.platform) field("platform", input.platform);
-  if (input.folderId) field("folderId", input.folderId);
-  for (const [i, file] of input.files.entries()) {
+  const decoded = input.files.map((file, i) => {
     const bytes = Buffer.from(file.contentBase64, "base64");
     if (bytes.byteLength === 0) throw new AppError("invalid_input", `Invalid input: files.${i}.contentBase64: is empty or not base64`);
     if (bytes.byteLength > TOOL_UPLOAD_MAX_BYTES) {
@@ -39,17 +33,10 @@ async function createUploadFromBase64(
         `files.${i}: ${bytes.byteLength} bytes is over the ${TOOL_UPLOAD_MAX_BYTES / 1024} KB cap of create_upload; upload larger files with POST /api/v1/uploads (multipart), the CLI or the client library`,
       );
     }
-    const name = file.fileName.replace(/["\r\n]/g, "_");
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: ${file.contentType ?? "application/octet-stream"}\r\n\r\n`,
-      ),
-      bytes,
-      Buffer.from("\r\n"),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return acceptUploads(principal, { body: Readable.from(parts), contentType: `multipart/form-data; boundary=${boundary}` });
+    return { fileName: file.fileName, declaredType: file.contentType ?? "application/octet-stream", stream: Readable.from([bytes], { objectMode: false }) };
+  });
+  const fields = { ...(input.platform ? { platform: input.platform } : {}), ...(input.folderId ? { folderId: input.folderId } : {}) };
+  return acceptUploads(principal, { files: decoded, fields });
 }
 
 export const uploadTools = [
@@ -135,8 +122,7 @@ export const uploadTools = [
       tag: TAG,
       status: 201,
       successDescription: "One processing upload per file",
-      streamedBody: {
-        contentType: "multipart/form-data",
+      multipartUpload: {
         schema: {
           type: "object",
           required: ["files"],
@@ -146,8 +132,7 @@ export const uploadTools = [
             folderId: { type: "string", description: "Library folder the resulting creatives are filed under" },
           },
         },
-        missingBodyMessage: "No files: send one or more parts named files",
-        run: (principal, { stream, contentType }) => acceptUploads(principal, { body: stream, contentType }),
+        run: acceptUploads,
       },
     },
   }),

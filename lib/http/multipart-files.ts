@@ -1,0 +1,128 @@
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import { badRequest } from "@/lib/errors";
+import type { IncomingFile, UploadFields } from "@/lib/uploads/accept-uploads";
+import { UPLOAD_LIMITS } from "@/lib/uploads/limits";
+
+/** The upload form of POST /api/v1/uploads, read as it streams. */
+export interface MultipartUploadForm {
+  /** Each part named `files`, in body order; its stream must be consumed before the next is asked for. */
+  files: AsyncIterable<IncomingFile>;
+  /**
+   * `platform` and `folderId` in the order they come. A form may send them after its files,
+   * so they are filled in while `files` is read and complete once it has ended.
+   */
+  fields: UploadFields;
+}
+
+const FIELDS = new Set<string>(["platform", "folderId"]);
+
+/**
+ * The HTTP edge of uploads: parses a multipart/form-data request body as it arrives (busboy),
+ * with the request limits (field count and size), and hands the file parts on one at a time.
+ * Form mistakes (a `files` part without a file name, a file in another part, a field sent twice)
+ * are 400s. After the first failure, whether the form's or the consumer's, the rest of the body is
+ * read and discarded before the failure surfaces, so the client receives the error instead of a
+ * broken connection.
+ */
+export function multipartFiles(request: Request): MultipartUploadForm {
+  if (!request.body) throw badRequest("No files: send one or more parts named files");
+  const contentType = request.headers.get("content-type");
+  if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType) || !/boundary=/i.test(contentType)) {
+    throw badRequest("Send the files as multipart/form-data (with a boundary), one part named files per file");
+  }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      limits: { fields: UPLOAD_LIMITS.maxFields, fieldSize: UPLOAD_LIMITS.maxFieldBytes, fieldNameSize: 100 },
+    });
+  } catch (err) {
+    throw badRequest(`Invalid multipart request: ${(err as Error).message}`);
+  }
+  const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+  const fields: UploadFields = {};
+  return { files: readFileParts(body, parser, fields), fields };
+}
+
+type PartEvent = { file: IncomingFile } | { closed: true };
+
+async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: UploadFields): AsyncGenerator<IncomingFile> {
+  let formError: unknown = null;
+  let parseError: Error | null = null;
+  /** Set once the consumer stopped early: every later part is drained unread. */
+  let discarding = false;
+  const queue: PartEvent[] = [];
+  let wake: (() => void) | null = null;
+  const push = (event: PartEvent) => {
+    queue.push(event);
+    wake?.();
+  };
+  const next = async (): Promise<PartEvent> => {
+    while (!queue.length) await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
+    return queue.shift()!;
+  };
+  const fail = (err: unknown) => {
+    formError ??= err;
+  };
+
+  parser.on("field", (name, value, info) => {
+    if (formError || discarding) return;
+    if (info.valueTruncated) return fail(badRequest(`Field "${name}" is longer than ${UPLOAD_LIMITS.maxFieldBytes} bytes`));
+    if (name === "files") return fail(badRequest('A part named files has no filename: send each file as a file part (Content-Disposition with filename="...")'));
+    if (!FIELDS.has(name)) return; // unknown fields are ignored, as clients may add their own
+    if (Object.hasOwn(fields, name)) return fail(badRequest(`Field "${name}" was sent more than once`));
+    fields[name as keyof UploadFields] = value;
+  });
+  parser.on("file", (fieldName, stream, info) => {
+    if (formError || discarding) return void stream.resume();
+    if (fieldName !== "files") {
+      stream.resume();
+      return fail(badRequest(`Unexpected file part "${fieldName}": send each file in a part named files`));
+    }
+    push({ file: { fileName: info.filename ?? "", declaredType: info.mimeType ?? "", stream } });
+  });
+  parser.on("fieldsLimit", () => fail(badRequest(`Too many form fields (at most ${UPLOAD_LIMITS.maxFields})`)));
+  parser.on("error", (err: Error) => {
+    parseError = err;
+    body.unpipe(parser);
+    body.resume();
+  });
+  // "close" follows "error" too: it is the one place the body is known to be over.
+  parser.on("close", () => push({ closed: true }));
+  body.on("error", (err) => parser.destroy(err));
+  body.pipe(parser);
+
+  let current: IncomingFile | null = null;
+  let ended = false;
+  try {
+    for (;;) {
+      const event = await next();
+      if ("closed" in event) break;
+      if (formError) {
+        event.file.stream.resume();
+        continue;
+      }
+      current = event.file;
+      yield current;
+      current = null;
+    }
+    ended = true;
+  } finally {
+    if (!ended) {
+      // The consumer stopped (it failed): drain what is left, so the body is read to its end.
+      discarding = true;
+      current?.stream.resume();
+      for (;;) {
+        const event = await next();
+        if ("closed" in event) break;
+        event.file.stream.resume();
+      }
+    }
+  }
+  if (formError) throw formError;
+  if (parseError) throw badRequest(`Malformed multipart body: ${(parseError as Error).message}`);
+}
