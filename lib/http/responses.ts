@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { AppError, type ErrorCode, isAppError } from "@/lib/errors";
+import { AppError, describeZodError, type ErrorCode, isAppError } from "@/lib/errors";
 import { ZodError } from "zod";
+
+// Re-exported for the request pipeline, which reads it from here.
+export { describeZodError };
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
@@ -26,14 +29,6 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 export function errorResponse(code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
   const err = new AppError(code, message, headers);
   return json(err.toBody(), err.status, { [REQUEST_ID_HEADER]: newRequestId(), ...err.headers });
-}
-
-/** "ids: Too small..." — zod issues as one readable line. */
-export function describeZodError(error: ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
-    .join("; ");
 }
 
 /** Any thrown value as an envelope response. Unknown failures are logged and never leak internals. */

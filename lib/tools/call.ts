@@ -8,7 +8,7 @@ import {
   IDEMPOTENCY_KEY_MAX_LENGTH,
   releaseIdempotencyKey,
 } from "@/lib/http/idempotency";
-import { describeZodError } from "@/lib/http/responses";
+import { describeZodError } from "@/lib/errors";
 import { findTool } from "./catalog";
 import { invalidInput, toToolError } from "./errors";
 import type { ToolResult } from "./types";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CopyInputSchema, CopySchema } from "@/lib/copy/copy-schema";
 import { deleteCopy, listCopies, saveCopy } from "@/lib/copy/copy-variants";
 import { defineOperation } from "@/lib/http/operation";
-import { pageQuery } from "@/lib/http/pagination";
+import { pageQuery } from "@/lib/pagination/page-args";
 
 const CreativeParams = z.object({ id: z.string().min(1).describe("Creative id") });
 

@@ -3,7 +3,7 @@ import { CreativeSchema } from "@/lib/creatives/creative-schema";
 import { DELETE_CREATIVES_MAX, deleteCreatives } from "@/lib/creatives/delete-creatives";
 import { listCreatives } from "@/lib/creatives/list-creatives";
 import { defineOperation } from "@/lib/http/operation";
-import { pageQuery } from "@/lib/http/pagination";
+import { pageQuery } from "@/lib/pagination/page-args";
 
 export const listCreativesOperation = defineOperation({
   method: "GET",

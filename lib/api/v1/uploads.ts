@@ -3,7 +3,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { z } from "zod";
 import { badRequest } from "@/lib/errors";
 import { defineOperation } from "@/lib/http/operation";
-import { pageQuery } from "@/lib/http/pagination";
+import { pageQuery } from "@/lib/pagination/page-args";
 import { acceptUploads } from "@/lib/uploads/accept-uploads";
 import { UPLOAD_LIMITS } from "@/lib/uploads/limits";
 import { UploadSchema } from "@/lib/uploads/upload-schema";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EventTypeSchema } from "@/lib/events/types";
 import { defineOperation } from "@/lib/http/operation";
-import { pageQuery } from "@/lib/http/pagination";
+import { pageQuery } from "@/lib/pagination/page-args";
 import { listWebhookDeliveries, redeliverWebhookDelivery } from "@/lib/webhooks/deliveries";
 import { deleteWebhookEndpoint, getWebhookEndpoint, saveWebhookUrl, setWebhookEvents } from "@/lib/webhooks/endpoint";
 import { EventSummarySchema, WebhookDeliverySchema, WebhookEndpointSchema } from "@/lib/webhooks/schemas";

@@ -1,27 +1,23 @@
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getEmbeddedSigningKey } from "../signing-key";
-import { EmbeddedRunner } from "./runner";
+import { EmbeddedRunner, type RunnerOptions } from "./runner";
 
 export { EmbeddedRunner, type RunnerOptions } from "./runner";
 
 // One runner per process, whichever bundle (instrumentation, a route, a script) starts it.
 const g = globalThis as unknown as { __adloomEmbeddedRunner?: Promise<EmbeddedRunner> };
 
+/** What the runner runs: the app's functions and the serve handler they answer through (inngest/serve.ts). */
+export type AppJobs = Pick<RunnerOptions, "appId" | "functions" | "handler">;
+
 /** Starts the process's embedded job runner over the app's functions. Idempotent. */
-export async function startEmbeddedRunner(): Promise<void> {
+export async function startEmbeddedRunner(app: AppJobs): Promise<void> {
   g.__adloomEmbeddedRunner ??= (async () => {
     const config = getConfig();
-    const [{ APP_ID }, { functions }, { postToInngestHandler }] = await Promise.all([
-      import("@/inngest/client"),
-      import("@/inngest/functions"),
-      import("@/lib/jobs/serve-handler"),
-    ]);
     const runner = new EmbeddedRunner({
       db: getDb(),
-      appId: APP_ID,
-      functions,
-      handler: postToInngestHandler,
+      ...app,
       signingKey: getEmbeddedSigningKey(config.dataDir),
       concurrency: config.jobs.concurrency,
       reclaimLeasesOnStart: config.database.kind === "pglite",
