@@ -1,7 +1,7 @@
 import { serve } from "inngest/next";
 import { APP_ID, inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import type { AppJobs } from "@/lib/jobs/embedded";
 
 /**

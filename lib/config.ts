@@ -201,10 +201,3 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     },
   };
 }
-
-const globalForConfig = globalThis as unknown as { __adloomConfig?: Config };
-
-/** The process's configuration, parsed on first use. */
-export function getConfig(): Config {
-  return (globalForConfig.__adloomConfig ??= parseConfig(process.env));
-}

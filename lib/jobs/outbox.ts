@@ -1,5 +1,5 @@
 import { inngest } from "@/inngest/client";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
 import { recordEvents } from "./embedded/event-store";
 import { wakeRunners } from "./embedded/wake";

@@ -1,5 +1,5 @@
 import { startAdminSocket } from "@/lib/admin/socket";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
 
 /**

@@ -1,4 +1,4 @@
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { sqlTime } from "@/lib/db/sql-time";
 import { getDb, queryRows } from "@/lib/db/client";
 import type { WebhookDelivery } from "@/lib/generated/prisma/client";
