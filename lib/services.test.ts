@@ -55,6 +55,21 @@ describe("the service registry", () => {
     expect(stopped).toEqual(["newer", "older"]);
   });
 
+  it("is the only state kept on globalThis in the app's code", () => {
+    const root = path.resolve(import.meta.dirname, "..");
+    const holders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+        const rel = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (rel !== "lib/generated") walk(rel);
+        } else if (/(?<!\.test)\.tsx?$/.test(entry.name) && /globalThis as/.test(fs.readFileSync(path.join(root, rel), "utf8"))) holders.push(rel);
+      }
+    };
+    for (const dir of ["lib", "inngest", "app"]) walk(dir);
+    expect(holders).toEqual(["lib/services.ts"]);
+  });
+
   it("releases one service, which the next use makes again", async () => {
     const registry = createServices(configIn(tempDir()));
     let made = 0;
