@@ -2,7 +2,7 @@ import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { userForOAuth, verifyCredentials } from "@/lib/session/accounts";
 import { getAuthSecret } from "@/lib/session/secret";
 import { clearFailures, isThrottled, recordFailure } from "@/lib/session/throttle";

@@ -1,5 +1,5 @@
 import { Inngest } from "inngest";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { embeddedClientOptions } from "@/lib/jobs/embedded/client-options";
 
 export const APP_ID = "adloom";

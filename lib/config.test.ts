@@ -29,6 +29,13 @@ describe("parseConfig", () => {
     for (const name of ["PORT", "RATE_LIMIT_PER_MINUTE", "DATABASE_URL", "STORAGE_DRIVER"]) expect(error!.message).toContain(name);
   });
 
+  it("reads the webhook retry schedule as durations", () => {
+    expect(parseConfig({} as NodeJS.ProcessEnv).webhooks.retryScheduleMs).toEqual([60_000, 300_000, 900_000, 1_800_000, 3_600_000, 28_800_000]);
+    expect(parseConfig({ WEBHOOK_RETRY_SCHEDULE: "500ms, 1.5s,2m" } as unknown as NodeJS.ProcessEnv).webhooks.retryScheduleMs).toEqual([500, 1500, 120_000]);
+    expect(parseConfig({ WEBHOOK_RETRY_SCHEDULE: "none" } as unknown as NodeJS.ProcessEnv).webhooks.retryScheduleMs).toEqual([]);
+    expect(() => parseConfig({ WEBHOOK_RETRY_SCHEDULE: "1m,soon" } as unknown as NodeJS.ProcessEnv)).toThrow(/WEBHOOK_RETRY_SCHEDULE: "soon" is not a duration/);
+  });
+
   it("requires a bucket for S3 storage", () => {
     expect(() => parseConfig({ STORAGE_DRIVER: "s3" } as unknown as NodeJS.ProcessEnv)).toThrow(/S3_BUCKET/);
   });

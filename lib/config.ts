@@ -1,6 +1,5 @@
 import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@/lib/webhooks/retry-schedule";
 
 /**
  * Every environment variable the service reads, validated once into a typed object.
@@ -24,6 +23,29 @@ const positiveInt = (fallback: number) =>
         return z.NEVER;
       }
       return n;
+    });
+
+const DURATION_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A comma-separated list of durations like "1m,5m,1h" (units ms, s, m, h; "none" or "" for none) in milliseconds. */
+const durationList = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const text = v.trim();
+      if (text === "" || text === "none") return [];
+      const ms: number[] = [];
+      for (const entry of text.split(",")) {
+        const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/.exec(entry);
+        if (!match) {
+          ctx.addIssue({ code: "custom", message: `"${entry.trim()}" is not a duration like 500ms, 30s, 5m or 2h` });
+          return z.NEVER;
+        }
+        ms.push(Math.round(Number(match[1]) * DURATION_UNIT_MS[match[2]!]!));
+      }
+      return ms;
     });
 
 const envSchema = z.object({
@@ -58,18 +80,7 @@ const envSchema = z.object({
   // --- Webhooks
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag,
   /** Waits before each background retry after the immediate one, e.g. "1m,5m,15m,30m,1h,8h" (ms, s, m, h). */
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .optional()
-    .default(DEFAULT_RETRY_SCHEDULE)
-    .transform((v, ctx) => {
-      try {
-        return parseRetrySchedule(v);
-      } catch (err) {
-        ctx.addIssue({ code: "custom", message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+  WEBHOOK_RETRY_SCHEDULE: durationList("1m,5m,15m,30m,1h,8h"),
 
   // --- Media storage
   STORAGE_DRIVER: z.enum(["local", "s3"]).optional().default("local"),
@@ -189,11 +200,4 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       ...(e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET ? { google: { clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET } } : {}),
     },
   };
-}
-
-const globalForConfig = globalThis as unknown as { __adloomConfig?: Config };
-
-/** The process's configuration, parsed on first use. */
-export function getConfig(): Config {
-  return (globalForConfig.__adloomConfig ??= parseConfig(process.env));
 }

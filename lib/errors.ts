@@ -1,3 +1,5 @@
+import type { ZodError } from "zod";
+
 /**
  * Errors are values with codes. One table maps every code to its HTTP status;
  * the route wrapper, the OpenAPI document, the MCP layer and the SDK all read it.
@@ -55,4 +57,12 @@ export const forbidden = (message: string) => new AppError("forbidden", message)
 
 export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError || (typeof err === "object" && err !== null && (err as { name?: string }).name === "AppError" && "code" in err);
+}
+
+/** "ids: Too small..." — zod issues as one readable line. */
+export function describeZodError(error: ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .join("; ");
 }

@@ -4,8 +4,7 @@
  */
 import { adminErrorBody, parseAdminCommand, runAdminCommand } from "@/lib/admin/commands";
 import { sendAdminCommand } from "@/lib/admin/socket";
-import { getConfig } from "@/lib/config";
-import { closeDb } from "@/lib/db/client";
+import { disposeServices, getConfig } from "@/lib/services";
 import { ensureMigrated } from "@/lib/db/migrate-configured";
 import { currentOwner } from "@/lib/db/pglite-lock";
 
@@ -26,7 +25,7 @@ async function main(): Promise<void> {
     }
     await ensureMigrated(); // the server may never have run on this database
     const body = await runAdminCommand(argv);
-    await closeDb();
+    await disposeServices();
     print(body, true);
   } catch (err) {
     print(adminErrorBody(err), false);

@@ -1,7 +1,7 @@
 // npm run db:migrate: applies prisma/migrations to the database the server uses
 // (PGlite in DATA_DIR, or PostgreSQL at DATABASE_URL). Runs before every `npm start`.
 import type { PGlite } from "@electric-sql/pglite";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { openPglite } from "@/lib/db/client";
 import { applyMigrations } from "@/lib/db/migrate";
 import { DatabaseBusyError } from "@/lib/db/pglite-lock";

@@ -1,5 +1,6 @@
 /** Runs before the server starts: configuration is valid, the database is reachable and migrated. */
-import { ConfigError, getConfig } from "@/lib/config";
+import { ConfigError } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 
 async function main() {
   let config;

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIfStale } from "./build-if-stale.mjs";
+import { checkLayers } from "./check-layers.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const extraArgs = process.argv.slice(2);
@@ -41,8 +42,21 @@ function typecheck() {
   } else totals.passed += 1;
 }
 
+// The layer rules of docs/architecture.md; a broken rule prints its name and the import that broke it.
+function layers() {
+  console.log("\n=== layers (dependency-cruiser, .dependency-cruiser.cjs) ===");
+  if (checkLayers({ stdio: "inherit" }).ok) totals.passed += 1;
+  else {
+    exitCode = 1;
+    totals.failed += 1;
+  }
+}
+
 ensureSystemPackages();
-if (!extraArgs.length) typecheck();
+if (!extraArgs.length) {
+  typecheck();
+  layers();
+}
 buildIfStale();
 
 function runVitest(db) {

@@ -1,6 +1,6 @@
 "use server";
 import { redirect } from "next/navigation";
-import { currentUserId, setActiveWorkspaceCookie } from "@/lib/session/current";
+import { currentUserId, setActiveWorkspaceCookie } from "@/lib/dashboard/current";
 import { isActiveMember } from "@/lib/workspaces/switcher";
 
 /** Makes another of the user's workspaces the active one. */

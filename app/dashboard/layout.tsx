@@ -4,7 +4,7 @@ import { signOutAction } from "@/app/(auth)/actions";
 import { NavLink } from "@/components/dashboard/nav-link";
 import { Providers } from "@/components/dashboard/providers";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
-import { requirePrincipal } from "@/lib/session/current";
+import { requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/workspaces/plan";
 import { listUserWorkspaces } from "@/lib/workspaces/switcher";
 import { switchWorkspace } from "./actions";

@@ -1,7 +1,7 @@
 import { NonRetriableError } from "inngest";
 import { z } from "zod";
 import { inngest } from "@/inngest/client";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { finishCreativeImport, renderCreativePreview } from "@/lib/creatives/import-creative";
 import { abandonRun, completeUpload, failUpload } from "@/lib/upload-job/finish-upload";
 import { pushUploadOnce, type PushOutcome } from "@/lib/upload-job/push-attempt";

@@ -1,5 +1,5 @@
 import { inngest } from "@/inngest/client";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { runDispatchAttempt } from "@/lib/webhooks/dispatch";
 import { WEBHOOK_DELIVER_EVENT, type WebhookDeliverData } from "@/lib/webhooks/job-events";
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { getServices } from "@/lib/services";
 import { adminErrorBody, runAdminCommand } from "./commands";
 
 /**
@@ -12,12 +13,13 @@ export function adminSocketPath(dataDir: string): string {
   return path.join(dataDir, "admin.sock");
 }
 
-const globalForAdmin = globalThis as unknown as { __adloomAdminSocket?: http.Server };
-
+/** Serves the operator CLI on `<dataDir>/admin.sock` while the process's services live. Idempotent. */
 export async function startAdminSocket(dataDir: string): Promise<void> {
-  if (globalForAdmin.__adloomAdminSocket) return;
-  const socketPath = adminSocketPath(dataDir);
-  fs.mkdirSync(dataDir, { recursive: true });
+  await getServices().use("admin.socket", () => listen(adminSocketPath(dataDir)), close);
+}
+
+async function listen(socketPath: string): Promise<http.Server> {
+  fs.mkdirSync(path.dirname(socketPath), { recursive: true });
   fs.rmSync(socketPath, { force: true }); // left by a previous run that died
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -35,13 +37,21 @@ export async function startAdminSocket(dataDir: string): Promise<void> {
       res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
     });
   });
-  globalForAdmin.__adloomAdminSocket = server;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(socketPath, () => resolve());
   });
   fs.chmodSync(socketPath, 0o600);
   process.once("exit", () => fs.rmSync(socketPath, { force: true }));
+  return server;
+}
+
+async function close(listening: Promise<http.Server>): Promise<void> {
+  const server = await listening.catch(() => null);
+  if (!server) return;
+  const socketPath = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof socketPath === "string") fs.rmSync(socketPath, { force: true });
 }
 
 /** Runs a command in the server that owns the database; resolves to its JSON answer and whether it succeeded. */

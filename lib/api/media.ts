@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
-import { findCreativeMedia, type MediaRendition } from "@/lib/media/creative-media";
-import { mediaResponse } from "@/lib/media/serve-media";
+import { findCreativeMedia, type MediaRendition } from "@/lib/creatives/creative-media";
+import { mediaResponse } from "@/lib/http/media/serve-media";
 
 const MediaParams = z.object({ id: z.string().min(1).max(100).describe("Creative id") });
 const MediaQuery = z.object({

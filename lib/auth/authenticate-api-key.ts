@@ -1,4 +1,5 @@
 import { getDb, queryRows } from "@/lib/db/client";
+import { defineService } from "@/lib/services";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { API_KEY_PREFIX, hashApiKey } from "./api-key-secret";
@@ -72,12 +73,13 @@ export async function authenticateApiKey(authorization: string | null): Promise<
 }
 
 /** When this process last wrote each key's lastUsedAt (the row itself may come from the key cache). */
-const lastTouched = new Map<string, number>();
+const lastTouchedAt = defineService("auth.key-last-touched", () => new Map<string, number>());
 
 /** lastUsedAt is written at most once a minute per key, off the request's critical path. */
 function touchLastUsed(row: KeyRow): void {
   const now = Date.now();
   if (row.lastUsedAt && now - row.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  const lastTouched = lastTouchedAt();
   if (now - (lastTouched.get(row.keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
   if (lastTouched.size > 10_000) lastTouched.clear();
   lastTouched.set(row.keyId, now);

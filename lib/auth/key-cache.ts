@@ -1,4 +1,5 @@
 import { getPglite } from "@/lib/db/client";
+import { defineService } from "@/lib/services";
 
 /**
  * Resolved API keys, kept in memory on the embedded database only. Every change
@@ -13,38 +14,41 @@ const MAX_ENTRIES = 10_000;
 /** A backstop only: correctness comes from the notifications. */
 const MAX_AGE_MS = 5 * 60_000;
 
-interface Cache<T> {
-  entries: Map<string, { value: T; storedAt: number }>;
+interface Cache {
+  entries: Map<string, { value: unknown; storedAt: number }>;
   /** Bumped by every notification; a read that raced one is not stored. */
   generation: number;
-  listening: Promise<boolean>;
+  /** Resolves to the unlisten function once listening, or null when listening failed. */
+  listening: Promise<(() => Promise<void>) | null>;
 }
 
-const globalForCache = globalThis as unknown as { __adloomKeyCache?: Cache<unknown> };
-
-function cache<T>(): Cache<T> | null {
+function listenForChanges(): Cache | null {
   const pglite = getPglite();
   if (!pglite) return null;
-  if (!globalForCache.__adloomKeyCache) {
-    const created: Cache<unknown> = { entries: new Map(), generation: 0, listening: Promise.resolve(false) };
-    created.listening = pglite
-      .listen(CHANNEL, () => {
-        created.generation++;
-        created.entries.clear();
-      })
-      .then(() => true)
-      .catch(() => false);
-    globalForCache.__adloomKeyCache = created;
-  }
-  return globalForCache.__adloomKeyCache as Cache<T>;
+  const created: Cache = { entries: new Map(), generation: 0, listening: Promise.resolve(null) };
+  created.listening = pglite
+    .listen(CHANNEL, () => {
+      created.generation++;
+      created.entries.clear();
+    })
+    .catch(() => null);
+  return created;
 }
+
+async function stopListening(cache: Cache | null): Promise<void> {
+  const unlisten = await cache?.listening;
+  await unlisten?.().catch(() => undefined);
+}
+
+/** The process's key cache; null on PostgreSQL. */
+const keyCache = defineService("auth.key-cache", listenForChanges, stopListening);
 
 /** The value for `hash`, from memory when still valid, else loaded (and kept when found). */
 export async function cachedKeyLookup<T>(hash: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
-  const c = cache<T>();
+  const c = keyCache();
   if (!c || !(await c.listening)) return load();
   const hit = c.entries.get(hash);
-  if (hit && Date.now() - hit.storedAt < MAX_AGE_MS) return hit.value;
+  if (hit && Date.now() - hit.storedAt < MAX_AGE_MS) return hit.value as T;
   const generation = c.generation;
   const value = await load();
   if (value !== undefined && generation === c.generation) {

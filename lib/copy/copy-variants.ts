@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
-import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/http/pagination";
+import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { toCopy, type Copy, type CopyInput } from "./copy-schema";
 
 /** The creative, if the principal may see it; otherwise a 404 that does not tell foreign from missing. */

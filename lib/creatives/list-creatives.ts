@@ -1,7 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { folderScope } from "@/lib/folders/access";
-import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/http/pagination";
+import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { CREATIVE_INCLUDE, toCreative, type Creative } from "./creative-schema";
 
 export interface ListCreativesInput {

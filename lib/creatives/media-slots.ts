@@ -1,4 +1,5 @@
 import os from "node:os";
+import { defineService } from "@/lib/services";
 
 /**
  * At most one media tool process (ffmpeg, ffprobe) per CPU core at a time in this process.
@@ -7,22 +8,24 @@ import os from "node:os";
  * (and their memory). Callers wait their turn in arrival order.
  */
 const slots = Math.max(1, os.availableParallelism());
-let busy = 0;
-const waiting: (() => void)[] = [];
+// Shared by every bundle of the process (the job runner's and the routes'), so the bound is per process.
+const mediaSlots = defineService("creatives.media-slots", () => ({ busy: 0, waiting: [] as (() => void)[] }));
 
 export async function withMediaSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (busy >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
-  else busy++;
+  const state = mediaSlots();
+  if (state.busy >= slots) await new Promise<void>((resolve) => state.waiting.push(resolve));
+  else state.busy++;
   try {
     return await work();
   } finally {
-    const next = waiting.shift();
+    const next = state.waiting.shift();
     if (next) next();
-    else busy--;
+    else state.busy--;
   }
 }
 
 /** How many media processes may run at once, and how many are running or waiting (for tests). */
 export function mediaSlotState(): { slots: number; busy: number; waiting: number } {
+  const { busy, waiting } = mediaSlots();
   return { slots, busy, waiting: waiting.length };
 }

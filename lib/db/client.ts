@@ -4,7 +4,8 @@ import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { getConfig } from "@/lib/config";
+import type { Config } from "@/lib/config";
+import { defineService } from "@/lib/services";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { acquirePgliteLock } from "./pglite-lock";
 import { ThreadedPGlite } from "./pglite-thread/client";
@@ -20,10 +21,6 @@ interface DbHandle {
   pool?: pg.Pool;
 }
 
-// Route bundles, instrumentation and scripts can each load this module; the
-// connection must still be one per process.
-const globalForDb = globalThis as unknown as { __adloomDb?: DbHandle };
-
 /** Opens the embedded database directory for this process (taking its lock), on its own thread. */
 export function openPglite(dir: string): PGlite {
   acquirePgliteLock(dir);
@@ -31,8 +28,7 @@ export function openPglite(dir: string): PGlite {
   return new ThreadedPGlite(dir) as unknown as PGlite;
 }
 
-function connect(): DbHandle {
-  const { database } = getConfig();
+function connect(database: Config["database"]): DbHandle {
   if (database.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
     return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
@@ -41,15 +37,23 @@ function connect(): DbHandle {
   return { prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), pglite };
 }
 
+async function disconnect(handle: DbHandle): Promise<void> {
+  await handle.prisma.$disconnect();
+  await handle.pglite?.close();
+  await handle.pool?.end().catch(() => undefined);
+}
+
+/** The process's database connection (one per service registry, see lib/services.ts). */
+const database = defineService("db", ({ config }) => connect(config.database), disconnect);
+
 /** The process's Prisma client (PGlite in DATA_DIR, or PostgreSQL with DATABASE_URL). */
 export function getDb(): PrismaClient {
-  return (globalForDb.__adloomDb ??= connect()).prisma;
+  return database().prisma;
 }
 
 /** The embedded PGlite instance, when running on it. */
 export function getPglite(): PGlite | undefined {
-  getDb();
-  return globalForDb.__adloomDb?.pglite;
+  return database().pglite;
 }
 
 /**
@@ -60,8 +64,7 @@ export function getPglite(): PGlite | undefined {
  * statement (on PostgreSQL, by name on every pooled connection).
  */
 export async function queryRows<T>(text: string, params: unknown[]): Promise<T[]> {
-  getDb();
-  const handle = globalForDb.__adloomDb!;
+  const handle = database();
   if (handle.pglite) return (await handle.pglite.query<T>(text, params)).rows;
   // Named: each pooled connection prepares the statement once (the texts here are a fixed few).
   return (await handle.pool!.query({ name: statementName(text), text, values: params })).rows as T[];
@@ -75,11 +78,3 @@ function statementName(text: string): string {
   return name;
 }
 
-export async function closeDb(): Promise<void> {
-  const handle = globalForDb.__adloomDb;
-  globalForDb.__adloomDb = undefined;
-  if (!handle) return;
-  await handle.prisma.$disconnect();
-  await handle.pglite?.close();
-  await handle.pool?.end().catch(() => undefined);
-}

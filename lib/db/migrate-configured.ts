@@ -1,5 +1,5 @@
 import type { Config } from "@/lib/config";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { getPglite, openPglite } from "./client";
 import { applyMigrations } from "./migrate";
 

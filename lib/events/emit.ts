@@ -1,9 +1,7 @@
 import { getDb, queryRows } from "@/lib/db/client";
-import { sqlTime } from "@/lib/jobs/embedded/sql-time";
+import { sqlTime } from "@/lib/db/sql-time";
 import { newId } from "@/lib/ids";
-import { getConfig } from "@/lib/config";
-import { wakeRunners } from "@/lib/jobs/embedded/wake";
-import { sendEvent } from "@/lib/jobs/send";
+import { outboxCommitted, outboxInsertSql, outboxIsInline } from "@/lib/jobs/outbox";
 import { WEBHOOK_DELIVER_EVENT, type WebhookDeliverData } from "@/lib/webhooks/job-events";
 import { ALWAYS_DELIVERED, EVENT_DATA_SCHEMAS, type EventData, type EventEnvelope, type EventType } from "./types";
 
@@ -40,7 +38,7 @@ export interface EmittedEvent {
  * workspace's endpoint subscribes to the kind (`test` always), queues its delivery.
  */
 // One statement: store the event and, when the workspace's endpoint subscribes to the kind,
-// its dispatch (and, with the embedded runner, the dispatch's job event). A repeated dedupe key
+// its dispatch (and, when the outbox is inline, the dispatch's job event). A repeated dedupe key
 // stores nothing (the first event is answered).
 const EMIT_STATEMENT = `
     WITH ev AS (
@@ -56,10 +54,7 @@ const EMIT_STATEMENT = `
       WHERE $9::boolean OR e."subscribesAll" OR $3::text = ANY(e.events)
       RETURNING id
     ), job AS (
-      INSERT INTO job_events (id, name, data, ts, "createdAt")
-      SELECT $10::text, $11::text, $12::jsonb, $13::bigint, $6::timestamp(3)
-      FROM disp WHERE $14::boolean
-      ON CONFLICT DO NOTHING
+      ${outboxInsertSql({ id: "$10::text", name: "$11::text", data: "$12::jsonb", ts: "$13::bigint", createdAt: "$6::timestamp(3)" }, "disp", "$14::boolean")}
     )
     SELECT (SELECT count(*) FROM ev)::int AS created, (SELECT count(*) FROM disp)::int AS queued`;
 
@@ -71,9 +66,9 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
 
   const always = ALWAYS_DELIVERED.has(input.type);
   const dispatchId = newId("whq");
-  // With the embedded runner, the dispatch's job event (what queueDispatch would record) is stored
-  // in the same statement, so an event can never be left stored but not queued.
-  const embedded = getConfig().jobs.mode === "embedded";
+  // With an inline outbox (the embedded runner), the dispatch's job event is stored in the same
+  // statement, so an event can never be left stored but not queued.
+  const inline = outboxIsInline();
   const job = jobEventFor({ dispatchId, workspaceId: input.workspaceId });
   // Straight through the driver (queryRows): this is the ingest hot path.
   const at = sqlTime(createdAt);
@@ -91,7 +86,7 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
     job.name,
     JSON.stringify(job.data),
     String(createdAt.getTime()),
-    embedded,
+    inline,
   ]);
   if (!rows[0]?.created) {
     if (input.dedupeKey) {
@@ -102,16 +97,13 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
     throw new Error(`Event ${envelope.id} was not stored`);
   }
   const queue = rows[0].queued > 0;
-  if (queue) {
-    if (embedded) wakeRunners();
-    else await queueDispatch({ dispatchId, workspaceId: input.workspaceId });
-  }
+  if (queue) await outboxCommitted([job], inline);
   return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: queue, stored: true };
 }
 
 /** Starts (or, with the same id, harmlessly re-starts) the delivery job of a dispatch. */
 export async function queueDispatch(data: WebhookDeliverData): Promise<void> {
-  await sendEvent(jobEventFor(data));
+  await outboxCommitted([jobEventFor(data)], false);
 }
 
 function jobEventFor(data: WebhookDeliverData): { id: string; name: string; data: Record<string, unknown> } {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
-import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/http/pagination";
+import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { visibleFolderIds } from "./access";
 import { createFolder as insertFolder, FOLDER_NAME_MAX } from "./folders";
 

@@ -7,7 +7,7 @@ import { fingerprint, runIdempotently, validateIdempotencyKey } from "@/lib/idem
 import type { HttpMethod } from "@/lib/tools/types";
 import { runPipeline } from "./pipeline";
 import { parseJsonText, readBodyText } from "./request-body";
-import { describeZodError } from "@/lib/validation/describe-zod-error";
+import { describeZodError } from "@/lib/errors";
 import { errorResponse, json, toErrorResponse } from "./responses";
 
 export type { HttpMethod };

@@ -1,4 +1,4 @@
-import { getConfig } from "@/lib/config";
+import { defineService, getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
@@ -53,12 +53,9 @@ class PostgresStore implements RateLimitStore {
   }
 }
 
-const globalForRateLimit = globalThis as unknown as { __adloomRateLimitStore?: RateLimitStore };
-
-function store(): RateLimitStore {
-  return (globalForRateLimit.__adloomRateLimitStore ??=
-    getConfig().database.kind === "postgres" ? new PostgresStore() : new MemoryStore());
-}
+const store = defineService("http.rate-limit", ({ config }): RateLimitStore =>
+  config.database.kind === "postgres" ? new PostgresStore() : new MemoryStore(),
+);
 
 /** Counts a request against `bucket` (e.g. an API key id); throws 429 `rate_limited` past the limit. */
 export async function enforceRateLimit(bucket: string, limit = getConfig().rateLimitPerMinute): Promise<RateLimitResult> {

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { AppError, type ErrorCode, isAppError } from "@/lib/errors";
+import { AppError, describeZodError, type ErrorCode, isAppError } from "@/lib/errors";
 import { ZodError } from "zod";
-import { describeZodError } from "@/lib/validation/describe-zod-error";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { getConfig } from "@/lib/config";
+import { defineService, getConfig } from "@/lib/services";
 
 /**
  * The signing key the embedded runner signs its in-process executor requests with,
@@ -10,7 +10,8 @@ import { getConfig } from "@/lib/config";
  * (routes, instrumentation) and every restart use the same key.
  */
 const KEY_PATTERN = /^signkey-prod-[0-9a-f]{64}$/;
-const cache = globalThis as unknown as { __adloomJobSigningKeys?: Map<string, string> };
+/** Keys read so far, by data directory. */
+const cachedKeys = defineService("jobs.signing-keys", () => new Map<string, string>());
 
 export function signingKeyPath(dataDir: string): string {
   return path.join(dataDir, "secrets", "inngest-signing-key");
@@ -23,7 +24,7 @@ function readKey(file: string): string {
 }
 
 export function getEmbeddedSigningKey(dataDir = getConfig().dataDir): string {
-  const keys = (cache.__adloomJobSigningKeys ??= new Map());
+  const keys = cachedKeys();
   const cached = keys.get(dataDir);
   if (cached) return cached;
   const file = signingKeyPath(dataDir);

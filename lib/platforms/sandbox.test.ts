@@ -3,12 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
+import { createServices, disposeServices } from "@/lib/services";
 import type { PushRequest } from "./types";
 
-// Real local media storage in a throwaway directory (the config is read on first use).
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-sandbox-"));
-process.env.SANDBOX_SLOW_PUSH_MS = "300";
+// Real local media storage in a throwaway directory: this file's own service registry.
+createServices(parseConfig({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "adloom-sandbox-")), SANDBOX_SLOW_PUSH_MS: "300" } as unknown as NodeJS.ProcessEnv));
+afterAll(disposeServices);
 
 const { getStorage } = await import("@/lib/storage");
 const { SandboxPlatformAdapter, sandboxFaultOf } = await import("./sandbox");

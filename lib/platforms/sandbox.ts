@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { getStorage } from "@/lib/storage";
 import { detectMediaFormat, SIGNATURE_BYTES } from "./media-signature";

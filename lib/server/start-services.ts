@@ -1,5 +1,5 @@
 import { startAdminSocket } from "@/lib/admin/socket";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
 
 /**
@@ -11,8 +11,8 @@ export async function startServerServices(): Promise<void> {
   await getDb().$queryRaw`SELECT 1`;
   await startAdminSocket(config.dataDir);
   if (config.jobs.mode === "embedded") {
-    const { startEmbeddedRunner } = await import("@/lib/jobs/embedded");
-    await startEmbeddedRunner();
+    const [{ startEmbeddedRunner }, { appJobs }] = await Promise.all([import("@/lib/jobs/embedded"), import("@/inngest/serve")]);
+    await startEmbeddedRunner(appJobs);
   }
   console.log(
     `[adloom] ready: database ${config.database.kind}, jobs ${config.jobs.mode}, storage ${config.storage.driver}, data in ${config.dataDir}`,

@@ -1,18 +1,17 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { getConfig } from "@/lib/config";
-
-const globalForSecret = globalThis as unknown as { __adloomAuthSecret?: string };
+import type { Config } from "@/lib/config";
+import { defineService } from "@/lib/services";
 
 /**
  * AUTH_SECRET, or (when unset) a random secret generated once and kept in
  * DATA_DIR/secrets/auth-secret (mode 0600), so `npm start` needs no env file.
  */
-export function getAuthSecret(): string {
-  if (globalForSecret.__adloomAuthSecret) return globalForSecret.__adloomAuthSecret;
-  const config = getConfig();
-  if (config.authSecret) return (globalForSecret.__adloomAuthSecret = config.authSecret);
+export const getAuthSecret = defineService("session.auth-secret", ({ config }) => loadAuthSecret(config));
+
+function loadAuthSecret(config: Config): string {
+  if (config.authSecret) return config.authSecret;
   const dir = path.join(config.dataDir, "secrets");
   const file = path.join(dir, "auth-secret");
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -24,5 +23,5 @@ export function getAuthSecret(): string {
   }
   const secret = fs.readFileSync(file, "utf8").trim();
   if (secret.length < 32) throw new Error(`${file} holds no usable secret; delete it to generate a new one`);
-  return (globalForSecret.__adloomAuthSecret = secret);
+  return secret;
 }

@@ -1,18 +1,22 @@
-// Sign-in attempts per email and per client address, in fixed windows, in this process's memory.
+import { defineService } from "@/lib/services";
+
+// Sign-in attempts per email and per client address, in fixed windows, in this process's memory
+// (a service of its registry, so every bundle of the process counts in the same place).
 // Enough to stop online guessing of passwords and 6-digit codes on a single instance.
 const WINDOW_MS = 15 * 60_000;
 const MAX_FAILURES = 10;
 
-const failures = new Map<string, { count: number; resetAt: number }>();
+const failureCounts = defineService("session.sign-in-failures", () => new Map<string, { count: number; resetAt: number }>());
 
 /** Whether this key has failed too often in the current window. */
 export function isThrottled(key: string, now = Date.now()): boolean {
-  const entry = failures.get(key);
+  const entry = failureCounts().get(key);
   return Boolean(entry && entry.resetAt > now && entry.count >= MAX_FAILURES);
 }
 
 /** Counts a failed attempt. */
 export function recordFailure(key: string, now = Date.now()): void {
+  const failures = failureCounts();
   const entry = failures.get(key);
   if (!entry || entry.resetAt <= now) failures.set(key, { count: 1, resetAt: now + WINDOW_MS });
   else entry.count++;
@@ -21,5 +25,5 @@ export function recordFailure(key: string, now = Date.now()): void {
 
 /** Forgets failures after a successful sign-in. */
 export function clearFailures(key: string): void {
-  failures.delete(key);
+  failureCounts().delete(key);
 }

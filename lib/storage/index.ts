@@ -1,4 +1,4 @@
-import { getConfig } from "@/lib/config";
+import { defineService } from "@/lib/services";
 import { LocalMediaStorage } from "./local";
 import type { MediaStorage } from "./media-storage";
 import { S3MediaStorage } from "./s3";
@@ -8,15 +8,11 @@ export { assertValidKey } from "./media-storage";
 export { LocalMediaStorage } from "./local";
 export { S3MediaStorage } from "./s3";
 
-const globalForStorage = globalThis as unknown as { __adloomStorage?: MediaStorage };
-
 /** The process's media storage, chosen by STORAGE_DRIVER (local directory under DATA_DIR, or S3). */
-export function getStorage(): MediaStorage {
-  if (globalForStorage.__adloomStorage) return globalForStorage.__adloomStorage;
-  const storage = getConfig().storage;
-  globalForStorage.__adloomStorage = storage.driver === "s3" ? new S3MediaStorage(storage) : new LocalMediaStorage(storage.dir);
-  return globalForStorage.__adloomStorage;
-}
+export const getStorage = defineService(
+  "storage",
+  ({ config: { storage } }): MediaStorage => (storage.driver === "s3" ? new S3MediaStorage(storage) : new LocalMediaStorage(storage.dir)),
+);
 
 /** Storage key of an upload's original bytes. Creatives made from it share the key. */
 export function uploadStorageKey(workspaceId: string, uploadId: string): string {

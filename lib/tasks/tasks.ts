@@ -1,10 +1,10 @@
 import type { Principal } from "@/lib/auth/principal";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { isCreativeVisible } from "@/lib/creatives/list-creatives";
 import { getDb } from "@/lib/db/client";
 import { badRequest, conflict, notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/http/pagination";
+import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { newId } from "@/lib/ids";
 import { fromDateString, toDateString } from "./local-time";
 import { emitTaskAssigned } from "./task-events";

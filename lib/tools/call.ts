@@ -3,7 +3,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { AppError, type ErrorBody, isAppError } from "@/lib/errors";
 import { fingerprint, IDEMPOTENCY_KEY_MAX_LENGTH, runIdempotently } from "@/lib/idempotency";
 import { canonicalJson } from "@/lib/json/canonical-json";
-import { describeZodError } from "@/lib/validation/describe-zod-error";
+import { describeZodError } from "@/lib/errors";
 import { findTool } from "./catalog";
 import { invalidInput, toToolError } from "./errors";
 import type { ToolResult } from "./types";

@@ -1,6 +1,5 @@
 import { ZodError } from "zod";
-import { AppError, type ErrorCode, isAppError } from "@/lib/errors";
-import { describeZodError } from "@/lib/validation/describe-zod-error";
+import { AppError, describeZodError, type ErrorCode, isAppError } from "@/lib/errors";
 
 /** The spec's closed (additive) set of tool error codes. */
 export const TOOL_ERROR_CODES = [

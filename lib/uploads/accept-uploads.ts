@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors";
 import { canUseFolder } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
-import { sendEvent } from "@/lib/jobs/send";
+import { sendEvent } from "@/lib/jobs/outbox";
 import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
 import { MediaInspector } from "./inspect-media-stream";
 import { UPLOAD_LIMITS } from "./limits";

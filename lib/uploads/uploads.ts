@@ -2,7 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/errors";
 import { folderScope } from "@/lib/folders/access";
-import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/http/pagination";
+import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { startUploadJobs } from "./accept-uploads";
 import { releaseStoredMedia } from "./release-media";
 import { toUpload, type Upload } from "./upload-schema";

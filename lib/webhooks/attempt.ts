@@ -1,5 +1,5 @@
-import { getConfig } from "@/lib/config";
-import { sqlTime } from "@/lib/jobs/embedded/sql-time";
+import { getConfig } from "@/lib/services";
+import { sqlTime } from "@/lib/db/sql-time";
 import { getDb, queryRows } from "@/lib/db/client";
 import type { WebhookDelivery } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";

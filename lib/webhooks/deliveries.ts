@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import type { EventType } from "@/lib/events/types";
 import { notFound } from "@/lib/errors";
 import type { WebhookDelivery } from "@/lib/generated/prisma/client";
-import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/http/pagination";
+import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { attemptDelivery } from "./attempt";
 import { notFoundEndpoint } from "./endpoint";
 import { WEBHOOK_LOG_RETENTION_MS } from "./purge";

@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import { defineService } from "@/lib/services";
 import type { PinnedTarget } from "./url-policy";
 
 export const DELIVERY_TIMEOUT_MS = 5000;
@@ -96,7 +97,11 @@ function pinnedLookup(target: PinnedTarget): LookupFunction {
 /** How long an idle delivery connection is kept for reuse (short: far below usual server keep-alive timeouts). */
 export const IDLE_CONNECTION_MS = 1000;
 const MAX_AGENTS = 256;
-const agents = new Map<string, http.Agent>();
+/** The delivery agents of the process; stopping its services closes their idle connections. */
+const deliveryAgents = defineService("webhooks.delivery-agents", () => new Map<string, http.Agent>(), (agents) => {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+});
 
 /**
  * The keep-alive agent for one checked target: keyed by scheme, URL host and port, and the
@@ -106,6 +111,7 @@ const agents = new Map<string, http.Agent>();
  * the URL first; a different answer selects a different agent.
  */
 function pinnedAgent(target: PinnedTarget): http.Agent {
+  const agents = deliveryAgents();
   const key = `${target.url.protocol}//${target.url.host}|${target.family}|${target.address}`;
   let agent = agents.get(key);
   if (agent) {

@@ -3,8 +3,9 @@
  * real database: idempotency races and internal failures need a handler the
  * test controls. Everything else about the wrapper is tested over HTTP.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { disposeServices } from "@/lib/services";
 import { useFreshDatabase } from "../helpers/in-process-db";
 
 type Wrapper = typeof import("@/lib/http/operation");
@@ -24,6 +25,7 @@ beforeAll(async () => {
   const b = await createWorkspace({ name: "B", plan: "pro" });
   otherKey = (await createApiKey({ workspaceId: b.workspaceId, userId: b.ownerUserId })).key;
 });
+afterAll(disposeServices);
 
 function counterRoute() {
   return wrapper.handle(

@@ -4,8 +4,8 @@ import { tempDataDir } from "./server";
 
 /**
  * Points this test process at a fresh, migrated database of the kind the run
- * tests (TEST_DB): a PGlite directory, or a new database on the run's PostgreSQL.
- * Call before anything reads the configuration.
+ * tests (TEST_DB): a PGlite directory, or a new database on the run's PostgreSQL,
+ * with a new service registry over it (dispose of it with disposeServices from lib/services).
  */
 export async function useFreshDatabase(label: string): Promise<void> {
   process.env.DATA_DIR = tempDataDir(label);
@@ -21,6 +21,9 @@ export async function useFreshDatabase(label: string): Promise<void> {
   } else {
     delete process.env.DATABASE_URL;
   }
+  const { createServices, disposeServices } = await import("@/lib/services");
+  await disposeServices();
+  createServices();
   const { ensureMigrated } = await import("@/lib/db/migrate-configured");
   await ensureMigrated();
 }

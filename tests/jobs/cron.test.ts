@@ -65,8 +65,9 @@ describe("cron triggers", () => {
   });
 
   it("startEmbeddedRunner wires the app's functions once per process", async () => {
-    await Promise.all([startEmbeddedRunner(), startEmbeddedRunner()]);
-    await startEmbeddedRunner();
+    const { appJobs } = await import("@/inngest/serve");
+    await Promise.all([startEmbeddedRunner(appJobs), startEmbeddedRunner(appJobs)]);
+    await startEmbeddedRunner(appJobs);
     const rows = await eventually(
       async () => {
         const found = await getDb().jobCronSchedule.findMany({ where: { functionId: `${APP_ID}-purge-job-history` } });

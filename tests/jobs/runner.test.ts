@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { EmbeddedRunner } from "@/lib/jobs/embedded";
 import { canonicalJson, signBody } from "@/lib/jobs/embedded/inngest-internals";
 import { getRun, listRuns } from "@/lib/jobs/runs";
-import { sendEvent } from "@/lib/jobs/send";
+import { sendEvent } from "@/lib/jobs/outbox";
 import { getEmbeddedSigningKey } from "@/lib/jobs/signing-key";
 import { seen, testFunctions } from "./fixtures/functions";
 import { migrateTestDatabase } from "./helpers/database";

@@ -4,7 +4,8 @@
  * "exactly one terminal event per job run" cannot be staged reliably through a server kill alone.
  */
 import { Readable } from "node:stream";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disposeServices } from "@/lib/services";
 import { useFreshDatabase } from "../helpers/in-process-db";
 import { pngImage } from "../helpers/media-fixtures";
 
@@ -20,6 +21,7 @@ beforeAll(async () => {
   const { createWorkspace } = await import("@/lib/workspaces/workspaces");
   workspaceId = (await createWorkspace({ name: "Terminal", plan: "pro" })).workspaceId;
 });
+afterAll(disposeServices);
 
 let n = 0;
 async function processingUpload(jobRun = 1) {

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
-import { getConfig } from "@/lib/config";
-import { currentUserId } from "@/lib/session/current";
+import { getConfig } from "@/lib/services";
+import { currentUserId } from "@/lib/dashboard/current";
 import { signInWithProvider } from "../actions";
 import { SignInForm } from "./sign-in-form";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentUserId } from "@/lib/session/current";
+import { currentUserId } from "@/lib/dashboard/current";
 import { SignUpForm } from "./sign-up-form";
 
 export const metadata: Metadata = { title: "Start your free trial" };

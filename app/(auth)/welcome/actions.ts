@@ -1,7 +1,7 @@
 "use server";
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db/client";
-import { currentUserId, setActiveWorkspaceCookie } from "@/lib/session/current";
+import { currentUserId, setActiveWorkspaceCookie } from "@/lib/dashboard/current";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
 export async function createOwnWorkspace(_prev: { error?: string }, form: FormData): Promise<{ error?: string }> {

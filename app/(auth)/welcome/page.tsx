@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { signOutAction } from "../actions";
-import { currentPrincipal, currentUserId } from "@/lib/session/current";
+import { currentPrincipal, currentUserId } from "@/lib/dashboard/current";
 import { CreateWorkspaceForm } from "./create-workspace-form";
 
 export const metadata: Metadata = { title: "Create a workspace" };

@@ -1,4 +1,4 @@
-import { inngestHandler } from "@/lib/jobs/serve-handler";
+import { inngestHandler } from "@/inngest/serve";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 "use server";
-import { runAsPrincipal } from "@/lib/session/action-result";
+import { runAsPrincipal } from "@/lib/dashboard/action-result";
 import { createLibraryFolder } from "@/lib/session/library-view";
 
 export async function createFolderAction(input: { name: string; parentId: string | null }) {

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState, PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
-import { requirePrincipal } from "@/lib/session/current";
+import { requirePrincipal } from "@/lib/dashboard/current";
 import { listMembers } from "@/lib/team/manage";
 import { planStatus } from "@/lib/workspaces/plan";
 import { TasksWorkspace } from "./tasks-workspace";

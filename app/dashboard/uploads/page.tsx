@@ -3,7 +3,7 @@ import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState, PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
-import { requirePrincipal } from "@/lib/session/current";
+import { requirePrincipal } from "@/lib/dashboard/current";
 import { listVisibleFolders } from "@/lib/session/library-view";
 import { planStatus } from "@/lib/workspaces/plan";
 import { UploadsWorkspace } from "./uploads-workspace";

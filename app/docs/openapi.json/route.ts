@@ -1,5 +1,5 @@
 import { operations } from "@/lib/api/v1";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 
 export const runtime = "nodejs";

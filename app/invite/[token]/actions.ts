@@ -2,7 +2,7 @@
 import { redirect } from "next/navigation";
 import { signIn } from "@/auth";
 import { isAppError } from "@/lib/errors";
-import { currentUserId, setActiveWorkspaceCookie } from "@/lib/session/current";
+import { currentUserId, setActiveWorkspaceCookie } from "@/lib/dashboard/current";
 import { acceptInvite, acceptInviteWithNewAccount } from "@/lib/team/invites";
 
 export async function acceptAsSignedIn(token: string): Promise<{ error?: string }> {

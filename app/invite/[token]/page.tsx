@@ -4,7 +4,7 @@ import { signOutAction } from "@/app/(auth)/actions";
 import { buttonClass } from "@/components/ui/button";
 import { getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
-import { currentUserId } from "@/lib/session/current";
+import { currentUserId } from "@/lib/dashboard/current";
 import { getInvite, type InviteDetails } from "@/lib/team/invites";
 import { AcceptForm, NewAccountForm } from "./forms";
 

@@ -1,4 +1,5 @@
 import { checkpointReply, readCheckpoint } from "./inngest-internals";
+import { defineService } from "@/lib/services";
 
 /**
  * Step checkpoints: with `ctx.fn_id` in a discovery request, the SDK runs a new step and, before
@@ -9,16 +10,12 @@ import { checkpointReply, readCheckpoint } from "./inngest-internals";
  * A checkpoint for a run no drive in this process is waiting on is refused, and the SDK then falls
  * back to returning the step in its reply (the ordinary protocol).
  *
- * Next.js loads route bundles and instrumentation as separate module graphs: the link lives on
- * globalThis, like the wake signal.
+ * Next.js loads route bundles and instrumentation as separate module graphs: the link is a service
+ * of the process's registry, like the wake signal.
  */
 export type CheckpointHandler = (ops: unknown[]) => Promise<boolean>;
 
-const g = globalThis as unknown as { __adloomJobCheckpoints?: Map<string, CheckpointHandler> };
-
-function handlers(): Map<string, CheckpointHandler> {
-  return (g.__adloomJobCheckpoints ??= new Map());
-}
+const handlers = defineService("jobs.checkpoints", () => new Map<string, CheckpointHandler>());
 
 export function onCheckpoint(runId: string, handler: CheckpointHandler): () => void {
   handlers().set(runId, handler);

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { sqlTime } from "./sql-time";
+import { sqlTime } from "@/lib/db/sql-time";
 import { newId } from "@/lib/ids";
 import type { JobEventPayload, JsonObject, SendEventInput } from "./types";
 

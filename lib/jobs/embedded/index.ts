@@ -1,45 +1,48 @@
-import { getConfig } from "@/lib/config";
+import type { Config } from "@/lib/config";
+import { getServices } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
 import { getEmbeddedSigningKey } from "../signing-key";
-import { EmbeddedRunner } from "./runner";
+import { EmbeddedRunner, type RunnerOptions } from "./runner";
 
 export { EmbeddedRunner, type RunnerOptions } from "./runner";
 
-// One runner per process, whichever bundle (instrumentation, a route, a script) starts it.
-const g = globalThis as unknown as { __adloomEmbeddedRunner?: Promise<EmbeddedRunner> };
+// One runner per service registry (so per process), whichever bundle (instrumentation, a route, a script) starts it.
+const RUNNER = "jobs.embedded-runner";
+
+/** What the runner runs: the app's functions and the serve handler they answer through (inngest/serve.ts). */
+export type AppJobs = Pick<RunnerOptions, "appId" | "functions" | "handler">;
+
+async function startRunner(config: Config, app: AppJobs): Promise<EmbeddedRunner> {
+  const runner = new EmbeddedRunner({
+    db: getDb(),
+    ...app,
+    signingKey: getEmbeddedSigningKey(config.dataDir),
+    concurrency: config.jobs.concurrency,
+    reclaimLeasesOnStart: config.database.kind === "pglite",
+  });
+  await runner.start();
+  return runner;
+}
+
+async function stopRunner(pending: Promise<EmbeddedRunner>): Promise<void> {
+  const runner = await pending.catch(() => undefined);
+  await runner?.stop();
+}
 
 /** Starts the process's embedded job runner over the app's functions. Idempotent. */
-export async function startEmbeddedRunner(): Promise<void> {
-  g.__adloomEmbeddedRunner ??= (async () => {
-    const config = getConfig();
-    const [{ APP_ID }, { functions }, { postToInngestHandler }] = await Promise.all([
-      import("@/inngest/client"),
-      import("@/inngest/functions"),
-      import("@/lib/jobs/serve-handler"),
-    ]);
-    const runner = new EmbeddedRunner({
-      db: getDb(),
-      appId: APP_ID,
-      functions,
-      handler: postToInngestHandler,
-      signingKey: getEmbeddedSigningKey(config.dataDir),
-      concurrency: config.jobs.concurrency,
-      reclaimLeasesOnStart: config.database.kind === "pglite",
-    });
-    await runner.start();
-    return runner;
-  })().catch((err: unknown) => {
-    g.__adloomEmbeddedRunner = undefined;
+export async function startEmbeddedRunner(app: AppJobs): Promise<void> {
+  const services = getServices();
+  const pending = services.use(RUNNER, ({ config }) => startRunner(config, app), stopRunner);
+  try {
+    await pending;
+  } catch (err) {
+    // A failed start is forgotten, so the next call tries again.
+    if (services.peek(RUNNER) === pending) await services.release(RUNNER);
     throw err;
-  });
-  await g.__adloomEmbeddedRunner;
+  }
 }
 
 /** Stops the process's runner (waits for in-flight steps) if one is running. */
 export async function stopEmbeddedRunner(): Promise<void> {
-  const pending = g.__adloomEmbeddedRunner;
-  g.__adloomEmbeddedRunner = undefined;
-  if (!pending) return;
-  const runner = await pending.catch(() => undefined);
-  await runner?.stop();
+  await getServices().release(RUNNER);
 }

@@ -1,5 +1,5 @@
 import { queryRows, type Db } from "@/lib/db/client";
-import { sqlTime } from "./sql-time";
+import { sqlTime } from "@/lib/db/sql-time";
 import { Prisma, type JobRun } from "@/lib/generated/prisma/client";
 import type { JobEventPayload, JsonValue, StepResult } from "./types";
 

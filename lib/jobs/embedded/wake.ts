@@ -1,15 +1,18 @@
+import { defineService } from "@/lib/services";
+
 /**
  * In-process signal from sendEvent to the runner: Next.js loads route bundles and
- * instrumentation as separate module graphs, so the link lives on globalThis.
+ * instrumentation as separate module graphs, so the link is a service of the process's registry.
  */
-const g = globalThis as unknown as { __adloomJobWakers?: Set<() => void> };
+const wakers = defineService("jobs.wakers", () => new Set<() => void>());
 
 export function onWake(listener: () => void): () => void {
-  (g.__adloomJobWakers ??= new Set()).add(listener);
-  return () => g.__adloomJobWakers?.delete(listener);
+  const listeners = wakers();
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** Asks every runner in this process to look for work now instead of at its next poll. */
 export function wakeRunners(): void {
-  for (const listener of g.__adloomJobWakers ?? []) listener();
+  for (const listener of wakers()) listener();
 }

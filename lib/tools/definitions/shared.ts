@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageFields } from "@/lib/http/pagination";
+import { pageFields } from "@/lib/pagination/page-args";
 
 /** Arguments every list tool takes: a page size and the previous page's cursor. */
 export const pageArgs = (options: { defaultLimit: number; maxLimit: number }) => pageFields(options, false);

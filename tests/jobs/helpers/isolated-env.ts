@@ -1,11 +1,12 @@
-// Imported first by every jobs test: the config is parsed once per process on first use,
-// so the fresh database must be in the environment before anything reads it. Runs on the
-// database of the test run (TEST_DB): a fresh PGlite directory or a new PostgreSQL database.
+// Imported first by every jobs test: points the environment at a fresh database and creates the
+// process's service registry over it, before anything asks for a service. Runs on the database
+// of the test run (TEST_DB): a fresh PGlite directory or a new PostgreSQL database.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import pg from "pg";
+import { createServices } from "@/lib/services";
 
 export const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-jobs-"));
 process.env.DATA_DIR = dataDir;
@@ -21,3 +22,5 @@ if (inject("testDb") === "postgres") {
   url.pathname = `/${name}`;
   process.env.DATABASE_URL = url.toString();
 }
+
+createServices();

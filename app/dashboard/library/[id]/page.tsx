@@ -9,7 +9,7 @@ import { COPY_TEXT_LIMITS } from "@/lib/copy/copy-schema";
 import { listCopies } from "@/lib/copy/copy-variants";
 import { findVisibleCreative } from "@/lib/creatives/list-creatives";
 import { toCreative } from "@/lib/creatives/creative-schema";
-import { requirePrincipal } from "@/lib/session/current";
+import { requirePrincipal } from "@/lib/dashboard/current";
 import { CopyEditor } from "./copy-editor";
 
 export const metadata: Metadata = { title: "Creative" };

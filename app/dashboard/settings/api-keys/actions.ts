@@ -1,6 +1,6 @@
 "use server";
 import { createApiKeyFor, revokeApiKeyFor } from "@/lib/api-keys/manage";
-import { runAsPrincipal } from "@/lib/session/action-result";
+import { runAsPrincipal } from "@/lib/dashboard/action-result";
 
 export async function createKeyAction(input: { name: string; scopes: string[] | null }) {
   return runAsPrincipal((p) => createApiKeyFor(p, { name: input.name, scopes: input.scopes ?? undefined }), "/dashboard/settings/api-keys");

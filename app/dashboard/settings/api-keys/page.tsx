@@ -4,7 +4,7 @@ import { Alert, PageHeader } from "@/components/ui/misc";
 import { roleAllows } from "@/lib/auth/roles";
 import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/auth/scopes";
 import { grantableScopes, listApiKeys } from "@/lib/api-keys/manage";
-import { requirePrincipal } from "@/lib/session/current";
+import { requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/workspaces/plan";
 import { ApiKeysManager } from "./api-keys-manager";
 

@@ -1,5 +1,5 @@
 "use server";
-import { runAsPrincipal } from "@/lib/session/action-result";
+import { runAsPrincipal } from "@/lib/dashboard/action-result";
 import { changePlan } from "@/lib/workspaces/plan";
 
 export async function subscribePro() {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Badge, Card, PageHeader } from "@/components/ui/misc";
 import { roleAllows } from "@/lib/auth/roles";
-import { requirePrincipal } from "@/lib/session/current";
+import { requirePrincipal } from "@/lib/dashboard/current";
 import { getPlanStatus, type PlanState } from "@/lib/workspaces/plan";
 import { PLAN_CREDITS } from "@/lib/workspaces/workspaces";
 import { PlanActions } from "./plan-actions";

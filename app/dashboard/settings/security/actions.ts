@@ -1,5 +1,5 @@
 "use server";
-import { runAsPrincipal } from "@/lib/session/action-result";
+import { runAsPrincipal } from "@/lib/dashboard/action-result";
 import { confirmTwoFactorEnrolment, disableTwoFactor, startTwoFactorEnrolment } from "@/lib/session/two-factor";
 
 export async function startEnrolmentAction() {

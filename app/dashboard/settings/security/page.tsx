@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/misc";
-import { requirePrincipal } from "@/lib/session/current";
+import { requirePrincipal } from "@/lib/dashboard/current";
 import { remainingRecoveryCodes } from "@/lib/session/two-factor";
 import { TwoFactorSettings } from "./two-factor-settings";
 

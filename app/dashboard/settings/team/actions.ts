@@ -1,8 +1,8 @@
 "use server";
 import { headers } from "next/headers";
 import type { Role } from "@/lib/generated/prisma/enums";
-import { getConfig } from "@/lib/config";
-import { runAsPrincipal } from "@/lib/session/action-result";
+import { getConfig } from "@/lib/services";
+import { runAsPrincipal } from "@/lib/dashboard/action-result";
 import { createInvite, revokeInvite } from "@/lib/team/invites";
 import { removeMember, updateMember } from "@/lib/team/manage";
 

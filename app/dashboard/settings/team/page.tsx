@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/misc";
 import { roleAllows } from "@/lib/auth/roles";
-import { requirePrincipal } from "@/lib/session/current";
+import { requirePrincipal } from "@/lib/dashboard/current";
 import { listInvites } from "@/lib/team/invites";
 import { listMembers, listWorkspaceFolders } from "@/lib/team/manage";
 import { TeamManager } from "./team-manager";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { EmptyState, PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
 import { EVENT_TYPES } from "@/lib/events/types";
-import { requirePrincipal } from "@/lib/session/current";
+import { requirePrincipal } from "@/lib/dashboard/current";
 import { WebhookSettings } from "./webhook-settings";
 
 export const metadata: Metadata = { title: "Webhooks" };

@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import { notFound } from "@/lib/errors";
-import { json } from "@/lib/http/responses";
+import { json } from "../responses";
 import { getStorage } from "@/lib/storage";
 import { isNotModified, rangeStillApplies } from "./conditional";
 import { attachmentDisposition } from "./content-disposition";
-import type { CreativeMedia } from "./creative-media";
+import type { CreativeMedia } from "@/lib/creatives/creative-media";
 import { parseRange } from "./http-range";
 
 /**

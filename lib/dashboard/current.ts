@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "@/auth";
 import type { Principal } from "@/lib/auth/principal";
-import { ACTIVE_WORKSPACE_COOKIE, principalForUser } from "./principal";
+import { ACTIVE_WORKSPACE_COOKIE, principalForUser } from "@/lib/session/principal";
 
 /** The signed-in user's id in a server component or action, or null. */
 export async function currentUserId(): Promise<string | null> {

@@ -1,7 +1,8 @@
 import { serve } from "inngest/next";
-import { inngest } from "@/inngest/client";
+import { APP_ID, inngest } from "@/inngest/client";
 import { functions } from "@/inngest/functions";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
+import type { AppJobs } from "@/lib/jobs/embedded";
 
 /**
  * The one serve handler: app/api/inngest exports it and the embedded runner calls its
@@ -20,3 +21,6 @@ type NextHandlerRequest = Parameters<typeof inngestHandler.POST>[0];
 export function postToInngestHandler(req: Request): Promise<Response> {
   return inngestHandler.POST(req as unknown as NextHandlerRequest, undefined);
 }
+
+/** The app's jobs as the embedded runner takes them. */
+export const appJobs: AppJobs = { appId: APP_ID, functions, handler: postToInngestHandler };

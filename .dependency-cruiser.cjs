@@ -1,0 +1,95 @@
+// The layer rules of docs/architecture.md ("Layers"), checked by `npm run check:layers` and `npm test`.
+// A path belongs to the first layer whose pattern matches it; paths in no layer (lib/cli, lib/sdk,
+// tests, scripts, bench) are not constrained here.
+
+/**
+ * Surfaces: routes and pages, the request pipeline, REST operations, MCP, OpenAPI, dashboard glue, process start,
+ * operator socket. lib/tools/call.ts runs one tool call for any surface (authorization, validation, idempotency):
+ * it is a step of the pipeline, not a tool.
+ */
+const EDGE =
+  "^(app|pages|components)/|^(auth|instrumentation|proxy)\\.ts$|^lib/(http|api|mcp|openapi|dashboard|server|admin)/|^lib/tools/call\\.ts$";
+/** The tool catalog: one declaration per capability, calling domain functions. */
+const TOOLS = "^lib/tools/(?!call\\.ts$)";
+/** Job entry points: the Inngest functions and the serve handler that lists them. */
+const JOB_ENTRIES = "^inngest/(functions/|serve\\.ts$)";
+/**
+ * Business rules, one folder per domain: every lib/ folder that is not a surface, the catalog, infrastructure,
+ * neutral or client-side code, so a new domain folder is held to the rules without an edit here.
+ */
+const DOMAIN =
+  "^lib/(?!(http|api|mcp|openapi|dashboard|server|admin|tools|db|storage|platforms|jobs|pagination|json|cli|sdk|generated)/)[^/]+/";
+/** What the domain runs on: database, media storage, ad platforms, jobs, configuration, the service registry. */
+const INFRA = "^lib/(db|storage|platforms|jobs)/|^lib/(config|services)\\.ts$|^inngest/client\\.ts$";
+/** Shared by every layer and importing none: error values, ids, pagination. */
+const NEUTRAL = "^lib/(errors|ids)\\.ts$|^lib/(pagination|json)/";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "domain-not-edge",
+      comment:
+        "Domain modules (lib/<domain>/) hold the business rules every surface shares: they must not import the request pipeline, " +
+        "REST operations, MCP, OpenAPI, dashboard glue, tools, routes or job entry points. Move what both need to a neutral " +
+        "module (lib/errors.ts, lib/pagination/) or pass it in.",
+      severity: "error",
+      from: { path: DOMAIN },
+      to: { path: [EDGE, TOOLS, JOB_ENTRIES] },
+    },
+    {
+      name: "domain-not-next",
+      comment: "Domain modules run outside Next.js too (jobs, the operator CLI, tests): no next/* or next-auth; that glue lives in lib/dashboard or app/.",
+      severity: "error",
+      from: { path: DOMAIN },
+      to: { path: "(^|/)node_modules/(next|next-auth)/" },
+    },
+    {
+      name: "domain-jobs-through-outbox",
+      comment:
+        "The domain starts background work through lib/jobs/outbox.ts only, whatever runs the jobs (embedded runner or Inngest); " +
+        "the runner's internals and the Inngest client are not its business.",
+      severity: "error",
+      from: { path: DOMAIN },
+      to: { path: "^lib/jobs/|^inngest/client\\.ts$", pathNot: "^lib/jobs/outbox\\.ts$" },
+    },
+    {
+      name: "infra-not-domain",
+      comment:
+        "Infrastructure (lib/db, lib/storage, lib/platforms, lib/jobs, lib/config.ts, lib/services.ts) knows no domain, tool, surface " +
+        "or job function: take what it needs as a parameter (see startEmbeddedRunner(appJobs)).",
+      severity: "error",
+      from: { path: INFRA },
+      to: { path: [DOMAIN, TOOLS, EDGE, JOB_ENTRIES] },
+    },
+    {
+      name: "tools-not-edge",
+      comment: "Tools sit below the surfaces that call them (REST, MCP, CLI): they must not import routes, the request pipeline or MCP.",
+      severity: "error",
+      from: { path: TOOLS },
+      to: { path: EDGE },
+    },
+    {
+      name: "jobs-not-edge",
+      comment: "Job functions call the domain; they must not import the surfaces (routes, request pipeline, MCP) or the tool catalog.",
+      severity: "error",
+      from: { path: JOB_ENTRIES },
+      to: { path: [EDGE, TOOLS] },
+    },
+    {
+      name: "neutral-stays-neutral",
+      comment: "lib/errors.ts, lib/ids.ts and lib/pagination/ are imported by every layer, so they import no layer.",
+      severity: "error",
+      from: { path: NEUTRAL },
+      to: { path: "^(lib|app|pages|components|inngest)/", pathNot: NEUTRAL },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: "^node_modules" },
+    exclude: { path: "^(lib/generated|node_modules|\\.next)" },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".mjs", ".js"] },
+    reporterOptions: { text: { highlightFocused: false } },
+  },
+};

@@ -1,0 +1,77 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkLayers } from "../../scripts/check-layers.mjs";
+
+// The layer rules (.dependency-cruiser.cjs) run against small trees laid out like the repository,
+// so a rule that stops matching (a renamed folder, a broken pattern) fails here, not silently.
+const root = path.resolve(import.meta.dirname, "../..");
+const fixtures: string[] = [];
+
+function fixtureTree(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-layers-"));
+  fixtures.push(dir);
+  const tsconfig = { compilerOptions: { module: "esnext", moduleResolution: "bundler", baseUrl: ".", paths: { "@/*": ["./*"] } } };
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+const FORBIDDEN: [rule: string, from: string, to: string][] = [
+  ["domain-not-edge", "lib/uploads/uploads.ts", "lib/http/operation.ts"],
+  ["domain-not-edge", "lib/webhooks/endpoint.ts", "lib/tools/catalog.ts"],
+  ["domain-not-next", "lib/session/principal.ts", "next/headers"],
+  ["domain-jobs-through-outbox", "lib/events/emit.ts", "lib/jobs/embedded/wake.ts"],
+  ["infra-not-domain", "lib/config.ts", "lib/webhooks/retry-schedule.ts"],
+  ["infra-not-domain", "lib/jobs/embedded/index.ts", "inngest/functions/index.ts"],
+  ["tools-not-edge", "lib/tools/definitions/uploads.ts", "lib/http/operation.ts"],
+  ["jobs-not-edge", "inngest/functions/upload-push.ts", "lib/api/v1/uploads.ts"],
+  ["neutral-stays-neutral", "lib/pagination/cursor.ts", "lib/db/client.ts"],
+];
+
+/** One tree holding every forbidden import above (each target exists, so only a rule can object). */
+function forbiddenTree(): string {
+  const files: Record<string, string> = {};
+  for (const [, from, to] of FORBIDDEN) {
+    const specifier = to.startsWith("next/") ? to : `@/${to.replace(/\.ts$/, "")}`;
+    files[from] = `import * as target from "${specifier}";\nexport const used = target;\n`;
+  }
+  for (const [, , to] of FORBIDDEN) if (!to.startsWith("next/")) files[to] ??= "export const value = 1;\n";
+  return fixtureTree(files);
+}
+
+afterAll(() => {
+  for (const dir of fixtures) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("layer rules", () => {
+  it("accept imports that go down the layers", () => {
+    const dir = fixtureTree({
+      "lib/http/operation.ts": 'import { listUploads } from "@/lib/uploads/uploads";\nexport const op = listUploads;\n',
+      "lib/uploads/uploads.ts": 'import { toPage } from "@/lib/pagination/cursor";\nimport { sendEvent } from "@/lib/jobs/outbox";\nexport const listUploads = [toPage, sendEvent];\n',
+      "lib/pagination/cursor.ts": 'import { badRequest } from "@/lib/errors";\nexport const toPage = badRequest;\n',
+      "lib/errors.ts": "export const badRequest = 1;\n",
+      "lib/jobs/outbox.ts": 'import { getDb } from "@/lib/db/client";\nexport const sendEvent = getDb;\n',
+      "lib/db/client.ts": "export const getDb = 1;\n",
+    });
+    const result = checkLayers({ cwd: dir });
+    expect(result.output).toContain("no dependency violations found");
+    expect(result.ok).toBe(true);
+  });
+
+  it("refuse every forbidden import, naming the rule and the import", () => {
+    const result = checkLayers({ cwd: forbiddenTree() });
+    expect(result.ok).toBe(false);
+    for (const [rule, from, to] of FORBIDDEN) {
+      // A package resolves through the fixture's node_modules link, to a path outside the tree.
+      if (to.startsWith("next/")) expect(result.output).toMatch(new RegExp(`error ${rule}: ${from} → \\S*node_modules/${to}\\.js`));
+      else expect(result.output).toContain(`error ${rule}: ${from} → ${to}`);
+    }
+    expect(result.output).toContain(`${FORBIDDEN.length} dependency violations (${FORBIDDEN.length} errors`);
+  });
+});
