@@ -14,6 +14,7 @@ import {
 import { enforceRateLimit, rateLimitHeaders, type RateLimitResult } from "./rate-limit";
 import { parseJsonText, readBodyText } from "./request-body";
 import { describeZodError, errorResponse, json, newRequestId, REQUEST_ID_HEADER, toErrorResponse } from "./responses";
+import { assertTextInput, TEXT_INPUT_LIMITS } from "./text-input";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const MUTATING: ReadonlySet<HttpMethod> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -101,10 +102,17 @@ export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler 
       if (def.capability) authorize(principal, def.capability);
 
       const url = new URL(request.url);
-      const params = parseWith(def.params, await segment.params, "path parameters");
-      const query = parseWith(def.query, Object.fromEntries(url.searchParams), "query parameters");
+      const rawParams = await segment.params;
+      const rawQuery = Object.fromEntries(url.searchParams);
       const bodyText = def.body ? await readBodyText(request) : "";
-      const body = parseWith(def.body, parseJsonText(bodyText), "request body");
+      const rawBody = parseJsonText(bodyText);
+      // Text input is checked once, here at the edge, before any schema or query sees it (lib/http/text-input.ts).
+      assertTextInput(rawParams, "path parameters", { maxStringLength: TEXT_INPUT_LIMITS.maxUrlValueLength });
+      assertTextInput(rawQuery, "query parameters", { maxStringLength: TEXT_INPUT_LIMITS.maxUrlValueLength });
+      assertTextInput(rawBody, "request body", { maxStringLength: TEXT_INPUT_LIMITS.maxJsonStringLength });
+      const params = parseWith(def.params, rawParams, "path parameters");
+      const query = parseWith(def.query, rawQuery, "query parameters");
+      const body = parseWith(def.body, rawBody, "request body");
 
       const ctx: OperationContext<Q, B, P> = { principal, query, body, params, request, requestId };
       const idempotencyKey = request.headers.get("idempotency-key");

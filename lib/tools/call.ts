@@ -9,6 +9,7 @@ import {
   releaseIdempotencyKey,
 } from "@/lib/http/idempotency";
 import { describeZodError } from "@/lib/http/responses";
+import { assertTextInput } from "@/lib/http/text-input";
 import { findTool } from "./catalog";
 import { invalidInput, toToolError } from "./errors";
 import type { ToolResult } from "./types";
@@ -34,6 +35,8 @@ export async function callTool(principal: Principal, name: string, args: unknown
     const tool = findTool(name);
     if (!tool) throw new AppError("not_found", `Unknown tool "${name}"; GET /api/v1/tools lists them`);
     authorize(principal, tool.capability);
+    // NUL bytes, unpaired surrogates and absurd nesting never reach a schema or the database (lib/http/text-input.ts).
+    assertTextInput(args, null, { error: invalidInput });
 
     const { idempotencyKey, rest } = splitIdempotencyKey(args, options.idempotencyKey ?? null);
     const parsed = tool.input.safeParse(rest);
