@@ -3,6 +3,7 @@ import { admin, api, createTenant } from "../helpers/fixtures";
 import { jsonBody, rawRequest, requestHead } from "../helpers/raw-http";
 import { callTool, readyCreative } from "../tools/helpers";
 import { cookieHeader, signIn } from "../dashboard/session";
+import { filePart, makeImage, postUploads } from "../uploads/helpers";
 
 function expectRefusal(res: { status: number; body: any }, code: "invalid_request" | "invalid_input", field: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
@@ -146,5 +147,23 @@ describe("over-long strings", () => {
     const tool = await callTool(tenant.key, "create_folder", { name: "n".repeat(900_000) });
     expect(tool.status).toBe(400);
     expect(jsonBody({ body: JSON.stringify(tool.body) } as never).error.message).toContain("name");
+  });
+});
+
+describe("a 1 KB Unicode file name", () => {
+  it("comes back shortened to 255 code points between characters, its extension kept", async () => {
+    const tenant = await createTenant();
+    const raw = "🇫🇷👨‍👩‍👧‍👦e\u0301".repeat(40) + ".png"; // flags, ZWJ families, combining accents
+    expect(Buffer.byteLength(raw)).toBeGreaterThan(1000);
+    const res = await postUploads(tenant.key, [filePart(raw, "image/png", await makeImage("png"))]);
+    expect(res.status).toBe(201);
+    const upload = (await api(tenant.key)(`/api/v1/uploads/${res.body.uploads[0].id}`)).body.upload;
+    const name: string = upload.fileName;
+    expect(Array.from(name).length).toBeLessThanOrEqual(255);
+    expect(name.endsWith(".png")).toBe(true);
+    const graphemes = (s: string) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(s), (g) => g.segment);
+    const stem = graphemes(name.slice(0, -4));
+    expect(stem.length).toBeGreaterThan(10);
+    expect(graphemes(raw.normalize("NFC")).slice(0, stem.length)).toEqual(stem);
   });
 });
