@@ -102,8 +102,9 @@ export function readMultipart(
     });
     parser.on("file", (fieldName, stream, info) => {
       // Attached at once: the parser may error this stream before the handler (a microtask later) listens.
-      stream.on("error", (err: Error) => {
-        if (!isAppError(err)) parseError ??= err; // the parser ended this part: the body is malformed
+      stream.on("error", (err: Error & { code?: string }) => {
+        // The parser's own errors carry no code (system and stream errors do): the body is malformed.
+        if (!isAppError(err) && !err.code) parseError ??= err;
       });
       if (firstError) {
         stream.resume();
