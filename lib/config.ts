@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { HTTP_EDGE_DEFAULTS } from "@/lib/http-edge-defaults.mjs";
 
 /**
  * Every environment variable the service reads, validated once into a typed object.
@@ -103,6 +104,15 @@ const envSchema = z.object({
   /** How long a push of a `sandbox-slow*` file takes in the sandbox. */
   SANDBOX_SLOW_PUSH_MS: positiveInt(3000),
 
+  // --- Request limits (docs/operations.md, "Limits and input checks"); the server applies the first three (lib/server/http-edge.mjs)
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_HEADERS_TIMEOUT_MS),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_REQUEST_TIMEOUT_MS),
+  HTTP_IDLE_TIMEOUT_MS: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_IDLE_TIMEOUT_MS),
+  /** A request body that sends nothing for this long is refused (400) and its connection closed. */
+  BODY_IDLE_TIMEOUT_MS: positiveInt(30_000),
+  /** A JSON body (at most 1 MB) must arrive whole within this. */
+  JSON_BODY_TIMEOUT_MS: positiveInt(30_000),
+
   // --- Dashboard sign-in
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Optional OAuth sign-in: each provider appears when both of its variables are set. */
@@ -135,6 +145,8 @@ export interface Config {
     | { driver: "local"; dir: string }
     | { driver: "s3"; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   platforms: { mode: "sandbox" | "live"; retryDelaysMs: number[]; sandboxSlowPushMs: number };
+  /** Deadlines for reading requests (ms). */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; idleTimeoutMs: number; bodyIdleTimeoutMs: number; jsonBodyTimeoutMs: number };
   authSecret?: string;
   /** OAuth providers offered on the sign-in page (only those fully configured). */
   oauth: { github?: { clientId: string; clientSecret: string }; google?: { clientId: string; clientSecret: string } };
@@ -193,6 +205,13 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       mode: e.PLATFORMS_MODE,
       retryDelaysMs: e.PLATFORM_RETRY_DELAYS_MS.split(",").map((d) => Number(d.trim())),
       sandboxSlowPushMs: e.SANDBOX_SLOW_PUSH_MS,
+    },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+      bodyIdleTimeoutMs: e.BODY_IDLE_TIMEOUT_MS,
+      jsonBodyTimeoutMs: e.JSON_BODY_TIMEOUT_MS,
     },
     authSecret: e.AUTH_SECRET,
     oauth: {

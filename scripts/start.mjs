@@ -1,7 +1,7 @@
 // `npm start`: validate configuration and apply migrations, build when needed, then serve.
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildIfStale } from "./build-if-stale.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -18,7 +18,9 @@ try {
 }
 
 const port = process.env.PORT || "3000";
-const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
+// The HTTP server's timeouts and raw-header checks (lib/server/http-edge.mjs) go in before Next creates it.
+const httpEdge = ["--import", pathToFileURL(path.join(root, "scripts/http-edge-preload.mjs")).href];
+const server = spawn(process.execPath, [...httpEdge, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
   cwd: root,
   stdio: "inherit",
   env: { ...env, NODE_ENV: "production" },

@@ -4,6 +4,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { AppError } from "@/lib/errors";
 import { ACTIVE_WORKSPACE_COOKIE, principalForUser } from "@/lib/session/principal";
 import { getAuthSecret } from "@/lib/session/secret";
+import { findTextInputProblem } from "@/lib/text-input";
 
 /** Auth.js names its session cookie with this prefix on HTTPS. */
 const SECURE_SESSION_COOKIE = "__Secure-authjs.session-token";
@@ -14,10 +15,32 @@ const SECURE_SESSION_COOKIE = "__Secure-authjs.session-token";
  */
 export async function authenticateRequest(request: Request, options: { allowSession?: boolean } = {}): Promise<Principal> {
   const authorization = request.headers.get("authorization");
-  if (authorization || !options.allowSession) return authenticateApiKey(authorization);
+  if (authorization) {
+    const principal = await authenticateApiKey(authorization);
+    await refuseDisagreeingSession(request, principal);
+    return principal;
+  }
+  if (!options.allowSession) return authenticateApiKey(authorization);
   const principal = await sessionPrincipal(request);
   if (!principal) throw new AppError("unauthorized", "Missing API key: send Authorization: Bearer <API_KEY>");
   return principal;
+}
+
+/**
+ * A key and a dashboard session cookie in one request must name the same user and workspace:
+ * otherwise which one acts is a guess, and guessing is how a request ends up in the wrong workspace.
+ * (Several Authorization headers are refused before the app, see lib/server/http-edge.mjs.)
+ */
+async function refuseDisagreeingSession(request: Request, keyPrincipal: Principal): Promise<void> {
+  if (!request.headers.get("cookie")?.includes("authjs.session-token")) return;
+  const userId = await sessionUserId(request);
+  if (!userId) return;
+  const session = userId === keyPrincipal.userId ? await principalForUser(userId, readCookie(request, ACTIVE_WORKSPACE_COOKIE)) : null;
+  if (session?.workspaceId === keyPrincipal.workspaceId) return;
+  throw new AppError(
+    "invalid_request",
+    "Ambiguous credentials: the API key and the session cookie belong to different users or workspaces; send one of them",
+  );
 }
 
 /**
@@ -66,10 +89,17 @@ export function assertSameOrigin(request: Request): void {
   throw new AppError("forbidden", "Cross-site request refused: send Origin matching this host, or use an API key");
 }
 
+/** A cookie's decoded value; a value that does not decode to clean text counts as absent. */
 function readCookie(request: Request, name: string): string | null {
   for (const part of (request.headers.get("cookie") ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
+    if (k !== name) continue;
+    try {
+      const value = decodeURIComponent(v.join("="));
+      return findTextInputProblem(value, { maxStringLength: 200 }) ? null : value;
+    } catch {
+      return null; // malformed percent-encoding
+    }
   }
   return null;
 }

@@ -1,7 +1,9 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { badRequest } from "@/lib/errors";
+import { badRequest, isAppError } from "@/lib/errors";
+import { BodyDeadline, streamedBodyDeadlines } from "./body-deadline";
+import { findTextInputProblem } from "@/lib/text-input";
 import type { IncomingFile, UploadFields } from "@/lib/uploads/accept-uploads";
 import { UPLOAD_LIMITS } from "@/lib/uploads/limits";
 
@@ -68,33 +70,73 @@ async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: Upl
   const fail = (err: unknown) => {
     formError ??= err;
   };
+  // A malformed body (cut short, broken part headers) or one that stalls must settle promptly: every file
+  // stream still open is ended with the error, so the consumer piping it never waits forever.
+  const openFiles = new Set<Readable>();
+  const abortOpenFiles = (err: Error) => {
+    for (const stream of openFiles) stream.destroy(err);
+    openFiles.clear();
+  };
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    deadline.stop();
+    push({ closed: true });
+  };
+  const deadline = new BodyDeadline(streamedBodyDeadlines(), (message) => {
+    const err = badRequest(message);
+    fail(err);
+    abortOpenFiles(err);
+    body.unpipe(parser);
+    body.destroy(); // a client this slow is cut off, not waited for
+    close();
+  });
 
   parser.on("field", (name, value, info) => {
     if (formError || discarding) return;
     if (info.valueTruncated) return fail(badRequest(`Field "${name}" is longer than ${UPLOAD_LIMITS.maxFieldBytes} bytes`));
+    const textProblem = findTextInputProblem({ [name]: value });
+    if (textProblem) return fail(badRequest(`Invalid form field: ${textProblem.path}: ${textProblem.reason}`));
     if (name === "files") return fail(badRequest('A part named files has no filename: send each file as a file part (Content-Disposition with filename="...")'));
     if (!FIELDS.has(name)) return; // unknown fields are ignored, as clients may add their own
     if (Object.hasOwn(fields, name)) return fail(badRequest(`Field "${name}" was sent more than once`));
     fields[name as keyof UploadFields] = value;
   });
   parser.on("file", (fieldName, stream, info) => {
+    // Attached at once: the parser may error this stream before the consumer listens.
+    stream.on("error", (err: Error & { code?: string }) => {
+      // The parser's own errors carry no code (system and stream errors do): the body is malformed.
+      if (!isAppError(err) && !err.code) parseError ??= err;
+    });
     if (formError || discarding) return void stream.resume();
+    const fileName = info.filename ?? "";
+    const textProblem = findTextInputProblem({ [fieldName]: fileName });
+    if (textProblem) {
+      stream.resume();
+      return fail(badRequest(`Invalid file name in part "${textProblem.path}": ${textProblem.reason}`));
+    }
     if (fieldName !== "files") {
       stream.resume();
       return fail(badRequest(`Unexpected file part "${fieldName}": send each file in a part named files`));
     }
-    push({ file: { fileName: info.filename ?? "", declaredType: info.mimeType ?? "", stream } });
+    openFiles.add(stream);
+    stream.once("close", () => openFiles.delete(stream));
+    stream.once("end", () => openFiles.delete(stream));
+    push({ file: { fileName, declaredType: info.mimeType ?? "", stream } });
   });
   parser.on("fieldsLimit", () => fail(badRequest(`Too many form fields (at most ${UPLOAD_LIMITS.maxFields})`)));
   parser.on("error", (err: Error) => {
-    parseError = err;
+    parseError ??= err;
+    abortOpenFiles(badRequest(`Malformed multipart body: ${err.message}`));
     body.unpipe(parser);
-    body.resume();
+    body.resume(); // read and discard the rest, so the client gets the answer
+    close(); // after an error the parser may never close (it is no longer fed): decide now
   });
-  // "close" follows "error" too: it is the one place the body is known to be over.
-  parser.on("close", () => push({ closed: true }));
+  parser.on("close", close);
   body.on("error", (err) => parser.destroy(err));
   body.pipe(parser);
+  body.on("data", () => deadline.touch()); // after pipe(): a data listener alone would start the flow
 
   let current: IncomingFile | null = null;
   let ended = false;

@@ -9,6 +9,7 @@ import { runPipeline } from "./pipeline";
 import { parseJsonText, readBodyText } from "./request-body";
 import { describeZodError } from "@/lib/errors";
 import { errorResponse, json, toErrorResponse } from "./responses";
+import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
 
 export type { HttpMethod };
 const MUTATING: ReadonlySet<HttpMethod> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -85,11 +86,17 @@ export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler 
     runPipeline(request, { allowSession: def.allowSession }, async ({ principal, requestId }) => {
       if (def.capability) authorize(principal, def.capability);
       const url = new URL(request.url);
-      const params = parseWith(def.params, await segment.params, "path parameters");
+      const rawParams = await segment.params;
       const rawQuery = Object.fromEntries(url.searchParams);
-      const query = parseWith(def.query, def.coerceQuery ? def.coerceQuery(rawQuery) : rawQuery, "query parameters");
       const bodyText = def.body ? await readBodyText(request) : "";
-      const body = parseWith(def.body, parseJsonText(bodyText), "request body");
+      const rawBody = parseJsonText(bodyText);
+      // Text input is checked once, here at the edge, before any schema or query sees it (lib/text-input.ts).
+      assertTextInput(rawParams, "path parameters", { maxStringLength: TEXT_INPUT_LIMITS.maxUrlValueLength });
+      assertTextInput(rawQuery, "query parameters", { maxStringLength: TEXT_INPUT_LIMITS.maxUrlValueLength });
+      assertTextInput(rawBody, "request body", { maxStringLength: TEXT_INPUT_LIMITS.maxJsonStringLength });
+      const params = parseWith(def.params, rawParams, "path parameters");
+      const query = parseWith(def.query, def.coerceQuery ? def.coerceQuery(rawQuery) : rawQuery, "query parameters");
+      const body = parseWith(def.body, rawBody, "request body");
 
       const ctx: OperationContext<Q, B, P> = { principal, query, body, params, request, requestId };
       const idempotencyKey = request.headers.get("idempotency-key");

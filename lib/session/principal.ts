@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { principalFromRow, type MemberRow } from "@/lib/auth/principal-row";
+import { findTextInputProblem } from "@/lib/text-input";
 
 /** The cookie naming the signed-in user's active workspace (checked against their memberships on every use). */
 export const ACTIVE_WORKSPACE_COOKIE = "adloom-workspace";
@@ -10,6 +11,8 @@ export const ACTIVE_WORKSPACE_COOKIE = "adloom-workspace";
  * still an active member of it, else their oldest active membership; null when they have none.
  */
 export async function principalForUser(userId: string, preferredWorkspaceId?: string | null): Promise<Principal | null> {
+  // The preference comes from a cookie: text the database cannot hold means no preference.
+  if (preferredWorkspaceId && findTextInputProblem(preferredWorkspaceId, { maxStringLength: 200 })) preferredWorkspaceId = null;
   const rows = await getDb().$queryRaw<MemberRow[]>`
     SELECT m."workspaceId", m.role::text AS role,
            w.name AS "workspaceName", w.status::text AS "workspaceStatus", w.plan, w."trialEndsAt",

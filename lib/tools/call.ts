@@ -4,6 +4,7 @@ import { AppError, type ErrorBody, isAppError } from "@/lib/errors";
 import { fingerprint, IDEMPOTENCY_KEY_MAX_LENGTH, runIdempotently } from "@/lib/idempotency";
 import { canonicalJson } from "@/lib/json/canonical-json";
 import { describeZodError } from "@/lib/errors";
+import { assertTextInput } from "@/lib/text-input";
 import { findTool } from "./catalog";
 import { invalidInput, toToolError } from "./errors";
 import type { ToolResult } from "./types";
@@ -29,6 +30,8 @@ export async function callTool(principal: Principal, name: string, args: unknown
     const tool = findTool(name);
     if (!tool) throw new AppError("not_found", `Unknown tool "${name}"; GET /api/v1/tools lists them`);
     authorize(principal, tool.capability);
+    // NUL bytes, unpaired surrogates and absurd nesting never reach a schema or the database (lib/text-input.ts).
+    assertTextInput(args, null, { error: invalidInput });
 
     const { idempotencyKey, rest } = splitIdempotencyKey(args, options.idempotencyKey ?? null);
     const parsed = tool.input.safeParse(rest);

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors";
@@ -88,7 +89,8 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
     // The inspector can fail on the first chunk, before storage attaches to it; storage
     // still sees the error (the stream stays errored), so this listener only keeps it from being "unhandled".
     inspector.on("error", () => undefined);
-    file.stream.pipe(inspector);
+    // pipeline, not pipe: a part cut short (malformed body, stalled client) must fail the inspector and so the write.
+    void pipeline(file.stream, inspector).catch(() => undefined);
     written.push(storageKey);
     const { sizeBytes } = await storage.put(storageKey, inspector, { contentType: declaredType });
     const format = inspector.format!;

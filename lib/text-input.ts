@@ -1,0 +1,97 @@
+import { badRequest } from "@/lib/errors";
+
+/**
+ * Text as it arrives from a client, checked once at the edge (path, query, JSON bodies, tool
+ * arguments, multipart fields and file names). PostgreSQL cannot store NUL in text, and an
+ * unpaired UTF-16 surrogate is not Unicode (the driver would silently turn it into U+FFFD), so
+ * both are refused with the path of the offending field instead of failing deep in the database.
+ * Nesting is bounded so no later step (JSON.stringify, zod, Prisma) can overflow the stack.
+ */
+export const TEXT_INPUT_LIMITS = {
+  /** Objects and arrays inside one another; tool arguments and bodies need a handful. */
+  maxDepth: 32,
+  /** Property names: our schemas use short ones; anything longer is noise. */
+  maxKeyLength: 200,
+  /** Path and query values (ids, cursors, names are far shorter; a download name is at most 1,000). */
+  maxUrlValueLength: 2_000,
+  /** Any string in a REST JSON body: the longest field we define (copy primaryText) is 5,000 characters. */
+  maxJsonStringLength: 100_000,
+} as const;
+
+export interface TextInputOptions {
+  /** Longest string allowed anywhere in the value; unlimited when absent (the body size bounds it). */
+  maxStringLength?: number;
+  maxDepth?: number;
+}
+
+export interface TextInputProblem {
+  /** Where: `ids[1]`, `copy.headline`, `(value)` for the value itself. */
+  path: string;
+  reason: string;
+}
+
+const NUL = "\u0000";
+
+function stringProblem(s: string, maxLength: number | undefined): string | null {
+  if (s.includes(NUL)) return "contains a NUL byte (U+0000), which text cannot hold";
+  if (!s.isWellFormed()) return "contains an unpaired UTF-16 surrogate, which is not valid Unicode text";
+  if (maxLength !== undefined && s.length > maxLength) return `is longer than ${maxLength} characters`;
+  return null;
+}
+
+/** A property name as it can be shown in a message (controls and lone surrogates escaped). */
+function showKey(key: string): string {
+  return key.slice(0, 60).replace(/[\u0000-\u001f\u007f]|\p{Cs}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function join(path: string, key: string | number): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  return path ? `${path}.${showKey(key)}` : showKey(key);
+}
+
+/** The first NUL byte, unpaired surrogate, over-long string or over-deep nesting in a parsed value; null when clean. */
+export function findTextInputProblem(value: unknown, options: TextInputOptions = {}): TextInputProblem | null {
+  const maxDepth = options.maxDepth ?? TEXT_INPUT_LIMITS.maxDepth;
+  // Iterative, so a value nested a million levels deep costs a loop, not the stack.
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: "", depth: 0 }];
+  while (stack.length) {
+    const item = stack.pop()!;
+    const v = item.value;
+    if (typeof v === "string") {
+      const reason = stringProblem(v, options.maxStringLength);
+      if (reason) return { path: item.path || "(value)", reason };
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (item.depth >= maxDepth) return { path: item.path || "(value)", reason: `nests deeper than ${maxDepth} levels` };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: join(item.path, i), depth: item.depth + 1 });
+      continue;
+    }
+    const entries = Object.entries(v as Record<string, unknown>);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i]!;
+      const keyReason = stringProblem(key, TEXT_INPUT_LIMITS.maxKeyLength);
+      if (keyReason) return { path: join(item.path, key), reason: `a property name ${keyReason}` };
+      stack.push({ value: child, path: join(item.path, key), depth: item.depth + 1 });
+    }
+  }
+  return null;
+}
+
+export interface AssertTextInputOptions extends TextInputOptions {
+  /** The error to throw with the message (default: 400 `invalid_request`; tools pass their `invalid_input`). */
+  error?: (message: string) => Error;
+}
+
+/**
+ * Throws "Invalid <where>: <path>: <reason>" when the value holds text the service refuses
+ * (just "<path>: <reason>" when `where` is null, for errors that add their own prefix).
+ */
+export function assertTextInput(value: unknown, where: string | null, options: AssertTextInputOptions = {}): void {
+  const problem = findTextInputProblem(value, options);
+  if (!problem) return;
+  const message = `${where === null ? "" : `Invalid ${where}: `}${problem.path}: ${problem.reason}`;
+  throw (options.error ?? badRequest)(message);
+}
+

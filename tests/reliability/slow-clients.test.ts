@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTenant, type Tenant } from "../helpers/fixtures";
+import { jsonBody, rawRequest, requestHead } from "../helpers/raw-http";
+import { startServer, type TestServer } from "../helpers/server";
+import { storedFiles } from "../uploads/helpers";
+
+/**
+ * A server of its own with short deadlines, so each kind of slow client is cut off within
+ * seconds (the defaults are 15 s for headers, 30 s of body silence, 30 s for a JSON body).
+ */
+const LIMITS = {
+  HTTP_HEADERS_TIMEOUT_MS: "1500",
+  BODY_IDLE_TIMEOUT_MS: "1000",
+  JSON_BODY_TIMEOUT_MS: "2500",
+  HTTP_IDLE_TIMEOUT_MS: "5000",
+};
+
+describe("slow and stalled clients are cut off", () => {
+  let server: TestServer;
+  let tenant: Tenant;
+  let host: string;
+
+  beforeAll(async () => {
+    server = await startServer({ env: LIMITS });
+    tenant = await createTenant({ dataDir: server.dataDir });
+    host = new URL(server.url).host;
+  }, 120_000);
+  afterAll(() => server?.stop());
+
+  it("headers dripped a byte at a time are cut off after the header timeout", async () => {
+    const head = requestHead("GET", "/api/v1/me", host, [["Authorization", `Bearer ${tenant.key}`]]);
+    const res = await rawRequest(server.url, [...head], { delayMs: 200, timeoutMs: 6_000 });
+    expect(res.timedOut).toBe(false);
+    expect(res.elapsedMs).toBeLessThan(4_000);
+    expect(res.status === 0 || res.status === 408).toBe(true);
+  });
+
+  it("a JSON body that stops arriving gets a 400 after the idle deadline", async () => {
+    const res = await rawRequest(
+      server.url,
+      [
+        requestHead("POST", "/api/v1/tools/list_creatives", host, [
+          ["Authorization", `Bearer ${tenant.key}`],
+          ["Content-Type", "application/json"],
+          ["Content-Length", "100"],
+        ]),
+        '{"limit":',
+      ],
+      { timeoutMs: 5_000 },
+    );
+    expect(res.timedOut).toBe(false);
+    expect(res.status).toBe(400);
+    expect(jsonBody(res).error.message).toMatch(/timed out/);
+  });
+
+  it("a JSON body dripped fast enough to stay under the idle deadline is still cut at the total deadline", async () => {
+    const body = '{"limit":10}'.padEnd(60, " ");
+    const res = await rawRequest(
+      server.url,
+      [
+        requestHead("PUT", "/api/v1/webhooks", host, [
+          ["Authorization", `Bearer ${tenant.key}`],
+          ["Content-Type", "application/json"],
+          ["Content-Length", String(body.length)],
+        ]),
+        ...body,
+      ],
+      { delayMs: 300, timeoutMs: 8_000 },
+    );
+    expect(res.timedOut).toBe(false);
+    expect(res.status).toBe(400);
+    expect(jsonBody(res).error.message).toMatch(/not complete after/);
+    expect(res.elapsedMs).toBeLessThan(5_000);
+  });
+
+  it("an upload whose body stalls mid-file gets a 400 after the idle deadline and stores nothing", async () => {
+    const B = "slowBoundary";
+    const start = `--${B}\r\nContent-Disposition: form-data; name="files"; filename="slow.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n\x1a\n`;
+    const res = await rawRequest(
+      server.url,
+      [
+        requestHead("POST", "/api/v1/uploads", host, [
+          ["Authorization", `Bearer ${tenant.key}`],
+          ["Content-Type", `multipart/form-data; boundary=${B}`],
+          ["Content-Length", "100000"],
+        ]),
+        start,
+      ],
+      { timeoutMs: 5_000 },
+    );
+    expect(res.timedOut).toBe(false);
+    expect(res.status === 400 || res.status === 0).toBe(true);
+    if (res.status === 400) expect(jsonBody(res).error.message).toMatch(/timed out/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(storedFiles(tenant.workspaceId, server.dataDir)).toEqual([]);
+    const list = await fetch(`${server.url}/api/v1/uploads`, { headers: { Authorization: `Bearer ${tenant.key}` } });
+    expect((await list.json()).uploads).toEqual([]);
+  });
+
+  it("a connection that opens and sends nothing is closed", async () => {
+    const res = await rawRequest(server.url, [], { timeoutMs: 8_000 });
+    expect(res.timedOut).toBe(false);
+  });
+});
