@@ -44,6 +44,14 @@ export async function startAdminSocket(dataDir: string): Promise<void> {
   process.once("exit", () => fs.rmSync(socketPath, { force: true }));
 }
 
+/** Stops serving the operator socket (shutdown); commands in flight finish first. */
+export async function closeAdminSocket(): Promise<void> {
+  const server = globalForAdmin.__adloomAdminSocket;
+  globalForAdmin.__adloomAdminSocket = undefined;
+  if (!server) return;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
 /** Runs a command in the server that owns the database; resolves to its JSON answer and whether it succeeded. */
 export function sendAdminCommand(dataDir: string, argv: string[]): Promise<{ ok: boolean; body: object }> {
   return new Promise((resolve, reject) => {

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Principal } from "@/lib/auth/principal";
 import { AppError, isAppError } from "@/lib/errors";
 import { authenticateRequest, requireActivePlan, requireActiveWorkspace } from "@/lib/http/authenticate";
 import { enforceRateLimit, rateLimitHeaders, type RateLimitResult } from "@/lib/http/rate-limit";
 import { parseJsonText, readBodyText } from "@/lib/http/request-body";
-import { json, REQUEST_ID_HEADER, toErrorResponse } from "@/lib/http/responses";
+import { json, newRequestId, REQUEST_ID_HEADER, toErrorResponse } from "@/lib/http/responses";
 import { createMcpServer, SUBSCRIPTION_REQUIRED_RPC_CODE } from "./server";
 
 const WWW_AUTHENTICATE = 'Bearer realm="adloom", error="invalid_token", error_description="Send Authorization: Bearer <API_KEY>"';
@@ -30,7 +29,7 @@ function planBlock(principal: Principal): { code: number; message: string } | un
  * transport, acting as the Bearer key's principal. A bad key is HTTP 401 with WWW-Authenticate.
  */
 export async function handleMcpRequest(request: Request): Promise<Response> {
-  const requestId = `req_${randomUUID().replace(/-/g, "")}`;
+  const requestId = newRequestId();
   let limits: RateLimitResult | undefined;
   let response: Response;
   try {

@@ -35,11 +35,18 @@ export async function startEmbeddedRunner(): Promise<void> {
   await g.__adloomEmbeddedRunner;
 }
 
-/** Stops the process's runner (waits for in-flight steps) if one is running. */
-export async function stopEmbeddedRunner(): Promise<void> {
+/** Stops the process's runner, if one is running: steps in flight finish (up to `graceMs`), then every run is handed back. */
+export async function stopEmbeddedRunner(graceMs?: number): Promise<void> {
   const pending = g.__adloomEmbeddedRunner;
   g.__adloomEmbeddedRunner = undefined;
   if (!pending) return;
   const runner = await pending.catch(() => undefined);
-  await runner?.stop();
+  await runner?.stop(graceMs);
+}
+
+/** Whether this process's embedded runner has started (readiness). */
+export async function embeddedRunnerStarted(): Promise<boolean> {
+  const pending = g.__adloomEmbeddedRunner;
+  if (!pending) return false;
+  return pending.then(() => true, () => false);
 }

@@ -1,0 +1,49 @@
+import { subscribe } from "node:diagnostics_channel";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { newRequestId, REQUEST_ID_HEADER } from "@/lib/http/responses";
+import { log } from "@/lib/log";
+import { metrics } from "./metrics";
+import { requestContext } from "./request-context";
+import { routeLabel } from "./route-label";
+
+/**
+ * Hooks the Node HTTP server under Next.js (through diagnostics channels, before Next.js sees a
+ * request): every request gets its id (the `X-Request-Id` answer header, and the context every
+ * log line written while serving it carries), is counted and timed for the metrics, and is logged
+ * once at its end. Request-level code needs nothing: `newRequestId()` returns the id given here.
+ */
+const STARTED = Symbol("adloom.startedAt");
+type Timed = IncomingMessage & { [STARTED]?: { at: bigint; requestId: string } };
+
+const g = globalThis as unknown as { __adloomHttpObserved?: boolean };
+
+export function observeHttpServer(): void {
+  if (g.__adloomHttpObserved) return;
+  g.__adloomHttpObserved = true;
+
+  subscribe("http.server.request.start", (message) => {
+    const { request, response, server } = message as { request: Timed; response: ServerResponse; server: { address(): unknown } };
+    if (typeof server.address() === "string") return; // the operator CLI's unix socket
+    const requestId = newRequestId();
+    request[STARTED] = { at: process.hrtime.bigint(), requestId };
+    response.setHeader(REQUEST_ID_HEADER, requestId);
+    // Published synchronously just before the server emits "request": the context set here is
+    // the one Next.js's handling of this request (and everything it awaits) runs in.
+    requestContext.enterWith({ requestId });
+  });
+
+  subscribe("http.server.response.finish", (message) => {
+    const { request, response } = message as { request: Timed; response: ServerResponse };
+    const started = request[STARTED];
+    if (!started) return;
+    const seconds = Number(process.hrtime.bigint() - started.at) / 1e9;
+    const method = request.method ?? "GET";
+    const route = routeLabel(request.url ?? "/");
+    const m = metrics();
+    m.httpRequests.inc({ method, route, status: String(response.statusCode) });
+    m.httpDuration.observe({ method, route }, seconds);
+    requestContext.run({ requestId: started.requestId }, () =>
+      log.info("request", { method, route, status: response.statusCode, ms: Math.round(seconds * 1000) }),
+    );
+  });
+}

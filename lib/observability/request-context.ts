@@ -1,0 +1,17 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * The request being served, for logs. Set at the HTTP server (lib/observability/http-server.ts,
+ * before Next.js sees the request), so every log line written while serving it carries its id,
+ * whichever route, page or library writes it.
+ */
+export interface RequestContext {
+  requestId: string;
+}
+
+const g = globalThis as unknown as { __adloomRequestContext?: AsyncLocalStorage<RequestContext> };
+export const requestContext = (g.__adloomRequestContext ??= new AsyncLocalStorage<RequestContext>());
+
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
+}
