@@ -2,7 +2,7 @@
  * Operator CLI: `npm run --silent admin -- <command> [flags]`. Prints exactly one
  * JSON object; exits 0 on success, 1 with {"error":{code,message}} otherwise.
  */
-import { adminErrorBody, parseAdminCommand, runAdminCommand } from "@/lib/admin/commands";
+import { absolutePaths, adminErrorBody, OFFLINE_COMMANDS, parseAdminCommand, runAdminCommand } from "@/lib/admin/commands";
 import { sendAdminCommand } from "@/lib/admin/socket";
 import { getConfig } from "@/lib/config";
 import { closeDb } from "@/lib/db/client";
@@ -15,10 +15,12 @@ function print(body: object, ok: boolean): never {
 }
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--"));
+  // `npm run` starts us in the package folder; INIT_CWD is where the operator typed the command.
+  const argv = absolutePaths(process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--")), process.env.INIT_CWD ?? process.cwd());
   try {
     const config = getConfig();
-    parseAdminCommand(argv); // reject bad input before touching any database
+    const { name } = parseAdminCommand(argv); // reject bad input before touching any database
+    if (OFFLINE_COMMANDS.has(name)) print(await runAdminCommand(argv), true); // checks itself that no server runs
     const owner = config.database.kind === "pglite" ? currentOwner(config.database.dir) : null;
     if (owner !== null && owner !== process.pid) {
       const { ok, body } = await sendAdminCommand(config.dataDir, argv);
