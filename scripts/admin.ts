@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   try {
     const config = getConfig();
     const { name } = parseAdminCommand(argv); // reject bad input before touching any database
-    if (OFFLINE_COMMANDS.has(name)) print(await runAdminCommand(argv), true); // checks itself that no server runs
+    // Restores check themselves that no server runs; backups on PostgreSQL only explain pg_dump.
+    if (OFFLINE_COMMANDS.has(name) || (name.startsWith("backup ") && config.database.kind === "postgres")) print(await runAdminCommand(argv), true);
     const owner = config.database.kind === "pglite" ? currentOwner(config.database.dir) : null;
     if (owner !== null && owner !== process.pid) {
       const { ok, body } = await sendAdminCommand(config.dataDir, argv);

@@ -37,7 +37,9 @@ export function installGracefulShutdown(): void {
     const { server } = message as { server?: http.Server };
     if (server && !state.servers.has(server) && typeof server.address() !== "string") state.servers.add(server);
   });
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void shutdown(signal));
+  // `on`, not `once`: a second signal (the start script forwards the one its process group got)
+  // must not fall through to Node's default, which would kill the process mid-drain.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutdown(signal));
 }
 
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
