@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,13 +11,19 @@ import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** `npm run --silent admin -- ...` exactly as an operator types it, on the embedded database of `dataDir`. */
-function adminCli(args: string[], dataDir: string) {
+/**
+ * `npm run --silent admin -- ...` exactly as an operator types it, on the embedded database of `dataDir`.
+ * Asynchronous: a blocked event loop would keep the test's pooled connections past the server's keep-alive.
+ */
+function adminCli(args: string[], dataDir: string): Promise<{ status: number; json: any; stderr: string }> {
   const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "production" };
   delete env.DATABASE_URL;
-  const result = spawnSync("npm", ["run", "--silent", "admin", "--", ...args], { cwd: ROOT, env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 180_000 });
-  const lines = result.stdout.trim().split("\n");
-  return { status: result.status, json: JSON.parse(lines[lines.length - 1] || "null"), stderr: result.stderr };
+  return new Promise((resolve) => {
+    execFile("npm", ["run", "--silent", "admin", "--", ...args], { cwd: ROOT, env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 180_000 }, (err, stdout, stderr) => {
+      const lines = stdout.trim().split("\n");
+      resolve({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(lines[lines.length - 1] || "null"), stderr });
+    });
+  });
 }
 
 const servers: TestServer[] = [];
@@ -57,10 +63,10 @@ describe("backups of the embedded database", () => {
     // While the server runs: the CLI hands the command to the process that owns the database.
     const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-backup-"));
     const file = path.join(outDir, "adloom.backup.tar");
-    const made = adminCli(["backup", "create", "--out", file], dataDir);
+    const made = await adminCli(["backup", "create", "--out", file], dataDir);
     expect(made.json, made.stderr).toEqual({ ok: true, bytes: fs.statSync(file).size });
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(adminCli(["backup", "create", "--out", file], dataDir).json.error.code).toBe("conflict"); // never overwrites
+    expect((await adminCli(["backup", "create", "--out", file], dataDir)).json.error.code).toBe("conflict"); // never overwrites
     const listing = spawnSync("tar", ["-tf", file], { encoding: "utf8" });
     if (listing.status === 0) {
       const names = listing.stdout.trim().split("\n");
@@ -80,10 +86,10 @@ describe("backups of the embedded database", () => {
 
     // Restore: only into a fresh DATA_DIR, only while no server runs on it.
     const restoredDir = tempDataDir("restored");
-    expect(adminCli(["backup", "restore", "--from", path.join(outDir, "missing.tar")], restoredDir).json.error.code).toBe("invalid_request");
-    const restored = adminCli(["backup", "restore", "--from", file], restoredDir);
+    expect((await adminCli(["backup", "restore", "--from", path.join(outDir, "missing.tar")], restoredDir)).json.error.code).toBe("invalid_request");
+    const restored = await adminCli(["backup", "restore", "--from", file], restoredDir);
     expect(restored.json, restored.stderr).toEqual({ ok: true });
-    const again = adminCli(["backup", "restore", "--from", file], restoredDir);
+    const again = await adminCli(["backup", "restore", "--from", file], restoredDir);
     expect(again.status).toBe(1);
     expect(again.json.error.code).toBe("conflict");
 

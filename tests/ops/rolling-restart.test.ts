@@ -5,7 +5,7 @@ import { createTenant } from "../helpers/fixtures";
 import { finishedUpload, postUploads, uploadEvents, waitFor, type WebhookEventRecord } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from "../helpers/postgres";
-import { startServer, type TestServer } from "../helpers/server";
+import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { startReceiver } from "../webhooks/helpers/receiver";
 
 /**
@@ -73,7 +73,9 @@ describe.skipIf(unavailable)("rolling restart on one PostgreSQL database", () =>
   it("loses no upload, sends one terminal event per upload and one request per webhook attempt", async () => {
     const databaseUrl = await freshDatabase();
     const env = { PLATFORM_RETRY_DELAYS_MS: "500,500", SANDBOX_SLOW_PUSH_MS: "2500", WEBHOOK_RETRY_SCHEDULE: "1s,1s", SHUTDOWN_TIMEOUT_MS: "20000" };
-    const [a, b] = await Promise.all([startServer({ databaseUrl, env }), startServer({ databaseUrl, env })]);
+    // Instances of one installation share its files (media, generated secrets): one DATA_DIR here, S3 or a shared volume in production.
+    const dataDir = tempDataDir("rolling");
+    const [a, b] = await Promise.all([startServer({ dataDir, databaseUrl, env }), startServer({ dataDir, databaseUrl, env })]);
     servers.push(a!, b!);
     const tenant = await createTenant({ dataDir: a!.dataDir });
 
@@ -147,7 +149,7 @@ describe.skipIf(unavailable)("rolling restart on one PostgreSQL database", () =>
       expect(Date.now() - startedStop).toBeLessThan(20_000);
       // Only the other instance can hold leases now: the stopped one released every run it had.
       expect((await leaseOwners()).length).toBeLessThanOrEqual(1);
-      const next = await startServer({ databaseUrl, env });
+      const next = await startServer({ dataDir, databaseUrl, env });
       servers.push(next);
       live.push(next);
       return next;
