@@ -4,7 +4,7 @@ import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { getConfig } from "@/lib/config";
 import { userForOAuth, verifyCredentials } from "@/lib/session/accounts";
-import { currentSessionVersion } from "@/lib/session/revocation";
+import { currentSessionVersion, sessionIsCurrent } from "@/lib/session/revocation";
 import { getAuthSecret } from "@/lib/session/secret";
 import { clearFailures, isThrottled, recordFailure } from "@/lib/session/throttle";
 import { verifySecondFactor } from "@/lib/session/two-factor";
@@ -78,10 +78,7 @@ function config(): NextAuthConfig {
           return token;
         }
         // Every later use: a session issued before the user's sessions were revoked (or of a deleted user) ends.
-        if (typeof token.uid === "string") {
-          const current = await currentSessionVersion(token.uid);
-          if (current === null || current !== (typeof token.sv === "number" ? token.sv : 0)) return null;
-        }
+        if (typeof token.uid === "string" && !(await sessionIsCurrent(token))) return null;
         return token;
       },
       async session({ session, token }) {

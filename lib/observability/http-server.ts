@@ -1,6 +1,7 @@
 import { subscribe } from "node:diagnostics_channel";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { newRequestId, REQUEST_ID_HEADER } from "@/lib/http/responses";
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { REQUEST_ID_HEADER } from "@/lib/http/responses";
 import { log } from "@/lib/log";
 import { metrics } from "./metrics";
 import { requestContext } from "./request-context";
@@ -16,20 +17,38 @@ const STARTED = Symbol("adloom.startedAt");
 type Timed = IncomingMessage & { [STARTED]?: { at: bigint; requestId: string } };
 
 const g = globalThis as unknown as { __adloomHttpObserved?: boolean };
+const wrapped = new WeakSet<Server>();
+
+/**
+ * Runs the server's request listeners (Next.js's) inside the request's context, so everything they
+ * do, and every promise they await, sees the request's id. Done on the first request a server
+ * sees, before it emits "request": the listeners are read at emit time.
+ */
+function runListenersInRequestContext(server: Server): void {
+  if (wrapped.has(server)) return;
+  wrapped.add(server);
+  const listeners = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners("request");
+  for (const listener of listeners) {
+    server.on("request", (req: Timed, res: ServerResponse) => {
+      const started = req[STARTED];
+      if (!started) return listener.call(server, req, res);
+      requestContext.run({ requestId: started.requestId }, () => listener.call(server, req, res));
+    });
+  }
+}
 
 export function observeHttpServer(): void {
   if (g.__adloomHttpObserved) return;
   g.__adloomHttpObserved = true;
 
   subscribe("http.server.request.start", (message) => {
-    const { request, response, server } = message as { request: Timed; response: ServerResponse; server: { address(): unknown } };
+    const { request, response, server } = message as { request: Timed; response: ServerResponse; server: Server };
     if (typeof server.address() === "string") return; // the operator CLI's unix socket
-    const requestId = newRequestId();
+    const requestId = `req_${randomUUID().replace(/-/g, "")}`;
     request[STARTED] = { at: process.hrtime.bigint(), requestId };
     response.setHeader(REQUEST_ID_HEADER, requestId);
-    // Published synchronously just before the server emits "request": the context set here is
-    // the one Next.js's handling of this request (and everything it awaits) runs in.
-    requestContext.enterWith({ requestId });
+    runListenersInRequestContext(server);
   });
 
   subscribe("http.server.response.finish", (message) => {

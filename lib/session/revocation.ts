@@ -11,6 +11,13 @@ export async function currentSessionVersion(userId: string): Promise<number | nu
   return rows[0] ? Number(rows[0].v) : null;
 }
 
+/** Whether a decoded session token (`uid`, `sv`) is still current: its user exists and has not revoked it since. */
+export async function sessionIsCurrent(token: Record<string, unknown>): Promise<boolean> {
+  if (typeof token.uid !== "string") return false;
+  const current = await currentSessionVersion(token.uid);
+  return current !== null && current === (typeof token.sv === "number" ? token.sv : 0);
+}
+
 export async function revokeSessions(userId: string): Promise<void> {
   await revokeSessionsQuery(userId);
 }

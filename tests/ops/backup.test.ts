@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { signIn, sessionFetch } from "../dashboard/session";
 import { api, admin, createTenant } from "../helpers/fixtures";
-import { allCreatives, finishedUpload, uploadIds } from "../helpers/library";
+import { allCreatives, creativeWhen, finishedUpload, uploadIds } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 
@@ -50,8 +50,11 @@ describe("backups of the embedded database", () => {
       { name: "second.png", type: "image/png", bytes: await pngImage(32, 32) },
     ], { baseUrl: first.url, folderId });
     for (const id of ids) expect((await finishedUpload(tenant.key, id, 60_000, first.url)).status).toBe("completed");
+    // Wait for the creatives' media (dimensions, file) to be in place before taking the snapshot to compare.
+    const listed = await allCreatives(tenant.key, first.url);
+    expect(listed).toHaveLength(2);
+    for (const c of listed) await creativeWhen(tenant.key, c.id, (x) => Boolean(x.mediaPath), 60_000, first.url);
     const creatives = await allCreatives(tenant.key, first.url);
-    expect(creatives).toHaveLength(2);
     const hero = creatives.find((c) => c.fileName === "hero.png");
     const variant = await call(`/api/v1/creatives/${hero.id}/copy`, { method: "POST", json: { headline: "Kept", primaryText: "Across a restore" } });
     expect(variant.status).toBe(201);
