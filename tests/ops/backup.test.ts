@@ -78,7 +78,7 @@ describe("backups of the embedded database", () => {
     }
     const before = {
       me: (await call("/api/v1/me")).body,
-      creatives,
+      creatives: await allCreatives(tenant.key, first.url),
       copy: (await call(`/api/v1/creatives/${hero.id}/copy`)).body,
       uploads: (await call("/api/v1/uploads")).body,
       webhook: (await call("/api/v1/webhooks")).body,

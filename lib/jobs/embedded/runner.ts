@@ -16,6 +16,7 @@ import { claimDueRunsWithState, createRunsForEvents, nextDueAt, releaseForeignLe
 import type { Clock, SerializedError } from "./types";
 import { onWake } from "./wake";
 import { resolveEventWaitsBatch } from "./wait-store";
+import { log } from "@/lib/log";
 
 export const FUNCTION_FAILED_EVENT = "inngest/function.failed";
 
@@ -80,7 +81,7 @@ export class EmbeddedRunner {
   constructor(private readonly opts: RunnerOptions) {
     this.registry = buildRegistry(opts.appId, opts.functions);
     this.now = opts.now ?? (() => new Date());
-    this.log = opts.logger ?? { info: (m) => console.info(`[jobs] ${m}`), error: (m, e) => console.error(`[jobs] ${m}`, e ?? "") };
+    this.log = opts.logger ?? { info: (m) => log.info(m, { component: "jobs" }), error: (m, e) => log.error(m, { component: "jobs", err: e }) };
     this.drive = {
       db: opts.db,
       handler: opts.handler,
