@@ -4,6 +4,7 @@ import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { getConfig } from "@/lib/services";
 import { userForOAuth, verifyCredentials } from "@/lib/session/accounts";
+import { currentSessionVersion, sessionIsCurrent } from "@/lib/session/revocation";
 import { getAuthSecret } from "@/lib/session/secret";
 import { clearFailures, isThrottled, recordFailure } from "@/lib/session/throttle";
 import { verifySecondFactor } from "@/lib/session/two-factor";
@@ -73,7 +74,11 @@ function config(): NextAuthConfig {
         if (user && account) {
           if (account.provider === "credentials") token.uid = user.id;
           else token.uid = (await userForOAuth(token.email!, token.name)).id;
+          token.sv = (await currentSessionVersion(token.uid as string)) ?? 0;
+          return token;
         }
+        // Every later use: a session issued before the user's sessions were revoked (or of a deleted user) ends.
+        if (typeof token.uid === "string" && !(await sessionIsCurrent(token))) return null;
         return token;
       },
       async session({ session, token }) {

@@ -120,6 +120,18 @@ const envSchema = z.object({
   AUTH_GITHUB_SECRET: z.string().optional(),
   AUTH_GOOGLE_ID: z.string().optional(),
   AUTH_GOOGLE_SECRET: z.string().optional(),
+
+  // --- Operations (docs/operations.md)
+  /** How long a SIGTERM waits for in-flight requests and job steps before closing anyway. */
+  SHUTDOWN_TIMEOUT_MS: positiveInt(25_000),
+  /** Where Prometheus metrics are served; only with METRICS_TOKEN set (else the path answers 404). */
+  METRICS_PATH: z
+    .string()
+    .optional()
+    .default("/api/metrics")
+    .refine((v) => /^\/api\/[a-z0-9][a-z0-9/_-]*$/.test(v) && !/^\/api\/(v1|mcp|media|auth|inngest|health|ready)(\/|$)/.test(v), "must be a path under /api/ that no other route uses, e.g. /api/metrics"),
+  /** Bearer token a scraper presents to read the metrics. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -150,6 +162,8 @@ export interface Config {
   authSecret?: string;
   /** OAuth providers offered on the sign-in page (only those fully configured). */
   oauth: { github?: { clientId: string; clientSecret: string }; google?: { clientId: string; clientSecret: string } };
+  shutdownTimeoutMs: number;
+  metrics: { path: string; token?: string };
 }
 
 export class ConfigError extends Error {
@@ -218,5 +232,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       ...(e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET ? { github: { clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET } } : {}),
       ...(e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET ? { google: { clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET } } : {}),
     },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    metrics: { path: e.METRICS_PATH, token: e.METRICS_TOKEN },
   };
 }

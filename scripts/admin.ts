@@ -2,7 +2,7 @@
  * Operator CLI: `npm run --silent admin -- <command> [flags]`. Prints exactly one
  * JSON object; exits 0 on success, 1 with {"error":{code,message}} otherwise.
  */
-import { adminErrorBody, parseAdminCommand, runAdminCommand } from "@/lib/admin/commands";
+import { absolutePaths, adminErrorBody, OFFLINE_COMMANDS, parseAdminCommand, runAdminCommand } from "@/lib/admin/commands";
 import { sendAdminCommand } from "@/lib/admin/socket";
 import { disposeServices, getConfig } from "@/lib/services";
 import { ensureMigrated } from "@/lib/db/migrate-configured";
@@ -14,10 +14,13 @@ function print(body: object, ok: boolean): never {
 }
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--"));
+  // `npm run` starts us in the package folder; INIT_CWD is where the operator typed the command.
+  const argv = absolutePaths(process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--")), process.env.INIT_CWD ?? process.cwd());
   try {
     const config = getConfig();
-    parseAdminCommand(argv); // reject bad input before touching any database
+    const { name } = parseAdminCommand(argv); // reject bad input before touching any database
+    // Restores check themselves that no server runs; backups on PostgreSQL only explain pg_dump.
+    if (OFFLINE_COMMANDS.has(name) || (name.startsWith("backup ") && config.database.kind === "postgres")) print(await runAdminCommand(argv), true);
     const owner = config.database.kind === "pglite" ? currentOwner(config.database.dir) : null;
     if (owner !== null && owner !== process.pid) {
       const { ok, body } = await sendAdminCommand(config.dataDir, argv);

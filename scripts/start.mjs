@@ -23,7 +23,8 @@ const httpEdge = ["--import", pathToFileURL(path.join(root, "scripts/http-edge-p
 const server = spawn(process.execPath, [...httpEdge, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
   cwd: root,
   stdio: "inherit",
-  env: { ...env, NODE_ENV: "production" },
+  // The app handles SIGTERM/SIGINT itself (lib/server/shutdown.ts): drain requests, hand job runs back, close the database.
+  env: { ...env, NODE_ENV: "production", NEXT_MANUAL_SIG_HANDLE: "1" },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

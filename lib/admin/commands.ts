@@ -1,3 +1,4 @@
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { AppError, badRequest } from "@/lib/errors";
@@ -77,6 +78,20 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
     flags: ["workspace", "count", "folder"],
     run: async (f) => seedLibrary({ workspaceId: required(f, "workspace"), count: Number(required(f, "count")), folderId: f.folder }),
   },
+  "backup create": {
+    flags: ["out"],
+    run: async (f) => {
+      const { createBackup } = await import("@/lib/backup/backup");
+      return createBackup(required(f, "out"));
+    },
+  },
+  "backup restore": {
+    flags: ["from"],
+    run: async (f) => {
+      const { restoreBackup } = await import("@/lib/backup/backup");
+      return restoreBackup(required(f, "from"));
+    },
+  },
   "plan set": {
     flags: ["workspace", "plan"],
     run: async (f) => {
@@ -132,6 +147,14 @@ export function parseAdminCommand(argv: string[]): { name: string; flags: Flags 
   } catch (err) {
     throw badRequest(`${(err as Error).message}. ${ADMIN_USAGE}`);
   }
+}
+
+/** Commands that must run in the CLI's own process with the database closed (never handed to a running server). */
+export const OFFLINE_COMMANDS = new Set(["backup restore"]);
+
+/** File flags are paths relative to where the operator typed the command: made absolute before a server runs them. */
+export function absolutePaths(argv: string[], cwd: string): string[] {
+  return argv.map((arg, i) => (i > 0 && (argv[i - 1] === "--out" || argv[i - 1] === "--from") ? path.resolve(cwd, arg) : arg));
 }
 
 export async function runAdminCommand(argv: string[]): Promise<object> {

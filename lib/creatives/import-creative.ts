@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { creativeDerivedKey, discardStoredFiles, getStorage } from "@/lib/storage";
 import { probeImage, probeVideo } from "./probe-media";
 import { renderVideoPreview } from "./render-preview";
+import { log } from "@/lib/log";
 
 export type ImportOutcome = { status: "ready" | "failed" | "gone"; kind?: "image" | "video"; error?: string };
 
@@ -51,7 +52,7 @@ export async function renderCreativePreview(creativeId: string): Promise<{ previ
     );
     if (!rendered) return { preview: false, error: "ffmpeg is not installed" };
   } catch (err) {
-    console.error(`[creatives] preview of ${creativeId} failed`, err);
+    log.error("preview failed", { component: "creatives", creativeId, err });
     if (stored) await discardStoredFiles([key], "preview of a failed render");
     return { preview: false, error: (err as Error).message };
   }

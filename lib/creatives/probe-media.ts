@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { mediaTool, runMediaTool } from "./media-tools";
+import { log } from "@/lib/log";
 
 export interface MediaDimensions {
   width: number | null;
@@ -29,7 +30,7 @@ interface FfprobeOutput {
 export async function probeVideo(file: string): Promise<MediaDimensions> {
   const ffprobe = mediaTool("ffprobe");
   if (!ffprobe) {
-    console.warn("[creatives] ffprobe is not installed: video dimensions stay unknown (install ffmpeg)");
+    log.warn("ffprobe is not installed: video dimensions stay unknown (install ffmpeg)", { component: "creatives" });
     return { width: null, height: null, durationMs: null };
   }
   const out = await runMediaTool(

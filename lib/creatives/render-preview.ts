@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { mediaTool, runMediaTool } from "./media-tools";
+import { log } from "@/lib/log";
 
 export const PREVIEW_MAX_HEIGHT = 720;
 const TRANSCODE_TIMEOUT_MS = 15 * 60_000;
@@ -16,7 +17,7 @@ const TRANSCODE_TIMEOUT_MS = 15 * 60_000;
 export async function renderVideoPreview(source: string, store: (preview: Readable) => Promise<void>): Promise<boolean> {
   const ffmpeg = mediaTool("ffmpeg");
   if (!ffmpeg) {
-    console.warn("[creatives] ffmpeg is not installed: video previews are not rendered (install ffmpeg)");
+    log.warn("ffmpeg is not installed: video previews are not rendered (install ffmpeg)", { component: "creatives" });
     return false;
   }
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "adloom-preview-"));

@@ -3,6 +3,7 @@ import { authenticateApiKey } from "@/lib/auth/authenticate-api-key";
 import type { Principal } from "@/lib/auth/principal";
 import { AppError } from "@/lib/errors";
 import { ACTIVE_WORKSPACE_COOKIE, principalForUser } from "@/lib/session/principal";
+import { sessionIsCurrent } from "@/lib/session/revocation";
 import { getAuthSecret } from "@/lib/session/secret";
 import { findTextInputProblem } from "@/lib/text-input";
 
@@ -61,7 +62,8 @@ async function sessionPrincipal(request: Request): Promise<Principal | null> {
 async function sessionUserId(request: Request): Promise<string | null> {
   const secure = request.headers.get("cookie")?.includes(`${SECURE_SESSION_COOKIE}=`) || request.headers.get("cookie")?.includes(`${SECURE_SESSION_COOKIE}.0=`);
   const token = await getToken({ req: request, secret: getAuthSecret(), secureCookie: Boolean(secure) });
-  return typeof token?.uid === "string" ? token.uid : null;
+  // A revoked session (sign out everywhere, new password, removed membership) ends here too.
+  return token && typeof token.uid === "string" && (await sessionIsCurrent(token)) ? token.uid : null;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { AppError, describeZodError, type ErrorCode, isAppError } from "@/lib/errors";
 import { ZodError } from "zod";
+import { log } from "@/lib/log";
+import { currentRequestId } from "@/lib/observability/request-context";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
+/** The id of the request being served (given at the HTTP server, lib/server/http-observer.ts), else a fresh one. */
 export function newRequestId(): string {
-  return `req_${randomUUID().replace(/-/g, "")}`;
+  return currentRequestId() ?? `req_${randomUUID().replace(/-/g, "")}`;
 }
 
 // Next.js gzips responses of 1 KB and more, but cannot see an app route's length and so compresses
@@ -32,6 +35,6 @@ export function errorResponse(code: ErrorCode, message: string, headers: Record<
 export function toErrorResponse(err: unknown, requestId: string): Response {
   if (isAppError(err)) return json(err.toBody(), err.status, err.headers);
   if (err instanceof ZodError) return errorResponse("invalid_request", `Invalid request: ${describeZodError(err)}`);
-  console.error(`[${requestId}] unhandled error`, err);
+  log.error("unhandled error", { requestId, err });
   return errorResponse("internal_error", `Something went wrong on our side; the request id is ${requestId}`);
 }

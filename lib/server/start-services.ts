@@ -1,6 +1,11 @@
 import { startAdminSocket } from "@/lib/admin/socket";
-import { getConfig } from "@/lib/services";
+import { defineService, getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
+import { log } from "@/lib/log";
+import { setQueueDepthSource } from "@/lib/observability/metrics";
+
+/** Whether the server's services finished starting in this process (readiness). */
+const startState = defineService("server.start-state", () => ({ started: false }));
 
 /**
  * Opens the database (taking the embedded database's lock), serves the operator
@@ -11,10 +16,19 @@ export async function startServerServices(): Promise<void> {
   await getDb().$queryRaw`SELECT 1`;
   await startAdminSocket(config.dataDir);
   if (config.jobs.mode === "embedded") {
-    const [{ startEmbeddedRunner }, { appJobs }] = await Promise.all([import("@/lib/jobs/embedded"), import("@/inngest/serve")]);
+    const [{ startEmbeddedRunner }, { appJobs }, { queueDepth }] = await Promise.all([
+      import("@/lib/jobs/embedded"),
+      import("@/inngest/serve"),
+      import("@/lib/jobs/embedded/run-store"),
+    ]);
     await startEmbeddedRunner(appJobs);
+    setQueueDepthSource(() => queueDepth(getDb(), new Date()));
   }
-  console.log(
-    `[adloom] ready: database ${config.database.kind}, jobs ${config.jobs.mode}, storage ${config.storage.driver}, data in ${config.dataDir}`,
-  );
+  startState().started = true;
+  log.info("ready", { database: config.database.kind, jobs: config.jobs.mode, storage: config.storage.driver, dataDir: config.dataDir });
+}
+
+/** Whether startServerServices has finished in this process (readiness). */
+export function serverServicesStarted(): boolean {
+  return startState().started;
 }

@@ -75,6 +75,7 @@ export async function resetPassword(email: string, password: string): Promise<{ 
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
   const user = await getDb().user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } });
   if (!user) throw badRequest(`No user with the email ${email}`);
-  await getDb().user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
+  // A new password ends every session signed in with the old one.
+  await getDb().user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password), sessionVersion: { increment: 1 } } });
   return { userId: user.id };
 }

@@ -2,6 +2,7 @@ import { defineService } from "@/lib/services";
 import { LocalMediaStorage } from "./local";
 import type { MediaStorage } from "./media-storage";
 import { S3MediaStorage } from "./s3";
+import { log } from "@/lib/log";
 
 export type { ByteRange, MediaStorage, StoredObjectInfo, StoredObjectStream } from "./media-storage";
 export { assertValidKey } from "./media-storage";
@@ -32,6 +33,6 @@ export async function discardStoredFiles(keys: string[], why: string): Promise<v
   const storage = getStorage();
   const results = await Promise.allSettled(keys.map((key) => storage.delete(key)));
   results.forEach((r, i) => {
-    if (r.status === "rejected") console.error(`[storage] could not delete ${keys[i]} (${why})`, r.reason);
+    if (r.status === "rejected") log.error("could not delete a stored file", { component: "storage", key: keys[i], why, err: r.reason });
   });
 }

@@ -1,5 +1,6 @@
 import { authorizePermission } from "@/lib/auth/authorize-permission";
 import type { Principal } from "@/lib/auth/principal";
+import { revokeSessionsQuery } from "@/lib/session/revocation";
 import { getDb } from "@/lib/db/client";
 import { badRequest, conflict, notFound } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -71,7 +72,9 @@ export async function removeMember(principal: Principal, userId: string): Promis
   const membership = await membershipOf(principal, userId);
   if (membership.role === "owner" && principal.role !== "owner") throw badRequest("Only an owner can remove an owner");
   if (membership.role === "owner") await assertNotLastOwner(principal.workspaceId, userId);
-  await getDb().membership.delete({ where: { id: membership.id } });
+  // Their open dashboard sessions end with the membership (they sign in again to whatever workspaces they still have).
+  const db = getDb();
+  await db.$transaction([db.membership.delete({ where: { id: membership.id } }), revokeSessionsQuery(userId)]);
 }
 
 /** The workspace's folders as a flat list (id, name, parent), for folder pickers and trees. */

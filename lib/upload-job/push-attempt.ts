@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { adapterFor, getAdAccount, PlatformError } from "@/lib/platforms";
+import { log } from "@/lib/log";
 
 /** What one push attempt came to; plain JSON so a job step can memoize it. */
 export type PushOutcome =
@@ -35,7 +36,7 @@ export async function pushUploadOnce(input: { uploadId: string; jobRun: number; 
     return { ok: true, externalId };
   } catch (err) {
     if (err instanceof PlatformError) return { ok: false, retryable: err.retryable, code: err.code, message: err.message };
-    console.error(`[upload-job] push of ${input.uploadId} failed unexpectedly`, err);
+    log.error("push failed unexpectedly", { component: "upload-job", uploadId: input.uploadId, err });
     return { ok: false, retryable: true, code: "upstream_error", message: `${upload.platform} could not be reached` };
   }
 }

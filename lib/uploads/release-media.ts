@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { getStorage } from "@/lib/storage";
+import { log } from "@/lib/log";
 
 /**
  * Deletes a stored file once nothing references it any more: no upload and no
@@ -18,7 +19,7 @@ export async function releaseStoredMedia(workspaceId: string, storageKey: string
     await getStorage().delete(storageKey);
     return true;
   } catch (err) {
-    console.error(`[uploads] could not delete stored media ${storageKey}`, err);
+    log.error("could not delete stored media", { component: "uploads", storageKey, err });
     return false;
   }
 }

@@ -3,6 +3,7 @@ import { sqlTime } from "@/lib/db/sql-time";
 import { getDb, queryRows } from "@/lib/db/client";
 import type { WebhookDelivery } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
+import { recordWebhookAttempt } from "@/lib/observability/metrics";
 import { isSuccess, sendSignedRequest } from "./send-request";
 import { systemResolver, type UrlPolicy } from "./url-policy";
 
@@ -85,6 +86,7 @@ export async function attemptDelivery(input: AttemptInput, policy: UrlPolicy = c
     policy,
   );
   const succeeded = isSuccess(sent.outcome);
+  recordWebhookAttempt(succeeded ? "succeeded" : "failed");
   const now = new Date();
   const nextRetryAt = !succeeded && input.retryInMs !== null ? new Date(now.getTime() + input.retryInMs) : null;
   const error = sent.outcome.error ?? (succeeded ? null : `The endpoint answered ${sent.outcome.status}; any 2xx status is expected`);

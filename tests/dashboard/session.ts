@@ -52,3 +52,34 @@ export function sessionFetch(jar: Map<string, string>, baseUrl = inject("baseUrl
     return { status: res.status, body: data, headers: res.headers };
   };
 }
+
+/**
+ * Calls a dashboard server action over HTTP as the browser does (POST to its page with the
+ * `Next-Action` header, the arguments as a JSON array), finding the action's id in the build's
+ * server-reference manifest by file and export name.
+ */
+export async function callServerAction(
+  jar: Map<string, string>,
+  page: string,
+  action: { file: string; name: string },
+  args: unknown[] = [],
+  baseUrl = inject("baseUrl"),
+): Promise<{ status: number; location: string | null }> {
+  const fs = await import("node:fs");
+  const path = await import("node:path");
+  const { distDir } = await import("../../scripts/build-if-stale.mjs");
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir(), "server/server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { filename: string; exportedName: string }>;
+  };
+  const id = Object.entries(manifest.node).find(([, v]) => v.filename === action.file && v.exportedName === action.name)?.[0];
+  if (!id) throw new Error(`No server action ${action.name} in ${action.file}`);
+  const res = await fetch(baseUrl + page, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Next-Action": id, "Content-Type": "text/plain;charset=UTF-8", Accept: "text/x-component", Origin: baseUrl, Cookie: cookieHeader(jar) },
+    body: JSON.stringify(args),
+  });
+  mergeCookies(jar, res);
+  await res.arrayBuffer();
+  return { status: res.status, location: res.headers.get("x-action-redirect") ?? res.headers.get("location") };
+}

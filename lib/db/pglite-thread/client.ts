@@ -85,6 +85,16 @@ export class ThreadedPGlite extends BasePGlite {
     );
   }
 
+  /**
+   * The data directory as a gzipped tarball (PGlite's dumpDataDir), taken between transactions:
+   * both locks are held, so no statement or transaction is half done in it.
+   */
+  async dumpDataDir(): Promise<File> {
+    await this._checkReady();
+    const data = await this.transactionMutex.runExclusive(() => this.queryMutex.runExclusive(() => this.call({ type: "dump" })));
+    return new File([data as Uint8Array<ArrayBuffer>], "pgdata.tar.gz", { type: "application/x-gzip" });
+  }
+
   async execProtocolRaw(message: Uint8Array, { syncToFs = true }: { syncToFs?: boolean } = {}): Promise<Uint8Array> {
     return this.call({ type: "protocol", message, syncToFs });
   }

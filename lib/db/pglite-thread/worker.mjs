@@ -24,6 +24,11 @@ async function run(request) {
     case "syncToFs":
       await db.syncToFs();
       return {};
+    case "dump": {
+      // The whole data directory as a gzipped tarball (PGlite's own format; loadDataDir reads it).
+      const file = await db.dumpDataDir("gzip");
+      return { data: new Uint8Array(await file.arrayBuffer()) };
+    }
     case "close":
       await db.close();
       return {};

@@ -24,6 +24,10 @@ export interface DriveContext {
   onRescheduled?(): void;
   /** Requests per claim before the run goes back to the queue, so one long run cannot hog a slot. */
   maxRequestsPerClaim: number;
+  /** Called when a run this runner held has ended (for metrics). */
+  onEnded?(run: JobRun, status: "completed" | "failed"): void;
+  /** True once the runner is shutting down: hand the run back after the step in flight. */
+  yielding?(): boolean;
 }
 
 /** What one request taught us about the run. */
@@ -125,6 +129,7 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
   const versionPatch = () => (versionDirty ? { requestVersion: version } : {});
 
   for (let request = 0; request < ctx.maxRequestsPerClaim; request++) {
+    if (ctx.yielding?.()) break;
     if (steps === null || waitsPossible) {
       if (waitsPossible) await settleWaits(db, runId, ctx.now());
       const state = await loadRunState(db, runId);
@@ -178,7 +183,8 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
           if (!fresh.length) return true;
           const owned = await persist(fresh);
           checkpointed += fresh.length;
-          return owned && !reload;
+          // Refusing makes the SDK end the request here (the step is already memoized).
+          return owned && !reload && !ctx.yielding?.();
         })
       : undefined;
     let response: Awaited<ReturnType<typeof exec>>;
@@ -204,6 +210,7 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
       if (!(await persist(ran))) return;
     }
     for (const planned of report.retry ? [] : report.planned) {
+      if (ctx.yielding?.()) break; // not started: the next owner runs it
       response = await exec(planned.id);
       const sub = readOps(interpret(response, ctx.now()), ctx.now());
       if (sub.done?.status === "failed") return finish(ctx, run, sub.done, versionDirty ? version : null);
@@ -240,7 +247,7 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
     if (again && again.getTime() < wakeAt.getTime()) await db.jobRun.updateMany({ where: { id: runId, status: "sleeping" }, data: { nextAt: again } });
     return;
   }
-  // Out of budget for this claim: let other runs have the slot.
+  // Out of budget for this claim, or shutting down: let other runs (or runners) have it.
   await updateOwnedRun(db, runId, owner, { nextAt: ctx.now(), leaseOwner: null, leaseExpiresAt: null, ...versionPatch() });
   ctx.onRescheduled?.();
 }
@@ -275,5 +282,6 @@ async function finish(ctx: DriveContext, run: JobRun, done: NonNullable<StepRepo
     ctx.now(),
   );
   if (!ended) return;
+  ctx.onEnded?.(run, done.status);
   if (done.status === "failed") await ctx.onFailed(run, done.error);
 }

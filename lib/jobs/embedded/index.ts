@@ -42,7 +42,19 @@ export async function startEmbeddedRunner(app: AppJobs): Promise<void> {
   }
 }
 
-/** Stops the process's runner (waits for in-flight steps) if one is running. */
-export async function stopEmbeddedRunner(): Promise<void> {
-  await getServices().release(RUNNER);
+/** Stops the process's runner, if one is running: steps in flight finish (up to `graceMs`), then every run is handed back. */
+export async function stopEmbeddedRunner(graceMs?: number): Promise<void> {
+  const services = getServices();
+  const pending = services.peek<Promise<EmbeddedRunner>>(RUNNER);
+  if (!pending) return;
+  const runner = await pending.catch(() => undefined);
+  await runner?.stop(graceMs);
+  await services.release(RUNNER);
+}
+
+/** Whether this process's embedded runner has started (readiness). */
+export async function embeddedRunnerStarted(): Promise<boolean> {
+  const pending = getServices().peek<Promise<EmbeddedRunner>>(RUNNER);
+  if (!pending) return false;
+  return pending.then(() => true, () => false);
 }

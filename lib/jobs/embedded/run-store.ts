@@ -249,3 +249,17 @@ export async function finishOwnedRun(
   const rows = await queryRows<{ n: number }>(FINISH_RUN_STATEMENT, [done.status, completed, output, error, sqlTime(now), version, runId, owner]);
   return (rows[0]?.n ?? 0) > 0;
 }
+
+/** Unfinished runs by state (for the queue-depth metric): running (leased), due (waiting for a runner), scheduled (later). */
+export async function queueDepth(db: Db, now: Date): Promise<Record<"running" | "due" | "scheduled", number>> {
+  const rows = await db.$queryRaw<{ state: "running" | "due" | "scheduled"; n: number }[]>`
+    SELECT CASE
+        WHEN "leaseOwner" IS NOT NULL AND "leaseExpiresAt" >= ${sqlTime(now)}::timestamp(3) THEN 'running'
+        WHEN "nextAt" IS NOT NULL AND "nextAt" <= ${sqlTime(now)}::timestamp(3) THEN 'due'
+        ELSE 'scheduled' END AS state,
+      count(*)::int AS n
+    FROM job_runs WHERE status IN ${PENDING_SQL} GROUP BY 1`;
+  const depth = { running: 0, due: 0, scheduled: 0 };
+  for (const row of rows) depth[row.state] = Number(row.n);
+  return depth;
+}

@@ -4,6 +4,7 @@ import type { InngestFunction } from "inngest";
 import type { Db } from "@/lib/db/client";
 import type { JobRun } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
+import { recordJobRunEnded } from "@/lib/observability/metrics";
 import { exponentialBackoff, type BackoffFn } from "./backoff";
 import { fireDueCrons } from "./cron-scheduler";
 import { driveRun, type DriveContext } from "./drive";
@@ -15,6 +16,7 @@ import { claimDueRunsWithState, createRunsForEvents, nextDueAt, releaseForeignLe
 import type { Clock, SerializedError } from "./types";
 import { onWake } from "./wake";
 import { resolveEventWaitsBatch } from "./wait-store";
+import { log } from "@/lib/log";
 
 export const FUNCTION_FAILED_EVENT = "inngest/function.failed";
 
@@ -79,7 +81,7 @@ export class EmbeddedRunner {
   constructor(private readonly opts: RunnerOptions) {
     this.registry = buildRegistry(opts.appId, opts.functions);
     this.now = opts.now ?? (() => new Date());
-    this.log = opts.logger ?? { info: (m) => console.info(`[jobs] ${m}`), error: (m, e) => console.error(`[jobs] ${m}`, e ?? "") };
+    this.log = opts.logger ?? { info: (m) => log.info(m, { component: "jobs" }), error: (m, e) => log.error(m, { component: "jobs", err: e }) };
     this.drive = {
       db: opts.db,
       handler: opts.handler,
@@ -94,6 +96,8 @@ export class EmbeddedRunner {
         this.needClaim = true;
       },
       maxRequestsPerClaim: 50,
+      yielding: () => this.stopping,
+      onEnded: (run, status) => recordJobRunEnded(run.functionId, status),
     };
   }
 
@@ -117,17 +121,34 @@ export class EmbeddedRunner {
     this.loop = this.run();
   }
 
-  /** Stops taking work, lets in-flight requests finish, and releases this runner's leases. */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking work and hands every run back: a run's step in flight finishes and is memoized,
+   * then the run is released due now (its next steps run on whichever runner claims it). After
+   * `graceMs` the remaining leases are released anyway; a step still running here then loses its
+   * lease, and its late result is not recorded (the new owner runs the step again).
+   */
+  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (!this.loop) return;
     this.stopping = true;
     this.wake();
     await this.loop;
-    await Promise.allSettled(this.inFlight.values());
+    const drained = Promise.allSettled(this.inFlight.values());
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = Number.isFinite(graceMs)
+      ? new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), graceMs)))
+      : new Promise<never>(() => {});
+    const outcome = await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
+    if (outcome === "timeout") this.log.info(`${this.inFlight.size} run(s) still in a step after ${graceMs} ms: released anyway`);
     clearInterval(this.heartbeat);
     clearTimeout(this.coalesce);
     this.unsubscribe?.();
     await releaseLeases(this.opts.db, this.owner);
+  }
+
+  /** Runs driven right now by this runner (for metrics). */
+  get activeRuns(): number {
+    return this.inFlight.size;
   }
 
   /** Look for work now (everything: events, crons, due runs). */

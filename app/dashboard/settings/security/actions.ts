@@ -1,5 +1,9 @@
 "use server";
+import { redirect } from "next/navigation";
+import { signOut } from "@/auth";
 import { runAsPrincipal } from "@/lib/dashboard/action-result";
+import { requirePrincipal } from "@/lib/dashboard/current";
+import { revokeSessions } from "@/lib/session/revocation";
 import { confirmTwoFactorEnrolment, disableTwoFactor, startTwoFactorEnrolment } from "@/lib/session/two-factor";
 
 export async function startEnrolmentAction() {
@@ -12,4 +16,12 @@ export async function confirmEnrolmentAction(code: string) {
 
 export async function disableTwoFactorAction(code: string) {
   return runAsPrincipal((p) => disableTwoFactor(p.userId, code), "/dashboard/settings/security");
+}
+
+/** Ends every dashboard session of the signed-in user (this one too), then goes to the sign-in page. */
+export async function signOutEverywhereAction(): Promise<void> {
+  const principal = await requirePrincipal();
+  await revokeSessions(principal.userId);
+  await signOut({ redirect: false });
+  redirect("/sign-in");
 }

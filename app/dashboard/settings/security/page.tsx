@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/misc";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { remainingRecoveryCodes } from "@/lib/session/two-factor";
+import { SignOutEverywhere } from "./sign-out-everywhere";
 import { TwoFactorSettings } from "./two-factor-settings";
 
 export const metadata: Metadata = { title: "Security" };
@@ -15,6 +16,9 @@ export default async function SecurityPage() {
     <>
       <PageHeader title="Security" description="Protect your account with a second step at sign-in." />
       <TwoFactorSettings enabled={principal.twoFactorEnabled} remainingRecoveryCodes={remaining} requiredFor={required} />
+      <div className="mt-8">
+        <SignOutEverywhere />
+      </div>
     </>
   );
 }

@@ -1,0 +1,166 @@
+import fs from "node:fs";
+import path from "node:path";
+import { getConfig } from "@/lib/services";
+import { getPglite } from "@/lib/db/client";
+import { currentOwner } from "@/lib/db/pglite-lock";
+import { badRequest, conflict } from "@/lib/errors";
+import { extractEntry, listTar, readEntry, TarWriter, type TarEntry } from "./tar";
+
+/**
+ * Backups of the embedded installation (docs/operations.md): one tar file holding
+ *   manifest.json      what this is, when, which migrations the database had
+ *   database.tar.gz    the PGlite data directory (PGlite's dumpDataDir, taken between transactions)
+ *   secrets/…          DATA_DIR/secrets (the session secret and the job signing key)
+ *   media/…            DATA_DIR/media (uploaded files, previews) with the local storage driver
+ * Made by the process that owns the database (the server, through the operator socket, or the
+ * CLI itself when no server runs), so it is consistent while the server runs: the database is
+ * dumped first, then the media files, so every file a database row names is in the archive.
+ * On PostgreSQL (DATABASE_URL) use pg_dump/pg_restore instead.
+ */
+const FORMAT = "adloom-backup";
+const VERSION = 1;
+const MEDIA_PARTIAL_DIR = ".partial";
+
+interface Manifest {
+  format: typeof FORMAT;
+  version: number;
+  createdAt: string;
+  migrations: string[];
+  media: "included" | "not included (S3 storage)";
+}
+
+function requireEmbedded(action: string): void {
+  if (getConfig().database.kind !== "pglite") {
+    throw badRequest(`backup ${action} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore (docs/operations.md)`);
+  }
+}
+
+/** Every regular file under `root`, as paths relative to it (skipping in-progress uploads). */
+function filesUnder(root: string): string[] {
+  if (!fs.existsSync(root)) return [];
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (child !== MEDIA_PARTIAL_DIR) walk(child);
+      } else if (entry.isFile()) out.push(child);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
+export async function createBackup(outFile: string): Promise<{ ok: true; bytes: number }> {
+  requireEmbedded("create");
+  const config = getConfig();
+  const out = path.resolve(outFile);
+  if (!fs.existsSync(path.dirname(out))) throw badRequest(`The folder of --out does not exist: ${path.dirname(out)}`);
+  if (fs.existsSync(out)) throw conflict(`${out} exists; backups never overwrite a file`);
+  if (out.startsWith(config.dataDir + path.sep)) throw badRequest("Write the backup outside DATA_DIR");
+
+  const pglite = getPglite() as unknown as { dumpDataDir(): Promise<Blob>; query<T>(sql: string): Promise<{ rows: T[] }> };
+  const migrations = (
+    await pglite.query<{ migration_name: string }>(
+      "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name",
+    )
+  ).rows.map((r) => r.migration_name);
+  const database = new Uint8Array(await (await pglite.dumpDataDir()).arrayBuffer());
+
+  const partial = `${out}.partial`;
+  const handle = await fs.promises.open(partial, "wx", 0o600);
+  try {
+    const tar = new TarWriter(handle);
+    const manifest: Manifest = {
+      format: FORMAT,
+      version: VERSION,
+      createdAt: new Date().toISOString(),
+      migrations,
+      media: config.storage.driver === "local" ? "included" : "not included (S3 storage)",
+    };
+    await tar.addBuffer("manifest.json", Buffer.from(JSON.stringify(manifest, null, 2) + "\n"));
+    await tar.addBuffer("database.tar.gz", database);
+    const secrets = path.join(config.dataDir, "secrets");
+    for (const rel of filesUnder(secrets)) await tar.addFile(`secrets/${rel}`, path.join(secrets, rel));
+    if (config.storage.driver === "local") {
+      for (const rel of filesUnder(config.storage.dir)) {
+        // A file deleted since the listing (its creative was deleted meanwhile) is simply not in the backup.
+        await tar.addFile(`media/${rel}`, path.join(config.storage.dir, rel)).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== "ENOENT") throw err;
+        });
+      }
+    }
+    const bytes = await tar.finish();
+    await handle.sync();
+    await handle.close();
+    fs.renameSync(partial, out);
+    return { ok: true, bytes };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    fs.rmSync(partial, { force: true });
+    throw err;
+  }
+}
+
+function isEmptyDir(dir: string): boolean {
+  return !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
+}
+
+/** A relative archive path that stays inside its folder (no "..", no absolute paths). */
+function safeRelative(name: string, prefix: string): string | null {
+  const rel = name.slice(prefix.length);
+  if (!rel || rel.startsWith("/") || rel.split("/").some((part) => part === ".." || part === "." || part === "")) return null;
+  return rel;
+}
+
+/**
+ * Restores a backup into a fresh DATA_DIR (no database, no media yet) while no server runs on it.
+ * The server's next start applies any migrations newer than the backup.
+ */
+export async function restoreBackup(fromFile: string): Promise<{ ok: true }> {
+  requireEmbedded("restore");
+  const config = getConfig();
+  const from = path.resolve(fromFile);
+  if (!fs.existsSync(from)) throw badRequest(`No backup file at ${from}`);
+  const dbDir = path.join(config.dataDir, "db");
+  if (currentOwner(dbDir) !== null) throw conflict("A server is running on this DATA_DIR; stop it and restore into a fresh DATA_DIR");
+  const media = config.storage.driver === "local" ? config.storage.dir : null;
+  if (!isEmptyDir(dbDir) || (media && !isEmptyDir(media))) {
+    throw conflict(`DATA_DIR ${config.dataDir} already holds a database or media; restore into a fresh DATA_DIR`);
+  }
+
+  let entries: TarEntry[];
+  try {
+    entries = listTar(from);
+  } catch (err) {
+    throw badRequest(`${from} is not a readable backup: ${(err as Error).message}`);
+  }
+  const manifestEntry = entries.find((e) => e.name === "manifest.json");
+  const databaseEntry = entries.find((e) => e.name === "database.tar.gz");
+  const manifest = manifestEntry ? (JSON.parse(readEntry(from, manifestEntry).toString("utf8")) as Partial<Manifest>) : null;
+  if (!manifest || manifest.format !== FORMAT || !databaseEntry) throw badRequest(`${from} is not an Adloom backup`);
+  if ((manifest.version ?? 0) > VERSION) throw badRequest(`This backup has format version ${manifest.version}; this Adloom reads up to ${VERSION}`);
+
+  // PGlite unpacks its own dump into the data directory on first open.
+  const { PGlite } = await import("@electric-sql/pglite");
+  fs.mkdirSync(dbDir, { recursive: true });
+  const db = new PGlite(dbDir, { loadDataDir: new Blob([new Uint8Array(readEntry(from, databaseEntry))]) });
+  await db.waitReady;
+  await db.query("SELECT 1");
+  await db.close();
+
+  for (const entry of entries) {
+    const [folder, target, mode] = entry.name.startsWith("secrets/")
+      ? ["secrets/", path.join(config.dataDir, "secrets"), 0o600]
+      : entry.name.startsWith("media/") && media
+        ? ["media/", media, 0o644]
+        : [null, "", 0];
+    if (!folder) continue;
+    const rel = safeRelative(entry.name, folder);
+    if (!rel) throw badRequest(`Unsafe path in the backup: ${entry.name}`);
+    const file = path.join(target, rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: folder === "secrets/" ? 0o700 : 0o755 });
+    await extractEntry(from, entry, file, mode);
+  }
+  return { ok: true };
+}

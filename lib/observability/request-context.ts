@@ -1,0 +1,19 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * The request being served, for logs. Set at the HTTP server (lib/server/http-observer.ts,
+ * before Next.js sees the request), so every log line written while serving it carries its id,
+ * whichever route, page or library writes it.
+ */
+export interface RequestContext {
+  requestId: string;
+}
+
+// The one value besides the service registry kept on globalThis: logging reads it before any registry
+// exists (configuration errors at start) and in every bundle Next.js loads.
+const g = globalThis as unknown as { __adloomRequestContext?: AsyncLocalStorage<RequestContext> };
+export const requestContext = (g.__adloomRequestContext ??= new AsyncLocalStorage<RequestContext>());
+
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
+}

@@ -1,0 +1,72 @@
+import { describe, expect, inject, it } from "vitest";
+import { admin, createTenant } from "../helpers/fixtures";
+import { callServerAction, cookieHeader, sessionFetch, signIn } from "./session";
+
+const PASSWORD = "a long enough password";
+const NEW_PASSWORD = "another long enough password";
+let n = 0;
+const email = () => `revoke-${Date.now()}-${++n}@example.com`;
+
+async function userWithPassword(workspaceId: string, role: "owner" | "admin" | "editor" | "viewer" = "admin") {
+  const address = email();
+  const { userId } = await admin(["member", "add", "--workspace", workspaceId, "--email", address, "--role", role]);
+  await admin(["user", "password", "--email", address, "--password", PASSWORD]);
+  return { userId: userId!, email: address };
+}
+
+const me = (jar: Map<string, string>) => sessionFetch(jar)("/api/v1/me").then((r) => r.status);
+
+/** A dashboard page with the session: 200, or a redirect to the sign-in page once it has ended. */
+async function page(jar: Map<string, string>, path = "/dashboard/settings/security"): Promise<string> {
+  const res = await fetch(inject("baseUrl") + path, { redirect: "manual", headers: { Cookie: cookieHeader(jar) } });
+  await res.arrayBuffer();
+  return res.status === 200 ? "ok" : (res.headers.get("location") ?? String(res.status));
+}
+
+describe("revocable dashboard sessions", () => {
+  it("sign out everywhere ends every session of the user, on their next request, and no one else's", async () => {
+    const tenant = await createTenant();
+    const user = await userWithPassword(tenant.workspaceId);
+    const other = await userWithPassword(tenant.workspaceId);
+    const laptop = (await signIn(user.email, PASSWORD)).jar;
+    const phone = (await signIn(user.email, PASSWORD)).jar;
+    const colleague = (await signIn(other.email, PASSWORD)).jar;
+    expect([await me(laptop), await me(phone), await me(colleague)]).toEqual([200, 200, 200]);
+    expect(await page(phone)).toBe("ok");
+
+    const action = await callServerAction(laptop, "/dashboard/settings/security", { file: "app/dashboard/settings/security/actions.ts", name: "signOutEverywhereAction" });
+    expect(action.location ?? "").toContain("/sign-in");
+    expect(await me(phone)).toBe(401);
+    expect(await page(phone)).toContain("/sign-in");
+    expect(await me(laptop)).toBe(401);
+    expect(await me(colleague)).toBe(200);
+    // Signing in again gives a working session.
+    expect(await me((await signIn(user.email, PASSWORD)).jar)).toBe(200);
+  });
+
+  it("a password change ends the sessions signed in with the old password", async () => {
+    const tenant = await createTenant();
+    const user = await userWithPassword(tenant.workspaceId);
+    const session = (await signIn(user.email, PASSWORD)).jar;
+    expect(await me(session)).toBe(200);
+    await admin(["user", "password", "--email", user.email, "--password", NEW_PASSWORD]);
+    expect(await me(session)).toBe(401);
+    expect(await page(session)).toContain("/sign-in");
+    expect((await signIn(user.email, PASSWORD)).signedIn).toBe(false);
+    expect(await me((await signIn(user.email, NEW_PASSWORD)).jar)).toBe(200);
+  });
+
+  it("removing a member ends their sessions; the owner who removed them stays signed in", async () => {
+    const tenant = await createTenant();
+    const owner = await userWithPassword(tenant.workspaceId, "owner");
+    const member = await userWithPassword(tenant.workspaceId, "editor");
+    const ownerJar = (await signIn(owner.email, PASSWORD)).jar;
+    const memberJar = (await signIn(member.email, PASSWORD)).jar;
+    expect(await me(memberJar)).toBe(200);
+    const removed = await callServerAction(ownerJar, "/dashboard/settings/team", { file: "app/dashboard/settings/team/actions.ts", name: "removeMemberAction" }, [member.userId]);
+    expect(removed.status).toBe(200);
+    expect(await me(memberJar)).toBe(401);
+    expect(await page(memberJar, "/dashboard")).toContain("/sign-in");
+    expect(await me(ownerJar)).toBe(200);
+  });
+});

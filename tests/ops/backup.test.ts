@@ -1,0 +1,123 @@
+import { execFile, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { signIn, sessionFetch } from "../dashboard/session";
+import { api, admin, createTenant } from "../helpers/fixtures";
+import { allCreatives, creativeWhen, finishedUpload, uploadIds } from "../helpers/library";
+import { pngImage } from "../helpers/media-fixtures";
+import { startServer, tempDataDir, type TestServer } from "../helpers/server";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * `npm run --silent admin -- ...` exactly as an operator types it, on the embedded database of `dataDir`.
+ * Asynchronous: a blocked event loop would keep the test's pooled connections past the server's keep-alive.
+ */
+function adminCli(args: string[], dataDir: string): Promise<{ status: number; json: any; stderr: string }> {
+  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "production" };
+  delete env.DATABASE_URL;
+  return new Promise((resolve) => {
+    execFile("npm", ["run", "--silent", "admin", "--", ...args], { cwd: ROOT, env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 180_000 }, (err, stdout, stderr) => {
+      const lines = stdout.trim().split("\n");
+      resolve({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(lines[lines.length - 1] || "null"), stderr });
+    });
+  });
+}
+
+const servers: TestServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.kill();
+});
+
+const PASSWORD = "a long enough password";
+
+describe("backups of the embedded database", () => {
+  it("a backup made while the server runs restores into a fresh DATA_DIR with every object, file and session", async () => {
+    const first = await startServer();
+    servers.push(first);
+    const dataDir = first.dataDir;
+    const tenant = await createTenant({ dataDir });
+    const call = api(tenant.key, first.url);
+    const ownerEmail = `backup-${Date.now()}@example.com`;
+    await admin(["member", "add", "--workspace", tenant.workspaceId, "--email", ownerEmail, "--role", "admin"], dataDir);
+    await admin(["user", "password", "--email", ownerEmail, "--password", PASSWORD], dataDir);
+    const { folderId } = await admin(["folder", "create", "--workspace", tenant.workspaceId, "--name", "Spring"], dataDir);
+    const bytes = await pngImage(64, 48);
+    const ids = await uploadIds(tenant.key, [
+      { name: "hero.png", type: "image/png", bytes },
+      { name: "second.png", type: "image/png", bytes: await pngImage(32, 32) },
+    ], { baseUrl: first.url, folderId });
+    for (const id of ids) expect((await finishedUpload(tenant.key, id, 60_000, first.url)).status).toBe("completed");
+    // Wait for the creatives' media (dimensions, file) to be in place before taking the snapshot to compare.
+    const listed = await allCreatives(tenant.key, first.url);
+    expect(listed).toHaveLength(2);
+    for (const c of listed) await creativeWhen(tenant.key, c.id, (x) => Boolean(x.mediaPath), 60_000, first.url);
+    const creatives = await allCreatives(tenant.key, first.url);
+    const hero = creatives.find((c) => c.fileName === "hero.png");
+    const variant = await call(`/api/v1/creatives/${hero.id}/copy`, { method: "POST", json: { headline: "Kept", primaryText: "Across a restore" } });
+    expect(variant.status).toBe(201);
+    const webhook = await call("/api/v1/webhooks", { method: "PUT", json: { url: "http://127.0.0.1:9/hook" } });
+    expect(webhook.status).toBeLessThan(300);
+    const session = await signIn(ownerEmail, PASSWORD, "", first.url);
+    expect(session.signedIn).toBe(true);
+
+    // While the server runs: the CLI hands the command to the process that owns the database.
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-backup-"));
+    const file = path.join(outDir, "adloom.backup.tar");
+    const made = await adminCli(["backup", "create", "--out", file], dataDir);
+    expect(made.json, made.stderr).toEqual({ ok: true, bytes: fs.statSync(file).size });
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect((await adminCli(["backup", "create", "--out", file], dataDir)).json.error.code).toBe("conflict"); // never overwrites
+    const listing = spawnSync("tar", ["-tf", file], { encoding: "utf8" });
+    if (listing.status === 0) {
+      const names = listing.stdout.trim().split("\n");
+      expect(names).toEqual(expect.arrayContaining(["manifest.json", "database.tar.gz", "secrets/auth-secret"]));
+      expect(names.filter((n) => n.startsWith("media/")).length).toBeGreaterThanOrEqual(2);
+    }
+    const before = {
+      me: (await call("/api/v1/me")).body,
+      creatives: await allCreatives(tenant.key, first.url),
+      copy: (await call(`/api/v1/creatives/${hero.id}/copy`)).body,
+      uploads: (await call("/api/v1/uploads")).body,
+      webhook: (await call("/api/v1/webhooks")).body,
+      media: Buffer.from(await (await fetch(first.url + hero.mediaPath, { headers: { Authorization: `Bearer ${tenant.key}` } })).arrayBuffer()),
+    };
+    expect(before.media.equals(bytes)).toBe(true);
+    await first.stop();
+
+    // Restore: only into a fresh DATA_DIR, only while no server runs on it.
+    const restoredDir = tempDataDir("restored");
+    expect((await adminCli(["backup", "restore", "--from", path.join(outDir, "missing.tar")], restoredDir)).json.error.code).toBe("invalid_request");
+    const restored = await adminCli(["backup", "restore", "--from", file], restoredDir);
+    expect(restored.json, restored.stderr).toEqual({ ok: true });
+    const again = await adminCli(["backup", "restore", "--from", file], restoredDir);
+    expect(again.status).toBe(1);
+    expect(again.json.error.code).toBe("conflict");
+
+    const second = await startServer({ dataDir: restoredDir });
+    servers.push(second);
+    const call2 = api(tenant.key, second.url);
+    expect((await call2("/api/v1/me")).body).toEqual(before.me);
+    expect(await allCreatives(tenant.key, second.url)).toEqual(before.creatives);
+    expect((await call2(`/api/v1/creatives/${hero.id}/copy`)).body).toEqual(before.copy);
+    expect((await call2("/api/v1/uploads")).body).toEqual(before.uploads);
+    expect((await call2("/api/v1/webhooks")).body).toEqual(before.webhook);
+    const media = Buffer.from(await (await fetch(second.url + hero.mediaPath, { headers: { Authorization: `Bearer ${tenant.key}` } })).arrayBuffer());
+    expect(media.equals(bytes)).toBe(true);
+    // The session secret came along: a dashboard session signed before the backup still works.
+    expect((await sessionFetch(session.jar, second.url)("/api/v1/me")).status).toBe(200);
+    // And the restored installation keeps working: a new upload completes.
+    const [fresh] = await uploadIds(tenant.key, [{ name: "after.png", type: "image/png", bytes }], { baseUrl: second.url });
+    expect((await finishedUpload(tenant.key, fresh!, 60_000, second.url)).status).toBe("completed");
+    await second.stop();
+  }, 400_000);
+
+  it("backup create on PostgreSQL points to pg_dump", async () => {
+    const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: tempDataDir("pg-backup"), DATABASE_URL: "postgres://nobody@127.0.0.1:1/none", NODE_ENV: "production" };
+    const result = spawnSync("npm", ["run", "--silent", "admin", "--", "backup", "create", "--out", "/tmp/x.tar"], { cwd: ROOT, env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 60_000 });
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stdout.trim()).error.message).toMatch(/pg_dump/);
+  }, 60_000);
+});
