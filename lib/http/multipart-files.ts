@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { badRequest, isAppError } from "@/lib/errors";
@@ -120,10 +120,17 @@ async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: Upl
       stream.resume();
       return fail(badRequest(`Unexpected file part "${fieldName}": send each file in a part named files`));
     }
-    openFiles.add(stream);
-    stream.once("close", () => openFiles.delete(stream));
-    stream.once("end", () => openFiles.delete(stream));
-    push({ file: { fileName, declaredType: info.mimeType ?? "", stream } });
+    // The consumer reads the part through a pass-through, so a part the parser breaks (a body cut short)
+    // reaches it as the client's error (400), not as a failure of ours.
+    const part = new PassThrough();
+    stream.on("error", (err: Error & { code?: string }) => {
+      part.destroy(!isAppError(err) && !err.code ? badRequest(`Malformed multipart body: ${err.message}`) : err);
+    });
+    stream.pipe(part);
+    openFiles.add(part);
+    part.once("close", () => openFiles.delete(part));
+    part.once("end", () => openFiles.delete(part));
+    push({ file: { fileName, declaredType: info.mimeType ?? "", stream: part } });
   });
   parser.on("fieldsLimit", () => fail(badRequest(`Too many form fields (at most ${UPLOAD_LIMITS.maxFields})`)));
   parser.on("error", (err: Error) => {
