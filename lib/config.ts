@@ -236,3 +236,8 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     metrics: { path: e.METRICS_PATH, token: e.METRICS_TOKEN },
   };
 }
+
+// The process's configuration is held by the service registry (lib/services.ts, which imports
+// parseConfig from here); re-exported so code written against `@/lib/config` keeps working while
+// other branches merge. New code imports it from lib/services.
+export { getConfig } from "@/lib/services";

@@ -30,7 +30,7 @@ describe("the service registry", () => {
     createServices(configIn(dataDir));
     expect(await getDb().$queryRawUnsafe("SELECT n FROM kept")).toEqual([{ n: 7 }]);
     expect(getStorage()).not.toBe(firstStorage);
-  });
+  }, 120_000); // opens an embedded database twice
 
   it("is one per process: a second registry is refused until the first is disposed", async () => {
     const registry = createServices(configIn(tempDir()));
