@@ -139,6 +139,16 @@ describe("headers we read", () => {
 });
 
 describe("over-long strings", () => {
+  it("ids over 100 characters are a 400 on every REST id, path or body", async () => {
+    const tenant = await createTenant();
+    const call = api(tenant.key);
+    const long = "crt_" + "x".repeat(97);
+    expect((await call(`/api/v1/creatives/${long}/copy`)).status).toBe(400);
+    expect((await call(`/api/v1/creatives/${long}/copy`, { method: "DELETE", json: { id: long } })).status).toBe(400);
+    expect((await call("/api/v1/creatives", { method: "DELETE", json: { ids: [long] } })).status).toBe(400);
+    expect((await call(`/api/v1/uploads/${long}`)).status).toBe(400);
+  });
+
   it("a 1 MB string in a JSON field is a 400 naming the field, not a 500", async () => {
     const tenant = await createTenant();
     const { creativeId } = await readyCreative(tenant.key);

@@ -4,7 +4,7 @@ import { deleteCopy, listCopies, saveCopy } from "@/lib/copy/copy-variants";
 import { defineOperation } from "@/lib/http/operation";
 import { pageQuery } from "@/lib/http/pagination";
 
-const CreativeParams = z.object({ id: z.string().min(1).describe("Creative id") });
+const CreativeParams = z.object({ id: z.string().min(1).max(100).describe("Creative id") });
 
 export const listCopiesOperation = defineOperation({
   method: "GET",
@@ -53,7 +53,7 @@ export const deleteCopyOperation = defineOperation({
   capability: "copy.delete",
   allowSession: true,
   params: CreativeParams,
-  body: z.object({ id: z.string({ error: "id is required" }).min(1, "id is required").describe("Copy variant id") }),
+  body: z.object({ id: z.string({ error: "id is required" }).min(1, "id is required").max(100).describe("Copy variant id") }),
   success: { status: 200, description: "Deleted", schema: z.object({ ok: z.literal(true) }) },
   errors: ["not_found"],
   handler: async ({ principal, params, body }) => ({ status: 200, body: await deleteCopy(principal, { creativeId: params.id, id: body.id }) }),

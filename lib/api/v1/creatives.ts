@@ -34,7 +34,7 @@ export const deleteCreativesOperation = defineOperation({
   allowSession: true,
   body: z.object({
     ids: z
-      .array(z.string().min(1))
+      .array(z.string().min(1).max(100))
       .min(1, "must hold at least 1 id")
       .max(DELETE_CREATIVES_MAX, `must hold at most ${DELETE_CREATIVES_MAX} ids`)
       .describe(`1 to ${DELETE_CREATIVES_MAX} creative ids`),
