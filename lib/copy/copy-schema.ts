@@ -15,7 +15,7 @@ const text = (max: number, what: string) =>
 export const COPY_TEXT_LIMITS = { headline: 500, primaryText: 5000, description: 1000, label: 100 } as const;
 
 export const CopyInputSchema = z.object({
-  id: z.string().min(1).optional().describe("Update this existing variant instead of creating one"),
+  id: z.string().min(1).max(100).optional().describe("Update this existing variant instead of creating one"),
   headline: text(COPY_TEXT_LIMITS.headline, "headline"),
   primaryText: text(COPY_TEXT_LIMITS.primaryText, "primaryText"),
   description: text(COPY_TEXT_LIMITS.description, "description"),

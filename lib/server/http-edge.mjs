@@ -8,12 +8,19 @@ import { HTTP_EDGE_DEFAULTS } from "../http-edge-defaults.mjs";
 
 export { HTTP_EDGE_DEFAULTS };
 
+/**
+ * @param {Record<string, string | undefined>} env
+ * @param {keyof typeof HTTP_EDGE_DEFAULTS} name
+ */
 function envMs(env, name) {
   const n = Number(env[name]);
   return Number.isInteger(n) && n > 0 ? n : HTTP_EDGE_DEFAULTS[name];
 }
 
-/** The server timeouts for an environment. */
+/**
+ * The server timeouts for an environment.
+ * @param {Record<string, string | undefined>} [env]
+ */
 export function httpEdgeLimits(env = process.env) {
   const headersTimeout = envMs(env, "HTTP_HEADERS_TIMEOUT_MS");
   const requestTimeout = Math.max(envMs(env, "HTTP_REQUEST_TIMEOUT_MS"), headersTimeout + 1);
@@ -29,7 +36,11 @@ export function httpEdgeLimits(env = process.env) {
 /** Headers that carry credentials: more than one of them makes "who is calling" a guess. */
 const SINGLE_CREDENTIAL_HEADERS = new Set(["authorization"]);
 
-/** The credential header sent more than once, if any (Node keeps only the first in `req.headers`). */
+/**
+ * The credential header sent more than once, if any (Node keeps only the first in `req.headers`).
+ * @param {string[]} rawHeaders
+ * @returns {string | null}
+ */
 export function duplicateCredentialHeader(rawHeaders) {
   const seen = new Set();
   for (let i = 0; i < rawHeaders.length; i += 2) {
@@ -67,7 +78,10 @@ export function guardRequests(listener) {
 
 let installed = false;
 
-/** Makes every HTTP server this process creates apply the limits and the guard. */
+/**
+ * Makes every HTTP server this process creates apply the limits and the guard.
+ * @param {Record<string, string | undefined>} [env]
+ */
 export function installHttpEdge(env = process.env) {
   if (installed) return;
   installed = true;
@@ -87,6 +101,13 @@ export function installHttpEdge(env = process.env) {
       listener ? guardRequests(listener) : undefined,
     );
     server.setTimeout(limits.idleTimeout);
+    // Client-facing servers only: the operator CLI's unix socket (lib/admin/socket.ts) runs commands
+    // that may take minutes without a byte on the wire, and only the owner can reach it.
+    server.once("listening", () => {
+      if (typeof server.address() !== "string") return;
+      server.setTimeout(0);
+      server.requestTimeout = 0;
+    });
     return server;
   };
 }

@@ -83,6 +83,25 @@ describe("NUL bytes and unpaired surrogates are refused at the edge, naming the 
     expect(await res.text()).toContain("id");
   });
 
+  it("over MCP, deep nesting and NUL bytes anywhere in the message are refused, never a 500", async () => {
+    const tenant = await createTenant();
+    const deep = "[".repeat(5000) + '"x"' + "]".repeat(5000);
+    const bodies = [
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_creatives","arguments":{"extra":${deep}}}}`,
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_creatives","arguments":{}},"extra":${deep}}`,
+      '{"jsonrpc":"2.0","id":"a\u0000","method":"tools/li\u0000st"}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_\ud800upload","arguments":{}}}',
+    ];
+    for (const body of bodies) {
+      const res = await fetch(`${inject("baseUrl")}/api/mcp`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${tenant.key}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body,
+      });
+      expect(res.status, `${body.slice(0, 80)}: ${await res.clone().text()}`).toBeLessThan(500);
+    }
+  });
+
   it("deep nesting and unknown tool names with strange bytes are a 400, never a 500", async () => {
     const tenant = await createTenant();
     // Written as text: JSON.stringify itself overflows the stack on values this deep.
@@ -139,6 +158,16 @@ describe("headers we read", () => {
 });
 
 describe("over-long strings", () => {
+  it("ids over 100 characters are a 400 on every REST id, path or body", async () => {
+    const tenant = await createTenant();
+    const call = api(tenant.key);
+    const long = "crt_" + "x".repeat(97);
+    expect((await call(`/api/v1/creatives/${long}/copy`)).status).toBe(400);
+    expect((await call(`/api/v1/creatives/${long}/copy`, { method: "DELETE", json: { id: long } })).status).toBe(400);
+    expect((await call("/api/v1/creatives", { method: "DELETE", json: { ids: [long] } })).status).toBe(400);
+    expect((await call(`/api/v1/uploads/${long}`)).status).toBe(400);
+  });
+
   it("a 1 MB string in a JSON field is a 400 naming the field, not a 500", async () => {
     const tenant = await createTenant();
     const { creativeId } = await readyCreative(tenant.key);
