@@ -3,6 +3,7 @@ import { accountTools } from "./definitions/account";
 import { copyTools } from "./definitions/copy";
 import { creativeTools } from "./definitions/creatives";
 import { folderTools } from "./definitions/folders";
+import { reviewTools } from "./definitions/review";
 import { uploadTools } from "./definitions/uploads";
 import { webhookTools } from "./definitions/webhooks";
 import { toToolJsonSchema } from "./json-schema";
@@ -12,7 +13,7 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
  * Every tool of the service. A new capability is added here first (one file per
  * category under ./definitions); REST, MCP, the CLI and the SDK pick it up from here.
  */
-export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools];
+export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...reviewTools];
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
