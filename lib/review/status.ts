@@ -129,3 +129,15 @@ export async function reviewHistory(
   const page = toPage(rows, input.limit);
   return { history: page.items.map(toChange), nextCursor: page.nextCursor };
 }
+
+/** Review status of every reviewed creative of the workspace (creatives absent from the map are `none`). */
+export async function reviewStatusesOf(workspaceId: string): Promise<Map<string, ReviewState["status"]>> {
+  const rows = await getDb().creativeReview.findMany({ where: { workspaceId, status: { not: "none" } }, select: { creativeId: true, status: true } });
+  return new Map(rows.map((r) => [r.creativeId, r.status]));
+}
+
+/** Keeps the creatives whose review status is `status` (none included). */
+export async function filterByReviewStatus<T extends { id: string }>(workspaceId: string, items: T[], status: ReviewState["status"]): Promise<T[]> {
+  const statuses = await reviewStatusesOf(workspaceId);
+  return items.filter((c) => (statuses.get(c.id) ?? "none") === status);
+}
