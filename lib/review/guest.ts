@@ -5,10 +5,10 @@ import { enforceRateLimit } from "@/lib/http/rate-limit";
 import { clearFailures, isThrottled, recordFailure } from "@/lib/session/throttle";
 import { verifyPassword, dummyPasswordHash } from "@/lib/session/password";
 import type { ReviewActor } from "./actor";
-import { threadsOf, writeComment, type NewComment } from "./comments";
+import { toThreads, writeComment, type NewComment } from "./comments";
 import { hashLinkToken, isWellFormedToken } from "./link-token";
 import { linkState } from "./links";
-import { applyReviewStatus, reviewStateOf } from "./status";
+import { applyReviewStatus } from "./status";
 import { signedGuestMediaUrl, verifyGuestPass, type GuestRendition } from "./guest-signing";
 import type { Decision, ReviewStatusValue, Thread } from "./schemas";
 
@@ -106,23 +106,36 @@ export interface GuestView {
   creatives: GuestCreative[];
 }
 
-async function guestCreativeView(token: string, link: ReviewLink, row: Awaited<ReturnType<typeof linkCreative>>): Promise<GuestCreative> {
-  const [state, { versionNumber, threads }] = await Promise.all([reviewStateOf(row), threadsOf(row.id)]);
-  const rendition: GuestRendition = row.kind === "video" && row.previewStorageKey ? "preview" : "original";
-  return {
-    id: row.id,
-    fileName: row.fileName,
-    kind: row.kind,
-    width: row.width,
-    height: row.height,
-    durationSeconds: row.durationMs === null ? null : row.durationMs / 1000,
-    mediaUrl: signedGuestMediaUrl(token, link.id, row.id, rendition),
-    posterless: row.kind === "video",
-    downloadUrl: link.allowDownload ? signedGuestMediaUrl(token, link.id, row.id, "download") : null,
-    status: state.status,
-    versionNumber,
-    threads,
-  };
+type CreativeRow = Awaited<ReturnType<typeof linkCreative>>;
+
+/** The guest's view of creatives, with their review rows and current-version comments read in two queries. */
+async function guestCreativeViews(token: string, link: ReviewLink, rows: CreativeRow[]): Promise<GuestCreative[]> {
+  const ids = rows.map((r) => r.id);
+  const db = getDb();
+  const [reviews, comments] = await Promise.all([
+    db.creativeReview.findMany({ where: { creativeId: { in: ids } } }),
+    db.reviewComment.findMany({ where: { creativeId: { in: ids } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+  ]);
+  const reviewOf = new Map(reviews.map((r) => [r.creativeId, r]));
+  return rows.map((row) => {
+    const review = reviewOf.get(row.id);
+    const versionNumber = review?.currentVersion ?? 1;
+    const rendition: GuestRendition = row.kind === "video" && row.previewStorageKey ? "preview" : "original";
+    return {
+      id: row.id,
+      fileName: row.fileName,
+      kind: row.kind,
+      width: row.width,
+      height: row.height,
+      durationSeconds: row.durationMs === null ? null : row.durationMs / 1000,
+      mediaUrl: signedGuestMediaUrl(token, link.id, row.id, rendition),
+      posterless: row.kind === "video",
+      downloadUrl: link.allowDownload ? signedGuestMediaUrl(token, link.id, row.id, "download") : null,
+      status: review?.status ?? "none",
+      versionNumber,
+      threads: toThreads(comments.filter((c) => c.creativeId === row.id && c.versionNumber === versionNumber)),
+    };
+  });
 }
 
 /** Everything the guest page shows: exactly the link's creatives, their current version, status and threads. */
@@ -131,13 +144,13 @@ export async function guestView(token: string, link: ReviewLink): Promise<GuestV
   return {
     linkName: link.name,
     permissions: { comment: link.canComment, decide: link.canDecide, download: link.allowDownload },
-    creatives: await Promise.all(rows.map((row) => guestCreativeView(token, link, row))),
+    creatives: await guestCreativeViews(token, link, rows),
   };
 }
 
 /** One creative of the guest view (after a comment or a decision). */
 export async function guestCreative(token: string, link: ReviewLink, creativeId: string): Promise<GuestCreative> {
-  return guestCreativeView(token, link, await linkCreative(link, creativeId));
+  return (await guestCreativeViews(token, link, [await linkCreative(link, creativeId)]))[0]!;
 }
 
 export interface GuestIdentity {

@@ -40,7 +40,7 @@ export function GuestReview({ token, view }: { token: string; view: GuestView })
         </p>
       </header>
       {interactive && (
-        <section aria-label="Your name" className="mb-6 rounded-lg border border-slate-200 bg-white p-3">
+        <section aria-label="Who is reviewing" className="mb-6 rounded-lg border border-slate-200 bg-white p-3">
           {guest && !editing ? (
             <p className="text-sm text-slate-800">
               Reviewing as <strong data-testid="guest-name">{guest.name}</strong>{" "}

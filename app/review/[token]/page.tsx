@@ -31,7 +31,8 @@ export default async function ReviewLinkPage({ params }: { params: Promise<{ tok
     );
   }
   const view = await guestView(token, link);
-  await recordLinkView(link).catch((err: unknown) => console.error("[review] link view not recorded", err));
+  // Not awaited: the guest's page never waits for the event.
+  void recordLinkView(link).catch((err: unknown) => console.error("[review] link view not recorded", err));
   return <GuestReview token={token} view={view} />;
 }
 
