@@ -208,7 +208,9 @@ function CreativeCard({
         <h3 className="mb-2 text-sm font-semibold text-slate-900">Comments</h3>
         <ThreadList
           threads={creative.threads}
-          onSeek={(t) => video.current && ((video.current.currentTime = t), void video.current.play().catch(() => undefined))}
+          onSeek={(t) => {
+            if (video.current) video.current.currentTime = t;
+          }}
           onReply={permissions.comment ? async (threadId, text) => void (await act(() => post(`/api/review/${token}/comments`, { creativeId: creative.id, ...who, body: text, parentId: threadId }))) : undefined}
         />
       </div>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
+import { preload } from "react-dom";
 import { isAppError } from "@/lib/errors";
 import { guestView, hasAccess, openLink } from "@/lib/review/guest";
 import { guestPassCookie } from "@/lib/review/guest-signing";
@@ -31,6 +32,8 @@ export default async function ReviewLinkPage({ params }: { params: Promise<{ tok
     );
   }
   const view = await guestView(token, link);
+  // The first pictures are the largest content: fetch them while the styles and scripts load.
+  for (const c of view.creatives.slice(0, 2)) if (c.kind === "image") preload(c.mediaUrl, { as: "image", fetchPriority: "high" });
   // Not awaited: the guest's page never waits for the event.
   void recordLinkView(link).catch((err: unknown) => console.error("[review] link view not recorded", err));
   return <GuestReview token={token} view={view} />;
