@@ -124,11 +124,24 @@ test("a guest comments at 2.5 s on a video and approves at phone width; the mark
     });
     await dashThread.getByTestId("time-code").click();
     await expect.poll(() => player.evaluate((el: HTMLVideoElement) => el.currentTime)).toBeCloseTo(2.5, 1);
+
+    // A second version: the panel switches between versions (each with its own threads) and compares them.
+    await m.tool("add_creative_version", { creativeId, file: { fileName: "launch-teaser-v2.mp4", contentBase64: mp4Video(320, 180, 3).toString("base64") } });
+    await page.reload();
+    await expect(page.getByRole("button", { name: "v2 (current)" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByText("No comments yet.")).toBeVisible();
+    await page.getByRole("button", { name: "v1", exact: true }).click();
+    await expect(page.getByTestId("thread")).toContainText("The logo should appear a beat earlier");
+    await page.getByRole("button", { name: "Compare" }).click();
+    await expect(page.getByTestId("compare").locator("video")).toHaveCount(2);
+    await page.getByRole("button", { name: "v2 (current)" }).click();
+
     await page.goto("/dashboard/library?review=approved");
     await expect(page.getByTestId("creative-tile")).toHaveCount(1);
     await page.goto("/dashboard/library?review=changes_requested");
     await expect(page.getByTestId("creative-tile")).toHaveCount(0);
     await page.goto(`/dashboard/library/${creativeId}`);
+    await page.getByRole("button", { name: "v1", exact: true }).click();
     await page.getByTestId("thread").scrollIntoViewIfNeeded();
     expect(await contentOverflows(page)).toBe(false);
     await screenshot(page, "review-panel");
