@@ -63,7 +63,7 @@ export function GuestReview({ token, view }: { token: string; view: GuestView })
       <ul className="space-y-8">
         {view.creatives.map((c, i) => (
           <li key={c.id}>
-            <CreativeCard token={token} initial={c} eager={i < 2} guest={guest} permissions={view.permissions} />
+            <CreativeCard token={token} initial={c} eager={i < 3} guest={guest} permissions={view.permissions} />
           </li>
         ))}
       </ul>
@@ -122,6 +122,16 @@ function CreativeCard({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const video = useRef<HTMLVideoElement>(null);
+  const card = useRef<HTMLElement>(null);
+  // Cards below the first screens render their comment tools once they come near the viewport:
+  // a link with many creatives then costs little to render, and its first pictures arrive sooner.
+  const [near, setNear] = useState(eager);
+  useEffect(() => {
+    if (near || !card.current) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: "800px 0px" });
+    observer.observe(card.current);
+    return () => observer.disconnect();
+  }, [near]);
   const who = guest ? { name: guest.name, email: guest.email || null } : null;
   const headingId = `creative-${creative.id}`;
 
@@ -146,7 +156,7 @@ function CreativeCard({
   };
 
   return (
-    <article aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white p-3 sm:p-4" data-testid="guest-creative">
+    <article ref={card} aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white p-3 sm:p-4" data-testid="guest-creative">
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
         <h2 id={headingId} className="min-w-0 break-all text-base font-semibold text-slate-900">
           {creative.fileName} <span className="text-xs font-normal text-slate-600">v{creative.versionNumber}</span>
@@ -163,7 +173,8 @@ function CreativeCard({
           Download original
         </a>
       )}
-      {permissions.decide && (
+      {!near && <p className="mt-3 text-sm text-slate-600">{creative.threads.length} comment{creative.threads.length === 1 ? "" : "s"}</p>}
+      {near && permissions.decide && (
         <div className="mt-3 flex flex-wrap gap-2">
           <button type="button" disabled={busy} onClick={() => act(() => post(`/api/review/${token}/decision`, { creativeId: creative.id, ...who, decision: "approved" }))} className="rounded bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
             Approve
@@ -173,7 +184,7 @@ function CreativeCard({
           </button>
         </div>
       )}
-      {permissions.comment && (
+      {near && permissions.comment && (
         <form
           className="mt-3 space-y-2"
           onSubmit={(e) => {
@@ -204,7 +215,7 @@ function CreativeCard({
           {error}
         </p>
       )}
-      <div className="mt-4">
+      {near && <div className="mt-4">
         <h3 className="mb-2 text-sm font-semibold text-slate-900">Comments</h3>
         <ThreadList
           threads={creative.threads}
@@ -213,7 +224,7 @@ function CreativeCard({
           }}
           onReply={permissions.comment ? async (threadId, text) => void (await act(() => post(`/api/review/${token}/comments`, { creativeId: creative.id, ...who, body: text, parentId: threadId }))) : undefined}
         />
-      </div>
+      </div>}
       <p className="sr-only">{creative.kind === "video" && creative.durationSeconds ? `Duration ${formatTimeCode(creative.durationSeconds)}` : ""}</p>
     </article>
   );
