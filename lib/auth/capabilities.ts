@@ -50,6 +50,7 @@ export const CAPABILITIES = {
   "review.comment": { permission: "review.comment", scopes: ["comment"], summary: "Commenting on creatives" },
   "review.approve": { permission: "review.approve", scopes: ["review"], summary: "Approving creatives and requesting changes" },
   "review.share": { permission: "review.share", scopes: ["share"], summary: "Creating external review links" },
+  "review.version": { permission: "uploads.write", scopes: ["upload"], summary: "Adding a new version of a creative" },
 
   "ads.read": { permission: "ads.read", scopes: ["ads_view"], summary: "Viewing ads, campaigns and results" },
   "ads.write": { permission: "ads.write", scopes: ["ads"], summary: "Creating and editing ads (paused)" },

@@ -19,14 +19,18 @@ export async function deleteCreatives(principal: Principal, input: { ids: string
     select: { id: true },
   });
   if (!visible.length) return { deleted: 0 };
+  // Earlier versions' files (lib/review/versions.ts) go with the creative.
+  const versions = await db.creativeVersion.findMany({
+    where: { creativeId: { in: visible.map((c) => c.id) } },
+    select: { creativeId: true, storageKey: true, previewStorageKey: true },
+  });
   // RETURNING tells which rows this request removed, so a concurrent delete is never counted twice.
-  const removed = await db.$queryRaw<{ storageKey: string; previewStorageKey: string | null }[]>`
+  const removed = await db.$queryRaw<{ id: string; storageKey: string; previewStorageKey: string | null }[]>`
     DELETE FROM "creatives"
     WHERE "workspaceId" = ${principal.workspaceId} AND "id" IN (${Prisma.join(visible.map((c) => c.id))})
-    RETURNING "storageKey", "previewStorageKey"`;
-  await discardStoredFiles(
-    removed.flatMap((r) => [r.storageKey, r.previewStorageKey]).filter((k): k is string => Boolean(k)),
-    "deleted creative",
-  );
+    RETURNING "id", "storageKey", "previewStorageKey"`;
+  const removedIds = new Set(removed.map((r) => r.id));
+  const keys = [...removed.flatMap((r) => [r.storageKey, r.previewStorageKey]), ...versions.filter((v) => removedIds.has(v.creativeId)).flatMap((v) => [v.storageKey, v.previewStorageKey])];
+  await discardStoredFiles([...new Set(keys.filter((k): k is string => Boolean(k)))], "deleted creative");
   return { deleted: removed.length };
 }

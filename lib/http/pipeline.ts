@@ -1,7 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { isAppError } from "@/lib/errors";
 import { authenticateRequest, requireActivePlan, requireActiveWorkspace } from "./authenticate";
-import { enforceRateLimit, rateLimitHeaders, type RateLimitResult } from "./rate-limit";
+import { enforceRateLimit, rateLimitHeaders, type RateLimitResult } from "@/lib/rate-limit/rate-limit";
 import { newRequestId, REQUEST_ID_HEADER, toErrorResponse } from "./responses";
 
 export interface PipelineOptions {

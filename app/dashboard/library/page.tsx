@@ -7,11 +7,14 @@ import { requirePrincipal } from "@/lib/dashboard/current";
 import { loadLibrary } from "@/lib/session/library-view";
 import { planStatus } from "@/lib/workspaces/plan";
 import { LibraryGrid } from "./library-grid";
+import { ReviewStatusFilter } from "@/components/review/review-status-filter";
+import { filterByReviewStatus } from "@/lib/review/status";
+import { REVIEW_STATUSES, type ReviewStatusValue } from "@/lib/review/schemas";
 
 export const metadata: Metadata = { title: "Library" };
 export const dynamic = "force-dynamic";
 
-export default async function LibraryPage({ searchParams }: { searchParams: Promise<{ folder?: string; welcome?: string }> }) {
+export default async function LibraryPage({ searchParams }: { searchParams: Promise<{ folder?: string; welcome?: string; review?: string }> }) {
   const principal = await requirePrincipal();
   const params = await searchParams;
   const plan = planStatus(principal.workspace);
@@ -25,7 +28,10 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
       </>
     );
   }
-  const { creatives, folders, truncated } = await loadLibrary(principal);
+  const library = await loadLibrary(principal);
+  const { folders, truncated } = library;
+  const review = REVIEW_STATUSES.includes(params.review as ReviewStatusValue) ? (params.review as ReviewStatusValue) : null;
+  const creatives = review ? await filterByReviewStatus(principal.workspaceId, library.creatives, review) : library.creatives;
   return (
     <>
       <PageHeader
@@ -49,6 +55,7 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
           <Alert tone="amber">Showing the newest {creatives.length.toLocaleString("en-US")} creatives. Pick a folder or search to narrow the library.</Alert>
         </div>
       )}
+      <ReviewStatusFilter current={review} params={{ folder: params.folder }} />
       {creatives.length === 0 && folders.length === 0 ? (
         <EmptyState
           title="Your library is empty"

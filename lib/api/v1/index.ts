@@ -2,6 +2,7 @@ import type { OperationDef } from "@/lib/http/operation";
 import { operationFromTool } from "@/lib/http/tool-operation";
 import { TOOLS } from "@/lib/tools/catalog";
 import { getCreativeMediaOperation, getCreativePreviewOperation } from "../media";
+import { getCreativeVersionMediaOperation } from "../version-media";
 import { callToolOperation, listToolsOperation } from "./tools";
 
 /**
@@ -14,5 +15,6 @@ export const operations: OperationDef<any, any, any, any>[] = [
   callToolOperation,
   getCreativeMediaOperation,
   getCreativePreviewOperation,
+  getCreativeVersionMediaOperation,
   ...TOOLS.filter((tool) => tool.rest).map(operationFromTool),
 ];

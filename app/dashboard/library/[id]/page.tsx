@@ -11,6 +11,7 @@ import { findVisibleCreative } from "@/lib/creatives/list-creatives";
 import { toCreative } from "@/lib/creatives/creative-schema";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { CopyEditor } from "./copy-editor";
+import { ReviewSection } from "./review-section";
 
 export const metadata: Metadata = { title: "Creative" };
 export const dynamic = "force-dynamic";
@@ -74,6 +75,7 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
               </a>
             )}
           </Card>
+          <ReviewSection principal={principal} creativeId={creative.id} kind={creative.kind} fileName={creative.fileName} />
         </div>
         <CopyEditor creativeId={creative.id} initialCopies={copies} limits={COPY_TEXT_LIMITS} canEdit={can(principal, "copy.write")} canDelete={can(principal, "copy.delete")} />
       </div>
