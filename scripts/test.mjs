@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIfStale } from "./build-if-stale.mjs";
+import { buildPackagesIfStale } from "./build-packages.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const extraArgs = process.argv.slice(2);
@@ -42,6 +43,7 @@ function typecheck() {
 }
 
 ensureSystemPackages();
+buildPackagesIfStale(); // the CLI tests run the built `adloom` command
 if (!extraArgs.length) typecheck();
 buildIfStale();
 

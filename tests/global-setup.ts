@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../scripts/build-if-stale.mjs";
+import { buildPackagesIfStale } from "../scripts/build-packages.mjs";
 import { startPostgres } from "./helpers/postgres";
 import { startServer, type TestServer } from "./helpers/server";
 
@@ -21,6 +22,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const testDb = process.env.TEST_DB ?? "pglite";
   buildIfStale({ quiet: true });
+  buildPackagesIfStale(); // the CLI and packaging tests run the built packages
   let pg: Awaited<ReturnType<typeof startPostgres>> | undefined;
   let server: TestServer;
   let databaseUrl = "";

@@ -1,5 +1,5 @@
-import { AdloomError } from "../sdk/errors";
-import { UsageError } from "./args";
+import { AdloomError } from "@adloom/sdk";
+import { UsageError } from "./args.js";
 
 /** What scripts can rely on (docs/cli.md). */
 export const EXIT = {

@@ -1,34 +1,57 @@
-import { AdloomError } from "./errors";
-import { type FileInput, multipartStream, prepareFiles, type UploadProgress } from "./multipart";
-import { paginate } from "./paginate";
-import { type ClientOptions, newIdempotencyKey, Transport } from "./transport";
-import type { Account, CopyFields, CopyVariant, Creative, Page, Platform, Tool, Upload, WebhookDelivery, WebhookEndpoint } from "./types";
+import { AdloomError } from "./errors.js";
+import { type FileInput, multipartStream, prepareFiles, type UploadProgress } from "./multipart.js";
+import { paginate } from "./paginate.js";
+import { type ClientOptions, newIdempotencyKey, Transport } from "./transport.js";
+import type { ToolTypes } from "./generated/tools.js";
+import type { Account, CopyFields, CopyVariant, Creative, DeliveryFilters, Page, Platform, Tool, Upload, WebhookDelivery, WebhookEndpoint } from "./types.js";
 
 export interface ListOptions {
-  limit?: number;
-  cursor?: string;
+  limit?: number | undefined;
+  cursor?: string | undefined;
 }
 
 export interface WriteOptions {
   /** Replays the first answer for 24 hours; generated when not given (so retries are safe). */
-  idempotencyKey?: string;
-  signal?: AbortSignal;
+  idempotencyKey?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface CreateUploadsOptions extends WriteOptions {
-  platform?: Platform;
-  folderId?: string;
+  platform?: Platform | undefined;
+  folderId?: string | undefined;
   /** Called as each file's bytes are sent. */
-  onProgress?: (progress: UploadProgress) => void;
+  onProgress?: ((progress: UploadProgress) => void) | undefined;
 }
 
 export interface WaitOptions {
   /** Give up after this long (ms); default 10 minutes. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Poll interval (ms); default 1000. */
-  intervalMs?: number;
-  signal?: AbortSignal;
+  intervalMs?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
+
+/** A tool this version of the library knows (generated from the catalog). */
+export type ToolName = keyof ToolTypes;
+/** The arguments of a known tool. */
+export type ToolInput<N extends ToolName> = ToolTypes[N]["input"];
+/** The result of a known tool. */
+export type ToolOutput<N extends ToolName> = ToolTypes[N]["result"];
+
+type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+
+/**
+ * The arguments after the tool name: typed by the tool's schema for a known name (required
+ * when the tool has required arguments); any JSON object for a tool newer than this library.
+ */
+export type ToolCallArgs<N extends string> = N extends ToolName
+  ? [RequiredKeys<ToolInput<N>>] extends [never]
+    ? [args?: ToolInput<N>, options?: WriteOptions]
+    : [args: ToolInput<N>, options?: WriteOptions]
+  : [args?: Record<string, unknown>, options?: WriteOptions];
+
+/** What a call returns: the tool's result type for a known name, a JSON object otherwise. */
+export type ToolCallResult<N extends string> = N extends ToolName ? ToolOutput<N> : Record<string, unknown>;
 
 const enc = encodeURIComponent;
 
@@ -202,12 +225,12 @@ class WebhooksResource {
     return (await this.t.request<{ event: { id: string; type: string; createdAt: string } }>("/api/v1/webhooks/test", { method: "POST", ...options })).data;
   }
 
-  async deliveries(options: ListOptions & { eventType?: string; outcome?: "succeeded" | "failed"; eventId?: string } = {}): Promise<Page<WebhookDelivery>> {
+  async deliveries(options: ListOptions & DeliveryFilters = {}): Promise<Page<WebhookDelivery>> {
     const { data } = await this.t.request<{ deliveries: WebhookDelivery[]; nextCursor: string | null }>("/api/v1/webhooks/deliveries", { query: { ...options } });
     return { items: data.deliveries, nextCursor: data.nextCursor ?? null };
   }
 
-  iterateDeliveries(options: Omit<ListOptions, "cursor"> & { eventType?: string; outcome?: "succeeded" | "failed"; eventId?: string } = {}): AsyncGenerator<WebhookDelivery> {
+  iterateDeliveries(options: Omit<ListOptions, "cursor"> & DeliveryFilters = {}): AsyncGenerator<WebhookDelivery> {
     return paginate((cursor) => this.deliveries({ ...options, cursor }));
   }
 
@@ -234,11 +257,20 @@ class ToolsResource {
     return response.data.tools;
   }
 
-  /** Calls a tool by name; read-only tools are retried freely, others through their idempotency key. */
-  async call<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}, options: WriteOptions = {}): Promise<T> {
+  /**
+   * Calls a tool by name: `call("list_creatives", { limit: 10 })` is typed by that tool's
+   * schemas. Read-only tools are retried freely, others through their idempotency key.
+   */
+  async call<N extends string>(name: N, ...[args, options]: ToolCallArgs<N>): Promise<ToolCallResult<N>> {
+    const json = (args ?? {}) as Record<string, unknown>;
     // A key given in the arguments is the request's Idempotency-Key (the server requires them to agree).
-    const idempotencyKey = typeof args.idempotencyKey === "string" ? args.idempotencyKey : options.idempotencyKey;
-    const { data } = await this.t.request<{ result: T }>(`/api/v1/tools/${enc(name)}`, { method: "POST", json: args, ...options, idempotencyKey });
+    const idempotencyKey = typeof json.idempotencyKey === "string" ? json.idempotencyKey : options?.idempotencyKey;
+    const { data } = await this.t.request<{ result: ToolCallResult<N> }>(`/api/v1/tools/${enc(name)}`, {
+      method: "POST",
+      json,
+      signal: options?.signal,
+      idempotencyKey,
+    });
     return data.result;
   }
 }

@@ -1,4 +1,4 @@
-import type { Page } from "./types";
+import type { Page } from "./types.js";
 
 /** Iterates every item of a cursor-paginated list, fetching the next page only when needed. */
 export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {

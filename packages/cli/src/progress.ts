@@ -1,4 +1,4 @@
-import type { UploadProgress } from "../sdk/multipart";
+import type { UploadProgress } from "@adloom/sdk";
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

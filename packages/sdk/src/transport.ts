@@ -1,35 +1,35 @@
-import { AdloomError } from "./errors";
+import { AdloomError } from "./errors.js";
 
 export interface ClientOptions {
   /** An Adloom API key (`adl_...`). */
   apiKey: string;
   /** Where the service runs; default http://localhost:3000. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Retries after 429, 5xx and network failures (only for reads and idempotency-keyed writes); default 3. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Longest wait between retries, in ms (a longer Retry-After gives up instead); default 60 000. */
-  maxRetryDelayMs?: number;
+  maxRetryDelayMs?: number | undefined;
   /** A fetch implementation (default: the global one). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Extra headers on every request (e.g. User-Agent). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 export interface RequestOptions {
-  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  query?: Record<string, string | number | undefined | null>;
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | undefined;
+  query?: Record<string, string | number | undefined | null> | undefined;
   /** A JSON body. */
   json?: unknown;
   /** A body factory: called again for every attempt (so a stream body must be re-creatable to be retried). */
-  body?: () => BodyInit;
-  headers?: Record<string, string>;
+  body?: (() => BodyInit) | undefined;
+  headers?: Record<string, string> | undefined;
   /** For mutating requests: replays instead of repeating. Generated when not given. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /** Whether the body can be sent again (false for one-shot streams). */
-  replayable?: boolean;
+  replayable?: boolean | undefined;
   /** Also accept these statuses as success (e.g. 304). */
-  acceptStatus?: number[];
-  signal?: AbortSignal;
+  acceptStatus?: number[] | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface RawResponse<T> {
@@ -89,13 +89,12 @@ export class Transport {
       let response: Response;
       try {
         const body = options.json !== undefined ? JSON.stringify(options.json) : options.body?.();
-        response = await this.fetchImpl(this.url(path, options.query), {
-          method,
-          headers,
-          body,
-          signal: options.signal,
-          ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
-        } as RequestInit);
+        const init: RequestInit & { duplex?: "half" } = { method, headers };
+        if (body !== undefined) init.body = body;
+        if (options.signal) init.signal = options.signal;
+        // Streamed request bodies need half duplex (Node's fetch and the Fetch standard).
+        if (typeof ReadableStream !== "undefined" && body instanceof ReadableStream) init.duplex = "half";
+        response = await this.fetchImpl(this.url(path, options.query), init);
       } catch (err) {
         if (options.signal?.aborted) throw err;
         if (safeToRepeat && attempt < this.maxRetries) {

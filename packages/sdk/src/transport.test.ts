@@ -1,6 +1,6 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { AdloomError } from "./errors";
+import { AdloomError } from "./errors.js";
 import { Adloom } from "./index";
 
 // The client's retry rules against a scripted HTTP server (a real socket, no mocked fetch).

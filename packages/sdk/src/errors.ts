@@ -1,38 +1,16 @@
-/** Every error code the API documents; anything else a server sends reads as `tool_error`. */
-export const KNOWN_ERROR_CODES = [
-  "invalid_request",
-  "invalid_input",
-  "tool_error",
-  "limit_exceeded",
-  "not_connected",
-  "unauthorized",
-  "subscription_required",
-  "plan_required",
-  "forbidden",
-  "two_factor_required",
-  "not_found",
-  "conflict",
-  "workspace_changed",
-  "method_not_allowed",
-  "rate_limited",
-  "internal_error",
-  "upstream_error",
-  "upstream_busy",
-] as const;
+import { ERROR_STATUS, type ApiErrorCode } from "./generated/errors.js";
+
+/** Every error code the API documents (generated from the server's table); anything else a server sends reads as `tool_error`. */
+export const KNOWN_ERROR_CODES = Object.keys(ERROR_STATUS) as ApiErrorCode[];
 
 /** `network_error` is the client's own: the request never got an HTTP answer. */
-export type AdloomErrorCode = (typeof KNOWN_ERROR_CODES)[number] | "network_error";
+export type AdloomErrorCode = ApiErrorCode | "network_error";
 
-const CODE_BY_STATUS: Record<number, AdloomErrorCode> = {
-  400: "invalid_request",
-  401: "unauthorized",
-  402: "subscription_required",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  409: "conflict",
-  429: "rate_limited",
-};
+/** The code an answer without one is read as: the first documented code of its status (5xx: internal_error). */
+const CODE_BY_STATUS = new Map<number, AdloomErrorCode>();
+for (const [code, status] of Object.entries(ERROR_STATUS) as [ApiErrorCode, number][]) {
+  if (status < 500 && !CODE_BY_STATUS.has(status)) CODE_BY_STATUS.set(status, code);
+}
 
 /** The one error the client library throws: match on `code`, show `message`. */
 export class AdloomError extends Error {
@@ -45,7 +23,14 @@ export class AdloomError extends Error {
   /** Seconds the server asked to wait (429). */
   readonly retryAfter: number | null;
 
-  constructor(init: { code: AdloomErrorCode; status: number; message: string; rawCode?: string | null; requestId?: string | null; retryAfter?: number | null }) {
+  constructor(init: {
+    code: AdloomErrorCode;
+    status: number;
+    message: string;
+    rawCode?: string | null | undefined;
+    requestId?: string | null | undefined;
+    retryAfter?: number | null | undefined;
+  }) {
     super(init.message);
     this.name = "AdloomError";
     this.code = init.code;
@@ -64,7 +49,7 @@ export class AdloomError extends Error {
       typeof error?.message === "string" ? error.message : typeof bare?.message === "string" ? bare.message : `HTTP ${status}`;
     const code: AdloomErrorCode =
       rawCode === null
-        ? (CODE_BY_STATUS[status] ?? (status >= 500 ? "internal_error" : "tool_error"))
+        ? (CODE_BY_STATUS.get(status) ?? (status >= 500 ? "internal_error" : "tool_error"))
         : (KNOWN_ERROR_CODES as readonly string[]).includes(rawCode)
           ? (rawCode as AdloomErrorCode)
           : "tool_error";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { multipartStream, prepareFiles } from "./multipart";
+import { multipartStream, prepareFiles } from "./multipart.js";
 
 describe("streamed multipart bodies", () => {
   it("pulls file bytes only as the body is read (a large file never sits in memory)", async () => {

@@ -1,9 +1,30 @@
 /** A file to upload: a path on disk (Node), bytes in memory, or a stream. */
 export type FileInput =
   | string
-  | { path: string; name?: string; contentType?: string }
-  | { data: Uint8Array | ArrayBuffer | Blob; name: string; contentType?: string }
-  | { stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>; name: string; contentType?: string; size?: number };
+  | { path: string; name?: string | undefined; contentType?: string | undefined }
+  | { data: Uint8Array | ArrayBuffer | Blob; name: string; contentType?: string | undefined }
+  | {
+      stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+      name: string;
+      contentType?: string | undefined;
+      size?: number | undefined;
+    };
+
+/** The part of node:fs that uploading from a path needs (typed here: the library carries no Node types). */
+interface NodeFs {
+  promises: { stat(path: string): Promise<{ size: number; isFile(): boolean }> };
+  createReadStream(path: string, options: { highWaterMark: number }): AsyncIterable<Uint8Array>;
+}
+
+/** node:fs, loaded only when a path is given, so browsers and edge runtimes never ask for it. */
+async function loadFs(): Promise<NodeFs> {
+  const specifier = "node:fs";
+  try {
+    return (await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier)) as NodeFs;
+  } catch {
+    throw new Error("Uploading from a file path needs node:fs (Node, Deno, Bun); pass { data } or { stream } instead");
+  }
+}
 
 export interface UploadProgress {
   /** Position of the file in the request. */
@@ -81,7 +102,7 @@ export async function prepareFiles(inputs: FileInput[]): Promise<PreparedFile[]>
     inputs.map(async (input): Promise<PreparedFile> => {
       if (typeof input === "string" || "path" in input) {
         const { path, name, contentType } = typeof input === "string" ? { path: input, name: undefined, contentType: undefined } : input;
-        const fs = await import("node:fs");
+        const fs = await loadFs();
         const stat = await fs.promises.stat(path);
         if (!stat.isFile()) throw new Error(`${path} is not a file`);
         const fileName = name ?? baseName(path);
@@ -129,7 +150,7 @@ export function multipartStream(
   fields: Record<string, string | undefined>,
   files: PreparedFile[],
   fileField: string,
-  onProgress?: (p: UploadProgress) => void,
+  onProgress?: ((p: UploadProgress) => void) | undefined,
 ): ReadableStream<Uint8Array> {
   async function* parts(): AsyncGenerator<Uint8Array> {
     for (const [name, value] of Object.entries(fields)) {
