@@ -80,7 +80,7 @@ async function typecheck(dir: string) {
 
 async function runNode(file: string, env: Record<string, string> = {}) {
   const { stdout } = await run(process.execPath, [file], {
-    env: { PATH: process.env.PATH, ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ...env },
+    env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ...env },
   });
   return stdout;
 }
@@ -153,7 +153,7 @@ describe("the packages as an outsider installs them", () => {
     const bin = path.join(prefix, "bin/adloom");
     expect(fs.existsSync(bin)).toBe(true);
     const { stdout } = await run(bin, ["me", "--json"], {
-      env: { PATH: process.env.PATH, ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: path.join(work, "cli-config") },
+      env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: path.join(work, "cli-config") },
     });
     expect(JSON.parse(stdout).account.id).toBe(tenant.ownerUserId);
     // Only the CLI and its one dependency were installed.
