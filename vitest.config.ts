@@ -15,6 +15,7 @@ export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts", "lib/**/*.test.ts", "packages/*/src/**/*.test.ts"],
     globalSetup: ["tests/global-setup.ts"],
+    setupFiles: ["tests/setup/record-statuses.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
