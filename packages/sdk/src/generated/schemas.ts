@@ -180,6 +180,10 @@ export interface WebhookEndpoint {
    */
   secret: string;
   /**
+   * The same key in the Standard Webhooks form (whsec_ + base64 of the secret's bytes): pass it to a standardwebhooks library to verify the webhook-signature header
+   */
+  standardWebhooksSecret: string;
+  /**
    * Subscribed event kinds; null means every kind. Test events are delivered regardless. Kinds: upload.completed, upload.failed, ad.created, rule.triggered, review.comment, review.status_changed, review.version_uploaded, review.link_viewed, team.member_joined, test.completed, creative.status_changed, lead.received, automation.event, task.assigned, task.comment, task.due, test
    */
   events: string[] | null;
