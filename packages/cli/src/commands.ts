@@ -3,6 +3,7 @@ import { Adloom, AdloomError, type Platform, type Tool } from "@adloom/sdk";
 import { UsageError, booleanFlag, stringFlag, type ParsedArgs } from "./args.js";
 import { configFile, readConfig, resolveConnection, writeConfig } from "./config.js";
 import { EXIT } from "./exit-codes.js";
+import { listen } from "./listen.js";
 import { printJson, printRecord, printTable } from "./output.js";
 import { uploadProgress } from "./progress.js";
 
@@ -213,6 +214,15 @@ export const COMMANDS: CommandSpec[] = [
     tool: "redeliver_webhook_delivery",
     positionals: [{ name: "deliveryId", argument: "id" }],
     human: (r) => `${String(field(r, "delivery").id)} ${String(field(r, "delivery").outcome ?? "")}`,
+  },
+  {
+    name: "webhooks listen",
+    summary: "Receive the workspace's events live and forward each, signed with a secret made for this session, to a local URL (Ctrl-C ends)",
+    flags: {
+      "forward-to": { type: "string", placeholder: "URL", description: "Where to POST each event" },
+      events: { type: "string", placeholder: "KIND[,KIND...]", description: "Only these event kinds" },
+    },
+    run: listen,
   },
 
   {

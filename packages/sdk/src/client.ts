@@ -1,4 +1,5 @@
 import { AdloomError } from "./errors.js";
+import { EventsResource } from "./events.js";
 import { type FileInput, multipartStream, prepareFiles, type UploadProgress } from "./multipart.js";
 import { paginate } from "./paginate.js";
 import { type ClientOptions, newIdempotencyKey, Transport } from "./transport.js";
@@ -67,6 +68,7 @@ export class Adloom {
   readonly copy: CopyResource;
   readonly webhooks: WebhooksResource;
   readonly tools: ToolsResource;
+  readonly events: EventsResource;
 
   constructor(options: ClientOptions) {
     this.transport = new Transport(options);
@@ -76,6 +78,7 @@ export class Adloom {
     this.copy = new CopyResource(this.transport);
     this.webhooks = new WebhooksResource(this.transport);
     this.tools = new ToolsResource(this.transport);
+    this.events = new EventsResource(this.transport);
   }
 }
 

@@ -13,6 +13,7 @@ export {
   type WaitOptions,
   type WriteOptions,
 } from "./client.js";
+export { type StreamedEvent, type StreamOptions, parseEventStream } from "./events.js";
 export { AdloomError, type AdloomErrorCode, KNOWN_ERROR_CODES } from "./errors.js";
 export { ERROR_STATUS, type ApiErrorCode } from "./generated/errors.js";
 export { TOOL_NAMES, type ToolTypes } from "./generated/tools.js";

@@ -121,6 +121,21 @@ export class Transport {
     }
   }
 
+  /** Opens a long-lived GET (an event stream): the answer's body is the caller's to read; errors as AdloomError, no retries. */
+  async open(path: string, options: { query?: RequestOptions["query"]; headers?: Record<string, string>; signal?: AbortSignal | undefined } = {}): Promise<Response> {
+    const init: RequestInit = { headers: { ...this.headers, ...options.headers, Authorization: `Bearer ${this.apiKey}` } };
+    if (options.signal) init.signal = options.signal;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.url(path, options.query), init);
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      throw new AdloomError({ code: "network_error", status: 0, message: `Could not reach ${this.baseUrl}: ${(err as Error).message}` });
+    }
+    if (!response.ok) throw AdloomError.fromResponse(response.status, response.headers, await readJson(response));
+    return response;
+  }
+
   private backoff(attempt: number): number {
     return Math.min(this.maxRetryDelayMs, 250 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
   }
