@@ -8,7 +8,17 @@ import { parseJsonText, readBodyText } from "@/lib/http/request-body";
 import { json, REQUEST_ID_HEADER, toErrorResponse } from "@/lib/http/responses";
 import { createMcpServer, SUBSCRIPTION_REQUIRED_RPC_CODE } from "./server";
 
-const WWW_AUTHENTICATE = 'Bearer realm="adloom", error="invalid_token", error_description="Send Authorization: Bearer <API_KEY>"';
+const WWW_AUTHENTICATE = 'Bearer realm="adloom", error_description="Send Authorization: Bearer <API_KEY>"';
+
+/**
+ * An Adloom API key that is wrong or revoked. MCP clients read any 401 as "start OAuth" (the
+ * MCP authorization spec), which would hide the real problem behind a sign-in flow; a key the
+ * caller chose is answered 403 with the envelope's message, so the client shows it. A request
+ * without a key (or with a token that is not an Adloom key) keeps 401 + WWW-Authenticate.
+ */
+function isRejectedApiKey(request: Request): boolean {
+  return /^Bearer\s+adl_/i.test(request.headers.get("authorization") ?? "");
+}
 
 function rpcError(status: number, code: number, message: string): Response {
   return json({ jsonrpc: "2.0", id: null, error: { code, message } }, status);
@@ -62,7 +72,10 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     }
   } catch (err) {
     response = toErrorResponse(err, requestId);
-    if (isAppError(err) && (err as AppError).code === "unauthorized") response.headers.set("WWW-Authenticate", WWW_AUTHENTICATE);
+    if (isAppError(err) && (err as AppError).code === "unauthorized") {
+      if (isRejectedApiKey(request)) response = new Response(response.body, { status: 403, headers: response.headers });
+      else response.headers.set("WWW-Authenticate", WWW_AUTHENTICATE);
+    }
   }
   response.headers.set(REQUEST_ID_HEADER, requestId);
   if (limits && !response.headers.has("X-RateLimit-Limit")) for (const [k, v] of Object.entries(rateLimitHeaders(limits))) response.headers.set(k, v);
