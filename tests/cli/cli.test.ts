@@ -8,7 +8,7 @@ import { pngImage } from "../helpers/media-fixtures";
 import { receiverServer } from "../tools/tool-calls";
 
 // The built command, as `npm install -g @adloom/cli` installs it (tests/global-setup.ts builds the packages).
-const BIN = path.resolve(__dirname, "../../packages/cli/dist/bin.js");
+const BIN = path.resolve(__dirname, "../../packages/cli/bin/adloom.js");
 
 interface Run {
   code: number;

@@ -9,7 +9,7 @@ import { pngImage } from "../helpers/media-fixtures";
 import { until } from "../helpers/wait";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
 
-const BIN = path.resolve(__dirname, "../../packages/cli/dist/bin.js");
+const BIN = path.resolve(__dirname, "../../packages/cli/bin/adloom.js");
 
 let receiver: Receiver;
 beforeAll(async () => {
