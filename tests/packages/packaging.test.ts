@@ -114,6 +114,15 @@ describe("the packages as an outsider installs them", () => {
     expect(Object.keys(cliManifest.dependencies)).toEqual(["@adloom/sdk"]);
   });
 
+  it("is clean for publint (both packages) and @arethetypeswrong/cli (the library)", async () => {
+    for (const dir of ["packages/sdk", "packages/cli"]) {
+      const lint = await run(process.execPath, [path.join(ROOT, "node_modules/publint/src/cli.js"), "--strict", path.join(ROOT, dir)], { cwd: ROOT });
+      expect(lint.stdout, dir).toContain("All good!");
+    }
+    const attw = await run(process.execPath, [path.join(ROOT, "node_modules/@arethetypeswrong/cli/dist/index.js"), tarballs.sdk, "--format", "json"], { cwd: ROOT });
+    expect(JSON.parse(attw.stdout).problems).toEqual({});
+  }, 120_000);
+
   it("type-checks under NodeNext (ESM) with strict + exactOptionalPropertyTypes and runs with plain node", async () => {
     const dir = await project("nodenext", {
       type: "module",
