@@ -81,5 +81,25 @@ describe("adloom webhooks listen", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     stop.abort();
-  });
+
+    // Through the client library, filtered: only the kinds asked for arrive.
+    await api(t.key)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url } });
+    const adloom = new Adloom({ apiKey: t.key, baseUrl: inject("baseUrl") });
+    const ended = new AbortController();
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const e of adloom.events.stream({ events: ["upload.completed"], signal: ended.signal, onOpen: () => opened() })) {
+        seen.push(e.type);
+        expect(JSON.parse(e.raw)).toEqual(e.event);
+        if (e.type === "upload.completed") ended.abort();
+      }
+    })();
+    await open;
+    await api(t.key)("/api/v1/webhooks/test", { method: "POST" });
+    await adloom.uploads.create([{ data: await pngImage(6, 6), name: "filtered.png" }]);
+    await reading;
+    expect(seen).toEqual(["upload.completed"]);
+  }, 60_000);
 });
