@@ -7,6 +7,24 @@ const SECURITY_HEADERS = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
 ];
 const API_CSP = [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'; sandbox" }];
+/**
+ * CORS for the API-key surfaces (docs/decisions.md): any origin may call with a Bearer key;
+ * no credentials (the dashboard's session cookie is never accepted cross-site, see
+ * lib/http/authenticate.ts); preflights are answered by the routes' OPTIONS (204), and the
+ * headers a client reads are exposed.
+ */
+const CORS_HEADERS = [
+  { key: "Access-Control-Allow-Origin", value: "*" },
+  { key: "Access-Control-Allow-Methods", value: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" },
+  { key: "Access-Control-Allow-Headers", value: "Authorization, Content-Type, Idempotency-Key, If-None-Match, If-Modified-Since, Range, Last-Event-ID" },
+  {
+    key: "Access-Control-Expose-Headers",
+    value:
+      "X-Request-Id, ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotent-Replayed, " +
+      "Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified",
+  },
+  { key: "Access-Control-Max-Age", value: "600" },
+];
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -18,6 +36,8 @@ const nextConfig = {
       { source: "/:path*", headers: SECURITY_HEADERS },
       { source: "/api/:path*", headers: API_CSP },
       { source: "/docs/openapi.json", headers: API_CSP },
+      { source: "/api/v1/:path*", headers: CORS_HEADERS },
+      { source: "/api/media/:path*", headers: CORS_HEADERS },
     ];
   },
   // `npm test` type-checks the whole project (tsc --noEmit) once; the build skips it

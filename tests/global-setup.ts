@@ -1,5 +1,10 @@
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../scripts/build-if-stale.mjs";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { buildPackagesIfStale } from "../scripts/build-packages.mjs";
+import { readObservations, undocumentedStatuses } from "./helpers/observed-statuses";
 import { startPostgres } from "./helpers/postgres";
 import { startServer, type TestServer } from "./helpers/server";
 
@@ -14,6 +19,8 @@ declare module "vitest" {
     postgresUrl: string;
     /** The shared server's DATABASE_URL ("" on PGlite): what an operator tool must be given to reach its database. */
     databaseUrl: string;
+    /** Where each test process records the statuses it saw (tests/helpers/observed-statuses.ts). */
+    observedStatusesDir: string;
   }
 }
 
@@ -21,6 +28,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const testDb = process.env.TEST_DB ?? "pglite";
   buildIfStale({ quiet: true });
+  buildPackagesIfStale(); // the CLI and packaging tests run the built packages
   let pg: Awaited<ReturnType<typeof startPostgres>> | undefined;
   let server: TestServer;
   let databaseUrl = "";
@@ -36,8 +44,23 @@ export default async function setup(project: TestProject) {
   project.provide("testDb", testDb);
   project.provide("postgresUrl", pg?.url ?? "");
   project.provide("databaseUrl", databaseUrl);
+  const observedDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-observed-"));
+  project.provide("observedStatusesDir", observedDir);
   return async () => {
-    await server.stop();
-    await pg?.stop();
+    // The OpenAPI document must list every status the suite saw an operation answer.
+    let undocumented: string[] = [];
+    try {
+      const doc = await fetch(`${server.url}/docs/openapi.json`).then((r) => r.json());
+      undocumented = undocumentedStatuses(doc, readObservations(observedDir));
+    } finally {
+      fs.rmSync(observedDir, { recursive: true, force: true });
+      await server.stop();
+      await pg?.stop();
+    }
+    // npm test (scripts/test.mjs) reads this report: vitest does not fail a run on a teardown error.
+    if (process.env.ADLOOM_OPENAPI_STATUS_REPORT) fs.writeFileSync(process.env.ADLOOM_OPENAPI_STATUS_REPORT, JSON.stringify({ undocumented }));
+    if (undocumented.length) {
+      throw new Error(`The tests saw statuses /docs/openapi.json does not document (fix lib/openapi/document.ts):\n  ${undocumented.join("\n  ")}`);
+    }
   };
 }

@@ -69,12 +69,13 @@ async function sessionUserId(request: Request): Promise<string | null> {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Refuses cross-site mutating requests carrying the session cookie: the browser's
- * Sec-Fetch-Site must say same-origin, or (older browsers) Origin must match the host.
+ * Refuses cross-site requests carrying the session cookie (the API is open to other origins
+ * only with a Bearer key): the browser's Sec-Fetch-Site must say same-origin, or for
+ * mutating requests from older browsers, Origin must match the host.
  */
 export function assertSameOrigin(request: Request): void {
-  if (SAFE_METHODS.has(request.method)) return;
   const fetchSite = request.headers.get("sec-fetch-site");
+  if (SAFE_METHODS.has(request.method) && (!fetchSite || fetchSite === "same-origin" || fetchSite === "none")) return;
   if (fetchSite) {
     if (fetchSite === "same-origin" || fetchSite === "none") return;
     throw new AppError("forbidden", "Cross-site request refused: dashboard requests must come from this site's pages");

@@ -24,7 +24,9 @@ export function pagesApiRoute(operation: OperationDef<any, any, any, any>, param
     const response =
       req.method === "GET" || req.method === "HEAD"
         ? await run(request, { params: Promise.resolve(params) })
-        : errorResponse("method_not_allowed", "Method not allowed; this path supports GET and HEAD", { Allow: "GET, HEAD" });
+        : req.method === "OPTIONS" // a CORS preflight: the CORS headers come from next.config.js
+          ? new Response(null, { status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } })
+          : errorResponse("method_not_allowed", "Method not allowed; this path supports GET and HEAD", { Allow: "GET, HEAD" });
 
     res.statusCode = response.status;
     response.headers.forEach((value, name) => res.setHeader(name, value));

@@ -1,5 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "@/lib/auth/principal";
 import { callTool } from "@/lib/tools/call";
 import { catalog, findTool } from "@/lib/tools/catalog";
@@ -36,7 +36,8 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
       "Adloom: creative uploads, the creatives library, copy variants, folders and webhooks. Tool failures come back as error results carrying {\"error\":{\"code\",\"message\"}}.",
   });
   const guard = () => {
-    if (blocked) throw new McpError(blocked.code, blocked.message, { code: "subscription_required" });
+    // Not McpError: its message already reads "MCP error -32002: ...", and clients prefix the code again.
+    if (blocked) throw Object.assign(new Error(blocked.message), { code: blocked.code, data: { code: "subscription_required" } });
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {

@@ -6,7 +6,7 @@ import { Prisma, type WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { configuredUrlPolicy } from "./attempt";
 import type { WebhookEndpointView } from "./schemas";
-import { newSigningSecret } from "./sign";
+import { newSigningSecret, standardWebhooksSecret } from "./sign";
 import { resolveDeliverableUrl, WebhookUrlError, type UrlPolicy } from "./url-policy";
 
 export const NO_ENDPOINT_MESSAGE = "No webhook endpoint is configured for this workspace; create one with PUT /api/v1/webhooks";
@@ -16,6 +16,7 @@ export function toEndpointView(row: WebhookEndpoint): WebhookEndpointView {
     id: row.id,
     url: row.url,
     secret: row.secret,
+    standardWebhooksSecret: standardWebhooksSecret(row.secret),
     events: row.subscribesAll ? null : row.events,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -1,5 +1,5 @@
 import { postPinned, type PostOptions, type PostOutcome } from "./http-post";
-import { SIGNATURE_HEADER, signatureHeader } from "./sign";
+import { signatureHeaders } from "./sign";
 import { resolveDeliverableUrl, WebhookUrlError, type UrlPolicy } from "./url-policy";
 
 export const USER_AGENT = "Adloom-Webhooks/1.0";
@@ -34,7 +34,8 @@ export async function sendSignedRequest(request: SignedRequest, policy: UrlPolic
     "service-event-id": request.eventId,
     "service-event-type": request.eventType,
     "service-delivery-id": request.deliveryId,
-    [SIGNATURE_HEADER]: signatureHeader(request.secret, request.body),
+    // service-signature (the spec's) and the Standard Webhooks trio; webhook-id is the event id, kept across retries.
+    ...signatureHeaders(request.secret, request.eventId, request.body),
   };
   const started = performance.now();
   try {

@@ -16,3 +16,30 @@ export function computeSignature(secret: string, timestamp: number, body: string
 export function signatureHeader(secret: string, body: string | Buffer, timestamp = Math.floor(Date.now() / 1000)): string {
   return `t=${timestamp},v1=${computeSignature(secret, timestamp, body)}`;
 }
+
+/**
+ * Standard Webhooks (standardwebhooks.com) headers, so that scheme's libraries verify our
+ * deliveries as they are. Its HMAC key is the same key as `service-signature`'s: the bytes of
+ * the endpoint secret string; `standardWebhooksSecret` writes those bytes in the scheme's
+ * `whsec_<base64>` form, the string its libraries take.
+ */
+export const STANDARD_HEADERS = { id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" } as const;
+
+export function standardWebhooksSecret(secret: string): string {
+  return `whsec_${Buffer.from(secret, "utf8").toString("base64")}`;
+}
+
+/** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`. */
+export function standardSignature(secret: string, id: string, timestamp: number, body: string | Buffer): string {
+  return `v1,${createHmac("sha256", secret).update(`${id}.${timestamp}.`).update(body).digest("base64")}`;
+}
+
+/** Every signature header of one delivery, both schemes signed at the same second. */
+export function signatureHeaders(secret: string, eventId: string, body: string | Buffer, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  return {
+    [SIGNATURE_HEADER]: signatureHeader(secret, body, timestamp),
+    [STANDARD_HEADERS.id]: eventId,
+    [STANDARD_HEADERS.timestamp]: String(timestamp),
+    [STANDARD_HEADERS.signature]: standardSignature(secret, eventId, timestamp, body),
+  };
+}

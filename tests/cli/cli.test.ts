@@ -7,7 +7,8 @@ import { api, createMemberKey, createTenant } from "../helpers/fixtures";
 import { pngImage } from "../helpers/media-fixtures";
 import { receiverServer } from "../tools/tool-calls";
 
-const BIN = path.resolve(__dirname, "../../bin/adloom.mjs");
+// The built command, as `npm install -g @adloom/cli` installs it (tests/global-setup.ts builds the packages).
+const BIN = path.resolve(__dirname, "../../packages/cli/bin/adloom.js");
 
 interface Run {
   code: number;

@@ -47,8 +47,9 @@ describe("dashboard session on /api/v1", () => {
     const sameOrigin = await call("/api/v1/creatives", { method: "DELETE", json: { ids: ["crv_x"] } });
     expect(sameOrigin.status).toBe(200);
     expect(sameOrigin.body).toEqual({ deleted: 0 });
-    // Reads are not state-changing: no origin check.
-    expect((await call("/api/v1/me", { headers: { "Sec-Fetch-Site": "cross-site" } })).status).toBe(200);
+    // The session cookie is never accepted from another site, reads included (other origins use Bearer keys, CORS).
+    expect((await call("/api/v1/me", { headers: { "Sec-Fetch-Site": "cross-site" } })).status).toBe(403);
+    expect((await call("/api/v1/me", { headers: { "Sec-Fetch-Site": "same-origin" } })).status).toBe(200);
   });
 
   it("the dashboard's session calls tools (also on the trial), and cross-site tool calls are refused", async () => {

@@ -112,19 +112,22 @@ describe("MCP at /api/mcp", () => {
     const listing = await client.listTools().catch((e) => e);
     expect(listing).toBeInstanceOf(McpError);
     expect(listing.code).toBe(-32002);
+    // The code is prefixed once ("MCP error -32002: ..."), not twice.
+    expect(listing.message).toMatch(/^MCP error -32002: (?!MCP error)/);
     const call = await client.callTool({ name: "get_account", arguments: {} }).catch((e) => e);
     expect(call.code).toBe(-32002);
   });
 
-  it("refuses a bad key with HTTP 401 and WWW-Authenticate, and is stateless (POST only)", async () => {
+  it("says a bad key is invalid (no OAuth challenge), asks for a key with 401 + WWW-Authenticate, and is stateless (POST only)", async () => {
     const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } } };
     const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     const bad = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers: { ...headers, Authorization: "Bearer adl_wrong" }, body: JSON.stringify(init) });
-    expect(bad.status).toBe(401);
-    expect(bad.headers.get("www-authenticate")).toMatch(/^Bearer /);
-    expect((await bad.json()).error.code).toBe("unauthorized");
+    expect(bad.status).toBe(403);
+    expect(bad.headers.get("www-authenticate")).toBeNull();
+    expect((await bad.json()).error).toMatchObject({ code: "unauthorized", message: expect.stringMatching(/key/i) });
     const none = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers, body: JSON.stringify(init) });
     expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer /);
 
     const t = await createTenant();
     const ok = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers: { ...headers, Authorization: `Bearer ${t.key}` }, body: JSON.stringify(init) });
@@ -133,5 +136,31 @@ describe("MCP at /api/mcp", () => {
     expect((await ok.json()).result.serverInfo.name).toBe("adloom");
     const get = await fetch(`${inject("baseUrl")}/api/mcp`, { headers: { Authorization: `Bearer ${t.key}`, Accept: "text/event-stream" } });
     expect(get.status).toBe(405);
+  });
+
+  it("an OAuth-capable client (as MCP Inspector is) given a bad key reports the key as invalid instead of starting OAuth", async () => {
+    const redirects: URL[] = [];
+    const authProvider = {
+      redirectUrl: "http://127.0.0.1:1/callback",
+      clientMetadata: { redirect_uris: ["http://127.0.0.1:1/callback"], client_name: "inspector-like" },
+      clientInformation: () => undefined,
+      tokens: () => undefined,
+      saveTokens: () => undefined,
+      redirectToAuthorization: (url: URL) => void redirects.push(url),
+      saveCodeVerifier: () => undefined,
+      codeVerifier: () => "",
+    };
+    const client = new Client({ name: "inspector-like", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${inject("baseUrl")}/api/mcp`), {
+      requestInit: { headers: { Authorization: "Bearer adl_not_a_real_key" } },
+      authProvider,
+    });
+    const failure = await client.connect(transport).then(
+      () => null,
+      (e: Error & { code?: number }) => e,
+    );
+    expect(failure?.code).toBe(403);
+    expect(failure?.message).toContain("Invalid API key");
+    expect(redirects).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { Adloom, AdloomError } from "@/lib/sdk";
+import { Adloom, AdloomError } from "@adloom/sdk";
 import { api, createMemberKey, createTenant } from "../helpers/fixtures";
 import { pngImage } from "../helpers/media-fixtures";
 import { receiverServer } from "../tools/tool-calls";
@@ -89,7 +89,7 @@ describe("client library against a running server", () => {
   it("calls tools and surfaces failures as AdloomError with the tool error codes", async () => {
     const t = await createTenant();
     const adloom = client(t.key);
-    const { folder } = await adloom.tools.call<{ folder: { id: string; name: string } }>("create_folder", { name: "SDK folder" });
+    const { folder } = await adloom.tools.call("create_folder", { name: "SDK folder" });
     expect(folder.name).toBe("SDK folder");
     const invalid = await rejection(adloom.tools.call("list_folders", { limit: -1 }));
     expect(invalid).toMatchObject({ code: "invalid_input", status: 400 });

@@ -3,6 +3,7 @@ import { operationFromTool } from "@/lib/http/tool-operation";
 import { TOOLS } from "@/lib/tools/catalog";
 import { getCreativeMediaOperation, getCreativePreviewOperation } from "../media";
 import { getCreativeVersionMediaOperation } from "../version-media";
+import { streamEvents } from "./events-stream";
 import { callToolOperation, listToolsOperation } from "./tools";
 
 /**
@@ -17,4 +18,5 @@ export const operations: OperationDef<any, any, any, any>[] = [
   getCreativePreviewOperation,
   getCreativeVersionMediaOperation,
   ...TOOLS.filter((tool) => tool.rest).map(operationFromTool),
+  streamEvents,
 ];

@@ -1,0 +1,75 @@
+import type { Principal } from "@/lib/auth/principal";
+import { getDb } from "@/lib/db/client";
+
+/** How often a stream looks for new events, and how far back it looks again (events are stamped before their insert commits). */
+const POLL_MS = 400;
+const LOOKBACK_MS = 5_000;
+const HEARTBEAT_MS = 15_000;
+
+const encoder = new TextEncoder();
+
+/** One Server-Sent Events frame: the event id, its type, and the envelope exactly as webhooks send it. */
+function frame(event: { id: string; type: string; body: string }): Uint8Array {
+  return encoder.encode(`id: ${event.id}\nevent: ${event.type}\ndata: ${event.body.replace(/\n/g, "\ndata: ")}\n\n`);
+}
+
+/**
+ * The workspace's events from now on, live, as a Server-Sent Events stream (what
+ * `adloom webhooks listen` forwards). Reads the stored events, so it sees every event of
+ * the workspace whichever instance emitted it. Ends when `signal` aborts.
+ */
+export function workspaceEventStream(principal: Principal, options: { events: string[] | null; signal: AbortSignal }): ReadableStream<Uint8Array> {
+  const connectedAt = new Date();
+  const seen = new Map<string, number>(); // event id -> createdAt ms, for the lookback window
+  let newest = connectedAt.getTime();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastWrite = Date.now();
+
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`retry: 2000\n: connected ${connectedAt.toISOString()}\n\n`));
+      const stop = () => {
+        clearTimeout(timer);
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
+      };
+      options.signal.addEventListener("abort", stop, { once: true });
+      const poll = async () => {
+        if (options.signal.aborted) return;
+        try {
+          const floor = new Date(Math.max(connectedAt.getTime(), newest - LOOKBACK_MS));
+          const rows = await getDb().webhookEvent.findMany({
+            where: { workspaceId: principal.workspaceId, createdAt: { gte: floor }, ...(options.events ? { type: { in: options.events } } : {}) },
+            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+            select: { id: true, type: true, body: true, createdAt: true },
+            take: 500,
+          });
+          for (const row of rows) {
+            if (seen.has(row.id)) continue;
+            seen.set(row.id, row.createdAt.getTime());
+            newest = Math.max(newest, row.createdAt.getTime());
+            controller.enqueue(frame(row));
+            lastWrite = Date.now();
+          }
+          for (const [id, at] of seen) if (at < newest - 2 * LOOKBACK_MS) seen.delete(id);
+          if (Date.now() - lastWrite >= HEARTBEAT_MS) {
+            controller.enqueue(encoder.encode(": ping\n\n"));
+            lastWrite = Date.now();
+          }
+        } catch (err) {
+          if (options.signal.aborted) return;
+          controller.error(err);
+          return;
+        }
+        timer = setTimeout(poll, POLL_MS);
+      };
+      void poll();
+    },
+    cancel() {
+      clearTimeout(timer);
+    },
+  });
+}

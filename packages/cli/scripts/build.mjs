@@ -1,0 +1,13 @@
+// Builds the CLI to plain ESM JavaScript in dist/ (bin/adloom.js, the `adloom` command, runs it). Needs @adloom/sdk built first.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+fs.rmSync(path.join(root, "dist"), { recursive: true, force: true });
+const result = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", path.join(root, "tsconfig.json")], { cwd: root, stdio: "inherit" });
+if (result.status !== 0) process.exit(result.status ?? 1);
+console.log("@adloom/cli built: dist/ (the command is bin/adloom.js)");

@@ -1,0 +1,105 @@
+import { spawn } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { Adloom, verifyWebhook } from "@adloom/sdk";
+import { api, createTenant } from "../helpers/fixtures";
+import { pngImage } from "../helpers/media-fixtures";
+import { until } from "../helpers/wait";
+import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
+
+const BIN = path.resolve(__dirname, "../../packages/cli/bin/adloom.js");
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver.close());
+
+describe("adloom webhooks listen", () => {
+  it("forwards the workspace's events live, signed with the session's secret, and stops cleanly on Ctrl-C", async () => {
+    const t = await createTenant();
+    const call = api(t.key);
+    // The workspace's own endpoint (a test event needs one); the listener gets events whatever it subscribes to.
+    await call("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url.replace(/\/hooks$/, `/endpoint/${t.workspaceId}`) } });
+    await call("/api/v1/webhooks", { method: "PATCH", json: { events: ["review.comment"] } });
+    const forwardPath = `/forward/${t.workspaceId}`;
+
+    const child = spawn(process.execPath, [BIN, "webhooks", "listen", "--forward-to", receiver.url.replace(/\/hooks$/, forwardPath), "--json"], {
+      env: { PATH: process.env.PATH, HOME: os.tmpdir(), NODE_ENV: "production", ADLOOM_API_KEY: t.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: os.tmpdir() },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    const lines = () => stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+    try {
+      const ready = await until(async () => lines().find((l) => l.ready), `the listener to connect (stderr: ${stderr})`);
+      expect(ready.secret).toMatch(/^whsec_/);
+
+      const fired = (await call("/api/v1/webhooks/test", { method: "POST" })).body.event;
+      const [upload] = await new Adloom({ apiKey: t.key, baseUrl: inject("baseUrl") }).uploads.create([{ data: await pngImage(8, 8), name: "listened.png" }]);
+
+      const forwarded = () => receiver.requests.filter((r) => r.path === forwardPath);
+      const received = await until(async () => {
+        const types = forwarded().map((r) => r.headers["service-event-type"]);
+        return types.includes("test") && types.includes("upload.completed") && forwarded();
+      }, "the test event and the upload's event at the local receiver");
+      for (const request of received) {
+        const event = await verifyWebhook({ body: request.body, header: request.headers["service-signature"] as string, secret: ready.secret });
+        const standard = new Webhook(ready.standardWebhooksSecret).verify(request.body, request.headers as Record<string, string>);
+        expect(standard).toEqual(event);
+      }
+      const test = received.find((r) => r.headers["service-event-type"] === "test")!;
+      expect(JSON.parse(test.body).id).toBe(fired.id);
+      const completed = JSON.parse(received.find((r) => r.headers["service-event-type"] === "upload.completed")!.body);
+      expect(completed.data.upload).toMatchObject({ id: upload!.id, status: "completed" });
+
+      // One line per event: type, id, the local answer's status, and the time.
+      await until(async () => lines().filter((l) => l.type).length >= 2, "a line per forwarded event");
+      expect(lines().find((l) => l.id === fired.id)).toMatchObject({ type: "test", status: 200, time: expect.any(String) });
+
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(lines().at(-1)).toEqual({ stopped: true });
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 120_000);
+
+  it("the stream is an API route: authenticated, filtered by kind, unknown kinds refused", async () => {
+    const t = await createTenant();
+    expect((await api(null)("/api/v1/events/stream")).status).toBe(401);
+    const bad = await api(t.key)("/api/v1/events/stream?events=no.such.kind");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("invalid_request");
+    const stop = new AbortController();
+    const response = await fetch(`${inject("baseUrl")}/api/v1/events/stream?events=test`, { headers: { Authorization: `Bearer ${t.key}` }, signal: stop.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    stop.abort();
+
+    // Through the client library, filtered: only the kinds asked for arrive.
+    await api(t.key)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url } });
+    const adloom = new Adloom({ apiKey: t.key, baseUrl: inject("baseUrl") });
+    const ended = new AbortController();
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const e of adloom.events.stream({ events: ["upload.completed"], signal: ended.signal, onOpen: () => opened() })) {
+        seen.push(e.type);
+        expect(JSON.parse(e.raw)).toEqual(e.event);
+        if (e.type === "upload.completed") ended.abort();
+      }
+    })();
+    await open;
+    await api(t.key)("/api/v1/webhooks/test", { method: "POST" });
+    await adloom.uploads.create([{ data: await pngImage(6, 6), name: "filtered.png" }]);
+    await reading;
+    expect(seen).toEqual(["upload.completed"]);
+  }, 60_000);
+});

@@ -1,0 +1,172 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createTenant, type Tenant } from "../helpers/fixtures";
+import { localRegistry } from "./local-registry";
+
+/**
+ * The packages as an outsider gets them: `npm pack` tarballs installed into fresh projects,
+ * type-checked under the strictest settings in every module system, run with plain node
+ * against the running server, and the CLI installed globally (tests/global-setup.ts builds dist).
+ */
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, "../..");
+const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-packaging-"));
+let tarballs: { sdk: string; cli: string };
+let registry: Awaited<ReturnType<typeof localRegistry>>;
+let tenant: Tenant;
+
+async function npm(args: string[], cwd: string) {
+  const env = { ...process.env, npm_config_cache: path.join(work, "npm-cache"), npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+  return run("npm", [...args, "--registry", registry.url], { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+}
+
+async function pack(dir: string): Promise<string> {
+  const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: path.join(ROOT, dir) });
+  return path.join(work, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+}
+
+/** A consumer's code: typed resources, typed tool calls (wrong arguments must not compile), errors. */
+const consumer = (body: string) => `import { Adloom, AdloomError, TOOL_NAMES, type Creative, type ListCreativesResult } from "@adloom/sdk";
+
+${body.replace("BODY", `
+  const baseUrl: string | undefined = process.env.ADLOOM_BASE_URL;
+  const adloom = new Adloom({ apiKey: process.env.ADLOOM_API_KEY ?? "", baseUrl });
+  const account = await adloom.account.get();
+  const page: ListCreativesResult = await adloom.tools.call("list_creatives", { limit: 1 });
+  const first: Creative | undefined = page.creatives[0];
+  // @ts-expect-error limit is an integer in list_creatives' schema
+  void (() => adloom.tools.call("list_creatives", { limit: "ten" }));
+  // @ts-expect-error get_upload needs its id
+  void (() => adloom.tools.call("get_upload"));
+  const { folder } = await adloom.tools.call("create_folder", { name: "From a consumer" });
+  let code = "";
+  try {
+    await new Adloom({ apiKey: "adl_wrong", baseUrl, maxRetries: 0 }).account.get();
+  } catch (err) {
+    if (err instanceof AdloomError) code = err.code;
+  }
+  console.log(JSON.stringify({ accountId: account.id, creatives: page.creatives.length, first: first?.id ?? null, folder: folder.name, code, tools: TOOL_NAMES.length }));
+`)}
+`;
+
+const STRICT = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false, target: "ES2022", lib: ["ES2022", "DOM"] };
+
+async function project(name: string, options: { type: "module" | "commonjs"; compilerOptions: Record<string, unknown>; source: string }) {
+  const dir = path.join(work, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `consumer-${name}`, private: true, type: options.type }));
+  await npm(["install", tarballs.sdk], dir);
+  fs.writeFileSync(path.join(dir, "consumer.ts"), options.source);
+  fs.writeFileSync(
+    path.join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { ...STRICT, ...options.compilerOptions, typeRoots: [path.join(ROOT, "node_modules/@types")], types: ["node"], outDir: "out" },
+      files: ["consumer.ts"],
+    }),
+  );
+  return dir;
+}
+
+async function typecheck(dir: string) {
+  const result = await run(process.execPath, [TSC, "-p", dir], { cwd: dir }).catch((err: { stdout: string }) => ({ stdout: err.stdout, failed: true }));
+  expect(result.stdout, `tsc in ${path.basename(dir)}`).toBe("");
+}
+
+async function runNode(file: string, env: Record<string, string> = {}) {
+  const { stdout } = await run(process.execPath, [file], {
+    env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ...env },
+  });
+  return stdout;
+}
+
+describe("the packages as an outsider installs them", () => {
+  beforeAll(async () => {
+    tarballs = { sdk: await pack("packages/sdk"), cli: await pack("packages/cli") };
+    registry = await localRegistry([tarballs.sdk, tarballs.cli]);
+    tenant = await createTenant();
+  }, 120_000);
+  afterAll(async () => {
+    await registry?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it("ships only built files: ESM, CommonJS and declarations, no sources, tests or install scripts", async () => {
+    const { stdout } = await run("tar", ["-tzf", tarballs.sdk]);
+    const files = stdout.trim().split("\n");
+    expect(files).toContain("package/dist/esm/index.js");
+    expect(files).toContain("package/dist/cjs/index.js");
+    expect(files).toContain("package/dist/cjs/index.d.ts");
+    expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    expect(files.some((f) => f.includes("test"))).toBe(false);
+    for (const tarball of [tarballs.sdk, tarballs.cli]) {
+      const manifest = JSON.parse((await run("tar", ["-xOzf", tarball, "package/package.json"])).stdout);
+      expect(manifest.scripts?.postinstall ?? manifest.scripts?.install).toBeUndefined();
+    }
+    const sdkManifest = JSON.parse((await run("tar", ["-xOzf", tarballs.sdk, "package/package.json"])).stdout);
+    expect(sdkManifest.dependencies ?? {}).toEqual({});
+    const cliManifest = JSON.parse((await run("tar", ["-xOzf", tarballs.cli, "package/package.json"])).stdout);
+    expect(Object.keys(cliManifest.dependencies)).toEqual(["@adloom/sdk"]);
+  });
+
+  it("is clean for publint (both packages) and @arethetypeswrong/cli (the library)", async () => {
+    for (const dir of ["packages/sdk", "packages/cli"]) {
+      const lint = await run(process.execPath, [path.join(ROOT, "node_modules/publint/src/cli.js"), "--strict", path.join(ROOT, dir)], { cwd: ROOT });
+      expect(lint.stdout, dir).toContain("All good!");
+    }
+    const attw = await run(process.execPath, [path.join(ROOT, "node_modules/@arethetypeswrong/cli/dist/index.js"), tarballs.sdk, "--format", "json"], { cwd: ROOT });
+    expect(JSON.parse(attw.stdout).problems).toEqual({});
+  }, 120_000);
+
+  it("type-checks under NodeNext (ESM) with strict + exactOptionalPropertyTypes and runs with plain node", async () => {
+    const dir = await project("nodenext", {
+      type: "module",
+      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" },
+      source: consumer("BODY"),
+    });
+    await typecheck(dir);
+    const out = JSON.parse(await runNode(path.join(dir, "out/consumer.js")));
+    expect(out).toMatchObject({ accountId: tenant.ownerUserId, creatives: 0, first: null, folder: "From a consumer", code: "unauthorized" });
+    expect(out.tools).toBeGreaterThan(10);
+  }, 120_000);
+
+  it("type-checks under Bundler resolution", async () => {
+    const dir = await project("bundler", {
+      type: "module",
+      compilerOptions: { module: "ESNext", moduleResolution: "Bundler", noEmit: true },
+      source: consumer("BODY"),
+    });
+    await typecheck(dir);
+  }, 120_000);
+
+  it("type-checks and runs as CommonJS (require)", async () => {
+    const dir = await project("commonjs", {
+      type: "commonjs",
+      compilerOptions: { module: "CommonJS", moduleResolution: "Node10" },
+      source: consumer("async function main() {BODY}\nvoid main();"),
+    });
+    await typecheck(dir);
+    expect(fs.readFileSync(path.join(dir, "out/consumer.js"), "utf8")).toContain('require("@adloom/sdk")');
+    const out = JSON.parse(await runNode(path.join(dir, "out/consumer.js")));
+    expect(out).toMatchObject({ accountId: tenant.ownerUserId, code: "unauthorized" });
+  }, 120_000);
+
+  it("installs the CLI globally from its tarball (the SDK from the registry) and runs adloom me", async () => {
+    const prefix = path.join(work, "global");
+    await npm(["install", "-g", "--prefix", prefix, tarballs.cli], work);
+    const bin = path.join(prefix, "bin/adloom");
+    expect(fs.existsSync(bin)).toBe(true);
+    const { stdout } = await run(bin, ["me", "--json"], {
+      env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: path.join(work, "cli-config") },
+    });
+    expect(JSON.parse(stdout).account.id).toBe(tenant.ownerUserId);
+    // Only the CLI and its one dependency were installed.
+    const installed = fs.readdirSync(path.join(prefix, "lib/node_modules/@adloom/cli/node_modules/@adloom"));
+    expect(installed).toEqual(["sdk"]);
+  }, 180_000);
+});
