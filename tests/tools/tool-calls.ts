@@ -4,6 +4,7 @@ import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import { finishedUpload, uploadIds, waitFor } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
 import { callTool, pngBase64, readyCreative, toolResult } from "./helpers";
+import { AD_TOOL_CALLS } from "../ads/ad-tool-calls";
 
 /**
  * One REST scenario per tool of the catalog, each calling it and checking what it did
@@ -11,6 +12,7 @@ import { callTool, pngBase64, readyCreative, toolResult } from "./helpers";
  * fails when a tool of GET /api/v1/tools has no entry here.
  */
 export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
+  ...AD_TOOL_CALLS,
   async get_account(t) {
     const result = await toolResult(t.key, "get_account", {});
     const me = await api(t.key)("/api/v1/me");
