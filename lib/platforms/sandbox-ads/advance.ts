@@ -11,11 +11,16 @@ export const MAX_ADVANCE_HOURS = 24 * 90;
  * Moves the workspace's sandbox clock (both platforms) `hours` forward and delivers the hours
  * that passed: what `sandbox advance` runs. Answers one summary over both accounts.
  */
-export async function advanceSandbox(workspaceId: string, hours: number): Promise<{ workspaceId: string; hours: number; simulatedNow: string } & DeliverySummary & { platforms: Record<string, DeliverySummary & { currency: string }> }> {
+type PlatformSummary = DeliverySummary & { currency: string; objects: { campaigns: number; adSets: number; ads: number } };
+
+export async function advanceSandbox(
+  workspaceId: string,
+  hours: number,
+): Promise<{ workspaceId: string; hours: number; simulatedNow: string } & DeliverySummary & { platforms: Record<string, PlatformSummary> }> {
   const workspace = await getDb().workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });
   if (!workspace) throw notFound("Workspace");
   const total = emptySummary();
-  const platforms: Record<string, DeliverySummary & { currency: string }> = {};
+  const platforms: Record<string, PlatformSummary> = {};
   let now = Date.now();
   for (const platform of ["platform_a", "platform_b"] as Platform[]) {
     const account = await getAdAccount(workspaceId, platform);
@@ -27,7 +32,11 @@ export async function advanceSandbox(workspaceId: string, hours: number): Promis
     row.offsetSeconds += hours * 3600;
     const summary = await syncDelivery(row);
     now = simulatedNow(row);
-    platforms[platform] = { ...summary, currency: row.currency };
+    const where = { accountId: row.externalAccountId };
+    const db = getDb();
+    // What the platform holds: lets an operator (or a test) see that nothing was made twice.
+    const objects = { campaigns: await db.sandboxCampaign.count({ where }), adSets: await db.sandboxAdSet.count({ where }), ads: await db.sandboxAd.count({ where }) };
+    platforms[platform] = { ...summary, currency: row.currency, objects };
     for (const k of Object.keys(total) as (keyof DeliverySummary)[]) if (k !== "hours") total[k] += summary[k];
   }
   return { workspaceId, simulatedNow: new Date(now).toISOString(), ...total, hours, platforms };

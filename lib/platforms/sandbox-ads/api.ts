@@ -21,7 +21,7 @@ import { PlatformError, type AdAccountRef } from "../types";
 import { sandboxAudiences, sandboxLeadForms } from "./catalog";
 import { localDayHour, sandboxAccount, simulatedNow, SANDBOX_ACCOUNT_SETTINGS } from "./clock";
 import { syncDelivery } from "./delivery";
-import { applyNameFault, takeCallToken } from "./faults";
+import { applyNameFault, slowAnswer, takeCallToken } from "./faults";
 import { numericIdFrom } from "./seeded";
 
 /**
@@ -91,6 +91,7 @@ export class SandboxAdsApi implements AdsApi {
       ],
       skipDuplicates: true,
     });
+    await slowAnswer(write.name);
     return this.campaignOut(await db.sandboxCampaign.findUniqueOrThrow({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } }));
   }
 
@@ -144,6 +145,7 @@ export class SandboxAdsApi implements AdsApi {
       ],
       skipDuplicates: true,
     });
+    await slowAnswer(write.name);
     return this.adSetOut(await db.sandboxAdSet.findUniqueOrThrow({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } }));
   }
 
@@ -204,6 +206,7 @@ export class SandboxAdsApi implements AdsApi {
       ],
       skipDuplicates: true,
     });
+    await slowAnswer(write.name);
     return this.adOut(await db.sandboxAd.findUniqueOrThrow({ where: key }));
   }
 

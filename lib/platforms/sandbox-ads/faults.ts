@@ -5,13 +5,14 @@ import { PlatformError } from "../types";
  * Name-steered faults of the sandbox's ads API (like the upload sandbox's file names): a
  * campaign, ad set or ad whose name starts with one of these prefixes (case-insensitive).
  */
-export type AdsFault = "reject" | "busy" | "terms" | null;
+export type AdsFault = "reject" | "busy" | "terms" | "slow" | null;
 
 export function adsFaultOf(name: string): AdsFault {
   const n = name.toLowerCase();
   if (n.startsWith("sandbox-reject")) return "reject";
   if (n.startsWith("sandbox-busy")) return "busy";
   if (n.startsWith("sandbox-terms")) return "terms";
+  if (n.startsWith("sandbox-slow")) return "slow";
   return null;
 }
 
@@ -68,4 +69,11 @@ export function takeCallToken(platform: Platform, accountId: string, now = Date.
     });
   }
   bucket.tokens -= 1;
+}
+
+/** A `sandbox-slow` write is made at once but answered only after SANDBOX_SLOW_PUSH_MS (a lost answer, if the caller dies meanwhile). */
+export async function slowAnswer(name: string): Promise<void> {
+  if (adsFaultOf(name) !== "slow") return;
+  const { getConfig } = await import("@/lib/config");
+  await new Promise((r) => setTimeout(r, getConfig().platforms.sandboxSlowPushMs));
 }
