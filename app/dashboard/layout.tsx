@@ -30,6 +30,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <nav aria-label="Main" className="mt-2 flex-1 space-y-1 overflow-y-auto px-2">
             <NavLink href="/dashboard/library">Library</NavLink>
             <NavLink href="/dashboard/uploads">Uploads</NavLink>
+            <NavLink href="/dashboard/ads">Ads</NavLink>
             <p className="px-3 pb-1 pt-5 text-xs font-medium uppercase tracking-wide text-slate-500">Settings</p>
             <NavLink href="/dashboard/settings/api-keys">API keys</NavLink>
             <NavLink href="/dashboard/settings/webhooks">Webhooks</NavLink>

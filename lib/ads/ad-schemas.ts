@@ -93,7 +93,13 @@ export const AdSchema = z.object({
 });
 export type AdOut = z.input<typeof AdSchema>;
 
-export const AdWithTodaySchema = AdSchema.extend({ today: TodaySchema.nullable() });
+export const AdWithTodaySchema = AdSchema.extend({
+  today: TodaySchema.nullable(),
+  last7Days: z
+    .object({ since: z.string(), spendMinor: z.number().int(), impressions: z.number().int(), clicks: z.number().int(), conversions: z.number().int() })
+    .nullable()
+    .describe("Delivery over the account's last 7 days, today included"),
+});
 
 export const DraftSchema = z.object({
   id: z.string(),

@@ -12,7 +12,7 @@ import { toAd, type AdOut } from "./ad-schemas";
 import { adClientRef, defaultAdName, loadMaterials, materialProblems, mediaIdOn } from "./ad-material";
 import { invalidArgument, requireAd, requireAdSet, requireNotDeleted } from "./lookups";
 import { platformFor, withBusyRetry } from "./platform-access";
-import { todayByAd } from "./insights";
+import { recentByAd } from "./insights";
 
 export interface AdSpecInput {
   adSetId: string;
@@ -145,8 +145,8 @@ export async function createAd(principal: Principal, input: AdSpecInput): Promis
 
 export async function getAd(principal: Principal, input: { id: string }) {
   const ad = await requireAd(principal, input.id);
-  const today = await todayByAd(principal, [ad]);
-  return { ad: { ...toAd(ad), today: today.get(ad.id) ?? null } };
+  const recent = (await recentByAd(principal, [ad])).get(ad.id);
+  return { ad: { ...toAd(ad), today: recent?.today ?? null, last7Days: recent?.last7Days ?? null } };
 }
 
 /** The workspace's ads, newest first, with today's delivery; of one ad set, campaign or platform when given. */
@@ -168,8 +168,11 @@ export async function listAds(
     take: input.limit + 1,
   });
   const page = toPage(rows, input.limit);
-  const today = await todayByAd(principal, page.items);
-  return { ads: page.items.map((a) => ({ ...toAd(a), today: today.get(a.id) ?? null })), nextCursor: page.nextCursor };
+  const recent = await recentByAd(principal, page.items);
+  return {
+    ads: page.items.map((a) => ({ ...toAd(a), today: recent.get(a.id)?.today ?? null, last7Days: recent.get(a.id)?.last7Days ?? null })),
+    nextCursor: page.nextCursor,
+  };
 }
 
 /** Changes an ad's name, text, call to action or landing URL (checked against the platform's rules). */

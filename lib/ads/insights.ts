@@ -12,19 +12,32 @@ export interface TodayNumbers {
   conversions: number;
 }
 
-/** Today's delivery (the ad account's day) for each of the ads, one insights call per platform. */
-export async function todayByAd(principal: Pick<Principal, "workspaceId">, ads: Pick<Ad, "id" | "platform" | "externalId">[]): Promise<Map<string, TodayNumbers>> {
-  const out = new Map<string, TodayNumbers>();
+export interface RecentDelivery {
+  today: TodayNumbers;
+  last7Days: Omit<TodayNumbers, "date"> & { since: string };
+}
+
+const DAY_MS = 86_400_000;
+const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
+
+/** Today's and the last 7 days' delivery (the ad account's days) for each of the ads, one insights call per platform. */
+export async function recentByAd(principal: Pick<Principal, "workspaceId">, ads: Pick<Ad, "id" | "platform" | "externalId">[]): Promise<Map<string, RecentDelivery>> {
+  const out = new Map<string, RecentDelivery>();
   for (const platform of ["platform_a", "platform_b"] as Platform[]) {
     const mine = ads.filter((a) => a.platform === platform);
     if (!mine.length) continue;
     const { account, api } = await platformFor(principal, platform);
     const { today } = await api.getAccount(account);
-    const rows = await api.getDailyInsights(account, { since: today, until: today, adExternalIds: mine.map((a) => a.externalId) });
-    const byExternal = new Map(rows.map((r) => [r.adExternalId, r]));
+    const since = daysBefore(today, 6);
+    const rows = await api.getDailyInsights(account, { since, until: today, adExternalIds: mine.map((a) => a.externalId) });
     for (const ad of mine) {
-      const r = byExternal.get(ad.externalId);
-      out.set(ad.id, { date: today, spendMinor: r?.spendMinor ?? 0, impressions: r?.impressions ?? 0, clicks: r?.clicks ?? 0, conversions: r?.conversions ?? 0 });
+      const days = rows.filter((r) => r.adExternalId === ad.externalId);
+      const t = days.find((d) => d.date === today);
+      const sum = (k: "spendMinor" | "impressions" | "clicks" | "conversions") => days.reduce((s, d) => s + d[k], 0);
+      out.set(ad.id, {
+        today: { date: today, spendMinor: t?.spendMinor ?? 0, impressions: t?.impressions ?? 0, clicks: t?.clicks ?? 0, conversions: t?.conversions ?? 0 },
+        last7Days: { since, spendMinor: sum("spendMinor"), impressions: sum("impressions"), clicks: sum("clicks"), conversions: sum("conversions") },
+      });
     }
   }
   return out;
@@ -36,7 +49,7 @@ export async function getAdInsights(principal: Principal, input: { id: string; s
   const { account, api } = await platformFor(principal, ad.platform);
   const info = await api.getAccount(account);
   const until = input.until ?? info.today;
-  const since = input.since ?? new Date(Date.parse(`${until}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+  const since = input.since ?? daysBefore(until, 6);
   const days = await api.getDailyInsights(account, { since, until, adExternalIds: [ad.externalId] });
   return {
     currency: info.currency,

@@ -257,7 +257,7 @@ export const adTools = [
     ...read,
     name: "list_ads",
     title: "List ads",
-    description: "Lists the workspace's ads, newest first, each with today's spend, impressions, clicks and conversions; filter by ad set, campaign, platform or status. Paginated.",
+    description: "Lists the workspace's ads, newest first, each with today's and the last 7 days' spend, impressions, clicks and conversions; filter by ad set, campaign, platform or status. Paginated.",
     input: z.strictObject({
       adSetId: idArg("Ad set").optional(),
       campaignId: idArg("Campaign").optional(),
