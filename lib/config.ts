@@ -91,6 +91,8 @@ const envSchema = z.object({
     .refine((v) => v.split(",").every((d) => /^\s*\d+\s*$/.test(d)), "must be comma-separated non-negative integers (milliseconds)"),
   /** How long a push of a `sandbox-slow*` file takes in the sandbox. */
   SANDBOX_SLOW_PUSH_MS: positiveInt(3000),
+  /** Calls per second a sandbox ad account allows (its burst is three seconds' worth). */
+  SANDBOX_ADS_CALLS_PER_SECOND: positiveInt(50),
 
   // --- Dashboard sign-in
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -123,7 +125,7 @@ export interface Config {
   storage:
     | { driver: "local"; dir: string }
     | { driver: "s3"; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
-  platforms: { mode: "sandbox" | "live"; retryDelaysMs: number[]; sandboxSlowPushMs: number };
+  platforms: { mode: "sandbox" | "live"; retryDelaysMs: number[]; sandboxSlowPushMs: number; sandboxAdsCallsPerSecond: number };
   authSecret?: string;
   /** OAuth providers offered on the sign-in page (only those fully configured). */
   oauth: { github?: { clientId: string; clientSecret: string }; google?: { clientId: string; clientSecret: string } };
@@ -182,6 +184,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       mode: e.PLATFORMS_MODE,
       retryDelaysMs: e.PLATFORM_RETRY_DELAYS_MS.split(",").map((d) => Number(d.trim())),
       sandboxSlowPushMs: e.SANDBOX_SLOW_PUSH_MS,
+      sandboxAdsCallsPerSecond: e.SANDBOX_ADS_CALLS_PER_SECOND,
     },
     authSecret: e.AUTH_SECRET,
     oauth: {

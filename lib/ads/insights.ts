@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import type { Ad } from "@/lib/generated/prisma/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
+import { PlatformError } from "@/lib/platforms";
 import { platformFor } from "./platform-access";
 import { requireAd } from "./lookups";
 
@@ -27,9 +28,18 @@ export async function recentByAd(principal: Pick<Principal, "workspaceId">, ads:
     const mine = ads.filter((a) => a.platform === platform);
     if (!mine.length) continue;
     const { account, api } = await platformFor(principal, platform);
-    const { today } = await api.getAccount(account);
-    const since = daysBefore(today, 6);
-    const rows = await api.getDailyInsights(account, { since, until: today, adExternalIds: mine.map((a) => a.externalId) });
+    let today: string;
+    let since: string;
+    let rows: Awaited<ReturnType<typeof api.getDailyInsights>>;
+    try {
+      today = (await api.getAccount(account)).today;
+      since = daysBefore(today, 6);
+      rows = await api.getDailyInsights(account, { since, until: today, adExternalIds: mine.map((a) => a.externalId) });
+    } catch (err) {
+      // A list of ads stays answerable while the platform rate-limits or fails its metrics: numbers are null then.
+      if (err instanceof PlatformError && err.retryable) continue;
+      throw err;
+    }
     for (const ad of mine) {
       const days = rows.filter((r) => r.adExternalId === ad.externalId);
       const t = days.find((d) => d.date === today);

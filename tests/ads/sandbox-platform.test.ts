@@ -6,7 +6,7 @@ await useFreshDatabase("sandbox_ads");
 const { createWorkspace } = await import("@/lib/workspaces/workspaces");
 const { getAdAccount, adapterFor, PlatformError } = await import("@/lib/platforms");
 const { advanceSandbox } = await import("@/lib/platforms/sandbox-ads/advance");
-const { BURST } = await import("@/lib/platforms/sandbox-ads/faults");
+const { burstLimit } = await import("@/lib/platforms/sandbox-ads/faults");
 const { getDb } = await import("@/lib/db/client");
 
 type Account = NonNullable<Awaited<ReturnType<typeof getAdAccount>>>;
@@ -124,7 +124,7 @@ describe("the sandbox ads platform", () => {
   it("rate-limits bursts per ad account", async () => {
     const { account } = await workspaceAccount();
     const api = adapterFor(account);
-    const results = await Promise.allSettled(Array.from({ length: BURST.capacity + 30 }, () => api.listAudiences(account)));
+    const results = await Promise.allSettled(Array.from({ length: burstLimit().capacity + 30 }, () => api.listAudiences(account)));
     const busy = results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason);
     expect(busy.length).toBeGreaterThan(0);
     expect(busy[0]).toMatchObject({ code: "upstream_busy" });

@@ -1,5 +1,6 @@
 "use client";
-import { apiFetch } from "@/components/dashboard/api";
+import { ApiError } from "@/components/dashboard/api";
+import { callAdsTool } from "./actions";
 
 export type PlatformName = "platform_a" | "platform_b";
 export const PLATFORM_LABEL: Record<PlatformName, string> = { platform_a: "Platform A", platform_b: "Platform B" };
@@ -42,10 +43,11 @@ export interface Ad {
   last7Days: { spendMinor: number } | null;
 }
 
-/** Calls a tool of the catalog with the session (the same tools the API serves). */
-export async function tool<T>(name: string, args: object = {}): Promise<T> {
-  const { result } = await apiFetch<{ result: T }>(`/api/v1/tools/${name}`, { method: "POST", json: args });
-  return result;
+/** Calls a tool of the catalog as the signed-in member (the same tools the API serves); failures throw ApiError. */
+export async function tool<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const answer = await callAdsTool(name, args);
+  if (!answer.ok) throw new ApiError(answer.status, answer.code, answer.message);
+  return answer.result as T;
 }
 
 export function money(amountMinor: number, currency: string): string {

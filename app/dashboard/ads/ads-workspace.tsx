@@ -311,7 +311,8 @@ function AdsTable({ ads, currency, loading }: { ads: Ad[]; currency: string; loa
   if (loading) return <p className="px-3 pb-3 text-sm text-slate-600">Loading ads…</p>;
   if (!ads.length) return <p className="px-3 pb-3 text-sm text-slate-600">No ads yet.</p>;
   return (
-    <div className="overflow-x-auto border-t border-slate-100">
+    // Focusable, so keyboard users can scroll the table at phone width.
+    <div className="overflow-x-auto border-t border-slate-100" tabIndex={0} role="region" aria-label="Ads">
       <table className="w-full min-w-[32rem] text-left text-sm">
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>

@@ -162,7 +162,7 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
       </div>
       {error && <Alert>{error}</Alert>}
       {preview && (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Ads to build">
           <table className="w-full min-w-[28rem] text-left text-sm" aria-label="Ads to build">
             <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
               <tr>

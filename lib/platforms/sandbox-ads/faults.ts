@@ -1,4 +1,5 @@
 import type { Platform } from "@/lib/generated/prisma/enums";
+import { getConfig } from "@/lib/config";
 import { PlatformError } from "../types";
 
 /**
@@ -50,16 +51,21 @@ export function applyNameFault(platform: Platform, kind: string, name: string, w
 }
 
 /**
- * Burst limiting per ad account, as the real platforms do it: a token bucket that holds
- * `capacity` calls and refills `perSecond`. Past it, calls are refused with `upstream_busy`.
+ * Burst limiting per ad account, as the real platforms do it: a token bucket that holds three
+ * seconds' worth of calls and refills SANDBOX_ADS_CALLS_PER_SECOND (default 50). Past it, calls
+ * are refused with `upstream_busy`.
  */
-export const BURST = { capacity: 150, perSecond: 50 };
+export function burstLimit(): { capacity: number; perSecond: number } {
+  const perSecond = getConfig().platforms.sandboxAdsCallsPerSecond;
+  return { capacity: perSecond * 3, perSecond };
+}
 
 const buckets = new Map<string, { tokens: number; at: number }>();
 
 export function takeCallToken(platform: Platform, accountId: string, now = Date.now()): void {
-  const bucket = buckets.get(accountId) ?? { tokens: BURST.capacity, at: now };
-  bucket.tokens = Math.min(BURST.capacity, bucket.tokens + ((now - bucket.at) / 1000) * BURST.perSecond);
+  const limit = burstLimit();
+  const bucket = buckets.get(accountId) ?? { tokens: limit.capacity, at: now };
+  bucket.tokens = Math.min(limit.capacity, bucket.tokens + ((now - bucket.at) / 1000) * limit.perSecond);
   bucket.at = now;
   buckets.set(accountId, bucket);
   if (bucket.tokens < 1) {
@@ -74,6 +80,5 @@ export function takeCallToken(platform: Platform, accountId: string, now = Date.
 /** A `sandbox-slow` write is made at once but answered only after SANDBOX_SLOW_PUSH_MS (a lost answer, if the caller dies meanwhile). */
 export async function slowAnswer(name: string): Promise<void> {
   if (adsFaultOf(name) !== "slow") return;
-  const { getConfig } = await import("@/lib/config");
   await new Promise((r) => setTimeout(r, getConfig().platforms.sandboxSlowPushMs));
 }
