@@ -191,3 +191,23 @@ describe("who may do what with ads", () => {
     expect((await callTool(t.key, "update_ad", { id: ad.id, name: "Still editable" })).status).toBe(200);
   }, 120_000);
 });
+
+describe("sandbox advance (operator CLI)", () => {
+  it("validates its flags and prints one summary per workspace, with what each platform holds", async () => {
+    const { sendAdminCommand } = await import("@/lib/admin/socket");
+    const { inject } = await import("vitest");
+    const t = await createTenant();
+    for (const hours of ["0", "1.5", "99999", "x"]) {
+      const { ok, body } = await sendAdminCommand(inject("dataDir"), ["sandbox", "advance", "--workspace", t.workspaceId, "--hours", hours]);
+      expect(ok, hours).toBe(false);
+      expect((body as any).error.message).toMatch(/--hours must be a whole number/);
+    }
+    const missing = await sendAdminCommand(inject("dataDir"), ["sandbox", "advance", "--workspace", "ws_missing", "--hours", "1"]);
+    expect((missing.body as any).error.code).toBe("not_found");
+    await pausedAd(t.key, "platform_b");
+    const summary = await admin<any>(["sandbox", "advance", "--workspace", t.workspaceId, "--hours", "5"]);
+    expect(summary).toMatchObject({ workspaceId: t.workspaceId, hours: 5, adsDelivered: 0, spendMinor: 0 });
+    expect(summary.platforms.platform_b).toMatchObject({ currency: "USD", objects: { campaigns: 1, adSets: 1, ads: 1 } });
+    expect(Date.parse(summary.simulatedNow) - Date.now()).toBeGreaterThan(4.9 * 3_600_000);
+  }, 120_000);
+});
