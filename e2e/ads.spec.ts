@@ -74,6 +74,8 @@ test("upload two images, add copy, launch four ads from the library, activate th
   await expect(dialog.getByTestId("activation-spend")).toContainText("This switches on 50.00 USD per day of spend (US buyers)");
   await dialog.getByRole("button", { name: "Activate and spend" }).click();
   await expect(adSet.locator('[data-testid="ad-row"][data-status="active"]')).toHaveCount(4);
+  // The ad set and campaign were switched on with them.
+  await expect(campaign.getByText("active", { exact: true })).toBeVisible();
 
   const summary = await admin<{ spendMinor: number; adsDelivered: number }>(["sandbox", "advance", "--workspace", workspaceId, "--hours", "24"]);
   expect(summary.adsDelivered).toBe(4);

@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { emitEvent } from "@/lib/events/emit";
 import type { Ad, AdSet, Creative, CopyVariant, Upload } from "@/lib/generated/prisma/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
@@ -41,7 +42,11 @@ export interface PlannedAd {
  * (ad set, creative, copy) client reference: a repeat answers the existing ad (created: false)
  * and the platform answers its earlier object, so nothing is made twice.
  */
-export async function makeAd(principal: Principal, plan: PlannedAd, options: { waitOutRateLimits: boolean }): Promise<{ ad: Ad; created: boolean }> {
+export async function makeAd(
+  principal: Principal,
+  plan: PlannedAd,
+  options: { waitOutRateLimits: boolean; target?: Awaited<ReturnType<typeof platformFor>> },
+): Promise<{ ad: Ad; created: boolean }> {
   const db = getDb();
   const clientRef = adClientRef(plan.adSet.id, plan.creative.id, plan.copy?.id ?? null);
   const key = { workspaceId_clientRef: { workspaceId: principal.workspaceId, clientRef } };
@@ -52,7 +57,7 @@ export async function makeAd(principal: Principal, plan: PlannedAd, options: { w
   }
   const platform = plan.adSet.platform;
   const mediaId = mediaIdOn(platform, plan.creative.uploads)!;
-  const { account, api } = await platformFor(principal, platform);
+  const { account, api } = options.target ?? (await platformFor(principal, platform));
   const call = () =>
     api.createAd(account, {
       clientRef,
@@ -71,9 +76,11 @@ export async function makeAd(principal: Principal, plan: PlannedAd, options: { w
       },
     });
   const made = options.waitOutRateLimits ? await withBusyRetry(call) : await call();
-  const { count } = await db.ad.createMany({
-    data: [
-      {
+  let ad: Ad;
+  let created = true;
+  try {
+    ad = await db.ad.create({
+      data: {
         id: newId("ad"),
         workspaceId: principal.workspaceId,
         campaignId: plan.adSet.campaignId,
@@ -94,12 +101,15 @@ export async function makeAd(principal: Principal, plan: PlannedAd, options: { w
         draftId: plan.draftId,
         createdById: principal.userId,
       },
-    ],
-    skipDuplicates: true,
-  });
-  const ad = await db.ad.findUniqueOrThrow({ where: key });
+    });
+  } catch (err) {
+    // A concurrent call for the same pair recorded it first: answer that ad.
+    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+    ad = await db.ad.findUniqueOrThrow({ where: key });
+    created = false;
+  }
   await announce(principal.workspaceId, ad);
-  return { ad, created: count > 0 };
+  return { ad, created };
 }
 
 async function announce(workspaceId: string, ad: Ad): Promise<void> {

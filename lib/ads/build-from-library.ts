@@ -6,6 +6,7 @@ import { adClientRef, defaultAdName, loadMaterials, materialProblems, mediaIdOn 
 import { checkBuildSize, makeAd, type PlannedAd } from "./ads";
 import { getDb } from "@/lib/db/client";
 import { invalidArgument, requireAdSet, requireNotDeleted } from "./lookups";
+import { platformFor } from "./platform-access";
 
 export interface BuildInput {
   adSetId: string;
@@ -73,12 +74,13 @@ export async function buildAdsFromLibrary(principal: Principal, input: BuildInpu
   const refused = rows.filter((r) => r.problems.length && !r.adId);
   if (refused.length) throw invalidArgument(refused.flatMap((r) => r.problems.map((p) => `${r.name}: ${p}`)).join("; "));
 
+  const target = await platformFor(principal, adSet.platform);
   let next = 0;
   const worker = async () => {
     while (next < plans.length) {
       const i = next++;
       try {
-        const { ad, created } = await makeAd(principal, plans[i]!, { waitOutRateLimits: true });
+        const { ad, created } = await makeAd(principal, plans[i]!, { waitOutRateLimits: true, target });
         rows[i]!.adId = ad.id;
         rows[i]!.created = created;
       } catch (err) {

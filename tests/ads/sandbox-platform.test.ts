@@ -8,6 +8,8 @@ const { getAdAccount, adapterFor, PlatformError } = await import("@/lib/platform
 const { advanceSandbox } = await import("@/lib/platforms/sandbox-ads/advance");
 const { burstLimit } = await import("@/lib/platforms/sandbox-ads/faults");
 const { getDb } = await import("@/lib/db/client");
+// Creating hundreds of ads in a loop meets the account's burst limit, as a real client would: wait it out.
+const { withBusyRetry } = await import("@/lib/ads/platform-access");
 
 type Account = NonNullable<Awaited<ReturnType<typeof getAdAccount>>>;
 
@@ -40,14 +42,14 @@ async function liveAd(account: Account, options: { budget?: number; objective?: 
   });
   const ads = [];
   for (let i = 0; i < (options.ads ?? 1); i++) {
-    const ad = await api.createAd(account, {
+    const ad = await withBusyRetry(() => api.createAd(account, {
       clientRef: `a-${Math.random()}`,
       adSetExternalId: adSet.externalId,
       name: `Ad ${i}`,
       status: "paused",
       creative: { ...creative, mediaId: `${i}${"b".repeat(31)}`, leadFormId: options.leadFormId ?? null, primaryText: "Buy now" },
-    });
-    await api.updateAd(account, ad.externalId, { status: "active", clientRef: `act-${ad.externalId}` });
+    }), 20);
+    await withBusyRetry(() => api.updateAd(account, ad.externalId, { status: "active", clientRef: `act-${ad.externalId}` }), 20);
     ads.push(ad);
   }
   await api.updateAdSet(account, adSet.externalId, { status: "active", clientRef: "x" });

@@ -247,7 +247,13 @@ function AdSetBlock({ adSet, account, flags }: { adSet: AdSet; account: Account;
   const ads = useQuery({ queryKey: ["ads", adSet.id], queryFn: () => tool<{ ads: Ad[] }>("list_ads", { adSetId: adSet.id, limit: 200 }) });
   const [launching, setLaunching] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ["ads", adSet.id] }), client.invalidateQueries({ queryKey: ["ad-sets", adSet.campaignId] })]);
+  // Activating ads also activates their ad set and campaign: refresh all three levels.
+  const refresh = () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: ["ads", adSet.id] }),
+      client.invalidateQueries({ queryKey: ["ad-sets", adSet.campaignId] }),
+      client.invalidateQueries({ queryKey: ["campaigns", adSet.platform] }),
+    ]);
   const paused = (ads.data?.ads ?? []).filter((a) => a.status === "paused").map((a) => a.id);
   const targeting = adSet.targetCountries ? `Countries ${adSet.targetCountries.join(", ")}` : `Locations ${adSet.locationIds?.join(", ")}`;
   const totalToday = (ads.data?.ads ?? []).reduce((s, a) => s + (a.today?.spendMinor ?? 0), 0);

@@ -184,9 +184,7 @@ export class SandboxAdsApi implements AdsApi {
     if (!adSet) throw this.notFound(this.rules.adSetNoun, write.adSetExternalId);
     this.checkCreative(write.creative);
     applyNameFault(this.platform, "ad", write.name, `${account.externalAccountId}:${write.clientRef}:create`);
-    await db.sandboxAd.createMany({
-      data: [
-        {
+    const row = {
           id: this.newObjectId(account, write.clientRef, "ad"),
           accountId: account.externalAccountId,
           adSetId: adSet.id,
@@ -202,11 +200,11 @@ export class SandboxAdsApi implements AdsApi {
           landingUrl: write.creative.landingUrl,
           leadFormId: write.creative.leadFormId,
           quality: qualityOf(write.creative.mediaId),
-        },
-      ],
-      skipDuplicates: true,
-    });
+    };
+    const { count } = await db.sandboxAd.createMany({ data: [row], skipDuplicates: true });
     await slowAnswer(write.name);
+    // Made now: answer what was written; otherwise a concurrent create of the same clientRef won, answer that.
+    if (count) return this.adOut({ ...row, impressions: 0n, reach: 0, spendMinor: 0n, createdAt: new Date() });
     return this.adOut(await db.sandboxAd.findUniqueOrThrow({ where: key }));
   }
 
