@@ -103,6 +103,8 @@ const envSchema = z.object({
     .refine((v) => v.split(",").every((d) => /^\s*\d+\s*$/.test(d)), "must be comma-separated non-negative integers (milliseconds)"),
   /** How long a push of a `sandbox-slow*` file takes in the sandbox. */
   SANDBOX_SLOW_PUSH_MS: positiveInt(3000),
+  /** Calls per second a sandbox ad account allows (its burst is three seconds' worth). */
+  SANDBOX_ADS_CALLS_PER_SECOND: positiveInt(50),
 
   // --- Request limits (docs/operations.md, "Limits and input checks"); the server applies the first three (lib/server/http-edge.mjs)
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_HEADERS_TIMEOUT_MS),
@@ -156,7 +158,7 @@ export interface Config {
   storage:
     | { driver: "local"; dir: string }
     | { driver: "s3"; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
-  platforms: { mode: "sandbox" | "live"; retryDelaysMs: number[]; sandboxSlowPushMs: number };
+  platforms: { mode: "sandbox" | "live"; retryDelaysMs: number[]; sandboxSlowPushMs: number; sandboxAdsCallsPerSecond: number };
   /** Deadlines for reading requests (ms). */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; idleTimeoutMs: number; bodyIdleTimeoutMs: number; jsonBodyTimeoutMs: number };
   authSecret?: string;
@@ -219,6 +221,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       mode: e.PLATFORMS_MODE,
       retryDelaysMs: e.PLATFORM_RETRY_DELAYS_MS.split(",").map((d) => Number(d.trim())),
       sandboxSlowPushMs: e.SANDBOX_SLOW_PUSH_MS,
+      sandboxAdsCallsPerSecond: e.SANDBOX_ADS_CALLS_PER_SECOND,
     },
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,

@@ -21,7 +21,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         Skip to content
       </a>
       <div className="flex min-h-screen">
-        <aside className="sticky top-0 flex h-screen w-60 shrink-0 flex-col border-r border-slate-200 bg-white">
+        <aside className="sticky top-0 hidden h-screen w-60 shrink-0 flex-col border-r border-slate-200 bg-white md:flex">
           <Link href="/dashboard/library" className="flex items-center gap-2 px-5 py-4 text-lg font-semibold tracking-tight">
             <span aria-hidden className="grid size-7 place-items-center rounded-md bg-indigo-600 text-sm font-bold text-white">A</span>
             Adloom
@@ -32,6 +32,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <NavLink href="/dashboard/uploads">Uploads</NavLink>
             <NavLink href="/dashboard/tasks">Tasks</NavLink>
             <NavLink href="/dashboard/review-links">Review links</NavLink>
+            <NavLink href="/dashboard/ads">Ads</NavLink>
             <p className="px-3 pb-1 pt-5 text-xs font-medium uppercase tracking-wide text-slate-500">Settings</p>
             <NavLink href="/dashboard/settings/api-keys">API keys</NavLink>
             <NavLink href="/dashboard/settings/webhooks">Webhooks</NavLink>
@@ -50,6 +51,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </aside>
         <div className="min-w-0 flex-1">
+          {/* Phone widths: the sidebar gives way to one scrollable row of the main links. */}
+          <nav aria-label="Main (compact)" className="flex items-center gap-1 overflow-x-auto border-b border-slate-200 bg-white px-2 py-2 md:hidden">
+            <NavLink href="/dashboard/library">Library</NavLink>
+            <NavLink href="/dashboard/uploads">Uploads</NavLink>
+            <NavLink href="/dashboard/ads">Ads</NavLink>
+            <NavLink href="/dashboard/settings/api-keys">Settings</NavLink>
+          </nav>
           {plan.state !== "pro" && (
             <div className={`border-b px-8 py-2 text-sm ${plan.dashboardAccess ? "border-indigo-100 bg-indigo-50 text-indigo-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
               {plan.state === "trial" && <>Free trial: {plan.trialDaysLeft === 0 ? "last day" : `${plan.trialDaysLeft} days left`}. The trial covers the dashboard; API keys need Pro. </>}
@@ -60,7 +68,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               </Link>
             </div>
           )}
-          <main id="main" className="mx-auto max-w-7xl px-8 py-8">
+          <main id="main" className="mx-auto max-w-7xl px-4 py-6 md:px-8 md:py-8">
             {children}
           </main>
         </div>

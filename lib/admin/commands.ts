@@ -8,6 +8,7 @@ import { PERMISSIONS, ROLES } from "@/lib/auth/roles";
 import { addMember } from "@/lib/team/members";
 import { resetPassword } from "@/lib/session/accounts";
 import { seedLibrary } from "./seed-library";
+import { advanceSandbox, MAX_ADVANCE_HOURS } from "@/lib/platforms/sandbox-ads/advance";
 import { archiveWorkspace, createWorkspace, requireTwoFactorFor, setPlan, type Plan } from "@/lib/workspaces/workspaces";
 
 /**
@@ -90,6 +91,16 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
     run: async (f) => {
       const { restoreBackup } = await import("@/lib/backup/backup");
       return restoreBackup(required(f, "from"));
+    },
+  },
+  "sandbox advance": {
+    flags: ["workspace", "hours"],
+    run: async (f) => {
+      const hours = Number(required(f, "hours"));
+      if (!Number.isInteger(hours) || hours < 1 || hours > MAX_ADVANCE_HOURS) {
+        throw badRequest(`--hours must be a whole number from 1 to ${MAX_ADVANCE_HOURS}, got "${f.hours}"`);
+      }
+      return advanceSandbox(required(f, "workspace"), hours);
     },
   },
   "plan set": {

@@ -52,10 +52,14 @@ export const CAPABILITIES = {
   "review.share": { permission: "review.share", scopes: ["share"], summary: "Creating external review links" },
   "review.version": { permission: "uploads.write", scopes: ["upload"], summary: "Adding a new version of a creative" },
 
-  "ads.read": { permission: "ads.read", scopes: ["ads_view"], summary: "Viewing ads, campaigns and results" },
-  "ads.write": { permission: "ads.write", scopes: ["ads"], summary: "Creating and editing ads (paused)" },
-  "ads.launch": { permission: "ads.launch", scopes: ["launch"], summary: "Activating ads and changing budgets" },
-  "ads.delete": { permission: "ads.delete", scopes: ["ads_delete"], summary: "Deleting ads" },
+  "ads.read": { permission: "ads.read", scopes: ["ads_view"], summary: "Viewing ad accounts, campaigns, ad sets, ads, drafts, audiences and results (ads tools list_*/get_*)" },
+  "ads.write": {
+    permission: "ads.write",
+    scopes: ["ads"],
+    summary: "Creating and editing campaigns, ad sets and ads (all created paused), building from the library, drafts, pausing",
+  },
+  "ads.launch": { permission: "ads.launch", scopes: ["launch"], summary: "Activating ads, ad sets and campaigns and changing budgets (spends money)" },
+  "ads.delete": { permission: "ads.delete", scopes: ["ads_delete"], summary: "Deleting ads, ad sets and campaigns" },
   "comments.moderate": { permission: "comments.moderate", scopes: ["moderate"], summary: "Moderating comments on published ads" },
   "rules.manage": { permission: "rules.manage", scopes: ["rules"], summary: "Managing automation rules" },
   "imports.run": { permission: "imports.run", scopes: ["import"], summary: "Importing from external file storage" },

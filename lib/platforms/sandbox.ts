@@ -4,6 +4,7 @@ import { getConfig } from "@/lib/services";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { getStorage } from "@/lib/storage";
 import { detectMediaFormat, SIGNATURE_BYTES } from "./media-signature";
+import { SandboxAdsApi } from "./sandbox-ads/api";
 import { PlatformError, type PlatformAdapter, type PushRequest, type PushResult } from "./types";
 
 /**
@@ -56,10 +57,12 @@ async function receive(storageKey: string): Promise<ReceivedFile> {
  * numeric video ids; platform_b: numeric ids) and classifies its errors as the real
  * APIs do: retryable (busy, transient) or terminal (invalid media).
  */
-export class SandboxPlatformAdapter implements PlatformAdapter {
+export class SandboxPlatformAdapter extends SandboxAdsApi implements PlatformAdapter {
   readonly mode = "sandbox" as const;
 
-  constructor(readonly platform: Platform) {}
+  constructor(platform: Platform) {
+    super(platform);
+  }
 
   async pushMedia(request: PushRequest): Promise<PushResult> {
     const fault = sandboxFaultOf(request.fileName);
@@ -73,13 +76,13 @@ export class SandboxPlatformAdapter implements PlatformAdapter {
     }
 
     const file = await receive(request.storageKey);
-    if (file.sizeBytes === 0) throw this.invalid("the file is empty");
+    if (file.sizeBytes === 0) throw this.refusedMedia("the file is empty");
     if (file.sizeBytes !== request.sizeBytes) {
       throw this.transient(`received ${file.sizeBytes} of ${request.sizeBytes} bytes; the transfer was incomplete`);
     }
     const media = detectMediaFormat(file.head);
-    if (!media) throw this.invalid(`"${request.fileName}" is not an image or video format the platform accepts`);
-    if (media.kind !== request.kind) throw this.invalid(`"${request.fileName}" was sent as ${request.kind} but its bytes are ${media.contentType}`);
+    if (!media) throw this.refusedMedia(`"${request.fileName}" is not an image or video format the platform accepts`);
+    if (media.kind !== request.kind) throw this.refusedMedia(`"${request.fileName}" was sent as ${request.kind} but its bytes are ${media.contentType}`);
 
     if (this.platform === "platform_a" && request.kind === "image") return { externalId: file.md5 };
     return { externalId: numericId(this.platform === "platform_a" ? 15 : 19) };
@@ -89,7 +92,7 @@ export class SandboxPlatformAdapter implements PlatformAdapter {
     return new PlatformError("upstream_error", `${this.platform} ${message}`, { retryable: true });
   }
 
-  private invalid(message: string): PlatformError {
+  private refusedMedia(message: string): PlatformError {
     return new PlatformError("invalid_input", `${this.platform} refused the media: ${message}`, { retryable: false });
   }
 }

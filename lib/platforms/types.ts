@@ -1,5 +1,6 @@
 import type { MediaKind, Platform } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/errors";
+import type { AdsApi } from "./ads-types";
 
 export type { MediaKind, Platform };
 
@@ -41,15 +42,15 @@ export type PlatformErrorCode = "upstream_error" | "upstream_busy" | "invalid_in
 export class PlatformError extends AppError {
   readonly retryable: boolean;
 
-  constructor(code: PlatformErrorCode, message: string, options: { retryable: boolean }) {
-    super(code, message);
+  constructor(code: PlatformErrorCode, message: string, options: { retryable: boolean; retryAfterSeconds?: number }) {
+    super(code, message, options.retryAfterSeconds ? { "Retry-After": String(options.retryAfterSeconds) } : {});
     this.name = "PlatformError";
     this.retryable = options.retryable;
   }
 }
 
-/** One ad platform's media upload API. An adapter per platform and mode (sandbox, live). */
-export interface PlatformAdapter {
+/** One ad platform's API: media upload and the ads API (./ads-types.ts). An adapter per platform and mode (sandbox, live). */
+export interface PlatformAdapter extends AdsApi {
   readonly platform: Platform;
   readonly mode: "sandbox" | "live";
   /** Pushes the stored file into the account's media library; throws PlatformError on refusal. */

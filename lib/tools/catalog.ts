@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { accountTools } from "./definitions/account";
+import { adTools } from "./definitions/ads";
 import { copyTools } from "./definitions/copy";
 import { creativeTools } from "./definitions/creatives";
 import { folderTools } from "./definitions/folders";
@@ -14,7 +15,7 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
  * Every tool of the service. A new capability is added here first (one file per
  * category under ./definitions); REST, MCP, the CLI and the SDK pick it up from here.
  */
-export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools];
+export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools];
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 

@@ -2164,5 +2164,1342 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       ],
       "additionalProperties": false
     }
+  },
+  {
+    "name": "list_ad_accounts",
+    "title": "List ad accounts",
+    "description": "Lists the workspace's ad accounts on both platforms with currency, time zone, status and the account's current day.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_ad_account",
+    "title": "Get ad account",
+    "description": "The workspace's ad account on one platform: currency (budgets are in its minor units), time zone, status.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "platform": {
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ],
+          "description": "The ad platform: platform_a or platform_b"
+        }
+      },
+      "required": [
+        "platform"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_audiences",
+    "title": "List saved audiences",
+    "description": "Lists the saved audiences of the workspace's ad account on a platform (usable as an ad set's audienceId).",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "platform": {
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ],
+          "description": "The ad platform: platform_a or platform_b"
+        }
+      },
+      "required": [
+        "platform"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_campaigns",
+    "title": "List campaigns",
+    "description": "Lists the workspace's campaigns on a platform, newest first (deleted ones only with status: deleted). Paginated.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "platform": {
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ],
+          "description": "The ad platform: platform_a or platform_b"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "paused",
+            "active",
+            "archived",
+            "deleted"
+          ]
+        },
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "required": [
+        "platform"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_campaign",
+    "title": "Get campaign",
+    "description": "One campaign of the workspace.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Campaign id"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "create_campaign",
+    "title": "Create campaign",
+    "description": "Creates a paused campaign on a platform. Repeating the call with the same clientRef answers the first campaign (created: false).",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "platform": {
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ],
+          "description": "The ad platform: platform_a or platform_b"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "objective": {
+          "type": "string",
+          "enum": [
+            "traffic",
+            "sales",
+            "leads",
+            "awareness",
+            "engagement"
+          ],
+          "description": "What the campaign optimizes for; docs/platforms.md maps it to each platform's name"
+        },
+        "clientRef": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "pattern": "^[A-Za-z0-9._:-]+$",
+          "description": "Your reference for this object: repeating a create with the same clientRef answers the object made the first time"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "platform",
+        "name",
+        "objective"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "update_campaign",
+    "title": "Update campaign",
+    "description": "Renames a campaign.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Campaign id"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "activate_campaign",
+    "title": "Activate campaign",
+    "description": "Activates a campaign: its active ad sets and ads start spending.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Campaign id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "pause_campaign",
+    "title": "Pause campaign",
+    "description": "Pauses a campaign: nothing in it spends until it is activated again.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Campaign id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "delete_campaign",
+    "title": "Delete campaign",
+    "description": "Deletes a campaign with its ad sets and ads on the platform; cannot be undone.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Campaign id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_ad_sets",
+    "title": "List ad sets and ad groups",
+    "description": "Lists the workspace's ad sets (platform_a) and ad groups (platform_b), newest first; of one campaign when given. Paginated.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "campaignId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Campaign id"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "paused",
+            "active",
+            "archived",
+            "deleted"
+          ]
+        },
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_ad_set",
+    "title": "Get ad set or ad group",
+    "description": "One ad set (platform_a) or ad group (platform_b).",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "create_ad_set",
+    "title": "Create ad set or ad group",
+    "description": "Creates a paused ad set (platform_a; requires targetCountries, ISO 3166) or ad group (platform_b; requires locationIds) in a campaign, with a daily or lifetime budget in the account currency's minor units (minimum per day: platform_a 100, platform_b 2000; lifetime needs endTime).",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "campaignId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Campaign id"
+        },
+        "platform": {
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ],
+          "description": "The campaign's platform: it decides which targeting fields are required"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "budget": {
+          "type": "object",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "daily",
+                "lifetime"
+              ],
+              "description": "daily: per day of the account's time zone; lifetime: over the schedule (needs endTime)"
+            },
+            "amountMinor": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000000000,
+              "description": "In the ad account currency's minor units (cents). Minimum per day: platform_a 100, platform_b 2000"
+            }
+          },
+          "required": [
+            "type",
+            "amountMinor"
+          ],
+          "additionalProperties": false,
+          "description": "The ad set's / ad group's budget"
+        },
+        "startTime": {
+          "description": "When delivery may start (default: now)",
+          "type": "string",
+          "format": "date-time",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+        },
+        "endTime": {
+          "description": "When delivery ends; required with a lifetime budget",
+          "type": "string",
+          "format": "date-time",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+        },
+        "targetCountries": {
+          "description": "Required on platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b",
+          "minItems": 1,
+          "maxItems": 25,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[A-Z]{2}$"
+          }
+        },
+        "locationIds": {
+          "description": "Required on platform_b (ad groups): the platform's location ids; not accepted on platform_a",
+          "minItems": 1,
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^\\d{1,20}$"
+          }
+        },
+        "ageMin": {
+          "description": "platform_a only (default 18)",
+          "type": "integer",
+          "minimum": 13,
+          "maximum": 65
+        },
+        "ageMax": {
+          "description": "platform_a only (default 65)",
+          "type": "integer",
+          "minimum": 13,
+          "maximum": 65
+        },
+        "audienceId": {
+          "description": "A saved audience (list_audiences)",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "clientRef": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "pattern": "^[A-Za-z0-9._:-]+$",
+          "description": "Your reference for this object: repeating a create with the same clientRef answers the object made the first time"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "campaignId",
+        "platform",
+        "name",
+        "budget"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "update_ad_set",
+    "title": "Update ad set or ad group",
+    "description": "Renames an ad set / ad group or moves its end time (null: no end). Budgets change with set_ad_set_budget.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "endTime": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time",
+              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
+              "description": "ISO 8601 time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "set_ad_set_budget",
+    "title": "Change budget",
+    "description": "Changes an ad set's / ad group's budget (spends money). Minimums per platform as for create_ad_set.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "budget": {
+          "type": "object",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "daily",
+                "lifetime"
+              ],
+              "description": "daily: per day of the account's time zone; lifetime: over the schedule (needs endTime)"
+            },
+            "amountMinor": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000000000,
+              "description": "In the ad account currency's minor units (cents). Minimum per day: platform_a 100, platform_b 2000"
+            }
+          },
+          "required": [
+            "type",
+            "amountMinor"
+          ],
+          "additionalProperties": false,
+          "description": "The ad set's / ad group's budget"
+        },
+        "endTime": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time",
+              "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
+              "description": "ISO 8601 time"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id",
+        "budget"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "activate_ad_set",
+    "title": "Activate ad set or ad group",
+    "description": "Activates an ad set / ad group: its active ads start spending (when the campaign is active).",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "pause_ad_set",
+    "title": "Pause ad set or ad group",
+    "description": "Pauses an ad set / ad group.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "delete_ad_set",
+    "title": "Delete ad set or ad group",
+    "description": "Deletes an ad set / ad group with its ads; cannot be undone.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_ads",
+    "title": "List ads",
+    "description": "Lists the workspace's ads, newest first, each with today's and the last 7 days' spend, impressions, clicks and conversions; filter by ad set, campaign, platform or status. Paginated.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "adSetId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "campaignId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Campaign id"
+        },
+        "platform": {
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ],
+          "description": "The ad platform: platform_a or platform_b"
+        },
+        "status": {
+          "type": "string",
+          "enum": [
+            "paused",
+            "active",
+            "archived",
+            "deleted"
+          ]
+        },
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_ad",
+    "title": "Get ad",
+    "description": "One ad with today's delivery.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad id"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_ad_insights",
+    "title": "Get ad insights",
+    "description": "An ad's daily delivery (impressions, reach, clicks, spend, conversions and their value, frequency) over days of the ad account (default: the last 7).",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad id"
+        },
+        "since": {
+          "type": "string",
+          "format": "date",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
+          "description": "YYYY-MM-DD, a day of the ad account's time zone"
+        },
+        "until": {
+          "type": "string",
+          "format": "date",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
+          "description": "YYYY-MM-DD, a day of the ad account's time zone"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "create_ad",
+    "title": "Create ad",
+    "description": "Creates a paused ad in an ad set from a library creative and one of its copy variants, after checking the platform's media and text rules. One ad per (ad set, creative, copy variant): repeating the call answers that ad (created: false).",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "adSetId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "creativeId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative id"
+        },
+        "copyVariantId": {
+          "anyOf": [
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "description": "Copy variant id"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "name": {
+          "description": "Default: the file name and the copy's label or headline",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "callToAction": {
+          "type": "string",
+          "enum": [
+            "learn_more",
+            "shop_now",
+            "sign_up",
+            "download",
+            "contact_us",
+            "book_now",
+            "get_offer",
+            "apply_now",
+            "subscribe"
+          ],
+          "description": "The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)"
+        },
+        "landingUrl": {
+          "type": "string",
+          "maxLength": 2000,
+          "format": "uri",
+          "description": "Where the ad leads (http or https)"
+        },
+        "leadFormId": {
+          "description": "A lead form of the ad account (leads campaigns)",
+          "anyOf": [
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "adSetId",
+        "creativeId",
+        "callToAction",
+        "landingUrl"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "update_ad",
+    "title": "Update ad",
+    "description": "Changes an ad's name, texts, call to action or landing URL (checked against the platform's rules); null clears a text.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad id"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "headline": {
+          "description": "platform_a: up to 255 characters; platform_b: up to 40",
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 500
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "primaryText": {
+          "description": "platform_a: up to 2200 characters; platform_b: up to 100, required",
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 5000
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "description": {
+          "description": "platform_a: up to 255 characters; platform_b has none",
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 1000
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "callToAction": {
+          "type": "string",
+          "enum": [
+            "learn_more",
+            "shop_now",
+            "sign_up",
+            "download",
+            "contact_us",
+            "book_now",
+            "get_offer",
+            "apply_now",
+            "subscribe"
+          ],
+          "description": "The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)"
+        },
+        "landingUrl": {
+          "type": "string",
+          "maxLength": 2000,
+          "format": "uri",
+          "description": "Where the ad leads (http or https)"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "activate_ads",
+    "title": "Activate ads",
+    "description": "Activates ads, and their ad sets and campaigns where paused: they start spending. Answers the daily spend switched on; dryRun answers only that, changing nothing.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "adIds": {
+          "minItems": 1,
+          "maxItems": 100,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Ad id"
+          },
+          "description": "1 to 100 ad ids"
+        },
+        "dryRun": {
+          "description": "Only report the daily spend that activation would switch on",
+          "type": "boolean"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "adIds"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "pause_ads",
+    "title": "Pause ads",
+    "description": "Pauses ads: they stop spending.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "adIds": {
+          "minItems": 1,
+          "maxItems": 100,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Ad id"
+          },
+          "description": "1 to 100 ad ids"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "adIds"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "delete_ads",
+    "title": "Delete ads",
+    "description": "Deletes ads on the platform; cannot be undone.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "adIds": {
+          "minItems": 1,
+          "maxItems": 100,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Ad id"
+          },
+          "description": "1 to 100 ad ids"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "adIds"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "build_ads_from_library",
+    "title": "Build ads from the library",
+    "description": "Builds paused ads for every creative x copy variant pair into one ad set (at most 200 per call; no copy variants: one ad per creative). Every pair is checked against the platform's rules first; dryRun answers the checked matrix without building. Repeating the call (e.g. after an interruption) builds only the missing pairs: one ad per pair.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "adSetId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "creativeIds": {
+          "minItems": 1,
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Creative id"
+          }
+        },
+        "copyVariantIds": {
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Copy variant id"
+          }
+        },
+        "callToAction": {
+          "type": "string",
+          "enum": [
+            "learn_more",
+            "shop_now",
+            "sign_up",
+            "download",
+            "contact_us",
+            "book_now",
+            "get_offer",
+            "apply_now",
+            "subscribe"
+          ],
+          "description": "The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)"
+        },
+        "landingUrl": {
+          "type": "string",
+          "maxLength": 2000,
+          "format": "uri",
+          "description": "Where the ad leads (http or https)"
+        },
+        "dryRun": {
+          "type": "boolean"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "adSetId",
+        "creativeIds",
+        "callToAction",
+        "landingUrl"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "save_ad_draft",
+    "title": "Save ad draft",
+    "description": "Saves an ad draft (creative, copy variant, optional ad set, call to action, landing URL); with id, replaces that draft. Nothing is sent to a platform.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad draft id"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "creativeId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative id"
+        },
+        "copyVariantId": {
+          "anyOf": [
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "description": "Copy variant id"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "adSetId": {
+          "anyOf": [
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "description": "Ad set id"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "callToAction": {
+          "type": "string",
+          "enum": [
+            "learn_more",
+            "shop_now",
+            "sign_up",
+            "download",
+            "contact_us",
+            "book_now",
+            "get_offer",
+            "apply_now",
+            "subscribe"
+          ],
+          "description": "The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)"
+        },
+        "landingUrl": {
+          "type": "string",
+          "maxLength": 2000,
+          "format": "uri",
+          "description": "Where the ad leads (http or https)"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "name",
+        "creativeId",
+        "callToAction",
+        "landingUrl"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_ad_drafts",
+    "title": "List ad drafts",
+    "description": "Lists ad drafts, newest first; launched: false for those not yet launched. Paginated.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "launched": {
+          "type": "boolean"
+        },
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "launch_ad_draft",
+    "title": "Launch ad draft",
+    "description": "Builds the draft's ad, paused, into its ad set (or adSetId), checked like create_ad. Launching again answers the same ad.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad draft id"
+        },
+        "adSetId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
   }
 ];

@@ -1518,3 +1518,1265 @@ export interface RevokeReviewLinkInput {
 export interface RevokeReviewLinkResult {
   link: ReviewLink;
 }
+export interface ListAdAccountsInput {}
+export interface ListAdAccountsResult {
+  accounts: {
+    id: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    mode: "sandbox" | "live";
+    externalAccountId: string;
+    name: string;
+    currency: string;
+    timeZone: string;
+    status: "active" | "disabled" | "pending_settlement";
+    /**
+     * The account's current day (YYYY-MM-DD)
+     */
+    today: string;
+  }[];
+}
+export interface GetAdAccountInput {
+  /**
+   * The ad platform: platform_a or platform_b
+   */
+  platform: "platform_a" | "platform_b";
+}
+export interface GetAdAccountResult {
+  account: {
+    id: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    mode: "sandbox" | "live";
+    externalAccountId: string;
+    name: string;
+    currency: string;
+    timeZone: string;
+    status: "active" | "disabled" | "pending_settlement";
+    /**
+     * The account's current day (YYYY-MM-DD)
+     */
+    today: string;
+  };
+}
+export interface ListAudiencesInput {
+  /**
+   * The ad platform: platform_a or platform_b
+   */
+  platform: "platform_a" | "platform_b";
+}
+export interface ListAudiencesResult {
+  audiences: {
+    id: string;
+    name: string;
+    description: string;
+    approximateSize: number;
+  }[];
+}
+export interface ListCampaignsInput {
+  /**
+   * The ad platform: platform_a or platform_b
+   */
+  platform: "platform_a" | "platform_b";
+  status?: "paused" | "active" | "archived" | "deleted";
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListCampaignsResult {
+  campaigns: {
+    id: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    /**
+     * What the campaign optimizes for; docs/platforms.md maps it to each platform's name
+     */
+    objective: "traffic" | "sales" | "leads" | "awareness" | "engagement";
+    status: "paused" | "active" | "archived" | "deleted";
+    /**
+     * The platform's campaign id
+     */
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  }[];
+  nextCursor: string | null;
+}
+export interface GetCampaignInput {
+  /**
+   * Campaign id
+   */
+  id: string;
+}
+export interface GetCampaignResult {
+  campaign: {
+    id: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    /**
+     * What the campaign optimizes for; docs/platforms.md maps it to each platform's name
+     */
+    objective: "traffic" | "sales" | "leads" | "awareness" | "engagement";
+    status: "paused" | "active" | "archived" | "deleted";
+    /**
+     * The platform's campaign id
+     */
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface CreateCampaignInput {
+  /**
+   * The ad platform: platform_a or platform_b
+   */
+  platform: "platform_a" | "platform_b";
+  name: string;
+  /**
+   * What the campaign optimizes for; docs/platforms.md maps it to each platform's name
+   */
+  objective: "traffic" | "sales" | "leads" | "awareness" | "engagement";
+  /**
+   * Your reference for this object: repeating a create with the same clientRef answers the object made the first time
+   */
+  clientRef?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface CreateCampaignResult {
+  campaign: {
+    id: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    /**
+     * What the campaign optimizes for; docs/platforms.md maps it to each platform's name
+     */
+    objective: "traffic" | "sales" | "leads" | "awareness" | "engagement";
+    status: "paused" | "active" | "archived" | "deleted";
+    /**
+     * The platform's campaign id
+     */
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+  created: boolean;
+}
+export interface UpdateCampaignInput {
+  /**
+   * Campaign id
+   */
+  id: string;
+  name?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface UpdateCampaignResult {
+  campaign: {
+    id: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    /**
+     * What the campaign optimizes for; docs/platforms.md maps it to each platform's name
+     */
+    objective: "traffic" | "sales" | "leads" | "awareness" | "engagement";
+    status: "paused" | "active" | "archived" | "deleted";
+    /**
+     * The platform's campaign id
+     */
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface ActivateCampaignInput {
+  /**
+   * Campaign id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ActivateCampaignResult {
+  campaign: {
+    id: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    /**
+     * What the campaign optimizes for; docs/platforms.md maps it to each platform's name
+     */
+    objective: "traffic" | "sales" | "leads" | "awareness" | "engagement";
+    status: "paused" | "active" | "archived" | "deleted";
+    /**
+     * The platform's campaign id
+     */
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface PauseCampaignInput {
+  /**
+   * Campaign id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface PauseCampaignResult {
+  campaign: {
+    id: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    /**
+     * What the campaign optimizes for; docs/platforms.md maps it to each platform's name
+     */
+    objective: "traffic" | "sales" | "leads" | "awareness" | "engagement";
+    status: "paused" | "active" | "archived" | "deleted";
+    /**
+     * The platform's campaign id
+     */
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface DeleteCampaignInput {
+  /**
+   * Campaign id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DeleteCampaignResult {
+  ok: true;
+}
+export interface ListAdSetsInput {
+  /**
+   * Campaign id
+   */
+  campaignId?: string;
+  status?: "paused" | "active" | "archived" | "deleted";
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListAdSetsResult {
+  adSets: {
+    id: string;
+    campaignId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    /**
+     * platform_a calls it an ad set, platform_b an ad group
+     */
+    kind: "ad_set" | "ad_group";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    budget: {
+      type: "daily" | "lifetime";
+      amountMinor: number;
+    };
+    startTime: string | null;
+    endTime: string | null;
+    /**
+     * platform_a: ISO 3166 alpha-2 countries
+     */
+    targetCountries: string[] | null;
+    /**
+     * platform_b: location ids
+     */
+    locationIds: string[] | null;
+    ageMin: number | null;
+    ageMax: number | null;
+    audienceId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  }[];
+  nextCursor: string | null;
+}
+export interface GetAdSetInput {
+  /**
+   * Ad set id
+   */
+  id: string;
+}
+export interface GetAdSetResult {
+  adSet: {
+    id: string;
+    campaignId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    /**
+     * platform_a calls it an ad set, platform_b an ad group
+     */
+    kind: "ad_set" | "ad_group";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    budget: {
+      type: "daily" | "lifetime";
+      amountMinor: number;
+    };
+    startTime: string | null;
+    endTime: string | null;
+    /**
+     * platform_a: ISO 3166 alpha-2 countries
+     */
+    targetCountries: string[] | null;
+    /**
+     * platform_b: location ids
+     */
+    locationIds: string[] | null;
+    ageMin: number | null;
+    ageMax: number | null;
+    audienceId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface CreateAdSetInput {
+  /**
+   * Campaign id
+   */
+  campaignId: string;
+  /**
+   * The campaign's platform: it decides which targeting fields are required
+   */
+  platform: "platform_a" | "platform_b";
+  name: string;
+  /**
+   * The ad set's / ad group's budget
+   */
+  budget: {
+    /**
+     * daily: per day of the account's time zone; lifetime: over the schedule (needs endTime)
+     */
+    type: "daily" | "lifetime";
+    /**
+     * In the ad account currency's minor units (cents). Minimum per day: platform_a 100, platform_b 2000
+     */
+    amountMinor: number;
+  };
+  /**
+   * When delivery may start (default: now)
+   */
+  startTime?: string;
+  /**
+   * When delivery ends; required with a lifetime budget
+   */
+  endTime?: string;
+  /**
+   * Required on platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b
+   *
+   * @minItems 1
+   * @maxItems 25
+   */
+  targetCountries?: string[];
+  /**
+   * Required on platform_b (ad groups): the platform's location ids; not accepted on platform_a
+   *
+   * @minItems 1
+   * @maxItems 50
+   */
+  locationIds?: string[];
+  /**
+   * platform_a only (default 18)
+   */
+  ageMin?: number;
+  /**
+   * platform_a only (default 65)
+   */
+  ageMax?: number;
+  /**
+   * A saved audience (list_audiences)
+   */
+  audienceId?: string;
+  /**
+   * Your reference for this object: repeating a create with the same clientRef answers the object made the first time
+   */
+  clientRef?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface CreateAdSetResult {
+  adSet: {
+    id: string;
+    campaignId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    /**
+     * platform_a calls it an ad set, platform_b an ad group
+     */
+    kind: "ad_set" | "ad_group";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    budget: {
+      type: "daily" | "lifetime";
+      amountMinor: number;
+    };
+    startTime: string | null;
+    endTime: string | null;
+    /**
+     * platform_a: ISO 3166 alpha-2 countries
+     */
+    targetCountries: string[] | null;
+    /**
+     * platform_b: location ids
+     */
+    locationIds: string[] | null;
+    ageMin: number | null;
+    ageMax: number | null;
+    audienceId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+  created: boolean;
+}
+export interface UpdateAdSetInput {
+  /**
+   * Ad set id
+   */
+  id: string;
+  name?: string;
+  endTime?: string | null;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface UpdateAdSetResult {
+  adSet: {
+    id: string;
+    campaignId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    /**
+     * platform_a calls it an ad set, platform_b an ad group
+     */
+    kind: "ad_set" | "ad_group";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    budget: {
+      type: "daily" | "lifetime";
+      amountMinor: number;
+    };
+    startTime: string | null;
+    endTime: string | null;
+    /**
+     * platform_a: ISO 3166 alpha-2 countries
+     */
+    targetCountries: string[] | null;
+    /**
+     * platform_b: location ids
+     */
+    locationIds: string[] | null;
+    ageMin: number | null;
+    ageMax: number | null;
+    audienceId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface SetAdSetBudgetInput {
+  /**
+   * Ad set id
+   */
+  id: string;
+  /**
+   * The ad set's / ad group's budget
+   */
+  budget: {
+    /**
+     * daily: per day of the account's time zone; lifetime: over the schedule (needs endTime)
+     */
+    type: "daily" | "lifetime";
+    /**
+     * In the ad account currency's minor units (cents). Minimum per day: platform_a 100, platform_b 2000
+     */
+    amountMinor: number;
+  };
+  endTime?: string | null;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SetAdSetBudgetResult {
+  adSet: {
+    id: string;
+    campaignId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    /**
+     * platform_a calls it an ad set, platform_b an ad group
+     */
+    kind: "ad_set" | "ad_group";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    budget: {
+      type: "daily" | "lifetime";
+      amountMinor: number;
+    };
+    startTime: string | null;
+    endTime: string | null;
+    /**
+     * platform_a: ISO 3166 alpha-2 countries
+     */
+    targetCountries: string[] | null;
+    /**
+     * platform_b: location ids
+     */
+    locationIds: string[] | null;
+    ageMin: number | null;
+    ageMax: number | null;
+    audienceId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface ActivateAdSetInput {
+  /**
+   * Ad set id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ActivateAdSetResult {
+  adSet: {
+    id: string;
+    campaignId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    /**
+     * platform_a calls it an ad set, platform_b an ad group
+     */
+    kind: "ad_set" | "ad_group";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    budget: {
+      type: "daily" | "lifetime";
+      amountMinor: number;
+    };
+    startTime: string | null;
+    endTime: string | null;
+    /**
+     * platform_a: ISO 3166 alpha-2 countries
+     */
+    targetCountries: string[] | null;
+    /**
+     * platform_b: location ids
+     */
+    locationIds: string[] | null;
+    ageMin: number | null;
+    ageMax: number | null;
+    audienceId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface PauseAdSetInput {
+  /**
+   * Ad set id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface PauseAdSetResult {
+  adSet: {
+    id: string;
+    campaignId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    /**
+     * platform_a calls it an ad set, platform_b an ad group
+     */
+    kind: "ad_set" | "ad_group";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    budget: {
+      type: "daily" | "lifetime";
+      amountMinor: number;
+    };
+    startTime: string | null;
+    endTime: string | null;
+    /**
+     * platform_a: ISO 3166 alpha-2 countries
+     */
+    targetCountries: string[] | null;
+    /**
+     * platform_b: location ids
+     */
+    locationIds: string[] | null;
+    ageMin: number | null;
+    ageMax: number | null;
+    audienceId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface DeleteAdSetInput {
+  /**
+   * Ad set id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DeleteAdSetResult {
+  ok: true;
+}
+export interface ListAdsInput {
+  /**
+   * Ad set id
+   */
+  adSetId?: string;
+  /**
+   * Campaign id
+   */
+  campaignId?: string;
+  /**
+   * The ad platform: platform_a or platform_b
+   */
+  platform?: "platform_a" | "platform_b";
+  status?: "paused" | "active" | "archived" | "deleted";
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListAdsResult {
+  ads: {
+    id: string;
+    campaignId: string;
+    adSetId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    creativeId: string;
+    copyVariantId: string | null;
+    headline: string | null;
+    primaryText: string | null;
+    description: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    leadFormId: string | null;
+    draftId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+    today: {
+      date: string;
+      spendMinor: number;
+      impressions: number;
+      clicks: number;
+      conversions: number;
+    } | null;
+    /**
+     * Delivery over the account's last 7 days, today included
+     */
+    last7Days: {
+      since: string;
+      spendMinor: number;
+      impressions: number;
+      clicks: number;
+      conversions: number;
+    } | null;
+  }[];
+  nextCursor: string | null;
+}
+export interface GetAdInput {
+  /**
+   * Ad id
+   */
+  id: string;
+}
+export interface GetAdResult {
+  ad: {
+    id: string;
+    campaignId: string;
+    adSetId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    creativeId: string;
+    copyVariantId: string | null;
+    headline: string | null;
+    primaryText: string | null;
+    description: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    leadFormId: string | null;
+    draftId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+    today: {
+      date: string;
+      spendMinor: number;
+      impressions: number;
+      clicks: number;
+      conversions: number;
+    } | null;
+    /**
+     * Delivery over the account's last 7 days, today included
+     */
+    last7Days: {
+      since: string;
+      spendMinor: number;
+      impressions: number;
+      clicks: number;
+      conversions: number;
+    } | null;
+  };
+}
+export interface GetAdInsightsInput {
+  /**
+   * Ad id
+   */
+  id: string;
+  /**
+   * YYYY-MM-DD, a day of the ad account's time zone
+   */
+  since?: string;
+  /**
+   * YYYY-MM-DD, a day of the ad account's time zone
+   */
+  until?: string;
+}
+export interface GetAdInsightsResult {
+  currency: string;
+  timeZone: string;
+  days: {
+    date: string;
+    impressions: number;
+    reach: number;
+    clicks: number;
+    spendMinor: number;
+    conversions: number;
+    conversionValueMinor: number;
+    frequency: number;
+  }[];
+}
+export interface CreateAdInput {
+  /**
+   * Ad set id
+   */
+  adSetId: string;
+  /**
+   * Creative id
+   */
+  creativeId: string;
+  copyVariantId?: string | null;
+  /**
+   * Default: the file name and the copy's label or headline
+   */
+  name?: string;
+  /**
+   * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+   */
+  callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+  /**
+   * Where the ad leads (http or https)
+   */
+  landingUrl: string;
+  /**
+   * A lead form of the ad account (leads campaigns)
+   */
+  leadFormId?: string | null;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface CreateAdResult {
+  ad: {
+    id: string;
+    campaignId: string;
+    adSetId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    creativeId: string;
+    copyVariantId: string | null;
+    headline: string | null;
+    primaryText: string | null;
+    description: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    leadFormId: string | null;
+    draftId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+  created: boolean;
+}
+export interface UpdateAdInput {
+  /**
+   * Ad id
+   */
+  id: string;
+  name?: string;
+  /**
+   * platform_a: up to 255 characters; platform_b: up to 40
+   */
+  headline?: string | null;
+  /**
+   * platform_a: up to 2200 characters; platform_b: up to 100, required
+   */
+  primaryText?: string | null;
+  /**
+   * platform_a: up to 255 characters; platform_b has none
+   */
+  description?: string | null;
+  /**
+   * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+   */
+  callToAction?: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+  /**
+   * Where the ad leads (http or https)
+   */
+  landingUrl?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface UpdateAdResult {
+  ad: {
+    id: string;
+    campaignId: string;
+    adSetId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    creativeId: string;
+    copyVariantId: string | null;
+    headline: string | null;
+    primaryText: string | null;
+    description: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    leadFormId: string | null;
+    draftId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+export interface ActivateAdsInput {
+  /**
+   * 1 to 100 ad ids
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: Ad id
+   */
+  adIds: string[];
+  /**
+   * Only report the daily spend that activation would switch on
+   */
+  dryRun?: boolean;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ActivateAdsResult {
+  ads: {
+    id: string;
+    campaignId: string;
+    adSetId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    creativeId: string;
+    copyVariantId: string | null;
+    headline: string | null;
+    primaryText: string | null;
+    description: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    leadFormId: string | null;
+    draftId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  }[];
+  adSetsSwitchedOn: {
+    id: string;
+    name: string;
+    platform: string;
+    dailySpendMinor: number;
+    currency: string;
+  }[];
+  /**
+   * The daily spend this switches on, per currency
+   */
+  dailySpendSwitchedOn: {
+    currency: string;
+    amountMinor: number;
+  }[];
+  dryRun: boolean;
+}
+export interface PauseAdsInput {
+  /**
+   * 1 to 100 ad ids
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: Ad id
+   */
+  adIds: string[];
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface PauseAdsResult {
+  ads: {
+    id: string;
+    campaignId: string;
+    adSetId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    creativeId: string;
+    copyVariantId: string | null;
+    headline: string | null;
+    primaryText: string | null;
+    description: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    leadFormId: string | null;
+    draftId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  }[];
+}
+export interface DeleteAdsInput {
+  /**
+   * 1 to 100 ad ids
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: Ad id
+   */
+  adIds: string[];
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DeleteAdsResult {
+  deleted: number;
+}
+export interface BuildAdsFromLibraryInput {
+  /**
+   * Ad set id
+   */
+  adSetId: string;
+  /**
+   * @minItems 1
+   * @maxItems 200
+   *
+   * Items: Creative id
+   */
+  creativeIds: string[];
+  /**
+   * @maxItems 200
+   *
+   * Items: Copy variant id
+   */
+  copyVariantIds?: string[];
+  /**
+   * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+   */
+  callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+  /**
+   * Where the ad leads (http or https)
+   */
+  landingUrl: string;
+  dryRun?: boolean;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface BuildAdsFromLibraryResult {
+  ads: {
+    creativeId: string;
+    copyVariantId: string | null;
+    name: string;
+    /**
+     * The platform's media and text rules this pair breaks (empty: it can be built)
+     */
+    problems: string[];
+    adId: string | null;
+    created: boolean;
+    /**
+     * The platform's refusal of this pair
+     */
+    error: {
+      code: string;
+      message: string;
+    } | null;
+  }[];
+  created: number;
+  existing: number;
+  failed: number;
+}
+export interface SaveAdDraftInput {
+  /**
+   * Ad draft id
+   */
+  id?: string;
+  name: string;
+  /**
+   * Creative id
+   */
+  creativeId: string;
+  copyVariantId?: string | null;
+  adSetId?: string | null;
+  /**
+   * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+   */
+  callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+  /**
+   * Where the ad leads (http or https)
+   */
+  landingUrl: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SaveAdDraftResult {
+  draft: {
+    id: string;
+    name: string;
+    adSetId: string | null;
+    creativeId: string;
+    copyVariantId: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    /**
+     * The ad built from the draft, once launched
+     */
+    adId: string | null;
+    createdAt: string;
+  };
+  created: boolean;
+}
+export interface ListAdDraftsInput {
+  launched?: boolean;
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListAdDraftsResult {
+  drafts: {
+    id: string;
+    name: string;
+    adSetId: string | null;
+    creativeId: string;
+    copyVariantId: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    /**
+     * The ad built from the draft, once launched
+     */
+    adId: string | null;
+    createdAt: string;
+  }[];
+  nextCursor: string | null;
+}
+export interface LaunchAdDraftInput {
+  /**
+   * Ad draft id
+   */
+  id: string;
+  /**
+   * Ad set id
+   */
+  adSetId?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface LaunchAdDraftResult {
+  ad: {
+    id: string;
+    campaignId: string;
+    adSetId: string;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+    name: string;
+    status: "paused" | "active" | "archived" | "deleted";
+    creativeId: string;
+    copyVariantId: string | null;
+    headline: string | null;
+    primaryText: string | null;
+    description: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    leadFormId: string | null;
+    draftId: string | null;
+    externalId: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+  draft: {
+    id: string;
+    name: string;
+    adSetId: string | null;
+    creativeId: string;
+    copyVariantId: string | null;
+    /**
+     * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
+     */
+    callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
+    landingUrl: string;
+    /**
+     * The ad built from the draft, once launched
+     */
+    adId: string | null;
+    createdAt: string;
+  };
+  created: boolean;
+}

@@ -2,12 +2,26 @@
 // Do not edit: run `npm run gen:sdk` (a test fails while this file is stale).
 
 import type {
+  ActivateAdSetInput,
+  ActivateAdSetResult,
+  ActivateAdsInput,
+  ActivateAdsResult,
+  ActivateCampaignInput,
+  ActivateCampaignResult,
   AddCommentInput,
   AddCommentResult,
   AddCreativeVersionInput,
   AddCreativeVersionResult,
   AddTaskCommentInput,
   AddTaskCommentResult,
+  BuildAdsFromLibraryInput,
+  BuildAdsFromLibraryResult,
+  CreateAdInput,
+  CreateAdResult,
+  CreateAdSetInput,
+  CreateAdSetResult,
+  CreateCampaignInput,
+  CreateCampaignResult,
   CreateCopyVariantInput,
   CreateCopyVariantResult,
   CreateFolderInput,
@@ -20,6 +34,12 @@ import type {
   CreateTaskResult,
   CreateUploadInput,
   CreateUploadResult,
+  DeleteAdSetInput,
+  DeleteAdSetResult,
+  DeleteAdsInput,
+  DeleteAdsResult,
+  DeleteCampaignInput,
+  DeleteCampaignResult,
   DeleteCommentInput,
   DeleteCommentResult,
   DeleteCopyVariantInput,
@@ -40,6 +60,16 @@ import type {
   EditCommentResult,
   GetAccountInput,
   GetAccountResult,
+  GetAdAccountInput,
+  GetAdAccountResult,
+  GetAdInput,
+  GetAdInsightsInput,
+  GetAdInsightsResult,
+  GetAdResult,
+  GetAdSetInput,
+  GetAdSetResult,
+  GetCampaignInput,
+  GetCampaignResult,
   GetCreativeInput,
   GetCreativeResult,
   GetReviewStatusInput,
@@ -50,6 +80,20 @@ import type {
   GetUploadResult,
   GetWebhookInput,
   GetWebhookResult,
+  LaunchAdDraftInput,
+  LaunchAdDraftResult,
+  ListAdAccountsInput,
+  ListAdAccountsResult,
+  ListAdDraftsInput,
+  ListAdDraftsResult,
+  ListAdSetsInput,
+  ListAdSetsResult,
+  ListAdsInput,
+  ListAdsResult,
+  ListAudiencesInput,
+  ListAudiencesResult,
+  ListCampaignsInput,
+  ListCampaignsResult,
   ListCommentsInput,
   ListCommentsResult,
   ListCopyVariantsInput,
@@ -74,6 +118,12 @@ import type {
   ListUploadsResult,
   ListWebhookDeliveriesInput,
   ListWebhookDeliveriesResult,
+  PauseAdSetInput,
+  PauseAdSetResult,
+  PauseAdsInput,
+  PauseAdsResult,
+  PauseCampaignInput,
+  PauseCampaignResult,
   RedeliverWebhookDeliveryInput,
   RedeliverWebhookDeliveryResult,
   RenameFolderInput,
@@ -92,8 +142,12 @@ import type {
   RetryUploadResult,
   RevokeReviewLinkInput,
   RevokeReviewLinkResult,
+  SaveAdDraftInput,
+  SaveAdDraftResult,
   SaveCopyVariantInput,
   SaveCopyVariantResult,
+  SetAdSetBudgetInput,
+  SetAdSetBudgetResult,
   SetReviewStatusInput,
   SetReviewStatusResult,
   SetWebhookEventsInput,
@@ -102,6 +156,12 @@ import type {
   SetWebhookUrlResult,
   TestWebhookInput,
   TestWebhookResult,
+  UpdateAdInput,
+  UpdateAdResult,
+  UpdateAdSetInput,
+  UpdateAdSetResult,
+  UpdateCampaignInput,
+  UpdateCampaignResult,
   UpdateCopyVariantInput,
   UpdateCopyVariantResult,
   UpdateTaskInput,
@@ -214,6 +274,66 @@ export interface ToolTypes {
   list_review_links: { input: ListReviewLinksInput; result: ListReviewLinksResult; readOnly: true; destructive: false };
   /** Revoke review link */
   revoke_review_link: { input: RevokeReviewLinkInput; result: RevokeReviewLinkResult; readOnly: false; destructive: true };
+  /** List ad accounts */
+  list_ad_accounts: { input: ListAdAccountsInput; result: ListAdAccountsResult; readOnly: true; destructive: false };
+  /** Get ad account */
+  get_ad_account: { input: GetAdAccountInput; result: GetAdAccountResult; readOnly: true; destructive: false };
+  /** List saved audiences */
+  list_audiences: { input: ListAudiencesInput; result: ListAudiencesResult; readOnly: true; destructive: false };
+  /** List campaigns */
+  list_campaigns: { input: ListCampaignsInput; result: ListCampaignsResult; readOnly: true; destructive: false };
+  /** Get campaign */
+  get_campaign: { input: GetCampaignInput; result: GetCampaignResult; readOnly: true; destructive: false };
+  /** Create campaign */
+  create_campaign: { input: CreateCampaignInput; result: CreateCampaignResult; readOnly: false; destructive: false };
+  /** Update campaign */
+  update_campaign: { input: UpdateCampaignInput; result: UpdateCampaignResult; readOnly: false; destructive: false };
+  /** Activate campaign */
+  activate_campaign: { input: ActivateCampaignInput; result: ActivateCampaignResult; readOnly: false; destructive: true };
+  /** Pause campaign */
+  pause_campaign: { input: PauseCampaignInput; result: PauseCampaignResult; readOnly: false; destructive: false };
+  /** Delete campaign */
+  delete_campaign: { input: DeleteCampaignInput; result: DeleteCampaignResult; readOnly: false; destructive: true };
+  /** List ad sets and ad groups */
+  list_ad_sets: { input: ListAdSetsInput; result: ListAdSetsResult; readOnly: true; destructive: false };
+  /** Get ad set or ad group */
+  get_ad_set: { input: GetAdSetInput; result: GetAdSetResult; readOnly: true; destructive: false };
+  /** Create ad set or ad group */
+  create_ad_set: { input: CreateAdSetInput; result: CreateAdSetResult; readOnly: false; destructive: false };
+  /** Update ad set or ad group */
+  update_ad_set: { input: UpdateAdSetInput; result: UpdateAdSetResult; readOnly: false; destructive: false };
+  /** Change budget */
+  set_ad_set_budget: { input: SetAdSetBudgetInput; result: SetAdSetBudgetResult; readOnly: false; destructive: true };
+  /** Activate ad set or ad group */
+  activate_ad_set: { input: ActivateAdSetInput; result: ActivateAdSetResult; readOnly: false; destructive: true };
+  /** Pause ad set or ad group */
+  pause_ad_set: { input: PauseAdSetInput; result: PauseAdSetResult; readOnly: false; destructive: false };
+  /** Delete ad set or ad group */
+  delete_ad_set: { input: DeleteAdSetInput; result: DeleteAdSetResult; readOnly: false; destructive: true };
+  /** List ads */
+  list_ads: { input: ListAdsInput; result: ListAdsResult; readOnly: true; destructive: false };
+  /** Get ad */
+  get_ad: { input: GetAdInput; result: GetAdResult; readOnly: true; destructive: false };
+  /** Get ad insights */
+  get_ad_insights: { input: GetAdInsightsInput; result: GetAdInsightsResult; readOnly: true; destructive: false };
+  /** Create ad */
+  create_ad: { input: CreateAdInput; result: CreateAdResult; readOnly: false; destructive: true };
+  /** Update ad */
+  update_ad: { input: UpdateAdInput; result: UpdateAdResult; readOnly: false; destructive: false };
+  /** Activate ads */
+  activate_ads: { input: ActivateAdsInput; result: ActivateAdsResult; readOnly: false; destructive: true };
+  /** Pause ads */
+  pause_ads: { input: PauseAdsInput; result: PauseAdsResult; readOnly: false; destructive: false };
+  /** Delete ads */
+  delete_ads: { input: DeleteAdsInput; result: DeleteAdsResult; readOnly: false; destructive: true };
+  /** Build ads from the library */
+  build_ads_from_library: { input: BuildAdsFromLibraryInput; result: BuildAdsFromLibraryResult; readOnly: false; destructive: true };
+  /** Save ad draft */
+  save_ad_draft: { input: SaveAdDraftInput; result: SaveAdDraftResult; readOnly: false; destructive: false };
+  /** List ad drafts */
+  list_ad_drafts: { input: ListAdDraftsInput; result: ListAdDraftsResult; readOnly: true; destructive: false };
+  /** Launch ad draft */
+  launch_ad_draft: { input: LaunchAdDraftInput; result: LaunchAdDraftResult; readOnly: false; destructive: true };
 }
 
 /** The names of ToolTypes, as values. */
@@ -270,4 +390,34 @@ export const TOOL_NAMES = [
   "create_review_link",
   "list_review_links",
   "revoke_review_link",
+  "list_ad_accounts",
+  "get_ad_account",
+  "list_audiences",
+  "list_campaigns",
+  "get_campaign",
+  "create_campaign",
+  "update_campaign",
+  "activate_campaign",
+  "pause_campaign",
+  "delete_campaign",
+  "list_ad_sets",
+  "get_ad_set",
+  "create_ad_set",
+  "update_ad_set",
+  "set_ad_set_budget",
+  "activate_ad_set",
+  "pause_ad_set",
+  "delete_ad_set",
+  "list_ads",
+  "get_ad",
+  "get_ad_insights",
+  "create_ad",
+  "update_ad",
+  "activate_ads",
+  "pause_ads",
+  "delete_ads",
+  "build_ads_from_library",
+  "save_ad_draft",
+  "list_ad_drafts",
+  "launch_ad_draft",
 ] as const;

@@ -1,0 +1,210 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { ApiError } from "@/components/dashboard/api";
+import { Button } from "@/components/ui/button";
+import { Field, Select } from "@/components/ui/field";
+import { Alert, Badge } from "@/components/ui/misc";
+import { ActivateAdsButton } from "./activate-ads";
+import { adSetNoun, tool, type AdSet } from "./ads-api";
+
+interface Creative {
+  id: string;
+  fileName: string;
+  kind: string;
+  status: string;
+  width: number | null;
+  height: number | null;
+  copyCount: number;
+}
+interface Copy {
+  id: string;
+  label: string | null;
+  headline: string | null;
+  primaryText: string | null;
+}
+interface BuildRow {
+  creativeId: string;
+  copyVariantId: string | null;
+  name: string;
+  problems: string[];
+  adId: string | null;
+  created: boolean;
+  error: { code: string; message: string } | null;
+}
+interface Build {
+  ads: BuildRow[];
+  created: number;
+  existing: number;
+  failed: number;
+}
+
+const CTAS: Record<string, string[]> = {
+  platform_a: ["learn_more", "shop_now", "sign_up", "download", "contact_us", "book_now", "get_offer", "subscribe"],
+  platform_b: ["learn_more", "shop_now", "sign_up", "download", "contact_us", "apply_now", "subscribe"],
+};
+
+const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]);
+
+/** Pick creatives and copy variants, preview the matrix with each ad's platform checks, create the ads paused, then activate. */
+export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet; canLaunch: boolean; onBuilt: () => void | Promise<unknown> }) {
+  const creatives = useQuery({ queryKey: ["creatives-for-ads"], queryFn: () => tool<{ creatives: Creative[] }>("list_creatives", { limit: 200 }) });
+  const [picked, setPicked] = useState<string[]>([]);
+  const [copies, setCopies] = useState<string[]>([]);
+  const [cta, setCta] = useState("learn_more");
+  const [url, setUrl] = useState("https://example.com");
+  const [preview, setPreview] = useState<Build | null>(null);
+  const [built, setBuilt] = useState<Build | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const copyOptions = useQuery({
+    queryKey: ["copies-for-ads", picked],
+    queryFn: async () => {
+      const all: (Copy & { fileName: string })[] = [];
+      for (const id of picked) {
+        const c = creatives.data?.creatives.find((x) => x.id === id);
+        const { copies } = await tool<{ copies: Copy[] }>("list_copy_variants", { creativeId: id, limit: 200 });
+        all.push(...copies.map((copy) => ({ ...copy, fileName: c?.fileName ?? id })));
+      }
+      return all;
+    },
+    enabled: picked.length > 0,
+  });
+  const ready = (creatives.data?.creatives ?? []).filter((c) => c.status === "ready");
+  const args = { adSetId: adSet.id, creativeIds: picked, copyVariantIds: copies, callToAction: cta, landingUrl: url };
+  const pairs = picked.length * Math.max(1, copies.length);
+
+  const run = async (dryRun: boolean) => {
+    setBusy(true);
+    try {
+      const result = await tool<Build>("build_ads_from_library", { ...args, dryRun });
+      setError(null);
+      if (dryRun) setPreview(result);
+      else {
+        setBuilt(result);
+        setPreview(null);
+        await onBuilt();
+      }
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : "Could not build the ads.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  const nameOf = (id: string) => ready.find((c) => c.id === id)?.fileName ?? id;
+  const copyName = (id: string | null) => {
+    if (!id) return "no copy";
+    const c = copyOptions.data?.find((x) => x.id === id);
+    return c ? (c.label ?? c.headline ?? id) : id;
+  };
+  const builtIds = (built?.ads ?? []).map((r) => r.adId).filter((x): x is string => Boolean(x));
+
+  return (
+    <div className="space-y-4" data-testid="launch-from-library">
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-800">Creatives</legend>
+        {ready.length === 0 && <p className="text-sm text-slate-600">No ready creatives in the library yet; upload some first.</p>}
+        <ul className="mt-2 grid gap-2 sm:grid-cols-2">
+          {ready.map((c) => (
+            <li key={c.id}>
+              <label className="flex items-center gap-2 rounded border border-slate-200 bg-white px-3 py-2 text-sm">
+                <input type="checkbox" checked={picked.includes(c.id)} onChange={() => (setPicked(toggle(picked, c.id)), setPreview(null))} />
+                <span className="truncate">{c.fileName}</span>
+                <span className="ml-auto shrink-0 text-xs text-slate-600">
+                  {c.width && c.height ? `${c.width}×${c.height}` : c.kind}
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      {picked.length > 0 && (
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-800">Copy variants (each is paired with every creative)</legend>
+          {copyOptions.data?.length === 0 && <p className="text-sm text-slate-600">The picked creatives have no copy yet: one ad per creative, without copy.</p>}
+          <ul className="mt-2 grid gap-2 sm:grid-cols-2">
+            {copyOptions.data?.map((c) => (
+              <li key={c.id}>
+                <label className="flex items-center gap-2 rounded border border-slate-200 bg-white px-3 py-2 text-sm">
+                  <input type="checkbox" checked={copies.includes(c.id)} onChange={() => (setCopies(toggle(copies, c.id)), setPreview(null))} />
+                  <span className="truncate">{c.label ?? c.headline ?? "(untitled)"}</span>
+                  <span className="ml-auto shrink-0 truncate text-xs text-slate-600">{c.fileName}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      )}
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="space-y-1">
+          <label htmlFor={`cta-${adSet.id}`} className="block text-sm font-medium text-slate-800">
+            Call to action
+          </label>
+          <Select id={`cta-${adSet.id}`} value={cta} onChange={(e) => (setCta(e.target.value), setPreview(null))}>
+            {CTAS[adSet.platform]!.map((c) => (
+              <option key={c} value={c}>
+                {c.replace(/_/g, " ")}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <Field id={`url-${adSet.id}`} label="Landing URL" type="url" value={url} onChange={(e) => (setUrl(e.target.value), setPreview(null))} required />
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" variant="secondary" disabled={busy || picked.length === 0} onClick={() => run(true)}>
+          Preview {pairs} ad{pairs === 1 ? "" : "s"}
+        </Button>
+        {preview && (
+          <Button size="sm" disabled={busy || preview.ads.some((r) => r.problems.length > 0 && !r.adId)} onClick={() => run(false)}>
+            Create {preview.ads.filter((r) => !r.adId).length} paused ads
+          </Button>
+        )}
+      </div>
+      {error && <Alert>{error}</Alert>}
+      {preview && (
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Ads to build">
+          <table className="w-full min-w-[28rem] text-left text-sm" aria-label="Ads to build">
+            <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">Creative</th>
+                <th scope="col" className="px-3 py-2 font-medium">Copy</th>
+                <th scope="col" className="px-3 py-2 font-medium">Platform checks</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {preview.ads.map((r) => (
+                <tr key={`${r.creativeId}|${r.copyVariantId}`} data-testid="matrix-row">
+                  <td className="max-w-[12rem] truncate px-3 py-2">{nameOf(r.creativeId)}</td>
+                  <td className="max-w-[10rem] truncate px-3 py-2">{copyName(r.copyVariantId)}</td>
+                  <td className="px-3 py-2">
+                    {r.adId ? (
+                      <Badge tone="sky">already built</Badge>
+                    ) : r.problems.length === 0 ? (
+                      <Badge tone="green">passes {adSetNoun(adSet.platform) === "ad set" ? "Platform A" : "Platform B"} checks</Badge>
+                    ) : (
+                      <ul className="list-disc pl-4 text-rose-800">
+                        {r.problems.map((p) => (
+                          <li key={p}>{p}</li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {built && (
+        <Alert tone={built.failed ? "amber" : "green"}>
+          <span data-testid="build-result">
+            Created {built.created} paused ad{built.created === 1 ? "" : "s"}
+            {built.existing ? `, ${built.existing} already existed` : ""}
+            {built.failed ? `, ${built.failed} refused by the platform` : ""}.
+          </span>
+        </Alert>
+      )}
+      {built && canLaunch && builtIds.length > 0 && <ActivateAdsButton adIds={builtIds} onDone={async () => (setBuilt(null), await onBuilt())} />}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState, PageHeader } from "@/components/ui/misc";
+import { can } from "@/lib/auth/authorize";
+import { requirePrincipal } from "@/lib/dashboard/current";
+import { planStatus } from "@/lib/workspaces/plan";
+import { AdsWorkspace } from "./ads-workspace";
+
+export const metadata: Metadata = { title: "Ads" };
+export const dynamic = "force-dynamic";
+
+export default async function AdsPage() {
+  const principal = await requirePrincipal();
+  if (!planStatus(principal.workspace).dashboardAccess) {
+    return (
+      <>
+        <PageHeader title="Ads" />
+        <EmptyState title="Choose a plan to run ads" action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
+          Ads open again as soon as the workspace is on a plan.
+        </EmptyState>
+      </>
+    );
+  }
+  if (!can(principal, "ads.read")) {
+    return (
+      <>
+        <PageHeader title="Ads" />
+        <EmptyState title="No access to ads">Your role does not include viewing ads; ask a workspace admin.</EmptyState>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHeader title="Ads" description="Campaigns, ad sets and ads on both ad platforms, built from your library. Everything is created paused; activating switches spending on." />
+      <AdsWorkspace canWrite={can(principal, "ads.write")} canLaunch={can(principal, "ads.launch")} canDelete={can(principal, "ads.delete")} />
+    </>
+  );
+}

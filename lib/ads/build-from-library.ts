@@ -1,0 +1,106 @@
+import type { Principal } from "@/lib/auth/principal";
+import { isAppError } from "@/lib/errors";
+import type { CallToAction } from "@/lib/platforms/ads-types";
+import { toAd, type AdOut } from "./ad-schemas";
+import { adClientRef, defaultAdName, loadMaterials, materialProblems, mediaIdOn } from "./ad-material";
+import { checkBuildSize, makeAd, type PlannedAd } from "./ads";
+import { getDb } from "@/lib/db/client";
+import { invalidArgument, requireAdSet, requireNotDeleted } from "./lookups";
+import { platformFor } from "./platform-access";
+
+export interface BuildInput {
+  adSetId: string;
+  creativeIds: string[];
+  copyVariantIds?: string[];
+  callToAction: CallToAction;
+  landingUrl: string;
+  dryRun?: boolean;
+}
+
+export interface BuildRow {
+  creativeId: string;
+  copyVariantId: string | null;
+  name: string;
+  problems: string[];
+  adId: string | null;
+  created: boolean;
+  error: { code: string; message: string } | null;
+}
+
+const CONCURRENCY = 4;
+
+/**
+ * The ads for every creative x copy variant pair, paused, in one ad set. Every pair is checked
+ * against the platform's media and text rules first; with `dryRun` the checked matrix is the
+ * answer, otherwise any problem refuses the whole call before anything is sent. Each ad is keyed
+ * by its pair (adClientRef), so a call repeated after a crash or a kill makes only the missing
+ * ads: exactly one ad per pair, here and on the platform. Rate limits are waited out; another
+ * platform refusal is reported on its pair and the others go on.
+ */
+export async function buildAdsFromLibrary(principal: Principal, input: BuildInput): Promise<{ ads: BuildRow[]; created: number; existing: number; failed: number }> {
+  const creativeIds = [...new Set(input.creativeIds)];
+  const copyIds = [...new Set(input.copyVariantIds ?? [])];
+  checkBuildSize(creativeIds.length * Math.max(1, copyIds.length));
+  const adSet = await requireAdSet(principal, input.adSetId);
+  requireNotDeleted(adSet, "Ad set");
+  const { creatives, copies } = await loadMaterials(principal, creativeIds, copyIds);
+
+  const plans: PlannedAd[] = [];
+  const rows: BuildRow[] = [];
+  for (const creativeId of creativeIds) {
+    for (const copyId of copyIds.length ? copyIds : [null]) {
+      const creative = creatives.get(creativeId)!;
+      const copy = copyId ? copies.get(copyId)! : null;
+      const name = defaultAdName(creative, copy);
+      rows.push({
+        creativeId,
+        copyVariantId: copyId,
+        name,
+        problems: materialProblems(adSet.platform, creative, mediaIdOn(adSet.platform, creative.uploads), copy, input.callToAction),
+        adId: null,
+        created: false,
+        error: null,
+      });
+      plans.push({ adSet, creative, copy, name, callToAction: input.callToAction, landingUrl: input.landingUrl, leadFormId: null, draftId: null });
+    }
+  }
+  // Ads already made for these pairs (a repeated build, or one cut short).
+  const refs = rows.map((r) => adClientRef(adSet.id, r.creativeId, r.copyVariantId));
+  const existing = await getDb().ad.findMany({ where: { workspaceId: principal.workspaceId, clientRef: { in: refs } }, select: { id: true, clientRef: true } });
+  const existingByRef = new Map(existing.map((e) => [e.clientRef, e.id]));
+  rows.forEach((r, i) => (r.adId = existingByRef.get(refs[i]!) ?? null));
+
+  if (input.dryRun) return summarize(rows);
+  const refused = rows.filter((r) => r.problems.length && !r.adId);
+  if (refused.length) throw invalidArgument(refused.flatMap((r) => r.problems.map((p) => `${r.name}: ${p}`)).join("; "));
+
+  const target = await platformFor(principal, adSet.platform);
+  let next = 0;
+  const worker = async () => {
+    while (next < plans.length) {
+      const i = next++;
+      try {
+        const { ad, created } = await makeAd(principal, plans[i]!, { waitOutRateLimits: true, target });
+        rows[i]!.adId = ad.id;
+        rows[i]!.created = created;
+      } catch (err) {
+        if (!isAppError(err)) throw err;
+        rows[i]!.error = { code: err.code, message: err.message };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, plans.length) }, worker));
+  return summarize(rows);
+}
+
+function summarize(rows: BuildRow[]) {
+  return {
+    ads: rows,
+    created: rows.filter((r) => r.created).length,
+    existing: rows.filter((r) => r.adId && !r.created).length,
+    failed: rows.filter((r) => r.error).length,
+  };
+}
+
+export type { AdOut };
+export { toAd };

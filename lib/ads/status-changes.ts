@@ -1,0 +1,144 @@
+import type { Principal } from "@/lib/auth/principal";
+import { getDb } from "@/lib/db/client";
+import { notFound } from "@/lib/errors";
+import type { Ad, AdCampaign, AdSet } from "@/lib/generated/prisma/client";
+import { newId } from "@/lib/ids";
+import { scheduledDays } from "@/lib/platforms/ad-rules";
+import type { AdObjectStatus } from "@/lib/platforms/ads-types";
+import { toAd, toAdSet, toCampaign, type AdOut, type AdSetOut, type CampaignOut } from "./ad-schemas";
+import { requireAd, requireAdSet, requireCampaign, requireNotDeleted } from "./lookups";
+import { platformFor } from "./platform-access";
+
+/** Status changes on the platform, then here. Each is idempotent: the same change twice is one change. */
+
+async function setCampaignStatus(principal: Principal, row: AdCampaign, status: AdObjectStatus): Promise<AdCampaign> {
+  if (row.status === status) return row;
+  const { account, api } = await platformFor(principal, row.platform);
+  await api.updateCampaign(account, row.externalId, { status, clientRef: newId("ref") });
+  return getDb().adCampaign.update({ where: { id: row.id }, data: { status } });
+}
+
+async function setAdSetStatus(principal: Principal, row: AdSet, status: AdObjectStatus): Promise<AdSet> {
+  if (row.status === status) return row;
+  const { account, api } = await platformFor(principal, row.platform);
+  await api.updateAdSet(account, row.externalId, { status, clientRef: newId("ref") });
+  return getDb().adSet.update({ where: { id: row.id }, data: { status } });
+}
+
+async function setAdStatus(principal: Principal, row: Ad, status: AdObjectStatus): Promise<Ad> {
+  if (row.status === status) return row;
+  const { account, api } = await platformFor(principal, row.platform);
+  await api.updateAd(account, row.externalId, { status, clientRef: newId("ref") });
+  return getDb().ad.update({ where: { id: row.id }, data: { status } });
+}
+
+/** A budget as spend per day: lifetime budgets spread over their scheduled days. */
+function dailySpendOf(adSet: AdSet): number {
+  if (adSet.budgetType === "daily") return adSet.budgetMinor;
+  const start = adSet.startTime ?? adSet.createdAt;
+  return adSet.endTime ? Math.ceil(adSet.budgetMinor / scheduledDays(start, adSet.endTime)) : adSet.budgetMinor;
+}
+
+async function loadAds(principal: Principal, adIds: string[]): Promise<Ad[]> {
+  const ids = [...new Set(adIds)];
+  const rows = await getDb().ad.findMany({ where: { id: { in: ids }, workspaceId: principal.workspaceId } });
+  const missing = ids.find((id) => !rows.some((r) => r.id === id));
+  if (missing) throw notFound(`Ad ${missing}`);
+  for (const r of rows) requireNotDeleted(r, "Ad");
+  return ids.map((id) => rows.find((r) => r.id === id)!);
+}
+
+export interface ActivationOutcome {
+  ads: AdOut[];
+  /** Ad sets that start spending with this activation (they had no delivering ad before). */
+  adSetsSwitchedOn: { id: string; name: string; platform: string; dailySpendMinor: number; currency: string }[];
+  /** Per currency: the daily spend switched on. */
+  dailySpendSwitchedOn: { currency: string; amountMinor: number }[];
+  dryRun: boolean;
+}
+
+/**
+ * Activates the ads and, where paused, their ad sets and campaigns (an ad only delivers with
+ * both active). Answers the daily spend this switches on; with `dryRun`, only that answer.
+ */
+export async function activateAds(principal: Principal, input: { adIds: string[]; dryRun?: boolean }): Promise<ActivationOutcome> {
+  const ads = await loadAds(principal, input.adIds);
+  const db = getDb();
+  const adSets = await db.adSet.findMany({ where: { id: { in: [...new Set(ads.map((a) => a.adSetId))] }, workspaceId: principal.workspaceId } });
+  const campaigns = await db.adCampaign.findMany({ where: { id: { in: [...new Set(ads.map((a) => a.campaignId))] }, workspaceId: principal.workspaceId } });
+  const delivering = await db.ad.groupBy({ by: ["adSetId"], where: { adSetId: { in: adSets.map((s) => s.id) }, status: "active" }, _count: true });
+  const currencies = new Map<string, string>();
+  for (const platform of new Set(adSets.map((s) => s.platform))) {
+    const { account, api } = await platformFor(principal, platform);
+    currencies.set(platform, (await api.getAccount(account)).currency);
+  }
+  const switchedOn = adSets
+    .filter((s) => {
+      const campaign = campaigns.find((c) => c.id === s.campaignId)!;
+      const wasDelivering = s.status === "active" && campaign.status === "active" && delivering.some((d) => d.adSetId === s.id);
+      return !wasDelivering;
+    })
+    .map((s) => ({ id: s.id, name: s.name, platform: s.platform, dailySpendMinor: dailySpendOf(s), currency: currencies.get(s.platform)! }));
+  const totals = new Map<string, number>();
+  for (const s of switchedOn) totals.set(s.currency, (totals.get(s.currency) ?? 0) + s.dailySpendMinor);
+  const dailySpendSwitchedOn = [...totals].map(([currency, amountMinor]) => ({ currency, amountMinor }));
+
+  if (input.dryRun) return { ads: ads.map(toAd), adSetsSwitchedOn: switchedOn, dailySpendSwitchedOn, dryRun: true };
+  for (const campaign of campaigns) {
+    requireNotDeleted(campaign, "Campaign");
+    await setCampaignStatus(principal, campaign, "active");
+  }
+  for (const adSet of adSets) {
+    requireNotDeleted(adSet, "Ad set");
+    await setAdSetStatus(principal, adSet, "active");
+  }
+  const updated: Ad[] = [];
+  for (const ad of ads) updated.push(await setAdStatus(principal, ad, "active"));
+  return { ads: updated.map(toAd), adSetsSwitchedOn: switchedOn, dailySpendSwitchedOn, dryRun: false };
+}
+
+/** Pauses the ads (they stop spending at once). */
+export async function pauseAds(principal: Principal, input: { adIds: string[] }): Promise<{ ads: AdOut[] }> {
+  const ads = await loadAds(principal, input.adIds);
+  const updated: Ad[] = [];
+  for (const ad of ads) updated.push(await setAdStatus(principal, ad, "paused"));
+  return { ads: updated.map(toAd) };
+}
+
+export async function deleteAds(principal: Principal, input: { adIds: string[] }): Promise<{ deleted: number }> {
+  const ads = await loadAds(principal, input.adIds);
+  for (const ad of ads) await setAdStatus(principal, ad, "deleted");
+  return { deleted: ads.length };
+}
+
+export async function setCampaignActive(principal: Principal, input: { id: string }, active: boolean): Promise<{ campaign: CampaignOut }> {
+  const row = await requireCampaign(principal, input.id);
+  requireNotDeleted(row, "Campaign");
+  return { campaign: toCampaign(await setCampaignStatus(principal, row, active ? "active" : "paused")) };
+}
+
+export async function setAdSetActive(principal: Principal, input: { id: string }, active: boolean): Promise<{ adSet: AdSetOut }> {
+  const row = await requireAdSet(principal, input.id);
+  requireNotDeleted(row, "Ad set");
+  return { adSet: toAdSet(await setAdSetStatus(principal, row, active ? "active" : "paused")) };
+}
+
+/** Deletes a campaign on the platform; its ad sets and ads are deleted with it (as the platforms do). */
+export async function deleteCampaign(principal: Principal, input: { id: string }): Promise<{ ok: true }> {
+  const row = await requireCampaign(principal, input.id);
+  if (row.status !== "deleted") await setCampaignStatus(principal, row, "deleted");
+  const db = getDb();
+  await db.$transaction([
+    db.adSet.updateMany({ where: { campaignId: row.id, workspaceId: principal.workspaceId }, data: { status: "deleted" } }),
+    db.ad.updateMany({ where: { campaignId: row.id, workspaceId: principal.workspaceId }, data: { status: "deleted" } }),
+  ]);
+  return { ok: true };
+}
+
+/** Deletes an ad set / ad group and its ads. */
+export async function deleteAdSet(principal: Principal, input: { id: string }): Promise<{ ok: true }> {
+  const row = await requireAdSet(principal, input.id);
+  if (row.status !== "deleted") await setAdSetStatus(principal, row, "deleted");
+  await getDb().ad.updateMany({ where: { adSetId: row.id, workspaceId: principal.workspaceId }, data: { status: "deleted" } });
+  return { ok: true };
+}

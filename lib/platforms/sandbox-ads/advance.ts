@@ -1,0 +1,43 @@
+import { getDb } from "@/lib/db/client";
+import { notFound } from "@/lib/errors";
+import type { Platform } from "@/lib/generated/prisma/enums";
+import { getAdAccount } from "../accounts";
+import { sandboxAccount, simulatedNow } from "./clock";
+import { emptySummary, syncDelivery, type DeliverySummary } from "./delivery";
+
+export const MAX_ADVANCE_HOURS = 24 * 90;
+
+/**
+ * Moves the workspace's sandbox clock (both platforms) `hours` forward and delivers the hours
+ * that passed: what `sandbox advance` runs. Answers one summary over both accounts.
+ */
+type PlatformSummary = DeliverySummary & { currency: string; objects: { campaigns: number; adSets: number; ads: number } };
+
+export async function advanceSandbox(
+  workspaceId: string,
+  hours: number,
+): Promise<{ workspaceId: string; hours: number; simulatedNow: string } & DeliverySummary & { platforms: Record<string, PlatformSummary> }> {
+  const workspace = await getDb().workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });
+  if (!workspace) throw notFound("Workspace");
+  const total = emptySummary();
+  const platforms: Record<string, PlatformSummary> = {};
+  let now = Date.now();
+  for (const platform of ["platform_a", "platform_b"] as Platform[]) {
+    const account = await getAdAccount(workspaceId, platform);
+    if (!account || account.mode !== "sandbox") continue;
+    const row = await sandboxAccount(account);
+    // Deliver up to now first, so the advanced hours start where real time left off.
+    await syncDelivery(row);
+    await getDb().sandboxAccount.update({ where: { externalAccountId: row.externalAccountId }, data: { offsetSeconds: { increment: hours * 3600 } } });
+    row.offsetSeconds += hours * 3600;
+    const summary = await syncDelivery(row);
+    now = simulatedNow(row);
+    const where = { accountId: row.externalAccountId };
+    const db = getDb();
+    // What the platform holds: lets an operator (or a test) see that nothing was made twice.
+    const objects = { campaigns: await db.sandboxCampaign.count({ where }), adSets: await db.sandboxAdSet.count({ where }), ads: await db.sandboxAd.count({ where }) };
+    platforms[platform] = { ...summary, currency: row.currency, objects };
+    for (const k of Object.keys(total) as (keyof DeliverySummary)[]) if (k !== "hours") total[k] += summary[k];
+  }
+  return { workspaceId, simulatedNow: new Date(now).toISOString(), ...total, hours, platforms };
+}
