@@ -56,7 +56,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   try {
     await Promise.all([
       closeHttpServers(shutdownTimeoutMs),
-      jobs.mode === "embedded" ? import("@/lib/jobs/embedded").then((m) => m.stopEmbeddedRunner(shutdownTimeoutMs)) : undefined,
+      jobs.mode === "embedded" ? import("@/lib/jobs/embedded").then((m) => m.stopEmbeddedRunnerWithin(shutdownTimeoutMs)) : undefined,
     ]);
     await closeAdminSocket();
     await closeDb();
