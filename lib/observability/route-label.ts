@@ -10,7 +10,7 @@ const seen = new Set<string>();
 
 function isIdLike(segment: string): boolean {
   return (
-    /^[a-z]{1,12}_[0-9a-z]{6,}$/i.test(segment) || // our ids: ws_…, upl_…, cre_…
+    /^[a-z]{1,12}_[0-9a-z]{16,}$/i.test(segment) || // our ids (ws_…, upl_…: 20 random characters), not tool names (get_upload)
     /^\d+$/.test(segment) ||
     /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(segment) ||
     segment.length >= 24 ||

@@ -53,7 +53,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   try {
     await Promise.all([
       closeHttpServers(shutdownTimeoutMs),
-      jobs.mode === "embedded" ? import("@/lib/jobs/embedded").then((m) => m.stopEmbeddedRunner(shutdownTimeoutMs)) : undefined,
+      jobs.mode === "embedded" ? import("@/lib/jobs/embedded").then((m) => m.stopEmbeddedRunnerWithin(shutdownTimeoutMs)) : undefined,
     ]);
     await disposeServices(); // the operator socket, the database and the rest, newest first
     log.info("shut down", { ms: Date.now() - started });

@@ -42,8 +42,13 @@ export async function startEmbeddedRunner(app: AppJobs): Promise<void> {
   }
 }
 
-/** Stops the process's runner, if one is running: steps in flight finish (up to `graceMs`), then every run is handed back. */
-export async function stopEmbeddedRunner(graceMs?: number): Promise<void> {
+/** Stops the process's runner, if one is running: steps in flight finish, then every run is handed back. */
+export async function stopEmbeddedRunner(): Promise<void> {
+  await stopEmbeddedRunnerWithin(Number.POSITIVE_INFINITY);
+}
+
+/** As stopEmbeddedRunner, but waits at most `graceMs` for steps in flight before releasing their runs anyway. */
+export async function stopEmbeddedRunnerWithin(graceMs: number): Promise<void> {
   const services = getServices();
   const pending = services.peek<Promise<EmbeddedRunner>>(RUNNER);
   if (!pending) return;
