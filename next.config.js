@@ -21,6 +21,7 @@ const nextConfig = {
     "busboy",
     "sharp",
     "inngest",
+    "nodemailer",
   ],
 };
 

@@ -1,6 +1,7 @@
 import { startAdminSocket } from "@/lib/admin/socket";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { describeMailTransport } from "@/lib/mail/send-mail";
 
 /**
  * Opens the database (taking the embedded database's lock), serves the operator
@@ -17,4 +18,5 @@ export async function startServerServices(): Promise<void> {
   console.log(
     `[adloom] ready: database ${config.database.kind}, jobs ${config.jobs.mode}, storage ${config.storage.driver}, data in ${config.dataDir}`,
   );
+  console.log(`[adloom] ${describeMailTransport()}`);
 }

@@ -4,14 +4,17 @@ import { buttonClass } from "@/components/ui/button";
 import { Alert, EmptyState, PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
 import { requirePrincipal } from "@/lib/session/current";
-import { loadLibrary } from "@/lib/session/library-view";
+import { countCreatives, listUploaders, loadLibraryPage } from "@/lib/session/library-page";
+import { listVisibleFolders } from "@/lib/session/library-view";
 import { planStatus } from "@/lib/workspaces/plan";
-import { LibraryGrid } from "./library-grid";
+import { LibraryBrowser } from "./library-browser";
+import { filtersFromParams } from "./library-filters";
+import { UploadFilesLink } from "./upload-files-link";
 
 export const metadata: Metadata = { title: "Library" };
 export const dynamic = "force-dynamic";
 
-export default async function LibraryPage({ searchParams }: { searchParams: Promise<{ folder?: string; welcome?: string }> }) {
+export default async function LibraryPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const principal = await requirePrincipal();
   const params = await searchParams;
   const plan = planStatus(principal.workspace);
@@ -25,31 +28,27 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
       </>
     );
   }
-  const { creatives, folders, truncated } = await loadLibrary(principal);
+  const filters = filtersFromParams(params);
+  const [firstPage, folders, uploaders, everything] = await Promise.all([
+    loadLibraryPage(principal, filters),
+    listVisibleFolders(principal),
+    listUploaders(principal),
+    Object.keys(filters).length ? countCreatives(principal) : null,
+  ]);
+  const total = everything ?? firstPage.total ?? 0;
   return (
     <>
       <PageHeader
         title="Library"
-        description={`${creatives.length.toLocaleString("en-US")} creative${creatives.length === 1 ? "" : "s"} in ${principal.workspace.name}`}
-        actions={
-          can(principal, "uploads.create") ? (
-            <Link href="/dashboard/uploads" className={buttonClass()}>
-              Upload files
-            </Link>
-          ) : undefined
-        }
+        description={`${total.toLocaleString("en-US")} creative${total === 1 ? "" : "s"} in ${principal.workspace.name}`}
+        actions={can(principal, "uploads.create") ? <UploadFilesLink /> : undefined}
       />
       {params.welcome && (
         <div className="mb-6">
           <Alert tone="green">Welcome to Adloom! Your workspace is ready and your 14-day trial has started. Upload your first creatives to begin.</Alert>
         </div>
       )}
-      {truncated && (
-        <div className="mb-6">
-          <Alert tone="amber">Showing the newest {creatives.length.toLocaleString("en-US")} creatives. Pick a folder or search to narrow the library.</Alert>
-        </div>
-      )}
-      {creatives.length === 0 && folders.length === 0 ? (
+      {total === 0 && folders.length === 0 ? (
         <EmptyState
           title="Your library is empty"
           action={can(principal, "uploads.create") ? <Link href="/dashboard/uploads" className={buttonClass()}>Upload your first creatives</Link> : undefined}
@@ -57,12 +56,15 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
           Images and videos you upload are pushed to your ad account and land here, ready for copy.
         </EmptyState>
       ) : (
-        <LibraryGrid
-          creatives={creatives}
+        <LibraryBrowser
+          firstPage={firstPage}
+          initialFilters={filters}
           folders={folders}
-          initialFolder={params.folder ?? null}
+          uploaders={uploaders}
           canDelete={can(principal, "creatives.delete")}
-          canCreateFolder={can(principal, "folders.write")}
+          canMove={can(principal, "creatives.move")}
+          canWriteFolders={can(principal, "folders.write")}
+          canDeleteFolders={can(principal, "folders.delete")}
         />
       )}
     </>

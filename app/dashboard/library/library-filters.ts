@@ -1,0 +1,21 @@
+import type { CreativeFilters } from "@/lib/creatives/search-creatives";
+
+/** The library's filters in its URL query, so a filtered view survives reload and can be shared. */
+const FILTER_KEYS = ["search", "kind", "aspect", "status", "uploaderId", "createdAfter", "createdBefore", "sort"] as const;
+
+/** The filters of a library URL's query (`folder=root`: the library root only). */
+export function filtersFromParams(params: Record<string, string | undefined>): CreativeFilters {
+  const f: Record<string, string | null | undefined> = {};
+  for (const k of FILTER_KEYS) if (params[k]) f[k] = params[k];
+  if (params.folder) f.folderId = params.folder === "root" ? null : params.folder;
+  return f as CreativeFilters;
+}
+
+/** `href` with its query rewritten to hold these filters. */
+export function filtersToUrl(filters: CreativeFilters, href: string): string {
+  const url = new URL(href);
+  for (const k of [...FILTER_KEYS, "folder"]) url.searchParams.delete(k);
+  for (const k of FILTER_KEYS) if (filters[k]) url.searchParams.set(k, String(filters[k]));
+  if (filters.folderId !== undefined) url.searchParams.set("folder", filters.folderId ?? "root");
+  return url.toString();
+}
