@@ -17,6 +17,8 @@ async function startReceiver(status: number) {
 /** Uploads one PNG through the Uploads page and returns its creative's id once the job completed. */
 async function uploadImage(page: import("@playwright/test").Page, name: string): Promise<string> {
   await page.goto("/dashboard/uploads");
+  // The job list renders on the client: once it shows, the page is hydrated and the file input is wired.
+  await expect(page.getByText("No uploads yet").or(page.getByTestId("upload-row").first())).toBeVisible();
   await page.getByTestId("upload-input").setInputFiles([{ name, mimeType: "image/png", buffer: await pngImage(1200, 628) }]);
   const row = page.locator(`[data-testid="upload-row"][data-file="${name}"]`);
   await expect(row).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
@@ -25,11 +27,13 @@ async function uploadImage(page: import("@playwright/test").Page, name: string):
   return href!.split("/").pop()!;
 }
 
-// The not-found page answers 404 on purpose.
-test.use({ allowConsole: [/cre_does_not_exist: Failed to load resource: the server responded with a status of 404/] });
 
 const screenshotName = (path: string) =>
   path === "/dashboard/library" ? "library" : path.startsWith("/dashboard/library/cre_does") ? null : path.startsWith("/dashboard/library/") ? "creative" : path.split("/").pop()!;
+
+test.describe("every page", () => {
+  // The not-found page (in DASHBOARD_PAGES) answers 404 on purpose; the browser logs that status.
+  test.use({ allowConsole: [/^Failed to load resource: the server responded with a status of 404 \(Not Found\)$/] });
 
 test("every page fits a phone and a desktop, passes axe and has visible tab stops; the menu button opens the navigation", async ({ page, browser }) => {
   test.setTimeout(300_000);
@@ -94,6 +98,7 @@ test("every page fits a phone and a desktop, passes axe and has visible tab stop
   } finally {
     await receiver.close();
   }
+});
 });
 
 test("the trial banner counts 14 days on day 0, and cancelling Pro during the trial keeps the trial", async ({ page }) => {
@@ -211,6 +216,7 @@ test("uploads: a viewer is told why Choose files is disabled; a failed upload re
   const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
 
   await page.goto("/dashboard/uploads");
+  await expect(page.getByText("No uploads yet")).toBeVisible();
   await page.getByTestId("upload-input").setInputFiles([{ name: "sandbox-fail-banner.png", mimeType: "image/png", buffer: await pngImage(100, 100) }]);
   const row = page.locator('[data-testid="upload-row"][data-file="sandbox-fail-banner.png"]');
   // During the retries the row counts the attempts.
@@ -249,13 +255,15 @@ test("library: duplicates are marked; creatives move by menu and by drag and dro
   await admin(["folder", "create", "--workspace", workspaceId, "--name", "Autumn"]);
   const same = await pngImage(300, 200);
   await page.goto("/dashboard/uploads");
+  await expect(page.getByText("No uploads yet")).toBeVisible();
   await page.getByTestId("upload-input").setInputFiles([{ name: "first-copy.png", mimeType: "image/png", buffer: same }]);
   await expect(page.locator('[data-testid="upload-row"][data-file="first-copy.png"]')).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
   await page.getByTestId("upload-input").setInputFiles([{ name: "second-copy.png", mimeType: "image/png", buffer: same }]);
   await expect(page.locator('[data-testid="upload-row"][data-file="second-copy.png"]')).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
 
   await page.goto("/dashboard/library");
-  const tile = (name: string) => page.getByTestId("creative-tile").filter({ hasText: name });
+  // By the tile's own file name (a duplicate's tile also names the original).
+  const tile = (name: string) => page.getByTestId("creative-tile").filter({ has: page.getByTitle(name, { exact: true }) });
   await expect(tile("second-copy.png").getByTestId("duplicate-of")).toHaveText("Duplicate of first-copy.png");
   await expect(tile("first-copy.png").getByTestId("duplicate-of")).toHaveCount(0);
 
@@ -292,7 +300,7 @@ test("library: duplicates are marked; creatives move by menu and by drag and dro
   await expect(folders.getByRole("button", { name: "Fall", exact: true })).toBeVisible();
   await folders.getByRole("button", { name: "Delete folder" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete folder" }).click();
-  await expect(page.getByRole("alert")).toContainText("The folder is not empty");
+  await expect(page.getByRole("alert").filter({ hasText: "The folder is not empty" })).toBeVisible();
   await page.getByLabel("Select all shown").check();
   await page.getByLabel("Move selected to").selectOption({ label: "Library root" });
   await page.getByRole("button", { name: "Move 2 selected" }).click();
@@ -318,6 +326,8 @@ test("a forgotten password is reset through the emailed link (outbox without SMT
   const guest = await guestContext.newPage();
   await guest.goto("/sign-in");
   await guest.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(guest).toHaveURL(/\/forgot-password$/);
+  await guest.waitForLoadState("networkidle");
   await guest.getByLabel("Email").fill(email);
   await guest.getByRole("button", { name: "Email me a reset link" }).click();
   await expect(guest.getByText("an email with a reset link is on its way")).toBeVisible();
@@ -346,7 +356,7 @@ test("profile: name, password and time zone (used for the times shown); another 
   await expect(page.getByText(/\d\d:\d\d:\d\d UTC/)).toBeVisible();
 
   await page.goto("/dashboard/settings/profile");
-  await page.getByLabel("Name").fill("Olivia Renamed");
+  await page.getByLabel("Name", { exact: true }).fill("Olivia Renamed");
   await page.getByLabel("Time zone").selectOption("Asia/Tokyo");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByText("Profile saved.")).toBeVisible();

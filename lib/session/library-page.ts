@@ -15,10 +15,9 @@ export async function loadLibraryPage(
   principal: Principal,
   input: CreativeFilters & { cursor?: string },
 ): Promise<{ items: LibraryItem[]; nextCursor: string | null; total: number | null }> {
-  const [{ rows, nextCursor }, total] = await Promise.all([
-    searchCreativeRows(principal, { ...input, limit: LIBRARY_PAGE_SIZE }),
-    input.cursor ? Promise.resolve(null) : countCreatives(principal, input),
-  ]);
+  const { rows, nextCursor } = await searchCreativeRows(principal, { ...input, limit: LIBRARY_PAGE_SIZE });
+  // A first page that holds everything is its own count (most searches): one scan instead of two.
+  const total = input.cursor ? null : nextCursor ? await countCreatives(principal, input) : rows.length;
   const duplicates = await findDuplicates(principal, rows);
   return {
     items: rows.map((r) => ({ ...toCreative(r), folderId: r.folderId, sizeBytes: r.sizeBytes, duplicateOf: duplicates.get(r.id) ?? null })),

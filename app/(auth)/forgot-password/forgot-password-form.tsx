@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Alert } from "@/components/ui/misc";
@@ -8,6 +8,7 @@ import { requestResetAction, type PasswordFormState } from "../password-actions"
 
 export function ForgotPasswordForm() {
   const [state, action, pending] = useActionState<PasswordFormState, FormData>(requestResetAction, {});
+  const [email, setEmail] = useState("");
   if (state.done)
     return (
       <div className="space-y-4">
@@ -22,7 +23,7 @@ export function ForgotPasswordForm() {
   return (
     <form action={action} className="space-y-4">
       {state.error && <Alert>{state.error}</Alert>}
-      <Field id="email" name="email" type="email" label="Email" autoComplete="email" required defaultValue={state.email} />
+      <Field id="email" name="email" type="email" label="Email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? "Sending…" : "Email me a reset link"}
       </Button>

@@ -57,18 +57,25 @@ export function LibraryBrowser({
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, start] = useTransition();
 
-  const setFilters = (patch: Partial<CreativeFilters>) =>
-    setFiltersState((f) => {
-      const next = { ...f, ...patch };
-      for (const k of Object.keys(next) as (keyof CreativeFilters)[]) if (next[k] === "" || (next[k] === undefined && k !== "folderId")) delete next[k];
-      window.history.replaceState(null, "", filtersToUrl(next, window.location.href));
-      return next;
-    });
-  // Search as you type, once typing pauses (each keystroke would be a query).
+  const setFilters = (patch: Partial<CreativeFilters>) => {
+    const next = { ...filters, ...patch };
+    for (const k of Object.keys(next) as (keyof CreativeFilters)[]) if (next[k] === "" || (next[k] === undefined && k !== "folderId")) delete next[k];
+    setFiltersState(next);
+    // Outside the state update: Next's router listens to replaceState and re-renders useSearchParams readers.
+    window.history.replaceState(null, "", filtersToUrl(next, window.location.href));
+  };
+  // Search as you type: the first keystroke after a pause searches at once (the answer comes
+  // quickly), keystrokes in a burst wait until typing pauses (each would otherwise be a query).
+  const lastSearchAt = useRef(0);
   useEffect(() => {
     const q = searchText.trim();
     if ((filters.search ?? "") === q) return;
-    const t = setTimeout(() => setFilters({ search: q || undefined }), 200);
+    const run = () => {
+      lastSearchAt.current = Date.now();
+      setFilters({ search: q || undefined });
+    };
+    if (Date.now() - lastSearchAt.current > 400) return run();
+    const t = setTimeout(run, 150);
     return () => clearTimeout(t);
   }, [searchText]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -138,7 +145,8 @@ export function LibraryBrowser({
       router.refresh();
     });
 
-  const filtered = Object.keys(filters).some((k) => k !== "sort");
+  // The folder is where one looks, not a filter: an empty folder says so.
+  const filtered = Object.entries(filters).some(([k, v]) => k !== "sort" && k !== "folderId" && v !== undefined);
   return (
     <div className="flex flex-col gap-6 md:flex-row">
       <nav aria-label="Folders" className="md:w-56 md:shrink-0">

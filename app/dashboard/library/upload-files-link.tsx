@@ -1,13 +1,26 @@
 "use client";
 import Link from "next/link";
-import { useSearchParams } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
+
+const uploadsFor = (folder: string | null | undefined) => (folder && folder !== "root" ? `/dashboard/uploads?folder=${encodeURIComponent(folder)}` : "/dashboard/uploads");
 
 /** "Upload files", carrying the library's chosen folder (from the URL) so the upload form preselects it. */
 export function UploadFilesLink() {
-  const folder = useSearchParams()?.get("folder") ?? null;
+  const router = useRouter();
+  const folder = useSearchParams()?.get("folder");
   return (
-    <Link href={folder ? `/dashboard/uploads?folder=${encodeURIComponent(folder)}` : "/dashboard/uploads"} className={buttonClass()}>
+    <Link
+      href={uploadsFor(folder)}
+      className={buttonClass()}
+      onClick={(e) => {
+        // The folder may have changed a moment ago (the URL is rewritten in place): read it now.
+        const current = new URL(window.location.href).searchParams.get("folder");
+        if (current === folder) return;
+        e.preventDefault();
+        router.push(uploadsFor(current));
+      }}
+    >
       Upload files
     </Link>
   );
