@@ -56,6 +56,7 @@ export function LibraryBrowser({
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, start] = useTransition();
+  const [showFilters, setShowFilters] = useState(false);
 
   const setFilters = (patch: Partial<CreativeFilters>) => {
     const next = { ...filters, ...patch };
@@ -145,6 +146,7 @@ export function LibraryBrowser({
       router.refresh();
     });
 
+  const activeFilterCount = Object.entries(filters).filter(([k, v]) => k !== "search" && k !== "folderId" && v !== undefined).length;
   // The folder is where one looks, not a filter: an empty folder says so.
   const filtered = Object.entries(filters).some(([k, v]) => k !== "sort" && k !== "folderId" && v !== undefined);
   return (
@@ -167,12 +169,19 @@ export function LibraryBrowser({
       </nav>
       <div className="min-w-0 flex-1 space-y-4">
         <div className="flex flex-wrap items-end gap-3">
-          <div className="w-full sm:w-64">
+          <div className="flex w-full gap-2 sm:w-64">
+            <div className="min-w-0 flex-1">
             <label htmlFor="library-search" className="sr-only">
               Search by file name
             </label>
             <input id="library-search" type="search" placeholder="Search by file name" value={searchText} onChange={(e) => setSearchText(e.target.value)} className={inputClass} />
+            </div>
+            {/* On a phone the filters fold away behind this button, so the grid starts on the first screen. */}
+            <Button variant="secondary" className="md:hidden" aria-expanded={showFilters} aria-controls="library-filters" onClick={() => setShowFilters((v) => !v)}>
+              Filters{activeFilterCount ? ` (${activeFilterCount})` : ""}
+            </Button>
           </div>
+          <div id="library-filters" className={`${showFilters ? "flex" : "hidden"} w-full flex-wrap items-end gap-3 md:flex md:w-auto`}>
           <FilterSelect id="filter-kind" label="Type" value={filters.kind} onChange={(v) => setFilters({ kind: v as CreativeFilters["kind"] })} options={[["image", "Images"], ["video", "Videos"]]} all="Any type" />
           <FilterSelect
             id="filter-aspect"
@@ -201,6 +210,7 @@ export function LibraryBrowser({
             options={[["oldest", "Oldest first"], ["name", "Name A–Z"]]}
             all="Newest first"
           />
+          </div>
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <span className="text-sm text-slate-600" aria-live="polite" data-testid="library-count">
