@@ -58,8 +58,12 @@ export function LibraryBrowser({
   const [pending, start] = useTransition();
   const [showFilters, setShowFilters] = useState(false);
 
+  // The latest filters, for the debounced search (its timer must not restore filters changed meanwhile).
+  const latestFilters = useRef(filters);
+  latestFilters.current = filters;
   const setFilters = (patch: Partial<CreativeFilters>) => {
-    const next = { ...filters, ...patch };
+    const next = { ...latestFilters.current, ...patch };
+    latestFilters.current = next;
     for (const k of Object.keys(next) as (keyof CreativeFilters)[]) if (next[k] === "" || (next[k] === undefined && k !== "folderId")) delete next[k];
     setFiltersState(next);
     // Outside the state update: Next's router listens to replaceState and re-renders useSearchParams readers.
