@@ -31,6 +31,13 @@ function config(): NextAuthConfig {
     trustHost: true,
     session: { strategy: "jwt", maxAge: 14 * 86_400 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
+    // A wrong password or code is an answer to the visitor, not a server fault: no stack trace in the log.
+    logger: {
+      error(error) {
+        if (error instanceof CredentialsSignin || (error as { type?: string }).type === "CredentialsSignin") return;
+        console.error(error);
+      },
+    },
     providers: [
       Credentials({
         credentials: { email: {}, password: {}, code: {} },

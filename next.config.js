@@ -60,6 +60,7 @@ const nextConfig = {
     "sharp",
     "inngest",
     "prom-client",
+    "nodemailer",
   ],
 };
 

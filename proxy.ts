@@ -1,11 +1,18 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { pageContentSecurityPolicy } from "@/lib/observability/security-headers";
 
+/** Tells server components which dashboard URL was asked for (read in lib/dashboard/current.ts). */
+const DASHBOARD_PATH_HEADER = "x-adloom-path";
+
 /**
- * Pages only: a Content-Security-Policy with a nonce made for this response. Next.js reads the
- * nonce from the request's CSP header and puts it on the scripts it renders (every page renders
- * per request: see app/layout.tsx). API routes are not matched: a proxy in front of the upload
- * route would cut request bodies at 10 MB, and API answers get their headers from next.config.js.
+ * Pages only:
+ * - a Content-Security-Policy with a nonce made for this response. Next.js reads the nonce from the
+ *   request's CSP header and puts it on the scripts it renders (every page renders per request: see
+ *   app/layout.tsx);
+ * - on dashboard pages, the URL that was asked for: server components cannot see it, and the sign-in
+ *   redirect brings a signed-out visitor back to it.
+ * API routes are not matched: a proxy in front of the upload route would cut request bodies at 10 MB,
+ * and API answers get their headers from next.config.js.
  */
 export function proxy(request: NextRequest): NextResponse {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
@@ -13,6 +20,8 @@ export function proxy(request: NextRequest): NextResponse {
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);
   headers.set("Content-Security-Policy", csp);
+  const { pathname, search } = request.nextUrl;
+  if (pathname === "/dashboard" || pathname.startsWith("/dashboard/")) headers.set(DASHBOARD_PATH_HEADER, pathname + search);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", csp);
   return response;

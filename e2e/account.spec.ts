@@ -49,11 +49,11 @@ test("sign up on the trial, switch to Pro, create a key, call /api/v1/me with it
   const after = await request.get(`${baseURL}/api/v1/me`, { headers: { Authorization: `Bearer ${key}` } });
   expect(after.status()).toBe(401);
 
-  // Cancelling the plan lapses API access: keys answer 402; subscribing again restores it.
+  // Cancelling Pro during the trial returns to the rest of the trial: the dashboard stays, API keys answer 402.
   await page.goto("/dashboard/settings/plan");
   await page.getByRole("button", { name: "Cancel Pro plan" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Cancel plan" }).click();
-  await expect(page.getByTestId("plan-state")).toHaveText("No active plan");
+  await expect(page.getByTestId("plan-state")).toHaveText("Free trial");
 });
 
 test("sign out, wrong password, sign in again; pages need a session", async ({ page }) => {
@@ -71,7 +71,9 @@ test("sign out, wrong password, sign in again; pages need a session", async ({ p
 
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/dashboard/);
+  // Back on the page that was asked for before signing in.
+  await expect(page).toHaveURL(/\/dashboard\/settings\/team$/);
+  await page.goto("/dashboard/library");
   await expect(page.getByRole("heading", { name: "Library", exact: true })).toBeVisible();
 
   // Added to a second workspace, the user switches between them; the active one is what pages show.

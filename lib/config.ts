@@ -62,6 +62,13 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).optional().default("info"),
 
+  // --- Email (password reset, invites): SMTP when set, else an outbox table the operator CLI lists.
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^smtps?:\/\//.test(v), "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587"),
+  MAIL_FROM: z.string().min(3).optional().default("Adloom <no-reply@adloom.local>"),
+
   // --- API behaviour
   RATE_LIMIT_PER_MINUTE: positiveInt(1200),
 
@@ -162,6 +169,8 @@ export interface Config {
   /** Deadlines for reading requests (ms). */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; idleTimeoutMs: number; bodyIdleTimeoutMs: number; jsonBodyTimeoutMs: number };
   authSecret?: string;
+  /** Outgoing email: through SMTP when `smtpUrl` is set, else into the database outbox. */
+  mail: { smtpUrl?: string; from: string };
   /** OAuth providers offered on the sign-in page (only those fully configured). */
   oauth: { github?: { clientId: string; clientSecret: string }; google?: { clientId: string; clientSecret: string } };
   shutdownTimeoutMs: number;
@@ -194,6 +203,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     dataDir,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     logLevel: e.LOG_LEVEL,
+    mail: { smtpUrl: e.SMTP_URL || undefined, from: e.MAIL_FROM },
     database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dir: path.join(dataDir, "db") },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     jobs: {

@@ -1,15 +1,18 @@
-/** "Nov 22, 2026" in the viewer's locale-independent English form (same on server and client). */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+/** "Nov 22, 2026" in a locale-independent English form (same on server and client), in the user's time zone. */
+export function formatDate(iso: string, timeZone = "UTC"): string {
+  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone });
 }
 
-/** "Nov 22, 2026, 07:54 UTC". */
-export function formatDateTime(iso: string): string {
-  return new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: "UTC" }) + " UTC";
+/**
+ * "Nov 22, 00:39:50 UTC" (or "GMT+1" in the user's zone). A 23-hour clock (00-23): `hour12: false` alone picks the h24 cycle in
+ * en-US and prints midnight as "24".
+ */
+export function formatDateTime(iso: string, timeZone = "UTC"): string {
+  return new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone, timeZoneName: "short" });
 }
 
 /** "3 minutes ago", falling back to the date after a week. */
-export function formatRelative(iso: string, now = Date.now()): string {
+export function formatRelative(iso: string, now = Date.now(), timeZone = "UTC"): string {
   const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
   if (seconds < 60) return "just now";
   const minutes = Math.round(seconds / 60);
@@ -18,7 +21,7 @@ export function formatRelative(iso: string, now = Date.now()): string {
   if (hours < 24) return `${hours} hour${hours === 1 ? "" : "s"} ago`;
   const days = Math.round(hours / 24);
   if (days < 7) return `${days} day${days === 1 ? "" : "s"} ago`;
-  return formatDate(iso);
+  return formatDate(iso, timeZone);
 }
 
 /** "1.2 MB". */

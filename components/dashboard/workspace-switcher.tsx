@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useTransition } from "react";
 import type { WorkspaceSummary } from "@/lib/workspaces/switcher";
 
@@ -21,6 +22,7 @@ export function WorkspaceSwitcher({
         <p className="truncate text-sm font-semibold text-slate-900" title={active?.name}>
           {active?.name}
         </p>
+        <NewWorkspaceLink />
       </div>
     );
   }
@@ -42,6 +44,15 @@ export function WorkspaceSwitcher({
           </option>
         ))}
       </select>
+      <NewWorkspaceLink />
     </div>
+  );
+}
+
+function NewWorkspaceLink() {
+  return (
+    <Link href="/dashboard/settings/profile#new-workspace" className="mt-1 inline-block rounded text-xs font-medium text-indigo-700 underline-offset-2 hover:underline">
+      + New workspace
+    </Link>
   );
 }

@@ -7,6 +7,7 @@ import { createFolder } from "@/lib/folders/folders";
 import { PERMISSIONS, ROLES } from "@/lib/auth/roles";
 import { addMember } from "@/lib/team/members";
 import { resetPassword } from "@/lib/session/accounts";
+import { listOutbox } from "@/lib/mail/send-mail";
 import { seedLibrary } from "./seed-library";
 import { advanceSandbox, MAX_ADVANCE_HOURS } from "@/lib/platforms/sandbox-ads/advance";
 import { archiveWorkspace, createWorkspace, requireTwoFactorFor, setPlan, type Plan } from "@/lib/workspaces/workspaces";
@@ -70,6 +71,10 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       await revokeApiKey(required(f, "id"), "any-workspace");
       return { ok: true };
     },
+  },
+  "mail list": {
+    flags: ["to"],
+    run: async (f) => listOutbox({ to: f.to }),
   },
   "user password": {
     flags: ["email", "password"],

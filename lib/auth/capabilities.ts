@@ -29,6 +29,7 @@ export const CAPABILITIES = {
 
   "creatives.list": { permission: "library.read", scopes: [], summary: "GET /api/v1/creatives" },
   "creatives.delete": { permission: "library.delete", scopes: ["delete"], summary: "DELETE /api/v1/creatives" },
+  "creatives.move": { permission: "library.write", scopes: ["upload"], summary: "Moving creatives between library folders" },
 
   "copy.list": { permission: "library.read", scopes: [], summary: "GET /api/v1/creatives/{id}/copy" },
   "copy.write": { permission: "library.write", scopes: ["edit"], summary: "POST /api/v1/creatives/{id}/copy" },

@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { creativeDerivedKey, discardStoredFiles, getStorage } from "@/lib/storage";
+import { sha256File } from "./duplicates";
 import { probeImage, probeVideo } from "./probe-media";
 import { renderVideoPreview } from "./render-preview";
 import { log } from "@/lib/log";
@@ -17,10 +18,12 @@ export async function finishCreativeImport(creativeId: string): Promise<ImportOu
   if (!creative) return { status: "gone" };
   if (creative.status !== "importing") return { status: creative.status, kind: creative.kind };
   try {
-    const dims = await getStorage().withLocalFile(creative.storageKey, (file) => (creative.kind === "image" ? probeImage(file) : probeVideo(file)));
+    const [dims, contentSha256] = await getStorage().withLocalFile(creative.storageKey, (file) =>
+      Promise.all([creative.kind === "image" ? probeImage(file) : probeVideo(file), sha256File(file)]),
+    );
     const { count } = await db.creative.updateMany({
       where: { id: creativeId, status: "importing" },
-      data: { status: "ready", width: dims.width, height: dims.height, durationMs: dims.durationMs ?? null, error: null },
+      data: { status: "ready", width: dims.width, height: dims.height, durationMs: dims.durationMs ?? null, error: null, contentSha256 },
     });
     return { status: count ? "ready" : "gone", kind: creative.kind };
   } catch (err) {

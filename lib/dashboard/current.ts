@@ -1,4 +1,4 @@
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "@/auth";
 import type { Principal } from "@/lib/auth/principal";
@@ -21,11 +21,17 @@ export async function currentPrincipal(): Promise<Principal | null> {
 /** The dashboard principal; signed-out visitors are sent to the sign-in page, users without a workspace to onboarding. */
 export async function requirePrincipal(): Promise<Principal> {
   const userId = await currentUserId();
-  if (!userId) redirect("/sign-in");
+  if (!userId) redirect(await signInUrl());
   const preferred = (await cookies()).get(ACTIVE_WORKSPACE_COOKIE)?.value;
   const principal = await principalForUser(userId, preferred);
   if (!principal) redirect("/welcome");
   return principal;
+}
+
+/** The sign-in page, returning to the dashboard page that was asked for (set by proxy.ts). */
+async function signInUrl(): Promise<string> {
+  const asked = (await headers()).get("x-adloom-path");
+  return asked && asked.startsWith("/dashboard") ? `/sign-in?callbackUrl=${encodeURIComponent(asked)}` : "/sign-in";
 }
 
 /** Remembers the active workspace for this browser (validated against memberships on every use). */

@@ -1,5 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { canUseFolder, folderScope } from "@/lib/folders/access";

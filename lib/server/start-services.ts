@@ -6,6 +6,7 @@ import { setQueueDepthSource } from "@/lib/observability/metrics";
 
 /** Whether the server's services finished starting in this process (readiness). */
 const startState = defineService("server.start-state", () => ({ started: false }));
+import { describeMailTransport } from "@/lib/mail/send-mail";
 
 /**
  * Opens the database (taking the embedded database's lock), serves the operator
@@ -24,6 +25,7 @@ export async function startServerServices(): Promise<void> {
     await startEmbeddedRunner(appJobs);
     setQueueDepthSource(() => queueDepth(getDb(), new Date()));
   }
+  log.info("mail", { transport: describeMailTransport() });
   startState().started = true;
   log.info("ready", { database: config.database.kind, jobs: config.jobs.mode, storage: config.storage.driver, dataDir: config.dataDir });
 }

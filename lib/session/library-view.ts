@@ -1,40 +1,14 @@
 import type { Principal } from "@/lib/auth/principal";
-import { CREATIVE_INCLUDE, toCreative, type Creative } from "@/lib/creatives/creative-schema";
 import { getDb } from "@/lib/db/client";
 import { authorize } from "@/lib/auth/authorize";
 import { forbidden, notFound } from "@/lib/errors";
-import { canUseFolder, folderScope, visibleFolderIds } from "@/lib/folders/access";
+import { canUseFolder, visibleFolderIds } from "@/lib/folders/access";
 import { createFolder } from "@/lib/folders/folders";
 
-export type LibraryCreative = Creative & { folderId: string | null; sizeBytes: number };
 export interface LibraryFolder {
   id: string;
   name: string;
   parentId: string | null;
-}
-
-/** Most creatives the dashboard grid loads at once (filtering and search then run in the browser). */
-export const LIBRARY_GRID_MAX = 5000;
-
-/**
- * The library as the dashboard grid shows it: the creatives the principal may see (newest first,
- * with their folder) and the folders they may browse.
- */
-export async function loadLibrary(principal: Principal): Promise<{ creatives: LibraryCreative[]; folders: LibraryFolder[]; truncated: boolean }> {
-  const [rows, folders] = await Promise.all([
-    getDb().creative.findMany({
-      where: { workspaceId: principal.workspaceId, ...(await folderScope(principal)) },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: LIBRARY_GRID_MAX + 1,
-      include: CREATIVE_INCLUDE,
-    }),
-    listVisibleFolders(principal),
-  ]);
-  return {
-    creatives: rows.slice(0, LIBRARY_GRID_MAX).map((r) => ({ ...toCreative(r), folderId: r.folderId, sizeBytes: r.sizeBytes })),
-    folders,
-    truncated: rows.length > LIBRARY_GRID_MAX,
-  };
 }
 
 /** The folders the principal may browse and upload into, by name; a scoped member's top folders appear as roots. */

@@ -8,6 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/session/password";
+import { sendMail } from "@/lib/mail/send-mail";
 import { normalizeEmail } from "./users";
 
 export const INVITE_TTL_DAYS = 7;
@@ -36,13 +37,14 @@ async function assertFoldersOfWorkspace(workspaceId: string, folderIds: string[]
 }
 
 /**
- * Invites someone by email. Returns the secret token for the link `/invite/<token>`
- * (shown to the inviter: no mail transport is configured). A new invite to the same email replaces the old one.
+ * Invites someone by email: the link `<baseUrl>/invite/<token>` is emailed (SMTP, or the outbox
+ * when none is configured) and also returned for the inviter to copy. A new invite to the same
+ * email replaces the old one. A mail that cannot be sent does not undo the invite (`emailed` false).
  */
 export async function createInvite(
   principal: Principal,
-  input: { email: string; role: Role; folderIds?: string[] },
-): Promise<{ id: string; token: string; expiresAt: string }> {
+  input: { email: string; role: Role; folderIds?: string[]; baseUrl: string },
+): Promise<{ id: string; token: string; url: string; expiresAt: string; emailed: boolean }> {
   authorizePermission(principal, "team.manage");
   const email = normalizeEmail(input.email);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw badRequest("Enter a valid email address");
@@ -62,7 +64,26 @@ export async function createInvite(
       data: { id, workspaceId: principal.workspaceId, email, role: input.role, folderIds, tokenHash: hashToken(token), invitedById: principal.userId, expiresAt },
     }),
   ]);
-  return { id, token, expiresAt: expiresAt.toISOString() };
+  const url = `${input.baseUrl}/invite/${token}`;
+  const workspace = await db.workspace.findUnique({ where: { id: principal.workspaceId }, select: { name: true } });
+  let emailed = true;
+  try {
+    await sendMail({
+      to: email,
+      subject: `${principal.userName} invited you to ${workspace?.name ?? "a workspace"} on Adloom`,
+      text: [
+        `${principal.userName} invited you to join ${workspace?.name ?? "their workspace"} on Adloom as ${input.role}.`,
+        "",
+        `Accept the invite: ${url}`,
+        "",
+        `The link works once, for ${INVITE_TTL_DAYS} days.`,
+      ].join("\n"),
+    });
+  } catch (error) {
+    emailed = false;
+    console.warn(`[adloom] could not email the invite to ${email}: ${(error as Error).message}`);
+  }
+  return { id, token, url, expiresAt: expiresAt.toISOString(), emailed };
 }
 
 /** Pending (not accepted, revoked or expired) invites of the active workspace, newest first. */

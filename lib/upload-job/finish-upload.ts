@@ -36,6 +36,7 @@ export async function completeUpload(input: RunRef & { externalId: string }): Pr
         workspaceId: upload.workspaceId,
         folderId: upload.folderId,
         uploadId: upload.id,
+        createdById: upload.createdById,
         fileName: upload.fileName,
         kind: upload.kind,
         contentType: upload.contentType,

@@ -14,7 +14,7 @@ export interface PlanStatus {
   state: PlanState;
   plan: string | null;
   trialEndsAt: string | null;
-  /** Whole days left on the trial (0 on its last day), null off trial. */
+  /** Days left on the trial, counting the current one (14 on day 0 of a 14-day trial, 1 on its last day), null off trial. */
   trialDaysLeft: number | null;
   apiAccess: boolean;
   dashboardAccess: boolean;
@@ -28,7 +28,7 @@ export function planStatus(workspace: { plan: string | null; trialEndsAt: Date |
     state,
     plan,
     trialEndsAt: !plan && trialEndsAt ? trialEndsAt.toISOString() : null,
-    trialDaysLeft: state === "trial" ? Math.max(0, Math.floor((trialEndsAt!.getTime() - now.getTime()) / 86_400_000)) : null,
+    trialDaysLeft: state === "trial" ? Math.max(1, Math.ceil((trialEndsAt!.getTime() - now.getTime()) / 86_400_000)) : null,
     apiAccess: state === "pro",
     dashboardAccess: state === "pro" || state === "trial",
   };

@@ -49,7 +49,8 @@ export async function setPlan(workspaceId: string, plan: Plan | null): Promise<v
   await db.workspace.update({
     where: { id: workspaceId },
     data: plan
-      ? { plan, trialEndsAt: null, credits: Math.max(workspace.credits, PLAN_CREDITS[plan]) }
+      ? // The trial's end is kept: cancelling Pro before it returns the workspace to the rest of its trial.
+        { plan, credits: Math.max(workspace.credits, PLAN_CREDITS[plan]) }
       : { plan: null },
   });
 }

@@ -107,6 +107,22 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     expect(none.body.error.message).toMatch(/^Invalid input: ids/);
   },
 
+  async move_creatives(t) {
+    const { creativeId } = await readyCreative(t.key);
+    const { folder } = await toolResult(t.key, "create_folder", { name: "Moved here" });
+    const inFolder = async (folderId: string | null) => (await toolResult(t.key, "list_creatives", { folderId })).creatives.map((c: any) => c.id);
+    expect(await toolResult(t.key, "move_creatives", { ids: [creativeId, "crt_missing"], folderId: folder.id })).toEqual({ moved: 1 });
+    expect(await inFolder(folder.id)).toEqual([creativeId]);
+    expect(await inFolder(null)).not.toContain(creativeId);
+    expect(await toolResult(t.key, "move_creatives", { ids: [creativeId], folderId: null })).toEqual({ moved: 1 });
+    expect(await inFolder(folder.id)).toEqual([]);
+    expect(await inFolder(null)).toContain(creativeId);
+    expect((await callTool(t.key, "move_creatives", { ids: [creativeId], folderId: "fld_missing" })).status).toBe(404);
+    const foreign = await createTenant();
+    expect(await toolResult(foreign.key, "move_creatives", { ids: [creativeId], folderId: null })).toEqual({ moved: 0 });
+    expect(await inFolder(null)).toContain(creativeId);
+  },
+
   async list_copy_variants(t) {
     const { creativeId } = await readyCreative(t.key);
     await api(t.key)(`/api/v1/creatives/${creativeId}/copy`, { method: "POST", json: { headline: "From REST" } });

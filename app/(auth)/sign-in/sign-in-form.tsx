@@ -45,6 +45,13 @@ export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notic
         </p>
       )}
       {!needsCode && (
+        <p className="text-center text-sm">
+          <Link className="font-medium text-indigo-700 underline-offset-2 hover:underline" href="/forgot-password">
+            Forgot your password?
+          </Link>
+        </p>
+      )}
+      {!needsCode && (
         <p className="text-center text-sm text-slate-600">
           New to Adloom?{" "}
           <Link className="font-medium text-indigo-700 underline-offset-2 hover:underline" href="/sign-up">

@@ -4,17 +4,18 @@ import { buttonClass } from "@/components/ui/button";
 import { Alert, EmptyState, PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { loadLibrary } from "@/lib/session/library-view";
+import { countCreatives, listUploaders, loadLibraryPage } from "@/lib/session/library-page";
+import { listVisibleFolders } from "@/lib/session/library-view";
 import { planStatus } from "@/lib/workspaces/plan";
-import { LibraryGrid } from "./library-grid";
 import { ReviewStatusFilter } from "@/components/review/review-status-filter";
-import { filterByReviewStatus } from "@/lib/review/status";
-import { REVIEW_STATUSES, type ReviewStatusValue } from "@/lib/review/schemas";
+import { LibraryBrowser } from "./library-browser";
+import { filtersFromParams } from "./library-filters";
+import { UploadFilesLink } from "./upload-files-link";
 
 export const metadata: Metadata = { title: "Library" };
 export const dynamic = "force-dynamic";
 
-export default async function LibraryPage({ searchParams }: { searchParams: Promise<{ folder?: string; welcome?: string; review?: string }> }) {
+export default async function LibraryPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const principal = await requirePrincipal();
   const params = await searchParams;
   const plan = planStatus(principal.workspace);
@@ -28,35 +29,27 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
       </>
     );
   }
-  const library = await loadLibrary(principal);
-  const { folders, truncated } = library;
-  const review = REVIEW_STATUSES.includes(params.review as ReviewStatusValue) ? (params.review as ReviewStatusValue) : null;
-  const creatives = review ? await filterByReviewStatus(principal.workspaceId, library.creatives, review) : library.creatives;
+  const filters = filtersFromParams(params);
+  const [firstPage, folders, uploaders, everything] = await Promise.all([
+    loadLibraryPage(principal, filters),
+    listVisibleFolders(principal),
+    listUploaders(principal),
+    Object.keys(filters).length ? countCreatives(principal) : null,
+  ]);
+  const total = everything ?? firstPage.total ?? 0;
   return (
     <>
       <PageHeader
         title="Library"
-        description={`${creatives.length.toLocaleString("en-US")} creative${creatives.length === 1 ? "" : "s"} in ${principal.workspace.name}`}
-        actions={
-          can(principal, "uploads.create") ? (
-            <Link href="/dashboard/uploads" className={buttonClass()}>
-              Upload files
-            </Link>
-          ) : undefined
-        }
+        description={`${total.toLocaleString("en-US")} creative${total === 1 ? "" : "s"} in ${principal.workspace.name}`}
+        actions={can(principal, "uploads.create") ? <UploadFilesLink /> : undefined}
       />
       {params.welcome && (
         <div className="mb-6">
           <Alert tone="green">Welcome to Adloom! Your workspace is ready and your 14-day trial has started. Upload your first creatives to begin.</Alert>
         </div>
       )}
-      {truncated && (
-        <div className="mb-6">
-          <Alert tone="amber">Showing the newest {creatives.length.toLocaleString("en-US")} creatives. Pick a folder or search to narrow the library.</Alert>
-        </div>
-      )}
-      <ReviewStatusFilter current={review} params={{ folder: params.folder }} />
-      {creatives.length === 0 && folders.length === 0 ? (
+      {total === 0 && folders.length === 0 ? (
         <EmptyState
           title="Your library is empty"
           action={can(principal, "uploads.create") ? <Link href="/dashboard/uploads" className={buttonClass()}>Upload your first creatives</Link> : undefined}
@@ -64,13 +57,19 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
           Images and videos you upload are pushed to your ad account and land here, ready for copy.
         </EmptyState>
       ) : (
-        <LibraryGrid
-          creatives={creatives}
+        <>
+        <ReviewStatusFilter current={filters.reviewStatus ?? null} params={{ ...params, review: undefined }} />
+        <LibraryBrowser
+          firstPage={firstPage}
+          initialFilters={filters}
           folders={folders}
-          initialFolder={params.folder ?? null}
+          uploaders={uploaders}
           canDelete={can(principal, "creatives.delete")}
-          canCreateFolder={can(principal, "folders.write")}
+          canMove={can(principal, "creatives.move")}
+          canWriteFolders={can(principal, "folders.write")}
+          canDeleteFolders={can(principal, "folders.delete")}
         />
+        </>
       )}
     </>
   );

@@ -11,7 +11,7 @@ import { UploadsWorkspace } from "./uploads-workspace";
 export const metadata: Metadata = { title: "Uploads" };
 export const dynamic = "force-dynamic";
 
-export default async function UploadsPage() {
+export default async function UploadsPage({ searchParams }: { searchParams: Promise<{ folder?: string }> }) {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
     return (
@@ -27,7 +27,13 @@ export default async function UploadsPage() {
   return (
     <>
       <PageHeader title="Uploads" description="Each file becomes a job that pushes it to your ad account; completed files land in the library." />
-      <UploadsWorkspace folders={folders} canUpload={can(principal, "uploads.create")} mustPickFolder={principal.folderIds !== null} />
+      <UploadsWorkspace
+        folders={folders}
+        canUpload={can(principal, "uploads.create")}
+        role={principal.role}
+        mustPickFolder={principal.folderIds !== null}
+        initialFolderId={(await searchParams).folder ?? null}
+      />
     </>
   );
 }

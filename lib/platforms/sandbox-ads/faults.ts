@@ -1,5 +1,5 @@
 import type { Platform } from "@/lib/generated/prisma/enums";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { PlatformError } from "../types";
 
 /**

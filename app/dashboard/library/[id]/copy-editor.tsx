@@ -1,7 +1,9 @@
 "use client";
 import { useState } from "react";
 import { ApiError, apiFetch } from "@/components/dashboard/api";
+import { useUnsavedWarning } from "@/components/dashboard/use-unsaved-warning";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { inputClass } from "@/components/ui/field";
 import { Alert, Card, EmptyState } from "@/components/ui/misc";
 import type { Copy } from "@/lib/copy/copy-schema";
@@ -26,7 +28,10 @@ export function CopyEditor({ creativeId, initialCopies, limits, canEdit, canDele
   );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
   const base = `/api/v1/creatives/${encodeURIComponent(creativeId)}/copy`;
+  const isDirty = (c: (typeof copies)[number]) => !c.id ? FIELDS.some((f) => c.fields[f.key].trim()) : JSON.stringify(c.fields) !== JSON.stringify(c.saved);
+  useUnsavedWarning(canEdit && copies.some(isDirty));
 
   const update = (key: string, field: keyof Fields, value: string) => setCopies((list) => list.map((c) => (c.key === key ? { ...c, fields: { ...c.fields, [field]: value } } : c)));
 
@@ -116,7 +121,7 @@ export function CopyEditor({ creativeId, initialCopies, limits, canEdit, canDele
                   {!dirty && <span className="text-xs text-emerald-700">Saved</span>}
                   {over && <span className="text-xs text-rose-700">Shorten the highlighted text to save.</span>}
                   {(canDelete || !copy.id) && (
-                    <Button size="sm" variant="danger-ghost" className="ml-auto" disabled={busy === copy.key} onClick={() => void remove(copy.key)}>
+                    <Button size="sm" variant="danger-ghost" className="ml-auto" disabled={busy === copy.key} onClick={() => (copy.id ? setDeleting(copy.key) : void remove(copy.key))}>
                       {copy.id ? "Delete" : "Discard"}
                     </Button>
                   )}
@@ -126,6 +131,22 @@ export function CopyEditor({ creativeId, initialCopies, limits, canEdit, canDele
           </Card>
         );
       })}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this copy variant?"
+        confirmLabel="Delete variant"
+        busy={deleting !== null && busy === deleting}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          const key = deleting!;
+          void remove(key).then(() => setDeleting(null));
+        }}
+      >
+        {(() => {
+          const c = copies.find((x) => x.key === deleting);
+          return c ? <>“{c.saved.headline || c.saved.label || "Untitled variant"}” is removed from this creative. This cannot be undone.</> : null;
+        })()}
+      </ConfirmDialog>
     </section>
   );
 }

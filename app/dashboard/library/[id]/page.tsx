@@ -9,6 +9,7 @@ import { COPY_TEXT_LIMITS } from "@/lib/copy/copy-schema";
 import { listCopies } from "@/lib/copy/copy-variants";
 import { findVisibleCreative } from "@/lib/creatives/list-creatives";
 import { toCreative } from "@/lib/creatives/creative-schema";
+import { userTimeZone } from "@/lib/account/profile";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { CopyEditor } from "./copy-editor";
 import { ReviewSection } from "./review-section";
@@ -26,12 +27,13 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
   const ratio = creative.width && creative.height ? `${creative.width} / ${creative.height}` : "16 / 9";
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-600">
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600">
         <Link href="/dashboard/library" className="hover:underline">
           Library
         </Link>{" "}
-        / <span className="text-slate-900">{creative.fileName}</span>
+        /
       </nav>
+      <h1 className="mb-6 break-all text-2xl font-semibold tracking-tight text-slate-900">{creative.fileName}</h1>
       <div className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-4">
           <Card className="overflow-hidden">
@@ -66,7 +68,7 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
               </div>
               <div>
                 <dt className="text-slate-500">Added</dt>
-                <dd className="text-slate-900">{formatDateTime(creative.createdAt)}</dd>
+                <dd className="text-slate-900">{formatDateTime(creative.createdAt, await userTimeZone(principal.userId))}</dd>
               </div>
             </dl>
             {creative.mediaPath && (

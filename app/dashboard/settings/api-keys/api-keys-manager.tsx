@@ -7,6 +7,7 @@ import { Field } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
 import type { ApiKeySummary } from "@/lib/api-keys/manage";
 import { formatDate, formatRelative } from "@/components/dashboard/format";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { createKeyAction, revokeKeyAction } from "./actions";
 
 interface ScopeOption {
@@ -16,6 +17,7 @@ interface ScopeOption {
 }
 
 export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { keys: ApiKeySummary[]; canCreate: boolean; scopes: ScopeOption[]; currentUserId: string }) {
+  const timeZone = useTimeZone();
   const [pending, start] = useTransition();
   const [name, setName] = useState("");
   const [restricted, setRestricted] = useState(false);
@@ -121,14 +123,14 @@ export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { key
           <EmptyState title="No API keys yet">Keys you create appear here with when they were last used.</EmptyState>
         ) : (
           <Card className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
+            <table className="stack-table w-full text-left text-sm">
               <TableHead columns={["Name", "Key", "Scopes", "Created by", "Created", "Last used"]} actions />
               <tbody className="divide-y divide-slate-100">
                 {keys.map((k) => (
                   <tr key={k.id} data-testid="api-key-row">
-                    <td className="px-4 py-3 font-medium text-slate-900">{k.name}</td>
-                    <td className="px-4 py-3 font-mono text-xs text-slate-700">{k.partialKey}</td>
-                    <td className="px-4 py-3">
+                    <td data-label="Name" className="px-4 py-3 font-medium text-slate-900">{k.name}</td>
+                    <td data-label="Key" className="px-4 py-3 font-mono text-xs text-slate-700">{k.partialKey}</td>
+                    <td data-label="Scopes" className="px-4 py-3">
                       {k.scopes.length === 0 ? (
                         <Badge tone="indigo">full access</Badge>
                       ) : (
@@ -139,9 +141,9 @@ export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { key
                         </span>
                       )}
                     </td>
-                    <td className="px-4 py-3 text-slate-700">{k.createdBy.id === currentUserId ? "You" : k.createdBy.name}</td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDate(k.createdAt)}</td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>{k.lastUsedAt ? formatRelative(k.lastUsedAt) : "Never"}</td>
+                    <td data-label="Created by" className="px-4 py-3 text-slate-700">{k.createdBy.id === currentUserId ? "You" : k.createdBy.name}</td>
+                    <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDate(k.createdAt, timeZone)}</td>
+                    <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>{k.lastUsedAt ? formatRelative(k.lastUsedAt, Date.now(), timeZone) : "Never"}</td>
                     <td className="px-4 py-3 text-right">
                       <Button variant="danger-ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
                         Revoke

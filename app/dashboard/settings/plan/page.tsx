@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { Badge, Card, PageHeader } from "@/components/ui/misc";
+import { userTimeZone } from "@/lib/account/profile";
 import { roleAllows } from "@/lib/auth/roles";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { getPlanStatus, type PlanState } from "@/lib/workspaces/plan";
+import { formatDate } from "@/components/dashboard/format";
+import { getPlanStatus, planStatus, type PlanState } from "@/lib/workspaces/plan";
 import { PLAN_CREDITS } from "@/lib/workspaces/workspaces";
 import { PlanActions } from "./plan-actions";
 
@@ -21,6 +23,9 @@ export default async function PlanPage() {
   const status = await getPlanStatus(principal);
   const mayManage = roleAllows(principal.role, "billing.manage");
   const label = STATE_LABEL[status.state];
+  const timeZone = await userTimeZone(principal.userId);
+  // What cancelling Pro would return to: the rest of the free trial, when some is left.
+  const trialAfterCancel = status.state === "pro" ? planStatus({ plan: null, trialEndsAt: principal.workspace.trialEndsAt }) : null;
   return (
     <>
       <PageHeader title="Plan" description="The free trial covers the dashboard. API keys, the REST API, webhooks and agent access need the Pro plan." />
@@ -31,7 +36,7 @@ export default async function PlanPage() {
             <span data-testid="plan-state">{label.text}</span> <Badge tone={label.tone}>{status.apiAccess ? "API access on" : "Dashboard only"}</Badge>
           </p>
           <p className="mt-2 text-sm text-slate-600">
-            {status.state === "trial" && `Your trial ends on ${new Date(status.trialEndsAt!).toUTCString().slice(0, 16)} (${status.trialDaysLeft} days left).`}
+            {status.state === "trial" && `Your trial ends on ${formatDate(status.trialEndsAt!, timeZone)} (${status.trialDaysLeft} ${status.trialDaysLeft === 1 ? "day" : "days"} left).`}
             {status.state === "trial_ended" && "Your trial has ended. Choose Pro to keep working."}
             {status.state === "pro" && `Includes ${principal.workspace.credits.toLocaleString("en-US")} AI credits remaining.`}
             {status.state === "lapsed" && "The Pro plan was cancelled. API keys answer 402 until you subscribe again."}
@@ -50,7 +55,10 @@ export default async function PlanPage() {
           </ul>
           <div className="mt-6">
             {mayManage ? (
-              <PlanActions onPro={status.state === "pro"} />
+              <PlanActions
+                onPro={status.state === "pro"}
+                trialLeft={trialAfterCancel?.state === "trial" ? { endsOn: formatDate(trialAfterCancel.trialEndsAt!, timeZone), days: trialAfterCancel.trialDaysLeft! } : null}
+              />
             ) : (
               <p className="text-sm text-slate-600">Only owners and admins can change the plan.</p>
             )}

@@ -5,7 +5,8 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Alert } from "@/components/ui/misc";
 import { cancelPlan, subscribePro } from "./actions";
 
-export function PlanActions({ onPro }: { onPro: boolean }) {
+/** `trialLeft`: the free trial the workspace returns to when Pro is cancelled (null: none left). */
+export function PlanActions({ onPro, trialLeft }: { onPro: boolean; trialLeft: { endsOn: string; days: number } | null }) {
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -35,7 +36,15 @@ export function PlanActions({ onPro }: { onPro: boolean }) {
         onCancel={() => setConfirming(false)}
         onConfirm={() => run(cancelPlan)}
       >
-        Every API key of this workspace will answer 402 until you subscribe again. Your library, keys and settings are kept.
+        {trialLeft ? (
+          <>
+            The workspace goes back to its free trial, which ends on {trialLeft.endsOn} ({trialLeft.days} {trialLeft.days === 1 ? "day" : "days"} left): the dashboard keeps working, but API keys, the REST
+            API and webhooks answer 402 until you subscribe again.
+          </>
+        ) : (
+          <>The dashboard closes and every API key of this workspace answers 402 until you subscribe again.</>
+        )}{" "}
+        Your library, keys and settings are kept.
       </ConfirmDialog>
     </div>
   );

@@ -17,8 +17,8 @@ async function origin(): Promise<string> {
 export async function inviteAction(input: { email: string; role: Role; folderIds: string[] }) {
   const base = await origin();
   return runAsPrincipal(async (p) => {
-    const invite = await createInvite(p, input);
-    return { url: `${base}/invite/${invite.token}`, expiresAt: invite.expiresAt };
+    const invite = await createInvite(p, { ...input, baseUrl: base });
+    return { url: invite.url, expiresAt: invite.expiresAt, emailed: invite.emailed };
   }, "/dashboard/settings/team");
 }
 

@@ -6,6 +6,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Select } from "@/components/ui/field";
 import { Alert, Badge, Card, Section, TableHead } from "@/components/ui/misc";
 import { formatDate } from "@/components/dashboard/format";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import type { InviteSummary } from "@/lib/team/invites";
 import type { MemberSummary } from "@/lib/team/manage";
 import { inviteAction, removeMemberAction, revokeInviteAction, updateMemberAction } from "./actions";
@@ -66,12 +67,13 @@ export function TeamManager({
   isOwner: boolean;
   currentUserId: string;
 }) {
+  const timeZone = useTimeZone();
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("editor");
   const [inviteFolders, setInviteFolders] = useState<string[]>([]);
-  const [inviteLink, setInviteLink] = useState<{ email: string; url: string } | null>(null);
+  const [inviteLink, setInviteLink] = useState<{ email: string; url: string; emailed: boolean } | null>(null);
   const [editing, setEditing] = useState<{ userId: string; role: Role; folderIds: string[] } | null>(null);
   const [removing, setRemoving] = useState<MemberSummary | null>(null);
   const folderName = (id: string) => folders.find((f) => f.id === id)?.name ?? "deleted folder";
@@ -83,7 +85,7 @@ export function TeamManager({
       const result = await inviteAction({ email, role, folderIds: inviteFolders });
       if (!result.ok) return setError(result.error);
       setError(null);
-      setInviteLink({ email, url: result.data.url });
+      setInviteLink({ email, url: result.data.url, emailed: result.data.emailed });
       setEmail("");
       setInviteFolders([]);
     });
@@ -120,7 +122,15 @@ export function TeamManager({
           {inviteLink && (
             <div className="mt-5 rounded-md border border-emerald-300 bg-emerald-50 p-4 text-sm text-emerald-900">
               <p>
-                Send this link to <strong>{inviteLink.email}</strong> (no email is sent: mail delivery is not configured). It works once, for 7 days.
+                {inviteLink.emailed ? (
+                  <>
+                    We emailed the invite to <strong>{inviteLink.email}</strong>. You can also send them this link yourself; it works once, for 7 days.
+                  </>
+                ) : (
+                  <>
+                    The email to <strong>{inviteLink.email}</strong> could not be sent: send them this link yourself. It works once, for 7 days.
+                  </>
+                )}
               </p>
               <div className="mt-2 flex flex-wrap items-center gap-2">
                 <code data-testid="invite-link" className="min-w-0 flex-1 break-all rounded border border-emerald-200 bg-white px-2 py-1 font-mono text-xs text-slate-900">
@@ -135,19 +145,19 @@ export function TeamManager({
 
       <Section id="members" title={<>Members ({members.length})</>}>
         <Card className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table className="stack-table w-full text-left text-sm">
             <TableHead columns={["Member", "Role", "Folders", "Two-factor", "Joined"]} actions />
             <tbody className="divide-y divide-slate-100">
               {members.map((m) => (
                 <tr key={m.userId} data-testid="member-row">
-                  <td className="px-4 py-3">
+                  <td data-label="Member" className="px-4 py-3">
                     <p className="font-medium text-slate-900">
                       {m.name} {m.userId === currentUserId && <span className="text-xs font-normal text-slate-500">(you)</span>}
                     </p>
                     <p className="text-xs text-slate-500">{m.email}</p>
                   </td>
                   {editing?.userId === m.userId ? (
-                    <td colSpan={3} className="px-4 py-3">
+                    <td data-label="Access" colSpan={3} className="px-4 py-3">
                       <div className="space-y-3">
                         <div className="max-w-[180px]">
                           <label htmlFor={`role-${m.userId}`} className="sr-only">
@@ -160,14 +170,14 @@ export function TeamManager({
                     </td>
                   ) : (
                     <>
-                      <td className="px-4 py-3">
+                      <td data-label="Role" className="px-4 py-3">
                         <Badge tone={m.role === "owner" ? "indigo" : m.role === "admin" ? "sky" : "slate"}>{m.role}</Badge>
                       </td>
-                      <td className="px-4 py-3 text-slate-700">{m.folderIds.length ? m.folderIds.map(folderName).join(", ") : "All folders"}</td>
-                      <td className="px-4 py-3">{m.twoFactorEnabled ? <Badge tone="green">on</Badge> : <span className="text-slate-500">off</span>}</td>
+                      <td data-label="Folders" className="px-4 py-3 text-slate-700">{m.folderIds.length ? m.folderIds.map(folderName).join(", ") : "All folders"}</td>
+                      <td data-label="Two-factor" className="px-4 py-3">{m.twoFactorEnabled ? <Badge tone="green">on</Badge> : <span className="text-slate-500">off</span>}</td>
                     </>
                   )}
-                  <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDate(m.joinedAt)}</td>
+                  <td data-label="Joined" className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDate(m.joinedAt, timeZone)}</td>
                   <td className="whitespace-nowrap px-4 py-3 text-right">
                     {canManage && (m.role !== "owner" || isOwner) && (
                       editing?.userId === m.userId ? (
@@ -205,7 +215,7 @@ export function TeamManager({
                   <span>
                     <span className="font-medium text-slate-900">{i.email}</span> <Badge>{i.role}</Badge>
                     <span className="ml-2 text-xs text-slate-500">
-                      invited by {i.invitedBy}, expires {formatDate(i.expiresAt)}
+                      invited by {i.invitedBy}, expires {formatDate(i.expiresAt, timeZone)}
                     </span>
                   </span>
                   <Button size="sm" variant="danger-ghost" onClick={() => start(async () => void (await revokeInviteAction(i.id)))}>

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ApiError, apiFetch } from "@/components/dashboard/api";
 import { formatDateTime, formatRelative } from "@/components/dashboard/format";
+import { useTimeZone } from "@/components/dashboard/time-zone";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -13,6 +14,7 @@ import type { WebhookDeliveryView, WebhookEndpointView } from "@/lib/webhooks/sc
 const message = (e: unknown) => (e instanceof ApiError ? e.message : "That did not work. Please try again.");
 
 function Health({ webhook }: { webhook: WebhookEndpointView }) {
+  const timeZone = useTimeZone();
   const h = webhook.health;
   if (!h.lastDeliveryAt) return <Badge>No deliveries yet</Badge>;
   if (h.consecutiveFailures > 0)
@@ -21,7 +23,7 @@ function Health({ webhook }: { webhook: WebhookEndpointView }) {
         Failing: {h.consecutiveFailures} in a row{h.lastResponseStatus ? `, last answer ${h.lastResponseStatus}` : ""}
       </Badge>
     );
-  return <Badge tone="green">Healthy · last delivery {formatRelative(h.lastDeliveryAt)}</Badge>;
+  return <Badge tone="green">Healthy · last delivery {formatRelative(h.lastDeliveryAt, Date.now(), timeZone)}</Badge>;
 }
 
 export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
@@ -50,7 +52,17 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
   };
   const saveUrl = useMutation({ mutationFn: () => apiFetch("/api/v1/webhooks", { method: "PUT", json: { url: url.trim() } }), onSuccess: done("Endpoint saved."), onError: (e) => setError(message(e)) });
   const saveEvents = useMutation({ mutationFn: () => apiFetch("/api/v1/webhooks", { method: "PATCH", json: { events } }), onSuccess: done("Event subscription saved."), onError: (e) => setError(message(e)) });
-  const sendTest = useMutation({ mutationFn: () => apiFetch("/api/v1/webhooks/test", { method: "POST" }), onSuccess: done("Test event sent. It appears in the log below within seconds."), onError: (e) => setError(message(e)) });
+  const [testEventId, setTestEventId] = useState<string | null>(null);
+  const sendTest = useMutation({
+    mutationFn: () => apiFetch<{ event: { id: string } }>("/api/v1/webhooks/test", { method: "POST" }),
+    onSuccess: ({ event }) => {
+      setNotice(null);
+      setError(null);
+      setTestEventId(event.id);
+      void queryClient.invalidateQueries({ queryKey: ["deliveries"] });
+    },
+    onError: (e) => setError(message(e)),
+  });
   const remove = useMutation({
     mutationFn: () => apiFetch("/api/v1/webhooks", { method: "DELETE" }),
     onSuccess: () => {
@@ -69,6 +81,7 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
     <div className="space-y-8">
       {error && <Alert>{error}</Alert>}
       {notice && !error && <Alert tone="green">{notice}</Alert>}
+      {testEventId && !error && <TestOutcome eventId={testEventId} />}
       <Card className="p-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 className="text-lg font-semibold text-slate-900">Endpoint</h2>
@@ -152,6 +165,44 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
   );
 }
 
+/** What happened to the test event: it is delivered by a job, so the banner waits for its first attempt and tells its outcome. */
+function TestOutcome({ eventId }: { eventId: string }) {
+  const attempt = useQuery({
+    queryKey: ["test-delivery", eventId],
+    queryFn: async () => {
+      const { deliveries } = await apiFetch<{ deliveries: WebhookDeliveryView[] }>("/api/v1/webhooks/deliveries?eventType=test&limit=20");
+      return deliveries.filter((d) => d.eventId === eventId).at(-1) ?? null;
+    },
+    refetchInterval: (query) => (query.state.data ? false : 1000),
+  });
+  const d = attempt.data;
+  if (!d) return <div data-testid="test-outcome" data-outcome="pending"><Alert tone="sky">Test event sent; waiting for your endpoint to answer…</Alert></div>;
+  if (d.outcome === "succeeded")
+    return (
+      <div data-testid="test-outcome" data-outcome="succeeded">
+        <Alert tone="green">Test event delivered: your endpoint answered {d.response.status} in {d.durationMs} ms.</Alert>
+      </div>
+    );
+  return (
+    <div data-testid="test-outcome" data-outcome="failed">
+      <Alert>
+        Your endpoint did not accept the test event: {d.response.status ? `it answered ${d.response.status}` : (d.error ?? "no answer")}.
+        {d.nextRetryAt ? " It is retried automatically; see the delivery log below." : " See the delivery log below."}
+      </Alert>
+    </div>
+  );
+}
+
+/** A JSON body indented for reading; anything else as it came. */
+function prettyBody(body: string | null): string | null {
+  if (!body) return body;
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
 function DeliveryLog({ eventTypes, onError }: { eventTypes: string[]; onError: (message: string) => void }) {
   const queryClient = useQueryClient();
   const [eventType, setEventType] = useState("");
@@ -183,7 +234,7 @@ function DeliveryLog({ eventTypes, onError }: { eventTypes: string[]; onError: (
         <h2 id="log-heading" className="text-lg font-semibold text-slate-900">
           Delivery log <span className="text-sm font-normal text-slate-500">(last 7 days)</span>
         </h2>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <label className="sr-only" htmlFor="log-event">Event type</label>
           <Select id="log-event" value={eventType} onChange={(e) => setEventType(e.target.value)} className="w-48">
             <option value="">All events</option>
@@ -203,7 +254,7 @@ function DeliveryLog({ eventTypes, onError }: { eventTypes: string[]; onError: (
       {log.isSuccess && deliveries.length === 0 && <EmptyState title="No deliveries yet">Send a test event, or upload a file: each attempt to reach your endpoint shows up here.</EmptyState>}
       {deliveries.length > 0 && (
         <Card className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table className="stack-table w-full text-left text-sm">
             <TableHead columns={["Status", "Event", "Time", "Duration", "Response"]} actions />
             <tbody className="divide-y divide-slate-100">
               {deliveries.map((d) => (
@@ -218,22 +269,23 @@ function DeliveryLog({ eventTypes, onError }: { eventTypes: string[]; onError: (
 }
 
 function DeliveryRow({ d, open, onToggle, onResend, resending }: { d: WebhookDeliveryView; open: boolean; onToggle: () => void; onResend: () => void; resending: boolean }) {
+  const timeZone = useTimeZone();
   return (
     <>
       <tr data-testid="delivery-row" data-outcome={d.outcome} data-event-type={d.eventType}>
-        <td className="px-4 py-3">
+        <td data-label="Status" className="px-4 py-3">
           <Badge tone={d.outcome === "succeeded" ? "green" : "rose"}>{d.response.status ?? "no answer"}</Badge>
         </td>
-        <td className="px-4 py-3">
+        <td data-label="Event" className="px-4 py-3">
           <p className="font-mono text-xs text-slate-900">{d.eventType}</p>
           <p className="text-xs text-slate-500">
             {d.trigger}
             {d.attempt > 1 ? `, attempt ${d.attempt}` : ""}
           </p>
         </td>
-        <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDateTime(d.createdAt)}</td>
-        <td className="whitespace-nowrap px-4 py-3 tabular-nums text-slate-700">{d.durationMs} ms</td>
-        <td className="max-w-xs truncate px-4 py-3 font-mono text-xs text-slate-600" title={d.error ?? d.response.body ?? ""}>
+        <td data-label="Time" className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDateTime(d.createdAt, timeZone)}</td>
+        <td data-label="Duration" className="whitespace-nowrap px-4 py-3 tabular-nums text-slate-700">{d.durationMs} ms</td>
+        <td data-label="Response" className="max-w-xs truncate px-4 py-3 font-mono text-xs text-slate-600" title={d.error ?? d.response.body ?? ""}>
           {d.error ?? d.response.body ?? "—"}
         </td>
         <td className="whitespace-nowrap px-4 py-3 text-right">
@@ -251,14 +303,14 @@ function DeliveryRow({ d, open, onToggle, onResend, resending }: { d: WebhookDel
             <div className="grid gap-4 lg:grid-cols-2">
               <div>
                 <p className="text-xs font-medium uppercase text-slate-500">Request body</p>
-                <pre className="mt-1 max-h-64 overflow-auto rounded bg-white p-2 font-mono text-xs text-slate-800 ring-1 ring-slate-200">{d.request.body}</pre>
+                <pre tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded bg-white p-2 font-mono text-xs text-slate-800 ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600" data-testid="request-body">{prettyBody(d.request.body)}</pre>
               </div>
               <div>
                 <p className="text-xs font-medium uppercase text-slate-500">Response (first 4 KB)</p>
-                <pre className="mt-1 max-h-64 overflow-auto rounded bg-white p-2 font-mono text-xs text-slate-800 ring-1 ring-slate-200">{d.response.body ?? d.error ?? "No response"}</pre>
+                <pre tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded bg-white p-2 font-mono text-xs text-slate-800 ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600">{prettyBody(d.response.body) ?? d.error ?? "No response"}</pre>
                 <p className="mt-2 text-xs text-slate-500">
                   Sent to {d.url} · event {d.eventId}
-                  {d.nextRetryAt ? ` · next retry ${formatDateTime(d.nextRetryAt)}` : ""}
+                  {d.nextRetryAt ? ` · next retry ${formatDateTime(d.nextRetryAt, timeZone)}` : ""}
                 </p>
               </div>
             </div>

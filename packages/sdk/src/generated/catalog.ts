@@ -205,7 +205,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "list_creatives",
     "title": "List creatives",
-    "description": "Lists the creatives in the library, newest first, with status, size, media paths and copy count. Paginated: pass nextCursor back as cursor.",
+    "description": "Lists the creatives in the library, newest first, with status, size, media paths and copy count. Optional filters (search in the file name, kind, aspect, date range, uploader, folder, status) and sort (newest, oldest, name) run in the database. Paginated: pass nextCursor back as cursor, with the same filters and sort.",
     "category": "creatives",
     "readOnly": true,
     "destructive": false,
@@ -223,6 +223,88 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "description": "The nextCursor of the previous page",
           "type": "string",
           "minLength": 1
+        },
+        "search": {
+          "description": "Only creatives whose file name contains this text (any case)",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "kind": {
+          "description": "Only images or only videos",
+          "type": "string",
+          "enum": [
+            "image",
+            "video"
+          ]
+        },
+        "aspect": {
+          "description": "Only square (width = height), portrait (taller) or landscape (wider) creatives; ones whose size is not known yet are left out",
+          "type": "string",
+          "enum": [
+            "square",
+            "portrait",
+            "landscape"
+          ]
+        },
+        "createdAfter": {
+          "description": "Only creatives added at or after this time (ISO 8601)",
+          "type": "string",
+          "format": "date-time",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$"
+        },
+        "createdBefore": {
+          "description": "Only creatives added before this time (ISO 8601)",
+          "type": "string",
+          "format": "date-time",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$"
+        },
+        "uploaderId": {
+          "description": "Only creatives uploaded by this user id",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "folderId": {
+          "description": "Only this folder and its subfolders; null: only the library root",
+          "anyOf": [
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "status": {
+          "description": "Only creatives in this status",
+          "type": "string",
+          "enum": [
+            "importing",
+            "ready",
+            "failed"
+          ]
+        },
+        "reviewStatus": {
+          "description": "Only creatives in this review status (none: never reviewed)",
+          "type": "string",
+          "enum": [
+            "none",
+            "in_review",
+            "changes_requested",
+            "approved"
+          ]
+        },
+        "sort": {
+          "description": "newest (default), oldest, or name (A to Z)",
+          "type": "string",
+          "enum": [
+            "newest",
+            "oldest",
+            "name"
+          ]
         }
       },
       "additionalProperties": false
@@ -282,6 +364,56 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       },
       "required": [
         "ids"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "move_creatives",
+    "title": "Move creatives",
+    "description": "Files 1 to 200 creatives into a library folder (folderId null: the library root). Unknown or invisible ids are skipped; moved says how many moved. An unknown folder is 404.",
+    "category": "creatives",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "ids": {
+          "minItems": 1,
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Creative id"
+          },
+          "description": "1 to 200 creative ids"
+        },
+        "folderId": {
+          "anyOf": [
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 100,
+              "description": "Folder id"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The folder to move them into; null for the library root"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "ids",
+        "folderId"
       ],
       "additionalProperties": false
     }

@@ -383,6 +383,46 @@ export interface ListCreativesInput {
    * The nextCursor of the previous page
    */
   cursor?: string;
+  /**
+   * Only creatives whose file name contains this text (any case)
+   */
+  search?: string;
+  /**
+   * Only images or only videos
+   */
+  kind?: "image" | "video";
+  /**
+   * Only square (width = height), portrait (taller) or landscape (wider) creatives; ones whose size is not known yet are left out
+   */
+  aspect?: "square" | "portrait" | "landscape";
+  /**
+   * Only creatives added at or after this time (ISO 8601)
+   */
+  createdAfter?: string;
+  /**
+   * Only creatives added before this time (ISO 8601)
+   */
+  createdBefore?: string;
+  /**
+   * Only creatives uploaded by this user id
+   */
+  uploaderId?: string;
+  /**
+   * Only this folder and its subfolders; null: only the library root
+   */
+  folderId?: string | null;
+  /**
+   * Only creatives in this status
+   */
+  status?: "importing" | "ready" | "failed";
+  /**
+   * Only creatives in this review status (none: never reviewed)
+   */
+  reviewStatus?: "none" | "in_review" | "changes_requested" | "approved";
+  /**
+   * newest (default), oldest, or name (A to Z)
+   */
+  sort?: "newest" | "oldest" | "name";
 }
 export interface ListCreativesResult {
   creatives: Creative[];
@@ -417,6 +457,28 @@ export interface DeleteCreativesInput {
 }
 export interface DeleteCreativesResult {
   deleted: number;
+}
+export interface MoveCreativesInput {
+  /**
+   * 1 to 200 creative ids
+   *
+   * @minItems 1
+   * @maxItems 200
+   *
+   * Items: Creative id
+   */
+  ids: string[];
+  /**
+   * The folder to move them into; null for the library root
+   */
+  folderId: string | null;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface MoveCreativesResult {
+  moved: number;
 }
 export interface ListCopyVariantsInput {
   /**

@@ -118,6 +118,8 @@ import type {
   ListUploadsResult,
   ListWebhookDeliveriesInput,
   ListWebhookDeliveriesResult,
+  MoveCreativesInput,
+  MoveCreativesResult,
   PauseAdSetInput,
   PauseAdSetResult,
   PauseAdsInput,
@@ -188,6 +190,8 @@ export interface ToolTypes {
   get_creative: { input: GetCreativeInput; result: GetCreativeResult; readOnly: true; destructive: false };
   /** Delete creatives */
   delete_creatives: { input: DeleteCreativesInput; result: DeleteCreativesResult; readOnly: false; destructive: true };
+  /** Move creatives */
+  move_creatives: { input: MoveCreativesInput; result: MoveCreativesResult; readOnly: false; destructive: false };
   /** List copy variants */
   list_copy_variants: { input: ListCopyVariantsInput; result: ListCopyVariantsResult; readOnly: true; destructive: false };
   /** Add copy variant */
@@ -347,6 +351,7 @@ export const TOOL_NAMES = [
   "list_creatives",
   "get_creative",
   "delete_creatives",
+  "move_creatives",
   "list_copy_variants",
   "create_copy_variant",
   "save_copy_variant",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/services";
 import { AppError } from "@/lib/errors";
 import { checkLinkPassword } from "@/lib/review/guest";
 import { guestRoute, json } from "@/lib/http/review-guest/guest-http";

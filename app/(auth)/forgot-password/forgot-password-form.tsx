@@ -1,0 +1,37 @@
+"use client";
+import Link from "next/link";
+import { useActionState, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Alert } from "@/components/ui/misc";
+import { requestResetAction, type PasswordFormState } from "../password-actions";
+
+export function ForgotPasswordForm() {
+  const [state, action, pending] = useActionState<PasswordFormState, FormData>(requestResetAction, {});
+  const [email, setEmail] = useState("");
+  if (state.done)
+    return (
+      <div className="space-y-4">
+        <Alert tone="green">
+          If <strong>{state.email}</strong> has an Adloom account, an email with a reset link is on its way. The link works once, for an hour.
+        </Alert>
+        <Link href="/sign-in" className="block text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
+          Back to sign in
+        </Link>
+      </div>
+    );
+  return (
+    <form action={action} className="space-y-4">
+      {state.error && <Alert>{state.error}</Alert>}
+      <Field id="email" name="email" type="email" label="Email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? "Sending…" : "Email me a reset link"}
+      </Button>
+      <p className="text-center text-sm">
+        <Link href="/sign-in" className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+          Back to sign in
+        </Link>
+      </p>
+    </form>
+  );
+}

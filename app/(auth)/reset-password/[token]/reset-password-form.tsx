@@ -1,0 +1,31 @@
+"use client";
+import Link from "next/link";
+import { useActionState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Alert } from "@/components/ui/misc";
+import { resetPasswordAction, type PasswordFormState } from "../../password-actions";
+
+export function ResetPasswordForm({ token }: { token: string }) {
+  const [state, action, pending] = useActionState<PasswordFormState, FormData>(resetPasswordAction, {});
+  if (state.done)
+    return (
+      <div className="space-y-4">
+        <Alert tone="green">Your password is changed. Sign in with the new one.</Alert>
+        <Link href="/sign-in" className="block text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
+          Sign in
+        </Link>
+      </div>
+    );
+  return (
+    <form action={action} className="space-y-4">
+      {state.error && <Alert>{state.error}</Alert>}
+      <input type="hidden" name="token" value={token} />
+      <Field id="password" name="password" type="password" label="New password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." />
+      <Field id="confirm" name="confirm" type="password" label="Repeat the new password" autoComplete="new-password" required />
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? "Saving…" : "Set new password"}
+      </Button>
+    </form>
+  );
+}

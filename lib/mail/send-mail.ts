@@ -1,0 +1,57 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import { getConfig } from "@/lib/services";
+import { getDb } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+let transport: Transporter | undefined;
+function smtp(url: string): Transporter {
+  transport ??= nodemailer.createTransport(url);
+  return transport;
+}
+
+/**
+ * Sends an email through SMTP_URL, or, when no SMTP server is configured, stores it in the
+ * database outbox (`npm run admin -- mail list`), so every flow that mails works offline.
+ * An SMTP failure is thrown: the caller decides whether the action fails with it.
+ */
+export async function sendMail(mail: Mail): Promise<{ via: "smtp" | "outbox" }> {
+  const { smtpUrl, from } = getConfig().mail;
+  if (smtpUrl) {
+    await smtp(smtpUrl).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    return { via: "smtp" };
+  }
+  await getDb().outboxMessage.create({ data: { id: newId("msg"), to: mail.to.trim().toLowerCase(), subject: mail.subject, text: mail.text } });
+  return { via: "outbox" };
+}
+
+/** One line for the start-up log: where mail goes. */
+export function describeMailTransport(): string {
+  const { smtpUrl } = getConfig().mail;
+  if (!smtpUrl) return "mail: no SMTP_URL set, messages go to the database outbox (npm run admin -- mail list)";
+  const url = new URL(smtpUrl);
+  return `mail: SMTP via ${url.hostname}:${url.port || (url.protocol === "smtps:" ? 465 : 587)}`;
+}
+
+export interface OutboxEntry {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  createdAt: string;
+}
+
+/** The outbox, newest first (operator CLI `mail list [--to E]`). */
+export async function listOutbox(input: { to?: string } = {}): Promise<{ messages: OutboxEntry[] }> {
+  const rows = await getDb().outboxMessage.findMany({
+    where: input.to ? { to: input.to.trim().toLowerCase() } : {},
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 500,
+  });
+  return { messages: rows.map((r) => ({ id: r.id, to: r.to, subject: r.subject, text: r.text, createdAt: r.createdAt.toISOString() })) };
+}

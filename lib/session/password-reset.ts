@@ -1,0 +1,66 @@
+import { createHash, randomBytes } from "node:crypto";
+import { getDb } from "@/lib/db/client";
+import { badRequest } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { sendMail } from "@/lib/mail/send-mail";
+import { normalizeEmail } from "@/lib/team/users";
+import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
+import { clearFailures } from "./throttle";
+
+export const RESET_TTL_MINUTES = 60;
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Emails a one-time link to set a new password. Answers the same whether or not the address has
+ * an account (no account discovery through this form); accounts without a password (OAuth) get
+ * one this way too. A new request replaces the previous link.
+ */
+export async function requestPasswordReset(input: { email: string; baseUrl: string }): Promise<void> {
+  const email = normalizeEmail(input.email);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw badRequest("Enter a valid email address");
+  const db = getDb();
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, name: true } });
+  if (!user) return;
+  const token = randomBytes(24).toString("base64url");
+  await db.$transaction([
+    db.passwordReset.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } }),
+    db.passwordReset.create({ data: { id: newId("pwr"), userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MINUTES * 60_000) } }),
+  ]);
+  await sendMail({
+    to: email,
+    subject: "Reset your Adloom password",
+    text: [
+      `Hi ${user.name || "there"},`,
+      "",
+      "Someone (hopefully you) asked to reset the password of your Adloom account. Open this link to choose a new one:",
+      "",
+      `${input.baseUrl}/reset-password/${token}`,
+      "",
+      `The link works once, for ${RESET_TTL_MINUTES} minutes. If you did not ask for it, ignore this email: your password stays as it is.`,
+    ].join("\n"),
+  });
+}
+
+/** The reset link's account, while the link is unused and unexpired. */
+export async function findPasswordReset(token: string): Promise<{ email: string } | null> {
+  const reset = await getDb().passwordReset.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: { select: { email: true } } } });
+  if (!reset || reset.usedAt || reset.expiresAt <= new Date()) return null;
+  return { email: reset.user.email };
+}
+
+/** Sets the new password through a reset link; the link is spent in the same transaction. */
+export async function completePasswordReset(input: { token: string; password: string }): Promise<{ email: string }> {
+  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
+  const db = getDb();
+  const passwordHash = await hashPassword(input.password);
+  const email = await db.$transaction(async (tx) => {
+    const reset = await tx.passwordReset.findUnique({ where: { tokenHash: hashToken(input.token) }, include: { user: { select: { email: true } } } });
+    if (!reset || reset.usedAt || reset.expiresAt <= new Date()) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
+    const { count } = await tx.passwordReset.updateMany({ where: { id: reset.id, usedAt: null }, data: { usedAt: new Date() } });
+    if (!count) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
+    await tx.user.update({ where: { id: reset.userId }, data: { passwordHash } });
+    return reset.user.email;
+  });
+  clearFailures(`signin:${email}`);
+  return { email };
+}

@@ -1,0 +1,95 @@
+/**
+ * Email (issue 17): password reset and invites go through SMTP_URL when set (a real SMTP server
+ * started here receives them), else into the database outbox that `mail list` prints.
+ */
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useFreshDatabase } from "../helpers/in-process-db";
+
+const received: { to: string[]; raw: string }[] = [];
+let smtp: SMTPServer;
+let smtpUrl: string;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (c: Buffer) => (raw += c.toString()));
+      stream.on("end", () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  await useFreshDatabase("mail");
+});
+afterAll(async () => {
+  await new Promise<void>((r) => smtp.close(r));
+});
+
+async function createUser(email: string) {
+  const { signUp } = await import("@/lib/session/accounts");
+  return signUp({ name: "Mia Mail", email, password: "old password 123", workspaceName: "Mail Co" });
+}
+const resetLink = (text: string) => /(http:\/\/[^\s]+\/reset-password\/[A-Za-z0-9_-]+)/.exec(text)?.[1];
+
+describe("mail without SMTP: the outbox", () => {
+  it("a reset request for an account lands in the outbox (listed by `mail list --to`), the link sets the password once", async () => {
+    delete process.env.SMTP_URL;
+    (globalThis as { __adloomConfig?: unknown }).__adloomConfig = undefined;
+    const { requestPasswordReset, completePasswordReset, findPasswordReset } = await import("@/lib/session/password-reset");
+    const { runAdminCommand } = await import("@/lib/admin/commands");
+    const { verifyCredentials } = await import("@/lib/session/accounts");
+    const { describeMailTransport } = await import("@/lib/mail/send-mail");
+    expect(describeMailTransport()).toContain("database outbox");
+    const email = `outbox-${Date.now()}@example.com`;
+    await createUser(email);
+    await requestPasswordReset({ email: email.toUpperCase(), baseUrl: "http://adloom.test" });
+    await requestPasswordReset({ email: `nobody-${Date.now()}@example.com`, baseUrl: "http://adloom.test" });
+
+    const { messages } = (await runAdminCommand(["mail", "list", "--to", email])) as { messages: { to: string; subject: string; text: string }[] };
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ to: email, subject: "Reset your Adloom password" });
+    const link = resetLink(messages[0]!.text)!;
+    expect(link).toMatch(/^http:\/\/adloom\.test\/reset-password\//);
+    const token = link.split("/").pop()!;
+    expect(await findPasswordReset(token)).toEqual({ email });
+    await completePasswordReset({ token, password: "new password 456" });
+    expect(await verifyCredentials(email, "new password 456")).toMatchObject({ email });
+    expect(await verifyCredentials(email, "old password 123")).toBeNull();
+    await expect(completePasswordReset({ token, password: "third password 789" })).rejects.toThrow(/expired or was already used/);
+    expect(await findPasswordReset(token)).toBeNull();
+  });
+});
+
+describe("mail through SMTP", () => {
+  it("a reset link and an invite arrive at the SMTP server, not in the outbox", async () => {
+    process.env.SMTP_URL = smtpUrl;
+    (globalThis as { __adloomConfig?: unknown }).__adloomConfig = undefined;
+    const { requestPasswordReset } = await import("@/lib/session/password-reset");
+    const { createInvite } = await import("@/lib/team/invites");
+    const { principalForUser } = await import("@/lib/session/principal");
+    const { listOutbox, describeMailTransport } = await import("@/lib/mail/send-mail");
+    expect(describeMailTransport()).toBe(`mail: SMTP via 127.0.0.1:${new URL(smtpUrl).port}`);
+    const email = `smtp-${Date.now()}@example.com`;
+    const { userId } = await createUser(email);
+    await requestPasswordReset({ email, baseUrl: "http://adloom.test" });
+    const invitee = `invitee-${Date.now()}@example.com`;
+    const invite = await createInvite((await principalForUser(userId))!, { email: invitee, role: "editor", baseUrl: "http://adloom.test" });
+    expect(invite.emailed).toBe(true);
+
+    const toReset = received.find((m) => m.to.includes(email))!;
+    expect(toReset.raw).toContain("Subject: Reset your Adloom password");
+    expect(toReset.raw.replace(/=\r?\n/g, "")).toMatch(/http:\/\/adloom\.test\/reset-password\/[A-Za-z0-9_-]+/);
+    const toInvitee = received.find((m) => m.to.includes(invitee))!;
+    expect(toInvitee.raw.replace(/=\r?\n/g, "")).toContain(invite.url);
+    expect((await listOutbox({ to: email })).messages).toEqual([]);
+    delete process.env.SMTP_URL;
+    (globalThis as { __adloomConfig?: unknown }).__adloomConfig = undefined;
+  });
+});
