@@ -51,7 +51,9 @@ async function send(c: Case, key: string): Promise<{ status: number; ms: number 
       body: c.body as BodyInit | undefined,
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-    await res.arrayBuffer();
+    // A live event stream never ends by design: its answer is the status and headers, sent at once.
+    if (res.ok && res.headers.get("content-type")?.startsWith("text/event-stream")) await res.body?.cancel();
+    else await res.arrayBuffer();
     return { status: res.status, ms: Date.now() - started };
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
