@@ -65,7 +65,7 @@ export async function createAdSet(principal: Principal, input: CreateAdSetInput)
   requireNotDeleted(campaign, "Campaign");
   if (campaign.platform !== input.platform) throw invalidArgument(`platform: the campaign is on ${campaign.platform}, not ${input.platform}`);
   const clientRef = input.clientRef ?? newId("ref");
-  const earlier = await db.adSet.findUnique({ where: { workspaceId_clientRef: { workspaceId: principal.workspaceId, clientRef } } });
+  const earlier = await db.adSet.findUnique({ where: { clientRef_workspaceId: { clientRef, workspaceId: principal.workspaceId } } });
   if (earlier) return { adSet: toAdSet(earlier), created: false };
 
   const { account, api } = await platformFor(principal, input.platform);
@@ -115,7 +115,7 @@ export async function createAdSet(principal: Principal, input: CreateAdSetInput)
     ],
     skipDuplicates: true,
   });
-  const row = await db.adSet.findUniqueOrThrow({ where: { workspaceId_clientRef: { workspaceId: principal.workspaceId, clientRef } } });
+  const row = await db.adSet.findUniqueOrThrow({ where: { clientRef_workspaceId: { clientRef, workspaceId: principal.workspaceId } } });
   return { adSet: toAdSet(row), created: count > 0 };
 }
 

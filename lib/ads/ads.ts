@@ -14,6 +14,7 @@ import { adClientRef, defaultAdName, loadMaterials, materialProblems, mediaIdOn 
 import { invalidArgument, requireAd, requireAdSet, requireNotDeleted } from "./lookups";
 import { platformFor, withBusyRetry } from "./platform-access";
 import { recentByAd } from "./insights";
+import { notePlannerGrowth } from "./planner-stats";
 
 export interface AdSpecInput {
   adSetId: string;
@@ -49,7 +50,7 @@ export async function makeAd(
 ): Promise<{ ad: Ad; created: boolean }> {
   const db = getDb();
   const clientRef = adClientRef(plan.adSet.id, plan.creative.id, plan.copy?.id ?? null);
-  const key = { workspaceId_clientRef: { workspaceId: principal.workspaceId, clientRef } };
+  const key = { clientRef_workspaceId: { clientRef, workspaceId: principal.workspaceId } };
   const earlier = await db.ad.findUnique({ where: key });
   if (earlier) {
     await announce(principal.workspaceId, earlier); // a run cut short after recording still announces it once
@@ -109,6 +110,7 @@ export async function makeAd(
     created = false;
   }
   await announce(principal.workspaceId, ad);
+  if (created) await notePlannerGrowth(1);
   return { ad, created };
 }
 

@@ -41,7 +41,7 @@ export async function createCampaign(
 ): Promise<{ campaign: CampaignOut; created: boolean }> {
   const db = getDb();
   const clientRef = input.clientRef ?? newId("ref");
-  const earlier = await db.adCampaign.findUnique({ where: { workspaceId_clientRef: { workspaceId: principal.workspaceId, clientRef } } });
+  const earlier = await db.adCampaign.findUnique({ where: { clientRef_workspaceId: { clientRef, workspaceId: principal.workspaceId } } });
   if (earlier) return { campaign: toCampaign(earlier), created: false };
   const { account, api } = await platformFor(principal, input.platform);
   const made = await api.createCampaign(account, { clientRef, name: input.name, objective: input.objective, status: "paused" });
@@ -62,7 +62,7 @@ export async function createCampaign(
     ],
     skipDuplicates: true,
   });
-  const row = await db.adCampaign.findUniqueOrThrow({ where: { workspaceId_clientRef: { workspaceId: principal.workspaceId, clientRef } } });
+  const row = await db.adCampaign.findUniqueOrThrow({ where: { clientRef_workspaceId: { clientRef, workspaceId: principal.workspaceId } } });
   return { campaign: toCampaign(row), created: count > 0 };
 }
 

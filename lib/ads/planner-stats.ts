@@ -1,0 +1,22 @@
+import { getDb, getPglite } from "@/lib/db/client";
+
+/**
+ * The embedded database runs no autovacuum, so its planner never learns how many ads a
+ * workspace holds: with no statistics it sorts the whole workspace for a newest-first page
+ * instead of walking the (workspaceId, createdAt, id) index. Refresh the statistics of the ads
+ * tables every so many new ads (PostgreSQL's autovacuum does this by itself).
+ */
+const EVERY = 250;
+let sinceLast = 0;
+
+export async function notePlannerGrowth(newRows: number): Promise<void> {
+  if (!getPglite()) return;
+  sinceLast += newRows;
+  if (sinceLast < EVERY) return;
+  sinceLast = 0;
+  try {
+    await getDb().$executeRawUnsafe("ANALYZE ads, ad_sets, ad_campaigns, sandbox_ads, sandbox_ad_days");
+  } catch (err) {
+    console.warn(`[adloom] could not refresh the ads tables' planner statistics: ${(err as Error).message}`);
+  }
+}
