@@ -20,7 +20,7 @@ async function material(key: string) {
 
 function cli(args: string[], key: string): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.resolve(__dirname, "../../bin/adloom.mjs"), ...args], {
+    const child = spawn(process.execPath, [path.resolve(__dirname, "../../packages/cli/bin/adloom.js"), ...args], {
       env: { PATH: process.env.PATH, HOME: os.tmpdir(), ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_API_KEY: key, ADLOOM_CONFIG_DIR: os.tmpdir(), NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "pipe"],
     });

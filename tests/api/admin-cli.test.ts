@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
@@ -7,16 +7,24 @@ import { tempDataDir } from "../helpers/server";
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** Runs `npm run --silent admin -- ...` exactly as an operator would. */
-function adminCli(args: string[], env: Record<string, string>) {
-  const result = spawnSync("npm", ["run", "--silent", "admin", "--", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, NODE_ENV: "production" },
-    encoding: "utf8",
-    timeout: 60_000,
+/**
+ * Runs `npm run --silent admin -- ...` exactly as an operator would. Asynchronously: a test process
+ * blocked for the CLI's whole run cannot notice the server closing its idle keep-alive connections,
+ * and its next request would go out on a dead one.
+ */
+function adminCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; json: any }> {
+  return new Promise((resolve) => {
+    execFile(
+      "npm",
+      ["run", "--silent", "admin", "--", ...args],
+      { cwd: ROOT, env: { ...process.env, ...env, NODE_ENV: "production" }, encoding: "utf8", timeout: 60_000 },
+      (error, stdout) => {
+        const lines = stdout.trim().split("\n");
+        const status = error ? (typeof error.code === "number" ? error.code : null) : 0;
+        resolve({ status, stdout, json: JSON.parse(lines[lines.length - 1]!) });
+      },
+    );
   });
-  const lines = result.stdout.trim().split("\n");
-  return { status: result.status, stdout: result.stdout, json: JSON.parse(lines[lines.length - 1]!) };
 }
 
 function envForRun(dataDir: string): Record<string, string> {
@@ -27,31 +35,31 @@ describe("operator CLI", () => {
   it("works while the server runs, and its key serves /api/v1/me", async () => {
     // The shared server owns its data dir (and, on PGlite, the database): the CLI hands the command over.
     const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
-    const ws = adminCli(["workspace", "create", "--name", "CLI Co", "--owner-email", `cli-${Date.now()}@example.com`], env);
+    const ws = await adminCli(["workspace", "create", "--name", "CLI Co", "--owner-email", `cli-${Date.now()}@example.com`], env);
     expect(ws.status).toBe(0);
     expect(ws.json).toEqual({ workspaceId: expect.stringMatching(/^ws_/), ownerUserId: expect.stringMatching(/^usr_/) });
     expect(ws.stdout.trim().split("\n")).toHaveLength(1);
 
-    const folder = adminCli(["folder", "create", "--workspace", ws.json.workspaceId, "--name", "Spring"], env);
+    const folder = await adminCli(["folder", "create", "--workspace", ws.json.workspaceId, "--name", "Spring"], env);
     expect(folder.json).toEqual({ folderId: expect.stringMatching(/^fld_/) });
-    const member = adminCli(
+    const member = await adminCli(
       ["member", "add", "--workspace", ws.json.workspaceId, "--email", `ed-${Date.now()}@example.com`, "--role", "editor", "--folders", folder.json.folderId],
       env,
     );
     expect(member.json).toEqual({ userId: expect.stringMatching(/^usr_/) });
 
-    const key = adminCli(["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId, "--scopes", "upload,publish", "--name", "CI"], env);
+    const key = await adminCli(["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId, "--scopes", "upload,publish", "--name", "CI"], env);
     expect(key.status).toBe(0);
     expect(key.json).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^adl_/) });
     expect((await api(key.json.key)("/api/v1/me")).body.account.id).toBe(ws.json.ownerUserId);
 
-    expect(adminCli(["plan", "set", "--workspace", ws.json.workspaceId, "--plan", "none"], env).json).toEqual({ ok: true });
+    expect((await adminCli(["plan", "set", "--workspace", ws.json.workspaceId, "--plan", "none"], env)).json).toEqual({ ok: true });
     expect((await api(key.json.key)("/api/v1/me")).status).toBe(402);
-    expect(adminCli(["key", "revoke", "--id", key.json.id], env).json).toEqual({ ok: true });
+    expect((await adminCli(["key", "revoke", "--id", key.json.id], env)).json).toEqual({ ok: true });
     expect((await api(key.json.key)("/api/v1/me")).status).toBe(401);
   });
 
-  it("answers bad input with the error envelope and a non-zero exit", () => {
+  it("answers bad input with the error envelope and a non-zero exit", async () => {
     const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
     const cases = [
       ["workspace", "create"],
@@ -64,17 +72,17 @@ describe("operator CLI", () => {
       ["workspace", "create", "--name", "X", "--unknown-flag", "1"],
     ];
     for (const args of cases) {
-      const out = adminCli(args, env);
+      const out = await adminCli(args, env);
       expect(out.status, args.join(" ")).not.toBe(0);
       expect(out.json, args.join(" ")).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
     }
   });
 
-  it.runIf(inject("testDb") === "pglite")("creates and migrates the embedded database itself when no server runs", () => {
+  it.runIf(inject("testDb") === "pglite")("creates and migrates the embedded database itself when no server runs", async () => {
     const dataDir = tempDataDir("cli");
-    const ws = adminCli(["workspace", "create", "--name", "Offline", "--plan", "none"], envForRun(dataDir));
+    const ws = await adminCli(["workspace", "create", "--name", "Offline", "--plan", "none"], envForRun(dataDir));
     expect(ws.status).toBe(0);
-    const key = adminCli(["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId], envForRun(dataDir));
+    const key = await adminCli(["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId], envForRun(dataDir));
     expect(key.json.key).toMatch(/^adl_/);
   });
 });

@@ -32,6 +32,13 @@ afterAll(async () => {
   await new Promise<void>((r) => smtp.close(r));
 });
 
+/** Reads the environment again: the process's services (configuration included) are made anew. */
+async function reconfigure() {
+  const { createServices, disposeServices } = await import("@/lib/services");
+  await disposeServices();
+  createServices();
+}
+
 async function createUser(email: string) {
   const { signUp } = await import("@/lib/session/accounts");
   return signUp({ name: "Mia Mail", email, password: "old password 123", workspaceName: "Mail Co" });
@@ -41,7 +48,7 @@ const resetLink = (text: string) => /(http:\/\/[^\s]+\/reset-password\/[A-Za-z0-
 describe("mail without SMTP: the outbox", () => {
   it("a reset request for an account lands in the outbox (listed by `mail list --to`), the link sets the password once", async () => {
     delete process.env.SMTP_URL;
-    (globalThis as { __adloomConfig?: unknown }).__adloomConfig = undefined;
+    await reconfigure();
     const { requestPasswordReset, completePasswordReset, findPasswordReset } = await import("@/lib/session/password-reset");
     const { runAdminCommand } = await import("@/lib/admin/commands");
     const { verifyCredentials } = await import("@/lib/session/accounts");
@@ -70,7 +77,7 @@ describe("mail without SMTP: the outbox", () => {
 describe("mail through SMTP", () => {
   it("a reset link and an invite arrive at the SMTP server, not in the outbox", async () => {
     process.env.SMTP_URL = smtpUrl;
-    (globalThis as { __adloomConfig?: unknown }).__adloomConfig = undefined;
+    await reconfigure();
     const { requestPasswordReset } = await import("@/lib/session/password-reset");
     const { createInvite } = await import("@/lib/team/invites");
     const { principalForUser } = await import("@/lib/session/principal");
@@ -90,6 +97,6 @@ describe("mail through SMTP", () => {
     expect(toInvitee.raw.replace(/=\r?\n/g, "")).toContain(invite.url);
     expect((await listOutbox({ to: email })).messages).toEqual([]);
     delete process.env.SMTP_URL;
-    (globalThis as { __adloomConfig?: unknown }).__adloomConfig = undefined;
+    await reconfigure();
   });
 });
