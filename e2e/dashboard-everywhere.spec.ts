@@ -149,7 +149,7 @@ test("copy: unsaved edits warn before leaving, deleting a variant asks first", a
 
   // Saved, nothing to warn about; deleting asks for confirmation, and Cancel keeps the variant.
   await variant.getByRole("button", { name: "Save variant" }).click();
-  await expect(variant.getByText("Saved")).toBeVisible();
+  await expect(variant.getByText("Saved", { exact: true })).toBeVisible();
   await variant.getByRole("button", { name: "Delete" }).click();
   const confirm = page.getByRole("dialog", { name: "Delete this copy variant?" });
   await expect(confirm).toContainText("Unsaved headline");

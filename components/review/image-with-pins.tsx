@@ -44,7 +44,7 @@ export function ImageWithPins({
         <span
           key={t.id}
           title={t.body}
-          className={`pointer-events-none absolute flex size-6 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full text-xs font-semibold text-white ring-2 ring-white ${t.resolved ? "bg-slate-500" : "bg-amber-600"}`}
+          className={`pointer-events-none absolute flex size-6 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full text-xs font-semibold text-white ring-2 ring-white ${t.resolved ? "bg-slate-500" : "bg-amber-700"}`}
           style={{ left: `${t.pin!.x * 100}%`, top: `${t.pin!.y * 100}%` }}
         >
           {i + 1}

@@ -176,10 +176,10 @@ function CreativeCard({
       {!near && <p className="mt-3 text-sm text-slate-600">{creative.threads.length} comment{creative.threads.length === 1 ? "" : "s"}</p>}
       {near && permissions.decide && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" disabled={busy} onClick={() => act(() => post(`/api/review/${token}/decision`, { creativeId: creative.id, ...who, decision: "approved" }))} className="rounded bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+          <button type="button" disabled={busy} onClick={() => act(() => post(`/api/review/${token}/decision`, { creativeId: creative.id, ...who, decision: "approved" }))} className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
             Approve
           </button>
-          <button type="button" disabled={busy} onClick={() => act(() => post(`/api/review/${token}/decision`, { creativeId: creative.id, ...who, decision: "changes_requested" }))} className="rounded bg-amber-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+          <button type="button" disabled={busy} onClick={() => act(() => post(`/api/review/${token}/decision`, { creativeId: creative.id, ...who, decision: "changes_requested" }))} className="rounded bg-amber-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
             Request changes
           </button>
         </div>

@@ -89,10 +89,10 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
         {review.requestedReviewers.length > 0 && <p className="text-sm text-slate-700">Reviewers: {review.requestedReviewers.map((r) => r.name).join(", ")}</p>}
         {can.approve && (
           <div className="flex flex-wrap gap-2">
-            <button type="button" disabled={busy || review.status === "approved"} className="rounded bg-emerald-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50" onClick={async () => { const d = await run(() => setStatusAction(creativeId, "approved")); if (d) setReview(d.review); }}>
+            <button type="button" disabled={busy || review.status === "approved"} className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50" onClick={async () => { const d = await run(() => setStatusAction(creativeId, "approved")); if (d) setReview(d.review); }}>
               Approve
             </button>
-            <button type="button" disabled={busy || review.status === "changes_requested"} className="rounded bg-amber-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50" onClick={async () => { const d = await run(() => setStatusAction(creativeId, "changes_requested")); if (d) setReview(d.review); }}>
+            <button type="button" disabled={busy || review.status === "changes_requested"} className="rounded bg-amber-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50" onClick={async () => { const d = await run(() => setStatusAction(creativeId, "changes_requested")); if (d) setReview(d.review); }}>
               Request changes
             </button>
           </div>
