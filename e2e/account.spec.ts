@@ -58,7 +58,7 @@ test("sign up on the trial, switch to Pro, create a key, call /api/v1/me with it
 
 test("sign out, wrong password, sign in again; pages need a session", async ({ page }) => {
   const { email, password } = await signUp(page);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/sign-in/);
   await page.goto("/dashboard/settings/team");
   await expect(page).toHaveURL(/\/sign-in/);

@@ -23,7 +23,7 @@ test("enable two-factor with a TOTP code, then sign in with password and code (a
   await expect(page.getByTestId("two-factor-status")).toHaveText("On");
 
   // Password alone is not enough any more.
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -37,7 +37,7 @@ test("enable two-factor with a TOTP code, then sign in with password and code (a
   await expect(page).toHaveURL(/\/dashboard/);
 
   // A code signs in once: replaying it (even within its 30 s window) is refused.
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -55,7 +55,7 @@ test("enable two-factor with a TOTP code, then sign in with password and code (a
     await page.getByRole("button", { name: "Verify and sign in" }).click();
     if (attempt === 1) {
       await expect(page).toHaveURL(/\/dashboard/);
-      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
     } else {
       await expect(page.getByText(/did not match/)).toBeVisible();
     }

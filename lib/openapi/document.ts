@@ -7,7 +7,8 @@ import type { OperationDef } from "@/lib/http/operation";
 type JsonSchema = Record<string, unknown>;
 
 /** Errors any authenticated operation can answer, before its handler runs. */
-const COMMON_ERRORS: ErrorCode[] = ["unauthorized", "subscription_required", "forbidden", "workspace_changed", "rate_limited", "internal_error"];
+// invalid_request: any request can carry ambiguous credentials or unusable text in a header or cookie.
+const COMMON_ERRORS: ErrorCode[] = ["invalid_request", "unauthorized", "subscription_required", "forbidden", "workspace_changed", "rate_limited", "internal_error"];
 
 const ErrorEnvelope = z
   .object({

@@ -25,7 +25,9 @@ export function recordStatuses(dir: string): void {
     try {
       const request = input instanceof Request ? input : null;
       const url = new URL(request ? request.url : String(input));
-      if (RECORDED_PATHS.test(url.pathname)) {
+      // Only the app's answers (they carry a request id): Node's HTTP server answers some malformed
+      // requests itself (431 headers too large, 400 bad request line) before the app sees them.
+      if (RECORDED_PATHS.test(url.pathname) && response.headers.has("x-request-id")) {
         const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
         fs.appendFileSync(file, JSON.stringify({ method, path: url.pathname, status: response.status } satisfies Observation) + "\n");
       }
