@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { buttonClass } from "@/components/ui/button";
-import { EmptyState, PageHeader } from "@/components/ui/misc";
+import { NoAccess, PlanRequired } from "@/components/dashboard/page-gates";
+import { PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/workspaces/plan";
@@ -13,22 +12,10 @@ export const dynamic = "force-dynamic";
 export default async function AdsPage() {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return (
-      <>
-        <PageHeader title="Ads" />
-        <EmptyState title="Choose a plan to run ads" action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
-          Ads open again as soon as the workspace is on a plan.
-        </EmptyState>
-      </>
-    );
+    return <PlanRequired page="Ads" title="Choose a plan to run ads">Ads open again as soon as the workspace is on a plan.</PlanRequired>;
   }
   if (!can(principal, "ads.read")) {
-    return (
-      <>
-        <PageHeader title="Ads" />
-        <EmptyState title="No access to ads">Your role does not include viewing ads; ask a workspace admin.</EmptyState>
-      </>
-    );
+    return <NoAccess page="Ads" title="No access to ads">Your role does not include viewing ads; ask a workspace admin.</NoAccess>;
   }
   return (
     <>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PlanRequired } from "@/components/dashboard/page-gates";
 import { buttonClass } from "@/components/ui/button";
 import { Alert, EmptyState, PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
@@ -20,14 +21,7 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const plan = planStatus(principal.workspace);
   if (!plan.dashboardAccess) {
-    return (
-      <>
-        <PageHeader title="Library" />
-        <EmptyState title="Choose a plan to open your library" action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
-          Your creatives are safe. The library opens again as soon as the workspace is on a plan.
-        </EmptyState>
-      </>
-    );
+    return <PlanRequired page="Library" title="Choose a plan to open your library">Your creatives are safe. The library opens again as soon as the workspace is on a plan.</PlanRequired>;
   }
   const filters = filtersFromParams(params);
   const [firstPage, folders, uploaders, everything] = await Promise.all([

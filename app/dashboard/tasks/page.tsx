@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { buttonClass } from "@/components/ui/button";
-import { EmptyState, PageHeader } from "@/components/ui/misc";
+import { PlanRequired } from "@/components/dashboard/page-gates";
+import { PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { listMembers } from "@/lib/team/manage";
@@ -14,14 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function TasksPage() {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return (
-      <>
-        <PageHeader title="Tasks" />
-        <EmptyState title="Choose a plan to open tasks" action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
-          Tasks open again as soon as the workspace is on a plan.
-        </EmptyState>
-      </>
-    );
+    return <PlanRequired page="Tasks" title="Choose a plan to open tasks">Tasks open again as soon as the workspace is on a plan.</PlanRequired>;
   }
   const members = (await listMembers(principal)).map(({ userId, name, email }) => ({ userId, name, email }));
   return (

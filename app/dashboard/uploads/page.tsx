@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { buttonClass } from "@/components/ui/button";
-import { EmptyState, PageHeader } from "@/components/ui/misc";
+import { PlanRequired } from "@/components/dashboard/page-gates";
+import { PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { listVisibleFolders } from "@/lib/session/library-view";
@@ -14,14 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function UploadsPage({ searchParams }: { searchParams: Promise<{ folder?: string }> }) {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return (
-      <>
-        <PageHeader title="Uploads" />
-        <EmptyState title="Choose a plan to upload" action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
-          Uploading opens again as soon as the workspace is on a plan.
-        </EmptyState>
-      </>
-    );
+    return <PlanRequired page="Uploads" title="Choose a plan to upload">Uploading opens again as soon as the workspace is on a plan.</PlanRequired>;
   }
   const folders = await listVisibleFolders(principal);
   return (
