@@ -1,9 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { notFound } from "@/lib/errors";
 import { mediaResponse } from "@/lib/http/media/serve-media";
+import { sendWebResponse, webRequestOf } from "@/lib/http/pages-api";
 import { errorResponse, newRequestId, toErrorResponse } from "@/lib/http/responses";
 import { guestMedia, openLink } from "@/lib/review/guest";
 import { verifyGuestMedia } from "@/lib/review/guest-signing";
@@ -28,19 +26,7 @@ async function guestMediaResponse(req: PagesRequest, request: Request): Promise<
 }
 
 export async function serveGuestMedia(req: PagesRequest, res: ServerResponse): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  const request = new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), { method: req.method, headers });
+  const request = webRequestOf(req);
   const response = await guestMediaResponse(req, request).catch((err: unknown) => toErrorResponse(err, newRequestId()));
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
-  if (!response.body || req.method === "HEAD") {
-    await response.body?.cancel();
-    res.end();
-    return;
-  }
-  await pipeline(Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>), res).catch(() => undefined);
+  await sendWebResponse(req, res, response);
 }
