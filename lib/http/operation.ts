@@ -4,7 +4,7 @@ import type { CapabilityId } from "@/lib/auth/capabilities";
 import type { Principal } from "@/lib/auth/principal";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { fingerprint, runIdempotently, validateIdempotencyKey } from "@/lib/idempotency";
-import type { HttpMethod } from "@/lib/tools/types";
+import type { HttpMethod, OtherAnswers } from "@/lib/tools/types";
 import { runPipeline } from "./pipeline";
 import { parseJsonText, readBodyText } from "./request-body";
 import { describeZodError } from "@/lib/errors";
@@ -54,6 +54,8 @@ export interface OperationDef<Q = unknown, B = unknown, P = unknown, R = unknown
   /** A body the handler streams itself (multipart); documented with this schema. */
   streamedBody?: { contentType: string; schema: Record<string, unknown> };
   success: { status: number; description: string; schema?: z.ZodType<R> };
+  /** Other non-error answers (a second success status, 206/304/416 of a download), for the document. */
+  otherAnswers?: OtherAnswers;
   /** The handler applies the Idempotency-Key header itself (tool calls, whose key may also arrive in the arguments). */
   handlesIdempotency?: boolean;
   /** Errors this operation can answer besides the ones every operation can (401, 402, 403, 429, 500). */

@@ -77,6 +77,7 @@ export function operationFromTool(tool: ToolDefinition): OperationDef<any, any, 
     streamedBody: rest.multipartUpload && { contentType: "multipart/form-data", schema: rest.multipartUpload.schema },
     success: { status: rest.status, description: rest.successDescription, schema: rest.responseSchema ?? tool.output },
     errors: rest.errors,
+    otherAnswers: rest.otherAnswers,
     handler: async ({ principal, params, query, body, request }) => {
       if (rest.multipartUpload) return respond(await rest.multipartUpload.run(principal, multipartFiles(request)));
       const args: Record<string, unknown> = { ...(query ?? {}), ...(body ?? {}) };

@@ -3,6 +3,7 @@ import { SCOPES, SCOPE_DESCRIPTIONS } from "@/lib/auth/scopes";
 import { CAPABILITIES } from "@/lib/auth/capabilities";
 import { ERROR_CODES, type ErrorCode } from "@/lib/errors";
 import type { OperationDef } from "@/lib/http/operation";
+import type { OtherAnswers } from "@/lib/tools/types";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -70,31 +71,7 @@ function errorResponses(codes: ErrorCode[]) {
   );
 }
 
-/**
- * Answers an operation gives besides its declared success status and error codes: a second
- * success status with the same body, or a body-less revalidation/range answer; and the
- * request headers those depend on. Kept beside the document until the REST declarations
- * carry them.
- */
-const OTHER_RESPONSES: Record<string, { sameBody?: Record<string, string>; empty?: Record<string, string>; headers?: Record<string, string> }> = {
-  saveCopy: { sameBody: { "200": "Updated: the body named an existing variant's `id`" } },
-  putWebhook: { sameBody: { "201": "Created: the workspace had no endpoint" } },
-  listTools: {
-    empty: { "304": "Not modified: the catalog still has the ETag sent in `If-None-Match`" },
-    headers: { "If-None-Match": "The `ETag` of a catalog response; 304 while the catalog is unchanged" },
-  },
-  getCreativeMedia: {
-    empty: { "206": "Partial content: the requested `Range`", "304": "Not modified (`If-None-Match` / `If-Modified-Since`)", "416": "The `Range` lies outside the file" },
-    headers: { Range: "One byte range, e.g. `bytes=0-1023`", "If-None-Match": "An `ETag` of this media", "If-Modified-Since": "An HTTP date" },
-  },
-  getCreativePreview: {
-    empty: { "206": "Partial content: the requested `Range`", "304": "Not modified (`If-None-Match` / `If-Modified-Since`)", "416": "The `Range` lies outside the file" },
-    headers: { Range: "One byte range, e.g. `bytes=0-1023`", "If-None-Match": "An `ETag` of this preview", "If-Modified-Since": "An HTTP date" },
-  },
-};
-
-function otherResponses(operationId: string, success: { description: string; content?: unknown }) {
-  const other = OTHER_RESPONSES[operationId] ?? {};
+function otherResponses(other: OtherAnswers, success: { description: string; content?: unknown }) {
   return {
     responses: {
       ...Object.fromEntries(Object.entries(other.sameBody ?? {}).map(([status, description]) => [status, { ...success, description }])),
@@ -127,7 +104,7 @@ function operationObject(op: OperationDef<any, any, any, any>, components: Recor
     description: op.success.description,
     ...(op.success.schema ? { content: { "application/json": { schema: toSchema(op.success.schema, components, "output") } } } : {}),
   };
-  const other = otherResponses(op.operationId, success);
+  const other = otherResponses(op.otherAnswers ?? {}, success);
   return {
     operationId: op.operationId,
     summary: op.summary,

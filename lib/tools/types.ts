@@ -34,6 +34,16 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   rest?: RestBinding;
 }
 
+/** Answers an operation gives besides its success status, for the OpenAPI document. */
+export interface OtherAnswers {
+  /** Statuses answered with the success body, and what each means. */
+  sameBody?: Record<string, string>;
+  /** Statuses answered without a body. */
+  empty?: Record<string, string>;
+  /** Optional request headers those answers depend on. */
+  headers?: Record<string, string>;
+}
+
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
@@ -68,6 +78,8 @@ export interface RestBinding<R = any> {
   responseSchema?: z.ZodType;
   /** Errors the route can answer besides the ones every route can (401, 402, 403, 409, 429, 500). */
   errors?: ErrorCode[];
+  /** Success statuses besides `status` (those `statusOf` can choose), for the document. */
+  otherAnswers?: OtherAnswers;
   /**
    * The body is the multipart upload form instead of JSON: the HTTP edge parses it as it streams
    * (never held whole in memory) and hands `run` the files one at a time; `schema` documents it.

@@ -39,6 +39,10 @@ export const listToolsOperation = defineOperation({
   capability: "tools.list",
   allowSession: true,
   success: { status: 200, description: "The catalog", schema: z.object({ tools: z.array(ToolSchema) }) },
+  otherAnswers: {
+    empty: { "304": "Not modified: the catalog still has the ETag sent in `If-None-Match`" },
+    headers: { "If-None-Match": "The `ETag` of a catalog response; 304 while the catalog is unchanged" },
+  },
   handler: async ({ request }) => {
     const { json: body, etag } = catalog();
     const headers = { ETag: etag, "Cache-Control": "private, no-cache" };

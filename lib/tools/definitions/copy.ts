@@ -72,6 +72,7 @@ export const copyTools = [
       status: 201,
       statusOf: ({ created }) => (created ? 201 : 200),
       successDescription: "Created (201) or updated (200)",
+      otherAnswers: { sameBody: { "200": "Updated: the body named an existing variant's `id`" } },
       respond: ({ id }) => ({ id }),
       responseSchema: z.object({ id: z.string() }),
       errors: ["not_found"],

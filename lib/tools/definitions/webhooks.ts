@@ -56,6 +56,7 @@ export const webhookTools = [
       status: 200,
       statusOf: ({ created }) => (created ? 201 : 200),
       successDescription: "The endpoint (status 201 when it was created)",
+      otherAnswers: { sameBody: { "201": "Created: the workspace had no endpoint" } },
       respond: ({ webhook }) => ({ webhook }),
       responseSchema: EndpointBody,
     },
