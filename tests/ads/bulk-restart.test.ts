@@ -1,24 +1,12 @@
 import path from "node:path";
-import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { currentOwner } from "@/lib/db/pglite-lock";
 import { admin, createTenant } from "../helpers/fixtures";
 import { allCreatives, creativeWhen, finishedUpload, uploadIds, waitFor } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { callTool } from "../tools/helpers";
-
-async function freshDatabaseUrl(): Promise<string | undefined> {
-  if (inject("testDb") !== "postgres") return undefined;
-  const name = `ads_restart_${Date.now()}`;
-  const client = new pg.Client({ connectionString: inject("postgresUrl") });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(inject("postgresUrl"));
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+import { freshDatabaseUrl } from "../helpers/fresh-database";
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -34,7 +22,7 @@ async function result(key: string, name: string, args: object, baseUrl: string):
 describe("building ads from the library across a server crash", () => {
   it("a bulk build killed midway and repeated after restart leaves exactly one ad per pair, here and on the platform", async () => {
     const dataDir = tempDataDir("ads-restart");
-    const databaseUrl = await freshDatabaseUrl();
+    const databaseUrl = await freshDatabaseUrl("ads_restart");
     // `sandbox-slow` files: each ad is made on the platform at once but answered 400 ms later, so the kill lands between the two.
     const env = { SANDBOX_SLOW_PUSH_MS: "400" };
     const first = await startServer({ dataDir, databaseUrl, env });

@@ -1,27 +1,15 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
 import { startServer, type TestServer } from "../helpers/server";
-import { inject } from "vitest";
+import { freshDatabaseUrl } from "../helpers/fresh-database";
 
 let server: TestServer;
 
 beforeAll(async () => {
-  const databaseUrl = inject("testDb") === "postgres" ? await freshPostgresDatabase() : undefined;
+  const databaseUrl = await freshDatabaseUrl("ratelimit");
   server = await startServer({ env: { RATE_LIMIT_PER_MINUTE: "5" }, databaseUrl });
 });
 afterAll(() => server?.stop());
-
-async function freshPostgresDatabase(): Promise<string> {
-  const pg = await import("pg");
-  const client = new pg.default.Client({ connectionString: inject("postgresUrl") });
-  await client.connect();
-  const name = `ratelimit_${Date.now()}`;
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(inject("postgresUrl"));
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 it("answers 429 rate_limited with Retry-After past RATE_LIMIT_PER_MINUTE, per key", async () => {
   const a = await createTenant({ dataDir: server.dataDir });

@@ -1,5 +1,4 @@
-import { inject } from "vitest";
-import pg from "pg";
+import { freshDatabaseUrl } from "./fresh-database";
 import { tempDataDir } from "./server";
 
 /**
@@ -9,18 +8,9 @@ import { tempDataDir } from "./server";
  */
 export async function useFreshDatabase(label: string): Promise<void> {
   process.env.DATA_DIR = tempDataDir(label);
-  if (inject("testDb") === "postgres") {
-    const admin = new pg.Client({ connectionString: inject("postgresUrl") });
-    await admin.connect();
-    const name = `${label}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`.replace(/[^a-z0-9_]/gi, "_").toLowerCase();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const url = new URL(inject("postgresUrl"));
-    url.pathname = `/${name}`;
-    process.env.DATABASE_URL = url.toString();
-  } else {
-    delete process.env.DATABASE_URL;
-  }
+  const databaseUrl = await freshDatabaseUrl(label);
+  if (databaseUrl) process.env.DATABASE_URL = databaseUrl;
+  else delete process.env.DATABASE_URL;
   const { createServices, disposeServices } = await import("@/lib/services");
   await disposeServices();
   createServices();

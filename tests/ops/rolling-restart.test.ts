@@ -1,7 +1,8 @@
 import http from "node:http";
 import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createTenant } from "../helpers/fixtures";
+import { freshDatabaseUrl } from "../helpers/fresh-database";
 import { finishedUpload, postUploads, uploadEvents, waitFor, type WebhookEventRecord } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from "../helpers/postgres";
@@ -22,18 +23,10 @@ afterAll(async () => {
 });
 
 async function freshDatabase(): Promise<string> {
-  const name = `rolling_${Date.now()}`;
-  if (inject("testDb") === "postgres") {
-    const client = new pg.Client({ connectionString: inject("postgresUrl") });
-    await client.connect();
-    await client.query(`CREATE DATABASE "${name}"`);
-    await client.end();
-    const url = new URL(inject("postgresUrl"));
-    url.pathname = `/${name}`;
-    return url.toString();
-  }
+  const url = await freshDatabaseUrl("rolling");
+  if (url) return url;
   ownPostgres = await startPostgres();
-  return ownPostgres.createDatabase(name);
+  return ownPostgres.createDatabase(`rolling_${Date.now()}`);
 }
 
 /** An upload whose multipart body trickles in over `durationMs`: still in flight when the server is told to stop. */

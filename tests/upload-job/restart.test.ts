@@ -1,24 +1,11 @@
 import path from "node:path";
-import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
 import { finishedUpload, uploadEvents, uploadIds, waitFor, webhookReceiver } from "../helpers/library";
 import { jpegImage, mp4Video, pngImage } from "../helpers/media-fixtures";
 import { currentOwner } from "@/lib/db/pglite-lock";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server";
-
-/** A fresh database on the run's PostgreSQL (postgres runs), or undefined for the embedded one. */
-async function freshDatabaseUrl(): Promise<string | undefined> {
-  if (inject("testDb") !== "postgres") return undefined;
-  const name = `upload_restart_${Date.now()}`;
-  const client = new pg.Client({ connectionString: inject("postgresUrl") });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(inject("postgresUrl"));
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+import { freshDatabaseUrl } from "../helpers/fresh-database";
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -28,7 +15,7 @@ afterAll(async () => {
 describe("upload jobs across a server crash", () => {
   it("every upload processing at the kill reaches completed or failed after restart, each with exactly one terminal event", async () => {
     const dataDir = tempDataDir("upload-restart");
-    const databaseUrl = await freshDatabaseUrl();
+    const databaseUrl = await freshDatabaseUrl("upload_restart");
     // Short retry waits so the failing upload gives up within the test; the push itself stays ~3 s.
     const env = { PLATFORM_RETRY_DELAYS_MS: "1000,1000", SANDBOX_SLOW_PUSH_MS: "3000" };
     const first = await startServer({ dataDir, databaseUrl, env });
