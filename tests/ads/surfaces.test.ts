@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import os from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, inject, it } from "vitest";
 import { Adloom } from "@adloom/sdk";
 import { createMemberKey, createTenant } from "../helpers/fixtures";
 import { toolResult } from "../tools/helpers";
+import { runAdloom } from "../helpers/cli";
 import { adCopy, adCreatives, campaignWithAdSet } from "./helpers";
 
 /** Ads on every surface: a create, an activate and a refusal by scope, over MCP, the CLI and the SDK. */
@@ -18,28 +17,7 @@ async function material(key: string) {
   return { adSetId: adSet.id, creativeId: creativeId!, copyVariantId, callToAction: "learn_more" as const, landingUrl: "https://example.com" };
 }
 
-function cli(args: string[], key: string): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.resolve(__dirname, "../../packages/cli/bin/adloom.js"), ...args], {
-      env: { PATH: process.env.PATH, HOME: os.tmpdir(), ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_API_KEY: key, ADLOOM_CONFIG_DIR: os.tmpdir(), NODE_ENV: "production" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      let json: any;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json });
-    });
-  });
-}
+const cli = (args: string[], key: string) => runAdloom(args, { ADLOOM_API_KEY: key, ADLOOM_CONFIG_DIR: os.tmpdir() });
 
 describe("ads on every surface", () => {
   it("MCP: creates an ad, activates it, and refuses a key without the launch scope", async () => {

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,41 +5,9 @@ import { describe, expect, inject, it } from "vitest";
 import { api, createMemberKey, createTenant } from "../helpers/fixtures";
 import { pngImage } from "../helpers/media-fixtures";
 import { receiverServer } from "../tools/tool-calls";
+import { runAdloom } from "../helpers/cli";
 
-// The built command, as `npm install -g @adloom/cli` installs it (tests/global-setup.ts builds the packages).
-const BIN = path.resolve(__dirname, "../../packages/cli/bin/adloom.js");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
-
-/** Runs `adloom` as a separate process (no TTY), with its own config directory. */
-function adloom(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: os.tmpdir(), ADLOOM_BASE_URL: inject("baseUrl"), NODE_ENV: "production", ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      let json: any;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json });
-    });
-    child.stdin.end(stdin ?? "");
-  });
-}
+const adloom = runAdloom;
 
 const configDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "adloom-cli-"));
 

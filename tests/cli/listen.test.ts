@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import os from "node:os";
-import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Adloom, verifyWebhook } from "@adloom/sdk";
@@ -8,8 +7,8 @@ import { api, createTenant } from "../helpers/fixtures";
 import { pngImage } from "../helpers/media-fixtures";
 import { until } from "../helpers/wait";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
+import { ADLOOM_BIN } from "../helpers/cli";
 
-const BIN = path.resolve(__dirname, "../../packages/cli/bin/adloom.js");
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -26,7 +25,7 @@ describe("adloom webhooks listen", () => {
     await call("/api/v1/webhooks", { method: "PATCH", json: { events: ["review.comment"] } });
     const forwardPath = `/forward/${t.workspaceId}`;
 
-    const child = spawn(process.execPath, [BIN, "webhooks", "listen", "--forward-to", receiver.url.replace(/\/hooks$/, forwardPath), "--json"], {
+    const child = spawn(process.execPath, [ADLOOM_BIN, "webhooks", "listen", "--forward-to", receiver.url.replace(/\/hooks$/, forwardPath), "--json"], {
       env: { PATH: process.env.PATH, HOME: os.tmpdir(), NODE_ENV: "production", ADLOOM_API_KEY: t.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: os.tmpdir() },
       stdio: ["ignore", "pipe", "pipe"],
     });
