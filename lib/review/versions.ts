@@ -33,18 +33,7 @@ interface VersionRow {
  * Every version of a creative, oldest first. A creative that never got a second file has one
  * version: itself (stored as a row once version 2 arrives).
  */
-export async function versionRowsOf(creative: {
-  id: string;
-  fileName: string;
-  kind: "image" | "video";
-  contentType: string;
-  sizeBytes: number;
-  width: number | null;
-  height: number | null;
-  storageKey: string;
-  previewStorageKey: string | null;
-  createdAt: Date;
-}): Promise<{ rows: VersionRow[]; current: number }> {
+export async function versionRowsOf(creative: Omit<VersionRow, "number" | "actorName"> & { id: string }): Promise<{ rows: VersionRow[]; current: number }> {
   const db = getDb();
   const [rows, review] = await Promise.all([
     db.creativeVersion.findMany({ where: { creativeId: creative.id }, orderBy: { number: "asc" } }),
