@@ -1,0 +1,89 @@
+import type * as Sdk from "@adloom/sdk";
+import type { ListCreativesResult } from "@adloom/sdk";
+
+/**
+ * The consumer every runtime runs (Bun, Deno, an edge runtime, Chromium): web APIs only, no
+ * imports at run time, so each harness hands in the library as it loaded it (ESM import,
+ * CommonJS require, an npm: specifier, a bundle) and prints what this returns.
+ */
+
+export interface ExerciseConfig {
+  runtime: string;
+  baseUrl: string;
+  apiKey: string;
+  /** A small PNG, base64. */
+  png: string;
+  /** A delivery signed by the server's signer, for verifyWebhook. */
+  webhook: { body: string; header: string; secret: string };
+}
+
+export interface ExerciseResult {
+  accountId: string;
+  tools: number;
+  /** The second catalog read was answered 304 and served from the cache (ETag exposed, If-None-Match allowed). */
+  toolsRevalidated: boolean;
+  folder: string;
+  uploads: { fileName: string; status: string }[];
+  /** Bytes each file reported sent through onProgress. */
+  progress: number[];
+  creatives: string[];
+  error: { code: string; status: number; requestId: boolean } | null;
+  webhookEventId: string;
+  tamperedWebhook: string;
+}
+
+export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise<ExerciseResult> {
+  const { Adloom, AdloomError, verifyWebhook, WebhookVerificationError } = sdk;
+  const adloom = new Adloom({ apiKey: config.apiKey, baseUrl: config.baseUrl });
+
+  const account = await adloom.account.get();
+  const tools = await adloom.tools.list();
+  const toolsRevalidated = (await adloom.tools.list()) === tools;
+  const { folder } = await adloom.tools.call("create_folder", { name: `${config.runtime} folder` });
+  // @ts-expect-error limit is an integer in list_creatives' schema (Deno type-checks this file)
+  void (() => adloom.tools.call("list_creatives", { limit: "ten" }));
+
+  const bytes = Uint8Array.from(atob(config.png), (c) => c.charCodeAt(0));
+  const progress: number[] = [];
+  const created = await adloom.uploads.create(
+    [
+      { data: new Blob([bytes], { type: "image/png" }), name: `${config.runtime}-blob.png` },
+      { stream: new Blob([bytes]).stream(), name: `${config.runtime}-stream.png`, size: bytes.length },
+    ],
+    { folderId: folder.id, onProgress: (p) => (progress[p.index] = p.loaded) },
+  );
+  const uploads = await Promise.all(created.map((u) => adloom.uploads.waitFor(u.id, { intervalMs: 200, timeoutMs: 60_000 })));
+  let page: ListCreativesResult = { creatives: [], nextCursor: null };
+  for (const deadline = Date.now() + 30_000; page.creatives.length < uploads.length && Date.now() < deadline; ) {
+    page = await adloom.tools.call("list_creatives", { folderId: folder.id, sort: "name" });
+    if (page.creatives.length < uploads.length) await new Promise((r) => setTimeout(r, 200));
+  }
+
+  let error: ExerciseResult["error"] = null;
+  try {
+    await new Adloom({ apiKey: "adl_wrong", baseUrl: config.baseUrl, maxRetries: 0 }).account.get();
+  } catch (err) {
+    if (err instanceof AdloomError) error = { code: err.code, status: err.status, requestId: err.requestId !== null };
+  }
+
+  const event = await verifyWebhook(config.webhook);
+  let tamperedWebhook = "accepted";
+  try {
+    await verifyWebhook({ ...config.webhook, body: config.webhook.body.replace("}", ' }') });
+  } catch (err) {
+    if (err instanceof WebhookVerificationError) tamperedWebhook = err.code;
+  }
+
+  return {
+    accountId: account.id,
+    tools: tools.length,
+    toolsRevalidated,
+    folder: folder.name,
+    uploads: uploads.map((u) => ({ fileName: u.fileName, status: u.status })),
+    progress,
+    creatives: page.creatives.map((c) => c.fileName),
+    error,
+    webhookEventId: event.id,
+    tamperedWebhook,
+  };
+}
