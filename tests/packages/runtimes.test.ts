@@ -47,6 +47,7 @@ function expectExercised(result: ExerciseResult, config: ExerciseConfig) {
       { fileName: `${r}-stream.png`, status: "completed" },
     ],
     creatives: [`${r}-blob.png`, `${r}-stream.png`],
+    streamed: [`${r}-blob.png`, `${r}-stream.png`],
     error: { code: "unauthorized", status: 401, requestId: true },
     webhookEventId: `evt_${r}`,
     tamperedWebhook: "bad_signature",

@@ -27,6 +27,8 @@ export interface ExerciseResult {
   /** Bytes each file reported sent through onProgress. */
   progress: number[];
   creatives: string[];
+  /** upload.completed events read from the live event stream (Server-Sent Events over fetch), by file name. */
+  streamed: string[];
   error: { code: string; status: number; requestId: boolean } | null;
   webhookEventId: string;
   tamperedWebhook: string;
@@ -43,6 +45,19 @@ export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise
   // @ts-expect-error limit is an integer in list_creatives' schema (Deno type-checks this file)
   void (() => adloom.tools.call("list_creatives", { limit: "ten" }));
 
+  // The live event stream, open before the uploads so their upload.completed events arrive on it.
+  const stop = new AbortController();
+  const streamed: string[] = [];
+  let opened: () => void = () => {};
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  const listening = (async () => {
+    for await (const { event } of adloom.events.stream({ events: ["upload.completed"], signal: stop.signal, onOpen: opened })) {
+      streamed.push(String((event.data.upload as { fileName?: unknown } | undefined)?.fileName));
+      if (streamed.length === 2) return;
+    }
+  })();
+  await Promise.race([open, listening]);
+
   const bytes = Uint8Array.from(atob(config.png), (c) => c.charCodeAt(0));
   const progress: number[] = [];
   const created = await adloom.uploads.create(
@@ -58,6 +73,11 @@ export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise
     page = await adloom.tools.call("list_creatives", { folderId: folder.id, sort: "name" });
     if (page.creatives.length < uploads.length) await new Promise((r) => setTimeout(r, 200));
   }
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([listening, new Promise((resolve) => (timer = setTimeout(resolve, 20_000)))]);
+  clearTimeout(timer);
+  stop.abort();
 
   let error: ExerciseResult["error"] = null;
   try {
@@ -82,6 +102,7 @@ export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise
     uploads: uploads.map((u) => ({ fileName: u.fileName, status: u.status })),
     progress,
     creatives: page.creatives.map((c) => c.fileName),
+    streamed: streamed.sort(),
     error,
     webhookEventId: event.id,
     tamperedWebhook,
