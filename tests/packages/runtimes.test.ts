@@ -28,32 +28,37 @@ let tarball: string;
 let project: string;
 let png: string;
 
-/** A fresh workspace and everything the consumer needs, for one runtime. */
-async function configFor(runtime: string): Promise<ExerciseConfig> {
+/** A fresh workspace and everything the consumer needs, for one runtime (`withFile`: it has a file system). */
+async function configFor(runtime: string, withFile = false): Promise<ExerciseConfig> {
   const tenant = await createTenant();
   const body = JSON.stringify({ id: `evt_${runtime}`, type: "test", createdAt: new Date().toISOString(), data: { runtime } });
   const secret = `whsec_${runtime}_secret`;
-  return { runtime, baseUrl: inject("baseUrl"), apiKey: tenant.key, png, webhook: { body, header: signatureHeader(secret, body), secret } };
+  const config: ExerciseConfig = { runtime, baseUrl: inject("baseUrl"), apiKey: tenant.key, png, webhook: { body, header: signatureHeader(secret, body), secret } };
+  if (withFile) {
+    config.pngPath = path.join(ws.dir, `${runtime}.png`);
+    fs.writeFileSync(config.pngPath, Buffer.from(png, "base64"));
+  }
+  return config;
 }
 
 /** What every runtime must have done: the same observable results, named after the runtime. */
 function expectExercised(result: ExerciseResult, config: ExerciseConfig) {
   const r = config.runtime;
+  const names = [`${r}-blob.png`, `${r}-stream.png`, ...(config.pngPath ? [`${r}-path.png`] : [])];
   expect(result).toMatchObject({
     toolsRevalidated: true,
     folder: `${r} folder`,
-    uploads: [
-      { fileName: `${r}-blob.png`, status: "completed" },
-      { fileName: `${r}-stream.png`, status: "completed" },
-    ],
-    creatives: [`${r}-blob.png`, `${r}-stream.png`],
-    streamed: [`${r}-blob.png`, `${r}-stream.png`],
+    uploads: names.map((fileName) => ({ fileName, status: "completed" })),
+    creatives: [...names].sort(),
+    streamed: [...names].sort(),
     error: { code: "unauthorized", status: 401, requestId: true },
     webhookEventId: `evt_${r}`,
     tamperedWebhook: "bad_signature",
   });
+  // Without a file system, a path is refused before anything is sent, saying what to pass instead.
+  expect(result.pathError).toBe(config.pngPath ? null : "Uploading from a file path needs node:fs (Node, Deno, Bun); pass { data } or { stream } instead");
   const bytes = Buffer.from(config.png, "base64").length;
-  expect(result.progress).toEqual([bytes, bytes]);
+  expect(result.progress).toEqual(names.map(() => bytes));
   expect(result.tools).toBeGreaterThan(10);
 }
 
@@ -96,7 +101,7 @@ exercise(sdk, JSON.parse(process.env.ADLOOM_EXERCISE)).then(
 );
 `,
     );
-    const [esmConfig, cjsConfig] = await Promise.all([configFor("bun-esm"), configFor("bun-cjs")]);
+    const [esmConfig, cjsConfig] = await Promise.all([configFor("bun-esm", true), configFor("bun-cjs", true)]);
     const bun = (file: string, config: ExerciseConfig) =>
       run(path.join(BIN, "bun"), ["run", file], { cwd: project, env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_EXERCISE: JSON.stringify(config), BUN_INSTALL_CACHE_DIR: path.join(ws.dir, "bun-cache") } });
     const [esm, cjs] = await Promise.all([bun("esm.ts", esmConfig), bun("cjs.cjs", cjsConfig)]);
@@ -126,9 +131,10 @@ import { exercise } from "./exercise.ts";
 console.log(JSON.stringify(await exercise(sdk, JSON.parse(Deno.env.get("ADLOOM_EXERCISE")!))));
 `,
     );
-    const config = await configFor("deno");
+    const config = await configFor("deno", true);
     const host = new URL(config.baseUrl).host;
-    const { stdout } = await run(path.join(BIN, "deno"), ["run", "--check", `--allow-net=${host}`, "--allow-env=ADLOOM_EXERCISE", "main.ts"], {
+    const args = ["run", "--check", `--allow-net=${host}`, "--allow-env=ADLOOM_EXERCISE", `--allow-read=${config.pngPath}`, "main.ts"];
+    const { stdout } = await run(path.join(BIN, "deno"), args, {
       cwd: dir,
       env: {
         PATH: process.env.PATH,

@@ -16,10 +16,18 @@ interface NodeFs {
   createReadStream(path: string, options: { highWaterMark: number }): AsyncIterable<Uint8Array>;
 }
 
+/** A browser page or worker (where there is no node:fs, and request bodies cannot be streamed over HTTP/1.1). */
+function inBrowser(): boolean {
+  const g = globalThis as { document?: unknown; importScripts?: unknown };
+  return g.document !== undefined || typeof g.importScripts === "function";
+}
+
 /** node:fs, loaded only when a path is given, so browsers and edge runtimes never ask for it. */
 async function loadFs(): Promise<NodeFs> {
   const specifier = "node:fs";
   try {
+    // A browser would try to fetch "node:fs" as a script and log a blocked request: do not ask.
+    if (inBrowser()) throw new Error("no file system");
     return (await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier)) as NodeFs;
   } catch {
     throw new Error("Uploading from a file path needs node:fs (Node, Deno, Bun); pass { data } or { stream } instead");
@@ -161,8 +169,7 @@ const closing = (boundary: string) => `--${boundary}--\r\n`;
  * HTTP/2 or QUIC, Firefox and Safari do not stream request bodies at all), so there the body is a Blob.
  */
 export function canStreamRequestBodies(): boolean {
-  const g = globalThis as { document?: unknown; importScripts?: unknown };
-  return g.document === undefined && typeof g.importScripts !== "function";
+  return !inBrowser();
 }
 
 /**

@@ -13,6 +13,8 @@ export interface ExerciseConfig {
   apiKey: string;
   /** A small PNG, base64. */
   png: string;
+  /** The same PNG on disk, where the runtime has a file system (uploaded from its path through node:fs). */
+  pngPath?: string | undefined;
   /** A delivery signed by the server's signer, for verifyWebhook. */
   webhook: { body: string; header: string; secret: string };
 }
@@ -26,6 +28,8 @@ export interface ExerciseResult {
   uploads: { fileName: string; status: string }[];
   /** Bytes each file reported sent through onProgress. */
   progress: number[];
+  /** Without a file system: what uploading from a path says. */
+  pathError: string | null;
   creatives: string[];
   /** upload.completed events read from the live event stream (Server-Sent Events over fetch), by file name. */
   streamed: string[];
@@ -53,20 +57,21 @@ export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise
   const listening = (async () => {
     for await (const { event } of adloom.events.stream({ events: ["upload.completed"], signal: stop.signal, onOpen: opened })) {
       streamed.push(String((event.data.upload as { fileName?: unknown } | undefined)?.fileName));
-      if (streamed.length === 2) return;
+      if (streamed.length === (config.pngPath ? 3 : 2)) return;
     }
   })();
   await Promise.race([open, listening]);
 
   const bytes = Uint8Array.from(atob(config.png), (c) => c.charCodeAt(0));
   const progress: number[] = [];
-  const created = await adloom.uploads.create(
-    [
-      { data: new Blob([bytes], { type: "image/png" }), name: `${config.runtime}-blob.png` },
-      { stream: new Blob([bytes]).stream(), name: `${config.runtime}-stream.png`, size: bytes.length },
-    ],
-    { folderId: folder.id, onProgress: (p) => (progress[p.index] = p.loaded) },
-  );
+  const files: Sdk.FileInput[] = [
+    { data: new Blob([bytes], { type: "image/png" }), name: `${config.runtime}-blob.png` },
+    { stream: new Blob([bytes]).stream(), name: `${config.runtime}-stream.png`, size: bytes.length },
+  ];
+  let pathError: string | null = null;
+  if (config.pngPath) files.push({ path: config.pngPath, name: `${config.runtime}-path.png` });
+  else pathError = await adloom.uploads.create(["/nowhere/photo.png"]).then(() => "uploaded", (err: Error) => err.message);
+  const created = await adloom.uploads.create(files, { folderId: folder.id, onProgress: (p) => (progress[p.index] = p.loaded) });
   const uploads = await Promise.all(created.map((u) => adloom.uploads.waitFor(u.id, { intervalMs: 200, timeoutMs: 60_000 })));
   let page: ListCreativesResult = { creatives: [], nextCursor: null };
   for (const deadline = Date.now() + 30_000; page.creatives.length < uploads.length && Date.now() < deadline; ) {
@@ -101,6 +106,7 @@ export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise
     folder: folder.name,
     uploads: uploads.map((u) => ({ fileName: u.fileName, status: u.status })),
     progress,
+    pathError,
     creatives: page.creatives.map((c) => c.fileName),
     streamed: streamed.sort(),
     error,
