@@ -50,6 +50,7 @@ function expectExercised(result: ExerciseResult, config: ExerciseConfig) {
     folder: `${r} folder`,
     uploads: names.map((fileName) => ({ fileName, status: "completed" })),
     creatives: [...names].sort(),
+    library: [...names].sort(),
     streamed: [...names].sort(),
     error: { code: "unauthorized", status: 401, requestId: true },
     webhookEventId: `evt_${r}`,

@@ -31,6 +31,8 @@ export interface ExerciseResult {
   /** Without a file system: what uploading from a path says. */
   pathError: string | null;
   creatives: string[];
+  /** The same creatives through the REST resource, two to a page (cursor pagination). */
+  library: string[];
   /** upload.completed events read from the live event stream (Server-Sent Events over fetch), by file name. */
   streamed: string[];
   error: { code: string; status: number; requestId: boolean } | null;
@@ -79,6 +81,9 @@ export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise
     if (page.creatives.length < uploads.length) await new Promise((r) => setTimeout(r, 200));
   }
 
+  const library: string[] = [];
+  for await (const creative of adloom.creatives.iterate({ limit: 2 })) library.push(creative.fileName);
+
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([listening, new Promise((resolve) => (timer = setTimeout(resolve, 20_000)))]);
   clearTimeout(timer);
@@ -108,6 +113,7 @@ export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise
     progress,
     pathError,
     creatives: page.creatives.map((c) => c.fileName),
+    library: library.sort(),
     streamed: streamed.sort(),
     error,
     webhookEventId: event.id,
