@@ -1,35 +1,21 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTenant, type Tenant } from "../helpers/fixtures";
-import { localRegistry } from "./local-registry";
+import { packWorkspace, ROOT, run } from "./pack-helpers";
 
 /**
  * The packages as an outsider gets them: `npm pack` tarballs installed into fresh projects,
  * type-checked under the strictest settings in every module system, run with plain node
  * against the running server, and the CLI installed globally (tests/global-setup.ts builds dist).
+ * tests/packages/runtimes.test.ts runs the library under Bun, Deno, an edge runtime and Chromium.
  */
 
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, "../..");
 const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-packaging-"));
+const ws = packWorkspace("packaging");
+const work = ws.dir;
 let tarballs: { sdk: string; cli: string };
-let registry: Awaited<ReturnType<typeof localRegistry>>;
 let tenant: Tenant;
-
-async function npm(args: string[], cwd: string) {
-  const env = { ...process.env, npm_config_cache: path.join(work, "npm-cache"), npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
-  return run("npm", [...args, "--registry", registry.url], { cwd, env, maxBuffer: 16 * 1024 * 1024 });
-}
-
-async function pack(dir: string): Promise<string> {
-  const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: path.join(ROOT, dir) });
-  return path.join(work, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
-}
 
 /** A consumer's code: typed resources, typed tool calls (wrong arguments must not compile), errors. */
 const consumer = (body: string) => `import { Adloom, AdloomError, TOOL_NAMES, type Creative, type ListCreativesResult } from "@adloom/sdk";
@@ -58,10 +44,7 @@ ${body.replace("BODY", `
 const STRICT = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false, target: "ES2022", lib: ["ES2022", "DOM"] };
 
 async function project(name: string, options: { type: "module" | "commonjs"; compilerOptions: Record<string, unknown>; source: string }) {
-  const dir = path.join(work, name);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `consumer-${name}`, private: true, type: options.type }));
-  await npm(["install", tarballs.sdk], dir);
+  const dir = await ws.project(name, options.type, tarballs.sdk);
   fs.writeFileSync(path.join(dir, "consumer.ts"), options.source);
   fs.writeFileSync(
     path.join(dir, "tsconfig.json"),
@@ -87,14 +70,11 @@ async function runNode(file: string, env: Record<string, string> = {}) {
 
 describe("the packages as an outsider installs them", () => {
   beforeAll(async () => {
-    tarballs = { sdk: await pack("packages/sdk"), cli: await pack("packages/cli") };
-    registry = await localRegistry([tarballs.sdk, tarballs.cli]);
+    tarballs = { sdk: await ws.pack("packages/sdk"), cli: await ws.pack("packages/cli") };
+    await ws.serve([tarballs.sdk, tarballs.cli]);
     tenant = await createTenant();
   }, 120_000);
-  afterAll(async () => {
-    await registry?.close();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => ws.close());
 
   it("ships only built files: ESM, CommonJS and declarations, no sources, tests or install scripts", async () => {
     const { stdout } = await run("tar", ["-tzf", tarballs.sdk]);
@@ -158,7 +138,7 @@ describe("the packages as an outsider installs them", () => {
 
   it("installs the CLI globally from its tarball (the SDK from the registry) and runs adloom me", async () => {
     const prefix = path.join(work, "global");
-    await npm(["install", "-g", "--prefix", prefix, tarballs.cli], work);
+    await ws.npm(["install", "-g", "--prefix", prefix, tarballs.cli], work);
     const bin = path.join(prefix, "bin/adloom");
     expect(fs.existsSync(bin)).toBe(true);
     const { stdout } = await run(bin, ["me", "--json"], {

@@ -3,7 +3,7 @@ import { classifyAddress } from "@/lib/webhooks/ip-ranges";
 import { sendSignedRequest, isSuccess } from "@/lib/webhooks/send-request";
 import { signatureHeader } from "@/lib/webhooks/sign";
 import { resolveDeliverableUrl, type Resolver } from "@/lib/webhooks/url-policy";
-import { verifyWebhook, WebhookVerificationError } from "@/lib/webhooks/verify";
+import { verifyWebhook, WebhookVerificationError } from "@adloom/sdk";
 import { REFUSED_ADDRESSES } from "./helpers/addresses";
 import { startReceiver, type Receiver } from "./helpers/receiver";
 
@@ -81,7 +81,7 @@ describe("sending a signed request", () => {
     expect(isSuccess(sent.outcome)).toBe(true);
     const last = receiver.requests.at(-1)!;
     expect(last.headers.host).toBe(`hooks.customer.test:${receiver.port}`);
-    expect(verifyWebhook({ body: last.body, header: last.headers["service-signature"], secret: "whsec_test" }).id).toBe("evt_1");
+    expect((await verifyWebhook({ body: last.body, header: last.headers["service-signature"], secret: "whsec_test" })).id).toBe("evt_1");
   });
 
   it("does not follow redirects, times out after the limit, and caps the response excerpt", async () => {
@@ -104,20 +104,21 @@ describe("sending a signed request", () => {
   });
 });
 
-describe("verifyWebhook", () => {
+describe("verifyWebhook (the client library's, against the server's signer)", () => {
   const secret = "whsec_abc";
   const body = '{"id":"evt_9","type":"test","createdAt":"2026-01-01T00:00:00.000Z","data":{"a":1}}';
   const now = 1_800_000_000;
 
-  it("accepts a valid signature and returns the event", () => {
+  it("accepts a valid signature and returns the event", async () => {
     const header = signatureHeader(secret, body, now);
-    expect(verifyWebhook({ body, header, secret, now })).toEqual(JSON.parse(body));
-    expect(verifyWebhook({ body: Buffer.from(body), header, secret, now: now + 299 }).id).toBe("evt_9");
+    expect(await verifyWebhook({ body, header, secret, now })).toEqual(JSON.parse(body));
+    expect((await verifyWebhook({ body: Buffer.from(body), header, secret, now: now + 299 })).id).toBe("evt_9");
+    expect((await verifyWebhook({ body: new TextEncoder().encode(body).buffer, header, secret, now })).id).toBe("evt_9");
   });
 
-  const failure = (fn: () => unknown) => {
+  const failure = async (verifying: Promise<unknown>) => {
     try {
-      fn();
+      await verifying;
     } catch (err) {
       expect(err).toBeInstanceOf(WebhookVerificationError);
       return (err as WebhookVerificationError).code;
@@ -125,16 +126,17 @@ describe("verifyWebhook", () => {
     throw new Error("expected verification to fail");
   };
 
-  it("rejects a changed body, a wrong secret, stale and future timestamps, and malformed headers", () => {
+  it("rejects a changed body, a wrong secret, stale and future timestamps, and malformed headers", async () => {
     const header = signatureHeader(secret, body, now);
-    expect(failure(() => verifyWebhook({ body: body.replace('"a":1', '"a": 1'), header, secret, now }))).toBe("bad_signature");
-    expect(failure(() => verifyWebhook({ body, header, secret: "whsec_other", now }))).toBe("bad_signature");
-    expect(failure(() => verifyWebhook({ body, header, secret, now: now + 301 }))).toBe("stale_timestamp");
-    expect(failure(() => verifyWebhook({ body, header, secret, now: now - 301 }))).toBe("stale_timestamp");
-    expect(failure(() => verifyWebhook({ body, header: null, secret, now }))).toBe("malformed_header");
-    expect(failure(() => verifyWebhook({ body, header: "v1=abc", secret, now }))).toBe("malformed_header");
-    expect(failure(() => verifyWebhook({ body, header: `t=${now}`, secret, now }))).toBe("malformed_header");
-    expect(failure(() => verifyWebhook({ body, header: `t=soon,v1=${"0".repeat(64)}`, secret, now }))).toBe("malformed_header");
-    expect(verifyWebhook({ body, header, secret, now: now + 1000, toleranceSeconds: 2000 }).id).toBe("evt_9");
+    expect(await failure(verifyWebhook({ body: body.replace('"a":1', '"a": 1'), header, secret, now }))).toBe("bad_signature");
+    expect(await failure(verifyWebhook({ body, header, secret: "whsec_other", now }))).toBe("bad_signature");
+    expect(await failure(verifyWebhook({ body, header, secret, now: now + 301 }))).toBe("stale_timestamp");
+    expect(await failure(verifyWebhook({ body, header, secret, now: now - 301 }))).toBe("stale_timestamp");
+    expect(await failure(verifyWebhook({ body, header: null, secret, now }))).toBe("malformed_header");
+    expect(await failure(verifyWebhook({ body, header: "v1=abc", secret, now }))).toBe("malformed_header");
+    expect(await failure(verifyWebhook({ body, header: `t=${now}`, secret, now }))).toBe("malformed_header");
+    expect(await failure(verifyWebhook({ body, header: `t=soon,v1=${"0".repeat(64)}`, secret, now }))).toBe("malformed_header");
+    expect(await failure(verifyWebhook({ body: "not json", header: signatureHeader(secret, "not json", now), secret, now }))).toBe("malformed_body");
+    expect((await verifyWebhook({ body, header, secret, now: now + 1000, toleranceSeconds: 2000 })).id).toBe("evt_9");
   });
 });

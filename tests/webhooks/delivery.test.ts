@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
-import { verifyWebhook } from "@/lib/webhooks/verify";
+import { verifyWebhook } from "@adloom/sdk";
 import { startReceiver, type Receiver } from "./helpers/receiver";
 import { until } from "../helpers/wait";
 
@@ -35,10 +35,10 @@ describe("webhook delivery", () => {
     const [req] = await until(async () => received().length >= 1 && received(), "the test delivery");
     expect(req!.headers["content-type"]).toBe("application/json");
     expect(req!.headers["service-event-id"]).toBe(fired.body.event.id);
-    const event = verifyWebhook({ body: req!.body, header: req!.headers["service-signature"], secret });
+    const event = await verifyWebhook({ body: req!.body, header: req!.headers["service-signature"], secret });
     expect(event).toMatchObject({ id: fired.body.event.id, type: "test", createdAt: fired.body.event.createdAt });
     expect(event.data).toMatchObject({ message: expect.any(String) });
-    expect(() => verifyWebhook({ body: req!.body, header: req!.headers["service-signature"], secret: "whsec_wrong" })).toThrow();
+    await expect(verifyWebhook({ body: req!.body, header: req!.headers["service-signature"], secret: "whsec_wrong" })).rejects.toThrow();
 
     const deliveries = await until(async () => {
       const res = await call("/api/v1/webhooks/deliveries");
@@ -94,7 +94,7 @@ describe("webhook delivery", () => {
     expect(received()).toHaveLength(2);
     const second = received()[1]!;
     expect(second.body).toBe(first!.body);
-    expect(verifyWebhook({ body: second.body, header: second.headers["service-signature"], secret }).id).toBe(event.id);
+    expect((await verifyWebhook({ body: second.body, header: second.headers["service-signature"], secret })).id).toBe(event.id);
 
     const log = (await call("/api/v1/webhooks/deliveries")).body.deliveries;
     expect(log.map((d: { id: string }) => d.id)).toEqual([again.body.delivery.id, logged.id]);

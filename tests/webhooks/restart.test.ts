@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
 import type { TestServer } from "../helpers/server";
-import { verifyWebhook } from "@/lib/webhooks/verify";
+import { verifyWebhook } from "@adloom/sdk";
 import { freshStorage, startOwnServer } from "./helpers/own-server";
 import { startReceiver, type Receiver } from "./helpers/receiver";
 import { until } from "../helpers/wait";
@@ -40,7 +40,7 @@ describe("webhook retries across a restart", () => {
     const second = await startOwnServer(storage, env);
     servers.push(second);
     const [, , third] = await receiver.waitFor(3, { timeoutMs: 60_000 });
-    expect(verifyWebhook({ body: third!.body, header: third!.headers["service-signature"], secret: webhook.secret }).id).toBe(event.id);
+    expect((await verifyWebhook({ body: third!.body, header: third!.headers["service-signature"], secret: webhook.secret })).id).toBe(event.id);
     const log = await until(async () => {
       const d = (await api(tenant.key, second.url)("/api/v1/webhooks/deliveries")).body.deliveries;
       return d.length >= 3 && d;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import type { TestServer } from "../helpers/server";
 import { filePart, postUploads } from "../uploads/helpers";
-import { verifyWebhook } from "@/lib/webhooks/verify";
+import { verifyWebhook } from "@adloom/sdk";
 import { freshStorage, startOwnServer } from "./helpers/own-server";
 import { startReceiver, type Receiver } from "./helpers/receiver";
 import { until } from "../helpers/wait";
@@ -43,7 +43,7 @@ describe("webhook retries", () => {
     const [first, second] = await until(async () => received().length >= 2 && received(), "two attempts");
     expect(second!.at - first!.at).toBeLessThan(900);
     expect(second!.body).toBe(first!.body);
-    expect(verifyWebhook({ body: second!.body, header: second!.headers["service-signature"], secret }).id).toBe(event.id);
+    expect((await verifyWebhook({ body: second!.body, header: second!.headers["service-signature"], secret })).id).toBe(event.id);
 
     const log = await until(async () => {
       const d = (await call("/api/v1/webhooks/deliveries")).body.deliveries;
@@ -128,7 +128,7 @@ describe("webhook retries", () => {
     const [delivered] = await until(async () => received().length >= 1 && received(), "the upload.failed event");
     await new Promise((r) => setTimeout(r, 1000));
     expect(received()).toHaveLength(1);
-    const event = verifyWebhook({ body: delivered!.body, header: delivered!.headers["service-signature"], secret });
+    const event = await verifyWebhook({ body: delivered!.body, header: delivered!.headers["service-signature"], secret });
     expect(event.type).toBe("upload.failed");
     expect(event.data).toMatchObject({ upload: { id: bad.body.uploads[0].id, status: "failed", fileName: "sandbox-fail.png", error: expect.any(String) } });
   });

@@ -1,6 +1,6 @@
 import { AdloomError } from "./errors.js";
 import { EventsResource } from "./events.js";
-import { type FileInput, multipartStream, prepareFiles, type UploadProgress } from "./multipart.js";
+import { type FileInput, multipartBlob, multipartStream, prepareFiles, type UploadProgress } from "./multipart.js";
 import { paginate } from "./paginate.js";
 import { type ClientOptions, newIdempotencyKey, Transport } from "./transport.js";
 import type { ToolTypes } from "./generated/tools.js";
@@ -111,20 +111,31 @@ class UploadsResource {
 
   /**
    * Uploads files (paths, bytes or streams) in one multipart request, streamed: a file is
-   * read only as the network takes it. Returns one processing upload per file.
+   * read only as the network takes it (in browsers, one Blob body: see `streamUploads`).
+   * Returns one processing upload per file.
    */
   async create(files: FileInput[], options: CreateUploadsOptions = {}): Promise<{ id: string; status: "processing" }[]> {
     if (!files.length) throw new AdloomError({ code: "invalid_request", status: 0, message: "No files to upload" });
     const prepared = await prepareFiles(files);
     const boundary = `adloom-${newIdempotencyKey().slice(4)}`;
     const fields = { platform: options.platform, folderId: options.folderId };
-    const { data } = await this.t.request<{ uploads: { id: string; status: "processing" }[] }>("/api/v1/uploads", {
-      method: "POST",
+    const request = {
+      method: "POST" as const,
       headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
-      body: () => multipartStream(boundary, fields, prepared, "files", options.onProgress),
-      replayable: prepared.every((f) => f.replayable),
       idempotencyKey: options.idempotencyKey,
       signal: options.signal,
+    };
+    type Created = { uploads: { id: string; status: "processing" }[] };
+    if (!this.t.streamUploads) {
+      const { body, sent } = await multipartBlob(boundary, fields, prepared, "files", options.onProgress);
+      const { data } = await this.t.request<Created>("/api/v1/uploads", { ...request, body: () => body, replayable: true });
+      sent();
+      return data.uploads;
+    }
+    const { data } = await this.t.request<Created>("/api/v1/uploads", {
+      ...request,
+      body: () => multipartStream(boundary, fields, prepared, "files", options.onProgress),
+      replayable: prepared.every((f) => f.replayable),
     });
     return data.uploads;
   }

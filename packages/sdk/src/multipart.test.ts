@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { multipartStream, prepareFiles } from "./multipart.js";
+import { multipartBlob, multipartStream, prepareFiles, type UploadProgress } from "./multipart.js";
 
 describe("streamed multipart bodies", () => {
   it("pulls file bytes only as the body is read (a large file never sits in memory)", async () => {
@@ -29,5 +29,29 @@ describe("streamed multipart bodies", () => {
     }
     expect(bytes).toBe(400 * 512 * 1024);
     expect(tail).toBe("\r\n--b0undary--\r\n");
+  });
+});
+
+describe("Blob multipart bodies (browsers: no streamed request bodies over HTTP/1.1)", () => {
+  it("holds the same bytes as the streamed body, and reports each file sent once the server answered", async () => {
+    const bytes = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+    const inputs = () => [
+      { data: new Blob([bytes]), name: "a.png" },
+      { stream: new Blob([bytes, bytes]).stream(), name: 'b "2".png' },
+    ];
+    const fields = { platform: "platform_b", folderId: undefined };
+    const streamed = new Uint8Array(await new Response(multipartStream("bnd", fields, await prepareFiles(inputs()), "files")).arrayBuffer());
+    const progress: UploadProgress[] = [];
+    const { body, sent } = await multipartBlob("bnd", fields, await prepareFiles(inputs()), "files", (p) => progress.push(p));
+    expect(new Uint8Array(await body.arrayBuffer())).toEqual(streamed);
+    expect(progress.map((p) => [p.index, p.loaded, p.total])).toEqual([
+      [0, 0, 7],
+      [1, 0, 14],
+    ]);
+    sent();
+    expect(progress.slice(2).map((p) => [p.index, p.loaded, p.total])).toEqual([
+      [0, 7, 7],
+      [1, 14, 14],
+    ]);
   });
 });

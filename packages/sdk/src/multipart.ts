@@ -16,10 +16,18 @@ interface NodeFs {
   createReadStream(path: string, options: { highWaterMark: number }): AsyncIterable<Uint8Array>;
 }
 
+/** A browser page or worker (where there is no node:fs, and request bodies cannot be streamed over HTTP/1.1). */
+function inBrowser(): boolean {
+  const g = globalThis as { document?: unknown; importScripts?: unknown };
+  return g.document !== undefined || typeof g.importScripts === "function";
+}
+
 /** node:fs, loaded only when a path is given, so browsers and edge runtimes never ask for it. */
 async function loadFs(): Promise<NodeFs> {
   const specifier = "node:fs";
   try {
+    // A browser would try to fetch "node:fs" as a script and log a blocked request: do not ask.
+    if (inBrowser()) throw new Error("no file system");
     return (await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier)) as NodeFs;
   } catch {
     throw new Error("Uploading from a file path needs node:fs (Node, Deno, Bun); pass { data } or { stream } instead");
@@ -40,6 +48,8 @@ interface PreparedFile {
   name: string;
   contentType: string;
   size: number | null;
+  /** The bytes as a Blob when they already are one (bytes in memory), so a Blob body needs no copy. */
+  blob?: Blob | undefined;
   /** Opens the file's bytes (again, for a retry; null for one-shot streams). */
   open: () => Promise<AsyncIterable<Uint8Array>>;
   replayable: boolean;
@@ -116,7 +126,14 @@ export async function prepareFiles(inputs: FileInput[]): Promise<PreparedFile[]>
       }
       if ("data" in input) {
         const blob = input.data instanceof Blob ? input.data : new Blob([input.data as BlobPart]);
-        return { name: input.name, contentType: input.contentType ?? contentTypeFor(input.name), size: blob.size, open: async () => chunksOf(blob), replayable: true };
+        return {
+          name: input.name,
+          contentType: input.contentType ?? contentTypeFor(input.name),
+          size: blob.size,
+          blob,
+          open: async () => chunksOf(blob),
+          replayable: true,
+        };
       }
       let used = false;
       return {
@@ -141,6 +158,20 @@ function quote(value: string): string {
   return value.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
 
+const fieldPart = (boundary: string, name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const fileHead = (boundary: string, fileField: string, file: PreparedFile) =>
+  `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="${quote(file.name)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`;
+const closing = (boundary: string) => `--${boundary}--\r\n`;
+
+/**
+ * Whether this runtime's fetch can send a streamed request body to any server. Node, Deno, Bun
+ * and edge runtimes can; browsers cannot over HTTP/1.1 (Chromium refuses a stream body without
+ * HTTP/2 or QUIC, Firefox and Safari do not stream request bodies at all), so there the body is a Blob.
+ */
+export function canStreamRequestBodies(): boolean {
+  return !inBrowser();
+}
+
 /**
  * The multipart/form-data body as a stream: fields first, then each file read chunk by
  * chunk as the network takes it, so a 200 MB file never sits in memory.
@@ -154,13 +185,10 @@ export function multipartStream(
 ): ReadableStream<Uint8Array> {
   async function* parts(): AsyncGenerator<Uint8Array> {
     for (const [name, value] of Object.entries(fields)) {
-      if (value === undefined) continue;
-      yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+      if (value !== undefined) yield encoder.encode(fieldPart(boundary, name, value));
     }
     for (const [index, file] of files.entries()) {
-      yield encoder.encode(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="${quote(file.name)}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
-      );
+      yield encoder.encode(fileHead(boundary, fileField, file));
       let loaded = 0;
       onProgress?.({ index, fileName: file.name, loaded, total: file.size });
       for await (const chunk of await file.open()) {
@@ -171,7 +199,7 @@ export function multipartStream(
       }
       yield encoder.encode("\r\n");
     }
-    yield encoder.encode(`--${boundary}--\r\n`);
+    yield encoder.encode(closing(boundary));
   }
   const iterator = parts();
   return new ReadableStream<Uint8Array>({
@@ -184,4 +212,36 @@ export function multipartStream(
       await iterator.return(undefined);
     },
   });
+}
+
+/**
+ * The same body as one Blob, for runtimes that cannot stream a request body (browsers). Files
+ * given as bytes or Blobs (a browser's File) are referenced, not copied; a stream is read into
+ * memory first. Fetch reports no upload progress, so each file's progress is told when the body
+ * is built (nothing sent) and, through the returned `sent`, once the server has answered.
+ */
+export async function multipartBlob(
+  boundary: string,
+  fields: Record<string, string | undefined>,
+  files: PreparedFile[],
+  fileField: string,
+  onProgress?: ((p: UploadProgress) => void) | undefined,
+): Promise<{ body: Blob; sent: () => void }> {
+  const parts: BlobPart[] = [];
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) parts.push(fieldPart(boundary, name, value));
+  const sizes: number[] = [];
+  for (const [index, file] of files.entries()) {
+    let blob = file.blob;
+    if (!blob) {
+      const chunks: BlobPart[] = [];
+      for await (const chunk of await file.open()) chunks.push(chunk as BlobPart);
+      blob = new Blob(chunks);
+    }
+    sizes.push(blob.size);
+    onProgress?.({ index, fileName: file.name, loaded: 0, total: blob.size });
+    parts.push(fileHead(boundary, fileField, file), blob, "\r\n");
+  }
+  parts.push(closing(boundary));
+  const sent = () => files.forEach((file, index) => onProgress?.({ index, fileName: file.name, loaded: sizes[index]!, total: sizes[index]! }));
+  return { body: new Blob(parts), sent };
 }

@@ -1,4 +1,5 @@
 import { AdloomError } from "./errors.js";
+import { canStreamRequestBodies } from "./multipart.js";
 
 export interface ClientOptions {
   /** An Adloom API key (`adl_...`). */
@@ -13,6 +14,11 @@ export interface ClientOptions {
   fetch?: typeof fetch | undefined;
   /** Extra headers on every request (e.g. User-Agent). */
   headers?: Record<string, string> | undefined;
+  /**
+   * Send upload bodies as a stream, read as the network takes them (default: yes, except in
+   * browsers, which cannot stream a request body over HTTP/1.1: there the body is one Blob).
+   */
+  streamUploads?: boolean | undefined;
 }
 
 export interface RequestOptions {
@@ -59,6 +65,7 @@ export class Transport {
   private readonly maxRetryDelayMs: number;
   private readonly fetchImpl: typeof fetch;
   private readonly headers: Record<string, string>;
+  readonly streamUploads: boolean;
 
   constructor(options: ClientOptions) {
     if (!options.apiKey) throw new AdloomError({ code: "unauthorized", status: 0, message: "No API key: pass apiKey (adl_...)" });
@@ -68,6 +75,7 @@ export class Transport {
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.headers = options.headers ?? {};
+    this.streamUploads = options.streamUploads ?? canStreamRequestBodies();
   }
 
   url(path: string, query?: RequestOptions["query"]): string {
