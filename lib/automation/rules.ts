@@ -1,3 +1,4 @@
+import { authorize } from "@/lib/auth/authorize";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
@@ -53,6 +54,11 @@ async function checkScopeIds(principal: Pick<Principal, "workspaceId">, definiti
   if (missing.length) throw new AppError("invalid_input", `Invalid input: scope.ids: no ${definition.scope.level.replace("_", " ")} ${missing.join(", ")} in this workspace`);
 }
 
+/** A rule that activates or changes budgets spends money: its author must be allowed to launch (role and key scope). */
+export function requireLaunchFor(principal: Principal, definition: RuleDefinition): void {
+  if (definition.action.type !== "pause") authorize(principal, "ads.launch");
+}
+
 export interface RuleInput extends RuleDefinition {
   name: string;
   enabled?: boolean;
@@ -61,6 +67,7 @@ export interface RuleInput extends RuleDefinition {
 
 export async function createRule(principal: Principal, input: RuleInput): Promise<{ rule: RuleOut }> {
   const { name, enabled, cooldownMinutes, ...definition } = input;
+  requireLaunchFor(principal, definition);
   await checkScopeIds(principal, definition);
   const row = await getDb().automationRule.create({
     data: { id: newId("rule"), workspaceId: principal.workspaceId, name, enabled: enabled ?? true, cooldownMinutes, definition: definition as object, createdById: principal.userId },
@@ -80,6 +87,7 @@ export async function updateRule(principal: Principal, input: { id: string } & P
     action: input.action ?? current.action,
   });
   if (!parsed.success) throw new AppError("invalid_input", `Invalid input: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  requireLaunchFor(principal, parsed.data);
   await checkScopeIds(principal, parsed.data);
   const saved = await getDb().automationRule.update({
     where: { id: row.id },

@@ -1,4 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
+import { roleAllows } from "@/lib/auth/roles";
 import { setAdSetActive, setCampaignActive, activateAds, pauseAds } from "@/lib/ads/status-changes";
 import { setAdSetBudget } from "@/lib/ads/ad-sets";
 import { getDb } from "@/lib/db/client";
@@ -84,7 +85,8 @@ async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: 
     if (action.status !== "pending") continue;
     let error: string | null = null;
     try {
-      if (!principal || principal.workspaceId !== rule.workspaceId) throw new Error("The rule's creator is no longer a member of the workspace; edit the rule to act as you");
+      if (!principal || principal.workspaceId !== rule.workspaceId) throw new Error("The rule's author is no longer a member of the workspace; edit the rule to act as you");
+      if (definition.action.type !== "pause" && !roleAllows(principal.role, "ads.launch")) throw new Error(`The rule's author (${principal.role}) may no longer launch ads or change budgets`);
       await act(principal, definition, item);
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
