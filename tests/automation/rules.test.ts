@@ -94,7 +94,7 @@ describe("automation rules", () => {
       cooldownMinutes: 0,
       conditions: [{ metric: "spend", operator: "gt", value: 0 }, { metric: "ctr", operator: "gte", value: 0 }],
       match: "all",
-      window: "today",
+      window: "last_3_days",
       scope: { level: "ad_sets", ids: [adSet.id] },
       action: { type: "increase_budget", percent: 50, maxBudgetMinor: 6000 },
     });
