@@ -2,6 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { platformFor, withBusyRetry } from "@/lib/ads/platform-access";
 import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
+import { getAdAccount } from "@/lib/platforms";
 import type { DailyInsight } from "@/lib/platforms/ads-types";
 import { WINDOW_DAYS, type RuleDefinition, type RuleLevel, type RuleMetric } from "./rule-schema";
 
@@ -87,7 +88,8 @@ export async function readScope(principal: Pick<Principal, "workspaceId">, defin
   const db = getDb();
   for (const platform of ["platform_a", "platform_b"] as Platform[]) {
     const mine = objects.filter((o) => o.platform === platform);
-    if (!mine.length) continue;
+    // Without objects there, the account still gives the clock and the window (one clock for every run of the rule).
+    if (!mine.length && !(await getAdAccount(principal.workspaceId, platform))) continue;
     const ids = mine.map((o) => o.id);
     const level = definition.scope.level;
     // The ads under the objects, and which object each sums into.
@@ -101,7 +103,7 @@ export async function readScope(principal: Pick<Principal, "workspaceId">, defin
     if (!now || clock > now) now = clock;
     currency ??= info.currency;
     const since = daysBefore(info.today, WINDOW_DAYS[definition.window] - 1);
-    window = { since, until: info.today };
+    window ??= { since, until: info.today };
     if (!ads.length) continue;
     const rows: DailyInsight[] = await withBusyRetry(() => api.getDailyInsights(account, { since, until: info.today, adExternalIds: ads.map((a) => a.externalId) }));
     const ownerOf = new Map(ads.map((a) => [a.externalId, level === "ads" ? a.id : level === "ad_sets" ? a.adSetId : a.campaignId]));
