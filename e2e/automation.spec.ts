@@ -56,10 +56,10 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   await form.getByLabel("Condition 1 metric").selectOption("impressions");
   await form.getByLabel("Condition 1 operator").selectOption("gt");
   await form.getByLabel("Condition 1 value").fill("0");
-  await form.getByLabel("over").selectOption("last_3_days");
+  await form.getByLabel("over", { exact: true }).selectOption("last_3_days");
   await form.getByLabel("Applies to").selectOption("ads");
   await form.getByLabel("Name contains").fill("cut");
-  await form.getByLabel("Action").selectOption("pause");
+  await form.getByLabel("Action", { exact: true }).selectOption("pause");
   await form.getByLabel("Cooldown (minutes)").fill("120");
   // The live preview follows the form: the one ad named like "cut", with what the rule would do.
   const preview = form.getByRole("region", { name: "Live preview" });
