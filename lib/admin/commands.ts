@@ -9,6 +9,7 @@ import { addMember } from "@/lib/team/members";
 import { resetPassword } from "@/lib/session/accounts";
 import { listOutbox } from "@/lib/mail/send-mail";
 import { seedLibrary } from "./seed-library";
+import { runAutomationNow } from "@/lib/automation/run-now";
 import { advanceSandbox, MAX_ADVANCE_HOURS } from "@/lib/platforms/sandbox-ads/advance";
 import { archiveWorkspace, createWorkspace, requireTwoFactorFor, setPlan, type Plan } from "@/lib/workspaces/workspaces";
 
@@ -107,6 +108,10 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       }
       return advanceSandbox(required(f, "workspace"), hours);
     },
+  },
+  "automation run": {
+    flags: ["workspace", "rule"],
+    run: async (f) => runAutomationNow(required(f, "workspace"), f.rule?.trim() || undefined),
   },
   "plan set": {
     flags: ["workspace", "plan"],

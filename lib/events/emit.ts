@@ -1,6 +1,8 @@
+import { queueFlowsForEvent } from "@/lib/automation/flow-trigger";
 import { getDb, queryRows } from "@/lib/db/client";
 import { sqlTime } from "@/lib/db/sql-time";
 import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
 import { outboxCommitted, outboxInsertSql, outboxIsInline } from "@/lib/jobs/outbox";
 import { WEBHOOK_DELIVER_EVENT, type WebhookDeliverData } from "@/lib/webhooks/job-events";
 import { ALWAYS_DELIVERED, EVENT_DATA_SCHEMAS, type EventData, type EventEnvelope, type EventType } from "./types";
@@ -93,12 +95,29 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
       const first = await redeliverPendingFor(input.workspaceId, input.dedupeKey);
       if (first) return first;
     }
-    if (input.onlyWithEndpoint) return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: false, stored: false };
+    if (input.onlyWithEndpoint) {
+      await startFlows(input.workspaceId, envelope);
+      return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: false, stored: false };
+    }
     throw new Error(`Event ${envelope.id} was not stored`);
   }
   const queue = rows[0].queued > 0;
   if (queue) await outboxCommitted([job], inline);
+  await startFlows(input.workspaceId, envelope);
   return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: queue, stored: true };
+}
+
+/**
+ * Automation flows triggered by the event's kind (lib/automation). A new event only: a repeated
+ * dedupe key returned above. Flows are extra work; a failure to queue them is logged, and the
+ * event, already stored, still counts as emitted.
+ */
+async function startFlows(workspaceId: string, envelope: EventEnvelope): Promise<void> {
+  try {
+    await queueFlowsForEvent(workspaceId, { id: envelope.id, type: envelope.type, createdAt: envelope.createdAt, data: envelope.data as Record<string, unknown> });
+  } catch (err) {
+    log.warn("automation flows not queued", { eventId: envelope.id, type: envelope.type, err });
+  }
 }
 
 /** Starts (or, with the same id, harmlessly re-starts) the delivery job of a dispatch. */

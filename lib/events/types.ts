@@ -21,7 +21,7 @@ const RuleTriggeredData = z.object({
   rule: z.object({
     name: z.string(),
     /** Spec shows a pause action and mentions activation and budget changes; free-form so new actions need no schema change. */
-    action: z.string().describe("What the rule did, e.g. pause_ads, activate_ads, change_budget"),
+    action: z.string().describe("What the rule did: pause_ads, pause_ad_sets, pause_campaigns, activate_ads, activate_ad_sets, activate_campaigns, increase_budget or decrease_budget"),
     matchCount: z.number().int(),
     matches: z.array(z.object({ name: z.string(), campaignName: z.string() })),
   }),

@@ -3633,5 +3633,850 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       ],
       "additionalProperties": false
     }
+  },
+  {
+    "name": "create_rule",
+    "title": "Create automation rule",
+    "description": "Saves an automation rule, evaluated every hour: when the metrics of a campaign, ad set or ad in the scope meet the conditions over the window, the action pauses or activates it, or raises or lowers an ad set's budget by a percent within a cap. An object acted on is left alone for the cooldown. Activating and budget actions also need the launch permission. preview_rule shows what it would do now.",
+    "category": "automations",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "enabled": {
+          "description": "Default true",
+          "type": "boolean"
+        },
+        "cooldownMinutes": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 43200,
+          "description": "Minutes an object acted on is left alone by this rule (0: none)"
+        },
+        "conditions": {
+          "minItems": 1,
+          "maxItems": 10,
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "metric": {
+                "type": "string",
+                "enum": [
+                  "spend",
+                  "impressions",
+                  "reach",
+                  "clicks",
+                  "ctr",
+                  "cpc",
+                  "cpm",
+                  "conversions",
+                  "cpa",
+                  "conversion_value",
+                  "roas",
+                  "frequency"
+                ],
+                "description": "spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio"
+              },
+              "operator": {
+                "type": "string",
+                "enum": [
+                  "gt",
+                  "gte",
+                  "lt",
+                  "lte",
+                  "eq"
+                ]
+              },
+              "value": {
+                "type": "number",
+                "minimum": 0
+              }
+            },
+            "required": [
+              "metric",
+              "operator",
+              "value"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "match": {
+          "default": "all",
+          "description": "all: every condition must hold; any: one is enough",
+          "type": "string",
+          "enum": [
+            "all",
+            "any"
+          ]
+        },
+        "window": {
+          "type": "string",
+          "enum": [
+            "today",
+            "last_3_days",
+            "last_7_days",
+            "last_14_days",
+            "last_30_days"
+          ],
+          "description": "The days of the ad account the metrics are summed over (today is partial)"
+        },
+        "scope": {
+          "type": "object",
+          "properties": {
+            "level": {
+              "type": "string",
+              "enum": [
+                "campaigns",
+                "ad_sets",
+                "ads"
+              ],
+              "description": "What the rule matches and acts on"
+            },
+            "ids": {
+              "description": "Only these campaigns, ad sets or ads (ids of the level)",
+              "minItems": 1,
+              "maxItems": 200,
+              "type": "array",
+              "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              }
+            },
+            "nameContains": {
+              "description": "Only objects whose name contains this text (case-insensitive)",
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 200
+            }
+          },
+          "required": [
+            "level"
+          ],
+          "additionalProperties": false,
+          "description": "Without ids or nameContains: every campaign, ad set or ad of the workspace"
+        },
+        "action": {
+          "type": "object",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "pause",
+                "activate",
+                "increase_budget",
+                "decrease_budget"
+              ]
+            },
+            "percent": {
+              "description": "increase_budget / decrease_budget: the change in percent",
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 500
+            },
+            "maxBudgetMinor": {
+              "description": "increase_budget: never above this daily budget (minor units)",
+              "type": "integer",
+              "exclusiveMinimum": 0
+            },
+            "minBudgetMinor": {
+              "description": "decrease_budget: never below this daily budget (minor units)",
+              "type": "integer",
+              "exclusiveMinimum": 0
+            }
+          },
+          "required": [
+            "type"
+          ],
+          "additionalProperties": false
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "name",
+        "cooldownMinutes",
+        "conditions",
+        "window",
+        "scope",
+        "action"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "update_rule",
+    "title": "Update automation rule",
+    "description": "Changes a rule's name, enabled flag, cooldown or any part of its definition (checked whole). The rule then acts as the caller.",
+    "category": "automations",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Rule id"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "enabled": {
+          "type": "boolean"
+        },
+        "cooldownMinutes": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 43200,
+          "description": "Minutes an object acted on is left alone by this rule (0: none)"
+        },
+        "conditions": {
+          "minItems": 1,
+          "maxItems": 10,
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "metric": {
+                "type": "string",
+                "enum": [
+                  "spend",
+                  "impressions",
+                  "reach",
+                  "clicks",
+                  "ctr",
+                  "cpc",
+                  "cpm",
+                  "conversions",
+                  "cpa",
+                  "conversion_value",
+                  "roas",
+                  "frequency"
+                ],
+                "description": "spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio"
+              },
+              "operator": {
+                "type": "string",
+                "enum": [
+                  "gt",
+                  "gte",
+                  "lt",
+                  "lte",
+                  "eq"
+                ]
+              },
+              "value": {
+                "type": "number",
+                "minimum": 0
+              }
+            },
+            "required": [
+              "metric",
+              "operator",
+              "value"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "match": {
+          "type": "string",
+          "enum": [
+            "all",
+            "any"
+          ]
+        },
+        "window": {
+          "type": "string",
+          "enum": [
+            "today",
+            "last_3_days",
+            "last_7_days",
+            "last_14_days",
+            "last_30_days"
+          ],
+          "description": "The days of the ad account the metrics are summed over (today is partial)"
+        },
+        "scope": {
+          "type": "object",
+          "properties": {
+            "level": {
+              "type": "string",
+              "enum": [
+                "campaigns",
+                "ad_sets",
+                "ads"
+              ],
+              "description": "What the rule matches and acts on"
+            },
+            "ids": {
+              "description": "Only these campaigns, ad sets or ads (ids of the level)",
+              "minItems": 1,
+              "maxItems": 200,
+              "type": "array",
+              "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              }
+            },
+            "nameContains": {
+              "description": "Only objects whose name contains this text (case-insensitive)",
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 200
+            }
+          },
+          "required": [
+            "level"
+          ],
+          "additionalProperties": false,
+          "description": "Without ids or nameContains: every campaign, ad set or ad of the workspace"
+        },
+        "action": {
+          "type": "object",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "pause",
+                "activate",
+                "increase_budget",
+                "decrease_budget"
+              ]
+            },
+            "percent": {
+              "description": "increase_budget / decrease_budget: the change in percent",
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 500
+            },
+            "maxBudgetMinor": {
+              "description": "increase_budget: never above this daily budget (minor units)",
+              "type": "integer",
+              "exclusiveMinimum": 0
+            },
+            "minBudgetMinor": {
+              "description": "decrease_budget: never below this daily budget (minor units)",
+              "type": "integer",
+              "exclusiveMinimum": 0
+            }
+          },
+          "required": [
+            "type"
+          ],
+          "additionalProperties": false
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "delete_rule",
+    "title": "Delete automation rule",
+    "description": "Deletes a rule and its run log.",
+    "category": "automations",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Rule id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_rules",
+    "title": "List automation rules",
+    "description": "The workspace's automation rules, newest first, each with its last run. Paginated.",
+    "category": "automations",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "preview_rule",
+    "title": "Preview automation rule",
+    "description": "Dry run: what a rule matches now, with each match's metrics and what the action would do (or why it would not: already in that state, at the budget cap, in the cooldown). Give a saved rule's id, an unsaved definition, or both (the definition replaces the saved one; the saved rule's cooldown applies). Changes nothing.",
+    "category": "automations",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Rule id"
+        },
+        "definition": {
+          "type": "object",
+          "properties": {
+            "conditions": {
+              "minItems": 1,
+              "maxItems": 10,
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "metric": {
+                    "type": "string",
+                    "enum": [
+                      "spend",
+                      "impressions",
+                      "reach",
+                      "clicks",
+                      "ctr",
+                      "cpc",
+                      "cpm",
+                      "conversions",
+                      "cpa",
+                      "conversion_value",
+                      "roas",
+                      "frequency"
+                    ],
+                    "description": "spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio"
+                  },
+                  "operator": {
+                    "type": "string",
+                    "enum": [
+                      "gt",
+                      "gte",
+                      "lt",
+                      "lte",
+                      "eq"
+                    ]
+                  },
+                  "value": {
+                    "type": "number",
+                    "minimum": 0
+                  }
+                },
+                "required": [
+                  "metric",
+                  "operator",
+                  "value"
+                ],
+                "additionalProperties": false
+              }
+            },
+            "match": {
+              "default": "all",
+              "description": "all: every condition must hold; any: one is enough",
+              "type": "string",
+              "enum": [
+                "all",
+                "any"
+              ]
+            },
+            "window": {
+              "type": "string",
+              "enum": [
+                "today",
+                "last_3_days",
+                "last_7_days",
+                "last_14_days",
+                "last_30_days"
+              ],
+              "description": "The days of the ad account the metrics are summed over (today is partial)"
+            },
+            "scope": {
+              "type": "object",
+              "properties": {
+                "level": {
+                  "type": "string",
+                  "enum": [
+                    "campaigns",
+                    "ad_sets",
+                    "ads"
+                  ],
+                  "description": "What the rule matches and acts on"
+                },
+                "ids": {
+                  "description": "Only these campaigns, ad sets or ads (ids of the level)",
+                  "minItems": 1,
+                  "maxItems": 200,
+                  "type": "array",
+                  "items": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100
+                  }
+                },
+                "nameContains": {
+                  "description": "Only objects whose name contains this text (case-insensitive)",
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 200
+                }
+              },
+              "required": [
+                "level"
+              ],
+              "additionalProperties": false,
+              "description": "Without ids or nameContains: every campaign, ad set or ad of the workspace"
+            },
+            "action": {
+              "type": "object",
+              "properties": {
+                "type": {
+                  "type": "string",
+                  "enum": [
+                    "pause",
+                    "activate",
+                    "increase_budget",
+                    "decrease_budget"
+                  ]
+                },
+                "percent": {
+                  "description": "increase_budget / decrease_budget: the change in percent",
+                  "type": "number",
+                  "exclusiveMinimum": 0,
+                  "maximum": 500
+                },
+                "maxBudgetMinor": {
+                  "description": "increase_budget: never above this daily budget (minor units)",
+                  "type": "integer",
+                  "exclusiveMinimum": 0
+                },
+                "minBudgetMinor": {
+                  "description": "decrease_budget: never below this daily budget (minor units)",
+                  "type": "integer",
+                  "exclusiveMinimum": 0
+                }
+              },
+              "required": [
+                "type"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "required": [
+            "conditions",
+            "window",
+            "scope",
+            "action"
+          ],
+          "additionalProperties": false
+        },
+        "cooldownMinutes": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 43200,
+          "description": "Minutes an object acted on is left alone by this rule (0: none)"
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_rule_runs",
+    "title": "List rule runs",
+    "description": "A rule's run log, newest first: each hour it ran, what matched, the actions taken and the errors. Paginated.",
+    "category": "automations",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Rule id"
+        },
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "create_automation_flow",
+    "title": "Create automation flow",
+    "description": "Saves a flow: when the trigger happens (an event kind, or a cron schedule) and the optional condition holds on it, POSTs the configured JSON object to the URL, signed like webhooks (service-signature and webhook-signature with the secret answered here, once), then emits automation.event. Templates {{data.field}} in the object's strings are filled from the event. automation.event itself cannot trigger flows. Needs the admin role.",
+    "category": "automations",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "trigger": {
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "event": {
+                  "type": "string",
+                  "enum": [
+                    "upload.completed",
+                    "upload.failed",
+                    "ad.created",
+                    "rule.triggered",
+                    "review.comment",
+                    "review.status_changed",
+                    "review.version_uploaded",
+                    "review.link_viewed",
+                    "team.member_joined",
+                    "test.completed",
+                    "creative.status_changed",
+                    "lead.received",
+                    "task.assigned",
+                    "task.comment",
+                    "task.due",
+                    "test"
+                  ],
+                  "description": "An event kind (automation.event cannot trigger flows)"
+                }
+              },
+              "required": [
+                "event"
+              ],
+              "additionalProperties": false
+            },
+            {
+              "type": "object",
+              "properties": {
+                "schedule": {
+                  "type": "string",
+                  "minLength": 9,
+                  "maxLength": 100,
+                  "description": "A 5-field cron expression, e.g. 0 9 * * 1 (09:00 on Mondays)"
+                },
+                "timeZone": {
+                  "description": "The schedule's time zone (default UTC)",
+                  "type": "string",
+                  "maxLength": 100
+                }
+              },
+              "required": [
+                "schedule"
+              ],
+              "additionalProperties": false
+            }
+          ]
+        },
+        "condition": {
+          "description": "A field of the trigger (type, id, createdAt, data.<field>...) compared with a value",
+          "anyOf": [
+            {
+              "type": "object",
+              "properties": {
+                "path": {
+                  "type": "string",
+                  "maxLength": 200,
+                  "pattern": "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_]+)*$"
+                },
+                "operator": {
+                  "type": "string",
+                  "enum": [
+                    "eq",
+                    "neq",
+                    "gt",
+                    "gte",
+                    "lt",
+                    "lte",
+                    "contains",
+                    "exists"
+                  ]
+                },
+                "value": {
+                  "description": "Not used by exists",
+                  "anyOf": [
+                    {
+                      "type": "string",
+                      "maxLength": 1000
+                    },
+                    {
+                      "type": "number"
+                    },
+                    {
+                      "type": "boolean"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              },
+              "required": [
+                "path",
+                "operator"
+              ],
+              "additionalProperties": false
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "action": {
+          "type": "object",
+          "properties": {
+            "url": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2048,
+              "description": "Where to POST (https; plain http to private addresses only with WEBHOOKS_ALLOW_PRIVATE_URLS=1)"
+            },
+            "payload": {
+              "type": "object",
+              "propertyNames": {
+                "type": "string",
+                "maxLength": 200
+              },
+              "additionalProperties": {},
+              "description": "The JSON object to send. A string value \"{{data.rule.name}}\" is replaced by that field of the trigger (its JSON value when the string is only the template)"
+            }
+          },
+          "required": [
+            "url",
+            "payload"
+          ],
+          "additionalProperties": false
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "name",
+        "trigger",
+        "action"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_automation_flows",
+    "title": "List automation flows",
+    "description": "The workspace's automation flows, newest first, each with its last run. Paginated.",
+    "category": "automations",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "delete_automation_flow",
+    "title": "Delete automation flow",
+    "description": "Deletes a flow and its run history.",
+    "category": "automations",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Automation flow id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
   }
 ];

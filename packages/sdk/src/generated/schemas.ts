@@ -2842,3 +2842,767 @@ export interface LaunchAdDraftResult {
   };
   created: boolean;
 }
+export interface CreateRuleInput {
+  name: string;
+  /**
+   * Default true
+   */
+  enabled?: boolean;
+  /**
+   * Minutes an object acted on is left alone by this rule (0: none)
+   */
+  cooldownMinutes: number;
+  /**
+   * @minItems 1
+   * @maxItems 10
+   */
+  conditions: {
+    /**
+     * spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio
+     */
+    metric:
+      | "spend"
+      | "impressions"
+      | "reach"
+      | "clicks"
+      | "ctr"
+      | "cpc"
+      | "cpm"
+      | "conversions"
+      | "cpa"
+      | "conversion_value"
+      | "roas"
+      | "frequency";
+    operator: "gt" | "gte" | "lt" | "lte" | "eq";
+    value: number;
+  }[];
+  /**
+   * all: every condition must hold; any: one is enough
+   */
+  match?: "all" | "any";
+  /**
+   * The days of the ad account the metrics are summed over (today is partial)
+   */
+  window: "today" | "last_3_days" | "last_7_days" | "last_14_days" | "last_30_days";
+  /**
+   * Without ids or nameContains: every campaign, ad set or ad of the workspace
+   */
+  scope: {
+    /**
+     * What the rule matches and acts on
+     */
+    level: "campaigns" | "ad_sets" | "ads";
+    /**
+     * Only these campaigns, ad sets or ads (ids of the level)
+     *
+     * @minItems 1
+     * @maxItems 200
+     */
+    ids?: string[];
+    /**
+     * Only objects whose name contains this text (case-insensitive)
+     */
+    nameContains?: string;
+  };
+  action: {
+    type: "pause" | "activate" | "increase_budget" | "decrease_budget";
+    /**
+     * increase_budget / decrease_budget: the change in percent
+     */
+    percent?: number;
+    /**
+     * increase_budget: never above this daily budget (minor units)
+     */
+    maxBudgetMinor?: number;
+    /**
+     * decrease_budget: never below this daily budget (minor units)
+     */
+    minBudgetMinor?: number;
+  };
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface CreateRuleResult {
+  rule: {
+    id: string;
+    name: string;
+    enabled: boolean;
+    cooldownMinutes: number;
+    /**
+     * @minItems 1
+     * @maxItems 10
+     */
+    conditions: {
+      /**
+       * spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio
+       */
+      metric:
+        | "spend"
+        | "impressions"
+        | "reach"
+        | "clicks"
+        | "ctr"
+        | "cpc"
+        | "cpm"
+        | "conversions"
+        | "cpa"
+        | "conversion_value"
+        | "roas"
+        | "frequency";
+      operator: "gt" | "gte" | "lt" | "lte" | "eq";
+      value: number;
+    }[];
+    /**
+     * all: every condition must hold; any: one is enough
+     */
+    match: "all" | "any";
+    /**
+     * The days of the ad account the metrics are summed over (today is partial)
+     */
+    window: "today" | "last_3_days" | "last_7_days" | "last_14_days" | "last_30_days";
+    /**
+     * Without ids or nameContains: every campaign, ad set or ad of the workspace
+     */
+    scope: {
+      /**
+       * What the rule matches and acts on
+       */
+      level: "campaigns" | "ad_sets" | "ads";
+      /**
+       * Only these campaigns, ad sets or ads (ids of the level)
+       *
+       * @minItems 1
+       * @maxItems 200
+       */
+      ids?: string[];
+      /**
+       * Only objects whose name contains this text (case-insensitive)
+       */
+      nameContains?: string;
+    };
+    action: {
+      type: "pause" | "activate" | "increase_budget" | "decrease_budget";
+      /**
+       * increase_budget / decrease_budget: the change in percent
+       */
+      percent?: number;
+      /**
+       * increase_budget: never above this daily budget (minor units)
+       */
+      maxBudgetMinor?: number;
+      /**
+       * decrease_budget: never below this daily budget (minor units)
+       */
+      minBudgetMinor?: number;
+    };
+    createdAt: string;
+    updatedAt: string;
+    lastRun: {
+      id: string;
+      hour: string;
+      status: string;
+      matchCount: number;
+      actionsTaken: number;
+    } | null;
+  };
+}
+export interface UpdateRuleInput {
+  /**
+   * Rule id
+   */
+  id: string;
+  name?: string;
+  enabled?: boolean;
+  /**
+   * Minutes an object acted on is left alone by this rule (0: none)
+   */
+  cooldownMinutes?: number;
+  /**
+   * @minItems 1
+   * @maxItems 10
+   */
+  conditions?: {
+    /**
+     * spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio
+     */
+    metric:
+      | "spend"
+      | "impressions"
+      | "reach"
+      | "clicks"
+      | "ctr"
+      | "cpc"
+      | "cpm"
+      | "conversions"
+      | "cpa"
+      | "conversion_value"
+      | "roas"
+      | "frequency";
+    operator: "gt" | "gte" | "lt" | "lte" | "eq";
+    value: number;
+  }[];
+  match?: "all" | "any";
+  /**
+   * The days of the ad account the metrics are summed over (today is partial)
+   */
+  window?: "today" | "last_3_days" | "last_7_days" | "last_14_days" | "last_30_days";
+  /**
+   * Without ids or nameContains: every campaign, ad set or ad of the workspace
+   */
+  scope?: {
+    /**
+     * What the rule matches and acts on
+     */
+    level: "campaigns" | "ad_sets" | "ads";
+    /**
+     * Only these campaigns, ad sets or ads (ids of the level)
+     *
+     * @minItems 1
+     * @maxItems 200
+     */
+    ids?: string[];
+    /**
+     * Only objects whose name contains this text (case-insensitive)
+     */
+    nameContains?: string;
+  };
+  action?: {
+    type: "pause" | "activate" | "increase_budget" | "decrease_budget";
+    /**
+     * increase_budget / decrease_budget: the change in percent
+     */
+    percent?: number;
+    /**
+     * increase_budget: never above this daily budget (minor units)
+     */
+    maxBudgetMinor?: number;
+    /**
+     * decrease_budget: never below this daily budget (minor units)
+     */
+    minBudgetMinor?: number;
+  };
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface UpdateRuleResult {
+  rule: {
+    id: string;
+    name: string;
+    enabled: boolean;
+    cooldownMinutes: number;
+    /**
+     * @minItems 1
+     * @maxItems 10
+     */
+    conditions: {
+      /**
+       * spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio
+       */
+      metric:
+        | "spend"
+        | "impressions"
+        | "reach"
+        | "clicks"
+        | "ctr"
+        | "cpc"
+        | "cpm"
+        | "conversions"
+        | "cpa"
+        | "conversion_value"
+        | "roas"
+        | "frequency";
+      operator: "gt" | "gte" | "lt" | "lte" | "eq";
+      value: number;
+    }[];
+    /**
+     * all: every condition must hold; any: one is enough
+     */
+    match: "all" | "any";
+    /**
+     * The days of the ad account the metrics are summed over (today is partial)
+     */
+    window: "today" | "last_3_days" | "last_7_days" | "last_14_days" | "last_30_days";
+    /**
+     * Without ids or nameContains: every campaign, ad set or ad of the workspace
+     */
+    scope: {
+      /**
+       * What the rule matches and acts on
+       */
+      level: "campaigns" | "ad_sets" | "ads";
+      /**
+       * Only these campaigns, ad sets or ads (ids of the level)
+       *
+       * @minItems 1
+       * @maxItems 200
+       */
+      ids?: string[];
+      /**
+       * Only objects whose name contains this text (case-insensitive)
+       */
+      nameContains?: string;
+    };
+    action: {
+      type: "pause" | "activate" | "increase_budget" | "decrease_budget";
+      /**
+       * increase_budget / decrease_budget: the change in percent
+       */
+      percent?: number;
+      /**
+       * increase_budget: never above this daily budget (minor units)
+       */
+      maxBudgetMinor?: number;
+      /**
+       * decrease_budget: never below this daily budget (minor units)
+       */
+      minBudgetMinor?: number;
+    };
+    createdAt: string;
+    updatedAt: string;
+    lastRun: {
+      id: string;
+      hour: string;
+      status: string;
+      matchCount: number;
+      actionsTaken: number;
+    } | null;
+  };
+}
+export interface DeleteRuleInput {
+  /**
+   * Rule id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DeleteRuleResult {
+  ok: true;
+}
+export interface ListRulesInput {
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListRulesResult {
+  rules: {
+    id: string;
+    name: string;
+    enabled: boolean;
+    cooldownMinutes: number;
+    /**
+     * @minItems 1
+     * @maxItems 10
+     */
+    conditions: {
+      /**
+       * spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio
+       */
+      metric:
+        | "spend"
+        | "impressions"
+        | "reach"
+        | "clicks"
+        | "ctr"
+        | "cpc"
+        | "cpm"
+        | "conversions"
+        | "cpa"
+        | "conversion_value"
+        | "roas"
+        | "frequency";
+      operator: "gt" | "gte" | "lt" | "lte" | "eq";
+      value: number;
+    }[];
+    /**
+     * all: every condition must hold; any: one is enough
+     */
+    match: "all" | "any";
+    /**
+     * The days of the ad account the metrics are summed over (today is partial)
+     */
+    window: "today" | "last_3_days" | "last_7_days" | "last_14_days" | "last_30_days";
+    /**
+     * Without ids or nameContains: every campaign, ad set or ad of the workspace
+     */
+    scope: {
+      /**
+       * What the rule matches and acts on
+       */
+      level: "campaigns" | "ad_sets" | "ads";
+      /**
+       * Only these campaigns, ad sets or ads (ids of the level)
+       *
+       * @minItems 1
+       * @maxItems 200
+       */
+      ids?: string[];
+      /**
+       * Only objects whose name contains this text (case-insensitive)
+       */
+      nameContains?: string;
+    };
+    action: {
+      type: "pause" | "activate" | "increase_budget" | "decrease_budget";
+      /**
+       * increase_budget / decrease_budget: the change in percent
+       */
+      percent?: number;
+      /**
+       * increase_budget: never above this daily budget (minor units)
+       */
+      maxBudgetMinor?: number;
+      /**
+       * decrease_budget: never below this daily budget (minor units)
+       */
+      minBudgetMinor?: number;
+    };
+    createdAt: string;
+    updatedAt: string;
+    lastRun: {
+      id: string;
+      hour: string;
+      status: string;
+      matchCount: number;
+      actionsTaken: number;
+    } | null;
+  }[];
+  nextCursor: string | null;
+}
+export interface PreviewRuleInput {
+  /**
+   * Rule id
+   */
+  id?: string;
+  definition?: {
+    /**
+     * @minItems 1
+     * @maxItems 10
+     */
+    conditions: {
+      /**
+       * spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio
+       */
+      metric:
+        | "spend"
+        | "impressions"
+        | "reach"
+        | "clicks"
+        | "ctr"
+        | "cpc"
+        | "cpm"
+        | "conversions"
+        | "cpa"
+        | "conversion_value"
+        | "roas"
+        | "frequency";
+      operator: "gt" | "gte" | "lt" | "lte" | "eq";
+      value: number;
+    }[];
+    /**
+     * all: every condition must hold; any: one is enough
+     */
+    match?: "all" | "any";
+    /**
+     * The days of the ad account the metrics are summed over (today is partial)
+     */
+    window: "today" | "last_3_days" | "last_7_days" | "last_14_days" | "last_30_days";
+    /**
+     * Without ids or nameContains: every campaign, ad set or ad of the workspace
+     */
+    scope: {
+      /**
+       * What the rule matches and acts on
+       */
+      level: "campaigns" | "ad_sets" | "ads";
+      /**
+       * Only these campaigns, ad sets or ads (ids of the level)
+       *
+       * @minItems 1
+       * @maxItems 200
+       */
+      ids?: string[];
+      /**
+       * Only objects whose name contains this text (case-insensitive)
+       */
+      nameContains?: string;
+    };
+    action: {
+      type: "pause" | "activate" | "increase_budget" | "decrease_budget";
+      /**
+       * increase_budget / decrease_budget: the change in percent
+       */
+      percent?: number;
+      /**
+       * increase_budget: never above this daily budget (minor units)
+       */
+      maxBudgetMinor?: number;
+      /**
+       * decrease_budget: never below this daily budget (minor units)
+       */
+      minBudgetMinor?: number;
+    };
+  };
+  /**
+   * Minutes an object acted on is left alone by this rule (0: none)
+   */
+  cooldownMinutes?: number;
+}
+export interface PreviewRuleResult {
+  /**
+   * The ad account's clock the rule was read at
+   */
+  now: string;
+  window: {
+    since: string;
+    until: string;
+  } | null;
+  currency: string | null;
+  /**
+   * Objects in the scope before the conditions
+   */
+  inScope: number;
+  /**
+   * Matches the action would change
+   */
+  actions: number;
+  matches: {
+    objectId: string;
+    level: string;
+    name: string;
+    campaignName: string;
+    platform: string;
+    metrics: {
+      spend: number | null;
+      impressions: number | null;
+      reach: number | null;
+      clicks: number | null;
+      ctr: number | null;
+      cpc: number | null;
+      cpm: number | null;
+      conversions: number | null;
+      cpa: number | null;
+      conversion_value: number | null;
+      roas: number | null;
+      frequency: number | null;
+    };
+    act: boolean;
+    change: string;
+    /**
+     * already_paused, already_active, at_budget_cap or cooldown
+     */
+    skipped: string | null;
+    newBudgetMinor: number | null;
+  }[];
+}
+export interface ListRuleRunsInput {
+  /**
+   * Rule id
+   */
+  id: string;
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListRuleRunsResult {
+  runs: {
+    id: string;
+    ruleId: string;
+    /**
+     * The evaluated hour on the ad account's clock
+     */
+    hour: string;
+    /**
+     * running, completed or completed_with_errors
+     */
+    status: string;
+    matchCount: number;
+    actionsTaken: number;
+    errors: {
+      objectId: string;
+      name: string;
+      message: string;
+    }[];
+    matches: {
+      objectId: string;
+      name: string;
+      campaignName: string;
+      change: string;
+      skipped: string | null;
+    }[];
+    startedAt: string;
+    finishedAt: string | null;
+  }[];
+  nextCursor: string | null;
+}
+export interface CreateAutomationFlowInput {
+  name: string;
+  trigger:
+    | {
+        /**
+         * An event kind (automation.event cannot trigger flows)
+         */
+        event:
+          | "upload.completed"
+          | "upload.failed"
+          | "ad.created"
+          | "rule.triggered"
+          | "review.comment"
+          | "review.status_changed"
+          | "review.version_uploaded"
+          | "review.link_viewed"
+          | "team.member_joined"
+          | "test.completed"
+          | "creative.status_changed"
+          | "lead.received"
+          | "task.assigned"
+          | "task.comment"
+          | "task.due"
+          | "test";
+      }
+    | {
+        /**
+         * A 5-field cron expression, e.g. 0 9 * * 1 (09:00 on Mondays)
+         */
+        schedule: string;
+        /**
+         * The schedule's time zone (default UTC)
+         */
+        timeZone?: string;
+      };
+  /**
+   * A field of the trigger (type, id, createdAt, data.<field>...) compared with a value
+   */
+  condition?: {
+    path: string;
+    operator: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "contains" | "exists";
+    /**
+     * Not used by exists
+     */
+    value?: string | number | boolean | null;
+  } | null;
+  action: {
+    /**
+     * Where to POST (https; plain http to private addresses only with WEBHOOKS_ALLOW_PRIVATE_URLS=1)
+     */
+    url: string;
+    /**
+     * The JSON object to send. A string value "{{data.rule.name}}" is replaced by that field of the trigger (its JSON value when the string is only the template)
+     */
+    payload: {
+      [k: string]: unknown;
+    };
+  };
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface CreateAutomationFlowResult {
+  flow: {
+    id: string;
+    name: string;
+    trigger:
+      | {
+          event: string;
+        }
+      | {
+          schedule: string;
+          timeZone: string;
+        };
+    condition: {
+      path: string;
+      operator: string;
+      value?: unknown;
+    } | null;
+    action: {
+      url: string;
+      payload: {
+        [k: string]: unknown;
+      };
+    };
+    createdAt: string;
+    lastRun: {
+      status: string;
+      responseStatus: number | null;
+      error: string | null;
+      at: string;
+    } | null;
+  };
+  /**
+   * The signing secret; shown only here
+   */
+  secret: string;
+}
+export interface ListAutomationFlowsInput {
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListAutomationFlowsResult {
+  flows: {
+    id: string;
+    name: string;
+    trigger:
+      | {
+          event: string;
+        }
+      | {
+          schedule: string;
+          timeZone: string;
+        };
+    condition: {
+      path: string;
+      operator: string;
+      value?: unknown;
+    } | null;
+    action: {
+      url: string;
+      payload: {
+        [k: string]: unknown;
+      };
+    };
+    createdAt: string;
+    lastRun: {
+      status: string;
+      responseStatus: number | null;
+      error: string | null;
+      at: string;
+    } | null;
+  }[];
+  nextCursor: string | null;
+}
+export interface DeleteAutomationFlowInput {
+  /**
+   * Automation flow id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DeleteAutomationFlowResult {
+  ok: true;
+}

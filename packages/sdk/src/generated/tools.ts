@@ -20,6 +20,8 @@ import type {
   CreateAdResult,
   CreateAdSetInput,
   CreateAdSetResult,
+  CreateAutomationFlowInput,
+  CreateAutomationFlowResult,
   CreateCampaignInput,
   CreateCampaignResult,
   CreateCopyVariantInput,
@@ -28,6 +30,8 @@ import type {
   CreateFolderResult,
   CreateReviewLinkInput,
   CreateReviewLinkResult,
+  CreateRuleInput,
+  CreateRuleResult,
   CreateTaskInput,
   CreateTaskListInput,
   CreateTaskListResult,
@@ -38,6 +42,8 @@ import type {
   DeleteAdSetResult,
   DeleteAdsInput,
   DeleteAdsResult,
+  DeleteAutomationFlowInput,
+  DeleteAutomationFlowResult,
   DeleteCampaignInput,
   DeleteCampaignResult,
   DeleteCommentInput,
@@ -48,6 +54,8 @@ import type {
   DeleteCreativesResult,
   DeleteFolderInput,
   DeleteFolderResult,
+  DeleteRuleInput,
+  DeleteRuleResult,
   DeleteTaskInput,
   DeleteTaskListInput,
   DeleteTaskListResult,
@@ -92,6 +100,8 @@ import type {
   ListAdsResult,
   ListAudiencesInput,
   ListAudiencesResult,
+  ListAutomationFlowsInput,
+  ListAutomationFlowsResult,
   ListCampaignsInput,
   ListCampaignsResult,
   ListCommentsInput,
@@ -108,6 +118,10 @@ import type {
   ListReviewHistoryResult,
   ListReviewLinksInput,
   ListReviewLinksResult,
+  ListRuleRunsInput,
+  ListRuleRunsResult,
+  ListRulesInput,
+  ListRulesResult,
   ListTaskCommentsInput,
   ListTaskCommentsResult,
   ListTaskListsInput,
@@ -126,6 +140,8 @@ import type {
   PauseAdsResult,
   PauseCampaignInput,
   PauseCampaignResult,
+  PreviewRuleInput,
+  PreviewRuleResult,
   RedeliverWebhookDeliveryInput,
   RedeliverWebhookDeliveryResult,
   RenameFolderInput,
@@ -166,6 +182,8 @@ import type {
   UpdateCampaignResult,
   UpdateCopyVariantInput,
   UpdateCopyVariantResult,
+  UpdateRuleInput,
+  UpdateRuleResult,
   UpdateTaskInput,
   UpdateTaskResult,
 } from "./schemas.js";
@@ -338,6 +356,24 @@ export interface ToolTypes {
   list_ad_drafts: { input: ListAdDraftsInput; result: ListAdDraftsResult; readOnly: true; destructive: false };
   /** Launch ad draft */
   launch_ad_draft: { input: LaunchAdDraftInput; result: LaunchAdDraftResult; readOnly: false; destructive: true };
+  /** Create automation rule */
+  create_rule: { input: CreateRuleInput; result: CreateRuleResult; readOnly: false; destructive: true };
+  /** Update automation rule */
+  update_rule: { input: UpdateRuleInput; result: UpdateRuleResult; readOnly: false; destructive: true };
+  /** Delete automation rule */
+  delete_rule: { input: DeleteRuleInput; result: DeleteRuleResult; readOnly: false; destructive: true };
+  /** List automation rules */
+  list_rules: { input: ListRulesInput; result: ListRulesResult; readOnly: true; destructive: false };
+  /** Preview automation rule */
+  preview_rule: { input: PreviewRuleInput; result: PreviewRuleResult; readOnly: true; destructive: false };
+  /** List rule runs */
+  list_rule_runs: { input: ListRuleRunsInput; result: ListRuleRunsResult; readOnly: true; destructive: false };
+  /** Create automation flow */
+  create_automation_flow: { input: CreateAutomationFlowInput; result: CreateAutomationFlowResult; readOnly: false; destructive: false };
+  /** List automation flows */
+  list_automation_flows: { input: ListAutomationFlowsInput; result: ListAutomationFlowsResult; readOnly: true; destructive: false };
+  /** Delete automation flow */
+  delete_automation_flow: { input: DeleteAutomationFlowInput; result: DeleteAutomationFlowResult; readOnly: false; destructive: true };
 }
 
 /** The names of ToolTypes, as values. */
@@ -425,4 +461,13 @@ export const TOOL_NAMES = [
   "save_ad_draft",
   "list_ad_drafts",
   "launch_ad_draft",
+  "create_rule",
+  "update_rule",
+  "delete_rule",
+  "list_rules",
+  "preview_rule",
+  "list_rule_runs",
+  "create_automation_flow",
+  "list_automation_flows",
+  "delete_automation_flow",
 ] as const;

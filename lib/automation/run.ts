@@ -1,0 +1,147 @@
+import type { Principal } from "@/lib/auth/principal";
+import { roleAllows } from "@/lib/auth/roles";
+import { setAdSetActive, setCampaignActive, activateAds, pauseAds } from "@/lib/ads/status-changes";
+import { setAdSetBudget } from "@/lib/ads/ad-sets";
+import { getDb } from "@/lib/db/client";
+import { emitEvent } from "@/lib/events/emit";
+import type { AutomationRule, AutomationRuleRun } from "@/lib/generated/prisma/client";
+import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import type { Budget } from "@/lib/platforms/ads-types";
+import { principalForUser } from "@/lib/session/principal";
+import { planRule, type PlannedAction, type RulePlan } from "./plan";
+import { RuleDefinitionSchema, type RuleDefinition } from "./rule-schema";
+
+export interface RuleRunOut {
+  id: string;
+  ruleId: string;
+  hour: string;
+  status: string;
+  matchCount: number;
+  actionsTaken: number;
+  errors: { objectId: string; name: string; message: string }[];
+  matches: { objectId: string; name: string; campaignName: string; change: string; skipped: string | null }[];
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export function toRuleRun(row: AutomationRuleRun): RuleRunOut {
+  const plan = row.plan as unknown as RulePlan;
+  return {
+    id: row.id,
+    ruleId: row.ruleId,
+    hour: row.hourKey,
+    status: row.status,
+    matchCount: row.matchCount,
+    actionsTaken: row.actionsTaken,
+    errors: row.errors as RuleRunOut["errors"],
+    matches: plan.matches.map((m) => ({ objectId: m.objectId, name: m.name, campaignName: m.campaignName, change: m.change, skipped: m.skipped })),
+    startedAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** The hour a run belongs to, on the ad account's clock: `2026-11-24T05:00:00.000Z`. */
+export const hourKeyOf = (iso: string) => `${iso.slice(0, 13)}:00:00.000Z`;
+
+/** `data.rule.action` of rule.triggered. */
+export function eventAction(definition: RuleDefinition): string {
+  const { type } = definition.action;
+  return type === "pause" || type === "activate" ? `${type}_${definition.scope.level}` : type;
+}
+
+/**
+ * Evaluates a rule for the current hour of its ad account's clock, once: the (rule, hour) run is
+ * claimed with its plan fixed; a repeated or concurrent evaluation of the same hour continues that
+ * run (actions already done are not done again) and emits nothing new. A run left unfinished by a
+ * killed process is finished by the next evaluation.
+ */
+export async function runRule(rule: AutomationRule): Promise<{ run: RuleRunOut; alreadyRan: boolean }> {
+  const db = getDb();
+  const definition = RuleDefinitionSchema.parse(rule.definition);
+  for (const stale of await db.automationRuleRun.findMany({ where: { ruleId: rule.id, status: "running" } })) await finishRun(rule, definition, stale);
+  const plan = await planRule({ workspaceId: rule.workspaceId }, definition, { ruleId: rule.id, cooldownMinutes: rule.cooldownMinutes });
+  const hourKey = hourKeyOf(plan.now);
+  await db.automationRuleRun.createMany({
+    data: [{ id: newId("rrun"), workspaceId: rule.workspaceId, ruleId: rule.id, hourKey, plan: plan as object, matchCount: plan.matches.length }],
+    skipDuplicates: true,
+  });
+  const run = await db.automationRuleRun.findUniqueOrThrow({ where: { ruleId_hourKey: { ruleId: rule.id, hourKey } } });
+  if (run.status !== "running") return { run: toRuleRun(run), alreadyRan: true };
+  return { run: toRuleRun(await finishRun(rule, definition, run)), alreadyRan: false };
+}
+
+async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: AutomationRuleRun): Promise<AutomationRuleRun> {
+  const db = getDb();
+  const plan = run.plan as unknown as RulePlan;
+  const acting = plan.matches.filter((m) => m.act);
+  const principal = acting.length ? await principalForUser(rule.createdById, rule.workspaceId) : null;
+  for (const item of acting) {
+    await db.automationRuleAction.createMany({
+      data: [{ id: newId("ract"), workspaceId: rule.workspaceId, ruleId: rule.id, runId: run.id, objectId: item.objectId, status: "pending", actedAt: new Date(plan.now) }],
+      skipDuplicates: true,
+    });
+    const action = await db.automationRuleAction.findUniqueOrThrow({ where: { runId_objectId: { runId: run.id, objectId: item.objectId } } });
+    if (action.status !== "pending") continue;
+    let error: string | null = null;
+    try {
+      if (!principal || principal.workspaceId !== rule.workspaceId) throw new Error("The rule's author is no longer a member of the workspace; edit the rule to act as you");
+      if (definition.action.type !== "pause" && !roleAllows(principal.role, "ads.launch")) throw new Error(`The rule's author (${principal.role}) may no longer launch ads or change budgets`);
+      await act(principal, definition, item);
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    await db.automationRuleAction.update({ where: { id: action.id }, data: { status: error ? "failed" : "done", error } });
+  }
+  const actions = await db.automationRuleAction.findMany({ where: { runId: run.id } });
+  const done = acting.filter((m) => actions.some((a) => a.objectId === m.objectId && a.status === "done"));
+  const errors = actions.filter((a) => a.status === "failed").map((a) => ({ objectId: a.objectId, name: acting.find((m) => m.objectId === a.objectId)?.name ?? "", message: a.error ?? "" }));
+  if (done.length) {
+    // One event per run: the dedupe key makes a continued or concurrent run answer the first.
+    await emitEvent({
+      workspaceId: rule.workspaceId,
+      type: "rule.triggered",
+      dedupeKey: `rule.triggered:${run.id}`,
+      data: { rule: { name: rule.name, action: eventAction(definition), matchCount: done.length, matches: done.map((m) => ({ name: m.name, campaignName: m.campaignName })) } },
+    });
+  }
+  log.debug("automation rule run", { ruleId: rule.id, runId: run.id, hour: run.hourKey, matches: plan.matches.length, actionsTaken: done.length, errors: errors.length });
+  return db.automationRuleRun.update({ where: { id: run.id }, data: { status: errors.length ? "completed_with_errors" : "completed", actionsTaken: done.length, errors, finishedAt: new Date() } });
+}
+
+async function act(principal: Principal, definition: RuleDefinition, item: PlannedAction): Promise<void> {
+  const { type } = definition.action;
+  if (item.level === "ads") {
+    if (type === "pause") await pauseAds(principal, { adIds: [item.objectId] });
+    else await activateAds(principal, { adIds: [item.objectId] });
+  } else if (item.level === "campaigns") {
+    await setCampaignActive(principal, { id: item.objectId }, type === "activate");
+  } else if (type === "pause" || type === "activate") {
+    await setAdSetActive(principal, { id: item.objectId }, type === "activate");
+  } else {
+    const row = await getDb().adSet.findFirstOrThrow({ where: { id: item.objectId, workspaceId: principal.workspaceId } });
+    await setAdSetBudget(principal, { id: item.objectId, budget: { type: row.budgetType as Budget["type"], amountMinor: item.newBudgetMinor! } });
+  }
+}
+
+/** Every enabled rule of the workspace (or one rule), each on its own: one failing rule does not stop the rest. */
+export async function evaluateWorkspaceRules(workspaceId: string, ruleId?: string): Promise<{ ruleId: string; name: string; run: RuleRunOut | null; alreadyRan: boolean; error: string | null }[]> {
+  const rules = await getDb().automationRule.findMany({ where: { workspaceId, enabled: true, ...(ruleId ? { id: ruleId } : {}) }, orderBy: { createdAt: "asc" } });
+  const out = [];
+  for (const rule of rules) {
+    try {
+      const { run, alreadyRan } = await runRule(rule);
+      out.push({ ruleId: rule.id, name: rule.name, run, alreadyRan, error: null });
+    } catch (err) {
+      log.warn("automation rule failed", { ruleId: rule.id, error: err instanceof Error ? err.message : String(err) });
+      out.push({ ruleId: rule.id, name: rule.name, run: null, alreadyRan: false, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return out;
+}
+
+/** The workspaces with at least one enabled rule (the hourly job's steps). */
+export async function workspacesWithRules(): Promise<string[]> {
+  const rows = await getDb().automationRule.findMany({ where: { enabled: true }, distinct: ["workspaceId"], select: { workspaceId: true } });
+  return rows.map((r) => r.workspaceId);
+}

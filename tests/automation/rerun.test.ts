@@ -1,0 +1,77 @@
+/**
+ * A rule run killed midway and evaluated again, and two evaluations of one hour at once: the
+ * domain functions the hourly job runs, against a real database and the sandbox platform.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useFreshDatabase } from "../helpers/in-process-db";
+
+let db: ReturnType<typeof import("@/lib/db/client").getDb>;
+
+beforeAll(async () => {
+  await useFreshDatabase("automation_rerun");
+  db = (await import("@/lib/db/client")).getDb();
+});
+afterAll(async () => (await import("@/lib/services")).disposeServices());
+
+/** A workspace with paused campaigns on the sandbox and a rule that activates campaigns named like "go". */
+async function setup(names: string[]) {
+  const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+  const { principalForUser } = await import("@/lib/session/principal");
+  const { createCampaign } = await import("@/lib/ads/campaigns");
+  const { createRule } = await import("@/lib/automation/rules");
+  const { workspaceId, ownerUserId } = await createWorkspace({ name: `Rerun ${Date.now()}`, plan: "pro" });
+  const principal = (await principalForUser(ownerUserId, workspaceId))!;
+  const campaigns = [];
+  for (const name of names) campaigns.push((await createCampaign(principal, { platform: "platform_a", name, objective: "sales" })).campaign);
+  const { rule } = await createRule(principal, {
+    name: "Go live",
+    cooldownMinutes: 60,
+    conditions: [{ metric: "impressions", operator: "gte", value: 0 }],
+    match: "all",
+    window: "today",
+    scope: { level: "campaigns", nameContains: "go" },
+    action: { type: "activate" },
+  });
+  const row = await db.automationRule.findUniqueOrThrow({ where: { id: rule.id } });
+  const triggered = async () => db.webhookEvent.findMany({ where: { workspaceId, type: "rule.triggered" } });
+  return { workspaceId, principal, campaigns, rule: row, triggered };
+}
+
+describe("rule runs, once per hour", () => {
+  it("a run killed after claiming its hour is finished by the next evaluation with the plan it claimed, acting and emitting once", async () => {
+    const { planRule } = await import("@/lib/automation/plan");
+    const { runRule, hourKeyOf } = await import("@/lib/automation/run");
+    const { RuleDefinitionSchema } = await import("@/lib/automation/rule-schema");
+    const { newId } = await import("@/lib/ids");
+    const { campaigns, rule, triggered } = await setup(["go one", "go two", "stay"]);
+
+    // What runRule does before acting, then the process dies: the (rule, hour) row holds the plan, no action ran.
+    const plan = await planRule({ workspaceId: rule.workspaceId }, RuleDefinitionSchema.parse(rule.definition), { ruleId: rule.id, cooldownMinutes: 60 });
+    expect(plan.matches.filter((m) => m.act).map((m) => m.name).sort()).toEqual(["go one", "go two"]);
+    await db.automationRuleRun.create({ data: { id: newId("rrun"), workspaceId: rule.workspaceId, ruleId: rule.id, hourKey: hourKeyOf(plan.now), plan: plan as object, matchCount: plan.matches.length } });
+
+    const again = await runRule(rule);
+    expect(again.alreadyRan).toBe(true);
+    expect(again.run).toMatchObject({ status: "completed", actionsTaken: 2, matchCount: 2 });
+    const statuses = await db.adCampaign.findMany({ where: { id: { in: campaigns.map((c) => c.id) } }, select: { name: true, status: true } });
+    expect(Object.fromEntries(statuses.map((s) => [s.name, s.status]))).toEqual({ "go one": "active", "go two": "active", stay: "paused" });
+    expect(await db.automationRuleRun.count({ where: { ruleId: rule.id } })).toBe(1);
+    expect(await db.automationRuleAction.count({ where: { ruleId: rule.id, status: "done" } })).toBe(2);
+    expect(await triggered()).toHaveLength(1);
+    expect(JSON.parse((await triggered())[0]!.body).data.rule).toMatchObject({ name: "Go live", action: "activate_campaigns", matchCount: 2 });
+
+    // Once more in the same hour: nothing new.
+    expect((await runRule(rule)).alreadyRan).toBe(true);
+    expect(await triggered()).toHaveLength(1);
+  });
+
+  it("two instances evaluating the same hour at once make one run, one action per object and one event", async () => {
+    const { runRule } = await import("@/lib/automation/run");
+    const { rule, triggered } = await setup(["go a", "go b"]);
+    const results = await Promise.all([runRule(rule), runRule(rule), runRule(rule)]);
+    expect(new Set(results.map((r) => r.run.id)).size).toBe(1);
+    expect(await db.automationRuleRun.count({ where: { ruleId: rule.id } })).toBe(1);
+    expect(await db.automationRuleAction.count({ where: { ruleId: rule.id } })).toBe(2);
+    expect(await triggered()).toHaveLength(1);
+  });
+});
