@@ -30,8 +30,9 @@ export async function oauthRoute(handler: () => Promise<Response>): Promise<Resp
   return response;
 }
 
-export function oauthErrorResponse(err: OAuthError): Response {
-  return json({ error: err.error, error_description: err.description }, err.status);
+/** `status` overrides the error's own, e.g. 400 for an unknown client at the authorization endpoint (a page, not a client authentication). */
+export function oauthErrorResponse(err: OAuthError, status = err.status): Response {
+  return json({ error: err.error, error_description: err.description }, status);
 }
 
 /** A form-encoded (or JSON) body as a flat record of strings; repeated fields keep the first value. */

@@ -20,7 +20,7 @@ export async function GET(request: Request): Promise<Response> {
       await validateAuthorizationRequest(params, origin);
     } catch (err) {
       if (err instanceof RedirectableOAuthError) return redirect(errorRedirect(err, origin));
-      if (isOAuthError(err)) return oauthErrorResponse(err);
+      if (isOAuthError(err)) return oauthErrorResponse(err, 400);
       throw err;
     }
     const forward = new URLSearchParams();
