@@ -26,13 +26,13 @@ test("an assistant's OAuth consent at phone width: workspace and scopes chosen, 
   await expect(page).toHaveURL(/\/dashboard\/oauth\/consent\?/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Connect E2E assistant");
   await expect(page.getByRole("radio", { name: /Consent Co/ })).toBeChecked();
-  await expect(page.getByRole("checkbox", { name: /upload/ })).toBeChecked();
-  await expect(page.getByRole("checkbox", { name: /^edit/ })).toBeChecked();
-  await expect(page.getByRole("checkbox", { name: /^delete/ })).not.toBeChecked();
+  await expect(page.getByRole("checkbox", { name: /^upload / })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: /^edit / })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: /^delete / })).not.toBeChecked();
   await expectNoSidewaysScroll(page);
   await expectNoAxeViolations(page);
 
-  await page.getByRole("checkbox", { name: /^edit/ }).uncheck();
+  await page.getByRole("checkbox", { name: /^edit / }).uncheck();
   await page.getByRole("button", { name: "Allow" }).click();
   await page.waitForURL(/127\.0\.0\.1:9\/callback/);
   const back = new URL(page.url());
