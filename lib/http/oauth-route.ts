@@ -1,8 +1,7 @@
 import { isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { isOAuthError } from "@/lib/oauth/errors";
+import { isOAuthError, OAuthError } from "@/lib/oauth/errors";
 import { findTextInputProblem } from "@/lib/text-input";
-import { OAuthError } from "@/lib/oauth/errors";
 import { readBodyText } from "./request-body";
 import { json, newRequestId, REQUEST_ID_HEADER } from "./responses";
 
