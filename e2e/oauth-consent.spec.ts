@@ -4,8 +4,8 @@ import { expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/
 
 const REDIRECT = "http://127.0.0.1:9/callback";
 
-test("an assistant's OAuth consent at phone width: workspace and scopes chosen, Allow returns a code with state", async ({ page }) => {
-  await signUp(page, { workspace: "Consent Co" });
+test("an assistant's OAuth consent at phone width: sign-in first, workspace and scopes chosen, Allow returns a code with state", async ({ page, browser }) => {
+  const { email, password } = await signUp(page, { workspace: "Consent Co" });
   // On the trial, the layout's trial banner sits outside any landmark (axe "region"); pages are checked on Pro, as in dashboard-everywhere.
   await switchToPro(page);
   const client = await (await page.request.post("/api/oauth/register", { data: { client_name: "E2E assistant", redirect_uris: [REDIRECT] } })).json();
@@ -49,6 +49,17 @@ test("an assistant's OAuth consent at phone width: workspace and scopes chosen, 
     })
   ).json();
   expect(tokens.scope).toBe("upload");
+
+  // Signed out (another browser): the authorization URL asks for sign-in first, then shows the consent.
+  const other = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: PHONE });
+  const phone = await other.newPage();
+  await phone.goto(`/api/oauth/authorize?${query}`);
+  await expect(phone).toHaveURL(/\/sign-in\?callbackUrl=/);
+  await phone.getByLabel("Email").fill(email);
+  await phone.getByLabel("Password").fill(password);
+  await phone.getByRole("button", { name: "Sign in" }).click();
+  await expect(phone.getByRole("heading", { level: 1 })).toHaveText("Connect E2E assistant");
+  await other.close();
 
   await page.goto("/dashboard/settings/api-keys");
   const row = page.getByTestId("connected-app-row");
