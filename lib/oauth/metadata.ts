@@ -29,6 +29,8 @@ export function authorizationServerMetadata(origin: string): OAuthMetadata {
     token_endpoint_auth_methods_supported: ["none"],
     revocation_endpoint_auth_methods_supported: ["none"],
     code_challenge_methods_supported: ["S256"],
+    // RFC 9207: the redirect back carries `iss`, so a client talking to several servers can tell them apart.
+    authorization_response_iss_parameter_supported: true,
     service_documentation: `${origin}/docs`,
   };
 }

@@ -28,6 +28,7 @@ async function authorizeWithSdk(owner: { email: string; workspaceId: string }, s
   expect(provider.authorizationUrl).toBeDefined();
   const { redirect } = await consentInBrowser(provider.authorizationUrl!, owner, { workspaceId: owner.workspaceId, scopes });
   expect(redirect.searchParams.get("state")).toBe(provider.stateValue);
+  expect(redirect.searchParams.get("iss")).toBe(inject("baseUrl"));
   const code = redirect.searchParams.get("code");
   expect(code).toMatch(/^adlac_/);
   await transport.finishAuth(code!);
@@ -143,6 +144,7 @@ describe("OAuth metadata and errors", () => {
       revocation_endpoint: `${base}/api/oauth/revoke`,
       code_challenge_methods_supported: ["S256"],
       token_endpoint_auth_methods_supported: ["none"],
+      authorization_response_iss_parameter_supported: true,
     });
   });
 
