@@ -44,14 +44,21 @@ export function ConsentForm({ hidden, workspaces, preferredWorkspaceId, scopeDes
 
   if (!workspace) return <Alert>You are not a member of any active workspace, so there is nothing to connect.</Alert>;
   return (
+    // Without script the form posts itself (303); with script, submit() posts and navigates (see the route).
     <form
+      method="post"
+      action="/api/oauth/consent"
       className="space-y-6"
       aria-describedby={error ? "consent-error" : undefined}
       onSubmit={(e) => {
         e.preventDefault();
-        void submit("allow");
+        const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+        void submit(submitter?.value === "deny" ? "deny" : "allow");
       }}
     >
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       {error && (
         <div id="consent-error">
           <Alert>{error}</Alert>
@@ -94,10 +101,10 @@ export function ConsentForm({ hidden, workspaces, preferredWorkspaceId, scopeDes
         </div>
       </fieldset>
       <div className="flex flex-wrap gap-3">
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" name="decision" value="allow" disabled={busy}>
           {busy ? "Connecting…" : "Allow"}
         </Button>
-        <Button type="button" variant="ghost" disabled={busy} onClick={() => void submit("deny")}>
+        <Button type="submit" name="decision" value="deny" variant="ghost" disabled={busy}>
           Deny
         </Button>
       </div>
