@@ -141,6 +141,10 @@ const envSchema = z.object({
     .refine((v) => /^\/api\/[a-z0-9][a-z0-9/_-]*$/.test(v) && !/^\/api\/(v1|mcp|media|auth|inngest|health|ready)(\/|$)/.test(v), "must be a path under /api/ that no other route uses, e.g. /api/metrics"),
   /** Bearer token a scraper presents to read the metrics. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Lifetime of OAuth access tokens for MCP (seconds). */
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt(3600),
+  /** Lifetime of OAuth authorization codes (seconds). */
+  OAUTH_CODE_TTL_SECONDS: positiveInt(300),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -175,6 +179,8 @@ export interface Config {
   oauth: { github?: { clientId: string; clientSecret: string }; google?: { clientId: string; clientSecret: string } };
   shutdownTimeoutMs: number;
   metrics: { path: string; token?: string };
+  /** The OAuth 2.1 authorization server for MCP (lib/oauth). */
+  oauthServer: { accessTokenTtlSeconds: number; codeTtlSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -247,6 +253,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metrics: { path: e.METRICS_PATH, token: e.METRICS_TOKEN },
+    oauthServer: { accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS, codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS },
   };
 }
 

@@ -38,6 +38,8 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/settings/plan", heading: "Plan" },
   { path: "/dashboard/settings/security", heading: "Security" },
   { path: "/dashboard/settings/profile", heading: "Profile" },
+  // Without an authorization request (e2e/oauth-consent.spec.ts covers a real one).
+  { path: "/dashboard/oauth/consent", heading: "This connection request is not valid" },
 ];
 
 export function fillPath(path: string, values: Record<string, string>): string {

@@ -2,6 +2,7 @@ import { getToken } from "next-auth/jwt";
 import { authenticateApiKey } from "@/lib/auth/authenticate-api-key";
 import type { Principal } from "@/lib/auth/principal";
 import { AppError } from "@/lib/errors";
+import { authenticateAccessToken, isOAuthAccessToken } from "@/lib/oauth/access-token";
 import { ACTIVE_WORKSPACE_COOKIE, principalForUser } from "@/lib/session/principal";
 import { sessionIsCurrent } from "@/lib/session/revocation";
 import { getAuthSecret } from "@/lib/session/secret";
@@ -13,11 +14,12 @@ const SECURE_SESSION_COOKIE = "__Secure-authjs.session-token";
 /**
  * Resolves who is calling. API routes take a Bearer key; routes the dashboard
  * also calls accept its signed-in session when no Authorization header is sent.
+ * `oauthResource`: this route also accepts OAuth access tokens issued for that resource (MCP only).
  */
-export async function authenticateRequest(request: Request, options: { allowSession?: boolean } = {}): Promise<Principal> {
+export async function authenticateRequest(request: Request, options: { allowSession?: boolean; oauthResource?: string } = {}): Promise<Principal> {
   const authorization = request.headers.get("authorization");
   if (authorization) {
-    const principal = await authenticateApiKey(authorization);
+    const principal = await authenticateBearer(authorization, options.oauthResource);
     await refuseDisagreeingSession(request, principal);
     return principal;
   }
@@ -25,6 +27,16 @@ export async function authenticateRequest(request: Request, options: { allowSess
   const principal = await sessionPrincipal(request);
   if (!principal) throw new AppError("unauthorized", "Missing API key: send Authorization: Bearer <API_KEY>");
   return principal;
+}
+
+/** An API key, or where the route takes them, an OAuth access token (told apart by prefix). */
+async function authenticateBearer(authorization: string, oauthResource: string | undefined): Promise<Principal> {
+  const token = authorization.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  if (token && isOAuthAccessToken(token)) {
+    if (!oauthResource) throw new AppError("unauthorized", "OAuth access tokens are accepted only by the MCP endpoint (/api/mcp); use an API key here");
+    return authenticateAccessToken(token, oauthResource);
+  }
+  return authenticateApiKey(authorization);
 }
 
 /**
@@ -53,6 +65,13 @@ async function sessionPrincipal(request: Request): Promise<Principal | null> {
   if (!userId) return null;
   assertSameOrigin(request);
   return principalForUser(userId, readCookie(request, ACTIVE_WORKSPACE_COOKIE));
+}
+
+/** The signed-in user of a cookie-authenticated form post from our own pages (CSRF checked); null when signed out. */
+export async function sameOriginSessionUserId(request: Request): Promise<string | null> {
+  const userId = await sessionUserId(request);
+  if (userId) assertSameOrigin(request);
+  return userId;
 }
 
 /**

@@ -12,6 +12,8 @@ export interface PipelineOptions {
    * every request with its own -32002 error instead).
    */
   plan?: "enforce" | "defer";
+  /** Accept OAuth access tokens bound to this resource URL (the MCP endpoint only). */
+  oauthResource?: string;
   /** Headers added to a 401, e.g. the WWW-Authenticate challenge MCP clients read. */
   unauthorizedHeaders?: Record<string, string>;
 }
@@ -35,7 +37,7 @@ export async function runPipeline(
   let limits: RateLimitResult | undefined;
   let response: Response;
   try {
-    const principal = await authenticateRequest(request, { allowSession: options.allowSession });
+    const principal = await authenticateRequest(request, { allowSession: options.allowSession, oauthResource: options.oauthResource });
     limits = await enforceRateLimit(principal.keyId ?? `user:${principal.userId}`);
     requireActiveWorkspace(principal);
     if (options.plan !== "defer") requireActivePlan(principal);

@@ -1,6 +1,7 @@
 "use server";
 import { createApiKeyFor, revokeApiKeyFor } from "@/lib/api-keys/manage";
 import { runAsPrincipal } from "@/lib/dashboard/action-result";
+import { revokeConnectedApp } from "@/lib/oauth/connected-apps";
 
 export async function createKeyAction(input: { name: string; scopes: string[] | null }) {
   return runAsPrincipal((p) => createApiKeyFor(p, { name: input.name, scopes: input.scopes ?? undefined }), "/dashboard/settings/api-keys");
@@ -8,4 +9,8 @@ export async function createKeyAction(input: { name: string; scopes: string[] | 
 
 export async function revokeKeyAction(keyId: string) {
   return runAsPrincipal((p) => revokeApiKeyFor(p, keyId), "/dashboard/settings/api-keys");
+}
+
+export async function revokeConnectedAppAction(grantId: string) {
+  return runAsPrincipal((p) => revokeConnectedApp(p, grantId), "/dashboard/settings/api-keys");
 }

@@ -6,14 +6,16 @@ import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/auth/scopes";
 import { grantableScopes, listApiKeys } from "@/lib/api-keys/manage";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/workspaces/plan";
+import { listConnectedApps } from "@/lib/oauth/connected-apps";
 import { ApiKeysManager } from "./api-keys-manager";
+import { ConnectedApps } from "./connected-apps";
 
 export const metadata: Metadata = { title: "API keys" };
 export const dynamic = "force-dynamic";
 
 export default async function ApiKeysPage() {
   const principal = await requirePrincipal();
-  const [keys, plan] = [await listApiKeys(principal), planStatus(principal.workspace)];
+  const [keys, apps, plan] = [await listApiKeys(principal), await listConnectedApps(principal), planStatus(principal.workspace)];
   const grantable = grantableScopes(principal);
   const seesAll = roleAllows(principal.role, "team.manage");
   return (
@@ -44,6 +46,9 @@ export default async function ApiKeysPage() {
         scopes={SCOPES.map((s) => ({ id: s, description: SCOPE_DESCRIPTIONS[s], grantable: grantable.includes(s) }))}
         currentUserId={principal.userId}
       />
+      <div className="mt-8">
+        <ConnectedApps apps={apps} currentUserId={principal.userId} />
+      </div>
     </>
   );
 }
