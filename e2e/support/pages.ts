@@ -30,6 +30,7 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/uploads", heading: "Uploads" },
   { path: "/dashboard/ads", heading: "Ads" },
   { path: "/dashboard/tasks", heading: "Tasks" },
+  { path: "/dashboard/moderation", heading: "Moderation" },
   { path: "/dashboard/review-links", heading: "Review links" },
   { path: "/dashboard/settings/api-keys", heading: "API keys" },
   { path: "/dashboard/settings/webhooks", heading: "Webhooks" },

@@ -55,7 +55,8 @@ export async function commentPullTargets(workspaceId?: string): Promise<PullTarg
  * unique per (account, platform id), so a poll repeated after a crash, or two instances polling at
  * once, add each comment once. Then the keyword rules run on the comments not yet checked.
  */
-export async function pullAccountComments(target: PullTarget): Promise<PullSummary> {
+export async function pullAccountComments(target: PullTarget, options: { limit?: number } = {}): Promise<PullSummary> {
+  const limit = options.limit ?? COMMENTS_PER_POLL;
   const db = getDb();
   const account = await db.adAccount.findFirst({ where: { id: target.adAccountId, workspaceId: target.workspaceId } });
   if (!account) throw notFound("Ad account");
@@ -63,7 +64,7 @@ export async function pullAccountComments(target: PullTarget): Promise<PullSumma
   const cursor = await db.commentPullCursor.findUnique({ where: { adAccountId: account.id } });
   const comments = await withBusyRetry(() =>
     api.listComments(account, {
-      limit: COMMENTS_PER_POLL,
+      limit,
       ...(cursor ? { after: cursor.afterTime.toISOString(), afterExternalId: cursor.afterId } : {}),
     }),
   );
@@ -108,7 +109,7 @@ export async function pullAccountComments(target: PullTarget): Promise<PullSumma
     });
   }
   const rules = await applyRules(account.id, account.workspaceId);
-  return { ...target, fetched: people.length, added, ...rules, capped: comments.length === COMMENTS_PER_POLL };
+  return { ...target, fetched: people.length, added, ...rules, capped: comments.length === limit };
 }
 
 /** Hides the unchecked new comments that match a keyword rule (each claimed first, so one instance acts and audits). */

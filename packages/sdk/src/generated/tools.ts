@@ -26,6 +26,8 @@ import type {
   CreateCopyVariantResult,
   CreateFolderInput,
   CreateFolderResult,
+  CreateModerationRuleInput,
+  CreateModerationRuleResult,
   CreateReviewLinkInput,
   CreateReviewLinkResult,
   CreateTaskInput,
@@ -34,6 +36,8 @@ import type {
   CreateTaskResult,
   CreateUploadInput,
   CreateUploadResult,
+  DeleteAdCommentsInput,
+  DeleteAdCommentsResult,
   DeleteAdSetInput,
   DeleteAdSetResult,
   DeleteAdsInput,
@@ -48,6 +52,8 @@ import type {
   DeleteCreativesResult,
   DeleteFolderInput,
   DeleteFolderResult,
+  DeleteModerationRuleInput,
+  DeleteModerationRuleResult,
   DeleteTaskInput,
   DeleteTaskListInput,
   DeleteTaskListResult,
@@ -62,6 +68,8 @@ import type {
   GetAccountResult,
   GetAdAccountInput,
   GetAdAccountResult,
+  GetAdCommentAuditInput,
+  GetAdCommentAuditResult,
   GetAdInput,
   GetAdInsightsInput,
   GetAdInsightsResult,
@@ -80,10 +88,14 @@ import type {
   GetUploadResult,
   GetWebhookInput,
   GetWebhookResult,
+  HideAdCommentsInput,
+  HideAdCommentsResult,
   LaunchAdDraftInput,
   LaunchAdDraftResult,
   ListAdAccountsInput,
   ListAdAccountsResult,
+  ListAdCommentsInput,
+  ListAdCommentsResult,
   ListAdDraftsInput,
   ListAdDraftsResult,
   ListAdSetsInput,
@@ -104,6 +116,8 @@ import type {
   ListCreativesResult,
   ListFoldersInput,
   ListFoldersResult,
+  ListModerationRulesInput,
+  ListModerationRulesResult,
   ListReviewHistoryInput,
   ListReviewHistoryResult,
   ListReviewLinksInput,
@@ -134,6 +148,8 @@ import type {
   RenameTaskListResult,
   ReopenCommentInput,
   ReopenCommentResult,
+  ReplyToAdCommentInput,
+  ReplyToAdCommentResult,
   ReplyToCommentInput,
   ReplyToCommentResult,
   RequestReviewInput,
@@ -158,6 +174,8 @@ import type {
   SetWebhookUrlResult,
   TestWebhookInput,
   TestWebhookResult,
+  UnhideAdCommentsInput,
+  UnhideAdCommentsResult,
   UpdateAdInput,
   UpdateAdResult,
   UpdateAdSetInput,
@@ -338,6 +356,24 @@ export interface ToolTypes {
   list_ad_drafts: { input: ListAdDraftsInput; result: ListAdDraftsResult; readOnly: true; destructive: false };
   /** Launch ad draft */
   launch_ad_draft: { input: LaunchAdDraftInput; result: LaunchAdDraftResult; readOnly: false; destructive: true };
+  /** List ad comments */
+  list_ad_comments: { input: ListAdCommentsInput; result: ListAdCommentsResult; readOnly: true; destructive: false };
+  /** Get ad comment audit */
+  get_ad_comment_audit: { input: GetAdCommentAuditInput; result: GetAdCommentAuditResult; readOnly: true; destructive: false };
+  /** Hide ad comments */
+  hide_ad_comments: { input: HideAdCommentsInput; result: HideAdCommentsResult; readOnly: false; destructive: false };
+  /** Unhide ad comments */
+  unhide_ad_comments: { input: UnhideAdCommentsInput; result: UnhideAdCommentsResult; readOnly: false; destructive: false };
+  /** Delete ad comments */
+  delete_ad_comments: { input: DeleteAdCommentsInput; result: DeleteAdCommentsResult; readOnly: false; destructive: true };
+  /** Reply to ad comment */
+  reply_to_ad_comment: { input: ReplyToAdCommentInput; result: ReplyToAdCommentResult; readOnly: false; destructive: false };
+  /** List moderation rules */
+  list_moderation_rules: { input: ListModerationRulesInput; result: ListModerationRulesResult; readOnly: true; destructive: false };
+  /** Create moderation rule */
+  create_moderation_rule: { input: CreateModerationRuleInput; result: CreateModerationRuleResult; readOnly: false; destructive: false };
+  /** Delete moderation rule */
+  delete_moderation_rule: { input: DeleteModerationRuleInput; result: DeleteModerationRuleResult; readOnly: false; destructive: true };
 }
 
 /** The names of ToolTypes, as values. */
@@ -425,4 +461,13 @@ export const TOOL_NAMES = [
   "save_ad_draft",
   "list_ad_drafts",
   "launch_ad_draft",
+  "list_ad_comments",
+  "get_ad_comment_audit",
+  "hide_ad_comments",
+  "unhide_ad_comments",
+  "delete_ad_comments",
+  "reply_to_ad_comment",
+  "list_moderation_rules",
+  "create_moderation_rule",
+  "delete_moderation_rule",
 ] as const;
