@@ -1,13 +1,15 @@
 import type { AdCommentAudit, AdCommentItem } from "@/lib/generated/prisma/client";
 import type { AdCommentOut, AuditEntry, AuditAction } from "./moderation-schema";
 
-export function toComment(row: AdCommentItem): AdCommentOut {
+/** The row as the tools answer it; `adNames` maps the workspace's ad ids to their names. */
+export function toComment(row: AdCommentItem, adNames: ReadonlyMap<string, string> = new Map()): AdCommentOut {
   return {
     id: row.id,
     platform: row.platform,
     externalId: row.externalId,
     adId: row.adId,
     adExternalId: row.adExternalId,
+    adName: row.adId ? (adNames.get(row.adId) ?? null) : null,
     authorName: row.authorName,
     message: row.message,
     commentedAt: row.commentedAt.toISOString(),

@@ -31,8 +31,17 @@ export async function listAdComments(principal: Principal, input: ListAdComments
   };
   const rows = await getDb().adCommentItem.findMany({ where, orderBy: NEWEST_FIRST, take: input.limit + 1 });
   const page = toPage(rows, input.limit);
-  return { comments: page.items.map(toComment), nextCursor: page.nextCursor };
+  const adNames = await adNamesOf(page.items);
+  return { comments: page.items.map((r) => toComment(r, adNames)), nextCursor: page.nextCursor };
 }
+
+async function adNamesOf(rows: AdCommentItem[]): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.map((r) => r.adId).filter((id): id is string => id !== null))];
+  const ads = ids.length ? await getDb().ad.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }) : [];
+  return new Map(ads.map((a) => [a.id, a.name]));
+}
+
+const commentOut = async (row: AdCommentItem) => toComment(row, await adNamesOf([row]));
 
 async function requireComment(principal: Principal, id: string): Promise<AdCommentItem> {
   const row = await getDb().adCommentItem.findFirst({ where: { id, workspaceId: principal.workspaceId } });
@@ -44,7 +53,7 @@ async function requireComment(principal: Principal, id: string): Promise<AdComme
 export async function getAdCommentAudit(principal: Principal, input: { id: string }): Promise<{ comment: AdCommentOut; audit: AuditEntry[] }> {
   const row = await requireComment(principal, input.id);
   const audit = await getDb().adCommentAudit.findMany({ where: { commentId: row.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  return { comment: toComment(row), audit: audit.map(toAuditEntry) };
+  return { comment: await commentOut(row), audit: audit.map(toAuditEntry) };
 }
 
 /** Who acts: a member (through the dashboard or one of their API keys) or a keyword rule. */
@@ -108,7 +117,7 @@ export async function applyAction(row: AdCommentItem, action: Action, actor: Act
 /** Replies as the page; the answer is the comment with its reply. */
 export async function replyToAdComment(principal: Principal, input: { id: string; message: string }): Promise<{ comment: AdCommentOut }> {
   const row = await requireComment(principal, input.id);
-  return { comment: toComment(await applyAction(row, { kind: "reply", message: input.message }, actorOf(principal))) };
+  return { comment: await commentOut(await applyAction(row, { kind: "reply", message: input.message }, actorOf(principal))) };
 }
 
 /**
@@ -125,7 +134,7 @@ export async function bulkAction(principal: Principal, ids: string[], kind: "hid
   const results: BulkResult["results"] = [];
   for (const id of unique) {
     try {
-      results.push({ id, ok: true, comment: toComment(await applyAction(byId.get(id)!, { kind }, actorOf(principal))) });
+      results.push({ id, ok: true, comment: await commentOut(await applyAction(byId.get(id)!, { kind }, actorOf(principal))) });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       results.push({ id, ok: false, error: { code: err.code, message: err.message } });

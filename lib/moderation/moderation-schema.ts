@@ -20,6 +20,7 @@ export const AdCommentSchema = z.object({
   externalId: z.string().describe("The platform's comment id"),
   adId: z.string().nullable().describe("The workspace's ad the comment is on (null when the ad was not made here)"),
   adExternalId: z.string(),
+  adName: z.string().nullable().describe("The ad's name in Adloom (null when the ad was not made here)"),
   authorName: z.string(),
   message: z.string(),
   commentedAt: z.string().describe("When the person wrote it (the platform's clock)"),

@@ -199,7 +199,9 @@ function CommentCard({
             <span className="text-sm font-medium text-slate-900">{c.authorName}</span>
             <Badge tone={STATE_TONE[c.state]}>{STATE_LABEL[c.state]}</Badge>
             <span className="text-xs text-slate-600">{formatDateTime(c.commentedAt, timeZone)}</span>
-            <span className="text-xs text-slate-600">{c.platform === "platform_a" ? "Platform A" : "Platform B"} ad {c.adExternalId}</span>
+            <span className="text-xs text-slate-600">
+              {c.platform === "platform_a" ? "Platform A" : "Platform B"} ad {c.adName ? <>&ldquo;{c.adName}&rdquo;</> : c.adExternalId}
+            </span>
           </div>
           <p className={`mt-1 break-words text-sm ${deleted ? "text-slate-500 line-through" : "text-slate-800"}`}>{c.message}</p>
           {c.reply && (

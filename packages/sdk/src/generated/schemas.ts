@@ -2880,6 +2880,10 @@ export interface ListAdCommentsResult {
      */
     adId: string | null;
     adExternalId: string;
+    /**
+     * The ad's name in Adloom (null when the ad was not made here)
+     */
+    adName: string | null;
     authorName: string;
     message: string;
     /**
@@ -2917,6 +2921,10 @@ export interface GetAdCommentAuditResult {
      */
     adId: string | null;
     adExternalId: string;
+    /**
+     * The ad's name in Adloom (null when the ad was not made here)
+     */
+    adName: string | null;
     authorName: string;
     message: string;
     /**
@@ -2989,6 +2997,10 @@ export interface HideAdCommentsResult {
            */
           adId: string | null;
           adExternalId: string;
+          /**
+           * The ad's name in Adloom (null when the ad was not made here)
+           */
+          adName: string | null;
           authorName: string;
           message: string;
           /**
@@ -3048,6 +3060,10 @@ export interface UnhideAdCommentsResult {
            */
           adId: string | null;
           adExternalId: string;
+          /**
+           * The ad's name in Adloom (null when the ad was not made here)
+           */
+          adName: string | null;
           authorName: string;
           message: string;
           /**
@@ -3107,6 +3123,10 @@ export interface DeleteAdCommentsResult {
            */
           adId: string | null;
           adExternalId: string;
+          /**
+           * The ad's name in Adloom (null when the ad was not made here)
+           */
+          adName: string | null;
           authorName: string;
           message: string;
           /**
@@ -3161,6 +3181,10 @@ export interface ReplyToAdCommentResult {
      */
     adId: string | null;
     adExternalId: string;
+    /**
+     * The ad's name in Adloom (null when the ad was not made here)
+     */
+    adName: string | null;
     authorName: string;
     message: string;
     /**
