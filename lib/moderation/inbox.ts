@@ -75,35 +75,46 @@ export async function applyAction(row: AdCommentItem, action: Action, actor: Act
   const account = await db.adAccount.findUnique({ where: { id: row.adAccountId } });
   if (!account) throw new AppError("not_connected", `The ad account of comment ${row.id} is no longer connected`);
   const api = adapterFor(account);
-  let data: Prisma.AdCommentItemUpdateInput;
+  // Each change is written relative to the row as it is at commit time (another moderator may have acted
+  // since `row` was read): deleted wins over hidden, hidden over replied, replied over new.
+  const id = row.id;
+  const notDeleted = { id, state: { not: "deleted" as const } };
+  let changes: Prisma.PrismaPromise<unknown>[];
   let detail: string | null = null;
   switch (action.kind) {
     case "hide":
       await withBusyRetry(() => api.setCommentHidden(account, row.externalId, true));
-      data = { state: "hidden" };
+      changes = [db.adCommentItem.updateMany({ where: notDeleted, data: { state: "hidden" } })];
       break;
     case "unhide":
       await withBusyRetry(() => api.setCommentHidden(account, row.externalId, false));
-      data = { state: row.state === "hidden" ? (row.replyExternalId ? "replied" : "new") : row.state };
+      changes = [
+        db.adCommentItem.updateMany({ where: { id, state: "hidden", replyExternalId: { not: null } }, data: { state: "replied" } }),
+        db.adCommentItem.updateMany({ where: { id, state: "hidden", replyExternalId: null }, data: { state: "new" } }),
+      ];
       break;
     case "delete":
       await withBusyRetry(() => api.deleteComment(account, row.externalId));
-      data = { state: "deleted" };
+      changes = [db.adCommentItem.updateMany({ where: { id }, data: { state: "deleted" } })];
       break;
     case "reply": {
       const reply = await withBusyRetry(() => api.replyToComment(account, row.externalId, action.message));
-      // A hidden comment stays hidden when answered; otherwise it is now replied.
-      data = { state: row.state === "hidden" ? "hidden" : "replied", replyExternalId: reply.externalId, replyMessage: reply.message };
+      // A hidden comment stays hidden when answered; a new one is now replied.
+      changes = [
+        db.adCommentItem.updateMany({ where: notDeleted, data: { replyExternalId: reply.externalId, replyMessage: reply.message } }),
+        db.adCommentItem.updateMany({ where: { id, state: "new" }, data: { state: "replied" } }),
+      ];
       detail = action.message;
       break;
     }
   }
-  const [updated] = await db.$transaction([
-    db.adCommentItem.update({ where: { id: row.id }, data: { ...data, rulesCheckedAt: new Date() } }),
+  await db.$transaction([
+    ...changes,
+    db.adCommentItem.updateMany({ where: { id }, data: { rulesCheckedAt: new Date() } }),
     db.adCommentAudit.create({
       data: {
         id: newId("modaudit"),
-        commentId: row.id,
+        commentId: id,
         workspaceId: row.workspaceId,
         action: action.kind satisfies AuditAction,
         detail,
@@ -111,7 +122,7 @@ export async function applyAction(row: AdCommentItem, action: Action, actor: Act
       },
     }),
   ]);
-  return updated;
+  return db.adCommentItem.findUniqueOrThrow({ where: { id } });
 }
 
 /** Replies as the page; the answer is the comment with its reply. */
