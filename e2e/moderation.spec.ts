@@ -95,4 +95,5 @@ test("hide an ad comment from the moderation inbox, see it on the Hidden tab wit
   await expect(inbox.getByRole("listitem")).toHaveCount(2);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectAccessible(page);
+  await screenshot(page, "moderation-phone");
 });
