@@ -31,6 +31,7 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/ads", heading: "Ads" },
   { path: "/dashboard/performance/rules", heading: "Automation rules" },
   { path: "/dashboard/tasks", heading: "Tasks" },
+  { path: "/dashboard/moderation", heading: "Moderation" },
   { path: "/dashboard/review-links", heading: "Review links" },
   { path: "/dashboard/settings/api-keys", heading: "API keys" },
   { path: "/dashboard/settings/webhooks", heading: "Webhooks" },

@@ -113,6 +113,27 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
     flags: ["workspace", "rule"],
     run: async (f) => runAutomationNow(required(f, "workspace"), f.rule?.trim() || undefined),
   },
+  "sandbox comment": {
+    flags: ["workspace", "ad", "message", "author"],
+    run: async (f) => {
+      const { postSandboxComment } = await import("@/lib/platforms/sandbox-ads/comments");
+      return postSandboxComment({ workspaceId: required(f, "workspace"), adExternalId: required(f, "ad"), message: required(f, "message"), authorName: f.author });
+    },
+  },
+  "sandbox comments": {
+    flags: ["workspace"],
+    run: async (f) => {
+      const { sandboxCommentsOf } = await import("@/lib/platforms/sandbox-ads/comments");
+      return sandboxCommentsOf(required(f, "workspace"));
+    },
+  },
+  "moderation pull": {
+    flags: ["workspace"],
+    run: async (f) => {
+      const { pullComments } = await import("@/lib/moderation/pull");
+      return pullComments(f.workspace?.trim() || undefined);
+    },
+  },
   "plan set": {
     flags: ["workspace", "plan"],
     run: async (f) => {

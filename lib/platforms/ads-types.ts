@@ -174,11 +174,20 @@ export interface AdComment {
   message: string;
   createdAt: string;
   hidden: boolean;
+  /** The comment this one answers (replies), or null for a top-level comment. */
+  parentExternalId: string | null;
+  /** Written by the ad account's own page (a reply made through replyToComment), not by a person. */
+  byPage: boolean;
 }
 
 export interface CommentsQuery {
-  /** Comments created strictly after this time (ISO 8601), oldest first. */
+  /** Comments created strictly after this time (ISO 8601), oldest first (then by id). */
   after?: string;
+  /**
+   * With `after`: also the comments created exactly at `after` whose id sorts after this one, so a
+   * reader that stopped inside a run of equal timestamps resumes without missing or repeating any.
+   */
+  afterExternalId?: string;
   adExternalIds?: string[];
   limit: number;
 }
@@ -230,6 +239,10 @@ export interface AdsApi {
 
   listComments(account: AdAccountRef, query: CommentsQuery): Promise<AdComment[]>;
   setCommentHidden(account: AdAccountRef, commentExternalId: string, hidden: boolean): Promise<AdComment>;
+  /** Replies as the ad account's page; answers the reply (a comment with byPage and parentExternalId). */
+  replyToComment(account: AdAccountRef, commentExternalId: string, message: string): Promise<AdComment>;
+  /** Deletes the comment (and its replies) on the platform: it no longer appears in listComments. */
+  deleteComment(account: AdAccountRef, commentExternalId: string): Promise<void>;
 
   listLeadForms(account: AdAccountRef): Promise<LeadForm[]>;
   listLeadSubmissions(account: AdAccountRef, query: LeadsQuery): Promise<LeadSubmission[]>;

@@ -39,6 +39,8 @@ export class LivePlatformAdapter implements PlatformAdapter {
   getDailyInsights: AdsApi["getDailyInsights"] = (a) => this.refuse(a);
   listComments: AdsApi["listComments"] = (a) => this.refuse(a);
   setCommentHidden: AdsApi["setCommentHidden"] = (a) => this.refuse(a);
+  replyToComment: AdsApi["replyToComment"] = (a) => this.refuse(a);
+  deleteComment: AdsApi["deleteComment"] = (a) => this.refuse(a);
   listLeadForms: AdsApi["listLeadForms"] = (a) => this.refuse(a);
   listLeadSubmissions: AdsApi["listLeadSubmissions"] = (a) => this.refuse(a);
 }

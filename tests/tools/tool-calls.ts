@@ -7,6 +7,7 @@ import { callTool, pngBase64, readyCreative, toolResult } from "./helpers";
 import { REVIEW_TOOL_CALLS } from "./review-tool-calls";
 import { AD_TOOL_CALLS } from "../ads/ad-tool-calls";
 import { AUTOMATION_TOOL_CALLS } from "../automation/automation-tool-calls";
+import { MODERATION_TOOL_CALLS } from "../moderation/moderation-tool-calls";
 
 /**
  * One REST scenario per tool of the catalog, each calling it and checking what it did
@@ -17,6 +18,7 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   ...REVIEW_TOOL_CALLS,
   ...AD_TOOL_CALLS,
   ...AUTOMATION_TOOL_CALLS,
+  ...MODERATION_TOOL_CALLS,
   async get_account(t) {
     const result = await toolResult(t.key, "get_account", {});
     const me = await api(t.key)("/api/v1/me");

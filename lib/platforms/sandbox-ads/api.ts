@@ -1,8 +1,10 @@
 import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
-import type { SandboxAd, SandboxAdSet, SandboxCampaign } from "@/lib/generated/prisma/client";
+import { randomUUID } from "node:crypto";
+import type { SandboxAd, SandboxAdSet, SandboxCampaign, SandboxComment } from "@/lib/generated/prisma/client";
 import { adProblems, budgetProblem, fromPlatformName, PLATFORM_RULES } from "../ad-rules";
 import type {
+  AdComment,
   AdCreativeSpec,
   AdObjectStatus,
   AdsApi,
@@ -21,7 +23,7 @@ import { PlatformError, type AdAccountRef } from "../types";
 import { sandboxAudiences, sandboxLeadForms } from "./catalog";
 import { localDayHour, sandboxAccount, simulatedNow, SANDBOX_ACCOUNT_SETTINGS } from "./clock";
 import { syncDelivery } from "./delivery";
-import { applyNameFault, slowAnswer, takeCallToken } from "./faults";
+import { applyCommentFault, applyNameFault, slowAnswer, takeCallToken } from "./faults";
 import { numericIdFrom } from "./seeded";
 
 /**
@@ -260,12 +262,21 @@ export class SandboxAdsApi implements AdsApi {
     }));
   }
 
-  async listComments(account: AdAccountRef, query: { after?: string; adExternalIds?: string[]; limit: number }) {
-    await this.enter(account);
+  async listComments(account: AdAccountRef, query: { after?: string; afterExternalId?: string; adExternalIds?: string[]; limit: number }) {
+    const acct = await this.enter(account);
+    const after = query.after ? new Date(query.after) : null;
     const rows = await getDb().sandboxComment.findMany({
       where: {
         accountId: account.externalAccountId,
-        ...(query.after ? { createdAt: { gt: new Date(query.after) } } : {}),
+        deletedAt: null,
+        // Published by the hour: what was written in the hour not yet delivered shows once it is, so
+        // a reader moving forward by (createdAt, id) never sees an older comment appear behind it.
+        createdAt: { lt: acct.deliveredThrough },
+        ...(after
+          ? query.afterExternalId
+            ? { OR: [{ createdAt: { gt: after } }, { createdAt: after, id: { gt: query.afterExternalId } }] }
+            : { createdAt: { gt: after } }
+          : {}),
         ...(query.adExternalIds ? { adId: { in: query.adExternalIds } } : {}),
       },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
@@ -274,11 +285,50 @@ export class SandboxAdsApi implements AdsApi {
     return rows.map(commentOut);
   }
 
+  /** A comment people can act on: present, not deleted; its text steers faults like object names do. */
+  private async actionableComment(account: AdAccountRef, commentExternalId: string, action: string) {
+    const row = await getDb().sandboxComment.findFirst({ where: { id: commentExternalId, accountId: account.externalAccountId, deletedAt: null } });
+    if (!row) throw this.notFound("comment", commentExternalId);
+    applyCommentFault(this.platform, row.message, action);
+    return row;
+  }
+
   async setCommentHidden(account: AdAccountRef, commentExternalId: string, hidden: boolean) {
     await this.enter(account);
-    const { count } = await getDb().sandboxComment.updateMany({ where: { id: commentExternalId, accountId: account.externalAccountId }, data: { hidden } });
-    if (!count) throw this.notFound("comment", commentExternalId);
-    return commentOut(await getDb().sandboxComment.findUniqueOrThrow({ where: { id: commentExternalId } }));
+    await this.actionableComment(account, commentExternalId, hidden ? "hide" : "unhide");
+    const updated = await getDb().sandboxComment.update({ where: { id: commentExternalId }, data: { hidden } });
+    return commentOut(updated);
+  }
+
+  async replyToComment(account: AdAccountRef, commentExternalId: string, message: string) {
+    const acct = await this.enter(account);
+    const parent = await this.actionableComment(account, commentExternalId, "reply to");
+    if (parent.byPage) throw this.invalid("the page cannot reply to its own reply");
+    if (!message.trim()) throw this.invalid("a reply needs a message");
+    if (message.length > COMMENT_MAX_LENGTH) throw this.invalid(`a reply is at most ${COMMENT_MAX_LENGTH} characters`);
+    const row = await getDb().sandboxComment.create({
+      data: {
+        id: numericIdFrom(`${commentExternalId}:reply:${randomUUID()}`, 17),
+        accountId: account.externalAccountId,
+        adId: parent.adId,
+        authorName: SANDBOX_ACCOUNT_SETTINGS[this.platform].name,
+        message,
+        parentId: parent.id,
+        byPage: true,
+        createdAt: new Date(simulatedNow(acct)),
+      },
+    });
+    return commentOut(row);
+  }
+
+  async deleteComment(account: AdAccountRef, commentExternalId: string) {
+    const acct = await this.enter(account);
+    await this.actionableComment(account, commentExternalId, "delete");
+    // The comment and its replies go together, as on the real platforms.
+    await getDb().sandboxComment.updateMany({
+      where: { accountId: account.externalAccountId, OR: [{ id: commentExternalId }, { parentId: commentExternalId }], deletedAt: null },
+      data: { deletedAt: new Date(simulatedNow(acct)) },
+    });
   }
 
   async listLeadForms(account: AdAccountRef) {
@@ -378,6 +428,18 @@ export function qualityOf(mediaId: string): number {
   return 0.6 + (n / 999) * 0.8;
 }
 
-function commentOut(r: { id: string; adId: string; authorName: string; message: string; createdAt: Date; hidden: boolean }) {
-  return { externalId: r.id, adExternalId: r.adId, authorName: r.authorName, message: r.message, createdAt: r.createdAt.toISOString(), hidden: r.hidden };
+/** The longest comment or reply the sandbox accepts (the real platforms allow about 8,000 characters). */
+export const COMMENT_MAX_LENGTH = 8000;
+
+export function commentOut(r: SandboxComment): AdComment {
+  return {
+    externalId: r.id,
+    adExternalId: r.adId,
+    authorName: r.authorName,
+    message: r.message,
+    createdAt: r.createdAt.toISOString(),
+    hidden: r.hidden,
+    parentExternalId: r.parentId,
+    byPage: r.byPage,
+  };
 }

@@ -51,6 +51,25 @@ export function applyNameFault(platform: Platform, kind: string, name: string, w
 }
 
 /**
+ * A comment whose text starts with `sandbox-reject` refuses every moderation action on it
+ * (`upstream_error`), one starting with `sandbox-terms` refuses terminally (`invalid_input`): how
+ * tests and operators see what a platform refusal does to the inbox.
+ */
+export function applyCommentFault(platform: Platform, message: string, action: string): void {
+  const fault = adsFaultOf(message.trimStart());
+  if (fault === "reject") {
+    throw new PlatformError("upstream_error", `${platform} refused to ${action} the comment (sandbox-reject: every action on it is refused); try again later`, {
+      retryable: true,
+    });
+  }
+  if (fault === "terms") {
+    throw new PlatformError("invalid_input", `${platform} refused to ${action} the comment: the page's moderation permissions were revoked by the platform (sandbox-terms)`, {
+      retryable: false,
+    });
+  }
+}
+
+/**
  * Burst limiting per ad account, as the real platforms do it: a token bucket that holds three
  * seconds' worth of calls and refills SANDBOX_ADS_CALLS_PER_SECOND (default 50). Past it, calls
  * are refused with `upstream_busy`.

@@ -4478,5 +4478,306 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       ],
       "additionalProperties": false
     }
+  },
+  {
+    "name": "list_ad_comments",
+    "title": "List ad comments",
+    "description": "The moderation inbox: comments people left on the workspace's published ads (pulled from the platforms every five minutes), newest first, filtered by state, ad and a text search. Paginated: pass nextCursor back as cursor.",
+    "category": "moderation",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        },
+        "state": {
+          "description": "Only comments in these states (new, hidden, replied, deleted)",
+          "minItems": 1,
+          "maxItems": 4,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "new",
+              "hidden",
+              "replied",
+              "deleted"
+            ]
+          }
+        },
+        "adId": {
+          "description": "Only comments on this ad",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "search": {
+          "description": "Only comments whose text or author contains this (case-insensitive)",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_ad_comment_audit",
+    "title": "Get ad comment audit",
+    "description": "One inbox comment with its audit trail: every hide, unhide, reply and delete, with who did it (a member, and the API key used) or which keyword rule, and when.",
+    "category": "moderation",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad comment id"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "hide_ad_comments",
+    "title": "Hide ad comments",
+    "description": "Hides the comments (their authors and friends still see them, others do not) on the ad platform, then in the inbox, each comment on its own: the answer has one result per id (ok with the comment, or the platform's error, leaving that comment unchanged).",
+    "category": "moderation",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "ids": {
+          "minItems": 1,
+          "maxItems": 100,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Ad comment id"
+          },
+          "description": "Inbox comment ids (1 to 100); every one must be the workspace's, or nothing is done (404)"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "ids"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "unhide_ad_comments",
+    "title": "Unhide ad comments",
+    "description": "Shows hidden comments again on the ad platform, then in the inbox, each comment on its own: the answer has one result per id (ok with the comment, or the platform's error, leaving that comment unchanged).",
+    "category": "moderation",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "ids": {
+          "minItems": 1,
+          "maxItems": 100,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Ad comment id"
+          },
+          "description": "Inbox comment ids (1 to 100); every one must be the workspace's, or nothing is done (404)"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "ids"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "delete_ad_comments",
+    "title": "Delete ad comments",
+    "description": "Deletes the comments and their replies for good on the ad platform, then in the inbox, each comment on its own: the answer has one result per id (ok with the comment, or the platform's error, leaving that comment unchanged).",
+    "category": "moderation",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "ids": {
+          "minItems": 1,
+          "maxItems": 100,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Ad comment id"
+          },
+          "description": "Inbox comment ids (1 to 100); every one must be the workspace's, or nothing is done (404)"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "ids"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "reply_to_ad_comment",
+    "title": "Reply to ad comment",
+    "description": "Replies to a comment as the ad account's page, on the platform, then records the reply in the inbox (state replied, unless the comment is hidden).",
+    "category": "moderation",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad comment id"
+        },
+        "message": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2000,
+          "description": "The reply's text"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id",
+        "message"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_moderation_rules",
+    "title": "List moderation rules",
+    "description": "The workspace's keyword rules, newest first. Paginated: pass nextCursor back as cursor.",
+    "category": "moderation",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "default": 100,
+          "description": "Items per page, 1 to 500 (default 100)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "create_moderation_rule",
+    "title": "Create moderation rule",
+    "description": "Adds a keyword or phrase: comments pulled from now on that contain it as whole words, ignoring case and accents, are hidden automatically (docs/moderation.md). A keyword equal to an existing one after folding is a conflict.",
+    "category": "moderation",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "keyword": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "A word or phrase"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "keyword"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "delete_moderation_rule",
+    "title": "Delete moderation rule",
+    "description": "Removes a keyword rule. Comments it already hid stay hidden (their audit names the keyword).",
+    "category": "moderation",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Moderation rule id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
   }
 ];

@@ -3606,3 +3606,413 @@ export interface DeleteAutomationFlowInput {
 export interface DeleteAutomationFlowResult {
   ok: true;
 }
+export interface ListAdCommentsInput {
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+  /**
+   * Only comments in these states (new, hidden, replied, deleted)
+   *
+   * @minItems 1
+   * @maxItems 4
+   */
+  state?: ("new" | "hidden" | "replied" | "deleted")[];
+  /**
+   * Only comments on this ad
+   */
+  adId?: string;
+  /**
+   * Only comments whose text or author contains this (case-insensitive)
+   */
+  search?: string;
+}
+export interface ListAdCommentsResult {
+  comments: {
+    id: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * The platform's comment id
+     */
+    externalId: string;
+    /**
+     * The workspace's ad the comment is on (null when the ad was not made here)
+     */
+    adId: string | null;
+    adExternalId: string;
+    /**
+     * The ad's name in Adloom (null when the ad was not made here)
+     */
+    adName: string | null;
+    authorName: string;
+    message: string;
+    /**
+     * When the person wrote it (the platform's clock)
+     */
+    commentedAt: string;
+    state: "new" | "hidden" | "replied" | "deleted";
+    /**
+     * The page's latest reply
+     */
+    reply: {
+      externalId: string;
+      message: string;
+    } | null;
+    updatedAt: string;
+  }[];
+  nextCursor: string | null;
+}
+export interface GetAdCommentAuditInput {
+  /**
+   * Ad comment id
+   */
+  id: string;
+}
+export interface GetAdCommentAuditResult {
+  comment: {
+    id: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * The platform's comment id
+     */
+    externalId: string;
+    /**
+     * The workspace's ad the comment is on (null when the ad was not made here)
+     */
+    adId: string | null;
+    adExternalId: string;
+    /**
+     * The ad's name in Adloom (null when the ad was not made here)
+     */
+    adName: string | null;
+    authorName: string;
+    message: string;
+    /**
+     * When the person wrote it (the platform's clock)
+     */
+    commentedAt: string;
+    state: "new" | "hidden" | "replied" | "deleted";
+    /**
+     * The page's latest reply
+     */
+    reply: {
+      externalId: string;
+      message: string;
+    } | null;
+    updatedAt: string;
+  };
+  audit: {
+    id: string;
+    action: "hide" | "unhide" | "reply" | "delete";
+    actor:
+      | {
+          kind: "user";
+          userId: string;
+          /**
+           * The API key used, or null in the dashboard
+           */
+          apiKeyId: string | null;
+        }
+      | {
+          kind: "rule";
+          ruleId: string;
+          keyword: string;
+        };
+    /**
+     * The reply's text, for replies
+     */
+    detail: string | null;
+    createdAt: string;
+  }[];
+}
+export interface HideAdCommentsInput {
+  /**
+   * Inbox comment ids (1 to 100); every one must be the workspace's, or nothing is done (404)
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: Ad comment id
+   */
+  ids: string[];
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface HideAdCommentsResult {
+  results: (
+    | {
+        id: string;
+        ok: true;
+        comment: {
+          id: string;
+          platform: "platform_a" | "platform_b";
+          /**
+           * The platform's comment id
+           */
+          externalId: string;
+          /**
+           * The workspace's ad the comment is on (null when the ad was not made here)
+           */
+          adId: string | null;
+          adExternalId: string;
+          /**
+           * The ad's name in Adloom (null when the ad was not made here)
+           */
+          adName: string | null;
+          authorName: string;
+          message: string;
+          /**
+           * When the person wrote it (the platform's clock)
+           */
+          commentedAt: string;
+          state: "new" | "hidden" | "replied" | "deleted";
+          /**
+           * The page's latest reply
+           */
+          reply: {
+            externalId: string;
+            message: string;
+          } | null;
+          updatedAt: string;
+        };
+      }
+    | {
+        id: string;
+        ok: false;
+        error: {
+          code: string;
+          message: string;
+        };
+      }
+  )[];
+}
+export interface UnhideAdCommentsInput {
+  /**
+   * Inbox comment ids (1 to 100); every one must be the workspace's, or nothing is done (404)
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: Ad comment id
+   */
+  ids: string[];
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface UnhideAdCommentsResult {
+  results: (
+    | {
+        id: string;
+        ok: true;
+        comment: {
+          id: string;
+          platform: "platform_a" | "platform_b";
+          /**
+           * The platform's comment id
+           */
+          externalId: string;
+          /**
+           * The workspace's ad the comment is on (null when the ad was not made here)
+           */
+          adId: string | null;
+          adExternalId: string;
+          /**
+           * The ad's name in Adloom (null when the ad was not made here)
+           */
+          adName: string | null;
+          authorName: string;
+          message: string;
+          /**
+           * When the person wrote it (the platform's clock)
+           */
+          commentedAt: string;
+          state: "new" | "hidden" | "replied" | "deleted";
+          /**
+           * The page's latest reply
+           */
+          reply: {
+            externalId: string;
+            message: string;
+          } | null;
+          updatedAt: string;
+        };
+      }
+    | {
+        id: string;
+        ok: false;
+        error: {
+          code: string;
+          message: string;
+        };
+      }
+  )[];
+}
+export interface DeleteAdCommentsInput {
+  /**
+   * Inbox comment ids (1 to 100); every one must be the workspace's, or nothing is done (404)
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: Ad comment id
+   */
+  ids: string[];
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DeleteAdCommentsResult {
+  results: (
+    | {
+        id: string;
+        ok: true;
+        comment: {
+          id: string;
+          platform: "platform_a" | "platform_b";
+          /**
+           * The platform's comment id
+           */
+          externalId: string;
+          /**
+           * The workspace's ad the comment is on (null when the ad was not made here)
+           */
+          adId: string | null;
+          adExternalId: string;
+          /**
+           * The ad's name in Adloom (null when the ad was not made here)
+           */
+          adName: string | null;
+          authorName: string;
+          message: string;
+          /**
+           * When the person wrote it (the platform's clock)
+           */
+          commentedAt: string;
+          state: "new" | "hidden" | "replied" | "deleted";
+          /**
+           * The page's latest reply
+           */
+          reply: {
+            externalId: string;
+            message: string;
+          } | null;
+          updatedAt: string;
+        };
+      }
+    | {
+        id: string;
+        ok: false;
+        error: {
+          code: string;
+          message: string;
+        };
+      }
+  )[];
+}
+export interface ReplyToAdCommentInput {
+  /**
+   * Ad comment id
+   */
+  id: string;
+  /**
+   * The reply's text
+   */
+  message: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ReplyToAdCommentResult {
+  comment: {
+    id: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * The platform's comment id
+     */
+    externalId: string;
+    /**
+     * The workspace's ad the comment is on (null when the ad was not made here)
+     */
+    adId: string | null;
+    adExternalId: string;
+    /**
+     * The ad's name in Adloom (null when the ad was not made here)
+     */
+    adName: string | null;
+    authorName: string;
+    message: string;
+    /**
+     * When the person wrote it (the platform's clock)
+     */
+    commentedAt: string;
+    state: "new" | "hidden" | "replied" | "deleted";
+    /**
+     * The page's latest reply
+     */
+    reply: {
+      externalId: string;
+      message: string;
+    } | null;
+    updatedAt: string;
+  };
+}
+export interface ListModerationRulesInput {
+  /**
+   * Items per page, 1 to 500 (default 100)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListModerationRulesResult {
+  rules: {
+    id: string;
+    keyword: string;
+    createdBy: string | null;
+    createdAt: string;
+  }[];
+  nextCursor: string | null;
+}
+export interface CreateModerationRuleInput {
+  /**
+   * A word or phrase
+   */
+  keyword: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface CreateModerationRuleResult {
+  rule: {
+    id: string;
+    keyword: string;
+    createdBy: string | null;
+    createdAt: string;
+  };
+}
+export interface DeleteModerationRuleInput {
+  /**
+   * Moderation rule id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DeleteModerationRuleResult {
+  ok: true;
+}

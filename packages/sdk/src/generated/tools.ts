@@ -28,6 +28,8 @@ import type {
   CreateCopyVariantResult,
   CreateFolderInput,
   CreateFolderResult,
+  CreateModerationRuleInput,
+  CreateModerationRuleResult,
   CreateReviewLinkInput,
   CreateReviewLinkResult,
   CreateRuleInput,
@@ -38,6 +40,8 @@ import type {
   CreateTaskResult,
   CreateUploadInput,
   CreateUploadResult,
+  DeleteAdCommentsInput,
+  DeleteAdCommentsResult,
   DeleteAdSetInput,
   DeleteAdSetResult,
   DeleteAdsInput,
@@ -54,6 +58,8 @@ import type {
   DeleteCreativesResult,
   DeleteFolderInput,
   DeleteFolderResult,
+  DeleteModerationRuleInput,
+  DeleteModerationRuleResult,
   DeleteRuleInput,
   DeleteRuleResult,
   DeleteTaskInput,
@@ -70,6 +76,8 @@ import type {
   GetAccountResult,
   GetAdAccountInput,
   GetAdAccountResult,
+  GetAdCommentAuditInput,
+  GetAdCommentAuditResult,
   GetAdInput,
   GetAdInsightsInput,
   GetAdInsightsResult,
@@ -88,10 +96,14 @@ import type {
   GetUploadResult,
   GetWebhookInput,
   GetWebhookResult,
+  HideAdCommentsInput,
+  HideAdCommentsResult,
   LaunchAdDraftInput,
   LaunchAdDraftResult,
   ListAdAccountsInput,
   ListAdAccountsResult,
+  ListAdCommentsInput,
+  ListAdCommentsResult,
   ListAdDraftsInput,
   ListAdDraftsResult,
   ListAdSetsInput,
@@ -114,6 +126,8 @@ import type {
   ListCreativesResult,
   ListFoldersInput,
   ListFoldersResult,
+  ListModerationRulesInput,
+  ListModerationRulesResult,
   ListReviewHistoryInput,
   ListReviewHistoryResult,
   ListReviewLinksInput,
@@ -150,6 +164,8 @@ import type {
   RenameTaskListResult,
   ReopenCommentInput,
   ReopenCommentResult,
+  ReplyToAdCommentInput,
+  ReplyToAdCommentResult,
   ReplyToCommentInput,
   ReplyToCommentResult,
   RequestReviewInput,
@@ -174,6 +190,8 @@ import type {
   SetWebhookUrlResult,
   TestWebhookInput,
   TestWebhookResult,
+  UnhideAdCommentsInput,
+  UnhideAdCommentsResult,
   UpdateAdInput,
   UpdateAdResult,
   UpdateAdSetInput,
@@ -374,6 +392,24 @@ export interface ToolTypes {
   list_automation_flows: { input: ListAutomationFlowsInput; result: ListAutomationFlowsResult; readOnly: true; destructive: false };
   /** Delete automation flow */
   delete_automation_flow: { input: DeleteAutomationFlowInput; result: DeleteAutomationFlowResult; readOnly: false; destructive: true };
+  /** List ad comments */
+  list_ad_comments: { input: ListAdCommentsInput; result: ListAdCommentsResult; readOnly: true; destructive: false };
+  /** Get ad comment audit */
+  get_ad_comment_audit: { input: GetAdCommentAuditInput; result: GetAdCommentAuditResult; readOnly: true; destructive: false };
+  /** Hide ad comments */
+  hide_ad_comments: { input: HideAdCommentsInput; result: HideAdCommentsResult; readOnly: false; destructive: false };
+  /** Unhide ad comments */
+  unhide_ad_comments: { input: UnhideAdCommentsInput; result: UnhideAdCommentsResult; readOnly: false; destructive: false };
+  /** Delete ad comments */
+  delete_ad_comments: { input: DeleteAdCommentsInput; result: DeleteAdCommentsResult; readOnly: false; destructive: true };
+  /** Reply to ad comment */
+  reply_to_ad_comment: { input: ReplyToAdCommentInput; result: ReplyToAdCommentResult; readOnly: false; destructive: false };
+  /** List moderation rules */
+  list_moderation_rules: { input: ListModerationRulesInput; result: ListModerationRulesResult; readOnly: true; destructive: false };
+  /** Create moderation rule */
+  create_moderation_rule: { input: CreateModerationRuleInput; result: CreateModerationRuleResult; readOnly: false; destructive: false };
+  /** Delete moderation rule */
+  delete_moderation_rule: { input: DeleteModerationRuleInput; result: DeleteModerationRuleResult; readOnly: false; destructive: true };
 }
 
 /** The names of ToolTypes, as values. */
@@ -470,4 +506,13 @@ export const TOOL_NAMES = [
   "create_automation_flow",
   "list_automation_flows",
   "delete_automation_flow",
+  "list_ad_comments",
+  "get_ad_comment_audit",
+  "hide_ad_comments",
+  "unhide_ad_comments",
+  "delete_ad_comments",
+  "reply_to_ad_comment",
+  "list_moderation_rules",
+  "create_moderation_rule",
+  "delete_moderation_rule",
 ] as const;

@@ -1,0 +1,88 @@
+import { dataDir } from "../jobs/helpers/isolated-env";
+import { serve } from "inngest/next";
+import { beforeAll, describe, expect, it } from "vitest";
+import { APP_ID, inngest } from "@/inngest/client";
+import { commentsPull } from "@/inngest/functions/comments-pull";
+import { getDb } from "@/lib/db/client";
+import { EmbeddedRunner } from "@/lib/jobs/embedded";
+import { getEmbeddedSigningKey } from "@/lib/jobs/signing-key";
+import { getAdAccount } from "@/lib/platforms";
+import { sandboxAccount } from "@/lib/platforms/sandbox-ads/clock";
+import { createWorkspace } from "@/lib/workspaces/workspaces";
+import { migrateTestDatabase } from "../jobs/helpers/database";
+import { finishedRuns } from "../jobs/helpers/wait";
+
+// The scheduled function itself, run by the embedded runner on a controlled clock: one step per ad account.
+let clock = new Date("2030-01-01T00:01:00Z");
+const handler = serve({ client: inngest, functions: [commentsPull] });
+const runner = () =>
+  new EmbeddedRunner({
+    db: getDb(),
+    appId: APP_ID,
+    functions: [commentsPull],
+    handler: (req) => handler.POST(req as never, undefined),
+    signingKey: getEmbeddedSigningKey(dataDir),
+    concurrency: 2,
+    pollIntervalMs: 100,
+    now: () => clock,
+    reclaimLeasesOnStart: true,
+    logger: { info: () => {}, error: () => {} },
+  });
+
+/** A workspace whose platform_a account holds `count` comments under a published ad of the workspace. */
+async function workspaceWithComments(count: number) {
+  const { workspaceId } = await createWorkspace({ name: `Job ${Math.random()}`, plan: "pro" });
+  const account = (await getAdAccount(workspaceId, "platform_a"))!;
+  const row = await sandboxAccount(account);
+  const adExternalId = `7${Math.floor(Math.random() * 1e12)}`;
+  await getDb().ad.create({
+    data: {
+      id: `ad_job${Math.floor(Math.random() * 1e9)}`,
+      workspaceId,
+      campaignId: "cmp_x",
+      adSetId: "adset_x",
+      platform: "platform_a",
+      clientRef: `ref-${Math.random()}`,
+      externalId: adExternalId,
+      name: "Published",
+      status: "paused",
+      creativeId: "cre_x",
+      callToAction: "shop_now",
+      landingUrl: "https://example.com",
+    },
+  });
+  await getDb().sandboxComment.createMany({
+    data: Array.from({ length: count }, (_, i) => ({
+      id: `${adExternalId}${String(i).padStart(4, "0")}`,
+      accountId: account.externalAccountId,
+      adId: adExternalId,
+      authorName: "Someone",
+      message: `hello ${i}`,
+      createdAt: new Date(row.deliveredThrough.getTime() - 60_000 + i),
+    })),
+  });
+  return { workspaceId };
+}
+
+beforeAll(migrateTestDatabase);
+
+describe("the comments-pull job", () => {
+  it("runs every five minutes, one step per ad account, and adds each comment once over runs", async () => {
+    const a = await workspaceWithComments(3);
+    const b = await workspaceWithComments(2);
+    const first = runner();
+    await first.start();
+    clock = new Date("2030-01-01T00:05:10Z");
+    first.wake();
+    const [run] = await finishedRuns("comments-pull", 1, 20_000);
+    expect(run!.status).toBe("completed");
+    expect(run!.output).toEqual({ accounts: 2, added: 5 });
+    clock = new Date("2030-01-01T00:10:10Z");
+    first.wake();
+    const runs = await finishedRuns("comments-pull", 2, 20_000);
+    expect(runs.map((r) => r.output)).toContainEqual({ accounts: 2, added: 0 });
+    await first.stop();
+    expect(await getDb().adCommentItem.count({ where: { workspaceId: a.workspaceId } })).toBe(3);
+    expect(await getDb().adCommentItem.count({ where: { workspaceId: b.workspaceId, adId: { not: null } } })).toBe(2);
+  }, 60_000);
+});
