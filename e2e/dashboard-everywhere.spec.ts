@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, PASSWORD, screenshot, signUp, switchToPro, test, uniqueEmail } from "./support/fixtures";
-import { DASHBOARD_PAGES, DESKTOP, GUEST_PAGES, PHONE, visitEveryPage } from "./support/pages";
+import { DASHBOARD_PAGES, DESKTOP, expectNoAxeViolations, GUEST_PAGES, PHONE, visitEveryPage } from "./support/pages";
 
 /** A webhook receiver answering `status` to everything. */
 async function startReceiver(status: number) {
@@ -103,7 +103,8 @@ test("every page fits a phone and a desktop, passes axe and has visible tab stop
 
 test("the trial banner counts 14 days on day 0, and cancelling Pro during the trial keeps the trial", async ({ page }) => {
   await signUp(page, { workspace: "Trial Keepers" });
-  await expect(page.getByText("Free trial: 14 days left.")).toBeVisible();
+  await expect(page.getByRole("complementary", { name: "Plan" })).toContainText("Free trial: 14 days left.");
+  await expectNoAxeViolations(page); // the banner sits in its own landmark
   await switchToPro(page);
   await page.getByRole("button", { name: "Cancel Pro plan" }).click();
   const dialog = page.getByRole("dialog", { name: "Cancel the Pro plan?" });

@@ -64,14 +64,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         }
       >
         {plan.state !== "pro" && (
-          <div className={`border-b px-4 py-2 text-sm md:px-8 ${plan.dashboardAccess ? "border-indigo-100 bg-indigo-50 text-indigo-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
+          <aside aria-label="Plan" className={`border-b px-4 py-2 text-sm md:px-8 ${plan.dashboardAccess ? "border-indigo-100 bg-indigo-50 text-indigo-900" : "border-amber-200 bg-amber-50 text-amber-900"}`}>
             {plan.state === "trial" && <>Free trial: {plan.trialDaysLeft === 1 ? "last day" : `${plan.trialDaysLeft} days left`}. The trial covers the dashboard; API keys need Pro. </>}
             {plan.state === "trial_ended" && <>Your free trial has ended. </>}
             {plan.state === "lapsed" && <>This workspace has no active plan. </>}
             <Link href="/dashboard/settings/plan" className="font-medium underline underline-offset-2">
               {plan.dashboardAccess ? "See plans" : "Choose a plan to continue"}
             </Link>
-          </div>
+          </aside>
         )}
         <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 md:px-8 md:py-8">
           {children}
