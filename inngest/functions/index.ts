@@ -1,4 +1,5 @@
 import type { InngestFunction } from "inngest";
+import { performanceRollup } from "./performance-rollup";
 import { purgeJobHistory } from "./purge-job-history";
 import { taskDueDigest } from "./task-due-digest";
 import { uploadPush } from "./upload-push";
@@ -6,4 +7,4 @@ import { webhookDeliver } from "./webhook-deliver";
 import { webhookMaintenance } from "./webhook-maintenance";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
-export const functions: InngestFunction.Any[] = [purgeJobHistory, uploadPush, webhookDeliver, webhookMaintenance, taskDueDigest];
+export const functions: InngestFunction.Any[] = [purgeJobHistory, uploadPush, webhookDeliver, webhookMaintenance, taskDueDigest, performanceRollup];

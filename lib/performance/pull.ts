@@ -1,0 +1,85 @@
+import { withBusyRetry } from "@/lib/ads/platform-access";
+import { getDb } from "@/lib/db/client";
+import type { Platform } from "@/lib/generated/prisma/enums";
+import { adapterFor, getAdAccount } from "@/lib/platforms";
+import type { DailyInsight } from "@/lib/platforms/ads-types";
+import { addDays, WINDOW_DAYS } from "./window";
+
+/** Rows per INSERT statement: 12 parameters each, well under PostgreSQL's 65,535. */
+const CHUNK = 1_000;
+
+export interface PullOptions {
+  /** Tests and the bench: stop (throw) after writing this many chunks, as a killed process would. */
+  crashAfterChunks?: number;
+}
+
+export interface PullResult {
+  workspaceId: string;
+  platform: Platform;
+  since: string;
+  until: string;
+  rows: number;
+}
+
+export class SimulatedCrash extends Error {
+  constructor() {
+    super("rollup stopped midway (simulated crash)");
+  }
+}
+
+/**
+ * Pulls one ad account's daily insights into ad_daily_insights: from the day the last run left
+ * partial (the account's today then) through today, or the last 30 days on the first run. One
+ * platform read for the whole account, upserts in chunks of one statement each; the cursor
+ * moves only after every chunk is written, so a run killed midway re-reads the same days.
+ */
+export async function pullAccount(workspaceId: string, platform: Platform, options: PullOptions = {}): Promise<PullResult | null> {
+  const db = getDb();
+  const account = await getAdAccount(workspaceId, platform);
+  if (!account) return null;
+  const api = adapterFor(account);
+  const info = await withBusyRetry(() => api.getAccount(account));
+  const cursor = await db.performanceCursor.findUnique({ where: { workspaceId_platform: { workspaceId, platform } } });
+  const firstDay = addDays(info.today, -(WINDOW_DAYS - 1));
+  const since = cursor && cursor.resumeFrom > firstDay ? cursor.resumeFrom : firstDay;
+
+  const ads = await db.ad.findMany({ where: { workspaceId, platform }, select: { id: true, externalId: true, creativeId: true, adSetId: true, campaignId: true } });
+  const byExternal = new Map(ads.map((a) => [a.externalId, a]));
+  const insights: DailyInsight[] = ads.length ? await withBusyRetry(() => api.getDailyInsights(account, { since, until: info.today })) : [];
+  const rows = insights.filter((r) => byExternal.has(r.adExternalId));
+
+  for (let i = 0, chunks = 0; i < rows.length; i += CHUNK, chunks++) {
+    if (options.crashAfterChunks !== undefined && chunks >= options.crashAfterChunks) throw new SimulatedCrash();
+    await writeChunk(workspaceId, platform, rows.slice(i, i + CHUNK), byExternal);
+  }
+  if (options.crashAfterChunks !== undefined && rows.length === 0 && options.crashAfterChunks === 0) throw new SimulatedCrash();
+
+  const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency, lastRunAt: new Date(), lastError: null };
+  await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...state }, update: state });
+  return { workspaceId, platform, since, until: info.today, rows: rows.length };
+}
+
+/** Records a failed pull on the cursor (the page shows it); the next hour retries from the same day. */
+export async function recordPullError(workspaceId: string, platform: Platform, message: string): Promise<void> {
+  await getDb().performanceCursor.updateMany({ where: { workspaceId, platform }, data: { lastError: message.slice(0, 500), lastRunAt: new Date() } });
+}
+
+type AdKeys = { id: string; creativeId: string; adSetId: string; campaignId: string };
+
+async function writeChunk(workspaceId: string, platform: Platform, rows: DailyInsight[], ads: Map<string, AdKeys>): Promise<void> {
+  const params: unknown[] = [];
+  const values = rows.map((r) => {
+    const ad = ads.get(r.adExternalId)!;
+    params.push(ad.id, r.date, workspaceId, platform, ad.creativeId, ad.adSetId, ad.campaignId, r.impressions, r.reach, r.clicks, r.spendMinor, r.conversions, r.conversionValueMinor, r.frequency);
+    const n = params.length - 14;
+    const p = (k: number, cast = "") => `$${n + k}${cast}`;
+    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4, '::"Platform"')}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8, "::int")}, ${p(9, "::int")}, ${p(10, "::int")}, ${p(11, "::int")}, ${p(12, "::int")}, ${p(13, "::int")}, ${p(14, "::float8")})`;
+  });
+  await getDb().$executeRawUnsafe(
+    `INSERT INTO ad_daily_insights ("adId", date, "workspaceId", platform, "creativeId", "adSetId", "campaignId", impressions, reach, clicks, "spendMinor", conversions, "conversionValueMinor", frequency)
+     VALUES ${values.join(", ")}
+     ON CONFLICT ("adId", date) DO UPDATE SET impressions = excluded.impressions, reach = excluded.reach, clicks = excluded.clicks,
+       "spendMinor" = excluded."spendMinor", conversions = excluded.conversions, "conversionValueMinor" = excluded."conversionValueMinor", frequency = excluded.frequency`,
+    ...params,
+  );
+}
