@@ -6,11 +6,11 @@ import type { DailyInsight } from "@/lib/platforms/ads-types";
 import { addDays, WINDOW_DAYS } from "./window";
 
 /** Rows per INSERT statement: 12 parameters each, well under PostgreSQL's 65,535. */
-const CHUNK = 1_000;
+export const INSIGHT_CHUNK = 1_000;
 
 export interface PullOptions {
-  /** Tests and the bench: stop (throw) after writing this many chunks, as a killed process would. */
-  crashAfterChunks?: number;
+  /** Drills: chunks this run may still write before it stops (throws), as a killed process would; shared by the run's accounts. */
+  stopBudget?: { chunksLeft: number };
 }
 
 export interface PullResult {
@@ -48,11 +48,11 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   const insights: DailyInsight[] = ads.length ? await withBusyRetry(() => api.getDailyInsights(account, { since, until: info.today })) : [];
   const rows = insights.filter((r) => byExternal.has(r.adExternalId));
 
-  for (let i = 0, chunks = 0; i < rows.length; i += CHUNK, chunks++) {
-    if (options.crashAfterChunks !== undefined && chunks >= options.crashAfterChunks) throw new SimulatedCrash();
-    await writeChunk(workspaceId, platform, rows.slice(i, i + CHUNK), byExternal);
+  for (let i = 0; i < rows.length; i += INSIGHT_CHUNK) {
+    if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
+    await writeChunk(workspaceId, platform, rows.slice(i, i + INSIGHT_CHUNK), byExternal);
   }
-  if (options.crashAfterChunks !== undefined && rows.length === 0 && options.crashAfterChunks === 0) throw new SimulatedCrash();
+  if (options.stopBudget && options.stopBudget.chunksLeft <= 0) throw new SimulatedCrash();
 
   const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency, lastRunAt: new Date(), lastError: null };
   await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...state }, update: state });

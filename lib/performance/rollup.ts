@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { evaluateCreativeTests } from "./creative-tests";
 import { evaluateLabels, type EvaluateOptions, type LabelChangeOut } from "./evaluate";
-import { pullAccount, recordPullError, type PullOptions, type PullResult } from "./pull";
+import { pullAccount, recordPullError, SimulatedCrash, type PullOptions, type PullResult } from "./pull";
 
 export interface RollupTarget {
   workspaceId: string;
@@ -32,7 +32,7 @@ export async function rollupAccount(workspaceId: string, platform: Platform, opt
     const result = await pullAccount(workspaceId, platform, options);
     return result && { ok: true, ...result };
   } catch (err) {
-    if (options.crashAfterChunks !== undefined) throw err; // a simulated kill ends the run, as a real one would
+    if (err instanceof SimulatedCrash) throw err; // a simulated kill ends the run, as a real one would
     const error = err instanceof Error ? err.message : String(err);
     await recordPullError(workspaceId, platform, error);
     return { ok: false, workspaceId, platform, error };
@@ -61,11 +61,12 @@ export interface RollupRun {
  * The whole hourly rollup in one process, what `admin performance rollup` and the bench run
  * (the Inngest function runs the same two functions as one step each).
  */
-export async function runRollup(options: { workspaceId?: string } & PullOptions & EvaluateOptions = {}): Promise<RollupRun> {
+export async function runRollup(options: { workspaceId?: string; crashAfterChunks?: number } & EvaluateOptions = {}): Promise<RollupRun> {
   const run: RollupRun = { accounts: [], workspaces: [] };
+  const pull: PullOptions = options.crashAfterChunks === undefined ? {} : { stopBudget: { chunksLeft: options.crashAfterChunks } };
   for (const target of await rollupTargets(options.workspaceId)) {
     for (const platform of target.platforms) {
-      const outcome = await rollupAccount(target.workspaceId, platform, options);
+      const outcome = await rollupAccount(target.workspaceId, platform, pull);
       if (outcome) run.accounts.push(outcome);
     }
     run.workspaces.push(await evaluateWorkspace(target.workspaceId, options));

@@ -24,6 +24,8 @@ import type {
   CreateCampaignResult,
   CreateCopyVariantInput,
   CreateCopyVariantResult,
+  CreateCreativeTestInput,
+  CreateCreativeTestResult,
   CreateFolderInput,
   CreateFolderResult,
   CreateReviewLinkInput,
@@ -72,6 +74,12 @@ import type {
   GetCampaignResult,
   GetCreativeInput,
   GetCreativeResult,
+  GetCreativeTestInput,
+  GetCreativeTestResult,
+  GetInsightsInput,
+  GetInsightsResult,
+  GetPerformanceGoalInput,
+  GetPerformanceGoalResult,
   GetReviewStatusInput,
   GetReviewStatusResult,
   GetTaskInput,
@@ -98,6 +106,10 @@ import type {
   ListCommentsResult,
   ListCopyVariantsInput,
   ListCopyVariantsResult,
+  ListCreativePerformanceInput,
+  ListCreativePerformanceResult,
+  ListCreativeTestsInput,
+  ListCreativeTestsResult,
   ListCreativeVersionsInput,
   ListCreativeVersionsResult,
   ListCreativesInput,
@@ -150,12 +162,16 @@ import type {
   SaveCopyVariantResult,
   SetAdSetBudgetInput,
   SetAdSetBudgetResult,
+  SetPerformanceGoalInput,
+  SetPerformanceGoalResult,
   SetReviewStatusInput,
   SetReviewStatusResult,
   SetWebhookEventsInput,
   SetWebhookEventsResult,
   SetWebhookUrlInput,
   SetWebhookUrlResult,
+  StopCreativeTestInput,
+  StopCreativeTestResult,
   TestWebhookInput,
   TestWebhookResult,
   UpdateAdInput,
@@ -338,6 +354,22 @@ export interface ToolTypes {
   list_ad_drafts: { input: ListAdDraftsInput; result: ListAdDraftsResult; readOnly: true; destructive: false };
   /** Launch ad draft */
   launch_ad_draft: { input: LaunchAdDraftInput; result: LaunchAdDraftResult; readOnly: false; destructive: true };
+  /** Get insights */
+  get_insights: { input: GetInsightsInput; result: GetInsightsResult; readOnly: true; destructive: false };
+  /** List creative performance */
+  list_creative_performance: { input: ListCreativePerformanceInput; result: ListCreativePerformanceResult; readOnly: true; destructive: false };
+  /** Get performance goal */
+  get_performance_goal: { input: GetPerformanceGoalInput; result: GetPerformanceGoalResult; readOnly: true; destructive: false };
+  /** Set performance goal */
+  set_performance_goal: { input: SetPerformanceGoalInput; result: SetPerformanceGoalResult; readOnly: false; destructive: false };
+  /** Create creative test */
+  create_creative_test: { input: CreateCreativeTestInput; result: CreateCreativeTestResult; readOnly: false; destructive: false };
+  /** List creative tests */
+  list_creative_tests: { input: ListCreativeTestsInput; result: ListCreativeTestsResult; readOnly: true; destructive: false };
+  /** Get creative test */
+  get_creative_test: { input: GetCreativeTestInput; result: GetCreativeTestResult; readOnly: true; destructive: false };
+  /** Stop creative test */
+  stop_creative_test: { input: StopCreativeTestInput; result: StopCreativeTestResult; readOnly: false; destructive: false };
 }
 
 /** The names of ToolTypes, as values. */
@@ -425,4 +457,12 @@ export const TOOL_NAMES = [
   "save_ad_draft",
   "list_ad_drafts",
   "launch_ad_draft",
+  "get_insights",
+  "list_creative_performance",
+  "get_performance_goal",
+  "set_performance_goal",
+  "create_creative_test",
+  "list_creative_tests",
+  "get_creative_test",
+  "stop_creative_test",
 ] as const;
