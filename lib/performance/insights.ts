@@ -142,7 +142,10 @@ export async function listCreativePerformance(
   const db = getDb();
   const sort = input.sort ?? "spend";
   const field = sort === "spend" ? "spendMinor" : sort;
-  const orderBy: Prisma.CreativePerformanceOrderByWithRelationInput[] = [{ [field]: { sort: input.order ?? "desc", nulls: "last" } }, { creativeId: "asc" }];
+  const direction = input.order ?? "desc";
+  // Only the ratios can be missing (no impressions, conversions or spend yet): those sort last.
+  const nullable = sort === "ctr" || sort === "cpa" || sort === "roas" || sort === "frequency";
+  const orderBy: Prisma.CreativePerformanceOrderByWithRelationInput[] = [{ [field]: nullable ? { sort: direction, nulls: "last" } : direction }, { creativeId: "asc" }];
   const rows = await db.creativePerformance.findMany({ where: { workspaceId: principal.workspaceId, ...(input.label ? { label: input.label } : {}) }, orderBy, take: input.limit });
   const ids = rows.map((r) => r.creativeId);
   const creatives = await db.creative.findMany({ where: { id: { in: ids } }, select: { id: true, fileName: true, kind: true } });
