@@ -95,13 +95,19 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
   }
 
   const stored = await getDb().creativePerformance.findMany({ where: { workspaceId }, select: { creativeId: true, label: true, labelVersion: true, reason: true } });
+  // Labels that hold keep their row; only a changed reason (new numbers) is written, a chunk per statement.
+  const reasons = stored.filter((row) => labels.get(row.creativeId)?.label === row.label && labels.get(row.creativeId)!.reason !== row.reason);
+  for (let i = 0; i < reasons.length; i += CHUNK) {
+    const chunk = reasons.slice(i, i + CHUNK);
+    await queryRows(
+      `UPDATE creative_performance p SET reason = v.reason FROM unnest($1::text[], $2::int[], $3::text[]) AS v(id, version, reason)
+        WHERE p."creativeId" = v.id AND p."labelVersion" = v.version`,
+      [chunk.map((r) => r.creativeId), chunk.map((r) => r.labelVersion), chunk.map((r) => labels.get(r.creativeId)!.reason)],
+    );
+  }
   for (const row of stored) {
     const next = labels.get(row.creativeId);
-    if (!next) continue;
-    if (next.label === row.label) {
-      if (next.reason !== row.reason) await getDb().creativePerformance.updateMany({ where: { creativeId: row.creativeId, labelVersion: row.labelVersion }, data: { reason: next.reason } });
-      continue;
-    }
+    if (!next || next.label === row.label) continue;
     const version = row.labelVersion + 1;
     await queryRows(
       `WITH moved AS (

@@ -1,11 +1,11 @@
 import { withBusyRetry } from "@/lib/ads/platform-access";
-import { getDb } from "@/lib/db/client";
+import { getDb, queryRows } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { adapterFor, getAdAccount } from "@/lib/platforms";
 import type { DailyInsight } from "@/lib/platforms/ads-types";
 import { addDays, WINDOW_DAYS } from "./window";
 
-/** Rows per INSERT statement: 12 parameters each, well under PostgreSQL's 65,535. */
+/** Rows per INSERT statement (one statement per chunk). */
 export const INSIGHT_CHUNK = 1_000;
 
 export interface PullOptions {
@@ -67,19 +67,30 @@ export async function recordPullError(workspaceId: string, platform: Platform, m
 type AdKeys = { id: string; creativeId: string; adSetId: string; campaignId: string };
 
 async function writeChunk(workspaceId: string, platform: Platform, rows: DailyInsight[], ads: Map<string, AdKeys>): Promise<void> {
-  const params: unknown[] = [];
-  const values = rows.map((r) => {
-    const ad = ads.get(r.adExternalId)!;
-    params.push(ad.id, r.date, workspaceId, platform, ad.creativeId, ad.adSetId, ad.campaignId, r.impressions, r.reach, r.clicks, r.spendMinor, r.conversions, r.conversionValueMinor, r.frequency);
-    const n = params.length - 14;
-    const p = (k: number, cast = "") => `$${n + k}${cast}`;
-    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4, '::"Platform"')}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8, "::int")}, ${p(9, "::int")}, ${p(10, "::int")}, ${p(11, "::int")}, ${p(12, "::int")}, ${p(13, "::int")}, ${p(14, "::float8")})`;
-  });
-  await getDb().$executeRawUnsafe(
+  // One array per column (unnest): 14 parameters per statement whatever its size, far cheaper to bind than one per value.
+  const ad = (r: DailyInsight) => ads.get(r.adExternalId)!;
+  await queryRows(
     `INSERT INTO ad_daily_insights ("adId", date, "workspaceId", platform, "creativeId", "adSetId", "campaignId", impressions, reach, clicks, "spendMinor", conversions, "conversionValueMinor", frequency)
-     VALUES ${values.join(", ")}
+     SELECT v."adId", v.date, $1::text, $2::"Platform", v."creativeId", v."adSetId", v."campaignId", v.impressions, v.reach, v.clicks, v.spend, v.conversions, v.value, v.frequency
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[], $14::float8[])
+         AS v("adId", date, "creativeId", "adSetId", "campaignId", impressions, reach, clicks, spend, conversions, value, frequency)
      ON CONFLICT ("adId", date) DO UPDATE SET impressions = excluded.impressions, reach = excluded.reach, clicks = excluded.clicks,
        "spendMinor" = excluded."spendMinor", conversions = excluded.conversions, "conversionValueMinor" = excluded."conversionValueMinor", frequency = excluded.frequency`,
-    ...params,
+    [
+      workspaceId,
+      platform,
+      rows.map((r) => ad(r).id),
+      rows.map((r) => r.date),
+      rows.map((r) => ad(r).creativeId),
+      rows.map((r) => ad(r).adSetId),
+      rows.map((r) => ad(r).campaignId),
+      rows.map((r) => r.impressions),
+      rows.map((r) => r.reach),
+      rows.map((r) => r.clicks),
+      rows.map((r) => r.spendMinor),
+      rows.map((r) => r.conversions),
+      rows.map((r) => r.conversionValueMinor),
+      rows.map((r) => r.frequency),
+    ],
   );
 }

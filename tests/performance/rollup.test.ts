@@ -66,12 +66,14 @@ describe("performance rollup", () => {
     try {
       await liveAdSet(t.key, { creatives: 5 });
       const seen = new Set<string>();
+      const history: string[] = [];
       for (let day = 0; day < 12; day++) {
         await advance(t.workspaceId, 24);
         await rollup(t.workspaceId);
         const { creatives } = await toolResult(t.key, "list_creative_performance", {});
         expectLabelsFollowTheRule(creatives);
         for (const c of creatives) seen.add(c.label);
+        history.push(creatives.map((c: any) => c.label[0]).join(""));
       }
       // A re-run within the same hour holds every label: no event.
       const before = (await toolResult(t.key, "list_creative_performance", {})).creatives;
@@ -79,7 +81,10 @@ describe("performance rollup", () => {
       const { creatives } = await toolResult(t.key, "list_creative_performance", { sort: "cpa", order: "asc" });
       expect(creatives.map((c: any) => [c.creativeId, c.label])).toEqual(expect.arrayContaining(before.map((c: any) => [c.creativeId, c.label])));
       expect(creatives).toHaveLength(5);
-      expect([...seen].filter((l) => l !== "neutral").length).toBeGreaterThanOrEqual(1);
+      console.log(`labels day by day (w/l/f/n per creative): ${history.join(" ")}`);
+      // The five creatives' qualities differ: some clearly win or lose on CPA as the days pass.
+      expect(seen).toContain("winner");
+      expect(seen).toContain("loser");
       const changed = creatives.filter((c: any) => c.label !== "neutral").length;
       const events = await waitFor("label events", async () => {
         const e = statusEvents(hook.events);
@@ -118,6 +123,7 @@ describe("performance rollup", () => {
         expect(stored.rows.map((r: any) => [r.date, r.impressions, r.clicks, Math.round(r.spend * 100)])).toEqual(platform.days.map((d: any) => [d.date, d.impressions, d.clicks, d.spendMinor]));
       }
       const changed = creatives.filter((c: any) => c.label !== "neutral").length;
+      expect(changed).toBeGreaterThan(0); // the killed run had label changes to record
       await waitFor("label events", async () => statusEvents(hook.events).length >= changed, 30_000);
       await new Promise((r) => setTimeout(r, 1500));
       expectOneEventPerChange(statusEvents(hook.events), creatives);

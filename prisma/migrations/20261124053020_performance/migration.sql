@@ -111,12 +111,6 @@ CREATE TABLE "creative_tests" (
 CREATE INDEX "ad_daily_insights_workspaceId_date_idx" ON "ad_daily_insights"("workspaceId", "date");
 
 -- CreateIndex
-CREATE INDEX "ad_daily_insights_creativeId_date_idx" ON "ad_daily_insights"("creativeId", "date");
-
--- CreateIndex
-CREATE INDEX "ad_daily_insights_campaignId_date_idx" ON "ad_daily_insights"("campaignId", "date");
-
--- CreateIndex
 CREATE INDEX "ad_daily_insights_adSetId_date_idx" ON "ad_daily_insights"("adSetId", "date");
 
 -- CreateIndex
