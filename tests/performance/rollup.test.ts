@@ -102,6 +102,35 @@ describe("performance rollup", () => {
     }
   });
 
+  it("labels a creative fatigued when its recent CTR falls clearly below its earlier CTR while frequency rises", async () => {
+    const { t, hook } = await tenantWithHook();
+    try {
+      const { ads } = await liveAdSet(t.key, { creatives: 1 });
+      const history: string[] = [];
+      for (let day = 0; day < 16; day++) {
+        await advance(t.workspaceId, 24);
+        await rollup(t.workspaceId);
+        history.push((await toolResult(t.key, "list_creative_performance", {})).creatives[0].label);
+      }
+      const [c] = (await toolResult(t.key, "list_creative_performance", {})).creatives;
+      console.log(`fatigue: ${history.join(" ")}; recent CTR ${c.recentCtr}, earlier ${c.earlierCtr}`);
+      expect(c).toMatchObject({ creativeId: ads[0]!.creativeId, label: "fatigued", reason: expect.stringMatching(/^CTR fell from .* while frequency rose from/) });
+      expect(c.recentCtr).toBeLessThanOrEqual(0.75 * c.earlierCtr);
+      // Neutral while the creative was fresh: the label changed once, to fatigued, and held.
+      expect(history[0]).toBe("neutral");
+      expect(history.filter((l, i) => i > 0 && l !== history[i - 1])).toEqual(["fatigued"]);
+      const events = await waitFor("the fatigued event", async () => {
+        const e = statusEvents(hook.events);
+        return e.length > 0 && e;
+      }, 30_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(statusEvents(hook.events)).toHaveLength(1);
+      expect(events[0].data).toMatchObject({ label: "fatigued", previousLabel: "neutral", creative: { id: c.creativeId } });
+    } finally {
+      await hook.close();
+    }
+  });
+
   it("a rollup killed midway and re-run ends in the same state, with no event twice", async () => {
     const { t, hook } = await tenantWithHook();
     try {
