@@ -114,8 +114,10 @@ export function labelCreatives(rows: CreativeFigures[], goal: PerformanceGoal): 
     const v = value(f);
     const better = goal === "cpa" ? v <= WINNER_FACTOR * mid : v >= LOSER_FACTOR * mid;
     const worse = goal === "cpa" ? v >= LOSER_FACTOR * mid : v <= WINNER_FACTOR * mid;
-    if (better) out.set(f.creativeId, { label: "winner", reason: `${show(v)} against the median ${show(mid)}: at least 20% better` });
-    else if (worse) out.set(f.creativeId, { label: "loser", reason: `${show(v)} against the median ${show(mid)}: at least 25% worse` });
+    const winBar = goal === "cpa" ? `at most ${WINNER_FACTOR}x` : `at least ${LOSER_FACTOR}x`;
+    const loseBar = goal === "cpa" ? `at least ${LOSER_FACTOR}x` : `at most ${WINNER_FACTOR}x`;
+    if (better) out.set(f.creativeId, { label: "winner", reason: `${show(v)} against the median ${show(mid)}: ${winBar} the median` });
+    else if (worse) out.set(f.creativeId, { label: "loser", reason: `${show(v)} against the median ${show(mid)}: ${loseBar} the median` });
     else out.set(f.creativeId, { label: "neutral", reason: `${show(v)} within the band around the median ${show(mid)}` });
   }
   return out;
