@@ -24,59 +24,9 @@ const { createServices, disposeServices } = await import("@/lib/services");
 createServices();
 const { ensureMigrated } = await import("@/lib/db/migrate-configured");
 await ensureMigrated();
-const { getDb } = await import("@/lib/db/client");
-const { createWorkspace } = await import("@/lib/workspaces/workspaces");
-const { getAdAccount } = await import("@/lib/platforms");
-const { sandboxAccount } = await import("@/lib/platforms/sandbox-ads/clock");
 const { advanceSandbox } = await import("@/lib/platforms/sandbox-ads/advance");
-const { PLATFORM_RULES } = await import("@/lib/platforms/ad-rules");
+const { workspaceWith } = await import("../tests/performance/many-ads");
 const { runRollup } = await import("@/lib/performance/rollup");
-
-const ADS_PER_SET = 20;
-const ADS_PER_CREATIVE = 4;
-
-/** A workspace whose platform_a account has `ads` active ads with 30 days of delivery behind them. */
-async function workspaceWith(ads: number): Promise<string> {
-  const prisma = getDb();
-  const { workspaceId } = await createWorkspace({ name: `Bench ${ads}`, plan: "pro" });
-  const account = (await getAdAccount(workspaceId, "platform_a"))!;
-  const acct = account.externalAccountId;
-  await sandboxAccount(account);
-  const rules = PLATFORM_RULES.platform_a;
-  const active = rules.statusNames.active;
-  const sets = Math.ceil(ads / ADS_PER_SET);
-  await prisma.sandboxCampaign.create({ data: { id: `${acct}-c`, accountId: acct, clientRef: "c", name: "Bench", objective: rules.objectiveNames.sales, status: active } });
-  await prisma.adCampaign.create({ data: { id: `camp_${acct}`, workspaceId, adAccountId: account.id, platform: "platform_a", clientRef: "c", externalId: `${acct}-c`, name: "Bench", objective: "sales", status: "active" } });
-  await prisma.sandboxAdSet.createMany({
-    data: Array.from({ length: sets }, (_, s) => ({
-      id: `${acct}-s${s}`, accountId: acct, campaignId: `${acct}-c`, clientRef: `s${s}`, name: `Set ${s}`, status: active, budgetType: "daily", budgetMinor: 20_000,
-      targeting: { countries: ["US"] }, audienceSize: 40_000,
-    })),
-  });
-  await prisma.adSet.createMany({
-    data: Array.from({ length: sets }, (_, s) => ({
-      id: `adset_${acct}_${s}`, workspaceId, campaignId: `camp_${acct}`, platform: "platform_a" as const, clientRef: `s${s}`, externalId: `${acct}-s${s}`, name: `Set ${s}`, status: "active", budgetType: "daily", budgetMinor: 20_000,
-    })),
-  });
-  for (let start = 0; start < ads; start += 1000) {
-    const n = Math.min(1000, ads - start);
-    const idx = Array.from({ length: n }, (_, k) => start + k);
-    await prisma.sandboxAd.createMany({
-      data: idx.map((i) => ({
-        id: `${acct}-a${i}`, accountId: acct, adSetId: `${acct}-s${Math.floor(i / ADS_PER_SET)}`, clientRef: `a${i}`, name: `Ad ${i}`, status: active,
-        mediaId: `media-${i}`, mediaKind: "image", callToAction: "SHOP_NOW", landingUrl: "https://example.com", quality: 0.6 + ((i * 37) % 80) / 100,
-      })),
-    });
-    await prisma.ad.createMany({
-      data: idx.map((i) => ({
-        id: `ad_${acct}_${i}`, workspaceId, campaignId: `camp_${acct}`, adSetId: `adset_${acct}_${Math.floor(i / ADS_PER_SET)}`, platform: "platform_a" as const, clientRef: `a${i}`,
-        externalId: `${acct}-a${i}`, name: `Ad ${i}`, status: "active", creativeId: `cre_${acct}_${Math.floor(i / ADS_PER_CREATIVE)}`, callToAction: "shop_now", landingUrl: "https://example.com",
-      })),
-    });
-  }
-  await advanceSandbox(workspaceId, 24 * 30);
-  return workspaceId;
-}
 
 async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
