@@ -43,6 +43,10 @@ describe("performance-rollup (Inngest cron)", () => {
   it("rolls up every workspace's accounts at minute 5 of each hour, each change with exactly one event", async () => {
     const first = await workspaceWith(40, 24 * 10);
     const second = await workspaceWith(40, 24 * 10);
+    const broken = await workspaceWith(8, 24);
+    // A platform that answers nonsense for one account (a time zone no one knows): that account fails, the others go on.
+    const brokenAccount = await getDb().adAccount.findFirstOrThrow({ where: { workspaceId: broken } });
+    await getDb().sandboxAccount.update({ where: { externalAccountId: brokenAccount.externalAccountId }, data: { timeZone: "Nowhere/Atlantis" } });
     await runner.start();
     const schedule = await eventually(
       async () => (await getDb().jobCronSchedule.findUnique({ where: { functionId_cron: { functionId: `${APP_ID}-performance-rollup`, cron: "5 * * * *" } } })) ?? undefined,
@@ -55,7 +59,8 @@ describe("performance-rollup (Inngest cron)", () => {
     runner.wake();
     const [run] = await finishedRuns("performance-rollup", 1, 120_000);
     expect(run!.status).toBe("completed");
-    expect(run!.output).toMatchObject({ workspaces: 2, failedAccounts: 0 });
+    expect(run!.output).toMatchObject({ workspaces: 3, failedAccounts: 1 });
+    expect(await getDb().adDailyInsight.count({ where: { workspaceId: broken } })).toBe(0);
     for (const workspaceId of [first, second]) {
       expect(await getDb().performanceCursor.count({ where: { workspaceId } })).toBe(1);
       expect(await getDb().adDailyInsight.count({ where: { workspaceId } })).toBeGreaterThanOrEqual(40 * 10);
@@ -68,10 +73,13 @@ describe("performance-rollup (Inngest cron)", () => {
 
     // The next hour: the same state again (nothing moved on the platform), no new event.
     const insightsBefore = await getDb().adDailyInsight.count({ where: { workspaceId: first } });
+    await getDb().sandboxAccount.update({ where: { externalAccountId: brokenAccount.externalAccountId }, data: { timeZone: "UTC" } });
     clock = new Date("2030-01-01T01:05:30Z");
     runner.wake();
     const runs = await finishedRuns("performance-rollup", 2, 120_000);
     expect(runs.every((r) => r.status === "completed")).toBe(true);
+    expect(runs.find((r) => r.id !== run!.id)!.output).toMatchObject({ workspaces: 3, failedAccounts: 0 });
+    expect(await getDb().adDailyInsight.count({ where: { workspaceId: broken } })).toBeGreaterThan(0); // the repaired account catches up
     expect(await getDb().adDailyInsight.count({ where: { workspaceId: first } })).toBe(insightsBefore);
     expect((await events(first)).length).toBe(changes.length);
     expect((await listRuns({ functionId: "performance-rollup" })).length).toBe(2);
