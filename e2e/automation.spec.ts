@@ -49,7 +49,8 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   await admin(["sandbox", "advance", "--workspace", workspaceId, "--hours", "24"]);
 
   await page.goto("/dashboard/performance/rules");
-  await expect(page.getByRole("heading", { level: 1, name: "Automation rules" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Automation rules" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Performance" }).getByRole("link", { name: "Rules" })).toHaveAttribute("aria-current", "page");
   await page.getByRole("button", { name: "New rule" }).click();
   const form = page.getByRole("form", { name: "New rule" });
   await form.getByLabel("Rule name").fill("Pause tired ads");

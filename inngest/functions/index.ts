@@ -2,6 +2,7 @@ import type { InngestFunction } from "inngest";
 import { automationFlowRun, automationFlowSchedules } from "./automation-flows";
 import { automationRules } from "./automation-rules";
 import { commentsPull } from "./comments-pull";
+import { performanceRollup } from "./performance-rollup";
 import { purgeJobHistory } from "./purge-job-history";
 import { taskDueDigest } from "./task-due-digest";
 import { uploadPush } from "./upload-push";
@@ -9,4 +10,4 @@ import { webhookDeliver } from "./webhook-deliver";
 import { webhookMaintenance } from "./webhook-maintenance";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
-export const functions: InngestFunction.Any[] = [purgeJobHistory, uploadPush, webhookDeliver, webhookMaintenance, taskDueDigest, automationRules, automationFlowRun, automationFlowSchedules, commentsPull];
+export const functions: InngestFunction.Any[] = [purgeJobHistory, uploadPush, webhookDeliver, webhookMaintenance, taskDueDigest, automationRules, automationFlowRun, automationFlowSchedules, commentsPull, performanceRollup];

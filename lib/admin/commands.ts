@@ -134,6 +134,20 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       return pullComments(f.workspace?.trim() || undefined);
     },
   },
+  "performance rollup": {
+    flags: ["workspace", "stop-after-chunks", "stop-before-events"],
+    run: async (f) => {
+      const { runRollup } = await import("@/lib/performance/rollup");
+      // The two stop flags are drills: the run ends midway (insight chunks written / label changes recorded) as a killed process would.
+      const stopAfter = f["stop-after-chunks"];
+      if (stopAfter !== undefined && !/^\d+$/.test(stopAfter)) throw badRequest(`--stop-after-chunks must be a whole number, got "${stopAfter}"`);
+      return runRollup({
+        workspaceId: f.workspace?.trim() || undefined,
+        crashAfterChunks: stopAfter === undefined ? undefined : Number(stopAfter),
+        crashBeforeEvents: f["stop-before-events"] === "true",
+      });
+    },
+  },
   "plan set": {
     flags: ["workspace", "plan"],
     run: async (f) => {

@@ -8,6 +8,7 @@ import { REVIEW_TOOL_CALLS } from "./review-tool-calls";
 import { AD_TOOL_CALLS } from "../ads/ad-tool-calls";
 import { AUTOMATION_TOOL_CALLS } from "../automation/automation-tool-calls";
 import { MODERATION_TOOL_CALLS } from "../moderation/moderation-tool-calls";
+import { PERFORMANCE_TOOL_CALLS } from "../performance/performance-tool-calls";
 
 /**
  * One REST scenario per tool of the catalog, each calling it and checking what it did
@@ -19,6 +20,7 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   ...AD_TOOL_CALLS,
   ...AUTOMATION_TOOL_CALLS,
   ...MODERATION_TOOL_CALLS,
+  ...PERFORMANCE_TOOL_CALLS,
   async get_account(t) {
     const result = await toolResult(t.key, "get_account", {});
     const me = await api(t.key)("/api/v1/me");

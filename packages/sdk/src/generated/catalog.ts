@@ -4779,5 +4779,330 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       ],
       "additionalProperties": false
     }
+  },
+  {
+    "name": "get_insights",
+    "title": "Get insights",
+    "description": "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, as totals or per day, from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
+    "category": "performance",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "level": {
+          "type": "string",
+          "enum": [
+            "ad",
+            "ad_set",
+            "campaign",
+            "creative"
+          ]
+        },
+        "ids": {
+          "description": "Ids at the level (ads, ad sets, campaigns or creatives)",
+          "minItems": 1,
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Object id"
+          }
+        },
+        "since": {
+          "type": "string",
+          "format": "date",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
+          "description": "YYYY-MM-DD, a day of the ad account's time zone"
+        },
+        "until": {
+          "type": "string",
+          "format": "date",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
+          "description": "YYYY-MM-DD, a day of the ad account's time zone"
+        },
+        "breakdown": {
+          "description": "day: one row per object and day (default none: one total per object)",
+          "type": "string",
+          "enum": [
+            "none",
+            "day"
+          ]
+        }
+      },
+      "required": [
+        "level"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_creative_performance",
+    "title": "List creative performance",
+    "description": "Each creative's last-30-days figures across its ads with its label (winner, loser, fatigued, neutral) and the reason, as the last hourly rollup left them. Sort by a figure or the label; filter by label.",
+    "category": "performance",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "label": {
+          "type": "string",
+          "enum": [
+            "winner",
+            "loser",
+            "fatigued",
+            "neutral"
+          ]
+        },
+        "sort": {
+          "description": "Default spend",
+          "type": "string",
+          "enum": [
+            "spend",
+            "impressions",
+            "clicks",
+            "conversions",
+            "ctr",
+            "cpa",
+            "roas",
+            "frequency",
+            "label"
+          ]
+        },
+        "order": {
+          "description": "Default desc (missing values last)",
+          "type": "string",
+          "enum": [
+            "asc",
+            "desc"
+          ]
+        },
+        "limit": {
+          "default": 100,
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_performance_goal",
+    "title": "Get performance goal",
+    "description": "The workspace's primary goal the creative labels compare on (cpa until set).",
+    "category": "performance",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "set_performance_goal",
+    "title": "Set performance goal",
+    "description": "Sets the workspace's primary goal (cpa or roas); labels follow at the next hourly rollup.",
+    "category": "performance",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "goal": {
+          "type": "string",
+          "enum": [
+            "cpa",
+            "roas"
+          ],
+          "description": "cpa: cost per conversion, lower is better; roas: conversion value per spend, higher is better"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "goal"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "create_creative_test",
+    "title": "Create creative test",
+    "description": "Compares 2 to 5 creatives (each with an ad in the ad set) on ctr, conversion_rate or cpa. The hourly evaluation decides it by Bayesian probability to be best: won when every variant reached minSample (impressions for ctr, clicks otherwise) and the leader's probability reaches the threshold (default 0.95); lost when maxDays pass first. Optionally pauses the losers' ads. Sends test.completed once.",
+    "category": "performance",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "adSetId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "metric": {
+          "type": "string",
+          "enum": [
+            "ctr",
+            "conversion_rate",
+            "cpa"
+          ]
+        },
+        "creativeIds": {
+          "minItems": 2,
+          "maxItems": 5,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Creative id"
+          }
+        },
+        "minSample": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100000000,
+          "description": "Per variant: impressions (ctr) or clicks (conversion_rate, cpa)"
+        },
+        "maxDays": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 90
+        },
+        "threshold": {
+          "description": "Probability to be best the winner needs (default 0.95)",
+          "type": "number",
+          "minimum": 0.5,
+          "maximum": 0.999
+        },
+        "pauseLosers": {
+          "description": "Pause the losing creatives' ads in the ad set when a winner is found",
+          "type": "boolean"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "name",
+        "adSetId",
+        "metric",
+        "creativeIds",
+        "minSample",
+        "maxDays"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_creative_tests",
+    "title": "List creative tests",
+    "description": "The workspace's creative tests, newest first, each with its progress towards a decision. Paginated.",
+    "category": "performance",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "status": {
+          "type": "string",
+          "enum": [
+            "running",
+            "completed",
+            "stopped"
+          ]
+        },
+        "adSetId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad set id"
+        },
+        "limit": {
+          "default": 20,
+          "description": "Items per page, 1 to 100 (default 20)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_creative_test",
+    "title": "Get creative test",
+    "description": "One creative test with each variant's numbers and probability to be best.",
+    "category": "performance",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative test id"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "stop_creative_test",
+    "title": "Stop creative test",
+    "description": "Stops a running test without a decision (no event); a decided or stopped test answers as it is.",
+    "category": "performance",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative test id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
   }
 ];

@@ -4016,3 +4016,363 @@ export interface DeleteModerationRuleInput {
 export interface DeleteModerationRuleResult {
   ok: true;
 }
+export interface GetInsightsInput {
+  level: "ad" | "ad_set" | "campaign" | "creative";
+  /**
+   * Ids at the level (ads, ad sets, campaigns or creatives)
+   *
+   * @minItems 1
+   * @maxItems 50
+   *
+   * Items: Object id
+   */
+  ids?: string[];
+  /**
+   * YYYY-MM-DD, a day of the ad account's time zone
+   */
+  since?: string;
+  /**
+   * YYYY-MM-DD, a day of the ad account's time zone
+   */
+  until?: string;
+  /**
+   * day: one row per object and day (default none: one total per object)
+   */
+  breakdown?: "none" | "day";
+}
+export interface GetInsightsResult {
+  level: "ad" | "ad_set" | "campaign" | "creative";
+  since: string;
+  until: string;
+  currency: string;
+  rows: {
+    id: string;
+    name: string;
+    /**
+     * The day with breakdown=day; null for the range's total
+     */
+    date: string | null;
+    impressions: number;
+    clicks: number;
+    /**
+     * Account currency (major units)
+     */
+    spend: number;
+    conversions: number;
+    conversionValue: number;
+    ctr: number | null;
+    /**
+     * Spend per conversion (account currency)
+     */
+    cpa: number | null;
+    /**
+     * Conversion value per unit of spend
+     */
+    roas: number | null;
+    frequency: number | null;
+  }[];
+}
+export interface ListCreativePerformanceInput {
+  label?: "winner" | "loser" | "fatigued" | "neutral";
+  /**
+   * Default spend
+   */
+  sort?: "spend" | "impressions" | "clicks" | "conversions" | "ctr" | "cpa" | "roas" | "frequency" | "label";
+  /**
+   * Default desc (missing values last)
+   */
+  order?: "asc" | "desc";
+  limit?: number;
+}
+export interface ListCreativePerformanceResult {
+  creatives: {
+    creativeId: string;
+    fileName: string;
+    kind: "image" | "video";
+    label: "winner" | "loser" | "fatigued" | "neutral";
+    /**
+     * Why the creative has its label, with the numbers compared
+     */
+    reason: string;
+    labelChangedAt: string | null;
+    impressions: number;
+    clicks: number;
+    spend: number;
+    conversions: number;
+    conversionValue: number;
+    ctr: number | null;
+    cpa: number | null;
+    roas: number | null;
+    frequency: number | null;
+    /**
+     * CTR over the last 3 days
+     */
+    recentCtr: number | null;
+    /**
+     * CTR over the 11 days before those
+     */
+    earlierCtr: number | null;
+    liveAds: number;
+    updatedAt: string;
+  }[];
+  lastRollupAt: string | null;
+}
+export interface GetPerformanceGoalInput {}
+export interface GetPerformanceGoalResult {
+  /**
+   * cpa: cost per conversion, lower is better; roas: conversion value per spend, higher is better
+   */
+  goal: "cpa" | "roas";
+}
+export interface SetPerformanceGoalInput {
+  /**
+   * cpa: cost per conversion, lower is better; roas: conversion value per spend, higher is better
+   */
+  goal: "cpa" | "roas";
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SetPerformanceGoalResult {
+  /**
+   * cpa: cost per conversion, lower is better; roas: conversion value per spend, higher is better
+   */
+  goal: "cpa" | "roas";
+}
+export interface CreateCreativeTestInput {
+  name: string;
+  /**
+   * Ad set id
+   */
+  adSetId: string;
+  metric: "ctr" | "conversion_rate" | "cpa";
+  /**
+   * @minItems 2
+   * @maxItems 5
+   *
+   * Items: Creative id
+   */
+  creativeIds: string[];
+  /**
+   * Per variant: impressions (ctr) or clicks (conversion_rate, cpa)
+   */
+  minSample: number;
+  maxDays: number;
+  /**
+   * Probability to be best the winner needs (default 0.95)
+   */
+  threshold?: number;
+  /**
+   * Pause the losing creatives' ads in the ad set when a winner is found
+   */
+  pauseLosers?: boolean;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface CreateCreativeTestResult {
+  test: {
+    id: string;
+    name: string;
+    adSetId: string;
+    metric: "ctr" | "conversion_rate" | "cpa";
+    creativeIds: string[];
+    minSample: number;
+    maxDays: number;
+    threshold: number;
+    pauseLosers: boolean;
+    status: "running" | "completed" | "stopped";
+    outcome: ("won" | "lost") | null;
+    winnerCreativeId: string | null;
+    startDate: string;
+    startedAt: string;
+    endsAt: string;
+    decidedAt: string | null;
+    progress: {
+      variants: {
+        creativeId: string;
+        fileName: string;
+        impressions: number;
+        clicks: number;
+        conversions: number;
+        spend: number;
+        /**
+         * The test's metric for this creative
+         */
+        value: number | null;
+        /**
+         * Impressions (ctr) or clicks (conversion_rate, cpa) so far
+         */
+        sample: number;
+        probabilityToBeBest: number;
+      }[];
+      minSampleReached: boolean;
+      leaderCreativeId: string | null;
+      leaderProbability: number | null;
+      pausedAdIds: string[];
+    };
+  };
+}
+export interface ListCreativeTestsInput {
+  status?: "running" | "completed" | "stopped";
+  /**
+   * Ad set id
+   */
+  adSetId?: string;
+  /**
+   * Items per page, 1 to 100 (default 20)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListCreativeTestsResult {
+  tests: {
+    id: string;
+    name: string;
+    adSetId: string;
+    metric: "ctr" | "conversion_rate" | "cpa";
+    creativeIds: string[];
+    minSample: number;
+    maxDays: number;
+    threshold: number;
+    pauseLosers: boolean;
+    status: "running" | "completed" | "stopped";
+    outcome: ("won" | "lost") | null;
+    winnerCreativeId: string | null;
+    startDate: string;
+    startedAt: string;
+    endsAt: string;
+    decidedAt: string | null;
+    progress: {
+      variants: {
+        creativeId: string;
+        fileName: string;
+        impressions: number;
+        clicks: number;
+        conversions: number;
+        spend: number;
+        /**
+         * The test's metric for this creative
+         */
+        value: number | null;
+        /**
+         * Impressions (ctr) or clicks (conversion_rate, cpa) so far
+         */
+        sample: number;
+        probabilityToBeBest: number;
+      }[];
+      minSampleReached: boolean;
+      leaderCreativeId: string | null;
+      leaderProbability: number | null;
+      pausedAdIds: string[];
+    };
+  }[];
+  nextCursor: string | null;
+}
+export interface GetCreativeTestInput {
+  /**
+   * Creative test id
+   */
+  id: string;
+}
+export interface GetCreativeTestResult {
+  test: {
+    id: string;
+    name: string;
+    adSetId: string;
+    metric: "ctr" | "conversion_rate" | "cpa";
+    creativeIds: string[];
+    minSample: number;
+    maxDays: number;
+    threshold: number;
+    pauseLosers: boolean;
+    status: "running" | "completed" | "stopped";
+    outcome: ("won" | "lost") | null;
+    winnerCreativeId: string | null;
+    startDate: string;
+    startedAt: string;
+    endsAt: string;
+    decidedAt: string | null;
+    progress: {
+      variants: {
+        creativeId: string;
+        fileName: string;
+        impressions: number;
+        clicks: number;
+        conversions: number;
+        spend: number;
+        /**
+         * The test's metric for this creative
+         */
+        value: number | null;
+        /**
+         * Impressions (ctr) or clicks (conversion_rate, cpa) so far
+         */
+        sample: number;
+        probabilityToBeBest: number;
+      }[];
+      minSampleReached: boolean;
+      leaderCreativeId: string | null;
+      leaderProbability: number | null;
+      pausedAdIds: string[];
+    };
+  };
+}
+export interface StopCreativeTestInput {
+  /**
+   * Creative test id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface StopCreativeTestResult {
+  test: {
+    id: string;
+    name: string;
+    adSetId: string;
+    metric: "ctr" | "conversion_rate" | "cpa";
+    creativeIds: string[];
+    minSample: number;
+    maxDays: number;
+    threshold: number;
+    pauseLosers: boolean;
+    status: "running" | "completed" | "stopped";
+    outcome: ("won" | "lost") | null;
+    winnerCreativeId: string | null;
+    startDate: string;
+    startedAt: string;
+    endsAt: string;
+    decidedAt: string | null;
+    progress: {
+      variants: {
+        creativeId: string;
+        fileName: string;
+        impressions: number;
+        clicks: number;
+        conversions: number;
+        spend: number;
+        /**
+         * The test's metric for this creative
+         */
+        value: number | null;
+        /**
+         * Impressions (ctr) or clicks (conversion_rate, cpa) so far
+         */
+        sample: number;
+        probabilityToBeBest: number;
+      }[];
+      minSampleReached: boolean;
+      leaderCreativeId: string | null;
+      leaderProbability: number | null;
+      pausedAdIds: string[];
+    };
+  };
+}

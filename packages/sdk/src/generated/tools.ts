@@ -26,6 +26,8 @@ import type {
   CreateCampaignResult,
   CreateCopyVariantInput,
   CreateCopyVariantResult,
+  CreateCreativeTestInput,
+  CreateCreativeTestResult,
   CreateFolderInput,
   CreateFolderResult,
   CreateModerationRuleInput,
@@ -88,6 +90,12 @@ import type {
   GetCampaignResult,
   GetCreativeInput,
   GetCreativeResult,
+  GetCreativeTestInput,
+  GetCreativeTestResult,
+  GetInsightsInput,
+  GetInsightsResult,
+  GetPerformanceGoalInput,
+  GetPerformanceGoalResult,
   GetReviewStatusInput,
   GetReviewStatusResult,
   GetTaskInput,
@@ -120,6 +128,10 @@ import type {
   ListCommentsResult,
   ListCopyVariantsInput,
   ListCopyVariantsResult,
+  ListCreativePerformanceInput,
+  ListCreativePerformanceResult,
+  ListCreativeTestsInput,
+  ListCreativeTestsResult,
   ListCreativeVersionsInput,
   ListCreativeVersionsResult,
   ListCreativesInput,
@@ -182,12 +194,16 @@ import type {
   SaveCopyVariantResult,
   SetAdSetBudgetInput,
   SetAdSetBudgetResult,
+  SetPerformanceGoalInput,
+  SetPerformanceGoalResult,
   SetReviewStatusInput,
   SetReviewStatusResult,
   SetWebhookEventsInput,
   SetWebhookEventsResult,
   SetWebhookUrlInput,
   SetWebhookUrlResult,
+  StopCreativeTestInput,
+  StopCreativeTestResult,
   TestWebhookInput,
   TestWebhookResult,
   UnhideAdCommentsInput,
@@ -410,6 +426,22 @@ export interface ToolTypes {
   create_moderation_rule: { input: CreateModerationRuleInput; result: CreateModerationRuleResult; readOnly: false; destructive: false };
   /** Delete moderation rule */
   delete_moderation_rule: { input: DeleteModerationRuleInput; result: DeleteModerationRuleResult; readOnly: false; destructive: true };
+  /** Get insights */
+  get_insights: { input: GetInsightsInput; result: GetInsightsResult; readOnly: true; destructive: false };
+  /** List creative performance */
+  list_creative_performance: { input: ListCreativePerformanceInput; result: ListCreativePerformanceResult; readOnly: true; destructive: false };
+  /** Get performance goal */
+  get_performance_goal: { input: GetPerformanceGoalInput; result: GetPerformanceGoalResult; readOnly: true; destructive: false };
+  /** Set performance goal */
+  set_performance_goal: { input: SetPerformanceGoalInput; result: SetPerformanceGoalResult; readOnly: false; destructive: false };
+  /** Create creative test */
+  create_creative_test: { input: CreateCreativeTestInput; result: CreateCreativeTestResult; readOnly: false; destructive: false };
+  /** List creative tests */
+  list_creative_tests: { input: ListCreativeTestsInput; result: ListCreativeTestsResult; readOnly: true; destructive: false };
+  /** Get creative test */
+  get_creative_test: { input: GetCreativeTestInput; result: GetCreativeTestResult; readOnly: true; destructive: false };
+  /** Stop creative test */
+  stop_creative_test: { input: StopCreativeTestInput; result: StopCreativeTestResult; readOnly: false; destructive: false };
 }
 
 /** The names of ToolTypes, as values. */
@@ -515,4 +547,12 @@ export const TOOL_NAMES = [
   "list_moderation_rules",
   "create_moderation_rule",
   "delete_moderation_rule",
+  "get_insights",
+  "list_creative_performance",
+  "get_performance_goal",
+  "set_performance_goal",
+  "create_creative_test",
+  "list_creative_tests",
+  "get_creative_test",
+  "stop_creative_test",
 ] as const;

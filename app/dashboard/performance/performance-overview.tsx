@@ -1,0 +1,220 @@
+"use client";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ApiError } from "@/components/dashboard/api";
+import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/field";
+import { Alert, Badge, Card, Section } from "@/components/ui/misc";
+import { PerformanceCharts } from "./performance-charts";
+import { amount, percent, tool, type CreativePerformance, type CreativeTest, type Goal, type Label } from "./performance-api";
+
+const message = (e: unknown) => (e instanceof ApiError ? e.message : "Something went wrong. Please try again.");
+const LABEL_TONE = { winner: "green", loser: "rose", fatigued: "amber", neutral: "slate" } as const;
+
+export function LabelChip({ label }: { label: Label }) {
+  return <Badge tone={LABEL_TONE[label]}>{label}</Badge>;
+}
+
+function GoalControl({ canWrite }: { canWrite: boolean }) {
+  const client = useQueryClient();
+  const goal = useQuery({ queryKey: ["performance-goal"], queryFn: () => tool<{ goal: Goal }>("get_performance_goal") });
+  const [error, setError] = useState<string | null>(null);
+  async function change(next: Goal) {
+    setError(null);
+    try {
+      await tool("set_performance_goal", { goal: next });
+      await client.invalidateQueries({ queryKey: ["performance-goal"] });
+    } catch (e) {
+      setError(message(e));
+    }
+  }
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        Primary goal
+        <Select value={goal.data?.goal ?? "cpa"} disabled={!canWrite || !goal.data} onChange={(e) => void change(e.target.value as Goal)}>
+          <option value="cpa">CPA (cost per conversion)</option>
+          <option value="roas">ROAS (return on ad spend)</option>
+        </Select>
+      </label>
+      <p className="text-xs text-slate-600">Labels compare each creative with the median on this goal; they follow at the next hourly rollup.</p>
+      {error && <Alert>{error}</Alert>}
+    </div>
+  );
+}
+
+type SortKey = "spend" | "impressions" | "ctr" | "cpa" | "roas" | "conversions" | "frequency" | "label";
+const COLUMNS: { key: SortKey | null; title: string }[] = [
+  { key: null, title: "Creative" },
+  { key: "label", title: "Label" },
+  { key: "spend", title: "Spend" },
+  { key: "impressions", title: "Impr." },
+  { key: "ctr", title: "CTR" },
+  { key: "conversions", title: "Conv." },
+  { key: "cpa", title: "CPA" },
+  { key: "roas", title: "ROAS" },
+  { key: "frequency", title: "Freq." },
+];
+
+function CreativeTable() {
+  const [sort, setSort] = useState<SortKey>("spend");
+  const [order, setOrder] = useState<"asc" | "desc">("desc");
+  const [label, setLabel] = useState<Label | "">("");
+  const data = useQuery({
+    queryKey: ["creative-performance", sort, order, label],
+    queryFn: () => tool<{ creatives: CreativePerformance[]; lastRollupAt: string | null }>("list_creative_performance", { sort, order, ...(label ? { label } : {}) }),
+  });
+  const sortBy = (key: SortKey) => {
+    if (key === sort) setOrder(order === "asc" ? "desc" : "asc");
+    else {
+      setSort(key);
+      setOrder(key === "cpa" || key === "label" ? "asc" : "desc");
+    }
+  };
+  return (
+    <Section id="creatives" title="Creatives, last 30 days">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          Label
+          <Select value={label} onChange={(e) => setLabel(e.target.value as Label | "")}>
+            <option value="">All</option>
+            <option value="winner">Winners</option>
+            <option value="loser">Losers</option>
+            <option value="fatigued">Fatigued</option>
+            <option value="neutral">Neutral</option>
+          </Select>
+        </label>
+        {data.data?.lastRollupAt && <p className="text-xs text-slate-600">Rolled up {new Date(data.data.lastRollupAt).toLocaleString()}</p>}
+      </div>
+      {data.error && <Alert>{message(data.error)}</Alert>}
+      <Card className="overflow-x-auto">
+        <table className="w-full min-w-[44rem] text-left text-sm">
+          <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
+            <tr>
+              {COLUMNS.map((c) => (
+                <th key={c.title} scope="col" className="px-3 py-2 font-medium" aria-sort={c.key === sort ? (order === "asc" ? "ascending" : "descending") : undefined}>
+                  {c.key ? (
+                    <button type="button" onClick={() => sortBy(c.key!)} className="uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600">
+                      {c.title}
+                      {c.key === sort ? (order === "asc" ? " ↑" : " ↓") : ""}
+                    </button>
+                  ) : (
+                    c.title
+                  )}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {(data.data?.creatives ?? []).map((c) => (
+              <tr key={c.creativeId}>
+                <th scope="row" className="max-w-[14rem] truncate px-3 py-2 font-medium text-slate-900">
+                  {c.fileName}
+                  <span className="block text-xs font-normal text-slate-600">{c.liveAds} live ad{c.liveAds === 1 ? "" : "s"}</span>
+                </th>
+                <td className="px-3 py-2" title={c.reason}>
+                  <LabelChip label={c.label} />
+                  <span className="sr-only">: {c.reason}</span>
+                </td>
+                <td className="px-3 py-2 tabular-nums">{amount(c.spend)}</td>
+                <td className="px-3 py-2 tabular-nums">{c.impressions.toLocaleString("en-US")}</td>
+                <td className="px-3 py-2 tabular-nums">{percent(c.ctr)}</td>
+                <td className="px-3 py-2 tabular-nums">{c.conversions}</td>
+                <td className="px-3 py-2 tabular-nums">{amount(c.cpa === null ? null : c.cpa)}</td>
+                <td className="px-3 py-2 tabular-nums">{c.roas === null ? "–" : c.roas.toFixed(2)}</td>
+                <td className="px-3 py-2 tabular-nums">{c.frequency === null ? "–" : c.frequency.toFixed(2)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {data.data && data.data.creatives.length === 0 && <p className="p-4 text-sm text-slate-600">No creative has delivered yet: figures appear after the hourly rollup of active ads.</p>}
+      </Card>
+    </Section>
+  );
+}
+
+const METRIC_NAME = { ctr: "CTR", conversion_rate: "conversion rate", cpa: "CPA" } as const;
+
+function TestCard({ test, canWrite }: { test: CreativeTest; canWrite: boolean }) {
+  const client = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const leader = test.progress.leaderProbability ?? 0;
+  async function stop() {
+    try {
+      await tool("stop_creative_test", { id: test.id });
+      await client.invalidateQueries({ queryKey: ["creative-tests"] });
+    } catch (e) {
+      setError(message(e));
+    }
+  }
+  return (
+    <Card className="p-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="font-semibold text-slate-900">{test.name}</h3>
+        <Badge tone={test.status === "running" ? "sky" : test.outcome === "won" ? "green" : "slate"}>{test.status === "completed" ? test.outcome : test.status}</Badge>
+      </div>
+      <p className="mt-1 text-xs text-slate-600">
+        On {METRIC_NAME[test.metric]} · decides at {Math.round(test.threshold * 100)}% probability to be best, after {test.minSample.toLocaleString("en-US")} {test.metric === "ctr" ? "impressions" : "clicks"} per creative · ends{" "}
+        {new Date(test.endsAt).toLocaleDateString()}
+      </p>
+      {test.status === "running" && (
+        <div className="mt-3">
+          <div className="flex justify-between text-xs text-slate-700">
+            <span>Towards a decision</span>
+            <span>{Math.round(Math.min(1, leader / test.threshold) * 100)}%</span>
+          </div>
+          <progress className="mt-1 h-2 w-full accent-indigo-600" max={test.threshold} value={Math.min(leader, test.threshold)} aria-label={`${test.name}: leader's probability to be best`} />
+        </div>
+      )}
+      <ul className="mt-3 space-y-2">
+        {test.progress.variants.map((v) => (
+          <li key={v.creativeId} className="text-sm">
+            <div className="flex flex-wrap justify-between gap-2">
+              <span className="truncate font-medium text-slate-800">
+                {v.fileName} {test.winnerCreativeId === v.creativeId && <Badge tone="green">winner</Badge>}
+              </span>
+              <span className="tabular-nums text-slate-700">
+                {v.value === null ? "–" : test.metric === "cpa" ? amount(v.value) : percent(v.value)} · {Math.round(v.probabilityToBeBest * 100)}% best · sample {Math.min(100, Math.round((v.sample / test.minSample) * 100))}%
+              </span>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {error && <Alert>{error}</Alert>}
+      {canWrite && test.status === "running" && (
+        <Button variant="secondary" size="sm" className="mt-3" onClick={() => void stop()}>
+          Stop test
+        </Button>
+      )}
+    </Card>
+  );
+}
+
+function CreativeTests({ canWrite }: { canWrite: boolean }) {
+  const data = useQuery({ queryKey: ["creative-tests"], queryFn: () => tool<{ tests: CreativeTest[] }>("list_creative_tests", { limit: 20 }) });
+  return (
+    <Section id="tests" title="Creative tests">
+      {data.error && <Alert>{message(data.error)}</Alert>}
+      {data.data && data.data.tests.length === 0 && (
+        <p className="text-sm text-slate-600">No creative tests yet. Start one with the create_creative_test tool (API, CLI or MCP): 2 to 5 creatives in one ad set, compared on CTR, conversion rate or CPA.</p>
+      )}
+      <div className="grid gap-4 md:grid-cols-2">
+        {(data.data?.tests ?? []).map((t) => (
+          <TestCard key={t.id} test={t} canWrite={canWrite} />
+        ))}
+      </div>
+    </Section>
+  );
+}
+
+export function PerformanceOverview({ canWrite }: { canWrite: boolean }) {
+  const goal = useQuery({ queryKey: ["performance-goal"], queryFn: () => tool<{ goal: Goal }>("get_performance_goal") });
+  return (
+    <div className="space-y-8">
+      <GoalControl canWrite={canWrite} />
+      <PerformanceCharts goal={goal.data?.goal ?? "cpa"} />
+      <CreativeTable />
+      <CreativeTests canWrite={canWrite} />
+    </div>
+  );
+}

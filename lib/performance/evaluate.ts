@@ -1,0 +1,163 @@
+import { getDb, queryRows } from "@/lib/db/client";
+import { sqlTime } from "@/lib/db/sql-time";
+import { emitEvent } from "@/lib/events/emit";
+import { goalOf } from "./goal";
+import { derive, labelCreatives, type CreativeFigures, type PerformanceLabel } from "./labels";
+import { EARLIER_DAYS, RECENT_DAYS, WINDOW_DAYS } from "./window";
+
+const CHUNK = 500;
+
+export interface EvaluateOptions {
+  /** Tests: stop (throw) after recording label changes, before their events are stored, as a killed process would. */
+  crashBeforeEvents?: boolean;
+}
+
+export interface LabelChangeOut {
+  creativeId: string;
+  previousLabel: PerformanceLabel;
+  label: PerformanceLabel;
+  eventId: string;
+}
+
+/**
+ * Each creative's last-30-days figures across its ads (the window ends at each ad account's
+ * current day), with the 3-day and the 11-day-before CTR and frequency fatigue compares.
+ */
+async function figuresOf(workspaceId: string): Promise<CreativeFigures[]> {
+  const rows = await queryRows<Record<string, number | string | null>>(
+    `WITH w AS (
+       SELECT i.*, (to_date(c.today, 'YYYY-MM-DD') - to_date(i.date, 'YYYY-MM-DD')) AS age
+         FROM ad_daily_insights i
+         JOIN performance_cursors c ON c."workspaceId" = i."workspaceId" AND c.platform = i.platform
+        WHERE i."workspaceId" = $1 AND i.date >= to_char(to_date(c.today, 'YYYY-MM-DD') - $2::int, 'YYYY-MM-DD')
+     )
+     SELECT "creativeId",
+            sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS "spendMinor",
+            sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS "conversionValueMinor",
+            coalesce(sum(impressions) FILTER (WHERE age < $3), 0)::float8 AS "recentImpressions",
+            coalesce(sum(clicks) FILTER (WHERE age < $3), 0)::float8 AS "recentClicks",
+            coalesce(sum(impressions) FILTER (WHERE age >= $3 AND age < $4), 0)::float8 AS "earlierImpressions",
+            coalesce(sum(clicks) FILTER (WHERE age >= $3 AND age < $4), 0)::float8 AS "earlierClicks",
+            (sum(frequency * impressions) FILTER (WHERE age < $3) / nullif(sum(impressions) FILTER (WHERE age < $3), 0))::float8 AS "recentFrequency",
+            (sum(frequency * impressions) FILTER (WHERE age >= $3 AND age < $4) / nullif(sum(impressions) FILTER (WHERE age >= $3 AND age < $4), 0))::float8 AS "earlierFrequency"
+       FROM w GROUP BY "creativeId" ORDER BY "creativeId"`,
+    [workspaceId, WINDOW_DAYS - 1, RECENT_DAYS, RECENT_DAYS + EARLIER_DAYS],
+  );
+  return rows.map((r) => ({
+    creativeId: String(r.creativeId),
+    impressions: Number(r.impressions),
+    clicks: Number(r.clicks),
+    spendMinor: Number(r.spendMinor),
+    conversions: Number(r.conversions),
+    conversionValueMinor: Number(r.conversionValueMinor),
+    recentImpressions: Number(r.recentImpressions),
+    recentClicks: Number(r.recentClicks),
+    earlierImpressions: Number(r.earlierImpressions),
+    earlierClicks: Number(r.earlierClicks),
+    recentFrequency: r.recentFrequency === null ? null : Number(r.recentFrequency),
+    earlierFrequency: r.earlierFrequency === null ? null : Number(r.earlierFrequency),
+  }));
+}
+
+/**
+ * Recomputes every creative's figures and label in the workspace. A change of label is one
+ * statement (a conditional update on labelVersion and the insert of its change row), so with
+ * several instances or a re-run exactly one change row exists per change; each change row's
+ * event is then stored under the row's id as dedupe key. Changes left without an event by a
+ * killed run are emitted first.
+ */
+export async function evaluateLabels(workspaceId: string, options: EvaluateOptions = {}): Promise<LabelChangeOut[]> {
+  await emitPendingChanges(workspaceId);
+  const goal = await goalOf(workspaceId);
+  const figures = await figuresOf(workspaceId);
+  const labels = labelCreatives(figures, goal);
+  const now = new Date();
+
+  for (let i = 0; i < figures.length; i += CHUNK) {
+    const chunk = figures.slice(i, i + CHUNK);
+    const params: unknown[] = [];
+    const values = chunk.map((f) => {
+      const d = derive(f);
+      const frequency = f.recentFrequency ?? f.earlierFrequency;
+      params.push(f.creativeId, workspaceId, f.impressions, f.clicks, f.spendMinor, f.conversions, f.conversionValueMinor, d.ctr, d.cpa, d.roas, frequency, d.recentCtr, d.earlierCtr, now);
+      const n = params.length - 14;
+      const p = (k: number, cast: string) => `$${n + k}::${cast}`;
+      return `(${p(1, "text")}, ${p(2, "text")}, ${p(3, "int")}, ${p(4, "int")}, ${p(5, "int")}, ${p(6, "int")}, ${p(7, "int")}, ${p(8, "float8")}, ${p(9, "float8")}, ${p(10, "float8")}, ${p(11, "float8")}, ${p(12, "float8")}, ${p(13, "float8")}, ${p(14, "timestamp(3)")}, 'neutral', 'Not labelled yet')`;
+    });
+    await getDb().$executeRawUnsafe(
+      `INSERT INTO creative_performance ("creativeId", "workspaceId", impressions, clicks, "spendMinor", conversions, "conversionValueMinor", ctr, cpa, roas, frequency, "recentCtr", "earlierCtr", "updatedAt", label, reason)
+       VALUES ${values.join(", ")}
+       ON CONFLICT ("creativeId") DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks, "spendMinor" = excluded."spendMinor",
+         conversions = excluded.conversions, "conversionValueMinor" = excluded."conversionValueMinor", ctr = excluded.ctr, cpa = excluded.cpa,
+         roas = excluded.roas, frequency = excluded.frequency, "recentCtr" = excluded."recentCtr", "earlierCtr" = excluded."earlierCtr", "updatedAt" = excluded."updatedAt"`,
+      ...params,
+    );
+  }
+
+  const stored = await getDb().creativePerformance.findMany({ where: { workspaceId }, select: { creativeId: true, label: true, labelVersion: true, reason: true } });
+  // Labels that hold keep their row; only a changed reason (new numbers) is written, a chunk per statement.
+  const reasons = stored.filter((row) => labels.get(row.creativeId)?.label === row.label && labels.get(row.creativeId)!.reason !== row.reason);
+  for (let i = 0; i < reasons.length; i += CHUNK) {
+    const chunk = reasons.slice(i, i + CHUNK);
+    await queryRows(
+      `UPDATE creative_performance p SET reason = v.reason FROM unnest($1::text[], $2::int[], $3::text[]) AS v(id, version, reason)
+        WHERE p."creativeId" = v.id AND p."labelVersion" = v.version`,
+      [chunk.map((r) => r.creativeId), chunk.map((r) => r.labelVersion), chunk.map((r) => labels.get(r.creativeId)!.reason)],
+    );
+  }
+  for (const row of stored) {
+    const next = labels.get(row.creativeId);
+    if (!next || next.label === row.label) continue;
+    const version = row.labelVersion + 1;
+    await queryRows(
+      `WITH moved AS (
+         UPDATE creative_performance SET label = $3, reason = $4, "labelVersion" = $5, "labelChangedAt" = $6::timestamp(3)
+          WHERE "creativeId" = $1 AND "labelVersion" = $5 - 1 AND label = $2
+          RETURNING "creativeId"
+       )
+       INSERT INTO creative_label_changes (id, "workspaceId", "creativeId", "labelVersion", "previousLabel", label, reason, "createdAt")
+       SELECT $7, $8, "creativeId", $5, $2, $3, $4, $6::timestamp(3) FROM moved
+       ON CONFLICT DO NOTHING`,
+      [row.creativeId, row.label, next.label, next.reason, version, sqlTime(now), `clc_${row.creativeId}_${version}`, workspaceId],
+    );
+  }
+  if (options.crashBeforeEvents) throw new Error("rollup stopped before emitting label events (simulated crash)");
+  return emitPendingChanges(workspaceId);
+}
+
+const major = (minor: number) => Math.round(minor) / 100;
+
+/** Stores the creative.status_changed of every change not yet emitted (once per change, whoever runs it). */
+async function emitPendingChanges(workspaceId: string): Promise<LabelChangeOut[]> {
+  const db = getDb();
+  const pending = await db.creativeLabelChange.findMany({ where: { workspaceId, eventId: null }, orderBy: [{ createdAt: "asc" }, { labelVersion: "asc" }] });
+  const out: LabelChangeOut[] = [];
+  for (const change of pending) {
+    const creative = await db.creative.findUnique({ where: { id: change.creativeId }, select: { id: true, fileName: true, kind: true } });
+    const perf = await db.creativePerformance.findUnique({ where: { creativeId: change.creativeId } });
+    const ads = await db.ad.findMany({ where: { workspaceId, creativeId: change.creativeId, status: "active" }, orderBy: { createdAt: "asc" }, select: { id: true, name: true, platform: true, status: true } });
+    const event = await emitEvent({
+      workspaceId,
+      type: "creative.status_changed",
+      dedupeKey: `creative.status_changed:${change.id}`,
+      data: {
+        creative: { id: change.creativeId, fileName: creative?.fileName ?? "(deleted creative)", kind: creative?.kind ?? "image" },
+        label: change.label as PerformanceLabel,
+        previousLabel: change.previousLabel as PerformanceLabel,
+        last30Days: {
+          spend: major(perf?.spendMinor ?? 0),
+          impressions: perf?.impressions ?? 0,
+          clicks: perf?.clicks ?? 0,
+          conversions: perf?.conversions ?? 0,
+          ctr: perf?.ctr ?? null,
+          cpa: perf?.cpa == null ? null : major(perf.cpa),
+          roas: perf?.roas ?? null,
+        },
+        ads: ads.map((a) => ({ adId: a.id, name: a.name, platform: a.platform, status: a.status })),
+      },
+    });
+    await db.creativeLabelChange.updateMany({ where: { id: change.id, eventId: null }, data: { eventId: event.id } });
+    out.push({ creativeId: change.creativeId, previousLabel: change.previousLabel as PerformanceLabel, label: change.label as PerformanceLabel, eventId: event.id });
+  }
+  return out;
+}

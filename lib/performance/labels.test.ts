@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { labelCreatives, type CreativeFigures } from "./labels";
+
+const fig = (creativeId: string, spendMinor: number, conversions: number, extra: Partial<CreativeFigures> = {}): CreativeFigures => ({
+  creativeId,
+  impressions: 50_000,
+  clicks: 500,
+  spendMinor,
+  conversions,
+  conversionValueMinor: conversions * 5_000,
+  recentImpressions: 5_000,
+  recentClicks: 50,
+  earlierImpressions: 20_000,
+  earlierClicks: 200,
+  recentFrequency: 2,
+  earlierFrequency: 1.9,
+  ...extra,
+});
+
+describe("creative labels", () => {
+  it("compares CPA with the median of the creatives past the minimums: winner at 0.8x or better, loser at 1.25x or worse", () => {
+    // CPAs 10, 20, 25, 30 -> median 22.5; 10 <= 18 wins, 30 >= 28.125 loses, 20 and 25 are in the band.
+    const labels = labelCreatives([fig("a", 10_000, 100), fig("b", 20_000, 100), fig("c", 25_000, 100), fig("d", 30_000, 100)], "cpa");
+    expect([...labels.values()].map((l) => l.label)).toEqual(["winner", "neutral", "neutral", "loser"]);
+    expect(labels.get("a")!.reason).toMatch(/^CPA 1\.00 against the median CPA 2\.25/);
+  });
+
+  it("mirrors the rule for ROAS (higher is better)", () => {
+    // Same value per conversion: ROAS falls as CPA rises.
+    const labels = labelCreatives([fig("a", 10_000, 100), fig("b", 20_000, 100), fig("c", 25_000, 100), fig("d", 30_000, 100)], "roas");
+    expect(labels.get("a")!.label).toBe("winner");
+    expect(labels.get("d")!.label).toBe("loser");
+  });
+
+  it("keeps creatives below the minimum spend or impressions, or without enough peers, neutral", () => {
+    const labels = labelCreatives([fig("a", 1_999, 10), fig("b", 20_000, 100, { impressions: 999 }), fig("c", 20_000, 100), fig("d", 90_000, 100)], "cpa");
+    expect(labels.get("a")!.reason).toMatch(/Below the minimum/);
+    expect(labels.get("b")!.label).toBe("neutral");
+    expect(labels.get("d")!.label).toBe("neutral"); // only two creatives are eligible: no median
+    expect(labels.get("d")!.reason).toMatch(/no median/);
+  });
+
+  it("labels fatigued when recent CTR is at most 75% of the earlier CTR while frequency rose by 0.2, before comparing CPA", () => {
+    const tired = fig("t", 10_000, 100, { recentClicks: 30, recentFrequency: 3.5, earlierFrequency: 2.8 }); // 0.6% vs 1%
+    const holding = fig("h", 10_000, 100, { recentClicks: 30, recentFrequency: 2.95, earlierFrequency: 2.8 }); // frequency barely rose
+    const mild = fig("m", 10_000, 100, { recentClicks: 38, recentFrequency: 3.5, earlierFrequency: 2.8 }); // 0.76% of 1%: not clearly below
+    const labels = labelCreatives([tired, holding, mild, fig("x", 30_000, 100), fig("y", 30_000, 100)], "cpa");
+    expect(labels.get("t")!).toMatchObject({ label: "fatigued", reason: expect.stringMatching(/CTR fell from 1\.00% to 0\.60%.*frequency rose from 2\.80 to 3\.50/) });
+    expect(labels.get("h")!.label).not.toBe("fatigued");
+    expect(labels.get("m")!.label).not.toBe("fatigued");
+  });
+
+  it("calls a creative without conversions a loser once it spent twice the median CPA", () => {
+    // Median CPA 30.00: no conversion for 70.00 loses; for 50.00 it is too early to say.
+    const labels = labelCreatives([fig("a", 300_000, 100), fig("b", 300_000, 100), fig("c", 300_000, 100), fig("w", 7_000, 0), fig("z", 5_000, 0)], "cpa");
+    expect(labels.get("w")!).toMatchObject({ label: "loser", reason: expect.stringMatching(/twice the median CPA 30\.00/) });
+    expect(labels.get("z")!).toMatchObject({ label: "neutral", reason: expect.stringMatching(/fewer than the 3 needed/) });
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The label rules (docs/performance.md has them in words, with these numbers). Pure: the rollup
+ * hands in each creative's last-30-days figures and gets a label and a reason back.
+ */
+
+export const PERFORMANCE_LABELS = ["winner", "loser", "fatigued", "neutral"] as const;
+export type PerformanceLabel = (typeof PERFORMANCE_LABELS)[number];
+export const PERFORMANCE_GOALS = ["cpa", "roas"] as const;
+export type PerformanceGoal = (typeof PERFORMANCE_GOALS)[number];
+
+/** A creative is compared only past these (30 days, all its ads). */
+export const MIN_SPEND_MINOR = 2_000;
+export const MIN_IMPRESSIONS = 1_000;
+/** ...and with enough conversions for its CPA or ROAS to mean something. */
+export const MIN_CONVERSIONS = 3;
+/** The account median needs at least this many eligible creatives. */
+export const MIN_PEERS = 3;
+/** Winner: at least 20% better than the median; loser: at least 25% worse (CPA x1.25 or ROAS x0.8). */
+export const WINNER_FACTOR = 0.8;
+export const LOSER_FACTOR = 1.25;
+/** Fatigue: recent CTR (last 3 days) at most 75% of the 11 days before, while frequency rose by 0.2 or more. */
+export const FATIGUE_CTR_RATIO = 0.75;
+export const FATIGUE_FREQUENCY_RISE = 0.2;
+export const FATIGUE_MIN_IMPRESSIONS = 1_000;
+
+export interface CreativeFigures {
+  creativeId: string;
+  impressions: number;
+  clicks: number;
+  spendMinor: number;
+  conversions: number;
+  conversionValueMinor: number;
+  recentImpressions: number;
+  recentClicks: number;
+  earlierImpressions: number;
+  earlierClicks: number;
+  recentFrequency: number | null;
+  earlierFrequency: number | null;
+}
+
+export interface Derived {
+  ctr: number | null;
+  cpa: number | null;
+  roas: number | null;
+  recentCtr: number | null;
+  earlierCtr: number | null;
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
+
+export function derive(f: CreativeFigures): Derived {
+  return {
+    ctr: ratio(f.clicks, f.impressions),
+    cpa: f.conversions > 0 ? f.spendMinor / f.conversions : null,
+    roas: ratio(f.conversionValueMinor, f.spendMinor),
+    recentCtr: ratio(f.recentClicks, f.recentImpressions),
+    earlierCtr: ratio(f.earlierClicks, f.earlierImpressions),
+  };
+}
+
+export function median(values: number[]): number | null {
+  if (!values.length) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+const money = (minor: number) => (minor / 100).toFixed(2);
+
+/** Why a creative is fatigued, or null when it is not. */
+function fatigue(f: CreativeFigures, d: Derived): string | null {
+  if (f.recentImpressions < FATIGUE_MIN_IMPRESSIONS || f.earlierImpressions < FATIGUE_MIN_IMPRESSIONS) return null;
+  if (d.recentCtr === null || d.earlierCtr === null || d.earlierCtr === 0) return null;
+  if (f.recentFrequency === null || f.earlierFrequency === null) return null;
+  if (d.recentCtr > FATIGUE_CTR_RATIO * d.earlierCtr) return null;
+  if (f.recentFrequency - f.earlierFrequency < FATIGUE_FREQUENCY_RISE) return null;
+  return `CTR fell from ${pct(d.earlierCtr)} to ${pct(d.recentCtr)} (at most ${FATIGUE_CTR_RATIO * 100}% of before) while frequency rose from ${f.earlierFrequency.toFixed(2)} to ${f.recentFrequency.toFixed(2)}`;
+}
+
+const eligible = (f: CreativeFigures) => f.spendMinor >= MIN_SPEND_MINOR && f.impressions >= MIN_IMPRESSIONS && f.conversions >= MIN_CONVERSIONS;
+
+/** Labels every creative of one workspace against the workspace's median on its goal. */
+export function labelCreatives(rows: CreativeFigures[], goal: PerformanceGoal): Map<string, { label: PerformanceLabel; reason: string }> {
+  const out = new Map<string, { label: PerformanceLabel; reason: string }>();
+  const value = (f: CreativeFigures) => (goal === "cpa" ? derive(f).cpa! : derive(f).roas!);
+  const peers = rows.filter(eligible);
+  const mid = peers.length >= MIN_PEERS ? median(peers.map(value)) : null;
+  const show = (v: number) => (goal === "cpa" ? `CPA ${money(v)}` : `ROAS ${v.toFixed(2)}`);
+  for (const f of rows) {
+    const d = derive(f);
+    const tired = fatigue(f, d);
+    if (tired) {
+      out.set(f.creativeId, { label: "fatigued", reason: tired });
+      continue;
+    }
+    if (f.spendMinor < MIN_SPEND_MINOR || f.impressions < MIN_IMPRESSIONS) {
+      out.set(f.creativeId, { label: "neutral", reason: `Below the minimum to compare: spend ${money(f.spendMinor)} of ${money(MIN_SPEND_MINOR)}, ${f.impressions} of ${MIN_IMPRESSIONS} impressions` });
+      continue;
+    }
+    if (mid === null) {
+      out.set(f.creativeId, { label: "neutral", reason: `Fewer than ${MIN_PEERS} creatives past the minimum spend, impressions and ${MIN_CONVERSIONS} conversions: no median to compare with` });
+      continue;
+    }
+    if (f.conversions < MIN_CONVERSIONS) {
+      // No conversions at twice the median's cost per conversion is a clear loser on CPA.
+      if (goal === "cpa" && f.spendMinor >= 2 * mid) {
+        out.set(f.creativeId, { label: "loser", reason: `${f.conversions} conversions for ${money(f.spendMinor)} spent, twice the median CPA ${money(mid)}` });
+      } else {
+        out.set(f.creativeId, { label: "neutral", reason: `${f.conversions} conversions: fewer than the ${MIN_CONVERSIONS} needed to compare` });
+      }
+      continue;
+    }
+    const v = value(f);
+    const better = goal === "cpa" ? v <= WINNER_FACTOR * mid : v >= LOSER_FACTOR * mid;
+    const worse = goal === "cpa" ? v >= LOSER_FACTOR * mid : v <= WINNER_FACTOR * mid;
+    const winBar = goal === "cpa" ? `at most ${WINNER_FACTOR}x` : `at least ${LOSER_FACTOR}x`;
+    const loseBar = goal === "cpa" ? `at least ${LOSER_FACTOR}x` : `at most ${WINNER_FACTOR}x`;
+    if (better) out.set(f.creativeId, { label: "winner", reason: `${show(v)} against the median ${show(mid)}: ${winBar} the median` });
+    else if (worse) out.set(f.creativeId, { label: "loser", reason: `${show(v)} against the median ${show(mid)}: ${loseBar} the median` });
+    else out.set(f.creativeId, { label: "neutral", reason: `${show(v)} within the band around the median ${show(mid)}` });
+  }
+  return out;
+}

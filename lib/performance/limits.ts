@@ -1,0 +1,1 @@
+export const CREATIVE_TESTS_LIMIT = 100;

@@ -1,0 +1,96 @@
+import { withBusyRetry } from "@/lib/ads/platform-access";
+import { getDb, queryRows } from "@/lib/db/client";
+import type { Platform } from "@/lib/generated/prisma/enums";
+import { adapterFor, getAdAccount } from "@/lib/platforms";
+import type { DailyInsight } from "@/lib/platforms/ads-types";
+import { addDays, WINDOW_DAYS } from "./window";
+
+/** Rows per INSERT statement (one statement per chunk). */
+export const INSIGHT_CHUNK = 1_000;
+
+export interface PullOptions {
+  /** Drills: chunks this run may still write before it stops (throws), as a killed process would; shared by the run's accounts. */
+  stopBudget?: { chunksLeft: number };
+}
+
+export interface PullResult {
+  workspaceId: string;
+  platform: Platform;
+  since: string;
+  until: string;
+  rows: number;
+}
+
+export class SimulatedCrash extends Error {
+  constructor() {
+    super("rollup stopped midway (simulated crash)");
+  }
+}
+
+/**
+ * Pulls one ad account's daily insights into ad_daily_insights: from the day the last run left
+ * partial (the account's today then) through today, or the last 30 days on the first run. One
+ * platform read for the whole account, upserts in chunks of one statement each; the cursor
+ * moves only after every chunk is written, so a run killed midway re-reads the same days.
+ */
+export async function pullAccount(workspaceId: string, platform: Platform, options: PullOptions = {}): Promise<PullResult | null> {
+  const db = getDb();
+  const account = await getAdAccount(workspaceId, platform);
+  if (!account) return null;
+  const api = adapterFor(account);
+  const info = await withBusyRetry(() => api.getAccount(account));
+  const cursor = await db.performanceCursor.findUnique({ where: { workspaceId_platform: { workspaceId, platform } } });
+  const firstDay = addDays(info.today, -(WINDOW_DAYS - 1));
+  const since = cursor && cursor.resumeFrom > firstDay ? cursor.resumeFrom : firstDay;
+
+  const ads = await db.ad.findMany({ where: { workspaceId, platform }, select: { id: true, externalId: true, creativeId: true, adSetId: true, campaignId: true } });
+  const byExternal = new Map(ads.map((a) => [a.externalId, a]));
+  const insights: DailyInsight[] = ads.length ? await withBusyRetry(() => api.getDailyInsights(account, { since, until: info.today })) : [];
+  const rows = insights.filter((r) => byExternal.has(r.adExternalId));
+
+  for (let i = 0; i < rows.length; i += INSIGHT_CHUNK) {
+    if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
+    await writeChunk(workspaceId, platform, rows.slice(i, i + INSIGHT_CHUNK), byExternal);
+  }
+  if (options.stopBudget && options.stopBudget.chunksLeft <= 0) throw new SimulatedCrash();
+
+  const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency, lastRunAt: new Date(), lastError: null };
+  await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...state }, update: state });
+  return { workspaceId, platform, since, until: info.today, rows: rows.length };
+}
+
+/** Records a failed pull on the cursor (the page shows it); the next hour retries from the same day. */
+export async function recordPullError(workspaceId: string, platform: Platform, message: string): Promise<void> {
+  await getDb().performanceCursor.updateMany({ where: { workspaceId, platform }, data: { lastError: message.slice(0, 500), lastRunAt: new Date() } });
+}
+
+type AdKeys = { id: string; creativeId: string; adSetId: string; campaignId: string };
+
+async function writeChunk(workspaceId: string, platform: Platform, rows: DailyInsight[], ads: Map<string, AdKeys>): Promise<void> {
+  // One array per column (unnest): 14 parameters per statement whatever its size, far cheaper to bind than one per value.
+  const ad = (r: DailyInsight) => ads.get(r.adExternalId)!;
+  await queryRows(
+    `INSERT INTO ad_daily_insights ("adId", date, "workspaceId", platform, "creativeId", "adSetId", "campaignId", impressions, reach, clicks, "spendMinor", conversions, "conversionValueMinor", frequency)
+     SELECT v."adId", v.date, $1::text, $2::"Platform", v."creativeId", v."adSetId", v."campaignId", v.impressions, v.reach, v.clicks, v.spend, v.conversions, v.value, v.frequency
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[], $14::float8[])
+         AS v("adId", date, "creativeId", "adSetId", "campaignId", impressions, reach, clicks, spend, conversions, value, frequency)
+     ON CONFLICT ("adId", date) DO UPDATE SET impressions = excluded.impressions, reach = excluded.reach, clicks = excluded.clicks,
+       "spendMinor" = excluded."spendMinor", conversions = excluded.conversions, "conversionValueMinor" = excluded."conversionValueMinor", frequency = excluded.frequency`,
+    [
+      workspaceId,
+      platform,
+      rows.map((r) => ad(r).id),
+      rows.map((r) => r.date),
+      rows.map((r) => ad(r).creativeId),
+      rows.map((r) => ad(r).adSetId),
+      rows.map((r) => ad(r).campaignId),
+      rows.map((r) => r.impressions),
+      rows.map((r) => r.reach),
+      rows.map((r) => r.clicks),
+      rows.map((r) => r.spendMinor),
+      rows.map((r) => r.conversions),
+      rows.map((r) => r.conversionValueMinor),
+      rows.map((r) => r.frequency),
+    ],
+  );
+}

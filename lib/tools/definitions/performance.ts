@@ -1,0 +1,192 @@
+import { z } from "zod";
+import { CREATIVE_TESTS_LIMIT } from "@/lib/performance/limits";
+import { createCreativeTest, getCreativeTest, listCreativeTests, stopCreativeTest, TEST_METRICS } from "@/lib/performance/creative-tests";
+import { getPerformanceGoal, setPerformanceGoal } from "@/lib/performance/goal";
+import { getInsights, INSIGHT_LEVELS, listCreativePerformance, PERFORMANCE_SORTS } from "@/lib/performance/insights";
+import { PERFORMANCE_GOALS, PERFORMANCE_LABELS } from "@/lib/performance/labels";
+import { defineTool } from "../types";
+import { idArg, pageArgs } from "./shared";
+
+const read = { category: "performance", capability: "ads.read", readOnly: true, destructive: false } as const;
+const write = { category: "performance", capability: "ads.write", readOnly: false, destructive: false } as const;
+const day = z.iso.date().describe("YYYY-MM-DD, a day of the ad account's time zone");
+const rate = z.number().nullable();
+const Label = z.enum(PERFORMANCE_LABELS);
+const Goal = z.enum(PERFORMANCE_GOALS).describe("cpa: cost per conversion, lower is better; roas: conversion value per spend, higher is better");
+
+const InsightRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  date: z.string().nullable().describe("The day with breakdown=day; null for the range's total"),
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  spend: z.number().describe("Account currency (major units)"),
+  conversions: z.number().int(),
+  conversionValue: z.number(),
+  ctr: rate,
+  cpa: rate.describe("Spend per conversion (account currency)"),
+  roas: rate.describe("Conversion value per unit of spend"),
+  frequency: rate,
+});
+
+const CreativePerformanceSchema = z.object({
+  creativeId: z.string(),
+  fileName: z.string(),
+  kind: z.enum(["image", "video"]),
+  label: Label,
+  reason: z.string().describe("Why the creative has its label, with the numbers compared"),
+  labelChangedAt: z.string().nullable(),
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  spend: z.number(),
+  conversions: z.number().int(),
+  conversionValue: z.number(),
+  ctr: rate,
+  cpa: rate,
+  roas: rate,
+  frequency: rate,
+  recentCtr: rate.describe("CTR over the last 3 days"),
+  earlierCtr: rate.describe("CTR over the 11 days before those"),
+  liveAds: z.number().int(),
+  updatedAt: z.string(),
+});
+
+const VariantSchema = z.object({
+  creativeId: z.string(),
+  fileName: z.string(),
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  conversions: z.number().int(),
+  spend: z.number(),
+  value: rate.describe("The test's metric for this creative"),
+  sample: z.number().int().describe("Impressions (ctr) or clicks (conversion_rate, cpa) so far"),
+  probabilityToBeBest: z.number(),
+});
+
+const CreativeTestSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  adSetId: z.string(),
+  metric: z.enum(TEST_METRICS),
+  creativeIds: z.array(z.string()),
+  minSample: z.number().int(),
+  maxDays: z.number().int(),
+  threshold: z.number(),
+  pauseLosers: z.boolean(),
+  status: z.enum(["running", "completed", "stopped"]),
+  outcome: z.enum(["won", "lost"]).nullable(),
+  winnerCreativeId: z.string().nullable(),
+  startDate: z.string(),
+  startedAt: z.string(),
+  endsAt: z.string(),
+  decidedAt: z.string().nullable(),
+  progress: z.object({
+    variants: z.array(VariantSchema),
+    minSampleReached: z.boolean(),
+    leaderCreativeId: z.string().nullable(),
+    leaderProbability: z.number().nullable(),
+    pausedAdIds: z.array(z.string()),
+  }),
+});
+
+export const performanceTools = [
+  defineTool({
+    ...read,
+    name: "get_insights",
+    title: "Get insights",
+    description:
+      "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, " +
+      "as totals or per day, from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
+    input: z.strictObject({
+      level: z.enum(INSIGHT_LEVELS),
+      ids: z.array(idArg("Object")).min(1).max(50).optional().describe("Ids at the level (ads, ad sets, campaigns or creatives)"),
+      since: day.optional(),
+      until: day.optional(),
+      breakdown: z.enum(["none", "day"]).optional().describe("day: one row per object and day (default none: one total per object)"),
+    }),
+    output: z.object({ level: z.enum(INSIGHT_LEVELS), since: z.string(), until: z.string(), currency: z.string(), rows: z.array(InsightRowSchema) }),
+    handler: getInsights,
+  }),
+  defineTool({
+    ...read,
+    name: "list_creative_performance",
+    title: "List creative performance",
+    description:
+      "Each creative's last-30-days figures across its ads with its label (winner, loser, fatigued, neutral) and the reason, as the last hourly rollup left them. " +
+      "Sort by a figure or the label; filter by label.",
+    input: z.strictObject({
+      label: Label.optional(),
+      sort: z.enum(PERFORMANCE_SORTS).optional().describe("Default spend"),
+      order: z.enum(["asc", "desc"]).optional().describe("Default desc (missing values last)"),
+      limit: z.number().int().min(1).max(500).optional().default(100),
+    }),
+    output: z.object({ creatives: z.array(CreativePerformanceSchema), lastRollupAt: z.string().nullable() }),
+    handler: listCreativePerformance,
+  }),
+  defineTool({
+    ...read,
+    name: "get_performance_goal",
+    title: "Get performance goal",
+    description: "The workspace's primary goal the creative labels compare on (cpa until set).",
+    input: z.strictObject({}),
+    output: z.object({ goal: Goal }),
+    handler: getPerformanceGoal,
+  }),
+  defineTool({
+    ...write,
+    name: "set_performance_goal",
+    title: "Set performance goal",
+    description: "Sets the workspace's primary goal (cpa or roas); labels follow at the next hourly rollup.",
+    input: z.strictObject({ goal: Goal }),
+    output: z.object({ goal: Goal }),
+    handler: setPerformanceGoal,
+  }),
+  defineTool({
+    ...write,
+    name: "create_creative_test",
+    title: "Create creative test",
+    description:
+      "Compares 2 to 5 creatives (each with an ad in the ad set) on ctr, conversion_rate or cpa. The hourly evaluation decides it by Bayesian probability to be best: " +
+      "won when every variant reached minSample (impressions for ctr, clicks otherwise) and the leader's probability reaches the threshold (default 0.95); lost when maxDays pass first. " +
+      "Optionally pauses the losers' ads. Sends test.completed once.",
+    input: z.strictObject({
+      name: z.string().trim().min(1).max(200),
+      adSetId: idArg("Ad set"),
+      metric: z.enum(TEST_METRICS),
+      creativeIds: z.array(idArg("Creative")).min(2).max(5),
+      minSample: z.number().int().min(1).max(100_000_000).describe("Per variant: impressions (ctr) or clicks (conversion_rate, cpa)"),
+      maxDays: z.number().int().min(1).max(90),
+      threshold: z.number().min(0.5).max(0.999).optional().describe("Probability to be best the winner needs (default 0.95)"),
+      pauseLosers: z.boolean().optional().describe("Pause the losing creatives' ads in the ad set when a winner is found"),
+    }),
+    output: z.object({ test: CreativeTestSchema }),
+    handler: createCreativeTest,
+  }),
+  defineTool({
+    ...read,
+    name: "list_creative_tests",
+    title: "List creative tests",
+    description: "The workspace's creative tests, newest first, each with its progress towards a decision. Paginated.",
+    input: z.strictObject({ status: z.enum(["running", "completed", "stopped"]).optional(), adSetId: idArg("Ad set").optional(), ...pageArgs({ defaultLimit: 20, maxLimit: CREATIVE_TESTS_LIMIT }) }),
+    output: z.object({ tests: z.array(CreativeTestSchema), nextCursor: z.string().nullable() }),
+    handler: listCreativeTests,
+  }),
+  defineTool({
+    ...read,
+    name: "get_creative_test",
+    title: "Get creative test",
+    description: "One creative test with each variant's numbers and probability to be best.",
+    input: z.strictObject({ id: idArg("Creative test") }),
+    output: z.object({ test: CreativeTestSchema }),
+    handler: getCreativeTest,
+  }),
+  defineTool({
+    ...write,
+    name: "stop_creative_test",
+    title: "Stop creative test",
+    description: "Stops a running test without a decision (no event); a decided or stopped test answers as it is.",
+    input: z.strictObject({ id: idArg("Creative test") }),
+    output: z.object({ test: CreativeTestSchema }),
+    handler: stopCreativeTest,
+  }),
+];

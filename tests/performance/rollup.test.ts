@@ -1,0 +1,222 @@
+/**
+ * The hourly performance rollup through the real stack: ads built and activated over HTTP, the
+ * sandbox advanced day by day, the rollup run through the operator CLI (what the hourly job runs),
+ * labels and tests read back through the tools, events received by a real webhook endpoint.
+ */
+import { describe, expect, inject, it } from "vitest";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { createTenant, type Tenant } from "../helpers/fixtures";
+import { waitFor, webhookReceiver } from "../helpers/library";
+import { advance } from "../ads/helpers";
+import { toolResult } from "../tools/helpers";
+import { liveAdSet, rollup } from "./helpers";
+
+const MIN_SPEND = 20, MIN_IMPRESSIONS = 1000, MIN_CONVERSIONS = 3;
+
+type Change = { creativeId: string; previousLabel: string; label: string; eventId: string };
+const statusEvents = (events: any[]) => {
+  const byId = new Map<string, any>();
+  for (const e of events) if (e.type === "creative.status_changed") byId.set(e.id, e);
+  return [...byId.values()];
+};
+
+/** Every creative's events form one chain from neutral to its current label, with no step that keeps the label. */
+function expectOneEventPerChange(events: any[], creatives: any[]) {
+  for (const c of creatives) {
+    const chain = events.filter((e) => e.data.creative.id === c.creativeId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    let label = "neutral";
+    for (const e of chain) {
+      expect(e.data.previousLabel).toBe(label);
+      expect(e.data.label).not.toBe(label);
+      label = e.data.label;
+    }
+    expect(label).toBe(c.label);
+  }
+}
+
+/** Winner and loser labels agree with the documented rule, recomputed from the listed figures. */
+function expectLabelsFollowTheRule(creatives: any[]) {
+  const eligible = creatives.filter((c) => c.spend >= MIN_SPEND && c.impressions >= MIN_IMPRESSIONS && c.conversions >= MIN_CONVERSIONS);
+  const cpas = eligible.map((c) => c.spend / c.conversions).sort((a, b) => a - b);
+  const median = cpas.length % 2 ? cpas[(cpas.length - 1) / 2]! : (cpas[cpas.length / 2 - 1]! + cpas[cpas.length / 2]!) / 2;
+  for (const c of creatives) {
+    if (c.label === "winner") {
+      expect(eligible.length).toBeGreaterThanOrEqual(3);
+      expect(c.spend / c.conversions).toBeLessThanOrEqual(0.8 * median + 0.01);
+      expect(c.reason).toMatch(/median/);
+    }
+    if (c.label === "loser") expect(c.conversions < MIN_CONVERSIONS || c.spend / c.conversions >= 1.25 * median - 0.01).toBe(true);
+    if (c.label === "fatigued") {
+      expect(c.recentCtr).toBeLessThanOrEqual(0.75 * c.earlierCtr + 1e-9);
+      expect(c.reason).toMatch(/frequency rose/);
+    }
+  }
+}
+
+async function tenantWithHook(): Promise<{ t: Tenant; hook: Awaited<ReturnType<typeof webhookReceiver>> }> {
+  const t = await createTenant();
+  return { t, hook: await webhookReceiver(t.key) };
+}
+
+describe("performance rollup", () => {
+  it("labels creatives for the documented reasons as the days pass, with exactly one creative.status_changed per change", async () => {
+    const { t, hook } = await tenantWithHook();
+    try {
+      await liveAdSet(t.key, { creatives: 5 });
+      const seen = new Set<string>();
+      const history: string[] = [];
+      for (let day = 0; day < 12; day++) {
+        await advance(t.workspaceId, 24);
+        await rollup(t.workspaceId);
+        const { creatives } = await toolResult(t.key, "list_creative_performance", {});
+        expectLabelsFollowTheRule(creatives);
+        for (const c of creatives) seen.add(c.label);
+        history.push(creatives.map((c: any) => c.label[0]).join(""));
+      }
+      // A re-run within the same hour holds every label: no event.
+      const before = (await toolResult(t.key, "list_creative_performance", {})).creatives;
+      await rollup(t.workspaceId);
+      const { creatives } = await toolResult(t.key, "list_creative_performance", { sort: "cpa", order: "asc" });
+      expect(creatives.map((c: any) => [c.creativeId, c.label])).toEqual(expect.arrayContaining(before.map((c: any) => [c.creativeId, c.label])));
+      expect(creatives).toHaveLength(5);
+      console.log(`labels day by day (w/l/f/n per creative): ${history.join(" ")}`);
+      // The five creatives' qualities differ: some clearly win or lose on CPA as the days pass.
+      expect(seen).toContain("winner");
+      expect(seen).toContain("loser");
+      const changed = creatives.filter((c: any) => c.label !== "neutral").length;
+      const events = await waitFor("label events", async () => {
+        const e = statusEvents(hook.events);
+        return e.length >= changed && e;
+      }, 30_000);
+      await new Promise((r) => setTimeout(r, 1500)); // nothing more arrives
+      expectOneEventPerChange(statusEvents(hook.events), creatives);
+      const first = events[0];
+      expect(first.data).toMatchObject({ creative: { fileName: expect.any(String), kind: "image" }, last30Days: { spend: expect.any(Number) }, ads: [expect.objectContaining({ platform: "platform_a", status: "active" })] });
+      // Sorting by CPA ascending puts the lowest CPA first (missing last).
+      const cpas = creatives.map((c: any) => c.cpa).filter((v: any) => v !== null);
+      expect(cpas).toEqual([...cpas].sort((a, b) => a - b));
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("labels a creative fatigued when its recent CTR falls clearly below its earlier CTR while frequency rises", async () => {
+    const { t, hook } = await tenantWithHook();
+    try {
+      const { ads } = await liveAdSet(t.key, { creatives: 1 });
+      const history: string[] = [];
+      for (let day = 0; day < 16; day++) {
+        await advance(t.workspaceId, 24);
+        await rollup(t.workspaceId);
+        history.push((await toolResult(t.key, "list_creative_performance", {})).creatives[0].label);
+      }
+      const [c] = (await toolResult(t.key, "list_creative_performance", {})).creatives;
+      console.log(`fatigue: ${history.join(" ")}; recent CTR ${c.recentCtr}, earlier ${c.earlierCtr}`);
+      expect(c).toMatchObject({ creativeId: ads[0]!.creativeId, label: "fatigued", reason: expect.stringMatching(/^CTR fell from .* while frequency rose from/) });
+      expect(c.recentCtr).toBeLessThanOrEqual(0.75 * c.earlierCtr);
+      // Neutral while the creative was fresh: the label changed once, to fatigued, and held.
+      expect(history[0]).toBe("neutral");
+      expect(history.filter((l, i) => i > 0 && l !== history[i - 1])).toEqual(["fatigued"]);
+      const events = await waitFor("the fatigued event", async () => {
+        const e = statusEvents(hook.events);
+        return e.length > 0 && e;
+      }, 30_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(statusEvents(hook.events)).toHaveLength(1);
+      expect(events[0].data).toMatchObject({ label: "fatigued", previousLabel: "neutral", creative: { id: c.creativeId } });
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("a rollup killed midway and re-run ends in the same state, with no event twice", async () => {
+    const { t, hook } = await tenantWithHook();
+    try {
+      const { ads } = await liveAdSet(t.key, { creatives: 4 });
+      await advance(t.workspaceId, 24 * 6);
+      // Killed after the insights were written but before the cursor moved...
+      await expect(rollup(t.workspaceId, ["--stop-after-chunks", "1"])).rejects.toThrow(/simulated crash/);
+      // ...and after the label changes were recorded but before their events were stored.
+      await expect(rollup(t.workspaceId, ["--stop-before-events", "true"])).rejects.toThrow(/simulated crash/);
+      const recorded = (await toolResult(t.key, "list_creative_performance", {})).creatives;
+      await rollup(t.workspaceId);
+      await rollup(t.workspaceId);
+      const { creatives } = await toolResult(t.key, "list_creative_performance", {});
+      expect(creatives.map((c: any) => [c.creativeId, c.label])).toEqual(recorded.map((c: any) => [c.creativeId, c.label]));
+      // The stored days are the platform's days, each once.
+      for (const ad of ads) {
+        const platform = await toolResult(t.key, "get_ad_insights", { id: ad.id, since: "2000-01-01", until: "2100-01-01" });
+        const stored = await toolResult(t.key, "get_insights", { level: "ad", ids: [ad.id], breakdown: "day", since: platform.days[0]?.date ?? "2026-01-01", until: platform.days.at(-1)?.date ?? "2026-01-01" });
+        expect(stored.rows.map((r: any) => [r.date, r.impressions, r.clicks, Math.round(r.spend * 100)])).toEqual(platform.days.map((d: any) => [d.date, d.impressions, d.clicks, d.spendMinor]));
+      }
+      const changed = creatives.filter((c: any) => c.label !== "neutral").length;
+      expect(changed).toBeGreaterThan(0); // the killed run had label changes to record
+      await waitFor("label events", async () => statusEvents(hook.events).length >= changed, 30_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expectOneEventPerChange(statusEvents(hook.events), creatives);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("decides a creative test by probability to be best, pauses the loser's ad and sends test.completed once", async () => {
+    const { t, hook } = await tenantWithHook();
+    try {
+      const { adSet, ads } = await liveAdSet(t.key, { creatives: 2, widths: [400, 460] });
+      const { test } = await toolResult(t.key, "create_creative_test", {
+        name: "Two heroes", adSetId: adSet.id, metric: "ctr", creativeIds: ads.map((a) => a.creativeId), minSample: 2000, maxDays: 30, pauseLosers: true,
+      });
+      let current = test;
+      for (let day = 0; day < 14 && current.status === "running"; day++) {
+        await advance(t.workspaceId, 24);
+        await rollup(t.workspaceId);
+        current = (await toolResult(t.key, "get_creative_test", { id: test.id })).test;
+      }
+      expect(current).toMatchObject({ status: "completed", outcome: "won", progress: { minSampleReached: true } });
+      const winner = current.progress.variants.find((v: any) => v.creativeId === current.winnerCreativeId);
+      const loser = current.progress.variants.find((v: any) => v.creativeId !== current.winnerCreativeId);
+      expect(winner.probabilityToBeBest).toBeGreaterThanOrEqual(0.95);
+      expect(winner.value).toBeGreaterThan(loser.value);
+      const loserAd = ads.find((a) => a.creativeId === loser.creativeId)!;
+      expect(current.progress.pausedAdIds).toEqual([loserAd.id]);
+      expect((await toolResult(t.key, "get_ad", { id: loserAd.id })).ad.status).toBe("paused");
+      expect((await toolResult(t.key, "get_ad", { id: ads.find((a) => a.creativeId === winner.creativeId)!.id })).ad.status).toBe("active");
+      await rollup(t.workspaceId);
+      const completed = await waitFor("test.completed", async () => {
+        const e = hook.events.filter((x: any) => x.type === "test.completed");
+        return e.length > 0 && e;
+      }, 30_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(new Set(hook.events.filter((x: any) => x.type === "test.completed").map((e: any) => e.id)).size).toBe(1);
+      expect(completed[0].data.test).toMatchObject({ testId: test.id, outcome: "won", metric: "ctr", winner: { creativeId: winner.creativeId } });
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it.runIf(inject("testDb") === "postgres")("two instances rolling up the same workspace on one PostgreSQL database record and send each change once", async () => {
+    const { t, hook } = await tenantWithHook();
+    try {
+      await liveAdSet(t.key, { creatives: 4 });
+      const run = () =>
+        promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", "performance", "rollup", "--workspace", t.workspaceId], {
+          env: { ...process.env, DATABASE_URL: inject("databaseUrl"), DATA_DIR: inject("dataDir") },
+          cwd: path.resolve(import.meta.dirname, "../.."),
+        });
+      for (let day = 0; day < 4; day++) {
+        await advance(t.workspaceId, 24);
+        await Promise.all([run(), run()]);
+      }
+      const { creatives } = await toolResult(t.key, "list_creative_performance", {});
+      const changed = creatives.filter((c: any) => c.label !== "neutral").length;
+      expect(changed).toBeGreaterThan(0);
+      await waitFor("label events", async () => statusEvents(hook.events).length >= changed, 30_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expectOneEventPerChange(statusEvents(hook.events), creatives);
+    } finally {
+      await hook.close();
+    }
+  }, 300_000);
+});
