@@ -101,4 +101,11 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   await expect(set.locator('[data-testid="ad-row"][data-status="paused"]')).toHaveCount(1);
   await expect(set.locator('[data-testid="ad-row"][data-status="paused"]')).toContainText("Cut tired banner");
   await expect(set.locator('[data-testid="ad-row"][data-status="active"]')).toContainText("Keep evergreen");
+
+  // The hourly rollup stores the delivery; the Overview tab charts it.
+  await admin(["performance", "rollup", "--workspace", workspaceId]);
+  await page.goto("/dashboard/performance");
+  const spend = page.getByRole("figure", { name: /^Spend per day/ });
+  await expect(spend.locator("svg.recharts-surface").first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("figure", { name: /^CTR per day/ }).locator("svg.recharts-surface").first()).toBeVisible();
 });
