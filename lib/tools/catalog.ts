@@ -4,6 +4,7 @@ import { adTools } from "./definitions/ads";
 import { copyTools } from "./definitions/copy";
 import { creativeTools } from "./definitions/creatives";
 import { folderTools } from "./definitions/folders";
+import { leadTools } from "./definitions/leads";
 import { taskTools } from "./definitions/tasks";
 import { reviewTools } from "./definitions/review";
 import { uploadTools } from "./definitions/uploads";
@@ -15,7 +16,7 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
  * Every tool of the service. A new capability is added here first (one file per
  * category under ./definitions); REST, MCP, the CLI and the SDK pick it up from here.
  */
-export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools];
+export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...leadTools];
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 

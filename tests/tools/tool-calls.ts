@@ -6,6 +6,7 @@ import { pngImage } from "../helpers/media-fixtures";
 import { callTool, pngBase64, readyCreative, toolResult } from "./helpers";
 import { REVIEW_TOOL_CALLS } from "./review-tool-calls";
 import { AD_TOOL_CALLS } from "../ads/ad-tool-calls";
+import { LEAD_TOOL_CALLS } from "../leads/lead-tool-calls";
 
 /**
  * One REST scenario per tool of the catalog, each calling it and checking what it did
@@ -15,6 +16,7 @@ import { AD_TOOL_CALLS } from "../ads/ad-tool-calls";
 export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   ...REVIEW_TOOL_CALLS,
   ...AD_TOOL_CALLS,
+  ...LEAD_TOOL_CALLS,
   async get_account(t) {
     const result = await toolResult(t.key, "get_account", {});
     const me = await api(t.key)("/api/v1/me");

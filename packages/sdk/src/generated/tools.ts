@@ -72,6 +72,8 @@ import type {
   GetCampaignResult,
   GetCreativeInput,
   GetCreativeResult,
+  GetLeadInput,
+  GetLeadResult,
   GetReviewStatusInput,
   GetReviewStatusResult,
   GetTaskInput,
@@ -104,6 +106,10 @@ import type {
   ListCreativesResult,
   ListFoldersInput,
   ListFoldersResult,
+  ListLeadFormsInput,
+  ListLeadFormsResult,
+  ListLeadsInput,
+  ListLeadsResult,
   ListReviewHistoryInput,
   ListReviewHistoryResult,
   ListReviewLinksInput,
@@ -338,6 +344,12 @@ export interface ToolTypes {
   list_ad_drafts: { input: ListAdDraftsInput; result: ListAdDraftsResult; readOnly: true; destructive: false };
   /** Launch ad draft */
   launch_ad_draft: { input: LaunchAdDraftInput; result: LaunchAdDraftResult; readOnly: false; destructive: true };
+  /** List lead forms */
+  list_lead_forms: { input: ListLeadFormsInput; result: ListLeadFormsResult; readOnly: true; destructive: false };
+  /** List leads */
+  list_leads: { input: ListLeadsInput; result: ListLeadsResult; readOnly: true; destructive: false };
+  /** Get lead */
+  get_lead: { input: GetLeadInput; result: GetLeadResult; readOnly: true; destructive: false };
 }
 
 /** The names of ToolTypes, as values. */
@@ -425,4 +437,7 @@ export const TOOL_NAMES = [
   "save_ad_draft",
   "list_ad_drafts",
   "launch_ad_draft",
+  "list_lead_forms",
+  "list_leads",
+  "get_lead",
 ] as const;
