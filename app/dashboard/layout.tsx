@@ -40,6 +40,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               <NavLink href="/dashboard/library">Library</NavLink>
               <NavLink href="/dashboard/uploads">Uploads</NavLink>
               <NavLink href="/dashboard/ads">Ads</NavLink>
+              <NavLink href="/dashboard/leads">Leads</NavLink>
               <NavLink href="/dashboard/tasks">Tasks</NavLink>
               <NavLink href="/dashboard/review-links">Review links</NavLink>
               <p className="px-3 pb-1 pt-5 text-xs font-medium uppercase tracking-wide text-slate-500">Settings</p>

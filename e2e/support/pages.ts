@@ -29,6 +29,7 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/library/cre_does_not_exist", heading: "Not found" },
   { path: "/dashboard/uploads", heading: "Uploads" },
   { path: "/dashboard/ads", heading: "Ads" },
+  { path: "/dashboard/leads", heading: "Leads" },
   { path: "/dashboard/tasks", heading: "Tasks" },
   { path: "/dashboard/review-links", heading: "Review links" },
   { path: "/dashboard/settings/api-keys", heading: "API keys" },
