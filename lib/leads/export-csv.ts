@@ -4,7 +4,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import type { Lead } from "@/lib/generated/prisma/client";
 import { leadsWhere, type LeadFilter } from "./leads";
-import type { LeadField } from "./lead-schema";
+import { FORM_ORDER, type LeadField } from "./lead-schema";
 
 /** Rows read from the database per query while streaming: memory stays flat whatever the export's size. */
 export const EXPORT_BATCH = 1_000;
@@ -35,7 +35,7 @@ export async function exportLeadsCsv(principal: Pick<Principal, "workspaceId">, 
   const where = await leadsWhere(principal, filter);
   const forms = await db.leadForm.findMany({
     where: { workspaceId: principal.workspaceId, ...(filter.formId ? { id: filter.formId } : {}) },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    orderBy: FORM_ORDER,
   });
   const formNames = new Map(forms.map((f) => [f.id, f.name]));
   const questions = [...new Set(forms.flatMap((f) => f.questions))];

@@ -4,7 +4,7 @@ import { notFound } from "@/lib/errors";
 import type { LeadForm } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { adapterFor, getAdAccount, PlatformError, type AdAccountRef, type PlatformAdapter } from "@/lib/platforms";
-import { LEADS_PLATFORM, toLeadFormOut, type LeadFormOut } from "./lead-schema";
+import { FORM_ORDER, LEADS_PLATFORM, toLeadFormOut, type LeadFormOut } from "./lead-schema";
 
 /** The workspace's platform_a ad account and its adapter, or null when none is connected. */
 export async function leadsAccount(workspaceId: string): Promise<{ account: AdAccountRef; api: PlatformAdapter } | null> {
@@ -39,7 +39,7 @@ export async function syncLeadForms(workspaceId: string, account: AdAccountRef, 
       data: { name: form.name, questions: form.questions, status: form.status },
     });
   }
-  return db.leadForm.findMany({ where: { workspaceId, adAccountId: account.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return db.leadForm.findMany({ where: { workspaceId, adAccountId: account.id }, orderBy: FORM_ORDER });
 }
 
 /**
@@ -57,7 +57,7 @@ export async function listLeadForms(principal: Pick<Principal, "workspaceId">): 
       if (!(err instanceof PlatformError)) throw err;
     }
   }
-  rows ??= await db.leadForm.findMany({ where: { workspaceId: principal.workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  rows ??= await db.leadForm.findMany({ where: { workspaceId: principal.workspaceId }, orderBy: FORM_ORDER });
   return { forms: rows.map(toLeadFormOut) };
 }
 

@@ -14,6 +14,9 @@ export const LEADS_PER_FORM_PER_POLL = 1_000;
 /** Submissions asked of the platform per call, each page stored in its own transaction. */
 export const LEADS_PAGE_SIZE = 250;
 
+/** Forms in the order they were first seen; those seen together (one platform list) by name. */
+export const FORM_ORDER = [{ createdAt: "asc" as const }, { name: "asc" as const }, { id: "asc" as const }];
+
 export const LeadFieldSchema = z.object({ name: z.string(), values: z.array(z.string()) });
 export type LeadField = z.infer<typeof LeadFieldSchema>;
 

@@ -176,4 +176,25 @@ describe("pulling lead-ad submissions", () => {
     expect([...perLead.values()].every((ids) => ids.size === 1)).toBe(true);
     await second.stop();
   }, 300_000);
+
+  it("the every-minute job pulls new submissions by itself", async () => {
+    const storage = await freshStorage("leads-cron");
+    const server = await own(storage, { LEADS_POLL: "1" });
+    const t = await createTenant({ dataDir: storage.dataDir });
+    const [, quote] = (await result(t.key, "list_lead_forms", {}, server.url)).forms;
+    await seedLeads(t.workspaceId, 4, { form: quote.externalId, dataDir: storage.dataDir });
+    const leads = await waitFor(
+      "the scheduled poll to store the submissions",
+      async () => {
+        const found = await storedLeads(t.key, server.url, quote.id);
+        return found.length >= 4 ? found : undefined;
+      },
+      150_000,
+      1000,
+    );
+    expect(leads).toHaveLength(4);
+    const [form] = (await result(t.key, "list_lead_forms", {}, server.url)).forms.filter((f: any) => f.id === quote.id);
+    expect(form).toMatchObject({ leadCount: 4, lastError: null, lastPolledAt: expect.any(String) });
+    await server.stop();
+  }, 240_000);
 });
