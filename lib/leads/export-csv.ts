@@ -1,5 +1,4 @@
-import { Readable, pipeline } from "node:stream";
-import { stringify } from "csv-stringify";
+import { stringify } from "csv-stringify/sync";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import type { Lead } from "@/lib/generated/prisma/client";
@@ -40,8 +39,11 @@ export async function exportLeadsCsv(principal: Pick<Principal, "workspaceId">, 
   const formNames = new Map(forms.map((f) => [f.id, f.name]));
   const questions = [...new Set(forms.flatMap((f) => f.questions))];
 
-  async function* records(): AsyncGenerator<string[]> {
-    yield [...FIXED_COLUMNS, ...questions];
+  const options = { record_delimiter: "windows" } as const;
+  // One chunk per database batch, made only when the reader asks for more (pull): at most one batch
+  // is in memory, whatever the export's size. The byte-order mark makes spreadsheets read UTF-8.
+  async function* chunks(): AsyncGenerator<string> {
+    yield "\uFEFF" + stringify([[...FIXED_COLUMNS, ...questions]], options);
     let after: Pick<Lead, "submittedAt" | "id"> | null = null;
     for (;;) {
       const batch: Lead[] = await db.lead.findMany({
@@ -49,18 +51,29 @@ export async function exportLeadsCsv(principal: Pick<Principal, "workspaceId">, 
         orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
         take: EXPORT_BATCH,
       });
-      for (const lead of batch) yield csvRecord(lead, formNames.get(lead.formId) ?? "", questions);
+      if (batch.length) yield stringify(batch.map((lead) => csvRecord(lead, formNames.get(lead.formId) ?? "", questions)), options);
       if (batch.length < EXPORT_BATCH) return;
       after = batch[batch.length - 1]!;
     }
   }
-
-  // bom: spreadsheets read the file as UTF-8 only with it.
-  const csv = stringify({ bom: true, record_delimiter: "windows" });
-  pipeline(Readable.from(records()), csv, () => undefined);
+  const source = chunks();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await source.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await source.return(undefined);
+      },
+    },
+    { highWaterMark: 1 },
+  );
   const scope = filter.formId ? (formNames.get(filter.formId) ?? "form") : "all-forms";
   const fileName = `leads-${scope.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "form"}.csv`;
-  return { body: Readable.toWeb(csv) as ReadableStream<Uint8Array>, fileName };
+  return { body, fileName };
 }
 
 function csvRecord(lead: Lead, formName: string, questions: string[]): string[] {
