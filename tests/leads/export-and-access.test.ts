@@ -1,4 +1,9 @@
 /** The CSV export (content, quoting, streaming headers) and who may read leads, on the shared server. */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, inject, it } from "vitest";
 import { createMemberKey, createTenant } from "../helpers/fixtures";
 import { callTool, toolResult } from "../tools/helpers";
@@ -83,6 +88,22 @@ describe("the leads CSV export", () => {
     expect(all).toHaveLength(6);
     const none = parseCsv((await (await exportCsv(t.key, `?formId=${quote.id}&submittedBefore=2000-01-01T00:00:00Z`)).text()).slice(1));
     expect(none).toHaveLength(1);
+  }, 120_000);
+
+  it("adloom leads export writes the same CSV to stdout and to --out", async () => {
+    const t = await createTenant();
+    const [form] = await leadForms(t);
+    await seedLeads(t.workspaceId, 4, { form: form.externalId, fields: { full_name: "Ünal, \"U\"" } });
+    await pullLeads(t.workspaceId);
+    const served = Buffer.from(await (await exportCsv(t.key, `?formId=${form.id}`)).arrayBuffer());
+    const bin = path.resolve(import.meta.dirname, "../../packages/cli/bin/adloom.js");
+    const env = { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_API_KEY: t.key } as unknown as NodeJS.ProcessEnv;
+    const stdout = await promisify(execFile)(process.execPath, [bin, "leads", "export", "--form", form.id], { env, encoding: "buffer", maxBuffer: 1 << 24 });
+    expect(Buffer.compare(stdout.stdout, served)).toBe(0);
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "adloom-leads-")), "leads.csv");
+    await promisify(execFile)(process.execPath, [bin, "leads", "export", "--form", form.id, "--out", out], { env });
+    expect(Buffer.compare(fs.readFileSync(out), served)).toBe(0);
+    expect(parseCsv(served.subarray(3).toString("utf8"))).toHaveLength(5);
   }, 120_000);
 
   it("answers 404 for another workspace's form, 403 for a key without ads_view, 400 for a bad time", async () => {
