@@ -4,11 +4,11 @@
  * leads read back over REST and `lead.received` counted at a real webhook receiver.
  */
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { currentOwner } from "@/lib/db/pglite-lock";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import { waitFor } from "../helpers/library";
-import type { TestServer } from "../helpers/server";
+import { tempDataDir, type TestServer } from "../helpers/server";
 import { toolResult } from "../tools/helpers";
 import { freshStorage, startOwnServer, type ServerStorage } from "../webhooks/helpers/own-server";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
@@ -175,6 +175,27 @@ describe("pulling lead-ad submissions", () => {
     expect(perLead.size).toBe(seeded);
     expect([...perLead.values()].every((ids) => ids.size === 1)).toBe(true);
     await second.stop();
+  }, 300_000);
+
+  it.skipIf(inject("testDb") !== "postgres")("two instances on one PostgreSQL database polling at once store every submission once, with one event each", async () => {
+    const storage = await freshStorage("leads-two");
+    const a = await own(storage);
+    const b = await own({ dataDir: tempDataDir("leads-two-b"), databaseUrl: storage.databaseUrl });
+    const t = await createTenant({ dataDir: storage.dataDir });
+    const { leadEvents } = await leadReceiver(t, a.url);
+    const [form] = (await result(t.key, "list_lead_forms", {}, a.url)).forms;
+    const seeded = 2_500;
+    await seedLeads(t.workspaceId, seeded, { form: form.externalId, sameTime: true, dataDir: storage.dataDir });
+    // Both instances poll the same form at the same moments until neither finds anything new.
+    for (let round = 0; round < 10; round++) {
+      const [fromA, fromB] = await Promise.all([pullLeads(t.workspaceId, { dataDir: storage.dataDir }), pullLeads(t.workspaceId, { dataDir: b.dataDir })]);
+      if (fromA.stored + fromB.stored === 0) break;
+    }
+    const leads = await storedLeads(t.key, b.url, form.id);
+    expect(leads).toHaveLength(seeded);
+    expect(new Set(leads.map((l) => l.externalId)).size).toBe(seeded);
+    await waitFor("lead.received for every lead", async () => eventIdsPerLead(leadEvents()).size >= seeded || undefined, 120_000);
+    expect([...eventIdsPerLead(leadEvents()).values()].every((ids) => ids.size === 1)).toBe(true);
   }, 300_000);
 
   it("the every-minute job pulls new submissions by itself", async () => {
