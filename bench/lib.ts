@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import autocannon from "autocannon";
 import { buildIfStale } from "../scripts/build-if-stale.mjs";
 import { sendAdminCommand } from "@/lib/admin/socket";
@@ -39,4 +40,36 @@ export async function load(url: string, options: { connections: number; seconds:
 
 export function row(label: string, r: LoadResult): string {
   return `${label.padEnd(34)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.non2xx}`;
+}
+
+/**
+ * The Next server's processes: everything started with PORT=<port> and DATA_DIR=<dir>
+ * (its process title hides the command line), minus the scripts/start.mjs wrapper.
+ */
+export function serverProcessIds(port: number, dataDir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const env = fs.readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (env.includes(`PORT=${port}`) && env.includes(`DATA_DIR=${dataDir}`) && !cmdline.includes("scripts/start.mjs")) pids.push(Number(entry));
+    } catch {
+      /* exited, or not ours to read */
+    }
+  }
+  return pids;
+}
+
+export function rssBytes(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+      total += kb * 1024;
+    } catch {
+      /* exited */
+    }
+  }
+  return total;
 }

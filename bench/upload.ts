@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import sharp from "sharp";
-import { benchTenant, startBenchServer } from "./lib";
+import { benchTenant, rssBytes, serverProcessIds, startBenchServer } from "./lib";
 
 const MB = 1024 * 1024;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-bench-upload-"));
@@ -86,37 +86,6 @@ async function startBaselineServer(dir: string): Promise<{ url: string; close():
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/**
- * The Next server's processes: everything started with PORT=<port> and DATA_DIR=<dir>
- * (its process title hides the command line), minus the scripts/start.mjs wrapper.
- */
-function serverProcessIds(port: number, dataDir: string): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const env = fs.readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (env.includes(`PORT=${port}`) && env.includes(`DATA_DIR=${dataDir}`) && !cmdline.includes("scripts/start.mjs")) pids.push(Number(entry));
-    } catch {
-      /* exited, or not ours to read */
-    }
-  }
-  return pids;
-}
-
-function rssBytes(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-      total += kb * 1024;
-    } catch {
-      /* exited */
-    }
-  }
-  return total;
-}
 
 /** Until every upload has finished and every creative is imported (videos with their preview rendered). */
 async function waitUntilQuiet(baseUrl: string, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {

@@ -12,6 +12,12 @@ const flag = z
   .optional()
   .transform((v) => v === "1" || v === "true");
 
+/** Like `flag`, but on unless set to 0 or false. */
+const flagDefaultOn = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((v) => !(v === "0" || v === "false"));
+
 const positiveInt = (fallback: number) =>
   z
     .string()
@@ -112,6 +118,8 @@ const envSchema = z.object({
   SANDBOX_SLOW_PUSH_MS: positiveInt(3000),
   /** Calls per second a sandbox ad account allows (its burst is three seconds' worth). */
   SANDBOX_ADS_CALLS_PER_SECOND: positiveInt(50),
+  /** 0 turns the scheduled lead-ads poll off (`admin leads pull` still pulls). */
+  LEADS_POLL: flagDefaultOn,
 
   // --- Request limits (docs/operations.md, "Limits and input checks"); the server applies the first three (lib/server/http-edge.mjs)
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_HEADERS_TIMEOUT_MS),
@@ -170,6 +178,8 @@ export interface Config {
     | { driver: "local"; dir: string }
     | { driver: "s3"; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   platforms: { mode: "sandbox" | "live"; retryDelaysMs: number[]; sandboxSlowPushMs: number; sandboxAdsCallsPerSecond: number };
+  /** Lead ads: whether the every-minute poll runs. */
+  leads: { pollEnabled: boolean };
   /** Deadlines for reading requests (ms). */
   http: { headersTimeoutMs: number; requestTimeoutMs: number; idleTimeoutMs: number; bodyIdleTimeoutMs: number; jsonBodyTimeoutMs: number };
   authSecret?: string;
@@ -239,6 +249,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       sandboxSlowPushMs: e.SANDBOX_SLOW_PUSH_MS,
       sandboxAdsCallsPerSecond: e.SANDBOX_ADS_CALLS_PER_SECOND,
     },
+    leads: { pollEnabled: e.LEADS_POLL },
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,

@@ -32,12 +32,15 @@ export default async function setup(project: TestProject) {
   let pg: Awaited<ReturnType<typeof startPostgres>> | undefined;
   let server: TestServer;
   let databaseUrl = "";
+  // The every-minute lead poll would pull every workspace of the whole suite in the background; lead tests
+  // pull explicitly, or start their own server where the schedule itself is under test.
+  const env = { LEADS_POLL: "0" };
   if (testDb === "postgres") {
     pg = await startPostgres();
     databaseUrl = await pg.createDatabase("shared");
-    server = await startServer({ databaseUrl });
+    server = await startServer({ databaseUrl, env });
   } else {
-    server = await startServer();
+    server = await startServer({ env });
   }
   project.provide("baseUrl", server.url);
   project.provide("dataDir", server.dataDir);

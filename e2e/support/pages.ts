@@ -31,6 +31,7 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/ads", heading: "Ads" },
   { path: "/dashboard/performance/rules", heading: "Performance" },
   { path: "/dashboard/performance", heading: "Performance" },
+  { path: "/dashboard/leads", heading: "Leads" },
   { path: "/dashboard/tasks", heading: "Tasks" },
   { path: "/dashboard/moderation", heading: "Moderation" },
   { path: "/dashboard/review-links", heading: "Review links" },

@@ -8,6 +8,7 @@ import { taskDueDigest } from "./task-due-digest";
 import { uploadPush } from "./upload-push";
 import { webhookDeliver } from "./webhook-deliver";
 import { webhookMaintenance } from "./webhook-maintenance";
+import { leadsPull } from "./leads-pull";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
-export const functions: InngestFunction.Any[] = [purgeJobHistory, uploadPush, webhookDeliver, webhookMaintenance, taskDueDigest, automationRules, automationFlowRun, automationFlowSchedules, commentsPull, performanceRollup];
+export const functions: InngestFunction.Any[] = [purgeJobHistory, uploadPush, webhookDeliver, webhookMaintenance, taskDueDigest, automationRules, automationFlowRun, automationFlowSchedules, commentsPull, performanceRollup, leadsPull];

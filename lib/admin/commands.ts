@@ -1,6 +1,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
+import { getDb } from "@/lib/db/client";
 import { AppError, badRequest } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { createFolder } from "@/lib/folders/folders";
@@ -11,6 +12,8 @@ import { listOutbox } from "@/lib/mail/send-mail";
 import { seedLibrary } from "./seed-library";
 import { runAutomationNow } from "@/lib/automation/run-now";
 import { advanceSandbox, MAX_ADVANCE_HOURS } from "@/lib/platforms/sandbox-ads/advance";
+import { seedSandboxLeads } from "@/lib/platforms/sandbox-ads/seed-leads";
+import { pullWorkspaceLeads } from "@/lib/leads/pull";
 import { archiveWorkspace, createWorkspace, requireTwoFactorFor, setPlan, type Plan } from "@/lib/workspaces/workspaces";
 
 /**
@@ -148,6 +151,30 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       });
     },
   },
+  "sandbox leads": {
+    flags: ["workspace", "count", "form", "timestamps", "fields"],
+    run: async (f) => {
+      const timestamps = f.timestamps ?? "spread";
+      if (timestamps !== "spread" && timestamps !== "same") throw badRequest(`--timestamps must be spread or same, got "${timestamps}"`);
+      return seedSandboxLeads({
+        workspaceId: required(f, "workspace"),
+        count: Number(required(f, "count")),
+        formExternalId: f.form,
+        sameTime: timestamps === "same",
+        values: f.fields === undefined ? undefined : fieldValues(f.fields),
+      });
+    },
+  },
+  "leads pull": {
+    flags: ["workspace", "limit"],
+    run: async (f) => {
+      const limit = f.limit === undefined ? undefined : Number(f.limit);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw badRequest(`--limit must be a whole number of at least 1, got "${f.limit}"`);
+      const workspaceId = required(f, "workspace");
+      if (!(await getDb().workspace.findUnique({ where: { id: workspaceId }, select: { id: true } }))) throw new AppError("not_found", "Workspace not found");
+      return pullWorkspaceLeads(workspaceId, { cap: limit });
+    },
+  },
   "plan set": {
     flags: ["workspace", "plan"],
     run: async (f) => {
@@ -169,6 +196,19 @@ function required(f: Flags, name: string): string {
 
 function list(value: string | undefined): string[] {
   return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+function fieldValues(text: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest("--fields must be a JSON object of field name to text");
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== "string")) {
+    throw badRequest("--fields must be a JSON object of field name to text");
+  }
+  return parsed as Record<string, string>;
 }
 
 function plan(value: string): Plan | null {

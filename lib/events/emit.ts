@@ -141,3 +141,83 @@ async function redeliverPendingFor(workspaceId: string, dedupeKey: string): Prom
   if (dispatch?.status === "pending") await queueDispatch({ dispatchId: dispatch.id, workspaceId });
   return { id: event.id, type: event.type as EventType, createdAt: event.createdAt.toISOString(), queued: dispatch !== null, stored: true };
 }
+
+/** A transaction's raw-SQL handle (Prisma's interactive transaction client). */
+interface SqlTransaction {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+}
+
+// Many events of one kind in one statement: events, their dispatches (when the endpoint subscribes)
+// and, inline, the dispatches' job events; repeated dedupe keys store nothing.
+const EMIT_MANY_STATEMENT = `
+    WITH input AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(id, body, "dedupeKey", "dispatchId")
+    ), ev AS (
+      INSERT INTO webhook_events (id, "workspaceId", type, body, "dedupeKey", "createdAt")
+      SELECT id, $5::text, $6::text, body, "dedupeKey", $7::timestamp(3) FROM input
+      ON CONFLICT DO NOTHING
+      RETURNING id
+    ), disp AS (
+      INSERT INTO webhook_dispatches (id, "workspaceId", "eventId", "createdAt")
+      SELECT i."dispatchId", $5::text, ev.id, $7::timestamp(3)
+      FROM ev JOIN input i ON i.id = ev.id JOIN webhook_endpoints e ON e."workspaceId" = $5::text
+      WHERE e."subscribesAll" OR $6::text = ANY(e.events)
+      RETURNING id
+    ), job AS (
+      ${outboxInsertSql(
+        {
+          id: "'webhook-deliver-' || disp.id",
+          name: "$8::text",
+          data: "jsonb_build_object('dispatchId', disp.id, 'workspaceId', $5::text)",
+          ts: "$9::bigint",
+          createdAt: "$7::timestamp(3)",
+        },
+        "disp",
+        "$10::boolean",
+      )}
+    )
+    SELECT (SELECT count(*) FROM ev)::int AS created, coalesce((SELECT array_agg(id) FROM disp), '{}') AS queued`;
+
+/**
+ * Records events of one kind inside the caller's transaction, so they are stored together with the
+ * rows they report or not at all (e.g. `lead.received` with the stored leads). Call `afterCommit()`
+ * once the transaction has committed: it starts the deliveries that were queued.
+ */
+export async function emitEventsInTransaction<T extends EventType>(
+  tx: SqlTransaction,
+  workspaceId: string,
+  type: T,
+  events: { data: EventData<T>; dedupeKey: string }[],
+): Promise<{ created: number; afterCommit: () => Promise<void> }> {
+  if (!events.length) return { created: 0, afterCommit: async () => undefined };
+  const schema = EVENT_DATA_SCHEMAS[type];
+  const createdAt = new Date();
+  const ids: string[] = [];
+  const bodies: string[] = [];
+  const dispatchIds: string[] = [];
+  for (const event of events) {
+    const envelope: EventEnvelope = { id: newId("evt"), type, createdAt: createdAt.toISOString(), data: schema.parse(event.data) as EventData<T> };
+    ids.push(envelope.id);
+    bodies.push(JSON.stringify(envelope));
+    dispatchIds.push(newId("whq"));
+  }
+  const inline = outboxIsInline();
+  const rows = await tx.$queryRawUnsafe<{ created: number; queued: string[] }[]>(
+    EMIT_MANY_STATEMENT,
+    ids,
+    bodies,
+    events.map((e) => e.dedupeKey),
+    dispatchIds,
+    workspaceId,
+    type,
+    sqlTime(createdAt),
+    WEBHOOK_DELIVER_EVENT,
+    String(createdAt.getTime()),
+    inline,
+  );
+  const queued = rows[0]?.queued ?? [];
+  return {
+    created: rows[0]?.created ?? 0,
+    afterCommit: () => outboxCommitted(queued.map((dispatchId) => jobEventFor({ dispatchId, workspaceId })), inline),
+  };
+}

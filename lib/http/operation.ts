@@ -53,7 +53,8 @@ export interface OperationDef<Q = unknown, B = unknown, P = unknown, R = unknown
   body?: z.ZodType<B>;
   /** A body the handler streams itself (multipart); documented with this schema. */
   streamedBody?: { contentType: string; schema: Record<string, unknown> };
-  success: { status: number; description: string; schema?: z.ZodType<R> };
+  /** `contentType`: a body that is not JSON (a download), documented as text of that type. */
+  success: { status: number; description: string; schema?: z.ZodType<R>; contentType?: string };
   /** Other non-error answers (a second success status, 206/304/416 of a download), for the document. */
   otherAnswers?: OtherAnswers;
   /** The handler applies the Idempotency-Key header itself (tool calls, whose key may also arrive in the arguments). */

@@ -103,6 +103,7 @@ function operationObject(op: OperationDef<any, any, any, any>, components: Recor
   const success = {
     description: op.success.description,
     ...(op.success.schema ? { content: { "application/json": { schema: toSchema(op.success.schema, components, "output") } } } : {}),
+    ...(op.success.contentType ? { content: { [op.success.contentType]: { schema: { type: "string" } } } } : {}),
   };
   const other = otherResponses(op.otherAnswers ?? {}, success);
   return {

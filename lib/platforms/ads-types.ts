@@ -210,8 +210,16 @@ export interface LeadSubmission {
 
 export interface LeadsQuery {
   formExternalId: string;
-  /** Submissions created strictly after this time (ISO 8601), oldest first. */
+  /**
+   * Submissions after this time (ISO 8601), oldest first in the platform's order: createdAt, then
+   * externalId. Without `afterId`, strictly after the time.
+   */
   after?: string;
+  /**
+   * With `after`: also the submissions created exactly at `after` whose externalId sorts after this one.
+   * A page can end inside a run of equal timestamps; this is how the next page resumes there.
+   */
+  afterId?: string;
   limit: number;
 }
 

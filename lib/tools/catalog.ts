@@ -6,6 +6,7 @@ import { copyTools } from "./definitions/copy";
 import { creativeTools } from "./definitions/creatives";
 import { folderTools } from "./definitions/folders";
 import { performanceTools } from "./definitions/performance";
+import { leadTools } from "./definitions/leads";
 import { taskTools } from "./definitions/tasks";
 import { moderationTools } from "./definitions/moderation";
 import { reviewTools } from "./definitions/review";
@@ -18,7 +19,7 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
  * Every tool of the service. A new capability is added here first (one file per
  * category under ./definitions); REST, MCP, the CLI and the SDK pick it up from here.
  */
-export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...automationTools, ...moderationTools, ...performanceTools];
+export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...automationTools, ...moderationTools, ...performanceTools, ...leadTools];
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 

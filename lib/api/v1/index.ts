@@ -4,6 +4,7 @@ import { TOOLS } from "@/lib/tools/catalog";
 import { getCreativeMediaOperation, getCreativePreviewOperation } from "../media";
 import { getCreativeVersionMediaOperation } from "../version-media";
 import { streamEvents } from "./events-stream";
+import { exportLeadsOperation } from "./leads-export";
 import { callToolOperation, listToolsOperation } from "./tools";
 
 /**
@@ -19,4 +20,5 @@ export const operations: OperationDef<any, any, any, any>[] = [
   getCreativeVersionMediaOperation,
   ...TOOLS.filter((tool) => tool.rest).map(operationFromTool),
   streamEvents,
+  exportLeadsOperation,
 ];

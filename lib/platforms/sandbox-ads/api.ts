@@ -13,6 +13,7 @@ import type {
   Budget,
   CallToAction,
   CampaignWrite,
+  LeadsQuery,
   Objective,
   PlatformAd,
   PlatformAdSet,
@@ -336,10 +337,22 @@ export class SandboxAdsApi implements AdsApi {
     return sandboxLeadForms(account.externalAccountId);
   }
 
-  async listLeadSubmissions(account: AdAccountRef, query: { formExternalId: string; after?: string; limit: number }) {
-    await this.enter(account);
+  async listLeadSubmissions(account: AdAccountRef, query: LeadsQuery) {
+    const row = await this.enter(account);
+    const after = query.after ? new Date(query.after) : null;
     const rows = await getDb().sandboxLead.findMany({
-      where: { accountId: account.externalAccountId, formId: query.formExternalId, ...(query.after ? { createdAt: { gt: new Date(query.after) } } : {}) },
+      where: {
+        accountId: account.externalAccountId,
+        formId: query.formExternalId,
+        // Only submissions of hours already delivered: seeded ones wait for their hour like real ones,
+        // so nothing ever appears behind a position a reader has already passed.
+        createdAt: { lt: row.deliveredThrough },
+        ...(after
+          ? query.afterId
+            ? { OR: [{ createdAt: { gt: after } }, { createdAt: after, id: { gt: query.afterId } }] }
+            : { createdAt: { gt: after } }
+          : {}),
+      },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: query.limit,
     });

@@ -3,6 +3,7 @@ import { Adloom, AdloomError, type Platform, type Tool } from "@adloom/sdk";
 import { UsageError, booleanFlag, stringFlag, type ParsedArgs } from "./args.js";
 import { configFile, readConfig, resolveConnection, writeConfig } from "./config.js";
 import { EXIT } from "./exit-codes.js";
+import { exportLeads } from "./leads-export.js";
 import { listen } from "./listen.js";
 import { printJson, printRecord, printTable } from "./output.js";
 import { uploadProgress } from "./progress.js";
@@ -223,6 +224,18 @@ export const COMMANDS: CommandSpec[] = [
       events: { type: "string", placeholder: "KIND[,KIND...]", description: "Only these event kinds" },
     },
     run: listen,
+  },
+
+  {
+    name: "leads export",
+    summary: "Download lead-ad submissions as CSV, streamed (to --out FILE or stdout)",
+    flags: {
+      form: { type: "string", placeholder: "ID", description: "Only this lead form (list_lead_forms id)" },
+      "submitted-after": { type: "string", placeholder: "TIME", description: "Submitted at or after this ISO 8601 time" },
+      "submitted-before": { type: "string", placeholder: "TIME", description: "Submitted at or before this ISO 8601 time" },
+      out: { type: "string", placeholder: "FILE", description: "Write the CSV here instead of stdout" },
+    },
+    run: exportLeads,
   },
 
   {

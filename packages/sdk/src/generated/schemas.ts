@@ -4376,3 +4376,145 @@ export interface StopCreativeTestResult {
     };
   };
 }
+export interface ListLeadFormsInput {}
+export interface ListLeadFormsResult {
+  forms: {
+    /**
+     * The form's id here (lf_...)
+     */
+    id: string;
+    /**
+     * The platform's form id (what create_ad's leadFormId takes)
+     */
+    externalId: string;
+    platform: "platform_a";
+    name: string;
+    /**
+     * The field names a submission carries
+     */
+    questions: string[];
+    /**
+     * active or archived
+     */
+    status: string;
+    /**
+     * Submissions stored so far
+     */
+    leadCount: number;
+    /**
+     * When the form was last pulled (ISO 8601)
+     */
+    lastPolledAt: string | null;
+    /**
+     * Why the last pull failed; null after a successful one
+     */
+    lastError: string | null;
+  }[];
+}
+export interface ListLeadsInput {
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+  /**
+   * Only this form's submissions (list_lead_forms id)
+   */
+  formId?: string;
+  /**
+   * Submitted at or after this time
+   */
+  submittedAfter?: string;
+  /**
+   * Submitted at or before this time
+   */
+  submittedBefore?: string;
+}
+export interface ListLeadsResult {
+  leads: {
+    /**
+     * The lead's id here (lead_...)
+     */
+    id: string;
+    /**
+     * The platform's submission id
+     */
+    externalId: string;
+    form: {
+      formId: string;
+      name: string;
+    };
+    /**
+     * The workspace's ad the submission came from; null when unknown
+     */
+    ad: {
+      adId: string;
+      name: string;
+    } | null;
+    /**
+     * The platform's ad id, when the platform names one
+     */
+    adExternalId: string | null;
+    /**
+     * When the person submitted the form (ISO 8601)
+     */
+    submittedAt: string;
+    /**
+     * When Adloom stored it
+     */
+    receivedAt: string;
+    fields: {
+      name: string;
+      values: string[];
+    }[];
+  }[];
+  nextCursor: string | null;
+}
+export interface GetLeadInput {
+  /**
+   * Lead id
+   */
+  id: string;
+}
+export interface GetLeadResult {
+  lead: {
+    /**
+     * The lead's id here (lead_...)
+     */
+    id: string;
+    /**
+     * The platform's submission id
+     */
+    externalId: string;
+    form: {
+      formId: string;
+      name: string;
+    };
+    /**
+     * The workspace's ad the submission came from; null when unknown
+     */
+    ad: {
+      adId: string;
+      name: string;
+    } | null;
+    /**
+     * The platform's ad id, when the platform names one
+     */
+    adExternalId: string | null;
+    /**
+     * When the person submitted the form (ISO 8601)
+     */
+    submittedAt: string;
+    /**
+     * When Adloom stored it
+     */
+    receivedAt: string;
+    fields: {
+      name: string;
+      values: string[];
+    }[];
+  };
+}

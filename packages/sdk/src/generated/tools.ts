@@ -94,6 +94,8 @@ import type {
   GetCreativeTestResult,
   GetInsightsInput,
   GetInsightsResult,
+  GetLeadInput,
+  GetLeadResult,
   GetPerformanceGoalInput,
   GetPerformanceGoalResult,
   GetReviewStatusInput,
@@ -138,6 +140,10 @@ import type {
   ListCreativesResult,
   ListFoldersInput,
   ListFoldersResult,
+  ListLeadFormsInput,
+  ListLeadFormsResult,
+  ListLeadsInput,
+  ListLeadsResult,
   ListModerationRulesInput,
   ListModerationRulesResult,
   ListReviewHistoryInput,
@@ -442,6 +448,12 @@ export interface ToolTypes {
   get_creative_test: { input: GetCreativeTestInput; result: GetCreativeTestResult; readOnly: true; destructive: false };
   /** Stop creative test */
   stop_creative_test: { input: StopCreativeTestInput; result: StopCreativeTestResult; readOnly: false; destructive: false };
+  /** List lead forms */
+  list_lead_forms: { input: ListLeadFormsInput; result: ListLeadFormsResult; readOnly: true; destructive: false };
+  /** List leads */
+  list_leads: { input: ListLeadsInput; result: ListLeadsResult; readOnly: true; destructive: false };
+  /** Get lead */
+  get_lead: { input: GetLeadInput; result: GetLeadResult; readOnly: true; destructive: false };
 }
 
 /** The names of ToolTypes, as values. */
@@ -555,4 +567,7 @@ export const TOOL_NAMES = [
   "list_creative_tests",
   "get_creative_test",
   "stop_creative_test",
+  "list_lead_forms",
+  "list_leads",
+  "get_lead",
 ] as const;
