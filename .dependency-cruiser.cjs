@@ -22,7 +22,7 @@ const DOMAIN =
 /** What the domain runs on: database, media storage, ad platforms, jobs, configuration, the service registry. */
 const INFRA = "^lib/(db|storage|platforms|jobs|observability)/|^lib/(config|services|log)\\.ts$|^inngest/client\\.ts$";
 /** Shared by every layer and importing none: error values, ids, pagination. */
-const NEUTRAL = "^lib/(errors|ids|text-input)\\.ts$|^lib/http-edge-defaults\\.mjs$|^lib/(pagination|json)/";
+const NEUTRAL = "^lib/(errors|ids|text-input)\\.ts$|^lib/http-edge-defaults\\.mjs$|^lib/(pagination|json|random)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

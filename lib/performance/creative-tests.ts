@@ -9,7 +9,8 @@ import type { CreativeTest, Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { principalForUser } from "@/lib/session/principal";
-import { probabilityToBeBest, seedOf, type Evidence } from "./probability";
+import { hash32 } from "@/lib/random/seeded";
+import { probabilityToBeBest, type Evidence } from "./probability";
 
 export const TEST_METRICS = ["ctr", "conversion_rate", "cpa"] as const;
 export type TestMetric = (typeof TEST_METRICS)[number];
@@ -76,7 +77,7 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
     return { creativeId, n, evidence, value, sample: metric === "ctr" ? n.impressions : n.clicks };
   });
   // The seed is the test and its numbers: every instance computes the same probabilities from the same data.
-  const seed = seedOf(`${test.id}:${rows.map((r) => `${r.n.impressions}/${r.n.clicks}/${r.n.conversions}/${r.n.spendMinor}`).join(",")}`);
+  const seed = hash32(`${test.id}:${rows.map((r) => `${r.n.impressions}/${r.n.clicks}/${r.n.conversions}/${r.n.spendMinor}`).join(",")}`);
   const p = probabilityToBeBest(rows.map((r) => r.evidence), seed);
   const variants = rows.map((r, i) => ({
     creativeId: r.creativeId,

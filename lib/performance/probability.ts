@@ -1,3 +1,5 @@
+import { seededRandom } from "@/lib/random/seeded";
+
 /**
  * Bayesian probability to be best, by Monte Carlo with a seeded generator (the same numbers
  * give the same answer on every instance and every re-run).
@@ -8,24 +10,6 @@
  */
 
 export const DRAWS = 20_000;
-
-/** mulberry32: small, fast, good enough for sampling. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function seedOf(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
 
 function normal(rand: () => number): number {
   const u = Math.max(rand(), 1e-12);
