@@ -1,12 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
-
-async function expectAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).include("#main").analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
+import { expectNoAxeViolations } from "./support/pages";
 
 test("upload two images, add copy, launch four ads from the library, activate them, advance a day, see spend", async ({ page }) => {
   await signUp(page, { workspace: "Ads Team" });
@@ -64,7 +58,7 @@ test("upload two images, add copy, launch four ads from the library, activate th
   await launch.getByRole("button", { name: "Preview 4 ads" }).click();
   await expect(launch.getByTestId("matrix-row")).toHaveCount(4);
   await expect(launch.getByTestId("matrix-row").filter({ hasText: "passes Platform A checks" })).toHaveCount(4);
-  await expectAccessible(page);
+  await expectNoAxeViolations(page);
   await launch.getByRole("button", { name: "Create 4 paused ads" }).click();
   await expect(launch.getByTestId("build-result")).toHaveText("Created 4 paused ads.");
   await expect(adSet.locator('[data-testid="ad-row"][data-status="paused"]')).toHaveCount(4);
@@ -86,7 +80,7 @@ test("upload two images, add copy, launch four ads from the library, activate th
   const total = weekly.reduce((s, t) => s + Number(t.replace(/[^\d.]/g, "")), 0);
   expect(total).toBeGreaterThan(0);
   expect(total).toBeLessThanOrEqual(100); // at most two days of a 50.00 daily budget
-  await expectAccessible(page);
+  await expectNoAxeViolations(page);
   await screenshot(page, "ads");
 
   // Phone width: the page still works (tables scroll inside their own box).
@@ -95,6 +89,6 @@ test("upload two images, add copy, launch four ads from the library, activate th
   await expect(adSet.locator('[data-testid="ad-row"][data-status="active"]')).toHaveCount(4);
   await expect(adSet.getByRole("button", { name: "Launch from library" })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await expectAccessible(page);
+  await expectNoAxeViolations(page);
   await screenshot(page, "ads-phone");
 });

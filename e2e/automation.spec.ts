@@ -1,21 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, signUp, switchToPro, test } from "./support/fixtures";
-
-async function expectAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).include("#main").analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-/** A tool call as the signed-in member (the session cookie; same-origin like the dashboard's own requests). */
-async function tool(page: Page, name: string, args: Record<string, unknown>): Promise<any> {
-  const origin = new URL(page.url()).origin;
-  const res = await page.request.post(`/api/v1/tools/${name}`, { data: args, headers: { Origin: origin } });
-  const body = await res.json();
-  if (!res.ok()) throw new Error(`${name}: ${res.status()} ${JSON.stringify(body)}`);
-  return body.result;
-}
+import { expectNoAxeViolations } from "./support/pages";
+import { callTool as tool, readyCreative } from "./support/tools";
 
 test("create a rule in the editor, see its live preview, advance the sandbox, run the evaluation, see the run and the paused ad", async ({ page }) => {
   test.setTimeout(240_000);
@@ -24,19 +9,7 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
 
   // Two delivering ads (set up through the same tools the Ads page calls): one the rule will catch, one it must not.
-  const { uploads } = await tool(page, "create_upload", { files: [{ fileName: "rules.png", contentBase64: (await pngImage(600, 600)).toString("base64"), contentType: "image/png" }] });
-  let creativeId: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const { creatives } = await tool(page, "list_creatives", {});
-        const creative = creatives.find((c: any) => c.uploadId === uploads[0].id || c.fileName === "rules.png");
-        creativeId = creative?.status === "ready" ? creative.id : undefined;
-        return creativeId;
-      },
-      { timeout: 60_000 },
-    )
-    .toBeTruthy();
+  const creativeId = await readyCreative(page, "rules.png");
   const { campaign } = await tool(page, "create_campaign", { platform: "platform_a", name: "Autumn", objective: "sales" });
   const { adSet } = await tool(page, "create_ad_set", { campaignId: campaign.id, platform: "platform_a", name: "EU buyers", budget: { type: "daily", amountMinor: 5000 }, targetCountries: ["DE"] });
   const adIds: string[] = [];
@@ -67,7 +40,7 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   await expect(preview.getByTestId("preview-summary")).toContainText("1 of 1 match; 1 would change", { timeout: 20_000 });
   await expect(preview.getByText("Cut tired banner")).toBeVisible();
   await expect(preview.getByText("pause: active -> paused")).toBeVisible();
-  await expectAccessible(page);
+  await expectNoAxeViolations(page);
   await form.getByRole("button", { name: "Create rule" }).click();
   const rules = page.getByRole("list", { name: "Rules" });
   await expect(rules.getByText("Pause tired ads")).toBeVisible();
@@ -84,7 +57,7 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   const log = page.getByRole("list", { name: "Run log" });
   await expect(log.getByText(/1 matched · 1 changed/)).toBeVisible();
   await expect(log.getByText(/Cut tired banner \(Autumn\): pause: active -> paused/)).toBeVisible();
-  await expectAccessible(page);
+  await expectNoAxeViolations(page);
 
   // Phone width: the editor and the log still fit.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -92,7 +65,7 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   await page.getByRole("button", { name: "New rule" }).click();
   await expect(page.getByRole("form", { name: "New rule" }).getByRole("region", { name: "Live preview" })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await expectAccessible(page);
+  await expectNoAxeViolations(page);
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // The Ads page shows the rule's work: the tired ad paused, the other still active.

@@ -1,55 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { pngImage } from "../tests/helpers/media-fixtures";
-import { admin, expect, screenshot, signUp, switchToPro, test, uniqueEmail } from "./support/fixtures";
-
-async function expectAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).include("#main").analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-/** Calls a tool over REST with an API key; fails loudly on anything but 200. */
-async function tool(key: string, name: string, args: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${process.env.E2E_BASE_URL}/api/v1/tools/${name}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-    body: JSON.stringify(args),
-  });
-  const body = await res.json();
-  if (res.status !== 200) throw new Error(`${name} answered ${res.status}: ${JSON.stringify(body)}`);
-  return body.result;
-}
-
-/** A paused ad on platform A, made through the tools with a member's key. */
-async function publishedAd(workspaceId: string): Promise<{ externalId: string }> {
-  const { userId } = await admin(["member", "add", "--workspace", workspaceId, "--email", uniqueEmail("builder"), "--role", "admin"]);
-  const { key } = await admin(["key", "create", "--workspace", workspaceId, "--user", userId!]);
-  const fileName = `moderated-${Date.now()}.png`;
-  const { uploads } = await tool(key!, "create_upload", {
-    files: [{ fileName, contentBase64: (await pngImage(400, 400)).toString("base64"), contentType: "image/png" }],
-    platform: "platform_a",
-  });
-  await expect.poll(async () => (await tool(key!, "get_upload", { id: uploads[0].id })).upload.status, { timeout: 60_000 }).toBe("completed");
-  let creativeId = "";
-  await expect
-    .poll(async () => {
-      const c = (await tool(key!, "list_creatives", { limit: 50 })).creatives.find((x: any) => x.fileName === fileName);
-      creativeId = c?.id ?? "";
-      return c?.status;
-    }, { timeout: 60_000 })
-    .toBe("ready");
-  const { id: copyVariantId } = await tool(key!, "create_copy_variant", { creativeId, headline: "Fresh picks", primaryText: "Shop the new season", label: "Main" });
-  const { campaign } = await tool(key!, "create_campaign", { platform: "platform_a", name: "Moderated", objective: "sales" });
-  const { adSet } = await tool(key!, "create_ad_set", { campaignId: campaign.id, platform: "platform_a", name: "Set", budget: { type: "daily", amountMinor: 5000 }, targetCountries: ["US"] });
-  const { ad } = await tool(key!, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId, callToAction: "shop_now", landingUrl: "https://example.com/shop" });
-  return ad;
-}
+import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { expectNoAxeViolations } from "./support/pages";
+import { adFor, readyCreative } from "./support/tools";
 
 test("hide an ad comment from the moderation inbox, see it on the Hidden tab with its history; add a keyword rule; phone width", async ({ page }) => {
   await signUp(page, { name: "Mo Moderator", workspace: "Comment Desk" });
   await switchToPro(page);
   const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
-  const ad = await publishedAd(workspaceId);
+  const ad = await adFor(page, await readyCreative(page, `moderated-${Date.now()}.png`, 400), { campaign: "Moderated", adSet: "Set" });
   for (const message of ["Where can I buy this?", "Check my profile for cheap followers"]) {
     await admin(["sandbox", "comment", "--workspace", workspaceId, "--ad", ad.externalId, "--message", message, "--author", "Pat Person"]);
   }
@@ -61,7 +18,7 @@ test("hide an ad comment from the moderation inbox, see it on the Hidden tab wit
   const inbox = page.getByRole("list", { name: "Comments" });
   const spam = inbox.getByRole("listitem").filter({ hasText: "cheap followers" });
   await expect(spam).toContainText("New");
-  await expectAccessible(page);
+  await expectNoAxeViolations(page);
   await screenshot(page, "moderation");
 
   await spam.getByRole("button", { name: "Hide", exact: true }).click();
@@ -94,6 +51,6 @@ test("hide an ad comment from the moderation inbox, see it on the Hidden tab wit
   await page.getByRole("button", { name: "All", exact: true }).click();
   await expect(inbox.getByRole("listitem")).toHaveCount(2);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await expectAccessible(page);
+  await expectNoAxeViolations(page);
   await screenshot(page, "moderation-phone");
 });

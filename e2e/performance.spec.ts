@@ -1,21 +1,7 @@
-import type { Page } from "@playwright/test";
 import { pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
-
-/** A tool call from the signed-in page (same origin, session cookie), as the dashboard makes them. */
-async function tool(page: Page, name: string, args: object): Promise<any> {
-  const answer = await page.evaluate(
-    async ([n, a]) => {
-      const res = await fetch(`/api/v1/tools/${n}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(a) });
-      return { status: res.status, body: await res.json() };
-    },
-    [name, args] as const,
-  );
-  if (answer.status !== 200) throw new Error(`${name}: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.result;
-}
-
+import { callTool as tool } from "./support/tools";
 
 test("the Performance page charts, labels and creative tests after a week of delivery, at phone and desktop width", async ({ page }) => {
   test.setTimeout(240_000);
