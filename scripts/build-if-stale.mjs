@@ -15,7 +15,7 @@ function newestMtime(entry) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
   for (const child of fs.readdirSync(full)) {
-    if (child === "node_modules" || child.startsWith(".")) continue;
+    if (child === "node_modules") continue; // dot folders count: app/.well-known holds routes
     newest = Math.max(newest, newestMtime(path.join(entry, child)));
   }
   return newest;
@@ -25,10 +25,14 @@ export function distDir() {
   return path.join(root, process.env.NEXT_DIST_DIR || ".next");
 }
 
+// When the last successful build started: a source saved while it ran is newer than this, so the next check
+// builds again (comparing with BUILD_ID's time, written at the end, would miss that edit).
+const startedStamp = () => distDir() + ".build-started";
+
 function isStale() {
   const buildId = path.join(distDir(), "BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
-  const built = fs.statSync(buildId).mtimeMs;
+  const built = fs.existsSync(startedStamp()) ? Number(fs.readFileSync(startedStamp(), "utf8")) : fs.statSync(buildId).mtimeMs;
   return SOURCES.some((s) => newestMtime(s) > built);
 }
 
@@ -56,6 +60,7 @@ export function buildIfStale({ quiet = false } = {}) {
   return withLock(() => {
     if (!isStale()) return false; // another process built it while we waited
     if (!quiet) console.log("[adloom] building the app (first start or sources changed)...");
+    const startedAt = Date.now();
     const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
       cwd: root,
       stdio: quiet ? ["ignore", "pipe", "inherit"] : "inherit",
@@ -65,6 +70,7 @@ export function buildIfStale({ quiet = false } = {}) {
       if (quiet && result.stdout) process.stderr.write(result.stdout);
       throw new Error("next build failed");
     }
+    fs.writeFileSync(startedStamp(), String(startedAt));
     return true;
   });
 }
