@@ -1,34 +1,18 @@
-import { dataDir } from "./helpers/isolated-env";
-import { serve } from "inngest/next";
+import "./helpers/isolated-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ID, inngest } from "@/inngest/client";
 import { getDb } from "@/lib/db/client";
-import { EmbeddedRunner, startEmbeddedRunner, stopEmbeddedRunner } from "@/lib/jobs/embedded";
+import { startEmbeddedRunner, stopEmbeddedRunner } from "@/lib/jobs/embedded";
 import { listRuns } from "@/lib/jobs/runs";
-import { getEmbeddedSigningKey } from "@/lib/jobs/signing-key";
 import { migrateTestDatabase } from "./helpers/database";
 import { eventually, finishedRuns } from "./helpers/wait";
+import { clockedRunner } from "./helpers/clocked-runner";
 
 let clock = new Date("2030-01-01T00:01:10Z");
 const every5 = inngest.createFunction({ id: "test-cron", triggers: [{ cron: "*/5 * * * *" }] }, async ({ event, step }) =>
   step.run("fire", () => ({ cron: (event.data as { cron?: string }).cron, at: new Date(event.ts!).toISOString() })),
 );
-const handler = serve({ client: inngest, functions: [every5] });
-
-function newRunner(): EmbeddedRunner {
-  return new EmbeddedRunner({
-    db: getDb(),
-    appId: APP_ID,
-    functions: [every5],
-    handler: (req) => handler.POST(req as never, undefined),
-    signingKey: getEmbeddedSigningKey(dataDir),
-    concurrency: 2,
-    pollIntervalMs: 100,
-    now: () => clock,
-    reclaimLeasesOnStart: true,
-    logger: { info: () => {}, error: () => {} },
-  });
-}
+const newRunner = () => clockedRunner([every5], () => clock);
 
 const schedule = () => getDb().jobCronSchedule.findUnique({ where: { functionId_cron: { functionId: `${APP_ID}-test-cron`, cron: "*/5 * * * *" } } });
 

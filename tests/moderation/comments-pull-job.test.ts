@@ -1,33 +1,17 @@
-import { dataDir } from "../jobs/helpers/isolated-env";
-import { serve } from "inngest/next";
+import "../jobs/helpers/isolated-env";
 import { beforeAll, describe, expect, it } from "vitest";
-import { APP_ID, inngest } from "@/inngest/client";
 import { commentsPull } from "@/inngest/functions/comments-pull";
 import { getDb } from "@/lib/db/client";
-import { EmbeddedRunner } from "@/lib/jobs/embedded";
-import { getEmbeddedSigningKey } from "@/lib/jobs/signing-key";
 import { getAdAccount } from "@/lib/platforms";
 import { sandboxAccount } from "@/lib/platforms/sandbox-ads/clock";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 import { migrateTestDatabase } from "../jobs/helpers/database";
 import { finishedRuns } from "../jobs/helpers/wait";
+import { clockedRunner } from "../jobs/helpers/clocked-runner";
 
 // The scheduled function itself, run by the embedded runner on a controlled clock: one step per ad account.
 let clock = new Date("2030-01-01T00:01:00Z");
-const handler = serve({ client: inngest, functions: [commentsPull] });
-const runner = () =>
-  new EmbeddedRunner({
-    db: getDb(),
-    appId: APP_ID,
-    functions: [commentsPull],
-    handler: (req) => handler.POST(req as never, undefined),
-    signingKey: getEmbeddedSigningKey(dataDir),
-    concurrency: 2,
-    pollIntervalMs: 100,
-    now: () => clock,
-    reclaimLeasesOnStart: true,
-    logger: { info: () => {}, error: () => {} },
-  });
+const runner = () => clockedRunner([commentsPull], () => clock);
 
 /** A workspace whose platform_a account holds `count` comments under a published ad of the workspace. */
 async function workspaceWithComments(count: number) {

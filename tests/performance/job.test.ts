@@ -3,37 +3,24 @@
  * tests/jobs/cron.test.ts drives crons): one step per workspace and account, then one per
  * workspace; the next hour's run re-reads only the partial day and sends no event twice.
  */
-import { dataDir } from "../jobs/helpers/isolated-env";
-import { serve } from "inngest/next";
+import "../jobs/helpers/isolated-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_ID, inngest } from "@/inngest/client";
+import { APP_ID } from "@/inngest/client";
 import { performanceRollup } from "@/inngest/functions/performance-rollup";
 import { getDb } from "@/lib/db/client";
 import { EmbeddedRunner } from "@/lib/jobs/embedded";
 import { listRuns } from "@/lib/jobs/runs";
-import { getEmbeddedSigningKey } from "@/lib/jobs/signing-key";
 import { migrateTestDatabase } from "../jobs/helpers/database";
 import { eventually, finishedRuns } from "../jobs/helpers/wait";
 import { workspaceWith } from "./many-ads";
+import { clockedRunner } from "../jobs/helpers/clocked-runner";
 
 let clock = new Date("2030-01-01T00:01:10Z");
-const handler = serve({ client: inngest, functions: [performanceRollup] });
 let runner: EmbeddedRunner;
 
 beforeAll(async () => {
   await migrateTestDatabase();
-  runner = new EmbeddedRunner({
-    db: getDb(),
-    appId: APP_ID,
-    functions: [performanceRollup],
-    handler: (req) => handler.POST(req as never, undefined),
-    signingKey: getEmbeddedSigningKey(dataDir),
-    concurrency: 2,
-    pollIntervalMs: 100,
-    now: () => clock,
-    reclaimLeasesOnStart: true,
-    logger: { info: () => {}, error: () => {} },
-  });
+  runner = clockedRunner([performanceRollup], () => clock);
 });
 afterAll(() => runner?.stop());
 

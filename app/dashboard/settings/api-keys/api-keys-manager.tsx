@@ -5,6 +5,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
+import { ScopeBadges } from "./scope-badges";
 import type { ApiKeySummary } from "@/lib/api-keys/manage";
 import { formatDate, formatRelative } from "@/components/dashboard/format";
 import { useTimeZone } from "@/components/dashboard/time-zone";
@@ -131,15 +132,7 @@ export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { key
                     <td data-label="Name" className="px-4 py-3 font-medium text-slate-900">{k.name}</td>
                     <td data-label="Key" className="px-4 py-3 font-mono text-xs text-slate-700">{k.partialKey}</td>
                     <td data-label="Scopes" className="px-4 py-3">
-                      {k.scopes.length === 0 ? (
-                        <Badge tone="indigo">full access</Badge>
-                      ) : (
-                        <span className="flex flex-wrap gap-1">
-                          {k.scopes.map((s) => (
-                            <Badge key={s}>{s}</Badge>
-                          ))}
-                        </span>
-                      )}
+                      <ScopeBadges scopes={k.scopes} whenNone={<Badge tone="indigo">full access</Badge>} />
                     </td>
                     <td data-label="Created by" className="px-4 py-3 text-slate-700">{k.createdBy.id === currentUserId ? "You" : k.createdBy.name}</td>
                     <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDate(k.createdAt, timeZone)}</td>

@@ -3,6 +3,7 @@ import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
+import { ScopeBadges } from "./scope-badges";
 import { formatDate, formatRelative } from "@/components/dashboard/format";
 import { useTimeZone } from "@/components/dashboard/time-zone";
 import type { ConnectedApp } from "@/lib/oauth/connected-apps";
@@ -35,15 +36,7 @@ export function ConnectedApps({ apps, currentUserId }: { apps: ConnectedApp[]; c
                   <td data-label="App" className="px-4 py-3 font-medium text-slate-900">{a.clientName}</td>
                   <td data-label="Workspace" className="px-4 py-3 text-slate-700">{a.workspaceName}</td>
                   <td data-label="Scopes" className="px-4 py-3">
-                    {a.scopes.length === 0 ? (
-                      <Badge>read only</Badge>
-                    ) : (
-                      <span className="flex flex-wrap gap-1">
-                        {a.scopes.map((s) => (
-                          <Badge key={s}>{s}</Badge>
-                        ))}
-                      </span>
-                    )}
+                    <ScopeBadges scopes={a.scopes} whenNone={<Badge>read only</Badge>} />
                   </td>
                   <td data-label="Connected by" className="px-4 py-3 text-slate-700">{a.user.id === currentUserId ? "You" : a.user.name}</td>
                   <td data-label="Connected" className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDate(a.createdAt, timeZone)}</td>
