@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { NoAccess, PlanRequired } from "@/components/dashboard/page-gates";
 import { buttonClass } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader, TableHead } from "@/components/ui/misc";
 import { formatDateTime, formatRelative } from "@/components/dashboard/format";
@@ -20,22 +21,10 @@ const PAGE_SIZE = 50;
 export default async function LeadsPage({ searchParams }: { searchParams: Promise<{ form?: string; cursor?: string }> }) {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return (
-      <>
-        <PageHeader title="Leads" />
-        <EmptyState title="Choose a plan to see leads" action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
-          Leads open again as soon as the workspace is on a plan.
-        </EmptyState>
-      </>
-    );
+    return <PlanRequired page="Leads" title="Choose a plan to see leads">Leads open again as soon as the workspace is on a plan.</PlanRequired>;
   }
   if (!can(principal, "ads.read")) {
-    return (
-      <>
-        <PageHeader title="Leads" />
-        <EmptyState title="Your role cannot view ads and their results">Ask an owner or admin for access.</EmptyState>
-      </>
-    );
+    return <NoAccess page="Leads" title="Your role cannot view ads and their results">Ask an owner or admin for access.</NoAccess>;
   }
   const { form: formParam, cursor } = await searchParams;
   const [{ forms }, timeZone] = await Promise.all([listLeadForms(principal), userTimeZone(principal.userId)]);

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { buttonClass } from "@/components/ui/button";
-import { EmptyState, PageHeader } from "@/components/ui/misc";
+import { NoAccess, PlanRequired } from "@/components/dashboard/page-gates";
+import { PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/auth/authorize";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/workspaces/plan";
@@ -22,9 +21,7 @@ export default async function ModerationPage() {
     return (
       <>
         {header}
-        <EmptyState title="Choose a plan to moderate comments" action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
-          The inbox opens again as soon as the workspace is on a plan.
-        </EmptyState>
+        <PlanRequired title="Choose a plan to moderate comments">The inbox opens again as soon as the workspace is on a plan.</PlanRequired>
       </>
     );
   }
@@ -32,7 +29,7 @@ export default async function ModerationPage() {
     return (
       <>
         {header}
-        <EmptyState title="Your role cannot moderate comments">Ask a workspace owner, admin or editor to look after the inbox.</EmptyState>
+        <NoAccess title="Your role cannot moderate comments">Ask a workspace owner, admin or editor to look after the inbox.</NoAccess>
       </>
     );
   }
