@@ -1,24 +1,12 @@
 import { expect, screenshot, signUp, test } from "./support/fixtures";
+import { firstTaskDueTomorrow } from "./support/tasks";
 
 test("plan work as tasks: a list, a task assigned with a due date, a comment, the board; and the same page at phone width", async ({ page }) => {
   await signUp(page, { name: "Tara Tasks", workspace: "Task Force" });
   await page.goto("/dashboard/tasks");
   await expect(page.getByRole("heading", { name: "Tasks", level: 1 })).toBeVisible();
 
-  await page.getByLabel("Create your first list").fill("Spring launch");
-  await page.getByRole("button", { name: "Create list" }).click();
-  const tomorrow = await page.evaluate(() => {
-    const d = new Date();
-    d.setDate(d.getDate() + 1);
-    return d.toLocaleDateString("en-CA");
-  });
-  const newTask = page.getByRole("form", { name: "New task" });
-  await newTask.getByLabel("New task").fill("Cut the 15 second edit");
-  await newTask.getByLabel("Due date").fill(tomorrow);
-  await newTask.getByLabel("Tara Tasks").check();
-  await newTask.getByRole("button", { name: "Add task" }).click();
-
-  const card = page.getByRole("list", { name: "Tasks" }).getByRole("listitem").filter({ hasText: "Cut the 15 second edit" });
+  const card = await firstTaskDueTomorrow(page, { list: "Spring launch", title: "Cut the 15 second edit", assignee: "Tara Tasks" });
   await expect(card).toContainText("Due tomorrow");
   await expect(card).toContainText("Tara Tasks");
   await card.getByRole("button", { name: "Cut the 15 second edit" }).click();

@@ -1,5 +1,6 @@
 import { admin, expect, signUp, switchToPro, test } from "./support/fixtures";
 import { expectNoAxeViolations } from "./support/pages";
+import { firstTaskDueTomorrow } from "./support/tasks";
 import { adFor, readyCreative } from "./support/tools";
 
 /** Issue 15's journey in one sitting: a task assigned and discussed, an ad comment hidden, the leads exported. */
@@ -11,19 +12,7 @@ test("assign a task with a due date, comment on it, hide an ad comment from the 
 
   // A task for tomorrow, assigned and commented on.
   await page.getByRole("link", { name: "Tasks", exact: true }).click();
-  await page.getByLabel("Create your first list").fill("Launch week");
-  await page.getByRole("button", { name: "Create list" }).click();
-  const tomorrow = await page.evaluate(() => {
-    const d = new Date();
-    d.setDate(d.getDate() + 1);
-    return d.toLocaleDateString("en-CA");
-  });
-  const newTask = page.getByRole("form", { name: "New task" });
-  await newTask.getByLabel("New task").fill("Clean up the comments on the spring ad");
-  await newTask.getByLabel("Due date").fill(tomorrow);
-  await newTask.getByLabel("Robin Round").check();
-  await newTask.getByRole("button", { name: "Add task" }).click();
-  const card = page.getByRole("list", { name: "Tasks" }).getByRole("listitem").filter({ hasText: "Clean up the comments" });
+  const card = await firstTaskDueTomorrow(page, { list: "Launch week", title: "Clean up the comments on the spring ad", assignee: "Robin Round" });
   await expect(card).toContainText("Due tomorrow");
   await expect(card).toContainText("Robin Round");
   await card.getByRole("button", { name: "Clean up the comments on the spring ad" }).click();
