@@ -128,7 +128,15 @@ async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: Upl
     });
     stream.pipe(part);
     openFiles.add(part);
-    part.once("close", () => openFiles.delete(part));
+    part.once("close", () => {
+      openFiles.delete(part);
+      // A consumer that gave up on the part (it destroyed it: wrong type, too large) leaves the parser's stream
+      // unpiped and paused; drain it, or the parser waits on it and the request never settles.
+      if (!stream.readableEnded) {
+        stream.unpipe(part);
+        stream.resume();
+      }
+    });
     part.once("end", () => openFiles.delete(part));
     push({ file: { fileName, declaredType: info.mimeType ?? "", stream: part } });
   });
