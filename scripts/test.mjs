@@ -13,6 +13,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const extraArgs = process.argv.slice(2);
 const onlyDb = process.env.TEST_DB; // run one database only when set
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// Named again under the closing line, so the tail of a long log says what failed.
+const failures = [];
 let exitCode = 0;
 
 /**
@@ -40,6 +42,7 @@ function typecheck() {
   if (result.status !== 0) {
     exitCode = 1;
     totals.failed += 1;
+    failures.push("typecheck");
   } else totals.passed += 1;
 }
 
@@ -50,6 +53,7 @@ function layers() {
   else {
     exitCode = 1;
     totals.failed += 1;
+    failures.push("layers");
   }
 }
 
@@ -60,6 +64,10 @@ if (!extraArgs.length) {
   layers();
 }
 buildIfStale();
+
+function firstLine(text) {
+  return String(text ?? "").split("\n")[0].slice(0, 300);
+}
 
 function runVitest(db) {
   const report = path.join(os.tmpdir(), `adloom-vitest-${db}-${process.pid}.json`);
@@ -78,19 +86,27 @@ function runVitest(db) {
       console.error(`OpenAPI check FAILED on ${db}: statuses the tests saw that /docs/openapi.json does not document:\n  ${undocumented.join("\n  ")}`);
       exitCode = 1;
       totals.failed += 1;
+      failures.push(`OpenAPI status check on ${db}`);
     } else totals.passed += 1;
   } catch {
     exitCode = 1;
     totals.failed += 1; // no report: the check did not run
+    failures.push(`OpenAPI status check on ${db} (no report)`);
   }
   try {
     const json = JSON.parse(fs.readFileSync(report, "utf8"));
     totals.passed += json.numPassedTests;
     totals.failed += json.numFailedTests;
     totals.skipped += json.numPendingTests + (json.numTodoTests ?? 0);
+    for (const file of json.testResults) {
+      const failed = file.assertionResults.filter((t) => t.status === "failed");
+      for (const t of failed) failures.push(`vitest on ${db}: ${path.relative(root, file.name)} › ${t.fullName}\n      ${firstLine(t.failureMessages?.[0])}`);
+      if (!failed.length && file.status === "failed") failures.push(`vitest on ${db}: ${path.relative(root, file.name)}\n      ${firstLine(file.message)}`);
+    }
   } catch {
     exitCode = 1;
     totals.failed += 1; // the run produced no report: count it as a failure
+    failures.push(`vitest on ${db} (no report)`);
   }
 }
 
@@ -102,6 +118,7 @@ function runPlaywright() {
     console.error(`\n=== playwright (e2e) NOT RUN: no Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH) ===`);
     exitCode = 1;
     totals.failed += 1;
+    failures.push("playwright (not run: no Chromium)");
     return;
   }
   console.log("\n=== playwright (e2e) ===");
@@ -113,13 +130,22 @@ function runPlaywright() {
   });
   if (result.status !== 0) exitCode = 1;
   try {
-    const { stats } = JSON.parse(fs.readFileSync(report, "utf8"));
+    const { stats, suites } = JSON.parse(fs.readFileSync(report, "utf8"));
     totals.passed += stats.expected;
     totals.failed += stats.unexpected + (stats.flaky ?? 0);
     totals.skipped += stats.skipped;
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        const bad = (spec.tests ?? []).find((t) => t.status === "unexpected" || t.status === "flaky");
+        if (bad) failures.push(`playwright (${bad.status}): ${spec.file}:${spec.line} › ${spec.title}`);
+      }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of suites ?? []) walk(suite);
   } catch {
     exitCode = 1;
     totals.failed += 1;
+    failures.push("playwright (no report)");
   }
 }
 
@@ -127,4 +153,5 @@ for (const db of onlyDb ? [onlyDb] : ["pglite", "postgres"]) runVitest(db);
 if (!onlyDb) runPlaywright();
 
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+if (failures.length) console.log(`failed:\n  ${failures.join("\n  ")}`);
 process.exit(exitCode || (totals.failed ? 1 : 0));
