@@ -1,13 +1,10 @@
 import type { Principal } from "@/lib/auth/principal";
-import { principalFromRow, type MemberRow } from "@/lib/auth/principal-row";
+import { lastUsedRecorder } from "@/lib/auth/last-used";
+import { dateFromMs, MEMBER_COLUMNS, memberRowOf, principalFromRow, type MemberColumnsRow } from "@/lib/auth/principal-row";
 import { isScope } from "@/lib/auth/scopes";
 import { getDb, queryRows } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import type { Role } from "@/lib/generated/prisma/enums";
-import { defineService } from "@/lib/services";
 import { ACCESS_TOKEN_PREFIX, hashSecret } from "./secrets";
-
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 // One round trip: token, grant, workspace, user and membership. Not cached (unlike API keys):
 // a revoked grant must stop working at once on every instance, and MCP traffic is light.
@@ -16,12 +13,7 @@ const TOKEN_QUERY = `
          (t."revokedAt" IS NOT NULL OR g."revokedAt" IS NOT NULL) AS revoked,
          (t."expiresAt" <= now()) AS expired,
          extract(epoch FROM g."lastUsedAt") * 1000 AS "lastUsedAtMs",
-         w.name AS "workspaceName", w.status::text AS "workspaceStatus", w.plan,
-         extract(epoch FROM w."trialEndsAt") * 1000 AS "trialEndsAtMs",
-         w.credits, w."twoFactorRequiredFor",
-         u.name AS "userName", u.email AS "userEmail", u."twoFactorEnabled",
-         m.role::text AS role,
-         (SELECT array_agg(mf."folderId") FROM membership_folders mf WHERE mf."membershipId" = m.id) AS "folderIds"
+         ${MEMBER_COLUMNS}
   FROM oauth_tokens t
   JOIN oauth_grants g ON g.id = t."grantId"
   JOIN workspaces w ON w.id = g."workspaceId"
@@ -29,7 +21,8 @@ const TOKEN_QUERY = `
   LEFT JOIN memberships m ON m."workspaceId" = g."workspaceId" AND m."userId" = g."userId"
   WHERE t."hashedToken" = $1 AND t.kind = 'access'`;
 
-interface TokenRow extends Omit<MemberRow, "role" | "trialEndsAt"> {
+/** The token's grant with its user's membership; `role` is null when the user left the workspace. */
+interface TokenRow extends MemberColumnsRow {
   grantId: string;
   userId: string;
   scopes: string[];
@@ -37,8 +30,6 @@ interface TokenRow extends Omit<MemberRow, "role" | "trialEndsAt"> {
   revoked: boolean;
   expired: boolean;
   lastUsedAtMs: number | string | null;
-  trialEndsAtMs: number | string | null;
-  role: Role | null;
 }
 
 export const isOAuthAccessToken = (secret: string) => secret.startsWith(ACCESS_TOKEN_PREFIX);
@@ -54,26 +45,15 @@ export async function authenticateAccessToken(secret: string, resource: string):
   if (row.expired) throw new AppError("unauthorized", "The OAuth access token has expired; refresh it");
   if (row.resource !== resource) throw new AppError("unauthorized", `This OAuth access token was issued for ${row.resource}, not this resource`);
   if (!row.role) throw new AppError("unauthorized", "Invalid OAuth access token: its user is no longer a member of the workspace");
-  touchLastUsed(row);
-  const trialEndsAt = row.trialEndsAtMs === null ? null : new Date(Number(row.trialEndsAtMs));
+  recordLastUsed(row.grantId, dateFromMs(row.lastUsedAtMs));
   return principalFromRow(
-    { ...row, role: row.role, trialEndsAt },
+    memberRowOf({ ...row, role: row.role }),
     // kind api_key: programmatic access, with the same plan rules and messages as a key.
     { kind: "api_key", userId: row.userId, keyId: row.grantId, scopes: row.scopes.filter(isScope) },
   );
 }
 
-const lastTouchedAt = defineService("oauth.grant-last-touched", () => new Map<string, number>());
-
-/** The grant's lastUsedAt (shown on the API keys page), written at most once a minute, off the request path. */
-function touchLastUsed(row: TokenRow): void {
-  const now = Date.now();
-  if (row.lastUsedAtMs !== null && now - Number(row.lastUsedAtMs) < LAST_USED_RESOLUTION_MS) return;
-  const touched = lastTouchedAt();
-  if (now - (touched.get(row.grantId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
-  if (touched.size > 10_000) touched.clear();
-  touched.set(row.grantId, now);
-  getDb()
-    .oAuthGrant.update({ where: { id: row.grantId }, data: { lastUsedAt: new Date(now) } })
-    .catch((err: unknown) => console.error("[oauth] could not record lastUsedAt", err));
-}
+/** The grant's lastUsedAt is shown on the API keys page. */
+const recordLastUsed = lastUsedRecorder("oauth-grants", (grantId, at, olderThan) =>
+  getDb().oAuthGrant.updateMany({ where: { id: grantId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: olderThan } }] }, data: { lastUsedAt: at } }),
+);
