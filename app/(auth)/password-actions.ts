@@ -1,6 +1,5 @@
 "use server";
-import { headers } from "next/headers";
-import { getConfig } from "@/lib/services";
+import { dashboardOrigin } from "@/lib/dashboard/origin";
 import { isAppError } from "@/lib/errors";
 import { completePasswordReset, requestPasswordReset } from "@/lib/session/password-reset";
 
@@ -10,17 +9,10 @@ export interface PasswordFormState {
   email?: string;
 }
 
-/** Absolute origin for links: PUBLIC_BASE_URL when set, else the host this request came to. */
-async function origin(): Promise<string> {
-  if (process.env.PUBLIC_BASE_URL) return getConfig().publicBaseUrl;
-  const h = await headers();
-  return `${h.get("x-forwarded-proto") ?? "http"}://${h.get("x-forwarded-host") ?? h.get("host") ?? "localhost"}`;
-}
-
 export async function requestResetAction(_prev: PasswordFormState, form: FormData): Promise<PasswordFormState> {
   const email = String(form.get("email") ?? "");
   try {
-    await requestPasswordReset({ email, baseUrl: await origin() });
+    await requestPasswordReset({ email, baseUrl: await dashboardOrigin() });
   } catch (error) {
     if (isAppError(error)) return { error: error.message, email };
     console.error("[adloom] password reset email failed:", (error as Error).message);

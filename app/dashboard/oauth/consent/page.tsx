@@ -1,23 +1,15 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
+import { dashboardOrigin } from "@/lib/dashboard/origin";
 import { Alert, Card, PageHeader } from "@/components/ui/misc";
 import { SCOPE_DESCRIPTIONS } from "@/lib/auth/scopes";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { AUTHORIZATION_PARAM_NAMES, readAuthorizationParams, validateAuthorizationRequest, type ValidAuthorizationRequest } from "@/lib/oauth/authorization-request";
 import { consentWorkspaces } from "@/lib/oauth/consent";
 import { isOAuthError } from "@/lib/oauth/errors";
-import { getConfig } from "@/lib/services";
 import { ConsentForm } from "./consent-form";
 
 export const metadata: Metadata = { title: "Connect an app" };
 export const dynamic = "force-dynamic";
-
-/** The origin the browser reached us at (as the authorization endpoint saw it). */
-async function origin(): Promise<string> {
-  if (process.env.PUBLIC_BASE_URL) return getConfig().publicBaseUrl;
-  const h = await headers();
-  return `${h.get("x-forwarded-proto") ?? "http"}://${h.get("x-forwarded-host") ?? h.get("host") ?? "localhost"}`;
-}
 
 export default async function ConsentPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const principal = await requirePrincipal();
@@ -25,7 +17,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
   const params = readAuthorizationParams({ get: (name: string) => (typeof raw[name] === "string" ? raw[name] : null) });
   let request: ValidAuthorizationRequest;
   try {
-    request = await validateAuthorizationRequest(params, await origin());
+    request = await validateAuthorizationRequest(params, await dashboardOrigin());
   } catch (err) {
     if (!isOAuthError(err)) throw err;
     return (
