@@ -153,6 +153,8 @@ const envSchema = z.object({
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt(3600),
   /** Lifetime of OAuth authorization codes (seconds). */
   OAUTH_CODE_TTL_SECONDS: positiveInt(300),
+  /** Dynamic client registrations accepted per minute, service-wide (the endpoint needs no credentials). */
+  OAUTH_REGISTRATIONS_PER_MINUTE: positiveInt(30),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -190,7 +192,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   metrics: { path: string; token?: string };
   /** The OAuth 2.1 authorization server for MCP (lib/oauth). */
-  oauthServer: { accessTokenTtlSeconds: number; codeTtlSeconds: number };
+  oauthServer: { accessTokenTtlSeconds: number; codeTtlSeconds: number; registrationsPerMinute: number };
 }
 
 export class ConfigError extends Error {
@@ -264,7 +266,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metrics: { path: e.METRICS_PATH, token: e.METRICS_TOKEN },
-    oauthServer: { accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS, codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS },
+    oauthServer: { accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS, codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS, registrationsPerMinute: e.OAUTH_REGISTRATIONS_PER_MINUTE },
   };
 }
 

@@ -18,7 +18,10 @@ export async function oauthRoute(handler: () => Promise<Response>): Promise<Resp
     response = await handler();
   } catch (err) {
     if (isOAuthError(err)) response = oauthErrorResponse(err);
-    else if (isAppError(err) && err.status < 500) response = json({ error: "invalid_request", error_description: err.message }, 400);
+    else if (isAppError(err) && err.code === "rate_limited") {
+      response = json({ error: "temporarily_unavailable", error_description: err.message }, 429);
+      for (const [name, value] of Object.entries(err.headers)) response.headers.set(name, value);
+    } else if (isAppError(err) && err.status < 500) response = json({ error: "invalid_request", error_description: err.message }, 400);
     else {
       log.error("oauth endpoint failed", { requestId, err });
       response = json({ error: "server_error", error_description: `Something went wrong on our side; the request id is ${requestId}` }, 500);

@@ -2,6 +2,8 @@ import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/share
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
+import { enforceRateLimit } from "@/lib/rate-limit/rate-limit";
+import { getConfig } from "@/lib/services";
 import { OAuthError } from "./errors";
 
 const MAX_REDIRECT_URIS = 10;
@@ -57,6 +59,8 @@ export async function registerClient(body: unknown): Promise<OAuthClientInformat
   if (unsupportedResponse) throw new OAuthError("invalid_client_metadata", `response_types: ${unsupportedResponse} is not supported (only code)`);
   if (input.client_uri && !/^https?:\/\//.test(input.client_uri)) throw new OAuthError("invalid_client_metadata", "client_uri: must be an http(s) URL");
 
+  // The endpoint is open to anyone: valid registrations are capped service-wide (429 past it).
+  await enforceRateLimit("oauth-register", getConfig().oauthServer.registrationsPerMinute);
   const client = await getDb().oAuthClient.create({
     data: {
       id: newId("oac", 24),
