@@ -82,7 +82,8 @@ const CreativeStatusChangedData = z.object({
 const LeadReceivedData = z.object({
   lead: z.object({ leadId: z.string(), submittedAt: isoTime }),
   form: z.object({ formId: z.string(), name: z.string() }),
-  ad: z.object({ adId: z.string(), name: z.string() }).nullable(),
+  ad: z.object({ adId: z.string(), name: z.string() }).nullable().describe("The workspace's ad the submission came from; null when Adloom did not make it"),
+  adExternalId: z.string().nullable().describe("The platform's ad id, when the platform names one (also for ads made outside Adloom)"),
   fields: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
 });
 

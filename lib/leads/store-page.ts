@@ -72,6 +72,7 @@ export async function storeLeadPage(form: LeadForm, page: LeadSubmission[]): Pro
             lead: { leadId: r.id, submittedAt: new Date(r.submission.createdAt).toISOString() },
             form: { formId: form.id, name: form.name },
             ad: r.ad ? { adId: r.ad.id, name: r.ad.name } : null,
+            adExternalId: r.submission.adExternalId,
             fields: r.submission.fields,
           },
         }));

@@ -119,6 +119,7 @@ describe("pulling lead-ad submissions", () => {
         lead: { leadId: lead.id, submittedAt: lead.submittedAt },
         form: { formId: lead.form.formId, name: lead.form.name },
         ad: null,
+        adExternalId: lead.adExternalId,
         fields: lead.fields,
       });
     }
