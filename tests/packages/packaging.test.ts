@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTenant, type Tenant } from "../helpers/fixtures";
+import { pullLeads, seedLeads } from "../leads/helpers";
 import { packWorkspace, ROOT, run } from "./pack-helpers";
 
 /**
@@ -136,7 +137,7 @@ describe("the packages as an outsider installs them", () => {
     expect(out).toMatchObject({ accountId: tenant.ownerUserId, code: "unauthorized" });
   }, 120_000);
 
-  it("installs the CLI globally from its tarball (the SDK from the registry) and runs adloom me", async () => {
+  it("installs the CLI globally from its tarball (the SDK from the registry) and runs adloom me and adloom leads export", async () => {
     const prefix = path.join(work, "global");
     await ws.npm(["install", "-g", "--prefix", prefix, tarballs.cli], work);
     const bin = path.join(prefix, "bin/adloom");
@@ -145,6 +146,16 @@ describe("the packages as an outsider installs them", () => {
       env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: path.join(work, "cli-config") },
     });
     expect(JSON.parse(stdout).account.id).toBe(tenant.ownerUserId);
+    // A streamed download through the installed command: the leads CSV, byte for byte what the API serves.
+    await seedLeads(tenant.workspaceId, 3);
+    await pullLeads(tenant.workspaceId);
+    const out = path.join(work, "leads.csv");
+    await run(bin, ["leads", "export", "--out", out], {
+      env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: path.join(work, "cli-config") },
+    });
+    const served = Buffer.from(await (await fetch(`${inject("baseUrl")}/api/v1/leads/export.csv`, { headers: { Authorization: `Bearer ${tenant.key}` } })).arrayBuffer());
+    expect(served.toString("utf8").trim().split("\r\n")).toHaveLength(4);
+    expect(Buffer.compare(fs.readFileSync(out), served)).toBe(0);
     // Only the CLI and its one dependency were installed.
     const installed = fs.readdirSync(path.join(prefix, "lib/node_modules/@adloom/cli/node_modules/@adloom"));
     expect(installed).toEqual(["sdk"]);
