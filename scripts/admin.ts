@@ -2,7 +2,7 @@
  * Operator CLI: `npm run --silent admin -- <command> [flags]`. Prints exactly one
  * JSON object; exits 0 on success, 1 with {"error":{code,message}} otherwise.
  */
-import { absolutePaths, adminErrorBody, OFFLINE_COMMANDS, parseAdminCommand, runAdminCommand } from "@/lib/admin/commands";
+import { absolutePaths, adminErrorBody, OFFLINE_COMMANDS, parseAdminCommand, runAdminCommand, SERVER_COMMANDS } from "@/lib/admin/commands";
 import { sendAdminCommand } from "@/lib/admin/socket";
 import { disposeServices, getConfig } from "@/lib/services";
 import { ensureMigrated } from "@/lib/db/migrate-configured";
@@ -22,9 +22,12 @@ async function main(): Promise<void> {
     // Restores check themselves that no server runs; backups on PostgreSQL only explain pg_dump.
     if (OFFLINE_COMMANDS.has(name) || (name.startsWith("backup ") && config.database.kind === "postgres")) print(await runAdminCommand(argv), true);
     const owner = config.database.kind === "pglite" ? currentOwner(config.database.dir) : null;
-    if (owner !== null && owner !== process.pid) {
-      const { ok, body } = await sendAdminCommand(config.dataDir, argv);
-      print(body, ok);
+    if (SERVER_COMMANDS.has(name) || (owner !== null && owner !== process.pid)) {
+      const answer = await sendAdminCommand(config.dataDir, argv).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== "ENOENT" && err.code !== "ECONNREFUSED") throw err;
+        return { ok: false, body: { error: { code: "not_found", message: `No server is running on ${config.dataDir} (its admin socket is missing); start it first` } } };
+      });
+      print(answer.body, answer.ok);
     }
     await ensureMigrated(); // the server may never have run on this database
     const body = await runAdminCommand(argv);

@@ -175,6 +175,17 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       return pullWorkspaceLeads(workspaceId, { cap: limit });
     },
   },
+  "server memory": {
+    flags: [],
+    // Live memory, not garbage waiting for the collector: a full collection first when the server runs
+    // with --expose-gc (NODE_OPTIONS), as the benchmarks start it. Meaningful inside the server (over the socket).
+    run: async () => {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
+      const m = process.memoryUsage();
+      return { collected: Boolean(gc), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
+    },
+  },
   "plan set": {
     flags: ["workspace", "plan"],
     run: async (f) => {
@@ -247,6 +258,9 @@ export function parseAdminCommand(argv: string[]): { name: string; flags: Flags 
 
 /** Commands that must run in the CLI's own process with the database closed (never handed to a running server). */
 export const OFFLINE_COMMANDS = new Set(["backup restore"]);
+
+/** Commands about the running server itself: always handed to it over its socket, on either database. */
+export const SERVER_COMMANDS = new Set(["server memory"]);
 
 /** File flags are paths relative to where the operator typed the command: made absolute before a server runs them. */
 export function absolutePaths(argv: string[], cwd: string): string[] {

@@ -78,6 +78,18 @@ describe("operator CLI", () => {
     }
   });
 
+  it("server memory reports the running server's memory, on either database, and says so when no server runs", async () => {
+    const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
+    const out = await adminCli(["server", "memory"], env);
+    expect(out.status).toBe(0);
+    // The shared server runs without --expose-gc: figures as they are, uncollected.
+    expect(out.json).toEqual({ collected: false, rss: expect.any(Number), heapUsed: expect.any(Number), heapTotal: expect.any(Number), external: expect.any(Number), arrayBuffers: expect.any(Number) });
+    // Always the server's figures, never the CLI's own: with no server there is nothing to report.
+    const none = await adminCli(["server", "memory"], envForRun(tempDataDir("no-server")));
+    expect(none.status).not.toBe(0);
+    expect(none.json).toEqual({ error: { code: "not_found", message: expect.stringMatching(/No server is running on .* start it first/) } });
+  });
+
   it.runIf(inject("testDb") === "pglite")("creates and migrates the embedded database itself when no server runs", async () => {
     const dataDir = tempDataDir("cli");
     const ws = await adminCli(["workspace", "create", "--name", "Offline", "--plan", "none"], envForRun(dataDir));
