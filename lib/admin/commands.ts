@@ -138,16 +138,18 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
     },
   },
   "performance rollup": {
-    flags: ["workspace", "stop-after-chunks", "stop-before-events"],
+    flags: ["workspace", "stop-after-chunks", "stop-before-events", "stop-before-test-actions"],
     run: async (f) => {
       const { runRollup } = await import("@/lib/performance/rollup");
-      // The two stop flags are drills: the run ends midway (insight chunks written / label changes recorded) as a killed process would.
+      // The stop flags are drills: the run ends midway (insight chunks written / label changes recorded /
+      // creative tests decided) as a killed process would.
       const stopAfter = f["stop-after-chunks"];
       if (stopAfter !== undefined && !/^\d+$/.test(stopAfter)) throw badRequest(`--stop-after-chunks must be a whole number, got "${stopAfter}"`);
       return runRollup({
         workspaceId: f.workspace?.trim() || undefined,
         crashAfterChunks: stopAfter === undefined ? undefined : Number(stopAfter),
         crashBeforeEvents: f["stop-before-events"] === "true",
+        crashBeforeTestActions: f["stop-before-test-actions"] === "true",
       });
     },
   },

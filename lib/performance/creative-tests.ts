@@ -11,6 +11,7 @@ import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { principalForUser } from "@/lib/session/principal";
 import { hash32 } from "@/lib/random/seeded";
 import { probabilityToBeBest, type Evidence } from "./probability";
+import type { EvaluateOptions } from "./evaluate";
 
 export const TEST_METRICS = ["ctr", "conversion_rate", "cpa"] as const;
 export type TestMetric = (typeof TEST_METRICS)[number];
@@ -48,13 +49,13 @@ export interface CreativeTestOut {
   startedAt: string;
   endsAt: string;
   decidedAt: string | null;
-  progress: { variants: VariantProgress[]; minSampleReached: boolean; leaderCreativeId: string | null; leaderProbability: number | null; pausedAdIds: string[] };
+  progress: { variants: VariantProgress[]; minSampleReached: boolean; leaderCreativeId: string | null; leaderProbability: number | null; pausedAdIds: string[]; pauseError: string | null };
 }
 
 const DAY_MS = 86_400_000;
 
 /** Per variant: its ads' delivery in the ad set since the test's first day, and its probability to be best. */
-async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["progress"], "pausedAdIds">> {
+async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["progress"], "pausedAdIds" | "pauseError">> {
   const sums = await queryRows<{ creativeId: string; impressions: number; clicks: number; conversions: number; spend: number }>(
     `SELECT "creativeId", sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum(conversions)::float8 AS conversions, sum("spendMinor")::float8 AS spend
        FROM ad_daily_insights WHERE "workspaceId" = $1 AND "adSetId" = $2 AND "creativeId" = ANY($3::text[]) AND date >= $4
@@ -99,14 +100,14 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
   };
 }
 
-function pausedOf(test: CreativeTest): string[] {
-  const r = test.result as { pausedAdIds?: string[] } | null;
-  return r?.pausedAdIds ?? [];
+function pausesOf(test: CreativeTest): Pick<CreativeTestOut["progress"], "pausedAdIds" | "pauseError"> {
+  const r = test.result as { pausedAdIds?: string[]; pauseError?: string | null } | null;
+  return { pausedAdIds: r?.pausedAdIds ?? [], pauseError: r?.pauseError ?? null };
 }
 
 async function toOut(test: CreativeTest): Promise<CreativeTestOut> {
   const stored = test.status !== "running" ? (test.result as CreativeTestOut["progress"] | null) : null;
-  const progress = stored?.variants ? stored : { ...(await progressOf(test)), pausedAdIds: pausedOf(test) };
+  const progress = stored?.variants ? { ...stored, ...pausesOf(test) } : { ...(await progressOf(test)), ...pausesOf(test) };
   return {
     id: test.id,
     name: test.name,
@@ -196,7 +197,7 @@ export async function listCreativeTests(
 export async function stopCreativeTest(principal: Principal, input: { id: string }): Promise<{ test: CreativeTestOut }> {
   const row = await requireTest(principal, input.id);
   if (row.status === "running") {
-    const progress = { ...(await progressOf(row)), pausedAdIds: [] };
+    const progress = { ...(await progressOf(row)), pausedAdIds: [], pauseError: null };
     await getDb().creativeTest.updateMany({ where: { id: row.id, status: "running" }, data: { status: "stopped", result: progress as unknown as Prisma.InputJsonValue } });
   }
   return { test: await toOut(await requireTest(principal, input.id)) };
@@ -206,43 +207,55 @@ export async function stopCreativeTest(principal: Principal, input: { id: string
  * The hourly evaluation of the workspace's running tests: a test whose variants all reached the
  * minimum sample and whose leader's probability to be best reaches the threshold is won; one past
  * its maximum duration without that is lost. The decision is one conditional update (running ->
- * completed), so exactly one instance decides; its test.completed is stored under the test's id.
+ * completed), so exactly one instance decides; what follows it (pausing the losers, test.completed
+ * stored under the test's id) is recorded as pending with the decision and settled by sweeps, so a
+ * run killed in between finishes at the next evaluation.
  */
-export async function evaluateCreativeTests(workspaceId: string, now = new Date()): Promise<{ decided: string[] }> {
+export async function evaluateCreativeTests(workspaceId: string, now = new Date(), options: Pick<EvaluateOptions, "crashBeforeTestActions"> = {}): Promise<{ decided: string[] }> {
   const db = getDb();
   const decided: string[] = [];
   for (const test of await db.creativeTest.findMany({ where: { workspaceId, status: "running" }, orderBy: { createdAt: "asc" } })) {
     const progress = await progressOf(test);
     const won = progress.minSampleReached && progress.leaderProbability !== null && progress.leaderProbability >= test.threshold;
     if (!won && now < test.endsAt) continue;
-    const winner = won ? progress.leaderCreativeId : null;
     const moved = await db.creativeTest.updateMany({
       where: { id: test.id, status: "running" },
-      data: { status: "completed", outcome: won ? "won" : "lost", winnerCreativeId: winner, decidedAt: now, result: { ...progress, pausedAdIds: [] } as unknown as Prisma.InputJsonValue },
+      data: {
+        status: "completed",
+        outcome: won ? "won" : "lost",
+        winnerCreativeId: won ? progress.leaderCreativeId : null,
+        decidedAt: now,
+        losersPending: won && test.pauseLosers,
+        result: { ...progress, pausedAdIds: [], pauseError: null } as unknown as Prisma.InputJsonValue,
+      },
     });
-    if (moved.count === 1) {
-      decided.push(test.id);
-      if (won && test.pauseLosers) await pauseLosers(test, winner!, progress);
-    }
+    if (moved.count === 1) decided.push(test.id);
   }
+  if (options.crashBeforeTestActions) throw new Error("rollup stopped after deciding creative tests, before pausing losers and test.completed (simulated crash)");
+  await pausePendingLosers(workspaceId);
   await emitDecided(workspaceId);
   return { decided };
 }
 
-/** Pauses the losing creatives' ads in the ad set, as the test's creator (through the ads domain). */
-async function pauseLosers(test: CreativeTest, winner: string, progress: Omit<CreativeTestOut["progress"], "pausedAdIds">): Promise<void> {
-  const ads = await getDb().ad.findMany({ where: { workspaceId: test.workspaceId, adSetId: test.adSetId, creativeId: { in: test.creativeIds.filter((c) => c !== winner) }, status: "active" }, select: { id: true } });
-  const principal = await principalForUser(test.createdById, test.workspaceId);
-  let paused: string[] = [];
-  let pauseError: string | null = null;
-  if (ads.length && principal && principal.workspaceId === test.workspaceId) {
-    try {
-      paused = (await pauseAds(principal, { adIds: ads.map((a) => a.id) })).ads.map((a) => a.id);
-    } catch (err) {
-      pauseError = (err as Error).message;
+/** Pauses the losing creatives' ads of won tests still pending, as the test's creator (through the ads domain). */
+async function pausePendingLosers(workspaceId: string): Promise<void> {
+  const db = getDb();
+  for (const test of await db.creativeTest.findMany({ where: { workspaceId, losersPending: true } })) {
+    const winner = test.winnerCreativeId;
+    const ads = await db.ad.findMany({ where: { workspaceId, adSetId: test.adSetId, creativeId: { in: test.creativeIds.filter((c) => c !== winner) }, status: "active" }, select: { id: true } });
+    const principal = await principalForUser(test.createdById, workspaceId);
+    let paused: string[] = [];
+    let pauseError: string | null = null;
+    if (ads.length && principal && principal.workspaceId === workspaceId) {
+      try {
+        paused = (await pauseAds(principal, { adIds: ads.map((a) => a.id) })).ads.map((a) => a.id);
+      } catch (err) {
+        pauseError = (err as Error).message;
+      }
     }
+    const result = { ...(test.result as object), pausedAdIds: paused, pauseError } as unknown as Prisma.InputJsonValue;
+    await db.creativeTest.updateMany({ where: { id: test.id, losersPending: true }, data: { losersPending: false, result } });
   }
-  await getDb().creativeTest.update({ where: { id: test.id }, data: { result: { ...progress, pausedAdIds: paused, pauseError } as unknown as Prisma.InputJsonValue } });
 }
 
 async function emitDecided(workspaceId: string): Promise<void> {

@@ -10,6 +10,8 @@ const CHUNK = 500;
 export interface EvaluateOptions {
   /** Tests: stop (throw) after recording label changes, before their events are stored, as a killed process would. */
   crashBeforeEvents?: boolean;
+  /** Tests: stop (throw) after deciding creative tests, before pausing losers and sending test.completed. */
+  crashBeforeTestActions?: boolean;
 }
 
 export interface LabelChangeOut {

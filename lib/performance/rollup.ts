@@ -48,7 +48,7 @@ export interface WorkspaceEvaluation {
 /** After the workspace's accounts were pulled: labels (and their events), then its creative tests. */
 export async function evaluateWorkspace(workspaceId: string, options: EvaluateOptions = {}): Promise<WorkspaceEvaluation> {
   const changes = await evaluateLabels(workspaceId, options);
-  const { decided } = await evaluateCreativeTests(workspaceId);
+  const { decided } = await evaluateCreativeTests(workspaceId, new Date(), options);
   return { workspaceId, changes, decidedTests: decided };
 }
 

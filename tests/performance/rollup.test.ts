@@ -196,6 +196,45 @@ describe("performance rollup", () => {
     }
   });
 
+  it("a run killed between deciding a test and pausing its loser pauses it at the next evaluation, with one test.completed", async () => {
+    const { t, hook } = await tenantWithHook();
+    try {
+      const { adSet, ads } = await liveAdSet(t.key, { creatives: 2, widths: [400, 460] });
+      const { test } = await toolResult(t.key, "create_creative_test", {
+        name: "Killed midway", adSetId: adSet.id, metric: "ctr", creativeIds: ads.map((a) => a.creativeId), minSample: 2000, maxDays: 30, pauseLosers: true,
+      });
+      // Every run is killed right after its decisions, until one decides the test.
+      let current = test;
+      for (let day = 0; day < 14 && current.status === "running"; day++) {
+        await advance(t.workspaceId, 24);
+        await expect(rollup(t.workspaceId, ["--stop-before-test-actions", "true"])).rejects.toThrow(/simulated crash/);
+        current = (await toolResult(t.key, "get_creative_test", { id: test.id })).test;
+      }
+      expect(current).toMatchObject({ status: "completed", outcome: "won", progress: { pausedAdIds: [], pauseError: null } });
+      const loserAd = ads.find((a) => a.creativeId !== current.winnerCreativeId)!;
+      const winnerAd = ads.find((a) => a.creativeId === current.winnerCreativeId)!;
+      expect((await toolResult(t.key, "get_ad", { id: loserAd.id })).ad.status).toBe("active");
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(hook.events.filter((x: any) => x.type === "test.completed")).toHaveLength(0);
+
+      // The next evaluation (nothing new to decide) finishes what the killed one left.
+      const run = await rollup(t.workspaceId);
+      expect(run.workspaces[0].decidedTests).toEqual([]);
+      current = (await toolResult(t.key, "get_creative_test", { id: test.id })).test;
+      expect(current.progress).toMatchObject({ pausedAdIds: [loserAd.id], pauseError: null });
+      expect((await toolResult(t.key, "get_ad", { id: loserAd.id })).ad.status).toBe("paused");
+      expect((await toolResult(t.key, "get_ad", { id: winnerAd.id })).ad.status).toBe("active");
+      await rollup(t.workspaceId);
+      await waitFor("test.completed", async () => hook.events.some((x: any) => x.type === "test.completed") || undefined, 30_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      const completed = hook.events.filter((x: any) => x.type === "test.completed");
+      expect(new Set(completed.map((e: any) => e.id)).size).toBe(1);
+      expect(completed[0].data.test).toMatchObject({ testId: test.id, outcome: "won", winner: { creativeId: current.winnerCreativeId } });
+    } finally {
+      await hook.close();
+    }
+  });
+
   it.runIf(inject("testDb") === "postgres")("two instances rolling up the same workspace on one PostgreSQL database record and send each change once", async () => {
     const { t, hook } = await tenantWithHook();
     try {

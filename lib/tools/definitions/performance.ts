@@ -86,6 +86,7 @@ const CreativeTestSchema = z.object({
     leaderCreativeId: z.string().nullable(),
     leaderProbability: z.number().nullable(),
     pausedAdIds: z.array(z.string()),
+    pauseError: z.string().nullable().describe("Why the losers' ads could not be paused (pauseLosers), as the platform said; null otherwise"),
   }),
 });
 

@@ -4212,6 +4212,10 @@ export interface CreateCreativeTestResult {
       leaderCreativeId: string | null;
       leaderProbability: number | null;
       pausedAdIds: string[];
+      /**
+       * Why the losers' ads could not be paused (pauseLosers), as the platform said; null otherwise
+       */
+      pauseError: string | null;
     };
   };
 }
@@ -4270,6 +4274,10 @@ export interface ListCreativeTestsResult {
       leaderCreativeId: string | null;
       leaderProbability: number | null;
       pausedAdIds: string[];
+      /**
+       * Why the losers' ads could not be paused (pauseLosers), as the platform said; null otherwise
+       */
+      pauseError: string | null;
     };
   }[];
   nextCursor: string | null;
@@ -4320,6 +4328,10 @@ export interface GetCreativeTestResult {
       leaderCreativeId: string | null;
       leaderProbability: number | null;
       pausedAdIds: string[];
+      /**
+       * Why the losers' ads could not be paused (pauseLosers), as the platform said; null otherwise
+       */
+      pauseError: string | null;
     };
   };
 }
@@ -4373,6 +4385,10 @@ export interface StopCreativeTestResult {
       leaderCreativeId: string | null;
       leaderProbability: number | null;
       pausedAdIds: string[];
+      /**
+       * Why the losers' ads could not be paused (pauseLosers), as the platform said; null otherwise
+       */
+      pauseError: string | null;
     };
   };
 }
