@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { withBusyRetry } from "@/lib/ads/platform-access";
 import { getDb } from "@/lib/db/client";
@@ -98,7 +99,9 @@ export async function applyAction(row: AdCommentItem, action: Action, actor: Act
       changes = [db.adCommentItem.updateMany({ where: { id }, data: { state: "deleted" } })];
       break;
     case "reply": {
-      const reply = await withBusyRetry(() => api.replyToComment(account, row.externalId, action.message));
+      // The same text to the same comment is one reply: a retry after a lost answer or a double submit posts nothing new.
+      const clientRef = createHash("sha256").update(`${row.id}\0${action.message}`).digest("hex").slice(0, 32);
+      const reply = await withBusyRetry(() => api.replyToComment(account, row.externalId, action.message, clientRef));
       // A hidden comment stays hidden when answered; a new one is now replied.
       changes = [
         db.adCommentItem.updateMany({ where: notDeleted, data: { replyExternalId: reply.externalId, replyMessage: reply.message } }),

@@ -247,8 +247,11 @@ export interface AdsApi {
 
   listComments(account: AdAccountRef, query: CommentsQuery): Promise<AdComment[]>;
   setCommentHidden(account: AdAccountRef, commentExternalId: string, hidden: boolean): Promise<AdComment>;
-  /** Replies as the ad account's page; answers the reply (a comment with byPage and parentExternalId). */
-  replyToComment(account: AdAccountRef, commentExternalId: string, message: string): Promise<AdComment>;
+  /**
+   * Replies as the ad account's page; answers the reply (a comment with byPage and parentExternalId).
+   * A repeated call with the same `clientRef` answers the first reply (as long as it exists) instead of posting again.
+   */
+  replyToComment(account: AdAccountRef, commentExternalId: string, message: string, clientRef: string): Promise<AdComment>;
   /** Deletes the comment (and its replies) on the platform: it no longer appears in listComments. */
   deleteComment(account: AdAccountRef, commentExternalId: string): Promise<void>;
 

@@ -67,6 +67,13 @@ export const MODERATION_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>>
     expect(comment).toMatchObject({ state: "replied", reply: { externalId: expect.any(String), message: "Yes, in 3 days." } });
     const reply = (await platformComments(t)).find((c) => c.externalId === comment.reply.externalId);
     expect(reply).toMatchObject({ parentExternalId: comments[0].externalId, byPage: true, message: "Yes, in 3 days." });
+    // The same text again (a retry, a double submit, two at once) is the same reply on the platform; another text is a new one.
+    const twice = await Promise.all([0, 1].map(() => toolResult(t.key, "reply_to_ad_comment", { id: comments[0].id, message: "Yes, in 3 days." })));
+    expect(twice.map((r) => r.comment.reply.externalId)).toEqual([comment.reply.externalId, comment.reply.externalId]);
+    const other = await toolResult(t.key, "reply_to_ad_comment", { id: comments[0].id, message: "Free shipping too." });
+    expect(other.comment.reply.externalId).not.toBe(comment.reply.externalId);
+    const replies = (await platformComments(t)).filter((c) => c.parentExternalId === comments[0].externalId);
+    expect(replies.map((c) => c.message).sort()).toEqual(["Free shipping too.", "Yes, in 3 days."]);
     expect((await callTool(t.key, "reply_to_ad_comment", { id: comments[0].id, message: "  " })).body.error.code).toBe("invalid_input");
   },
 

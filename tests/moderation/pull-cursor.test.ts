@@ -81,8 +81,12 @@ describe("the comment pull's cursor", () => {
   it("on the platform: a reply is the page's comment under its parent, a deleted comment and its replies leave the list; the pull skips the page's replies", async () => {
     const { workspaceId, account, ids } = await accountWithComments(2);
     const api = adapterFor(account);
-    const reply = await api.replyToComment(account, ids[0]!, "Thanks for asking");
+    const reply = await api.replyToComment(account, ids[0]!, "Thanks for asking", "reply-1");
     expect(reply).toMatchObject({ parentExternalId: ids[0], byPage: true, message: "Thanks for asking", hidden: false });
+    // The same clientRef answers the first reply, also from two calls at once: nothing is posted twice.
+    const again = await Promise.all([0, 1].map(() => api.replyToComment(account, ids[0]!, "Thanks for asking", "reply-1")));
+    expect(again).toEqual([reply, reply]);
+    expect(await getDb().sandboxComment.count({ where: { parentId: ids[0] } })).toBe(1);
     // Published with the next simulated hour, like every comment.
     expect((await api.listComments(account, { limit: 10 })).map((c) => c.externalId)).toEqual(ids);
     await advanceSandbox(workspaceId, 1);
@@ -93,7 +97,7 @@ describe("the comment pull's cursor", () => {
     await api.deleteComment(account, ids[0]!);
     expect((await api.listComments(account, { limit: 10 })).map((c) => c.externalId)).toEqual([ids[1]]);
     await expect(api.setCommentHidden(account, ids[0]!, true)).rejects.toMatchObject({ code: "invalid_input" });
-    await expect(api.replyToComment(account, reply.externalId, "again")).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(api.replyToComment(account, reply.externalId, "again", "reply-2")).rejects.toMatchObject({ code: "invalid_input" });
     expect((await api.setCommentHidden(account, ids[1]!, true)).hidden).toBe(true);
   });
 });

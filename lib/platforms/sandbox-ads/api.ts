@@ -301,25 +301,35 @@ export class SandboxAdsApi implements AdsApi {
     return commentOut(updated);
   }
 
-  async replyToComment(account: AdAccountRef, commentExternalId: string, message: string) {
+  async replyToComment(account: AdAccountRef, commentExternalId: string, message: string, clientRef: string) {
     const acct = await this.enter(account);
     const parent = await this.actionableComment(account, commentExternalId, "reply to");
     if (parent.byPage) throw this.invalid("the page cannot reply to its own reply");
     if (!message.trim()) throw this.invalid("a reply needs a message");
     if (message.length > COMMENT_MAX_LENGTH) throw this.invalid(`a reply is at most ${COMMENT_MAX_LENGTH} characters`);
-    const row = await getDb().sandboxComment.create({
-      data: {
-        id: numericIdFrom(`${commentExternalId}:reply:${randomUUID()}`, 17),
-        accountId: account.externalAccountId,
-        adId: parent.adId,
-        authorName: SANDBOX_ACCOUNT_SETTINGS[this.platform].name,
-        message,
-        parentId: parent.id,
-        byPage: true,
-        createdAt: new Date(simulatedNow(acct)),
-      },
+    // The same clientRef names the same reply: a retry whose first answer was lost does not post twice
+    // (concurrent ones included: the second insert is skipped). A deleted reply is gone; then it posts anew.
+    const db = getDb();
+    const first = numericIdFrom(`${commentExternalId}:reply:${clientRef}`, 17);
+    const existing = await db.sandboxComment.findUnique({ where: { id: first } });
+    if (existing && !existing.deletedAt) return commentOut(existing);
+    const id = existing ? numericIdFrom(`${first}:${randomUUID()}`, 17) : first;
+    await db.sandboxComment.createMany({
+      data: [
+        {
+          id,
+          accountId: account.externalAccountId,
+          adId: parent.adId,
+          authorName: SANDBOX_ACCOUNT_SETTINGS[this.platform].name,
+          message,
+          parentId: parent.id,
+          byPage: true,
+          createdAt: new Date(simulatedNow(acct)),
+        },
+      ],
+      skipDuplicates: true,
     });
-    return commentOut(row);
+    return commentOut(await db.sandboxComment.findUniqueOrThrow({ where: { id } }));
   }
 
   async deleteComment(account: AdAccountRef, commentExternalId: string) {
