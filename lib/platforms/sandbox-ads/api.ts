@@ -24,7 +24,7 @@ import { PlatformError, type AdAccountRef } from "../types";
 import { sandboxAudiences, sandboxLeadForms } from "./catalog";
 import { localDayHour, sandboxAccount, simulatedNow, SANDBOX_ACCOUNT_SETTINGS } from "./clock";
 import { syncDelivery } from "./delivery";
-import { applyCommentFault, applyNameFault, slowAnswer, takeCallToken } from "./faults";
+import { adsFaultOf, applyCommentFault, applyNameFault, slowAnswer, takeCallToken } from "./faults";
 import { numericIdFrom } from "./seeded";
 
 /**
@@ -366,6 +366,12 @@ export class SandboxAdsApi implements AdsApi {
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: query.limit,
     });
+    const poisoned = rows.find((r) => (r.fields as { values: string[] }[]).some((f) => f.values.some((v) => adsFaultOf(v) === "reject")));
+    if (poisoned) {
+      throw new PlatformError("upstream_error", `${this.platform} failed to read the submissions of lead form ${query.formExternalId} (sandbox-reject in submission ${poisoned.id}: every read of a page holding it fails)`, {
+        retryable: true,
+      });
+    }
     return rows.map((r) => ({
       externalId: r.id,
       formExternalId: r.formId,
