@@ -158,8 +158,10 @@ export async function restoreBackup(fromFile: string): Promise<{ ok: true }> {
     if (!folder) continue;
     const rel = safeRelative(entry.name, folder);
     if (!rel) throw badRequest(`Unsafe path in the backup: ${entry.name}`);
-    const file = path.join(target, rel);
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: folder === "secrets/" ? 0o700 : 0o755 });
+    // Runtime paths of the data dir, not build inputs: the comments keep Next's file tracer from following them.
+    const file = path.join(/* turbopackIgnore: true */ target, rel);
+    const parent = path.dirname(file);
+    fs.mkdirSync(/* turbopackIgnore: true */ parent, { recursive: true, mode: folder === "secrets/" ? 0o700 : 0o755 });
     await extractEntry(from, entry, file, mode);
   }
   return { ok: true };
