@@ -1,8 +1,11 @@
-import { admin, expect, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, PASSWORD, signUp, switchToPro, test, uniqueEmail } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
 
-test("a creative test started in the Performance page's form, followed and stopped, at phone and desktop width", async ({ page }) => {
+// The form is submitted once with one creative on purpose: the tool answers 400 with its message.
+test.use({ allowConsole: [/^Failed to load resource: the server responded with a status of 400 \(Bad Request\)$/] });
+
+test("a creative test started in the Performance page's form, followed and stopped, at phone and desktop width", async ({ page, browser }) => {
   test.setTimeout(240_000);
   await signUp(page, { workspace: "Testing Team" });
   await switchToPro(page);
@@ -76,4 +79,23 @@ test("a creative test started in the Performance page's form, followed and stopp
     ["Desk test", "stopped", 2],
     ["Phone test", "stopped", 2],
   ]);
+
+  // A viewer sees the tests, with both controls disabled and the reason next to them.
+  await tool(page, "create_creative_test", { name: "Still running", adSetId: adSet.id, metric: "ctr", creativeIds, minSample: 50_000, maxDays: 10 });
+  const viewerEmail = uniqueEmail("viewer");
+  await admin(["member", "add", "--workspace", workspaceId, "--email", viewerEmail, "--role", "viewer"]);
+  await admin(["user", "password", "--email", viewerEmail, "--password", PASSWORD]);
+  const viewerContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL }); // axe needs a page of its own context
+  const viewer = await viewerContext.newPage();
+  await viewer.goto("/dashboard/performance");
+  await viewer.getByLabel("Email").fill(viewerEmail);
+  await viewer.getByLabel("Password").fill(PASSWORD);
+  await viewer.getByRole("button", { name: "Sign in" }).click();
+  await expect(viewer).toHaveURL(/\/dashboard\/performance$/);
+  await expect(viewer.getByRole("button", { name: "New creative test" })).toBeDisabled();
+  await expect(viewer.getByRole("button", { name: "New creative test" })).toHaveAccessibleDescription(/can view creative tests but not start or stop them/);
+  await expect(viewer.getByRole("button", { name: "Stop test Still running" })).toBeDisabled();
+  await expect(viewer.getByRole("button", { name: "Stop test Still running" })).toHaveAccessibleDescription(/can view creative tests but not start or stop them/);
+  await expectNoAxeViolations(viewer);
+  await viewerContext.close();
 });
