@@ -1,10 +1,10 @@
 "use client";
 import { useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
+import type { ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Alert } from "@/components/ui/misc";
-import type { ToolOutput } from "@/components/dashboard/tool-call";
 import { money, tool } from "./ads-api";
 
 type Activation = ToolOutput<"activate_ads">;

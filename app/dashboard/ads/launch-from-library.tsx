@@ -2,11 +2,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
+import type { ToolInput, ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import { Alert, Badge } from "@/components/ui/misc";
 import { ActivateAdsButton } from "./activate-ads";
-import type { ToolInput, ToolOutput } from "@/components/dashboard/tool-call";
 import { adSetNoun, tool, type AdSet } from "./ads-api";
 
 type Copy = ToolOutput<"list_copy_variants">["copies"][number];

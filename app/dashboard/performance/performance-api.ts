@@ -3,11 +3,8 @@ import { callTool, type ToolOutput } from "@/components/dashboard/tool-call";
 
 export type Goal = ToolOutput<"get_performance_goal">["goal"];
 export type Insights = ToolOutput<"get_insights">;
-export type InsightRow = Insights["rows"][number];
-export type CreativePerformance = ToolOutput<"list_creative_performance">["creatives"][number];
-export type Label = CreativePerformance["label"];
+export type Label = ToolOutput<"list_creative_performance">["creatives"][number]["label"];
 export type CreativeTest = ToolOutput<"list_creative_tests">["tests"][number];
-export type Variant = CreativeTest["progress"]["variants"][number];
 
 /** The page reads and writes through the catalog's tools (POST /api/v1/tools/{name}), as API clients do. */
 export const tool = callTool;

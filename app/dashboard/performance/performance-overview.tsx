@@ -3,13 +3,13 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
-import { Select } from "@/components/ui/field";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Select } from "@/components/ui/field";
 import { Alert, Badge, Card, Section } from "@/components/ui/misc";
 import { CreativeTestForm, METRIC_NAME, sampleUnit } from "./creative-test-form";
+import { amount, percent, tool, type CreativeTest, type Goal, type Label } from "./performance-api";
 import { PerformanceCharts } from "./performance-charts";
 import { RollupHealth } from "./rollup-health";
-import { amount, percent, tool, type CreativePerformance, type CreativeTest, type Goal, type Label } from "./performance-api";
 
 const message = (e: unknown) => (e instanceof ApiError ? e.message : "Something went wrong. Please try again.");
 const LABEL_TONE = { winner: "green", loser: "rose", fatigued: "amber", neutral: "slate" } as const;
