@@ -54,6 +54,7 @@ test("a creative test started in the Performance page's form, followed and stopp
     }
     await form.getByRole("button", { name: "Start test" }).click();
     await expect(form).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "New creative test" })).toBeFocused();
 
     await expect(page.getByRole("status").filter({ hasText: `Started “${name}”` })).toBeVisible();
     const card = page.locator("div").filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) }).last();

@@ -1,8 +1,8 @@
 "use client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Select } from "@/components/ui/field";
 import { Alert, Badge, Card, Section } from "@/components/ui/misc";
@@ -185,6 +185,13 @@ function CreativeTests({ canWrite }: { canWrite: boolean }) {
   const client = useQueryClient();
   const data = useQuery({ queryKey: ["creative-tests"], queryFn: () => tool("list_creative_tests", { limit: 20 }) });
   const [creating, setCreating] = useState(false);
+  // Keyboard users land back on the button when the form closes (started or cancelled).
+  const newTestButton = useRef<HTMLButtonElement>(null);
+  const formWasOpen = useRef(false);
+  useEffect(() => {
+    if (formWasOpen.current && !creating) newTestButton.current?.focus();
+    formWasOpen.current = creating;
+  }, [creating]);
   const [notice, setNotice] = useState<string | null>(null);
   const [stopping, setStopping] = useState<CreativeTest | null>(null);
   const [stopBusy, setStopBusy] = useState(false);
@@ -209,13 +216,16 @@ function CreativeTests({ canWrite }: { canWrite: boolean }) {
     <Section id="tests" title="Creative tests">
       <div className="mb-4 flex flex-wrap items-center gap-3">
         {!creating && (
-          <Button
+          <button
+            ref={newTestButton}
+            type="button"
+            className={buttonClass()}
             onClick={() => (setCreating(true), setNotice(null))}
             disabled={!canWrite}
             aria-describedby={canWrite ? undefined : "tests-no-write"}
           >
             New creative test
-          </Button>
+          </button>
         )}
         {!canWrite && (
           <p id="tests-no-write" className="text-sm text-slate-700">
