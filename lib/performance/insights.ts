@@ -4,6 +4,7 @@ import { getDb, queryRows } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { PerformanceLabel } from "./labels";
+import { rollupHealth, type RollupHealth } from "./rollup-status";
 import { addDays, daysBetween, WINDOW_DAYS } from "./window";
 
 export const INSIGHT_LEVELS = ["ad", "ad_set", "campaign", "creative"] as const;
@@ -138,7 +139,7 @@ export interface CreativePerformanceOut {
 export async function listCreativePerformance(
   principal: Principal,
   input: { label?: PerformanceLabel; sort?: PerformanceSort; order?: "asc" | "desc"; limit: number },
-): Promise<{ creatives: CreativePerformanceOut[]; lastRollupAt: string | null }> {
+): Promise<{ creatives: CreativePerformanceOut[]; lastRollupAt: string | null; rollup: RollupHealth }> {
   const db = getDb();
   const sort = input.sort ?? "spend";
   const field = sort === "spend" ? "spendMinor" : sort;
@@ -153,6 +154,7 @@ export async function listCreativePerformance(
   const last = await db.performanceCursor.findFirst({ where: { workspaceId: principal.workspaceId }, orderBy: { lastRunAt: "desc" } });
   return {
     lastRollupAt: last?.lastRunAt.toISOString() ?? null,
+    rollup: await rollupHealth(principal.workspaceId),
     creatives: rows.map((r) => {
       const c = creatives.find((x) => x.id === r.creativeId);
       return {

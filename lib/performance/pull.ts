@@ -54,14 +54,23 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   }
   if (options.stopBudget && options.stopBudget.chunksLeft <= 0) throw new SimulatedCrash();
 
-  const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency, lastRunAt: new Date(), lastError: null };
+  const now = new Date();
+  const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency, lastRunAt: now, lastError: null };
   await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...state }, update: state });
+  const status = { lastRunAt: now, lastSuccessAt: now, lastError: null };
+  await db.performanceRollupStatus.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...status }, update: status });
   return { workspaceId, platform, since, until: info.today, rows: rows.length };
 }
 
-/** Records a failed pull on the cursor (the page shows it); the next hour retries from the same day. */
+/**
+ * Records a failed pull on the cursor and on the account's rollup status (the page shows it, also
+ * for an account never pulled yet); the next hour retries from the same day.
+ */
 export async function recordPullError(workspaceId: string, platform: Platform, message: string): Promise<void> {
-  await getDb().performanceCursor.updateMany({ where: { workspaceId, platform }, data: { lastError: message.slice(0, 500), lastRunAt: new Date() } });
+  const db = getDb();
+  const failure = { lastError: message.slice(0, 500), lastRunAt: new Date() };
+  await db.performanceCursor.updateMany({ where: { workspaceId, platform }, data: failure });
+  await db.performanceRollupStatus.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...failure }, update: failure });
 }
 
 type AdKeys = { id: string; creativeId: string; adSetId: string; campaignId: string };

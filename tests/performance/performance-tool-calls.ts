@@ -28,8 +28,9 @@ export const PERFORMANCE_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>
 
   async list_creative_performance(t) {
     const { creativeId } = await deliveredAd(t);
-    const { creatives, lastRollupAt } = await toolResult(t.key, "list_creative_performance", { sort: "spend" });
+    const { creatives, lastRollupAt, rollup } = await toolResult(t.key, "list_creative_performance", { sort: "spend" });
     expect(lastRollupAt).toEqual(expect.any(String));
+    expect(rollup).toEqual({ figuresAsOf: lastRollupAt, accounts: [{ platform: "platform_a", lastRunAt: lastRollupAt, lastSuccessAt: lastRollupAt, lastError: null }] });
     expect(creatives).toEqual([expect.objectContaining({ creativeId, label: "neutral", reason: expect.any(String), liveAds: 1 })]);
     expect((await toolResult(t.key, "list_creative_performance", { label: "winner" })).creatives).toEqual([]);
   },

@@ -1,10 +1,9 @@
 "use server";
+import type { ToolAnswer, ToolInput, ToolName, ToolOutput } from "@/components/dashboard/tool-call";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { callTool } from "@/lib/tools/call";
 import { findTool } from "@/lib/tools/catalog";
 import { planStatus } from "@/lib/workspaces/plan";
-
-export type ToolAnswer = { ok: true; result: unknown } | { ok: false; status: number; code: string; message: string };
 
 /** The library tools the Ads page reads besides the ads category. */
 const LIBRARY_READS = new Set(["list_creatives", "list_copy_variants"]);
@@ -13,11 +12,12 @@ const LIBRARY_READS = new Set(["list_creatives", "list_copy_variants"]);
  * Calls an ads tool (or a library read) as the signed-in member: the same catalog entry, with
  * the same permission checks and errors, as POST /api/v1/tools/{name}.
  */
-export async function callAdsTool(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+export async function callAdsTool<N extends ToolName>(name: N, args: ToolInput<N>): Promise<ToolAnswer<ToolOutput<N>>> {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) return { ok: false, status: 402, code: "subscription_required", message: "Choose a plan to use ads" };
   const tool = findTool(name);
   if (!tool || (tool.category !== "ads" && !LIBRARY_READS.has(name))) return { ok: false, status: 404, code: "not_found", message: `Unknown tool "${name}"` };
   const outcome = await callTool(principal, name, args);
-  return outcome.ok ? { ok: true, result: outcome.body.result } : { ok: false, status: outcome.status, code: outcome.body.error.code, message: outcome.body.error.message };
+  // defineTool type-checks each handler against its output schema, which the SDK's types are generated from.
+  return outcome.ok ? { ok: true, result: outcome.body.result as unknown as ToolOutput<N> } : { ok: false, status: outcome.status, code: outcome.body.error.code, message: outcome.body.error.message };
 }

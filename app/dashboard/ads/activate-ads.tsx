@@ -1,15 +1,13 @@
 "use client";
 import { useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
+import type { ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Alert } from "@/components/ui/misc";
 import { money, tool } from "./ads-api";
 
-interface Activation {
-  adSetsSwitchedOn: { id: string; name: string; dailySpendMinor: number; currency: string }[];
-  dailySpendSwitchedOn: { currency: string; amountMinor: number }[];
-}
+type Activation = ToolOutput<"activate_ads">;
 
 /** Activates ads after a confirmation that states the daily spend being switched on (asked of the platform first, with dryRun). */
 export function ActivateAdsButton({ adIds, onDone }: { adIds: string[]; onDone: () => void | Promise<unknown> }) {
@@ -21,7 +19,7 @@ export function ActivateAdsButton({ adIds, onDone }: { adIds: string[]; onDone: 
   const ask = async () => {
     setBusy(true);
     try {
-      setPreview(await tool<Activation>("activate_ads", { adIds, dryRun: true }));
+      setPreview(await tool("activate_ads", { adIds, dryRun: true }));
       setError(null);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : "Could not prepare the activation.");

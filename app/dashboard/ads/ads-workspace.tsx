@@ -15,7 +15,8 @@ interface Flags {
   canDelete: boolean;
 }
 
-const OBJECTIVES = ["sales", "traffic", "leads", "awareness", "engagement"];
+type Objective = Campaign["objective"];
+const OBJECTIVES: Objective[] = ["sales", "traffic", "leads", "awareness", "engagement"];
 const message = (e: unknown) => (e instanceof ApiError ? e.message : "Something went wrong. Please try again.");
 
 export function StatusBadge({ status }: { status: string }) {
@@ -24,7 +25,7 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 export function AdsWorkspace(flags: Flags) {
-  const accounts = useQuery({ queryKey: ["ad-accounts"], queryFn: () => tool<{ accounts: Account[] }>("list_ad_accounts") });
+  const accounts = useQuery({ queryKey: ["ad-accounts"], queryFn: () => tool("list_ad_accounts") });
   const [platform, setPlatform] = useState<PlatformName>("platform_a");
   const account = accounts.data?.accounts.find((a) => a.platform === platform);
 
@@ -63,9 +64,9 @@ export function AdsWorkspace(flags: Flags) {
 function Campaigns({ account, flags }: { account: Account; flags: Flags }) {
   const platform = account.platform;
   const client = useQueryClient();
-  const campaigns = useQuery({ queryKey: ["campaigns", platform], queryFn: () => tool<{ campaigns: Campaign[] }>("list_campaigns", { platform, limit: 100 }) });
+  const campaigns = useQuery({ queryKey: ["campaigns", platform], queryFn: () => tool("list_campaigns", { platform, limit: 100 }) });
   const [name, setName] = useState("");
-  const [objective, setObjective] = useState("sales");
+  const [objective, setObjective] = useState<Objective>("sales");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -94,7 +95,7 @@ function Campaigns({ account, flags }: { account: Account; flags: Flags }) {
               <label htmlFor="campaign-objective" className="block text-sm font-medium text-slate-800">
                 Objective
               </label>
-              <Select id="campaign-objective" value={objective} onChange={(e) => setObjective(e.target.value)}>
+              <Select id="campaign-objective" value={objective} onChange={(e) => setObjective(e.target.value as Objective)}>
                 {OBJECTIVES.map((o) => (
                   <option key={o} value={o}>
                     {o}
@@ -126,7 +127,7 @@ function CampaignCard({ campaign, account, flags }: { campaign: Campaign; accoun
   const client = useQueryClient();
   const [open, setOpen] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const adSets = useQuery({ queryKey: ["ad-sets", campaign.id], queryFn: () => tool<{ adSets: AdSet[] }>("list_ad_sets", { campaignId: campaign.id, limit: 100 }), enabled: open });
+  const adSets = useQuery({ queryKey: ["ad-sets", campaign.id], queryFn: () => tool("list_ad_sets", { campaignId: campaign.id, limit: 100 }), enabled: open });
   const toggle = async () => {
     try {
       await tool(campaign.status === "active" ? "pause_campaign" : "activate_campaign", { id: campaign.id });
@@ -244,7 +245,7 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
 
 function AdSetBlock({ adSet, account, flags }: { adSet: AdSet; account: Account; flags: Flags }) {
   const client = useQueryClient();
-  const ads = useQuery({ queryKey: ["ads", adSet.id], queryFn: () => tool<{ ads: Ad[] }>("list_ads", { adSetId: adSet.id, limit: 200 }) });
+  const ads = useQuery({ queryKey: ["ads", adSet.id], queryFn: () => tool("list_ads", { adSetId: adSet.id, limit: 200 }) });
   const [launching, setLaunching] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // Activating ads also activates their ad set and campaign: refresh all three levels.

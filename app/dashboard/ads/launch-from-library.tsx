@@ -2,44 +2,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
+import type { ToolInput, ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import { Alert, Badge } from "@/components/ui/misc";
 import { ActivateAdsButton } from "./activate-ads";
 import { adSetNoun, tool, type AdSet } from "./ads-api";
 
-interface Creative {
-  id: string;
-  fileName: string;
-  kind: string;
-  status: string;
-  width: number | null;
-  height: number | null;
-  copyCount: number;
-}
-interface Copy {
-  id: string;
-  label: string | null;
-  headline: string | null;
-  primaryText: string | null;
-}
-interface BuildRow {
-  creativeId: string;
-  copyVariantId: string | null;
-  name: string;
-  problems: string[];
-  adId: string | null;
-  created: boolean;
-  error: { code: string; message: string } | null;
-}
-interface Build {
-  ads: BuildRow[];
-  created: number;
-  existing: number;
-  failed: number;
-}
+type Copy = ToolOutput<"list_copy_variants">["copies"][number];
+type Build = ToolOutput<"build_ads_from_library">;
+type CallToAction = ToolInput<"build_ads_from_library">["callToAction"];
 
-const CTAS: Record<string, string[]> = {
+const CTAS: Record<string, CallToAction[]> = {
   platform_a: ["learn_more", "shop_now", "sign_up", "download", "contact_us", "book_now", "get_offer", "subscribe"],
   platform_b: ["learn_more", "shop_now", "sign_up", "download", "contact_us", "apply_now", "subscribe"],
 };
@@ -48,10 +22,10 @@ const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter(
 
 /** Pick creatives and copy variants, preview the matrix with each ad's platform checks, create the ads paused, then activate. */
 export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet; canLaunch: boolean; onBuilt: () => void | Promise<unknown> }) {
-  const creatives = useQuery({ queryKey: ["creatives-for-ads"], queryFn: () => tool<{ creatives: Creative[] }>("list_creatives", { limit: 200 }) });
+  const creatives = useQuery({ queryKey: ["creatives-for-ads"], queryFn: () => tool("list_creatives", { limit: 200 }) });
   const [picked, setPicked] = useState<string[]>([]);
   const [copies, setCopies] = useState<string[]>([]);
-  const [cta, setCta] = useState("learn_more");
+  const [cta, setCta] = useState<CallToAction>("learn_more");
   const [url, setUrl] = useState("https://example.com");
   const [preview, setPreview] = useState<Build | null>(null);
   const [built, setBuilt] = useState<Build | null>(null);
@@ -63,7 +37,7 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
       const all: (Copy & { fileName: string })[] = [];
       for (const id of picked) {
         const c = creatives.data?.creatives.find((x) => x.id === id);
-        const { copies } = await tool<{ copies: Copy[] }>("list_copy_variants", { creativeId: id, limit: 200 });
+        const { copies } = await tool("list_copy_variants", { creativeId: id, limit: 200 });
         all.push(...copies.map((copy) => ({ ...copy, fileName: c?.fileName ?? id })));
       }
       return all;
@@ -77,7 +51,7 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
   const run = async (dryRun: boolean) => {
     setBusy(true);
     try {
-      const result = await tool<Build>("build_ads_from_library", { ...args, dryRun });
+      const result = await tool("build_ads_from_library", { ...args, dryRun });
       setError(null);
       if (dryRun) setPreview(result);
       else {
@@ -140,7 +114,7 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
           <label htmlFor={`cta-${adSet.id}`} className="block text-sm font-medium text-slate-800">
             Call to action
           </label>
-          <Select id={`cta-${adSet.id}`} value={cta} onChange={(e) => (setCta(e.target.value), setPreview(null))}>
+          <Select id={`cta-${adSet.id}`} value={cta} onChange={(e) => (setCta(e.target.value as CallToAction), setPreview(null))}>
             {CTAS[adSet.platform]!.map((c) => (
               <option key={c} value={c}>
                 {c.replace(/_/g, " ")}

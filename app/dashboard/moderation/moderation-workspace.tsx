@@ -4,12 +4,14 @@ import { useMemo, useState, type FormEvent } from "react";
 import { ApiError } from "@/components/dashboard/api";
 import { formatDateTime } from "@/components/dashboard/format";
 import { useTimeZone } from "@/components/dashboard/time-zone";
-import { callTool } from "@/components/dashboard/tool-call";
+import { callTool, type ToolInput, type ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field, TextArea } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section } from "@/components/ui/misc";
-import type { AdCommentOut, AuditEntry, BulkResult, CommentState, ModerationRuleOut } from "@/lib/moderation/moderation-schema";
+
+type AdComment = ToolOutput<"list_ad_comments">["comments"][number];
+type CommentState = NonNullable<ToolInput<"list_ad_comments">["state"]>[number];
 
 const TABS: { state: CommentState | ""; label: string }[] = [
   { state: "", label: "All" },
@@ -21,7 +23,7 @@ const TABS: { state: CommentState | ""; label: string }[] = [
 const STATE_TONE = { new: "sky", hidden: "amber", replied: "green", deleted: "rose" } as const;
 const STATE_LABEL: Record<CommentState, string> = { new: "New", hidden: "Hidden", replied: "Replied", deleted: "Deleted" };
 type BulkKind = "hide" | "unhide" | "delete";
-const BULK_TOOL: Record<BulkKind, string> = { hide: "hide_ad_comments", unhide: "unhide_ad_comments", delete: "delete_ad_comments" };
+const BULK_TOOL: Record<BulkKind, "hide_ad_comments" | "unhide_ad_comments" | "delete_ad_comments"> = { hide: "hide_ad_comments", unhide: "unhide_ad_comments", delete: "delete_ad_comments" };
 
 function message(e: unknown): string {
   return e instanceof ApiError ? e.message : "That did not work. Please try again.";
@@ -39,7 +41,7 @@ export function ModerationWorkspace() {
   const args = useMemo(() => ({ ...(state ? { state: [state] } : {}), ...(search.trim() ? { search: search.trim() } : {}) }), [state, search]);
   const comments = useInfiniteQuery({
     queryKey: ["ad-comments", args],
-    queryFn: ({ pageParam }) => callTool<{ comments: AdCommentOut[]; nextCursor: string | null }>("list_ad_comments", { ...args, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) }),
+    queryFn: ({ pageParam }) => callTool("list_ad_comments", { ...args, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) }),
     initialPageParam: "",
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
@@ -47,7 +49,7 @@ export function ModerationWorkspace() {
   const refresh = () => queryClient.invalidateQueries({ predicate: (q) => ["ad-comments", "ad-comment-audit"].includes(String(q.queryKey[0])) });
 
   const bulk = useMutation({
-    mutationFn: ({ kind, ids }: { kind: BulkKind; ids: string[] }) => callTool<BulkResult>(BULK_TOOL[kind], { ids }),
+    mutationFn: ({ kind, ids }: { kind: BulkKind; ids: string[] }) => callTool(BULK_TOOL[kind], { ids }),
     onSuccess: ({ results }, { kind }) => {
       const failed = results.filter((r) => !r.ok);
       const done = results.length - failed.length;
@@ -161,7 +163,7 @@ function CommentCard({
   busy,
   onReplied,
 }: {
-  comment: AdCommentOut;
+  comment: AdComment;
   selected: boolean;
   onSelect: (on: boolean) => void;
   onAct: (kind: BulkKind, ids: string[]) => void;
@@ -174,7 +176,7 @@ function CommentCard({
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
   const reply = useMutation({
-    mutationFn: () => callTool<{ comment: AdCommentOut }>("reply_to_ad_comment", { id: c.id, message: text }),
+    mutationFn: () => callTool("reply_to_ad_comment", { id: c.id, message: text }),
     onSuccess: () => {
       setReplying(false);
       setText("");
@@ -233,7 +235,7 @@ function CommentCard({
 
 function AuditTrail({ id }: { id: string }) {
   const timeZone = useTimeZone();
-  const audit = useQuery({ queryKey: ["ad-comment-audit", id], queryFn: () => callTool<{ audit: AuditEntry[] }>("get_ad_comment_audit", { id }) });
+  const audit = useQuery({ queryKey: ["ad-comment-audit", id], queryFn: () => callTool("get_ad_comment_audit", { id }) });
   if (audit.isLoading) return <p className="mt-2 text-sm text-slate-600">Loading history…</p>;
   if (audit.isError) return <Alert>{message(audit.error)}</Alert>;
   const entries = audit.data?.audit ?? [];
@@ -255,7 +257,7 @@ function RulesEditor() {
   const queryClient = useQueryClient();
   const [keyword, setKeyword] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const rules = useQuery({ queryKey: ["moderation-rules"], queryFn: () => callTool<{ rules: ModerationRuleOut[] }>("list_moderation_rules", { limit: 500 }) });
+  const rules = useQuery({ queryKey: ["moderation-rules"], queryFn: () => callTool("list_moderation_rules", { limit: 500 }) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["moderation-rules"] });
   const create = useMutation({
     mutationFn: () => callTool("create_moderation_rule", { keyword }),

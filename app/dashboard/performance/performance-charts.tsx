@@ -58,10 +58,10 @@ export function PerformanceCharts({ goal }: { goal: Goal }) {
   const data = useQuery({
     queryKey: ["insights", level],
     queryFn: async () => {
-      const totals = await tool<Insights>("get_insights", { level });
+      const totals = await tool("get_insights", { level });
       const ids = totals.rows.slice(0, TOP).map((r) => r.id);
       if (!ids.length) return totals;
-      return tool<Insights>("get_insights", { level, ids, breakdown: "day", since: totals.since, until: totals.until });
+      return tool("get_insights", { level, ids, breakdown: "day", since: totals.since, until: totals.until });
     },
   });
   return (

@@ -1,12 +1,15 @@
 "use client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Select } from "@/components/ui/field";
 import { Alert, Badge, Card, Section } from "@/components/ui/misc";
+import { CreativeTestForm, METRIC_NAME, sampleUnit } from "./creative-test-form";
+import { amount, percent, tool, type CreativeTest, type Goal, type Label } from "./performance-api";
 import { PerformanceCharts } from "./performance-charts";
-import { amount, percent, tool, type CreativePerformance, type CreativeTest, type Goal, type Label } from "./performance-api";
+import { RollupHealth } from "./rollup-health";
 
 const message = (e: unknown) => (e instanceof ApiError ? e.message : "Something went wrong. Please try again.");
 const LABEL_TONE = { winner: "green", loser: "rose", fatigued: "amber", neutral: "slate" } as const;
@@ -17,7 +20,7 @@ export function LabelChip({ label }: { label: Label }) {
 
 function GoalControl({ canWrite }: { canWrite: boolean }) {
   const client = useQueryClient();
-  const goal = useQuery({ queryKey: ["performance-goal"], queryFn: () => tool<{ goal: Goal }>("get_performance_goal") });
+  const goal = useQuery({ queryKey: ["performance-goal"], queryFn: () => tool("get_performance_goal") });
   const [error, setError] = useState<string | null>(null);
   async function change(next: Goal) {
     setError(null);
@@ -62,7 +65,7 @@ function CreativeTable() {
   const [label, setLabel] = useState<Label | "">("");
   const data = useQuery({
     queryKey: ["creative-performance", sort, order, label],
-    queryFn: () => tool<{ creatives: CreativePerformance[]; lastRollupAt: string | null }>("list_creative_performance", { sort, order, ...(label ? { label } : {}) }),
+    queryFn: () => tool("list_creative_performance", { sort, order, ...(label ? { label } : {}) }),
   });
   const sortBy = (key: SortKey) => {
     if (key === sort) setOrder(order === "asc" ? "desc" : "asc");
@@ -84,7 +87,6 @@ function CreativeTable() {
             <option value="neutral">Neutral</option>
           </Select>
         </label>
-        {data.data?.lastRollupAt && <p className="text-xs text-slate-600">Rolled up {new Date(data.data.lastRollupAt).toLocaleString()}</p>}
       </div>
       {data.error && <Alert>{message(data.error)}</Alert>}
       <Card className="overflow-x-auto">
@@ -133,20 +135,10 @@ function CreativeTable() {
   );
 }
 
-const METRIC_NAME = { ctr: "CTR", conversion_rate: "conversion rate", cpa: "CPA" } as const;
+const NO_WRITE_REASON = "Your role can view creative tests but not start or stop them; ask an owner, admin or editor.";
 
-function TestCard({ test, canWrite }: { test: CreativeTest; canWrite: boolean }) {
-  const client = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+function TestCard({ test, canWrite, onStop }: { test: CreativeTest; canWrite: boolean; onStop: () => void }) {
   const leader = test.progress.leaderProbability ?? 0;
-  async function stop() {
-    try {
-      await tool("stop_creative_test", { id: test.id });
-      await client.invalidateQueries({ queryKey: ["creative-tests"] });
-    } catch (e) {
-      setError(message(e));
-    }
-  }
   return (
     <Card className="p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -154,7 +146,7 @@ function TestCard({ test, canWrite }: { test: CreativeTest; canWrite: boolean })
         <Badge tone={test.status === "running" ? "sky" : test.outcome === "won" ? "green" : "slate"}>{test.status === "completed" ? test.outcome : test.status}</Badge>
       </div>
       <p className="mt-1 text-xs text-slate-600">
-        On {METRIC_NAME[test.metric]} · decides at {Math.round(test.threshold * 100)}% probability to be best, after {test.minSample.toLocaleString("en-US")} {test.metric === "ctr" ? "impressions" : "clicks"} per creative · ends{" "}
+        On {METRIC_NAME[test.metric]} · decides at {Math.round(test.threshold * 100)}% probability to be best, after {test.minSample.toLocaleString("en-US")} {sampleUnit(test.metric)} per creative · ends{" "}
         {new Date(test.endsAt).toLocaleDateString()}
       </p>
       {test.status === "running" && (
@@ -170,7 +162,7 @@ function TestCard({ test, canWrite }: { test: CreativeTest; canWrite: boolean })
         {test.progress.variants.map((v) => (
           <li key={v.creativeId} className="text-sm">
             <div className="flex flex-wrap justify-between gap-2">
-              <span className="truncate font-medium text-slate-800">
+              <span className="min-w-0 truncate font-medium text-slate-800">
                 {v.fileName} {test.winnerCreativeId === v.creativeId && <Badge tone="green">winner</Badge>}
               </span>
               <span className="tabular-nums text-slate-700">
@@ -180,9 +172,8 @@ function TestCard({ test, canWrite }: { test: CreativeTest; canWrite: boolean })
           </li>
         ))}
       </ul>
-      {error && <Alert>{error}</Alert>}
-      {canWrite && test.status === "running" && (
-        <Button variant="secondary" size="sm" className="mt-3" onClick={() => void stop()}>
+      {test.status === "running" && (
+        <Button variant="secondary" size="sm" className="mt-3" disabled={!canWrite} aria-describedby={canWrite ? undefined : "tests-no-write"} onClick={onStop} aria-label={`Stop test ${test.name}`}>
           Stop test
         </Button>
       )}
@@ -191,26 +182,88 @@ function TestCard({ test, canWrite }: { test: CreativeTest; canWrite: boolean })
 }
 
 function CreativeTests({ canWrite }: { canWrite: boolean }) {
-  const data = useQuery({ queryKey: ["creative-tests"], queryFn: () => tool<{ tests: CreativeTest[] }>("list_creative_tests", { limit: 20 }) });
+  const client = useQueryClient();
+  const data = useQuery({ queryKey: ["creative-tests"], queryFn: () => tool("list_creative_tests", { limit: 20 }) });
+  const [creating, setCreating] = useState(false);
+  // Keyboard users land back on the button when the form closes (started or cancelled).
+  const newTestButton = useRef<HTMLButtonElement>(null);
+  const formWasOpen = useRef(false);
+  useEffect(() => {
+    if (formWasOpen.current && !creating) newTestButton.current?.focus();
+    formWasOpen.current = creating;
+  }, [creating]);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [stopping, setStopping] = useState<CreativeTest | null>(null);
+  const [stopBusy, setStopBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function stop(test: CreativeTest) {
+    setStopBusy(true);
+    try {
+      await tool("stop_creative_test", { id: test.id });
+      setError(null);
+      setNotice(`Stopped “${test.name}”: it ends without a decision.`);
+      await client.invalidateQueries({ queryKey: ["creative-tests"] });
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setStopBusy(false);
+      setStopping(null);
+    }
+  }
+
   return (
     <Section id="tests" title="Creative tests">
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        {!creating && (
+          <button
+            ref={newTestButton}
+            type="button"
+            className={buttonClass()}
+            onClick={() => (setCreating(true), setNotice(null))}
+            disabled={!canWrite}
+            aria-describedby={canWrite ? undefined : "tests-no-write"}
+          >
+            New creative test
+          </button>
+        )}
+        {!canWrite && (
+          <p id="tests-no-write" className="text-sm text-slate-700">
+            {NO_WRITE_REASON}
+          </p>
+        )}
+      </div>
+      {creating && (
+        <CreativeTestForm
+          onDone={(created) => {
+            setCreating(false);
+            if (created) setNotice(`Started “${created.name}”: the hourly rollup tracks it until it is decided.`);
+          }}
+        />
+      )}
+      {notice && <Alert tone="green">{notice}</Alert>}
+      {error && <Alert>{error}</Alert>}
       {data.error && <Alert>{message(data.error)}</Alert>}
       {data.data && data.data.tests.length === 0 && (
-        <p className="text-sm text-slate-600">No creative tests yet. Start one with the create_creative_test tool (API, CLI or MCP): 2 to 5 creatives in one ad set, compared on CTR, conversion rate or CPA.</p>
+        <p className="text-sm text-slate-600">No creative tests yet: compare 2 to 5 creatives of one ad set on CTR, conversion rate or CPA (also through the create_creative_test tool).</p>
       )}
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="mt-4 grid gap-4 md:grid-cols-2">
         {(data.data?.tests ?? []).map((t) => (
-          <TestCard key={t.id} test={t} canWrite={canWrite} />
+          <TestCard key={t.id} test={t} canWrite={canWrite} onStop={() => setStopping(t)} />
         ))}
       </div>
+      <ConfirmDialog open={stopping !== null} title={`Stop “${stopping?.name ?? ""}”?`} confirmLabel="Stop test" busy={stopBusy} onCancel={() => setStopping(null)} onConfirm={() => stopping && void stop(stopping)}>
+        The test ends now without a decision: no winner, no ads paused and no test.completed event. This cannot be undone.
+      </ConfirmDialog>
     </Section>
   );
 }
 
 export function PerformanceOverview({ canWrite }: { canWrite: boolean }) {
-  const goal = useQuery({ queryKey: ["performance-goal"], queryFn: () => tool<{ goal: Goal }>("get_performance_goal") });
+  const goal = useQuery({ queryKey: ["performance-goal"], queryFn: () => tool("get_performance_goal") });
   return (
     <div className="space-y-8">
+      <RollupHealth />
       <GoalControl canWrite={canWrite} />
       <PerformanceCharts goal={goal.data?.goal ?? "cpa"} />
       <CreativeTable />

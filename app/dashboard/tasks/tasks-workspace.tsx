@@ -4,12 +4,14 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import { ApiError } from "@/components/dashboard/api";
 import { formatRelative } from "@/components/dashboard/format";
-import { callTool } from "@/components/dashboard/tool-call";
+import { callTool, type ToolInput, type ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
 import { Field, Select, TextArea } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState } from "@/components/ui/misc";
-import type { Task, TaskComment, TaskList, TaskStatus } from "@/lib/tasks/task-schema";
 
+type Task = ToolOutput<"get_task">["task"];
+type TaskList = ToolOutput<"list_task_lists">["lists"][number];
+type TaskStatus = Task["status"];
 type Member = { userId: string; name: string; email: string };
 type Filters = { listId: string; assignee: string; status: "" | TaskStatus; due: "" | "overdue" | "week" };
 
@@ -36,7 +38,7 @@ function dueLabel(dueDate: string | null, status: TaskStatus): { text: string; t
   return { text: `Due ${dueDate}`, tone: "slate" };
 }
 
-function toArgs(f: Filters, me: string): Record<string, unknown> {
+function toArgs(f: Filters, me: string): ToolInput<"list_tasks"> {
   return {
     ...(f.listId ? { listId: f.listId } : {}),
     ...(f.assignee === "me" ? { assigneeId: me } : f.assignee ? { assigneeId: f.assignee } : {}),
@@ -57,11 +59,11 @@ export function TasksWorkspace({ members, me, canWrite }: { members: Member[]; m
   const [filters, setFilters] = useState<Filters>({ listId: "", assignee: params.get("mine") ? "me" : "", status: "", due: "" });
   const [problem, setProblem] = useState<string | null>(null);
 
-  const lists = useQuery({ queryKey: ["task-lists"], queryFn: () => callTool<{ lists: TaskList[] }>("list_task_lists", { limit: 200 }) });
+  const lists = useQuery({ queryKey: ["task-lists"], queryFn: () => callTool("list_task_lists", { limit: 200 }) });
   const args = useMemo(() => toArgs(filters, me), [filters, me]);
   const tasks = useInfiniteQuery({
     queryKey: ["tasks", args],
-    queryFn: ({ pageParam }) => callTool<{ tasks: Task[]; nextCursor: string | null }>("list_tasks", { ...args, limit: 100, ...(pageParam ? { cursor: pageParam } : {}) }),
+    queryFn: ({ pageParam }) => callTool("list_tasks", { ...args, limit: 100, ...(pageParam ? { cursor: pageParam } : {}) }),
     initialPageParam: "",
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
@@ -209,12 +211,12 @@ function TaskCard({ task, listName, onOpen, children }: { task: Task; listName: 
 function NewTask({ lists, members, defaultListId, onDone, onError }: { lists: TaskList[]; members: Member[]; defaultListId: string; onDone: () => void; onError: (m: string | null) => void }) {
   const [listName, setListName] = useState("");
   const createList = useMutation({
-    mutationFn: (name: string) => callTool<{ list: TaskList }>("create_task_list", { name }),
+    mutationFn: (name: string) => callTool("create_task_list", { name }),
     onSuccess: () => (setListName(""), onError(null), onDone()),
     onError: (e) => onError(message(e)),
   });
   const createTask = useMutation({
-    mutationFn: (args: Record<string, unknown>) => callTool("create_task", args),
+    mutationFn: (args: ToolInput<"create_task">) => callTool("create_task", args),
     onSuccess: () => (onError(null), onDone()),
     onError: (e) => onError(message(e)),
   });
@@ -281,12 +283,12 @@ function NewTask({ lists, members, defaultListId, onDone, onError }: { lists: Ta
 
 function TaskDetail({ id, members, lists, canWrite, onClose, onChanged }: { id: string; members: Member[]; lists: TaskList[]; canWrite: boolean; onClose: () => void; onChanged: () => void }) {
   const queryClient = useQueryClient();
-  const task = useQuery({ queryKey: ["task", id], queryFn: () => callTool<{ task: Task }>("get_task", { id }), retry: false });
-  const comments = useQuery({ queryKey: ["task", id, "comments"], queryFn: () => callTool<{ comments: TaskComment[] }>("list_task_comments", { taskId: id, limit: 200 }), retry: false });
+  const task = useQuery({ queryKey: ["task", id], queryFn: () => callTool("get_task", { id }), retry: false });
+  const comments = useQuery({ queryKey: ["task", id, "comments"], queryFn: () => callTool("list_task_comments", { taskId: id, limit: 200 }), retry: false });
   const [body, setBody] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: (args: Record<string, unknown>) => callTool("update_task", { id, ...args }),
+    mutationFn: (args: Omit<ToolInput<"update_task">, "id">) => callTool("update_task", { id, ...args }),
     onSuccess: () => (setProblem(null), onChanged()),
     onError: (e) => setProblem(message(e)),
   });
@@ -311,7 +313,7 @@ function TaskDetail({ id, members, lists, canWrite, onClose, onChanged }: { id: 
         <div className="grid gap-3 sm:grid-cols-3">
           <div className="space-y-1">
             <label htmlFor="detail-status" className="block text-sm font-medium text-slate-800">Status</label>
-            <Select id="detail-status" value={t.status} disabled={!canWrite} onChange={(e) => save.mutate({ status: e.target.value })}>
+            <Select id="detail-status" value={t.status} disabled={!canWrite} onChange={(e) => save.mutate({ status: e.target.value as TaskStatus })}>
               {STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
             </Select>
           </div>

@@ -4,6 +4,7 @@ import { createCreativeTest, getCreativeTest, listCreativeTests, stopCreativeTes
 import { getPerformanceGoal, setPerformanceGoal } from "@/lib/performance/goal";
 import { getInsights, INSIGHT_LEVELS, listCreativePerformance, PERFORMANCE_SORTS } from "@/lib/performance/insights";
 import { PERFORMANCE_GOALS, PERFORMANCE_LABELS } from "@/lib/performance/labels";
+import { PLATFORMS } from "@/lib/uploads/upload-schema";
 import { defineTool } from "../types";
 import { idArg, pageArgs } from "./shared";
 
@@ -50,6 +51,20 @@ const CreativePerformanceSchema = z.object({
   liveAds: z.number().int(),
   updatedAt: z.string(),
 });
+
+const RollupHealthSchema = z
+  .object({
+    figuresAsOf: z.string().nullable().describe("The latest successful pull of any account: the time the figures are as of (null before the first)"),
+    accounts: z.array(
+      z.object({
+        platform: z.enum(PLATFORMS),
+        lastRunAt: z.string().describe("The account's last rollup, successful or not"),
+        lastSuccessAt: z.string().nullable(),
+        lastError: z.string().nullable().describe("Why the account's last rollup failed; null when it succeeded (its figures are then current)"),
+      }),
+    ),
+  })
+  .describe("The hourly rollup's health per ad account");
 
 const VariantSchema = z.object({
   creativeId: z.string(),
@@ -113,15 +128,19 @@ export const performanceTools = [
     name: "list_creative_performance",
     title: "List creative performance",
     description:
-      "Each creative's last-30-days figures across its ads with its label (winner, loser, fatigued, neutral) and the reason, as the last hourly rollup left them. " +
-      "Sort by a figure or the label; filter by label.",
+      "Each creative's last-30-days figures across its ads with its label (winner, loser, fatigued, neutral) and the reason, as the last hourly rollup left them, " +
+      "and the rollup's health per ad account (last run, last success, last error). Sort by a figure or the label; filter by label.",
     input: z.strictObject({
       label: Label.optional(),
       sort: z.enum(PERFORMANCE_SORTS).optional().describe("Default spend"),
       order: z.enum(["asc", "desc"]).optional().describe("Default desc (missing values last)"),
       limit: z.number().int().min(1).max(500).optional().default(100),
     }),
-    output: z.object({ creatives: z.array(CreativePerformanceSchema), lastRollupAt: z.string().nullable() }),
+    output: z.object({
+      creatives: z.array(CreativePerformanceSchema),
+      lastRollupAt: z.string().nullable().describe("When the rollup last ran for any account, successful or not"),
+      rollup: RollupHealthSchema,
+    }),
     handler: listCreativePerformance,
   }),
   defineTool({

@@ -5,10 +5,13 @@ import { ApiError } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
 import { Field, Select, TextArea } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section } from "@/components/ui/misc";
+import type { ToolInput } from "@/components/dashboard/tool-call";
 import { tool } from "./automation-api";
 
+type FlowEvent = Extract<ToolInput<"create_automation_flow">["trigger"], { event: unknown }>["event"];
+
 // The event kinds a flow may start on (automation.event cannot: a flow's own event would loop).
-const EVENTS = [
+const EVENTS: FlowEvent[] = [
   "rule.triggered",
   "ad.created",
   "upload.completed",
@@ -26,19 +29,10 @@ const EVENTS = [
   "task.due",
 ];
 
-interface Flow {
-  id: string;
-  name: string;
-  trigger: { event: string } | { schedule: string; timeZone: string };
-  condition: { path: string; operator: string; value?: unknown } | null;
-  action: { url: string; payload: Record<string, unknown> };
-  lastRun: { status: string; responseStatus: number | null; error: string | null; at: string } | null;
-}
-
 const message = (e: unknown) => (e instanceof ApiError ? e.message : "Something went wrong. Please try again.");
 
 export function FlowsSection({ canManage }: { canManage: boolean }) {
-  const flows = useQuery({ queryKey: ["flows"], queryFn: () => tool<{ flows: Flow[] }>("list_automation_flows", { limit: 100 }) });
+  const flows = useQuery({ queryKey: ["flows"], queryFn: () => tool("list_automation_flows", { limit: 100 }) });
   const client = useQueryClient();
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -94,7 +88,7 @@ function FlowForm({ onCreated }: { onCreated: (secret: string) => void }) {
   const client = useQueryClient();
   const [name, setName] = useState("");
   const [kind, setKind] = useState<"event" | "schedule">("event");
-  const [event, setEvent] = useState("rule.triggered");
+  const [event, setEvent] = useState<FlowEvent>("rule.triggered");
   const [schedule, setSchedule] = useState("0 9 * * 1");
   const [url, setUrl] = useState("");
   const [payload, setPayload] = useState('{\n  "text": "Rule {{data.rule.name}} changed {{data.rule.matchCount}} objects"\n}');
@@ -112,10 +106,10 @@ function FlowForm({ onCreated }: { onCreated: (secret: string) => void }) {
     }
     setBusy(true);
     try {
-      const { secret } = await tool<{ secret: string }>("create_automation_flow", {
+      const { secret } = await tool("create_automation_flow", {
         name,
         trigger: kind === "event" ? { event } : { schedule },
-        action: { url, payload: parsed },
+        action: { url, payload: parsed as Record<string, unknown> },
       });
       setError(null);
       setName("");
@@ -145,7 +139,7 @@ function FlowForm({ onCreated }: { onCreated: (secret: string) => void }) {
             <label htmlFor="flow-event" className="block text-sm font-medium text-slate-800">
               Event
             </label>
-            <Select id="flow-event" value={event} onChange={(e) => setEvent(e.target.value)}>
+            <Select id="flow-event" value={event} onChange={(e) => setEvent(e.target.value as FlowEvent)}>
               {EVENTS.map((e) => (
                 <option key={e}>{e}</option>
               ))}

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section } from "@/components/ui/misc";
 import { FlowsSection } from "./flows-section";
+import type { ToolInput, ToolOutput } from "@/components/dashboard/tool-call";
 import { tool } from "./automation-api";
 
 const METRICS = ["spend", "impressions", "reach", "clicks", "ctr", "cpc", "cpm", "conversions", "cpa", "conversion_value", "roas", "frequency"] as const;
@@ -36,65 +37,22 @@ const ACTIONS = [
   ["decrease_budget", "Lower budget"],
 ] as const;
 
-interface Condition {
-  metric: string;
-  operator: string;
-  value: number;
-}
-interface Definition {
-  conditions: Condition[];
-  match: "all" | "any";
-  window: string;
-  scope: { level: string; ids?: string[]; nameContains?: string };
-  action: { type: string; percent?: number; maxBudgetMinor?: number; minBudgetMinor?: number };
-}
-interface Rule extends Definition {
-  id: string;
-  name: string;
-  enabled: boolean;
-  cooldownMinutes: number;
-  lastRun: { id: string; hour: string; status: string; matchCount: number; actionsTaken: number } | null;
-}
-interface Match {
-  objectId: string;
-  name: string;
-  campaignName: string;
-  act: boolean;
-  change: string;
-  skipped: string | null;
-  metrics: Record<string, number | null>;
-}
-interface Preview {
-  now: string;
-  window: { since: string; until: string } | null;
-  currency: string | null;
-  inScope: number;
-  actions: number;
-  matches: Match[];
-}
-interface Run {
-  id: string;
-  hour: string;
-  status: string;
-  matchCount: number;
-  actionsTaken: number;
-  errors: { name: string; message: string }[];
-  matches: { objectId: string; name: string; campaignName: string; change: string; skipped: string | null }[];
-  startedAt: string;
-}
+type Rule = ToolOutput<"list_rules">["rules"][number];
+type Definition = NonNullable<ToolInput<"preview_rule">["definition"]>;
+type Condition = Definition["conditions"][number];
 
 const message = (e: unknown) => (e instanceof ApiError ? e.message : "Something went wrong. Please try again.");
 
 /** The editor's form state: text fields as typed, turned into a definition for preview and save. */
 interface Draft {
   name: string;
-  conditions: { metric: string; operator: string; value: string }[];
+  conditions: { metric: Condition["metric"]; operator: Condition["operator"]; value: string }[];
   match: "all" | "any";
-  window: string;
-  level: string;
+  window: Definition["window"];
+  level: Definition["scope"]["level"];
   nameContains: string;
   ids: string;
-  action: string;
+  action: Definition["action"]["type"];
   percent: string;
   cap: string;
   cooldown: string;
@@ -155,7 +113,7 @@ function describeRule(rule: Rule): string {
 }
 
 export function RulesEditor({ canManage, canLaunch, canManageFlows }: { canManage: boolean; canLaunch: boolean; canManageFlows: boolean }) {
-  const rules = useQuery({ queryKey: ["rules"], queryFn: () => tool<{ rules: Rule[] }>("list_rules", { limit: 100 }) });
+  const rules = useQuery({ queryKey: ["rules"], queryFn: () => tool("list_rules", { limit: 100 }) });
   const [editing, setEditing] = useState<Rule | "new" | null>(null);
   const client = useQueryClient();
 
@@ -242,7 +200,7 @@ function RuleCard({ rule, canManage, onEdit }: { rule: Rule; canManage: boolean;
 }
 
 function RunLog({ ruleId }: { ruleId: string }) {
-  const runs = useQuery({ queryKey: ["rule-runs", ruleId], queryFn: () => tool<{ runs: Run[] }>("list_rule_runs", { id: ruleId, limit: 50 }) });
+  const runs = useQuery({ queryKey: ["rule-runs", ruleId], queryFn: () => tool("list_rule_runs", { id: ruleId, limit: 50 }) });
   if (runs.error) return <Alert>{message(runs.error)}</Alert>;
   if (!runs.data) return <p className="mt-3 text-sm text-slate-600">Loading runs…</p>;
   if (!runs.data.runs.length) return <p className="mt-3 text-sm text-slate-600">No runs yet: rules run every hour.</p>;
@@ -307,7 +265,7 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
             <option value="any">any condition</option>
           </Select>
           <label htmlFor="rule-window">over</label>
-          <Select id="rule-window" className="w-auto" value={draft.window} onChange={(e) => set("window", e.target.value)}>
+          <Select id="rule-window" className="w-auto" value={draft.window} onChange={(e) => set("window", e.target.value as Draft["window"])}>
             {WINDOWS.map(([v, l]) => (
               <option key={v} value={v}>
                 {l}
@@ -317,14 +275,14 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
         </div>
         {draft.conditions.map((c, i) => (
           <div key={i} className="grid grid-cols-[1fr_4.5rem_1fr_auto] items-center gap-2">
-            <Select aria-label={`Condition ${i + 1} metric`} value={c.metric} onChange={(e) => set("conditions", draft.conditions.map((x, j) => (j === i ? { ...x, metric: e.target.value } : x)))}>
+            <Select aria-label={`Condition ${i + 1} metric`} value={c.metric} onChange={(e) => set("conditions", draft.conditions.map((x, j) => (j === i ? { ...x, metric: e.target.value as Condition["metric"] } : x)))}>
               {METRICS.map((m) => (
                 <option key={m} value={m}>
                   {METRIC_LABEL[m] ?? m}
                 </option>
               ))}
             </Select>
-            <Select aria-label={`Condition ${i + 1} operator`} value={c.operator} onChange={(e) => set("conditions", draft.conditions.map((x, j) => (j === i ? { ...x, operator: e.target.value } : x)))}>
+            <Select aria-label={`Condition ${i + 1} operator`} value={c.operator} onChange={(e) => set("conditions", draft.conditions.map((x, j) => (j === i ? { ...x, operator: e.target.value as Condition["operator"] } : x)))}>
               {OPERATORS.map(([v, l]) => (
                 <option key={v} value={v}>
                   {l}
@@ -356,7 +314,7 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
           <label htmlFor="rule-level" className="block text-sm font-medium text-slate-800">
             Applies to
           </label>
-          <Select id="rule-level" value={draft.level} onChange={(e) => set("level", e.target.value)}>
+          <Select id="rule-level" value={draft.level} onChange={(e) => set("level", e.target.value as Draft["level"])}>
             {LEVELS.map(([v, l]) => (
               <option key={v} value={v}>
                 {l}
@@ -372,7 +330,7 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
           <label htmlFor="rule-action" className="block text-sm font-medium text-slate-800">
             Action
           </label>
-          <Select id="rule-action" value={draft.action} onChange={(e) => set("action", e.target.value)}>
+          <Select id="rule-action" value={draft.action} onChange={(e) => set("action", e.target.value as Draft["action"])}>
             {ACTIONS.filter(([v]) => v === "pause" || canLaunch).map(([v, l]) => (
               <option key={v} value={v}>
                 {l}
@@ -423,7 +381,7 @@ function LivePreview({ definition, ruleId, cooldownMinutes }: { definition: Defi
     queryKey: ["rule-preview", settled],
     queryFn: () => {
       const args = JSON.parse(settled) as { definition: Definition; ruleId?: string; cooldownMinutes: number };
-      return tool<Preview>("preview_rule", {
+      return tool("preview_rule", {
         definition: args.definition,
         ...(args.ruleId ? { id: args.ruleId, ...(Number.isInteger(args.cooldownMinutes) && args.cooldownMinutes >= 0 ? { cooldownMinutes: args.cooldownMinutes } : {}) } : {}),
       });

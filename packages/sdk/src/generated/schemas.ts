@@ -4115,7 +4115,31 @@ export interface ListCreativePerformanceResult {
     liveAds: number;
     updatedAt: string;
   }[];
+  /**
+   * When the rollup last ran for any account, successful or not
+   */
   lastRollupAt: string | null;
+  /**
+   * The hourly rollup's health per ad account
+   */
+  rollup: {
+    /**
+     * The latest successful pull of any account: the time the figures are as of (null before the first)
+     */
+    figuresAsOf: string | null;
+    accounts: {
+      platform: "platform_a" | "platform_b";
+      /**
+       * The account's last rollup, successful or not
+       */
+      lastRunAt: string;
+      lastSuccessAt: string | null;
+      /**
+       * Why the account's last rollup failed; null when it succeeded (its figures are then current)
+       */
+      lastError: string | null;
+    }[];
+  };
 }
 export interface GetPerformanceGoalInput {}
 export interface GetPerformanceGoalResult {

@@ -1,0 +1,37 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { formatDateTime } from "@/components/dashboard/format";
+import { useTimeZone } from "@/components/dashboard/time-zone";
+import { Alert } from "@/components/ui/misc";
+import { tool } from "./performance-api";
+
+const PLATFORM_NAME = { platform_a: "Platform A", platform_b: "Platform B" } as const;
+
+/** When the figures were last rolled up, and an alert for each ad account whose last rollup failed. */
+export function RollupHealth() {
+  const timeZone = useTimeZone();
+  const time = (iso: string) => formatDateTime(iso, timeZone);
+  const data = useQuery({ queryKey: ["creative-performance", "rollup"], queryFn: () => tool("list_creative_performance", { limit: 1 }) });
+  const rollup = data.data?.rollup;
+  if (!rollup) return null;
+  const failed = rollup.accounts.filter((a) => a.lastError !== null);
+  return (
+    <div className="space-y-2" data-testid="rollup-health">
+      <p className="text-sm text-slate-700">
+        {rollup.figuresAsOf ? (
+          <>
+            Figures as of <time dateTime={rollup.figuresAsOf}>{time(rollup.figuresAsOf)}</time>, rolled up every hour.
+          </>
+        ) : (
+          "No rollup yet: figures appear after the first hourly rollup of active ads."
+        )}
+      </p>
+      {failed.map((a) => (
+        <Alert key={a.platform}>
+          <strong>{PLATFORM_NAME[a.platform]}</strong>: the last rollup, {time(a.lastRunAt)}, failed: {a.lastError!.replace(/\.$/, "")}.{" "}
+          {a.lastSuccessAt ? `Its figures are from ${time(a.lastSuccessAt)}.` : "Its figures have not been read yet."} The next hourly rollup tries again.
+        </Alert>
+      ))}
+    </div>
+  );
+}
