@@ -52,7 +52,11 @@ function Chart({ title, insights, metric, unit }: { title: string; insights: Ins
   );
 }
 
-/** Spend, CTR and the goal's metric per day for the top creatives or campaigns, from get_insights. */
+function dayBefore(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Spend, CTR and the goal's metric per complete day for the top creatives or campaigns, from get_insights. */
 export function PerformanceCharts({ goal }: { goal: Goal }) {
   const [level, setLevel] = useState<Level>("creative");
   const data = useQuery({
@@ -61,7 +65,11 @@ export function PerformanceCharts({ goal }: { goal: Goal }) {
       const totals = await tool("get_insights", { level });
       const ids = totals.rows.slice(0, TOP).map((r) => r.id);
       if (!ids.length) return totals;
-      return tool("get_insights", { level, ids, breakdown: "day", since: totals.since, until: totals.until });
+      // The range ends today on the account's clock: a day still delivering would read as a collapse, so the
+      // lines end with the last complete day.
+      const lastCompleteDay = dayBefore(totals.until);
+      if (lastCompleteDay < totals.since) return { ...totals, rows: [] };
+      return tool("get_insights", { level, ids, breakdown: "day", since: totals.since, until: lastCompleteDay });
     },
   });
   return (
@@ -79,7 +87,8 @@ export function PerformanceCharts({ goal }: { goal: Goal }) {
         </label>
       </div>
       {data.error && <Alert>{(data.error as Error).message}</Alert>}
-      {data.data && data.data.rows.length === 0 && <p className="text-sm text-slate-600">No delivery rolled up yet: charts appear after the first hourly rollup of active ads.</p>}
+      {data.data && data.data.rows.length === 0 && <p className="text-sm text-slate-600">No complete day of delivery rolled up yet: charts appear after the first full day of active ads.</p>}
+      {data.data && data.data.rows.length > 0 && <p className="text-sm text-slate-600">Per day, through {data.data.until} (the last complete day on the ad account&rsquo;s clock; today is still delivering).</p>}
       {data.data && data.data.rows.length > 0 && (
         <div className="grid gap-4 lg:grid-cols-3">
           <Chart title="Spend" insights={data.data} metric="spend" unit={data.data.currency} />
