@@ -60,7 +60,10 @@ export async function switchToPro(page: Page): Promise<void> {
   await expect(page.getByTestId("plan-state")).toHaveText("Pro");
 }
 
-/** Writes a screenshot for the docs. */
+/**
+ * Takes a screenshot for the docs: into docs/screenshots when UPDATE_SCREENSHOTS=1 (`npm run screenshots`),
+ * else into test-results/screenshots, so an ordinary test run leaves the tracked pictures alone.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   // Let the images in view finish loading, so the picture shows what a person sees a moment later.
   await page
@@ -76,5 +79,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
       { timeout: 5_000 },
     )
     .catch(() => undefined);
-  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: false });
+  const folder = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots";
+  await page.screenshot({ path: `${folder}/${name}.png`, fullPage: false });
 }
