@@ -14,11 +14,15 @@ function ensureChromium(): void {
   }
 }
 
-/** Builds the app if stale, then starts the real server (the same way the integration tests do) on the embedded defaults. */
+/**
+ * Builds the app if stale, then starts the real server (the same way the integration tests do) on the
+ * embedded defaults, except shorter waits between platform push attempts (the same five attempts):
+ * the failed-upload journeys would otherwise idle 27 s each.
+ */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   ensureChromium();
   buildIfStale({ quiet: true });
-  const server = await startServer();
+  const server = await startServer({ env: { PLATFORM_RETRY_DELAYS_MS: "200,400,800,1600" } });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = server.dataDir;
   return async () => {
