@@ -182,10 +182,11 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
     // Live memory, not garbage waiting for the collector: a full collection first when the server runs
     // with --expose-gc (NODE_OPTIONS), as the benchmarks start it. Meaningful inside the server (over the socket).
     run: async () => {
-      const gc = (globalThis as { gc?: () => void }).gc;
-      gc?.();
+      // `gc` is Node's global, defined only under --expose-gc.
+      const collect = typeof gc === "function" ? gc : null;
+      collect?.();
       const m = process.memoryUsage();
-      return { collected: Boolean(gc), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
+      return { collected: collect !== null, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
     },
   },
   "plan set": {
