@@ -39,3 +39,32 @@ export function Select({ className = "", ...props }: SelectHTMLAttributes<HTMLSe
 export function TextArea({ className = "", ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return <textarea className={`${inputClass} ${className}`} {...props} />;
 }
+
+/**
+ * A labelled select with an optional hint, wired like Field. `className` styles the wrapper (its width in
+ * a row of filters, a grid span); the options are the children.
+ */
+export function SelectField({
+  label,
+  hint,
+  id,
+  className = "space-y-1",
+  children,
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: ReactNode; hint?: ReactNode; id: string }) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <Select id={id} aria-describedby={hint ? `${id}-desc` : undefined} {...props}>
+        {children}
+      </Select>
+      {hint && (
+        <p id={`${id}-desc`} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
-import { Field, Select } from "@/components/ui/field";
+import { Field, SelectField } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section } from "@/components/ui/misc";
 import { ActivateAdsButton } from "./activate-ads";
 import { adSetNoun, money, PLATFORM_LABEL, tool, type Account, type Ad, type AdSet, type Campaign, type PlatformName } from "./ads-api";
@@ -91,18 +91,13 @@ function Campaigns({ account, flags }: { account: Account; flags: Flags }) {
         <Card className="mb-4 p-4">
           <form onSubmit={create} className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end" aria-label="New campaign">
             <Field id="campaign-name" label="New campaign name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
-            <div className="space-y-1">
-              <label htmlFor="campaign-objective" className="block text-sm font-medium text-slate-800">
-                Objective
-              </label>
-              <Select id="campaign-objective" value={objective} onChange={(e) => setObjective(e.target.value as Objective)}>
-                {OBJECTIVES.map((o) => (
-                  <option key={o} value={o}>
-                    {o}
-                  </option>
-                ))}
-              </Select>
-            </div>
+            <SelectField id="campaign-objective" label="Objective" value={objective} onChange={(e) => setObjective(e.target.value as Objective)}>
+              {OBJECTIVES.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
+            </SelectField>
             <Button type="submit" disabled={busy || !name.trim()}>
               Create campaign
             </Button>

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { ApiError } from "@/components/dashboard/api";
 import type { ToolInput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
-import { Field, Select } from "@/components/ui/field";
+import { Field, SelectField } from "@/components/ui/field";
 import { Alert } from "@/components/ui/misc";
 import { tool, type CreativeTest } from "./performance-api";
 
@@ -52,6 +52,12 @@ export function CreativeTestForm({ onDone }: { onDone: (created: CreativeTest | 
   const usable = (adSets.data?.adSets ?? []).filter((s) => s.status !== "deleted" && s.status !== "archived");
   const creatives = useQuery({ queryKey: ["test-form-creatives", adSetId], queryFn: () => creativesInAdSet(adSetId), enabled: Boolean(adSetId) });
 
+  // The sample's unit follows the metric: an untouched default follows it too.
+  const changeMetric = (next: Metric) => {
+    if (minSample === DEFAULT_SAMPLE[metric]) setMinSample(DEFAULT_SAMPLE[next]);
+    setMetric(next);
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -80,30 +86,21 @@ export function CreativeTestForm({ onDone }: { onDone: (created: CreativeTest | 
     <form onSubmit={submit} aria-label="New creative test" className="mb-4 space-y-4 rounded-lg border border-slate-200 bg-white p-4">
       <div className="grid gap-3 sm:grid-cols-2">
         <Field id="test-name" label="Test name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus />
-        <div className="space-y-1">
-          <label htmlFor="test-ad-set" className="block text-sm font-medium text-slate-800">
-            Ad set or ad group
-          </label>
-          <Select
-            id="test-ad-set"
-            value={adSetId}
-            required
-            aria-describedby={adSets.data && !usable.length ? "test-ad-set-desc" : undefined}
-            onChange={(e) => (setAdSetId(e.target.value), setPicked([]))}
-          >
-            <option value="">{adSets.isLoading ? "Loading…" : "Choose one"}</option>
-            {usable.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.platform === "platform_a" ? "Platform A" : "Platform B"}, {s.status})
-              </option>
-            ))}
-          </Select>
-          {adSets.data && !usable.length && (
-            <p id="test-ad-set-desc" className="text-xs text-slate-600">
-              No ad sets yet: create one with ads on the Ads page first.
-            </p>
-          )}
-        </div>
+        <SelectField
+          id="test-ad-set"
+          label="Ad set or ad group"
+          hint={adSets.data && !usable.length ? "No ad sets yet: create one with ads on the Ads page first." : undefined}
+          value={adSetId}
+          required
+          onChange={(e) => (setAdSetId(e.target.value), setPicked([]))}
+        >
+          <option value="">{adSets.isLoading ? "Loading…" : "Choose one"}</option>
+          {usable.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name} ({s.platform === "platform_a" ? "Platform A" : "Platform B"}, {s.status})
+            </option>
+          ))}
+        </SelectField>
       </div>
       {adSets.error && <Alert>{message(adSets.error)}</Alert>}
 
@@ -139,24 +136,11 @@ export function CreativeTestForm({ onDone }: { onDone: (created: CreativeTest | 
       </fieldset>
 
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <div className="space-y-1">
-          <label htmlFor="test-metric" className="block text-sm font-medium text-slate-800">
-            Compare on
-          </label>
-          <Select
-            id="test-metric"
-            value={metric}
-            onChange={(e) => {
-              const next = e.target.value as Metric;
-              if (minSample === DEFAULT_SAMPLE[metric]) setMinSample(DEFAULT_SAMPLE[next]);
-              setMetric(next);
-            }}
-          >
-            <option value="ctr">CTR (clicks per impression)</option>
-            <option value="conversion_rate">Conversion rate (per click)</option>
-            <option value="cpa">CPA (cost per conversion)</option>
-          </Select>
-        </div>
+        <SelectField id="test-metric" label="Compare on" value={metric} onChange={(e) => changeMetric(e.target.value as Metric)}>
+          <option value="ctr">CTR (clicks per impression)</option>
+          <option value="conversion_rate">Conversion rate (per click)</option>
+          <option value="cpa">CPA (cost per conversion)</option>
+        </SelectField>
         <Field id="test-min-sample" label="Minimum sample" hint={`${sampleUnit(metric)} per creative`} type="number" min={1} step={1} required value={minSample} onChange={(e) => setMinSample(e.target.value)} />
         <Field id="test-max-days" label="Maximum days" hint="Lost when no winner by then" type="number" min={1} max={90} step={1} required value={maxDays} onChange={(e) => setMaxDays(e.target.value)} />
         <Field id="test-threshold" label="Threshold (%)" hint="Probability to be best the winner needs" type="number" min={50} max={99.9} step="any" required value={threshold} onChange={(e) => setThreshold(e.target.value)} />

@@ -6,7 +6,7 @@ import { ApiError } from "@/components/dashboard/api";
 import { formatRelative } from "@/components/dashboard/format";
 import { callTool, type ToolInput, type ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
-import { Field, Select, TextArea } from "@/components/ui/field";
+import { Field, Select, SelectField, TextArea } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState } from "@/components/ui/misc";
 
 type Task = ToolOutput<"get_task">["task"];
@@ -87,42 +87,30 @@ export function TasksWorkspace({ members, me, canWrite }: { members: Member[]; m
     <div className="space-y-6">
       {problem && <Alert>{problem}</Alert>}
       <div className="flex flex-wrap items-end gap-3">
-        <div className="w-full sm:w-48">
-          <label htmlFor="filter-list" className="block text-sm font-medium text-slate-800">List</label>
-          <Select id="filter-list" value={filters.listId} onChange={(e) => setFilters({ ...filters, listId: e.target.value })}>
-            <option value="">All lists</option>
-            {lists.data?.lists.map((l) => (
-              <option key={l.id} value={l.id}>{l.name} ({l.taskCount})</option>
-            ))}
-          </Select>
-        </div>
-        <div className="w-full sm:w-44">
-          <label htmlFor="filter-assignee" className="block text-sm font-medium text-slate-800">Assignee</label>
-          <Select id="filter-assignee" value={filters.assignee} onChange={(e) => setFilters({ ...filters, assignee: e.target.value })}>
-            <option value="">Anyone</option>
-            <option value="me">My tasks</option>
-            {members.filter((m) => m.userId !== me).map((m) => (
-              <option key={m.userId} value={m.userId}>{m.name || m.email}</option>
-            ))}
-          </Select>
-        </div>
+        <SelectField id="filter-list" label="List" className="w-full sm:w-48" value={filters.listId} onChange={(e) => setFilters({ ...filters, listId: e.target.value })}>
+          <option value="">All lists</option>
+          {lists.data?.lists.map((l) => (
+            <option key={l.id} value={l.id}>{l.name} ({l.taskCount})</option>
+          ))}
+        </SelectField>
+        <SelectField id="filter-assignee" label="Assignee" className="w-full sm:w-44" value={filters.assignee} onChange={(e) => setFilters({ ...filters, assignee: e.target.value })}>
+          <option value="">Anyone</option>
+          <option value="me">My tasks</option>
+          {members.filter((m) => m.userId !== me).map((m) => (
+            <option key={m.userId} value={m.userId}>{m.name || m.email}</option>
+          ))}
+        </SelectField>
         {view === "list" && (
-          <div className="w-full sm:w-40">
-            <label htmlFor="filter-status" className="block text-sm font-medium text-slate-800">Status</label>
-            <Select id="filter-status" value={filters.status} onChange={(e) => setFilters({ ...filters, status: e.target.value as Filters["status"] })}>
-              <option value="">Any status</option>
-              {STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
-            </Select>
-          </div>
+          <SelectField id="filter-status" label="Status" className="w-full sm:w-40" value={filters.status} onChange={(e) => setFilters({ ...filters, status: e.target.value as Filters["status"] })}>
+            <option value="">Any status</option>
+            {STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
+          </SelectField>
         )}
-        <div className="w-full sm:w-40">
-          <label htmlFor="filter-due" className="block text-sm font-medium text-slate-800">Due</label>
-          <Select id="filter-due" value={filters.due} onChange={(e) => setFilters({ ...filters, due: e.target.value as Filters["due"] })}>
-            <option value="">Any time</option>
-            <option value="overdue">Overdue</option>
-            <option value="week">Next 7 days</option>
-          </Select>
-        </div>
+        <SelectField id="filter-due" label="Due" className="w-full sm:w-40" value={filters.due} onChange={(e) => setFilters({ ...filters, due: e.target.value as Filters["due"] })}>
+          <option value="">Any time</option>
+          <option value="overdue">Overdue</option>
+          <option value="week">Next 7 days</option>
+        </SelectField>
         <div role="group" aria-label="View" className="flex gap-1">
           <Button variant={view === "list" ? "primary" : "secondary"} aria-pressed={view === "list"} onClick={() => setView("list")}>List</Button>
           <Button variant={view === "board" ? "primary" : "secondary"} aria-pressed={view === "board"} onClick={() => setView("board")}>Board</Button>
@@ -241,12 +229,9 @@ function NewTask({ lists, members, defaultListId, onDone, onError }: { lists: Ta
       {lists.length > 0 && (
         <form onSubmit={submitTask} className="grid gap-3 md:grid-cols-2" aria-label="New task">
           <Field id="new-task-title" name="title" label="New task" placeholder="What needs doing?" required maxLength={200} />
-          <div className="space-y-1">
-            <label htmlFor="new-task-list" className="block text-sm font-medium text-slate-800">List</label>
-            <Select id="new-task-list" name="listId" defaultValue={defaultListId || lists[0]?.id} key={defaultListId}>
-              {lists.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
-            </Select>
-          </div>
+          <SelectField id="new-task-list" label="List" name="listId" defaultValue={defaultListId || lists[0]?.id} key={defaultListId}>
+            {lists.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+          </SelectField>
           <Field id="new-task-due" name="dueDate" type="date" label="Due date" />
           <fieldset className="space-y-1">
             <legend className="text-sm font-medium text-slate-800">Assignees</legend>
@@ -311,19 +296,13 @@ function TaskDetail({ id, members, lists, canWrite, onClose, onChanged }: { id: 
         {t.description && <p className="whitespace-pre-wrap text-sm text-slate-700">{t.description}</p>}
         {problem && <Alert>{problem}</Alert>}
         <div className="grid gap-3 sm:grid-cols-3">
-          <div className="space-y-1">
-            <label htmlFor="detail-status" className="block text-sm font-medium text-slate-800">Status</label>
-            <Select id="detail-status" value={t.status} disabled={!canWrite} onChange={(e) => save.mutate({ status: e.target.value as TaskStatus })}>
-              {STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
-            </Select>
-          </div>
+          <SelectField id="detail-status" label="Status" value={t.status} disabled={!canWrite} onChange={(e) => save.mutate({ status: e.target.value as TaskStatus })}>
+            {STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
+          </SelectField>
           <Field id="detail-due" type="date" label="Due date" value={t.dueDate ?? ""} disabled={!canWrite} onChange={(e) => save.mutate({ dueDate: e.target.value || null })} />
-          <div className="space-y-1">
-            <label htmlFor="detail-list" className="block text-sm font-medium text-slate-800">List</label>
-            <Select id="detail-list" value={t.listId} disabled={!canWrite} onChange={(e) => save.mutate({ listId: e.target.value })}>
-              {lists.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
-            </Select>
-          </div>
+          <SelectField id="detail-list" label="List" value={t.listId} disabled={!canWrite} onChange={(e) => save.mutate({ listId: e.target.value })}>
+            {lists.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+          </SelectField>
         </div>
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">Assignees</legend>

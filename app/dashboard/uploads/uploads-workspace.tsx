@@ -6,7 +6,7 @@ import { ApiError, apiFetch } from "@/components/dashboard/api";
 import { formatBytes, formatRelative } from "@/components/dashboard/format";
 import { useTimeZone } from "@/components/dashboard/time-zone";
 import { Button } from "@/components/ui/button";
-import { Select } from "@/components/ui/field";
+import { SelectField } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
 import type { LibraryFolder } from "@/lib/session/library-view";
 import type { Upload } from "@/lib/uploads/upload-schema";
@@ -120,28 +120,18 @@ export function UploadsWorkspace({
     <div className="space-y-8">
       <Card className="p-6">
         <div className="mb-4 grid gap-4 sm:grid-cols-2 lg:max-w-2xl">
-          <div className="space-y-1">
-            <label htmlFor="upload-platform" className="block text-sm font-medium text-slate-800">
-              Push to
-            </label>
-            <Select id="upload-platform" value={platform} onChange={(e) => setPlatform(e.target.value as typeof platform)}>
-              <option value="platform_a">{PLATFORM_LABEL.platform_a} ad account</option>
-              <option value="platform_b">{PLATFORM_LABEL.platform_b} ad account</option>
-            </Select>
-          </div>
-          <div className="space-y-1">
-            <label htmlFor="upload-folder" className="block text-sm font-medium text-slate-800">
-              Library folder
-            </label>
-            <Select id="upload-folder" value={folderId} onChange={(e) => setFolderId(e.target.value)}>
-              {!mustPickFolder && <option value="">Library root</option>}
-              {folders.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.name}
-                </option>
-              ))}
-            </Select>
-          </div>
+          <SelectField id="upload-platform" label="Push to" value={platform} onChange={(e) => setPlatform(e.target.value as typeof platform)}>
+            <option value="platform_a">{PLATFORM_LABEL.platform_a} ad account</option>
+            <option value="platform_b">{PLATFORM_LABEL.platform_b} ad account</option>
+          </SelectField>
+          <SelectField id="upload-folder" label="Library folder" value={folderId} onChange={(e) => setFolderId(e.target.value)}>
+            {!mustPickFolder && <option value="">Library root</option>}
+            {folders.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+          </SelectField>
         </div>
         <div
           onDragOver={(e) => {

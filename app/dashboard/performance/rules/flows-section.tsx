@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
-import { Field, Select, TextArea } from "@/components/ui/field";
+import { Field, SelectField, TextArea } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section } from "@/components/ui/misc";
 import type { ToolInput } from "@/components/dashboard/tool-call";
 import { tool } from "./automation-api";
@@ -125,26 +125,16 @@ function FlowForm({ onCreated }: { onCreated: (secret: string) => void }) {
     <form onSubmit={submit} aria-label="New flow" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
       <div className="grid gap-3 sm:grid-cols-3">
         <Field id="flow-name" label="Flow name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
-        <div className="space-y-1">
-          <label htmlFor="flow-kind" className="block text-sm font-medium text-slate-800">
-            Trigger
-          </label>
-          <Select id="flow-kind" value={kind} onChange={(e) => setKind(e.target.value as "event" | "schedule")}>
-            <option value="event">An event</option>
-            <option value="schedule">A schedule</option>
-          </Select>
-        </div>
+        <SelectField id="flow-kind" label="Trigger" value={kind} onChange={(e) => setKind(e.target.value as "event" | "schedule")}>
+          <option value="event">An event</option>
+          <option value="schedule">A schedule</option>
+        </SelectField>
         {kind === "event" ? (
-          <div className="space-y-1">
-            <label htmlFor="flow-event" className="block text-sm font-medium text-slate-800">
-              Event
-            </label>
-            <Select id="flow-event" value={event} onChange={(e) => setEvent(e.target.value as FlowEvent)}>
-              {EVENTS.map((e) => (
-                <option key={e}>{e}</option>
-              ))}
-            </Select>
-          </div>
+          <SelectField id="flow-event" label="Event" value={event} onChange={(e) => setEvent(e.target.value as FlowEvent)}>
+            {EVENTS.map((e) => (
+              <option key={e}>{e}</option>
+            ))}
+          </SelectField>
         ) : (
           <Field id="flow-schedule" label="Cron (UTC)" hint="minute hour day month weekday" value={schedule} onChange={(e) => setSchedule(e.target.value)} required />
         )}

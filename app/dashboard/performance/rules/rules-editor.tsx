@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { ApiError } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
-import { Field, Select } from "@/components/ui/field";
+import { Field, Select, SelectField } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section } from "@/components/ui/misc";
 import { FlowsSection } from "./flows-section";
 import type { ToolInput, ToolOutput } from "@/components/dashboard/tool-call";
@@ -310,34 +310,24 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
         <p className="text-xs text-slate-600">Money in the account currency; CTR in percent. A ratio with nothing to divide by (CPA without conversions) never matches.</p>
       </fieldset>
       <div className="grid gap-3 sm:grid-cols-3">
-        <div className="space-y-1">
-          <label htmlFor="rule-level" className="block text-sm font-medium text-slate-800">
-            Applies to
-          </label>
-          <Select id="rule-level" value={draft.level} onChange={(e) => set("level", e.target.value as Draft["level"])}>
-            {LEVELS.map(([v, l]) => (
-              <option key={v} value={v}>
-                {l}
-              </option>
-            ))}
-          </Select>
-        </div>
+        <SelectField id="rule-level" label="Applies to" value={draft.level} onChange={(e) => set("level", e.target.value as Draft["level"])}>
+          {LEVELS.map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
+        </SelectField>
         <Field id="rule-name-filter" label="Name contains" hint="Optional" value={draft.nameContains} onChange={(e) => set("nameContains", e.target.value)} maxLength={200} />
         <Field id="rule-ids" label="Only these ids" hint="Optional, comma-separated" value={draft.ids} onChange={(e) => set("ids", e.target.value)} />
       </div>
       <div className="grid gap-3 sm:grid-cols-4">
-        <div className="space-y-1">
-          <label htmlFor="rule-action" className="block text-sm font-medium text-slate-800">
-            Action
-          </label>
-          <Select id="rule-action" value={draft.action} onChange={(e) => set("action", e.target.value as Draft["action"])}>
-            {ACTIONS.filter(([v]) => v === "pause" || canLaunch).map(([v, l]) => (
-              <option key={v} value={v}>
-                {l}
-              </option>
-            ))}
-          </Select>
-        </div>
+        <SelectField id="rule-action" label="Action" value={draft.action} onChange={(e) => set("action", e.target.value as Draft["action"])}>
+          {ACTIONS.filter(([v]) => v === "pause" || canLaunch).map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
+        </SelectField>
         {budget && (
           <>
             <Field id="rule-percent" label="By percent" type="number" min={1} max={draft.action === "decrease_budget" ? 99 : 500} step="any" value={draft.percent} onChange={(e) => set("percent", e.target.value)} required />
