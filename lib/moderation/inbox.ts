@@ -102,6 +102,9 @@ export async function applyAction(row: AdCommentItem, action: Action, actor: Act
       // The same text to the same comment is one reply: a retry after a lost answer or a double submit posts nothing new.
       const clientRef = createHash("sha256").update(`${row.id}\0${action.message}`).digest("hex").slice(0, 32);
       const reply = await withBusyRetry(() => api.replyToComment(account, row.externalId, action.message, clientRef));
+      // Already recorded (the same reply answered again): nothing changed, nothing to audit.
+      const recorded = await db.adCommentItem.findUnique({ where: { id: row.id }, select: { replyExternalId: true } });
+      if (recorded?.replyExternalId === reply.externalId) return db.adCommentItem.findUniqueOrThrow({ where: { id: row.id } });
       // A hidden comment stays hidden when answered; a new one is now replied.
       changes = [
         db.adCommentItem.updateMany({ where: notDeleted, data: { replyExternalId: reply.externalId, replyMessage: reply.message } }),

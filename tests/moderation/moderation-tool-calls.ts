@@ -74,6 +74,10 @@ export const MODERATION_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>>
     expect(other.comment.reply.externalId).not.toBe(comment.reply.externalId);
     const replies = (await platformComments(t)).filter((c) => c.parentExternalId === comments[0].externalId);
     expect(replies.map((c) => c.message).sort()).toEqual(["Free shipping too.", "Yes, in 3 days."]);
+    // Asked again later, the same reply is not audited again either.
+    await toolResult(t.key, "reply_to_ad_comment", { id: comments[0].id, message: "Free shipping too." });
+    const { audit } = await toolResult(t.key, "get_ad_comment_audit", { id: comments[0].id });
+    expect(audit.filter((a: any) => a.action === "reply" && a.detail === "Free shipping too.")).toHaveLength(1);
     expect((await callTool(t.key, "reply_to_ad_comment", { id: comments[0].id, message: "  " })).body.error.code).toBe("invalid_input");
   },
 
