@@ -151,10 +151,10 @@ export async function listCreativePerformance(
   const ids = rows.map((r) => r.creativeId);
   const creatives = await db.creative.findMany({ where: { id: { in: ids } }, select: { id: true, fileName: true, kind: true } });
   const live = await db.ad.groupBy({ by: ["creativeId"], where: { workspaceId: principal.workspaceId, creativeId: { in: ids }, status: "active" }, _count: { _all: true } });
-  const last = await db.performanceCursor.findFirst({ where: { workspaceId: principal.workspaceId }, orderBy: { lastRunAt: "desc" } });
+  const rollup = await rollupHealth(principal.workspaceId);
   return {
-    lastRollupAt: last?.lastRunAt.toISOString() ?? null,
-    rollup: await rollupHealth(principal.workspaceId),
+    lastRollupAt: rollup.accounts.map((a) => a.lastRunAt).sort().at(-1) ?? null,
+    rollup,
     creatives: rows.map((r) => {
       const c = creatives.find((x) => x.id === r.creativeId);
       return {

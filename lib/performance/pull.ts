@@ -55,7 +55,7 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   if (options.stopBudget && options.stopBudget.chunksLeft <= 0) throw new SimulatedCrash();
 
   const now = new Date();
-  const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency, lastRunAt: now, lastError: null };
+  const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency };
   await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...state }, update: state });
   const status = { lastRunAt: now, lastSuccessAt: now, lastError: null };
   await db.performanceRollupStatus.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...status }, update: status });
@@ -63,14 +63,12 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
 }
 
 /**
- * Records a failed pull on the cursor and on the account's rollup status (the page shows it, also
- * for an account never pulled yet); the next hour retries from the same day.
+ * Records a failed pull on the account's rollup status (the page shows it, also for an account never
+ * pulled yet); the cursor stays, so the next hour retries from the same day.
  */
 export async function recordPullError(workspaceId: string, platform: Platform, message: string): Promise<void> {
-  const db = getDb();
   const failure = { lastError: message.slice(0, 500), lastRunAt: new Date() };
-  await db.performanceCursor.updateMany({ where: { workspaceId, platform }, data: failure });
-  await db.performanceRollupStatus.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...failure }, update: failure });
+  await getDb().performanceRollupStatus.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...failure }, update: failure });
 }
 
 type AdKeys = { id: string; creativeId: string; adSetId: string; campaignId: string };

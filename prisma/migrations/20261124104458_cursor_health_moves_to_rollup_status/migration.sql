@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "performance_cursors" DROP COLUMN "lastError",
+DROP COLUMN "lastRunAt";
