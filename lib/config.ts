@@ -121,10 +121,11 @@ const envSchema = z.object({
   /** 0 turns the scheduled lead-ads poll off (`admin leads pull` still pulls). */
   LEADS_POLL: flagDefaultOn,
 
-  // --- Request limits (docs/operations.md, "Limits and input checks"); the server applies the first three (lib/server/http-edge.mjs)
+  // --- Request limits (docs/operations.md, "Limits and input checks"); the server applies the first four (lib/server/http-edge.mjs)
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_HEADERS_TIMEOUT_MS),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_REQUEST_TIMEOUT_MS),
   HTTP_IDLE_TIMEOUT_MS: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_IDLE_TIMEOUT_MS),
+  HTTP_MAX_HEADER_BYTES: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_MAX_HEADER_BYTES),
   /** A request body that sends nothing for this long is refused (400) and its connection closed. */
   BODY_IDLE_TIMEOUT_MS: positiveInt(30_000),
   /** A JSON body (at most 1 MB) must arrive whole within this. */

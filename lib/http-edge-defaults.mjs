@@ -7,4 +7,9 @@ export const HTTP_EDGE_DEFAULTS = {
   HTTP_REQUEST_TIMEOUT_MS: 3_600_000,
   /** A connection with no bytes either way for this long is closed. */
   HTTP_IDLE_TIMEOUT_MS: 60_000,
+  /**
+   * The request head (request line and headers, CRLFs included) may be this large; a larger one is
+   * answered 431 (Node's own default, stated here so the server and its documentation agree).
+   */
+  HTTP_MAX_HEADER_BYTES: 16_384,
 };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { SCOPES, SCOPE_DESCRIPTIONS } from "@/lib/auth/scopes";
 import { CAPABILITIES } from "@/lib/auth/capabilities";
 import { ERROR_CODES, type ErrorCode } from "@/lib/errors";
+import { HTTP_EDGE_DEFAULTS } from "@/lib/http-edge-defaults.mjs";
 import type { OperationDef } from "@/lib/http/operation";
 import type { OtherAnswers } from "@/lib/tools/types";
 
@@ -71,6 +72,14 @@ function errorResponses(codes: ErrorCode[]) {
   );
 }
 
+/** Any request can be refused before it reaches an operation: by the HTTP server, for its size (lib/server/http-edge.mjs). */
+const HEAD_TOO_LARGE = {
+  "431": {
+    description: `\`invalid_request\`: the request head (request line and headers) is larger than HTTP_MAX_HEADER_BYTES (${HTTP_EDGE_DEFAULTS.HTTP_MAX_HEADER_BYTES} bytes by default); the connection then closes`,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  },
+};
+
 function otherResponses(other: OtherAnswers, success: { description: string; content?: unknown }) {
   return {
     responses: {
@@ -129,7 +138,7 @@ function operationObject(op: OperationDef<any, any, any, any>, components: Recor
     ],
     ...(requestBody ? { requestBody } : {}),
     responses: Object.fromEntries(
-      Object.entries({ [String(op.success.status)]: success, ...other.responses, ...errorResponses(errors) }).sort(([a], [b]) => Number(a) - Number(b)),
+      Object.entries({ [String(op.success.status)]: success, ...other.responses, ...errorResponses(errors), ...HEAD_TOO_LARGE }).sort(([a], [b]) => Number(a) - Number(b)),
     ),
   };
 }

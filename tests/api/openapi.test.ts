@@ -10,7 +10,7 @@ it("serves an OpenAPI 3.1 document generated from the operations, with every err
   const me = doc.paths["/api/v1/me"].get;
   expect(me.operationId).toBe("getMe");
   // 400: ambiguous credentials or unusable header text (issue 11), documented since the status check (issue 16).
-  expect(Object.keys(me.responses).sort()).toEqual(["200", "400", "401", "402", "403", "409", "429", "500"]);
+  expect(Object.keys(me.responses).sort()).toEqual(["200", "400", "401", "402", "403", "409", "429", "431", "500"]);
   expect(me.responses["200"].content["application/json"].schema.properties.account.$ref).toBe("#/components/schemas/Account");
   const account = doc.components.schemas.Account;
   expect(account.required.sort()).toEqual(["credits", "email", "id", "name", "plan", "trialEndsAt"]);
