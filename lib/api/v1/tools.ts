@@ -62,7 +62,7 @@ export const callToolOperation = defineOperation({
   capability: "tools.list",
   // The dashboard's pages call tools too (same-origin, with its session; cross-site writes are refused).
   allowSession: true,
-  handlesIdempotency: true,
+  viaToolCall: true,
   params: z.object({ name: z.string().describe("Tool name") }),
   streamedBody: {
     contentType: "application/json",
