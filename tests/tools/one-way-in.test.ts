@@ -59,7 +59,8 @@ describe("one way in", () => {
     const res = await send("POST", "/api/v1/tools/delete_creatives", { ids: ["crv_missing2"] });
     expect(res).toMatchObject({ status: 200, body: { result: { deleted: 0 } } });
     expect(counts.authorize).toBe(1);
-    expect(counts.textInput).toBe(1);
+    // The tool's name (path) and its arguments (body), each once.
+    expect(counts.textInput).toBe(2);
   });
 
   it("keeps REST's error codes on the curated route and the tool codes on the tool route", async () => {
