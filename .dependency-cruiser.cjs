@@ -11,6 +11,8 @@ const EDGE =
   "^(app|pages|components)/|^(auth|instrumentation|proxy)\\.ts$|^lib/(http|api|mcp|openapi|dashboard|server|admin)/|^lib/tools/call\\.ts$";
 /** The tool catalog: one declaration per capability, calling domain functions. */
 const TOOLS = "^lib/tools/(?!call\\.ts$)";
+/** Read models: what pages read, authorized and folder-scoped as the matching tools are; beside the tools, above the domain. */
+const READ_MODELS = "^lib/read-models/";
 /** Job entry points: the Inngest functions and the serve handler that lists them. */
 const JOB_ENTRIES = "^inngest/(functions/|serve\\.ts$)";
 /**
@@ -18,11 +20,28 @@ const JOB_ENTRIES = "^inngest/(functions/|serve\\.ts$)";
  * neutral or client-side code, so a new domain folder is held to the rules without an edit here.
  */
 const DOMAIN =
-  "^lib/(?!(http|api|mcp|openapi|dashboard|server|admin|tools|db|storage|platforms|jobs|pagination|json|random|observability|cli|sdk|generated)/)[^/]+/";
+  "^lib/(?!(http|api|mcp|openapi|dashboard|server|admin|tools|read-models|db|storage|platforms|jobs|pagination|json|random|observability|cli|sdk|generated)/)[^/]+/";
 /** What the domain runs on: database, media storage, ad platforms, jobs, configuration, the service registry. */
 const INFRA = "^lib/(db|storage|platforms|jobs|observability)/|^lib/(config|services|log)\\.ts$|^inngest/client\\.ts$";
 /** Shared by every layer and importing none: error values, ids, pagination. */
 const NEUTRAL = "^lib/(errors|ids|text-input)\\.ts$|^lib/http-edge-defaults\\.mjs$|^lib/(pagination|json|random)/";
+/**
+ * Dashboard pages, layouts, components and server actions: app/ and components/ without the HTTP
+ * routes (app/api, app/.well-known, app/docs hand their requests to lib/http, lib/api, lib/mcp).
+ */
+const DASHBOARD = "^(app|components)/";
+const HTTP_ROUTES = "^app/(api|\\.well-known|docs)/";
+/**
+ * What the dashboard may import from lib/ (besides types): tool calls, its session glue, read
+ * models, neutral modules, and modules of schemas and constants (no data, no writes).
+ */
+const DASHBOARD_MAY_USE = [
+  "^lib/tools/call\\.ts$",
+  "^lib/dashboard/",
+  READ_MODELS,
+  NEUTRAL,
+  "^lib/[^/]+/([a-z-]+-schema|schemas|limits|types|scopes)\\.ts$",
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -35,7 +54,7 @@ module.exports = {
         "module (lib/errors.ts, lib/pagination/) or pass it in.",
       severity: "error",
       from: { path: DOMAIN },
-      to: { path: [EDGE, TOOLS, JOB_ENTRIES] },
+      to: { path: [EDGE, TOOLS, READ_MODELS, JOB_ENTRIES] },
     },
     {
       name: "domain-not-next",
@@ -60,14 +79,27 @@ module.exports = {
         "or job function: take what it needs as a parameter (see startEmbeddedRunner(appJobs)).",
       severity: "error",
       from: { path: INFRA },
-      to: { path: [DOMAIN, TOOLS, EDGE, JOB_ENTRIES] },
+      to: { path: [DOMAIN, TOOLS, READ_MODELS, EDGE, JOB_ENTRIES] },
     },
     {
       name: "tools-not-edge",
-      comment: "Tools sit below the surfaces that call them (REST, MCP, CLI): they must not import routes, the request pipeline or MCP.",
+      comment:
+        "Tools and read models sit below the surfaces that call them (REST, MCP, CLI, the dashboard): they must not import routes, " +
+        "the request pipeline, MCP or the dashboard glue.",
       severity: "error",
-      from: { path: TOOLS },
+      from: { path: [TOOLS, READ_MODELS] },
       to: { path: EDGE },
+    },
+    {
+      name: "dashboard-through-catalog",
+      comment:
+        "One way in: dashboard pages and server actions write only through tools (lib/dashboard/tool-action.ts runTool, " +
+        "lib/tools/call.ts callTool) and read through lib/read-models, so validation, authorization, idempotency, events and " +
+        "audit are the API's. Session and account matters that are no workspace capability go through lib/dashboard/account.ts. " +
+        "Types, neutral modules and schema/constant modules may be imported.",
+      severity: "error",
+      from: { path: DASHBOARD, pathNot: HTTP_ROUTES },
+      to: { path: "^(lib|inngest)/", pathNot: DASHBOARD_MAY_USE, dependencyTypesNot: ["type-only"] },
     },
     {
       name: "jobs-not-edge",

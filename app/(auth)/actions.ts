@@ -3,7 +3,7 @@ import { AuthError } from "next-auth";
 import { redirect } from "next/navigation";
 import { signIn, signOut } from "@/auth";
 import { isAppError } from "@/lib/errors";
-import { signUp } from "@/lib/session/accounts";
+import { signUp } from "@/lib/dashboard/account";
 
 export interface SignInState {
   error?: string;

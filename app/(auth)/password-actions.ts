@@ -1,7 +1,7 @@
 "use server";
 import { dashboardOrigin } from "@/lib/dashboard/origin";
 import { isAppError } from "@/lib/errors";
-import { completePasswordReset, requestPasswordReset } from "@/lib/session/password-reset";
+import { completePasswordReset, requestPasswordReset } from "@/lib/dashboard/account";
 
 export interface PasswordFormState {
   error?: string;

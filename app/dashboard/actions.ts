@@ -1,7 +1,7 @@
 "use server";
 import { redirect } from "next/navigation";
 import { currentUserId, setActiveWorkspaceCookie } from "@/lib/dashboard/current";
-import { isActiveMember } from "@/lib/workspaces/switcher";
+import { isActiveMember } from "@/lib/dashboard/account";
 
 /** Makes another of the user's workspaces the active one. */
 export async function switchWorkspace(workspaceId: string): Promise<void> {

@@ -5,11 +5,11 @@ import { NavLink } from "@/components/dashboard/nav-link";
 import { DashboardShell } from "@/components/dashboard/dashboard-shell";
 import { Providers } from "@/components/dashboard/providers";
 import { TimeZoneProvider } from "@/components/dashboard/time-zone";
-import { userTimeZone } from "@/lib/account/profile";
+import { userTimeZone } from "@/lib/dashboard/account";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { planStatus } from "@/lib/workspaces/plan";
-import { listUserWorkspaces } from "@/lib/workspaces/switcher";
+import { planStatus } from "@/lib/dashboard/access";
+import { listUserWorkspaces } from "@/lib/dashboard/account";
 import { switchWorkspace } from "./actions";
 
 export const dynamic = "force-dynamic";

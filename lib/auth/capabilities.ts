@@ -46,6 +46,9 @@ export const CAPABILITIES = {
     summary: "PUT/PATCH/DELETE /api/v1/webhooks, POST /api/v1/webhooks/test, POST /api/v1/webhooks/deliveries/{id}",
   },
 
+  "team.manage": { permission: "team.manage", scopes: "unscoped", summary: "Inviting members, changing their role and folder access, removing them" },
+  "billing.manage": { permission: "billing.manage", scopes: "unscoped", summary: "Subscribing to and cancelling the paid plan" },
+
   "tools.list": { permission: "account.read", scopes: [], summary: "GET /api/v1/tools (each tool then checks its own capability)" },
 
   "review.comment": { permission: "review.comment", scopes: ["comment"], summary: "Commenting on creatives" },

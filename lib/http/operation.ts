@@ -47,8 +47,6 @@ export interface OperationDef<Q = unknown, B = unknown, P = unknown, R = unknown
   allowSession?: boolean;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
-  /** Turns query-string text into the values `query` expects (numbers), before validation. */
-  coerceQuery?: (raw: Record<string, string>) => Record<string, unknown>;
   /** A JSON body. */
   body?: z.ZodType<B>;
   /** A body the handler streams itself (multipart); documented with this schema. */
@@ -57,8 +55,12 @@ export interface OperationDef<Q = unknown, B = unknown, P = unknown, R = unknown
   success: { status: number; description: string; schema?: z.ZodType<R>; contentType?: string };
   /** Other non-error answers (a second success status, 206/304/416 of a download), for the document. */
   otherAnswers?: OtherAnswers;
-  /** The handler applies the Idempotency-Key header itself (tool calls, whose key may also arrive in the arguments). */
-  handlesIdempotency?: boolean;
+  /**
+   * The handler is a tool call (lib/tools/call.ts `callTool`), which authorizes, checks the text,
+   * validates and applies the Idempotency-Key itself, once: the wrapper hands it the raw path
+   * parameters and query and leaves the body unread. `capability` then only documents the route.
+   */
+  viaToolCall?: boolean;
   /** Errors this operation can answer besides the ones every operation can (401, 402, 403, 429, 500). */
   errors?: ErrorCode[];
   handler: (ctx: OperationContext<Q, B, P>) => Promise<ApiResult<R> | Response>;
@@ -87,10 +89,13 @@ function parseWith<T>(schema: z.ZodType<T> | undefined, value: unknown, where: s
 export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler {
   return (request, segment) =>
     runPipeline(request, { allowSession: def.allowSession }, async ({ principal, requestId }) => {
-      if (def.capability) authorize(principal, def.capability);
       const url = new URL(request.url);
       const rawParams = await segment.params;
       const rawQuery = Object.fromEntries(url.searchParams);
+      if (def.viaToolCall) {
+        return toResponse(await def.handler({ principal, params: rawParams as P, query: rawQuery as Q, body: undefined as B, request, requestId }));
+      }
+      if (def.capability) authorize(principal, def.capability);
       const bodyText = def.body ? await readBodyText(request) : "";
       const rawBody = parseJsonText(bodyText);
       // Text input is checked once, here at the edge, before any schema or query sees it (lib/text-input.ts).
@@ -98,12 +103,12 @@ export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler 
       assertTextInput(rawQuery, "query parameters", { maxStringLength: TEXT_INPUT_LIMITS.maxUrlValueLength });
       assertTextInput(rawBody, "request body", { maxStringLength: TEXT_INPUT_LIMITS.maxJsonStringLength });
       const params = parseWith(def.params, rawParams, "path parameters");
-      const query = parseWith(def.query, def.coerceQuery ? def.coerceQuery(rawQuery) : rawQuery, "query parameters");
+      const query = parseWith(def.query, rawQuery, "query parameters");
       const body = parseWith(def.body, rawBody, "request body");
 
       const ctx: OperationContext<Q, B, P> = { principal, query, body, params, request, requestId };
       const idempotencyKey = request.headers.get("idempotency-key");
-      if (idempotencyKey === null || !MUTATING.has(def.method) || def.handlesIdempotency) return toResponse(await def.handler(ctx));
+      if (idempotencyKey === null || !MUTATING.has(def.method)) return toResponse(await def.handler(ctx));
 
       const outcome = await runIdempotently(
         {

@@ -1,7 +1,12 @@
 import { z } from "zod";
+import { AppError, describeZodError } from "@/lib/errors";
+import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
+import { callTool } from "@/lib/tools/call";
 import type { ToolDefinition } from "@/lib/tools/types";
 import { multipartFiles } from "./multipart-files";
 import { defineOperation, type OperationDef } from "./operation";
+import { parseJsonText, readBodyText } from "./request-body";
+import { json } from "./responses";
 
 type Shape = Record<string, z.ZodType>;
 
@@ -16,6 +21,13 @@ function isNumeric(field: z.ZodType): boolean {
   return type === "integer" || type === "number";
 }
 
+function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): Record<string, unknown> {
+  if (!schema) return {};
+  const result = schema.safeParse(value);
+  if (!result.success) throw new AppError("invalid_request", `Invalid ${where}: ${describeZodError(result.error)}`);
+  return (result.data ?? {}) as Record<string, unknown>;
+}
+
 /** All-optional objects may be sent as no body at all. */
 function bodySchema(shape: Shape): z.ZodType {
   const object = z.object(shape);
@@ -23,10 +35,12 @@ function bodySchema(shape: Shape): z.ZodType {
 }
 
 /**
- * The REST operation that serves a tool per its `rest` binding: the tool's own argument schemas
- * validate each part of the request (path, query, JSON body), its capability authorizes the
- * caller, its handler answers. REST keeps its own error codes (`invalid_request`, the domain's
- * codes); the tool error mapping applies to tool calls only.
+ * The REST operation that serves a tool per its `rest` binding. It is a tool call (`callTool`):
+ * one authorization, one text check, one idempotency fingerprint, the same path as
+ * POST /api/v1/tools/{name}, MCP and the dashboard. What stays REST's own: the tool's argument
+ * schemas validate each part of the request (path, query, JSON body) with REST's messages and
+ * codes (`invalid_request`, the domain's codes; the tool error mapping applies to tool calls only),
+ * and `respond`/`statusOf` shape the answer.
  */
 export function operationFromTool(tool: ToolDefinition): OperationDef<any, any, any, any> {
   const rest = tool.rest;
@@ -54,6 +68,11 @@ export function operationFromTool(tool: ToolDefinition): OperationDef<any, any, 
     body: rest.respond ? rest.respond(result) : result,
   });
 
+  const params = hasPath ? z.object(pathShape) : undefined;
+  const query = hasQuery ? z.object(queryShape) : undefined;
+  const body = hasBody ? bodySchema(bodyShape) : undefined;
+  const mutating = rest.method !== "GET";
+
   return defineOperation<any, any, any, any>({
     method: rest.method,
     path: rest.path,
@@ -63,26 +82,44 @@ export function operationFromTool(tool: ToolDefinition): OperationDef<any, any, 
     tag: rest.tag,
     capability: tool.capability,
     allowSession: true,
-    params: hasPath ? z.object(pathShape) : undefined,
-    query: hasQuery ? z.object(queryShape) : undefined,
-    // A query string carries numbers as text; convert them the way z.coerce would.
-    coerceQuery: numericQuery.length
-      ? (raw) => {
-          const values: Record<string, unknown> = { ...raw };
-          for (const key of numericQuery) if (typeof raw[key] === "string") values[key] = Number(raw[key]);
-          return values;
-        }
-      : undefined,
-    body: hasBody ? bodySchema(bodyShape) : undefined,
+    viaToolCall: true,
+    params,
+    query,
+    body,
     streamedBody: rest.multipartUpload && { contentType: "multipart/form-data", schema: rest.multipartUpload.schema },
     success: { status: rest.status, description: rest.successDescription, schema: rest.responseSchema ?? tool.output },
     errors: rest.errors,
     otherAnswers: rest.otherAnswers,
-    handler: async ({ principal, params, query, body, request }) => {
-      if (rest.multipartUpload) return respond(await rest.multipartUpload.run(principal, multipartFiles(request)));
-      const args: Record<string, unknown> = { ...(query ?? {}), ...(body ?? {}) };
-      for (const [name, arg] of Object.entries(pathArg)) args[arg] = (params as Record<string, unknown>)[name];
-      return respond(await tool.handler(principal, args));
+    handler: async ({ principal, params: rawParams, query: rawQuery, request }) => {
+      // Read and checked inside the call, after authorization, as a tool call's arguments are.
+      const readArgs = async () => {
+        const rawBody = body ? parseJsonText(await readBodyText(request)) : undefined;
+        // Text input is checked once, before any schema or query sees it (lib/text-input.ts).
+        assertTextInput(rawParams, "path parameters", { maxStringLength: TEXT_INPUT_LIMITS.maxUrlValueLength });
+        assertTextInput(rawQuery, "query parameters", { maxStringLength: TEXT_INPUT_LIMITS.maxUrlValueLength });
+        assertTextInput(rawBody, "request body", { maxStringLength: TEXT_INPUT_LIMITS.maxJsonStringLength });
+        // A query string carries numbers as text; convert them the way z.coerce would.
+        const queryValues: Record<string, unknown> = { ...rawQuery };
+        for (const key of numericQuery) if (typeof rawQuery[key] === "string") queryValues[key] = Number(rawQuery[key]);
+        const pathValues = parsePart(params, rawParams, "path parameters");
+        const args: Record<string, unknown> = { ...parsePart(query, queryValues, "query parameters"), ...parsePart(body, rawBody, "request body") };
+        for (const [name, arg] of Object.entries(pathArg)) args[arg] = pathValues[name];
+        return args;
+      };
+      const upload = rest.multipartUpload;
+      const outcome = await callTool(principal, tool.name, undefined, {
+        idempotencyKey: mutating ? request.headers.get("idempotency-key") : null,
+        rest: {
+          readArgs,
+          run: upload && (async (caller) => (await upload.run(caller, multipartFiles(request))) as Record<string, unknown>),
+          // A streamed body cannot be hashed before it is read: its length and type stand in for it.
+          streamFingerprint: upload && `${request.headers.get("content-type")?.split(";")[0]}|${request.headers.get("content-length") ?? ""}`,
+        },
+      });
+      const replayed: Record<string, string> = outcome.replayed ? { "Idempotent-Replayed": "true" } : {};
+      if (!outcome.ok) return json(outcome.body, outcome.status, { ...outcome.headers, ...replayed });
+      const answer = respond(outcome.body.result);
+      return { status: answer.status, body: answer.body, headers: replayed };
     },
   });
 }

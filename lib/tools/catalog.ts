@@ -8,6 +8,7 @@ import { folderTools } from "./definitions/folders";
 import { performanceTools } from "./definitions/performance";
 import { leadTools } from "./definitions/leads";
 import { taskTools } from "./definitions/tasks";
+import { teamTools } from "./definitions/team";
 import { moderationTools } from "./definitions/moderation";
 import { reviewTools } from "./definitions/review";
 import { uploadTools } from "./definitions/uploads";
@@ -19,7 +20,7 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
  * Every tool of the service. A new capability is added here first (one file per
  * category under ./definitions); REST, MCP, the CLI and the SDK pick it up from here.
  */
-export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...automationTools, ...moderationTools, ...performanceTools, ...leadTools];
+export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...automationTools, ...moderationTools, ...performanceTools, ...leadTools, ...teamTools];
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 

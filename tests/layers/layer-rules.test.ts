@@ -32,6 +32,10 @@ const FORBIDDEN: [rule: string, from: string, to: string][] = [
   ["tools-not-edge", "lib/tools/definitions/uploads.ts", "lib/http/operation.ts"],
   ["jobs-not-edge", "inngest/functions/upload-push.ts", "lib/api/v1/uploads.ts"],
   ["neutral-stays-neutral", "lib/pagination/cursor.ts", "lib/db/client.ts"],
+  ["tools-not-edge", "lib/read-models/library.ts", "lib/dashboard/current.ts"],
+  ["dashboard-through-catalog", "app/dashboard/library/actions.ts", "lib/folders/library-folders.ts"],
+  ["dashboard-through-catalog", "app/dashboard/settings/team/page.tsx", "lib/db/client.ts"],
+  ["dashboard-through-catalog", "components/review/status-badge.tsx", "lib/review/status.ts"],
 ];
 
 /** One tree holding every forbidden import above (each target exists, so only a rule can object). */
@@ -58,6 +62,18 @@ describe("layer rules", () => {
       "lib/errors.ts": "export const badRequest = 1;\n",
       "lib/jobs/outbox.ts": 'import { getDb } from "@/lib/db/client";\nexport const sendEvent = getDb;\n',
       "lib/db/client.ts": "export const getDb = 1;\n",
+      // The dashboard: a tool call, a read model, its glue, a schema module, and any module for its types only.
+      "app/dashboard/library/actions.ts":
+        'import { callTool } from "@/lib/tools/call";\nimport { listVisibleFolders } from "@/lib/read-models/library";\n' +
+        'import { requirePrincipal } from "@/lib/dashboard/current";\nimport { REVIEW_STATUSES } from "@/lib/review/schemas";\n' +
+        'import type { Folder } from "@/lib/folders/library-folders";\nexport const uses = [callTool, listVisibleFolders, requirePrincipal, REVIEW_STATUSES];\nexport type F = Folder;\n',
+      "lib/tools/call.ts": "export const callTool = 1;\n",
+      "lib/read-models/library.ts": 'import { getDb } from "@/lib/db/client";\nexport const listVisibleFolders = getDb;\n',
+      "lib/dashboard/current.ts": "export const requirePrincipal = 1;\n",
+      "lib/review/schemas.ts": "export const REVIEW_STATUSES = 1;\n",
+      "lib/folders/library-folders.ts": "export type Folder = { id: string };\nexport const renameFolder = 1;\n",
+      // An HTTP route hands its request to the pipeline (REST, MCP), not to the dashboard's rules.
+      "app/api/v1/route.ts": 'import { op } from "@/lib/http/operation";\nexport const GET = op;\n',
     });
     const result = checkLayers({ cwd: dir });
     expect(result.output).toContain("no dependency violations found");

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
-import { getConfig } from "@/lib/services";
+import { signInProviders } from "@/lib/dashboard/account";
 import { currentUserId } from "@/lib/dashboard/current";
 import { signInWithProvider } from "../actions";
 import { SignInForm } from "./sign-in-form";
@@ -19,8 +19,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const callbackUrl = params.callbackUrl?.startsWith("/") && !params.callbackUrl.startsWith("//") ? params.callbackUrl : "/dashboard";
   if (await currentUserId()) redirect(callbackUrl);
-  const { oauth } = getConfig();
-  const providers = [oauth.github && { id: "github", name: "GitHub" }, oauth.google && { id: "google", name: "Google" }].filter(Boolean) as { id: string; name: string }[];
+  const providers = signInProviders();
   return (
     <>
       <h1 className="mb-6 text-xl font-semibold text-slate-900">Sign in to Adloom</h1>

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { NoAccess, PlanRequired } from "@/components/dashboard/page-gates";
 import { PageHeader } from "@/components/ui/misc";
-import { can } from "@/lib/auth/authorize";
+import { can } from "@/lib/dashboard/access";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { planStatus } from "@/lib/workspaces/plan";
+import { planStatus } from "@/lib/dashboard/access";
 import { AdsWorkspace } from "./ads-workspace";
 
 export const metadata: Metadata = { title: "Ads" };

@@ -4,13 +4,12 @@ import { NoAccess, PlanRequired } from "@/components/dashboard/page-gates";
 import { buttonClass } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader, TableHead } from "@/components/ui/misc";
 import { formatDateTime, formatRelative } from "@/components/dashboard/format";
-import { userTimeZone } from "@/lib/account/profile";
-import { can } from "@/lib/auth/authorize";
+import { userTimeZone } from "@/lib/dashboard/account";
+import { can } from "@/lib/dashboard/access";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { isAppError } from "@/lib/errors";
-import { listLeadForms } from "@/lib/leads/forms";
-import { listLeads } from "@/lib/leads/leads";
-import { planStatus } from "@/lib/workspaces/plan";
+import { leadForms, leadsPage } from "@/lib/read-models/leads";
+import { planStatus } from "@/lib/dashboard/access";
 import { pullLeadsNow } from "./actions";
 
 export const metadata: Metadata = { title: "Leads" };
@@ -27,12 +26,12 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
     return <NoAccess page="Leads" title="Your role cannot view ads and their results">Ask an owner or admin for access.</NoAccess>;
   }
   const { form: formParam, cursor } = await searchParams;
-  const [{ forms }, timeZone] = await Promise.all([listLeadForms(principal), userTimeZone(principal.userId)]);
+  const [{ forms }, timeZone] = await Promise.all([leadForms(principal), userTimeZone(principal.userId)]);
   const selected = forms.find((f) => f.id === formParam) ?? null;
-  let page: Awaited<ReturnType<typeof listLeads>> = { leads: [], nextCursor: null };
+  let page: Awaited<ReturnType<typeof leadsPage>> = { leads: [], nextCursor: null };
   let pageError: string | null = null;
   try {
-    page = await listLeads(principal, { formId: selected?.id, limit: PAGE_SIZE, cursor });
+    page = await leadsPage(principal, { formId: selected?.id, limit: PAGE_SIZE, cursor });
   } catch (err) {
     if (!isAppError(err)) throw err;
     pageError = err.message;

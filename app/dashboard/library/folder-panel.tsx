@@ -4,7 +4,7 @@ import { useState, useTransition, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { inputClass } from "@/components/ui/field";
-import type { LibraryFolder } from "@/lib/session/library-view";
+import type { LibraryFolder } from "@/lib/read-models/library";
 import { createFolderAction } from "./actions";
 import { deleteFolderAction, renameFolderAction } from "./library-actions";
 

@@ -1,4 +1,4 @@
-import type { CreativeFilters } from "@/lib/creatives/search-creatives";
+import type { CreativeFilters } from "@/lib/read-models/library";
 import { REVIEW_STATUSES } from "@/lib/review/schemas";
 
 /** The library's filters in its URL query, so a filtered view survives reload and can be shared. */

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { EmptyState, PageHeader } from "@/components/ui/misc";
-import { can } from "@/lib/auth/authorize";
-import { listReviewLinks } from "@/lib/review/links";
+import { can } from "@/lib/dashboard/access";
+import { reviewLinks } from "@/lib/read-models/review-links";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { listVisibleFolders } from "@/lib/session/library-view";
+import { listVisibleFolders } from "@/lib/read-models/library";
 import { ReviewLinksManager } from "./review-links-manager";
 
 export const metadata: Metadata = { title: "Review links" };
@@ -19,7 +19,7 @@ export default async function ReviewLinksPage() {
       </>
     );
   }
-  const [{ links }, folders] = await Promise.all([listReviewLinks(principal, { limit: 200 }), listVisibleFolders(principal)]);
+  const [{ links }, folders] = await Promise.all([reviewLinks(principal, { limit: 200 }), listVisibleFolders(principal)]);
   return (
     <>
       <PageHeader title="Review links" description="Links that let people without an account view, comment on and approve creatives. Share a single creative from its page, or a whole folder here." />

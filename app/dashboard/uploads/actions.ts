@@ -1,11 +1,7 @@
 "use server";
-import { authorize } from "@/lib/auth/authorize";
 import { runAsPrincipal } from "@/lib/dashboard/action-result";
-import { uploadProgress } from "@/lib/session/upload-progress";
+import { uploadProgress } from "@/lib/read-models/uploads";
 
 export async function uploadProgressAction(ids: string[]) {
-  return runAsPrincipal((p) => {
-    authorize(p, "uploads.list");
-    return uploadProgress(p, ids);
-  });
+  return runAsPrincipal((p) => uploadProgress(p, ids));
 }

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { PlanRequired } from "@/components/dashboard/page-gates";
 import { PageHeader } from "@/components/ui/misc";
-import { can } from "@/lib/auth/authorize";
+import { can } from "@/lib/dashboard/access";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { listVisibleFolders } from "@/lib/session/library-view";
-import { planStatus } from "@/lib/workspaces/plan";
+import { listVisibleFolders } from "@/lib/read-models/library";
+import { planStatus } from "@/lib/dashboard/access";
 import { UploadsWorkspace } from "./uploads-workspace";
 
 export const metadata: Metadata = { title: "Uploads" };

@@ -8,7 +8,7 @@ import { useTimeZone } from "@/components/dashboard/time-zone";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
-import type { LibraryFolder } from "@/lib/session/library-view";
+import type { LibraryFolder } from "@/lib/read-models/library";
 import type { Upload } from "@/lib/uploads/upload-schema";
 import { uploadProgressAction } from "./actions";
 import { ACCEPT, checkFile, MAX_FILES } from "./file-checks";

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { signIn } from "@/auth";
 import { isAppError } from "@/lib/errors";
 import { currentUserId, setActiveWorkspaceCookie } from "@/lib/dashboard/current";
-import { acceptInvite, acceptInviteWithNewAccount } from "@/lib/team/invites";
+import { acceptInvite, acceptInviteWithNewAccount } from "@/lib/dashboard/account";
 
 export async function acceptAsSignedIn(token: string): Promise<{ error?: string }> {
   const userId = await currentUserId();

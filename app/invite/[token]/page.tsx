@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { signOutAction } from "@/app/(auth)/actions";
 import { buttonClass } from "@/components/ui/button";
-import { getDb } from "@/lib/db/client";
+import { userEmail } from "@/lib/dashboard/account";
 import { isAppError } from "@/lib/errors";
 import { currentUserId } from "@/lib/dashboard/current";
-import { getInvite, type InviteDetails } from "@/lib/team/invites";
+import { getInvite, type InviteDetails } from "@/lib/dashboard/account";
 import { AcceptForm, NewAccountForm } from "./forms";
 
 export const metadata: Metadata = { title: "Join a workspace" };
@@ -29,7 +29,8 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     );
   }
   const userId = await currentUserId();
-  const user = userId ? await getDb().user.findUnique({ where: { id: userId }, select: { email: true } }) : null;
+  const email = userId ? await userEmail(userId) : null;
+  const user = email ? { email } : null;
   return (
     <Shell>
       <h1 className="text-xl font-semibold text-slate-900">Join {invite.workspaceName}</h1>

@@ -5,7 +5,7 @@ import { ReviewStatusBadge } from "@/components/review/status-badge";
 import { ThreadList } from "@/components/review/thread-list";
 import { formatTimeCode, toTimeSeconds } from "@/components/review/time-code";
 import { VideoWithMarks } from "@/components/review/video-with-marks";
-import type { GuestCreative, GuestView } from "@/lib/review/guest";
+import type { GuestCreative, GuestView } from "@/lib/read-models/guest-review";
 
 type Guest = { name: string; email: string };
 const GUEST_KEY = "adloom-review-guest";

@@ -3,9 +3,9 @@ import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
 import { preload } from "react-dom";
 import { isAppError } from "@/lib/errors";
-import { guestView, hasAccess, openLink } from "@/lib/review/guest";
-import { guestPassCookie } from "@/lib/review/guest-signing";
-import { recordLinkView } from "@/lib/review/link-views";
+import { guestView, hasAccess, openLink } from "@/lib/read-models/guest-review";
+import { guestPassCookie } from "@/lib/read-models/guest-review";
+import { recordLinkView } from "@/lib/read-models/guest-review";
 import { GuestReview } from "./guest-review";
 import { PasswordForm } from "./password-form";
 

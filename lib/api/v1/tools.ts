@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
 import { parseJsonText, readBodyText } from "@/lib/http/request-body";
 import { json } from "@/lib/http/responses";
+import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
 import { callTool } from "@/lib/tools/call";
 import { catalog } from "@/lib/tools/catalog";
 import { invalidInput, TOOL_ERROR_CODES } from "@/lib/tools/errors";
@@ -62,7 +63,7 @@ export const callToolOperation = defineOperation({
   capability: "tools.list",
   // The dashboard's pages call tools too (same-origin, with its session; cross-site writes are refused).
   allowSession: true,
-  handlesIdempotency: true,
+  viaToolCall: true,
   params: z.object({ name: z.string().describe("Tool name") }),
   streamedBody: {
     contentType: "application/json",
@@ -71,6 +72,8 @@ export const callToolOperation = defineOperation({
   success: { status: 200, description: "The tool's result", schema: z.object({ result: z.unknown() }) },
   errors: [...TOOL_ERROR_CODES],
   handler: async ({ principal, params, request }) => {
+    // The tool's name is checked here; its arguments inside callTool (each part of the request once).
+    assertTextInput(params, "path parameters", { maxStringLength: TEXT_INPUT_LIMITS.maxUrlValueLength });
     let args: unknown;
     try {
       args = parseJsonText(await readBodyText(request));

@@ -1,6 +1,17 @@
 import { z } from "zod";
 import { AccountSchema, getAccount } from "@/lib/account/account";
+import { changePlan } from "@/lib/workspaces/plan";
+import { PLANS } from "@/lib/workspaces/workspaces";
 import { defineTool } from "../types";
+
+const PlanStatusSchema = z.object({
+  state: z.enum(["trial", "trial_ended", "pro", "lapsed"]),
+  plan: z.string().nullable(),
+  trialEndsAt: z.string().nullable(),
+  trialDaysLeft: z.number().int().nullable(),
+  apiAccess: z.boolean(),
+  dashboardAccess: z.boolean(),
+});
 
 export const accountTools = [
   defineTool({
@@ -23,5 +34,18 @@ export const accountTools = [
       status: 200,
       successDescription: "The account",
     },
+  }),
+  defineTool({
+    name: "change_plan",
+    title: "Change plan",
+    description:
+      "Subscribes the workspace to the Pro plan (plan: \"pro\", from the trial or a lapsed plan) or cancels it (plan: null; API keys then stop working). Billing itself is outside the service.",
+    category: "account",
+    capability: "billing.manage",
+    readOnly: false,
+    destructive: true,
+    input: z.strictObject({ plan: z.enum(PLANS).nullable().describe("\"pro\" to subscribe, null to cancel") }),
+    output: z.object({ status: PlanStatusSchema }),
+    handler: async (principal, input) => ({ status: await changePlan(principal, input.plan) }),
   }),
 ];

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { listLeadForms } from "@/lib/leads/forms";
 import { LeadFormSchema, LeadSchema } from "@/lib/leads/lead-schema";
 import { getLead, listLeads } from "@/lib/leads/leads";
+import { pullWorkspaceLeads } from "@/lib/leads/pull";
 import { defineTool } from "../types";
 import { idArg, pageArgs } from "./shared";
 
@@ -50,5 +51,25 @@ export const leadTools = [
     input: z.strictObject({ id: idArg("Lead") }),
     output: z.object({ lead: LeadSchema }),
     handler: getLead,
+  }),
+  defineTool({
+    name: "pull_leads",
+    title: "Pull leads now",
+    description:
+      "Polls the workspace's lead forms now, as the scheduled job does every minute: the forms are refreshed and each form's new submissions stored (at most 1,000 per form). stored counts the new ones; a form that failed says why.",
+    category: "leads",
+    capability: "ads.read",
+    readOnly: false,
+    destructive: false,
+    input: z.strictObject({}),
+    output: z.object({
+      stored: z.number().int(),
+      forms: z.array(z.object({ formId: z.string(), stored: z.number().int(), capped: z.boolean(), error: z.string().nullable() })),
+      error: z.string().nullable().describe("Why the forms could not be refreshed, if so"),
+    }),
+    handler: async (principal) => {
+      const pull = await pullWorkspaceLeads(principal.workspaceId);
+      return { stored: pull.stored, forms: pull.forms.map(({ formId, stored, capped, error }) => ({ formId, stored, capped, error })), error: pull.error };
+    },
   }),
 ];

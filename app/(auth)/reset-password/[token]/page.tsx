@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { findPasswordReset } from "@/lib/session/password-reset";
+import { findPasswordReset } from "@/lib/dashboard/account";
 import { ResetPasswordForm } from "./reset-password-form";
 
 export const metadata: Metadata = { title: "Choose a new password" };

@@ -4,12 +4,9 @@ import { notFound } from "next/navigation";
 import { formatBytes, formatDateTime } from "@/components/dashboard/format";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card } from "@/components/ui/misc";
-import { can } from "@/lib/auth/authorize";
-import { COPY_TEXT_LIMITS } from "@/lib/copy/copy-schema";
-import { listCopies } from "@/lib/copy/copy-variants";
-import { findVisibleCreative } from "@/lib/creatives/list-creatives";
-import { toCreative } from "@/lib/creatives/creative-schema";
-import { userTimeZone } from "@/lib/account/profile";
+import { can } from "@/lib/dashboard/access";
+import { COPY_TEXT_LIMITS, creativePage } from "@/lib/read-models/creative";
+import { userTimeZone } from "@/lib/dashboard/account";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { CopyEditor } from "./copy-editor";
 import { ReviewSection } from "./review-section";
@@ -20,10 +17,9 @@ export const dynamic = "force-dynamic";
 export default async function CreativePage({ params }: { params: Promise<{ id: string }> }) {
   const principal = await requirePrincipal();
   const { id } = await params;
-  const row = await findVisibleCreative(principal, id);
-  if (!row) notFound();
-  const creative = toCreative(row);
-  const { copies } = await listCopies(principal, { creativeId: id, limit: 200 });
+  const page = await creativePage(principal, id);
+  if (!page) notFound();
+  const { creative, sizeBytes, copies } = page;
   const ratio = creative.width && creative.height ? `${creative.width} / ${creative.height}` : "16 / 9";
   return (
     <>
@@ -64,7 +60,7 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
               </div>
               <div>
                 <dt className="text-slate-500">Size</dt>
-                <dd className="text-slate-900">{formatBytes(row.sizeBytes)}</dd>
+                <dd className="text-slate-900">{formatBytes(sizeBytes)}</dd>
               </div>
               <div>
                 <dt className="text-slate-500">Added</dt>

@@ -1,60 +1,47 @@
 "use server";
-import { authorize } from "@/lib/auth/authorize";
-import type { CapabilityId } from "@/lib/auth/capabilities";
-import type { Principal } from "@/lib/auth/principal";
-import { runAsPrincipal } from "@/lib/dashboard/action-result";
-import { addComment, deleteComment, listComments, replyToComment, setThreadResolved } from "@/lib/review/comments";
-import { createReviewLink } from "@/lib/review/links";
+import { runTool } from "@/lib/dashboard/tool-action";
 import type { SettableStatus } from "@/lib/review/schemas";
-import { getReviewStatus, requestReview, setReviewStatus } from "@/lib/review/status";
 
-/** Runs a review action as the signed-in member, with the same capability check the tool makes. */
-const as = <T,>(capability: CapabilityId, fn: (p: Principal) => Promise<T>) =>
-  runAsPrincipal((p) => {
-    authorize(p, capability);
-    return fn(p);
-  });
+// Every review action is a tool call (the same checks as the API); see lib/dashboard/tool-action.ts.
 
 export async function loadThreadsAction(creativeId: string, version: number) {
-  return as("creatives.list", (p) => listComments(p, { creativeId, version }));
+  return runTool("list_comments", { creativeId, version });
 }
 
 export async function setStatusAction(creativeId: string, status: SettableStatus) {
-  return as("review.approve", (p) => setReviewStatus(p, { creativeId, status }));
+  return runTool("set_review_status", { creativeId, status });
 }
 
 export async function requestReviewAction(creativeId: string, reviewerIds: string[]) {
-  return as("review.comment", (p) => requestReview(p, { creativeId, reviewerIds }));
+  return runTool("request_review", { creativeId, reviewerIds });
 }
 
 export async function addCommentAction(input: { creativeId: string; body: string; timeSeconds: number | null; pin: { x: number; y: number } | null }) {
-  return as("review.comment", (p) => addComment(p, input));
+  return runTool("add_comment", input);
 }
 
 export async function replyAction(commentId: string, body: string) {
-  return as("review.comment", (p) => replyToComment(p, { commentId, body }));
+  return runTool("reply_to_comment", { commentId, body });
 }
 
 export async function resolveAction(commentId: string, resolved: boolean) {
-  return as("review.comment", (p) => setThreadResolved(p, { commentId, resolved }));
+  return runTool(resolved ? "resolve_comment" : "reopen_comment", { commentId });
 }
 
 export async function deleteCommentAction(commentId: string) {
-  return as("review.comment", (p) => deleteComment(p, { commentId }));
+  return runTool("delete_comment", { commentId });
 }
 
 export async function reviewStateAction(creativeId: string) {
-  return as("creatives.list", (p) => getReviewStatus(p, { creativeId }));
+  return runTool("get_review_status", { creativeId });
 }
 
 export async function shareCreativeAction(input: { creativeId: string; name: string; password: string; expiresAt: string; comment: boolean; decide: boolean; download: boolean }) {
-  return as("review.share", (p) =>
-    createReviewLink(p, {
-      name: input.name,
-      creativeIds: [input.creativeId],
-      password: input.password || undefined,
-      expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : undefined,
-      permissions: { comment: input.comment, decide: input.decide, download: input.download },
-    }),
-  );
+  return runTool("create_review_link", {
+    name: input.name,
+    creativeIds: [input.creativeId],
+    password: input.password || undefined,
+    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : undefined,
+    permissions: { comment: input.comment, decide: input.decide, download: input.download },
+  });
 }

@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert, Badge } from "@/components/ui/misc";
-import type { ConsentWorkspace } from "@/lib/oauth/consent";
+import type { ConsentWorkspace } from "@/lib/dashboard/account";
 
 interface Props {
   /** The authorization request's parameters, posted back unchanged (the server checks them again). */

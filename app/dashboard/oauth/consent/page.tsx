@@ -3,9 +3,9 @@ import { dashboardOrigin } from "@/lib/dashboard/origin";
 import { Alert, Card, PageHeader } from "@/components/ui/misc";
 import { SCOPE_DESCRIPTIONS } from "@/lib/auth/scopes";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { AUTHORIZATION_PARAM_NAMES, readAuthorizationParams, validateAuthorizationRequest, type ValidAuthorizationRequest } from "@/lib/oauth/authorization-request";
-import { consentWorkspaces } from "@/lib/oauth/consent";
-import { isOAuthError } from "@/lib/oauth/errors";
+import { AUTHORIZATION_PARAM_NAMES, readAuthorizationParams, validateAuthorizationRequest, type ValidAuthorizationRequest } from "@/lib/dashboard/account";
+import { consentWorkspaces } from "@/lib/dashboard/account";
+import { isOAuthError } from "@/lib/dashboard/account";
 import { ConsentForm } from "./consent-form";
 
 export const metadata: Metadata = { title: "Connect an app" };

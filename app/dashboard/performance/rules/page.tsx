@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { NoAccess, PlanRequired } from "@/components/dashboard/page-gates";
-import { can } from "@/lib/auth/authorize";
+import { can } from "@/lib/dashboard/access";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { planStatus } from "@/lib/workspaces/plan";
+import { planStatus } from "@/lib/dashboard/access";
 import { RulesEditor } from "./rules-editor";
 
 export const metadata: Metadata = { title: "Automation rules" };

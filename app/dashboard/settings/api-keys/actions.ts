@@ -1,7 +1,7 @@
 "use server";
-import { createApiKeyFor, revokeApiKeyFor } from "@/lib/api-keys/manage";
+import { createApiKeyFor, revokeApiKeyFor } from "@/lib/dashboard/account";
 import { runAsPrincipal } from "@/lib/dashboard/action-result";
-import { revokeConnectedApp } from "@/lib/oauth/connected-apps";
+import { revokeConnectedApp } from "@/lib/dashboard/account";
 
 export async function createKeyAction(input: { name: string; scopes: string[] | null }) {
   return runAsPrincipal((p) => createApiKeyFor(p, { name: input.name, scopes: input.scopes ?? undefined }), "/dashboard/settings/api-keys");

@@ -6,7 +6,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
 import { ScopeBadges } from "./scope-badges";
-import type { ApiKeySummary } from "@/lib/api-keys/manage";
+import type { ApiKeySummary } from "@/lib/dashboard/account";
 import { formatDate, formatRelative } from "@/components/dashboard/format";
 import { useTimeZone } from "@/components/dashboard/time-zone";
 import { createKeyAction, revokeKeyAction } from "./actions";

@@ -6,7 +6,7 @@ import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components
 import { ScopeBadges } from "./scope-badges";
 import { formatDate, formatRelative } from "@/components/dashboard/format";
 import { useTimeZone } from "@/components/dashboard/time-zone";
-import type { ConnectedApp } from "@/lib/oauth/connected-apps";
+import type { ConnectedApp } from "@/lib/dashboard/account";
 import { revokeConnectedAppAction } from "./actions";
 
 /** Apps connected by OAuth (MCP clients): one row per consent, Revoke ends all its tokens. */

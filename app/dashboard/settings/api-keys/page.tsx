@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Alert, PageHeader } from "@/components/ui/misc";
-import { roleAllows } from "@/lib/auth/roles";
+import { roleAllows } from "@/lib/dashboard/access";
 import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/auth/scopes";
-import { grantableScopes, listApiKeys } from "@/lib/api-keys/manage";
+import { grantableScopes, listApiKeys } from "@/lib/dashboard/account";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { planStatus } from "@/lib/workspaces/plan";
-import { listConnectedApps } from "@/lib/oauth/connected-apps";
+import { planStatus } from "@/lib/dashboard/access";
+import { listConnectedApps } from "@/lib/dashboard/account";
 import { ApiKeysManager } from "./api-keys-manager";
 import { ConnectedApps } from "./connected-apps";
 

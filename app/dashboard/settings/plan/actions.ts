@@ -1,11 +1,10 @@
 "use server";
-import { runAsPrincipal } from "@/lib/dashboard/action-result";
-import { changePlan } from "@/lib/workspaces/plan";
+import { runTool } from "@/lib/dashboard/tool-action";
 
 export async function subscribePro() {
-  return runAsPrincipal((p) => changePlan(p, "pro"), "/dashboard");
+  return runTool("change_plan", { plan: "pro" }, "/dashboard");
 }
 
 export async function cancelPlan() {
-  return runAsPrincipal((p) => changePlan(p, null), "/dashboard");
+  return runTool("change_plan", { plan: null }, "/dashboard");
 }

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { Badge, Card, PageHeader } from "@/components/ui/misc";
-import { userTimeZone } from "@/lib/account/profile";
-import { roleAllows } from "@/lib/auth/roles";
+import { userTimeZone } from "@/lib/dashboard/account";
+import { roleAllows } from "@/lib/dashboard/access";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { formatDate } from "@/components/dashboard/format";
-import { getPlanStatus, planStatus, type PlanState } from "@/lib/workspaces/plan";
-import { PLAN_CREDITS } from "@/lib/workspaces/workspaces";
+import { planStatus } from "@/lib/dashboard/access";
+import { getPlanStatus, PLAN_CREDITS, type PlanState } from "@/lib/read-models/plan";
 import { PlanActions } from "./plan-actions";
 
 export const metadata: Metadata = { title: "Plan" };

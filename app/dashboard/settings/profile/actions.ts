@@ -1,5 +1,5 @@
 "use server";
-import { changePassword, createOwnWorkspace, updateProfile } from "@/lib/account/profile";
+import { changePassword, createOwnWorkspace, updateProfile } from "@/lib/dashboard/account";
 import { runAsPrincipal } from "@/lib/dashboard/action-result";
 import { setActiveWorkspaceCookie } from "@/lib/dashboard/current";
 

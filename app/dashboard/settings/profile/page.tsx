@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/misc";
-import { getProfile } from "@/lib/account/profile";
+import { getProfile } from "@/lib/dashboard/account";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { ProfileForms } from "./profile-forms";
 

@@ -4,7 +4,7 @@ import { useState, useTransition, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import { Alert, Card } from "@/components/ui/misc";
-import type { Profile } from "@/lib/account/profile";
+import type { Profile } from "@/lib/dashboard/account";
 import { changePasswordAction, createWorkspaceAction, updateProfileAction } from "./actions";
 
 type Outcome = { ok: true; message: string } | { ok: false; message: string } | null;

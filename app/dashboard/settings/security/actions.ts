@@ -3,8 +3,8 @@ import { redirect } from "next/navigation";
 import { signOut } from "@/auth";
 import { runAsPrincipal } from "@/lib/dashboard/action-result";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { revokeSessions } from "@/lib/session/revocation";
-import { confirmTwoFactorEnrolment, disableTwoFactor, startTwoFactorEnrolment } from "@/lib/session/two-factor";
+import { revokeSessions } from "@/lib/dashboard/account";
+import { confirmTwoFactorEnrolment, disableTwoFactor, startTwoFactorEnrolment } from "@/lib/dashboard/account";
 
 export async function startEnrolmentAction() {
   return runAsPrincipal((p) => startTwoFactorEnrolment(p.userId));

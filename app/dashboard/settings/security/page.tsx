@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/misc";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { remainingRecoveryCodes } from "@/lib/session/two-factor";
+import { remainingRecoveryCodes } from "@/lib/dashboard/account";
 import { SignOutEverywhere } from "./sign-out-everywhere";
 import { TwoFactorSettings } from "./two-factor-settings";
 

@@ -1,26 +1,23 @@
 "use server";
-import { dashboardOrigin } from "@/lib/dashboard/origin";
+import type { ActionResult } from "@/lib/dashboard/action-result";
+import { runTool } from "@/lib/dashboard/tool-action";
 import type { Role } from "@/lib/generated/prisma/enums";
-import { runAsPrincipal } from "@/lib/dashboard/action-result";
-import { createInvite, revokeInvite } from "@/lib/team/invites";
-import { removeMember, updateMember } from "@/lib/team/manage";
 
-export async function inviteAction(input: { email: string; role: Role; folderIds: string[] }) {
-  const base = await dashboardOrigin();
-  return runAsPrincipal(async (p) => {
-    const invite = await createInvite(p, { ...input, baseUrl: base });
-    return { url: invite.url, expiresAt: invite.expiresAt, emailed: invite.emailed };
-  }, "/dashboard/settings/team");
+export async function inviteAction(input: { email: string; role: Role; folderIds: string[] }): Promise<ActionResult<{ url: string; expiresAt: string; emailed: boolean }>> {
+  const result = await runTool("invite_member", input, "/dashboard/settings/team");
+  if (!result.ok) return result;
+  const { url, expiresAt, emailed } = result.data.invite;
+  return { ok: true, data: { url, expiresAt, emailed } };
 }
 
 export async function revokeInviteAction(inviteId: string) {
-  return runAsPrincipal((p) => revokeInvite(p, inviteId), "/dashboard/settings/team");
+  return runTool("revoke_invite", { id: inviteId }, "/dashboard/settings/team");
 }
 
 export async function updateMemberAction(userId: string, input: { role: Role; folderIds: string[] }) {
-  return runAsPrincipal((p) => updateMember(p, userId, input), "/dashboard/settings/team");
+  return runTool("update_member", { userId, ...input }, "/dashboard/settings/team");
 }
 
 export async function removeMemberAction(userId: string) {
-  return runAsPrincipal((p) => removeMember(p, userId), "/dashboard/settings/team");
+  return runTool("remove_member", { userId }, "/dashboard/settings/team");
 }

@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/misc";
-import { roleAllows } from "@/lib/auth/roles";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { listInvites } from "@/lib/team/invites";
-import { listMembers, listWorkspaceFolders } from "@/lib/team/manage";
+import { teamPage } from "@/lib/read-models/team";
 import { TeamManager } from "./team-manager";
 
 export const metadata: Metadata = { title: "Team" };
@@ -11,12 +9,7 @@ export const dynamic = "force-dynamic";
 
 export default async function TeamPage() {
   const principal = await requirePrincipal();
-  const canManage = roleAllows(principal.role, "team.manage");
-  const [members, invites, folders] = await Promise.all([
-    listMembers(principal),
-    canManage ? listInvites(principal) : Promise.resolve([]),
-    listWorkspaceFolders(principal),
-  ]);
+  const { canManage, members, invites, folders } = await teamPage(principal);
   return (
     <>
       <PageHeader

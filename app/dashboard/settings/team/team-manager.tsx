@@ -7,8 +7,7 @@ import { Field, Select } from "@/components/ui/field";
 import { Alert, Badge, Card, Section, TableHead } from "@/components/ui/misc";
 import { formatDate } from "@/components/dashboard/format";
 import { useTimeZone } from "@/components/dashboard/time-zone";
-import type { InviteSummary } from "@/lib/team/invites";
-import type { MemberSummary } from "@/lib/team/manage";
+import type { InviteSummary, MemberSummary } from "@/lib/read-models/team";
 import { inviteAction, removeMemberAction, revokeInviteAction, updateMemberAction } from "./actions";
 
 type Role = MemberSummary["role"];

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { EmptyState, PageHeader } from "@/components/ui/misc";
-import { can } from "@/lib/auth/authorize";
+import { can } from "@/lib/dashboard/access";
 import { EVENT_TYPES } from "@/lib/events/types";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { WebhookSettings } from "./webhook-settings";

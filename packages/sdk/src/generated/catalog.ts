@@ -27,6 +27,43 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
     }
   },
   {
+    "name": "change_plan",
+    "title": "Change plan",
+    "description": "Subscribes the workspace to the Pro plan (plan: \"pro\", from the trial or a lapsed plan) or cancels it (plan: null; API keys then stop working). Billing itself is outside the service.",
+    "category": "account",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "plan": {
+          "anyOf": [
+            {
+              "type": "string",
+              "enum": [
+                "pro"
+              ]
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "\"pro\" to subscribe, null to cancel"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "plan"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "name": "list_uploads",
     "title": "List uploads",
     "description": "Lists upload jobs, newest first, with their status and platform ids. Paginated: pass nextCursor back as cursor.",
@@ -5181,6 +5218,187 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       },
       "required": [
         "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "pull_leads",
+    "title": "Pull leads now",
+    "description": "Polls the workspace's lead forms now, as the scheduled job does every minute: the forms are refreshed and each form's new submissions stored (at most 1,000 per form). stored counts the new ones; a form that failed says why.",
+    "category": "leads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "invite_member",
+    "title": "Invite member",
+    "description": "Invites someone by email to the workspace with a role (and optionally limited to folders). The invite link (url, valid 7 days, works once) is emailed and also returned; a new invite to the same email replaces the old one.",
+    "category": "team",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "email": {
+          "type": "string",
+          "minLength": 3,
+          "maxLength": 254,
+          "description": "Who to invite"
+        },
+        "role": {
+          "type": "string",
+          "enum": [
+            "owner",
+            "admin",
+            "editor",
+            "viewer"
+          ],
+          "description": "owner, admin, editor or viewer (only owners grant owner)"
+        },
+        "folderIds": {
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Folder id"
+          },
+          "description": "Folders the member is limited to; empty: the whole library"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "email",
+        "role"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "revoke_invite",
+    "title": "Revoke invite",
+    "description": "Withdraws a pending invite; its link stops working.",
+    "category": "team",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Invite id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "update_member",
+    "title": "Update member",
+    "description": "Changes a member's role and folder access. Only owners change owners or grant owner; the last owner stays an owner.",
+    "category": "team",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "userId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "User id"
+        },
+        "role": {
+          "type": "string",
+          "enum": [
+            "owner",
+            "admin",
+            "editor",
+            "viewer"
+          ],
+          "description": "owner, admin, editor or viewer (only owners grant owner)"
+        },
+        "folderIds": {
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Folder id"
+          },
+          "description": "Folders the member is limited to; empty: the whole library"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "userId",
+        "role",
+        "folderIds"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "remove_member",
+    "title": "Remove member",
+    "description": "Removes a member from the workspace: their API keys and dashboard sessions stop working here. The last owner cannot be removed.",
+    "category": "team",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "userId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "User id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "userId"
       ],
       "additionalProperties": false
     }

@@ -282,6 +282,26 @@ export interface GetAccountInput {}
 export interface GetAccountResult {
   account: Account;
 }
+export interface ChangePlanInput {
+  /**
+   * "pro" to subscribe, null to cancel
+   */
+  plan: "pro" | null;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ChangePlanResult {
+  status: {
+    state: "trial" | "trial_ended" | "pro" | "lapsed";
+    plan: string | null;
+    trialEndsAt: string | null;
+    trialDaysLeft: number | null;
+    apiAccess: boolean;
+    dashboardAccess: boolean;
+  };
+}
 export interface ListUploadsInput {
   /**
    * Items per page, 1 to 200 (default 100)
@@ -4557,4 +4577,110 @@ export interface GetLeadResult {
       values: string[];
     }[];
   };
+}
+export interface PullLeadsInput {
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface PullLeadsResult {
+  stored: number;
+  forms: {
+    formId: string;
+    stored: number;
+    capped: boolean;
+    error: string | null;
+  }[];
+  /**
+   * Why the forms could not be refreshed, if so
+   */
+  error: string | null;
+}
+export interface InviteMemberInput {
+  /**
+   * Who to invite
+   */
+  email: string;
+  /**
+   * owner, admin, editor or viewer (only owners grant owner)
+   */
+  role: "owner" | "admin" | "editor" | "viewer";
+  /**
+   * Folders the member is limited to; empty: the whole library
+   *
+   * @maxItems 200
+   *
+   * Items: Folder id
+   */
+  folderIds?: string[];
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface InviteMemberResult {
+  invite: {
+    id: string;
+    /**
+     * The invite link (its token is shown only here and in the email)
+     */
+    url: string;
+    expiresAt: string;
+    /**
+     * false when the email could not be sent; share url yourself
+     */
+    emailed: boolean;
+  };
+}
+export interface RevokeInviteInput {
+  /**
+   * Invite id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface RevokeInviteResult {
+  ok: true;
+}
+export interface UpdateMemberInput {
+  /**
+   * User id
+   */
+  userId: string;
+  /**
+   * owner, admin, editor or viewer (only owners grant owner)
+   */
+  role: "owner" | "admin" | "editor" | "viewer";
+  /**
+   * Folders the member is limited to; empty: the whole library
+   *
+   * @maxItems 200
+   *
+   * Items: Folder id
+   */
+  folderIds: string[];
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface UpdateMemberResult {
+  ok: true;
+}
+export interface RemoveMemberInput {
+  /**
+   * User id
+   */
+  userId: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface RemoveMemberResult {
+  ok: true;
 }

@@ -16,6 +16,8 @@ import type {
   AddTaskCommentResult,
   BuildAdsFromLibraryInput,
   BuildAdsFromLibraryResult,
+  ChangePlanInput,
+  ChangePlanResult,
   CreateAdInput,
   CreateAdResult,
   CreateAdSetInput,
@@ -108,6 +110,8 @@ import type {
   GetWebhookResult,
   HideAdCommentsInput,
   HideAdCommentsResult,
+  InviteMemberInput,
+  InviteMemberResult,
   LaunchAdDraftInput,
   LaunchAdDraftResult,
   ListAdAccountsInput,
@@ -174,8 +178,12 @@ import type {
   PauseCampaignResult,
   PreviewRuleInput,
   PreviewRuleResult,
+  PullLeadsInput,
+  PullLeadsResult,
   RedeliverWebhookDeliveryInput,
   RedeliverWebhookDeliveryResult,
+  RemoveMemberInput,
+  RemoveMemberResult,
   RenameFolderInput,
   RenameFolderResult,
   RenameTaskListInput,
@@ -192,6 +200,8 @@ import type {
   ResolveCommentResult,
   RetryUploadInput,
   RetryUploadResult,
+  RevokeInviteInput,
+  RevokeInviteResult,
   RevokeReviewLinkInput,
   RevokeReviewLinkResult,
   SaveAdDraftInput,
@@ -222,6 +232,8 @@ import type {
   UpdateCampaignResult,
   UpdateCopyVariantInput,
   UpdateCopyVariantResult,
+  UpdateMemberInput,
+  UpdateMemberResult,
   UpdateRuleInput,
   UpdateRuleResult,
   UpdateTaskInput,
@@ -232,6 +244,8 @@ import type {
 export interface ToolTypes {
   /** Get account */
   get_account: { input: GetAccountInput; result: GetAccountResult; readOnly: true; destructive: false };
+  /** Change plan */
+  change_plan: { input: ChangePlanInput; result: ChangePlanResult; readOnly: false; destructive: true };
   /** List uploads */
   list_uploads: { input: ListUploadsInput; result: ListUploadsResult; readOnly: true; destructive: false };
   /** Get upload */
@@ -454,11 +468,22 @@ export interface ToolTypes {
   list_leads: { input: ListLeadsInput; result: ListLeadsResult; readOnly: true; destructive: false };
   /** Get lead */
   get_lead: { input: GetLeadInput; result: GetLeadResult; readOnly: true; destructive: false };
+  /** Pull leads now */
+  pull_leads: { input: PullLeadsInput; result: PullLeadsResult; readOnly: false; destructive: false };
+  /** Invite member */
+  invite_member: { input: InviteMemberInput; result: InviteMemberResult; readOnly: false; destructive: false };
+  /** Revoke invite */
+  revoke_invite: { input: RevokeInviteInput; result: RevokeInviteResult; readOnly: false; destructive: true };
+  /** Update member */
+  update_member: { input: UpdateMemberInput; result: UpdateMemberResult; readOnly: false; destructive: false };
+  /** Remove member */
+  remove_member: { input: RemoveMemberInput; result: RemoveMemberResult; readOnly: false; destructive: true };
 }
 
 /** The names of ToolTypes, as values. */
 export const TOOL_NAMES = [
   "get_account",
+  "change_plan",
   "list_uploads",
   "get_upload",
   "create_upload",
@@ -570,4 +595,9 @@ export const TOOL_NAMES = [
   "list_lead_forms",
   "list_leads",
   "get_lead",
+  "pull_leads",
+  "invite_member",
+  "revoke_invite",
+  "update_member",
+  "remove_member",
 ] as const;

@@ -1,3 +1,4 @@
+import { authorize } from "@/lib/auth/authorize";
 import type { Principal } from "@/lib/auth/principal";
 import { getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
@@ -15,6 +16,7 @@ export interface UploadProgress {
  * on (out of `maxAttempts` per job run) and the creative a completed one produced.
  */
 export async function uploadProgress(principal: Principal, ids: string[]): Promise<{ maxAttempts: number; uploads: Record<string, UploadProgress> }> {
+  authorize(principal, "uploads.list");
   const rows = ids.length
     ? await getDb().upload.findMany({
         where: { id: { in: ids.slice(0, 200) }, workspaceId: principal.workspaceId, ...(await folderScope(principal)) },

@@ -1,0 +1,8 @@
+/**
+ * What the signed-in member may see, for deciding what a page shows: the same predicates the
+ * tools authorize with (a button hidden here is a call the tool would refuse). Pure checks, no
+ * data: pages read data from lib/read-models and write through tools (lib/dashboard/tool-action.ts).
+ */
+export { can } from "@/lib/auth/authorize";
+export { roleAllows } from "@/lib/auth/roles";
+export { planStatus } from "@/lib/workspaces/plan";
