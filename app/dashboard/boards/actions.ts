@@ -1,0 +1,22 @@
+"use server";
+import type { ToolAnswer, ToolInput, ToolName, ToolOutput } from "@/components/dashboard/tool-call";
+import { requirePrincipal } from "@/lib/dashboard/current";
+import { callTool } from "@/lib/tools/call";
+import { findTool } from "@/lib/tools/catalog";
+import { planStatus } from "@/lib/workspaces/plan";
+
+/** The library read the board's "add a creative" picker needs besides the boards category. */
+const LIBRARY_READS = new Set(["list_creatives"]);
+
+/**
+ * Calls a boards tool (or the library list) as the signed-in member: the same catalog entry, with
+ * the same permission checks, versions and errors, as POST /api/v1/tools/{name}.
+ */
+export async function callBoardsTool<N extends ToolName>(name: N, args: ToolInput<N>): Promise<ToolAnswer<ToolOutput<N>>> {
+  const principal = await requirePrincipal();
+  if (!planStatus(principal.workspace).dashboardAccess) return { ok: false, status: 402, code: "subscription_required", message: "Choose a plan to use boards" };
+  const tool = findTool(name);
+  if (!tool || (tool.category !== "boards" && !LIBRARY_READS.has(name))) return { ok: false, status: 404, code: "not_found", message: `Unknown tool "${name}"` };
+  const outcome = await callTool(principal, name, args);
+  return outcome.ok ? { ok: true, result: outcome.body.result as unknown as ToolOutput<N> } : { ok: false, status: outcome.status, code: outcome.body.error.code, message: outcome.body.error.message };
+}
