@@ -61,7 +61,9 @@ for (const viewport of [DESKTOP, PHONE]) {
     await page.getByRole("button", { name: "Add card" }).click();
     await expect(card(page, offer)).toBeVisible();
 
-    // Select both (the new card is selected; Control-click adds the other) and connect them.
+    // Show both (at phone width the dragged card may sit outside the view), select both (the new card
+    // is selected; Control-click adds the other) and connect them.
+    await page.getByRole("button", { name: "Fit View" }).click();
     await card(page, hook).click({ modifiers: ["Control"], position: { x: 30, y: 20 } });
     await page.getByRole("button", { name: "Connect selected" }).click();
     await expect(page.locator(".react-flow__edge")).toHaveCount(1);
@@ -79,14 +81,15 @@ for (const viewport of [DESKTOP, PHONE]) {
       expect(await positionOf(node)).toEqual({ x: item.x, y: item.y });
     }
 
-    // Another browser moves the second card: this page shows it within two seconds.
+    // Another browser moves the second card a little (it stays in view: the canvas renders only what is in
+    // view): this page shows it within two seconds.
     const other = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, storageState: await page.context().storageState() });
     const otherPage = await other.newPage();
     await otherPage.goto(`/dashboard/boards/${boardId}`);
     const second = saved.find((i) => i.kind === "creative" && i.card.fileName === offer);
     const movedAt = Date.now();
-    await callTool(otherPage, "move_board_item", { id: second.id, version: second.version, x: second.x + 400, y: second.y + 100 });
-    await expect.poll(async () => positionOf(page.locator(`.react-flow__node[data-id="${second.id}"]`)), { timeout: 2_000, intervals: [100] }).toEqual({ x: second.x + 400, y: second.y + 100 });
+    await callTool(otherPage, "move_board_item", { id: second.id, version: second.version, x: second.x + 30, y: second.y + 20 });
+    await expect.poll(async () => positionOf(page.locator(`.react-flow__node[data-id="${second.id}"]`)), { timeout: 2_000, intervals: [100] }).toEqual({ x: second.x + 30, y: second.y + 20 });
     console.log(`another browser's move showed after ${Date.now() - movedAt} ms`);
     await other.close();
 
@@ -94,6 +97,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     const hookItem = saved.find((i) => i.kind === "creative" && i.card.fileName === hook);
     await card(page, hook).focus();
     await page.keyboard.press("Enter");
+    await expect(page.locator(`.react-flow__node[data-id="${hookItem.id}"]`)).toHaveClass(/selected/);
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
     await expect.poll(async () => (await boardItems(page, boardId)).find((i) => i.id === hookItem.id).x, { timeout: 5_000 }).toBe(hookItem.x + 10);
@@ -107,3 +111,39 @@ for (const viewport of [DESKTOP, PHONE]) {
     if (viewport === DESKTOP) await screenshot(page, "board-arranged");
   });
 }
+
+test("a board shared by a review link: guests see it read-only and comment on a card, at 1440 px and 390 px, axe clean", async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  await signUp(page, { name: "Sam Share", workspace: "Share Room" });
+  await switchToPro(page);
+  const fileName = "UGC_share.png";
+  const creativeId = await readyCreative(page, fileName, 300);
+  const { board } = await callTool(page, "create_board", { name: "For the client" });
+  await callTool(page, "add_board_item", { boardId: board.id, kind: "creative", creativeId, x: 0, y: 0 });
+  await callTool(page, "add_board_item", { boardId: board.id, kind: "note", text: "Which hook reads best?", x: 280, y: 0 });
+  const { boardUrl } = await callTool(page, "share_board", { boardId: board.id });
+
+  const guestContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: DESKTOP });
+  const guest = await guestContext.newPage();
+  await guest.goto(new URL(boardUrl).pathname);
+  await expect(guest.getByRole("heading", { name: "For the client", level: 1 })).toBeVisible();
+  await expect(guest.getByRole("group", { name: "Note: Which hook reads best?" })).toBeVisible();
+  await guest.getByRole("group", { name: `Creative card: ${fileName}` }).click();
+  const panel = guest.getByRole("complementary", { name: "Selected card" });
+  await panel.getByLabel("Your name").fill("Cleo Client");
+  await panel.getByLabel("Comment", { exact: true }).fill("The hook reads best");
+  await panel.getByRole("button", { name: "Comment" }).click();
+  await expect(panel.getByText("The hook reads best")).toBeVisible();
+  await expectNoAxeViolations(guest);
+  await screenshot(guest, "board-guest");
+  const { threads } = await callTool(page, "list_comments", { creativeId });
+  expect(threads).toEqual([expect.objectContaining({ body: "The hook reads best", authorName: "Cleo Client", guest: true })]);
+
+  await guest.setViewportSize(PHONE);
+  await guest.reload();
+  await expect(guest.getByRole("group", { name: `Creative card: ${fileName}` })).toBeVisible();
+  const overflow = await guest.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, "the page scrolls sideways at 390 px").toBeLessThanOrEqual(0);
+  await expectNoAxeViolations(guest);
+  await guestContext.close();
+});
