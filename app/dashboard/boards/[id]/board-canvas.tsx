@@ -16,7 +16,7 @@ type Creative = ToolOutput<"list_creatives">["creatives"][number];
 type ItemWrite = "move_board_item" | "resize_board_item" | "edit_board_item";
 
 /** How often an open board asks whether someone else changed it (changes show within two seconds). */
-const POLL_MS = 1000;
+const POLL_MS = 500;
 
 const GROUPS = [
   ["label", "Performance label"],
