@@ -34,8 +34,8 @@ try {
 
   const seedStarted = Date.now();
   const png = (await sharp({ create: { width: 96, height: 96, channels: 3, background: "#6366f1" } }).png().toBuffer()).toString("base64");
-  for (let sent = 0; sent < CARDS; sent += 25) {
-    const files = Array.from({ length: Math.min(25, CARDS - sent) }, (_, i) => ({ fileName: `BENCH_${(sent + i) % 7}_card-${sent + i}.png`, contentBase64: png, contentType: "image/png" }));
+  for (let sent = 0; sent < CARDS; sent += 5) {
+    const files = Array.from({ length: Math.min(5, CARDS - sent) }, (_, i) => ({ fileName: `BENCH_${(sent + i) % 7}_card-${sent + i}.png`, contentBase64: png, contentType: "image/png" }));
     await tool("create_upload", { files, platform: "platform_a" });
   }
   let creatives: any[] = [];
@@ -61,7 +61,17 @@ try {
     const first = p.locator(".react-flow__node-creative").first();
     await first.waitFor({ state: "visible" });
     const loaded = await p.evaluate(() => performance.now());
-    await first.click({ position: { x: 20, y: 20 } });
+    // Click a card that lies wholly inside the canvas (the first in the DOM may be only partly in view).
+    const target = await p.evaluate(() => {
+      const pane = document.querySelector("[data-testid=board-canvas]")!.getBoundingClientRect();
+      for (const el of document.querySelectorAll(".react-flow__node-creative")) {
+        const r = el.getBoundingClientRect();
+        if (r.left > pane.left + 40 && r.top > pane.top + 10 && r.right < pane.right - 10 && r.bottom < pane.bottom - 10) return { x: r.left + 20, y: r.top + 20 };
+      }
+      return null;
+    });
+    if (!target) throw new Error("no card lies wholly inside the canvas");
+    await p.mouse.click(target.x, target.y);
     await p.locator(".react-flow__node-creative.selected").first().waitFor();
     const interactive = await p.evaluate(() => performance.now());
     const rendered = await p.locator(".react-flow__node").count();
