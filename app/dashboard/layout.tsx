@@ -41,6 +41,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               <NavLink href="/dashboard/uploads">Uploads</NavLink>
               <NavLink href="/dashboard/ads">Ads</NavLink>
               <NavLink href="/dashboard/performance">Performance</NavLink>
+              <NavLink href="/dashboard/boards">Boards</NavLink>
               <NavLink href="/dashboard/leads">Leads</NavLink>
               <NavLink href="/dashboard/tasks">Tasks</NavLink>
               <NavLink href="/dashboard/moderation">Moderation</NavLink>

@@ -70,6 +70,9 @@ export const CAPABILITIES = {
   "ai.use": { permission: "ai.use", scopes: ["ai"], summary: "The AI assistant" },
   "tasks.read": { permission: "tasks.read", scopes: [], summary: "Reading tasks" },
   "tasks.write": { permission: "tasks.write", scopes: ["edit"], summary: "Creating, assigning and commenting on tasks" },
+  "boards.read": { permission: "library.read", scopes: [], summary: "Viewing boards (as viewing creatives)" },
+  "boards.write": { permission: "library.write", scopes: ["edit"], summary: "Creating, arranging and changing boards" },
+  "boards.annotate": { permission: "review.comment", scopes: ["edit"], summary: "Annotating creative cards on boards (each becomes a review comment)" },
 } as const satisfies Record<string, Capability>;
 
 export type CapabilityId = keyof typeof CAPABILITIES;

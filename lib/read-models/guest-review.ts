@@ -6,3 +6,4 @@
 export { guestView, hasAccess, openLink, type GuestCreative, type GuestView } from "@/lib/review/guest";
 export { guestPassCookie } from "@/lib/review/guest-signing";
 export { recordLinkView } from "@/lib/review/link-views";
+export { guestBoard } from "@/lib/boards/share";

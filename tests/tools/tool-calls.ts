@@ -11,6 +11,7 @@ import { MODERATION_TOOL_CALLS } from "../moderation/moderation-tool-calls";
 import { PERFORMANCE_TOOL_CALLS } from "../performance/performance-tool-calls";
 import { LEAD_TOOL_CALLS } from "../leads/lead-tool-calls";
 import { TEAM_TOOL_CALLS } from "./team-tool-calls";
+import { BOARD_TOOL_CALLS } from "../boards/board-tool-calls";
 
 /**
  * One REST scenario per tool of the catalog, each calling it and checking what it did
@@ -25,6 +26,7 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   ...PERFORMANCE_TOOL_CALLS,
   ...LEAD_TOOL_CALLS,
   ...TEAM_TOOL_CALLS,
+  ...BOARD_TOOL_CALLS,
   async get_account(t) {
     const result = await toolResult(t.key, "get_account", {});
     const me = await api(t.key)("/api/v1/me");

@@ -5402,5 +5402,683 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       ],
       "additionalProperties": false
     }
+  },
+  {
+    "name": "list_boards",
+    "title": "List boards",
+    "description": "The workspace's boards, newest first, with their item counts and revisions. Paginated: pass nextCursor back as cursor.",
+    "category": "boards",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_board",
+    "title": "Get board",
+    "description": "A board with every item, bottom of the stack first: creative cards (with the creative's thumbnail path, review status, open threads, label and last-30-days spend, CPA and ROAS), notes, frames and connectors, each with its position, size and version.",
+    "category": "boards",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board id"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_board_revision",
+    "title": "Get board revision",
+    "description": "Only the board's revision, which rises with every change: poll it (cheap) and reload the board with get_board when it moved.",
+    "category": "boards",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board id"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "create_board",
+    "title": "Create board",
+    "description": "Creates an empty board.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 120,
+          "description": "Board name"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "name"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "rename_board",
+    "title": "Rename board",
+    "description": "Renames a board.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board id"
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 120,
+          "description": "Board name"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id",
+        "name"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "delete_board",
+    "title": "Delete board",
+    "description": "Deletes a board with its notes, frames and connectors (the creatives and their comments stay); review links that shared it are revoked. Cannot be undone.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "add_board_item",
+    "title": "Add board item",
+    "description": "Adds an item on top of the board's stack (frames go to the bottom): a creative card (creativeId), a note (text, color), a frame (text is its title) or a connector joining two items (fromItemId, toItemId; removed with either end). Width and height default by kind.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "boardId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board id"
+        },
+        "kind": {
+          "type": "string",
+          "enum": [
+            "creative",
+            "note",
+            "frame",
+            "connector"
+          ],
+          "description": "creative, note, frame or connector"
+        },
+        "x": {
+          "type": "number",
+          "minimum": -1000000,
+          "maximum": 1000000,
+          "description": "Left edge on the canvas (canvas units; y grows downwards)"
+        },
+        "y": {
+          "type": "number",
+          "minimum": -1000000,
+          "maximum": 1000000,
+          "description": "Top edge on the canvas (canvas units; y grows downwards)"
+        },
+        "width": {
+          "type": "number",
+          "minimum": 1,
+          "maximum": 20000,
+          "description": "Width"
+        },
+        "height": {
+          "type": "number",
+          "minimum": 1,
+          "maximum": 20000,
+          "description": "Height"
+        },
+        "creativeId": {
+          "description": "Creative cards: the library creative",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "text": {
+          "type": "string",
+          "maxLength": 5000,
+          "description": "A note's text, a frame's title or a connector's label"
+        },
+        "color": {
+          "type": "string",
+          "enum": [
+            "yellow",
+            "pink",
+            "blue",
+            "green",
+            "gray"
+          ],
+          "description": "Note colour"
+        },
+        "fromItemId": {
+          "description": "Connectors: the item it starts at",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "toItemId": {
+          "description": "Connectors: the item it ends at",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "boardId",
+        "kind"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "move_board_item",
+    "title": "Move board item",
+    "description": "Moves an item to x, y; optionally restacks it (layer front or back, or just above another item). Pass the version you read: a stale one answers 409 conflict and the item stays where the other writer put it.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board item id"
+        },
+        "version": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing"
+        },
+        "x": {
+          "type": "number",
+          "minimum": -1000000,
+          "maximum": 1000000,
+          "description": "Left edge on the canvas (canvas units; y grows downwards)"
+        },
+        "y": {
+          "type": "number",
+          "minimum": -1000000,
+          "maximum": 1000000,
+          "description": "Top edge on the canvas (canvas units; y grows downwards)"
+        },
+        "layer": {
+          "description": "Bring to the front or send to the back",
+          "type": "string",
+          "enum": [
+            "front",
+            "back"
+          ]
+        },
+        "above": {
+          "description": "Place directly above this item in the stack",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id",
+        "version",
+        "x",
+        "y"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "resize_board_item",
+    "title": "Resize board item",
+    "description": "Changes an item's width and height (and x, y when resizing from the left or top edge). A stale version answers 409 conflict.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board item id"
+        },
+        "version": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing"
+        },
+        "width": {
+          "type": "number",
+          "minimum": 1,
+          "maximum": 20000,
+          "description": "New width"
+        },
+        "height": {
+          "type": "number",
+          "minimum": 1,
+          "maximum": 20000,
+          "description": "New height"
+        },
+        "x": {
+          "type": "number",
+          "minimum": -1000000,
+          "maximum": 1000000,
+          "description": "Left edge on the canvas (canvas units; y grows downwards)"
+        },
+        "y": {
+          "type": "number",
+          "minimum": -1000000,
+          "maximum": 1000000,
+          "description": "Top edge on the canvas (canvas units; y grows downwards)"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id",
+        "version",
+        "width",
+        "height"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "edit_board_item",
+    "title": "Edit board item",
+    "description": "Changes a note's text or colour, a frame's title or a connector's label. A stale version answers 409 conflict.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board item id"
+        },
+        "version": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing"
+        },
+        "text": {
+          "type": "string",
+          "maxLength": 5000,
+          "description": "A note's text, a frame's title or a connector's label"
+        },
+        "color": {
+          "type": "string",
+          "enum": [
+            "yellow",
+            "pink",
+            "blue",
+            "green",
+            "gray"
+          ],
+          "description": "Note colour"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id",
+        "version"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "remove_board_item",
+    "title": "Remove board item",
+    "description": "Removes an item from its board with the connectors attached to it (a card's creative stays in the library). With version, a stale copy answers 409 conflict instead.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board item id"
+        },
+        "version": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "arrange_board",
+    "title": "Arrange board",
+    "description": "Arranges the board's creative cards in one step: grouped by performance label, naming token (the part of the file name at tokenIndex, split at separator), ad account or review status, each group in a frame, and sorted within groups by last-30-days spend, CPA, ROAS or name. Frames from the previous arrangement are replaced; every moved card's version rises.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "boardId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board id"
+        },
+        "groupBy": {
+          "type": "string",
+          "enum": [
+            "none",
+            "label",
+            "naming_token",
+            "ad_account",
+            "review_status"
+          ],
+          "description": "none, label, naming_token, ad_account or review_status"
+        },
+        "sortBy": {
+          "description": "spend (default), cpa, roas or name",
+          "type": "string",
+          "enum": [
+            "spend",
+            "cpa",
+            "roas",
+            "name"
+          ]
+        },
+        "order": {
+          "description": "Default: spend and ROAS high first, CPA low first, names A-Z; cards without the figure go last",
+          "type": "string",
+          "enum": [
+            "asc",
+            "desc"
+          ]
+        },
+        "tokenIndex": {
+          "description": "naming_token: which part of the name, 0 = the first (default)",
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 20
+        },
+        "separator": {
+          "description": "naming_token: what separates the parts (default _)",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 3
+        },
+        "columns": {
+          "description": "Cards per row in each group (default 3 in frames, 6 without)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 50
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "boardId",
+        "groupBy"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "annotate_board_card",
+    "title": "Annotate board card",
+    "description": "Annotates a creative card: starts a review comment thread on the creative's current version, pinned to a point of an image (pin x, y from 0 to 1) or at a time of a video (timeSeconds), as add_comment does (sends review.comment).",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "itemId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board item id"
+        },
+        "body": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 5000,
+          "description": "Comment text, 1 to 5000 characters"
+        },
+        "pin": {
+          "type": "object",
+          "properties": {
+            "x": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 1
+            },
+            "y": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 1
+            }
+          },
+          "required": [
+            "x",
+            "y"
+          ],
+          "description": "Image pin, normalized 0..1 (images only)"
+        },
+        "timeSeconds": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 86400,
+          "description": "Video time code in seconds (videos only)"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "itemId",
+        "body"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "share_board",
+    "title": "Share board",
+    "description": "Shares a board read-only through a review link for its creatives: guests open boardUrl without an account, see the canvas and comment on cards (as the link's permissions allow). The token is shown only in this answer; revoke_review_link ends it.",
+    "category": "boards",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "boardId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Board id"
+        },
+        "name": {
+          "description": "Shown to guests (default: Board: <board name>)",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "password": {
+          "description": "Guests must give it (at least 6 characters)",
+          "type": "string",
+          "minLength": 6,
+          "maxLength": 200
+        },
+        "expiresAt": {
+          "description": "When the link stops working (ISO 8601)",
+          "type": "string",
+          "format": "date-time",
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
+        },
+        "permissions": {
+          "description": "Defaults: comment true, decide false, download false",
+          "type": "object",
+          "properties": {
+            "comment": {
+              "type": "boolean",
+              "description": "Guests may comment"
+            },
+            "decide": {
+              "type": "boolean",
+              "description": "Guests may approve or request changes"
+            },
+            "download": {
+              "type": "boolean",
+              "description": "Guests may download the originals"
+            }
+          },
+          "additionalProperties": false
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "boardId"
+      ],
+      "additionalProperties": false
+    }
   }
 ];

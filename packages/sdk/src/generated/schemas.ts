@@ -4684,3 +4684,473 @@ export interface RemoveMemberInput {
 export interface RemoveMemberResult {
   ok: true;
 }
+export interface ListBoardsInput {
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface Board {
+  id: string;
+  name: string;
+  /**
+   * Rises with every change to the board or its items: poll it to learn that something changed
+   */
+  revision: number;
+  itemCount: number;
+  /**
+   * Created (ISO 8601, UTC)
+   */
+  createdAt: string;
+  /**
+   * Last renamed or changed (ISO 8601, UTC)
+   */
+  updatedAt: string;
+}
+export interface ListBoardsResult {
+  boards: Board[];
+  nextCursor: string | null;
+}
+export interface GetBoardInput {
+  /**
+   * Board id
+   */
+  id: string;
+}
+export interface BoardItem {
+  id: string;
+  boardId: string;
+  kind: "creative" | "note" | "frame" | "connector";
+  /**
+   * Fractional index: items stack in ascending order of this key (code-unit order)
+   */
+  orderKey: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /**
+   * Pass it back when changing the item: a write naming an older version answers 409 conflict
+   */
+  version: number;
+  creativeId: string | null;
+  /**
+   * A note's text or a frame's title
+   */
+  text: string | null;
+  color: string | null;
+  /**
+   * Connectors: the item it starts at
+   */
+  fromItemId: string | null;
+  /**
+   * Connectors: the item it ends at
+   */
+  toItemId: string | null;
+  /**
+   * Creative cards: the creative as it is now; null for other kinds, or when the caller may not see that creative (or it was deleted)
+   */
+  card: BoardCard | null;
+  /**
+   * Last changed (ISO 8601, UTC)
+   */
+  updatedAt: string;
+}
+export interface BoardCard {
+  id: string;
+  fileName: string;
+  kind: "image" | "video";
+  status: "importing" | "ready" | "failed";
+  /**
+   * `/api/media/<id>` once ready (same key or session)
+   */
+  mediaPath: string | null;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  reviewStatus: "none" | "in_review" | "changes_requested" | "approved";
+  /**
+   * Unresolved comment threads on the current version
+   */
+  openThreads: number;
+  /**
+   * The last rollup's label (neutral before any delivery)
+   */
+  label: "winner" | "loser" | "fatigued" | "neutral";
+  /**
+   * Last 30 days, account currency major units
+   */
+  spend: number;
+  impressions: number;
+  conversions: number;
+  cpa: number | null;
+  roas: number | null;
+  ctr: number | null;
+}
+export interface GetBoardResult {
+  board: Board;
+  /**
+   * Every item, bottom of the stack first
+   */
+  items: BoardItem[];
+}
+export interface GetBoardRevisionInput {
+  /**
+   * Board id
+   */
+  id: string;
+}
+export interface GetBoardRevisionResult {
+  id: string;
+  revision: number;
+}
+export interface CreateBoardInput {
+  /**
+   * Board name
+   */
+  name: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface CreateBoardResult {
+  board: Board;
+}
+export interface RenameBoardInput {
+  /**
+   * Board id
+   */
+  id: string;
+  /**
+   * Board name
+   */
+  name: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface RenameBoardResult {
+  board: Board;
+}
+export interface DeleteBoardInput {
+  /**
+   * Board id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DeleteBoardResult {
+  ok: true;
+}
+export interface AddBoardItemInput {
+  /**
+   * Board id
+   */
+  boardId: string;
+  /**
+   * creative, note, frame or connector
+   */
+  kind: "creative" | "note" | "frame" | "connector";
+  /**
+   * Left edge on the canvas (canvas units; y grows downwards)
+   */
+  x?: number;
+  /**
+   * Top edge on the canvas (canvas units; y grows downwards)
+   */
+  y?: number;
+  /**
+   * Width
+   */
+  width?: number;
+  /**
+   * Height
+   */
+  height?: number;
+  /**
+   * Creative cards: the library creative
+   */
+  creativeId?: string;
+  /**
+   * A note's text, a frame's title or a connector's label
+   */
+  text?: string;
+  /**
+   * Note colour
+   */
+  color?: "yellow" | "pink" | "blue" | "green" | "gray";
+  /**
+   * Connectors: the item it starts at
+   */
+  fromItemId?: string;
+  /**
+   * Connectors: the item it ends at
+   */
+  toItemId?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface AddBoardItemResult {
+  item: BoardItem;
+  /**
+   * The board's revision after the change
+   */
+  revision: number;
+}
+export interface MoveBoardItemInput {
+  /**
+   * Board item id
+   */
+  id: string;
+  /**
+   * The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing
+   */
+  version: number;
+  /**
+   * Left edge on the canvas (canvas units; y grows downwards)
+   */
+  x: number;
+  /**
+   * Top edge on the canvas (canvas units; y grows downwards)
+   */
+  y: number;
+  /**
+   * Bring to the front or send to the back
+   */
+  layer?: "front" | "back";
+  /**
+   * Place directly above this item in the stack
+   */
+  above?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface MoveBoardItemResult {
+  item: BoardItem;
+  /**
+   * The board's revision after the change
+   */
+  revision: number;
+}
+export interface ResizeBoardItemInput {
+  /**
+   * Board item id
+   */
+  id: string;
+  /**
+   * The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing
+   */
+  version: number;
+  /**
+   * New width
+   */
+  width: number;
+  /**
+   * New height
+   */
+  height: number;
+  /**
+   * Left edge on the canvas (canvas units; y grows downwards)
+   */
+  x?: number;
+  /**
+   * Top edge on the canvas (canvas units; y grows downwards)
+   */
+  y?: number;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ResizeBoardItemResult {
+  item: BoardItem;
+  /**
+   * The board's revision after the change
+   */
+  revision: number;
+}
+export interface EditBoardItemInput {
+  /**
+   * Board item id
+   */
+  id: string;
+  /**
+   * The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing
+   */
+  version: number;
+  /**
+   * A note's text, a frame's title or a connector's label
+   */
+  text?: string;
+  /**
+   * Note colour
+   */
+  color?: "yellow" | "pink" | "blue" | "green" | "gray";
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface EditBoardItemResult {
+  item: BoardItem;
+  /**
+   * The board's revision after the change
+   */
+  revision: number;
+}
+export interface RemoveBoardItemInput {
+  /**
+   * Board item id
+   */
+  id: string;
+  /**
+   * The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing
+   */
+  version?: number;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface RemoveBoardItemResult {
+  /**
+   * The item and its connectors
+   */
+  removed: string[];
+  revision: number;
+}
+export interface ArrangeBoardInput {
+  /**
+   * Board id
+   */
+  boardId: string;
+  /**
+   * none, label, naming_token, ad_account or review_status
+   */
+  groupBy: "none" | "label" | "naming_token" | "ad_account" | "review_status";
+  /**
+   * spend (default), cpa, roas or name
+   */
+  sortBy?: "spend" | "cpa" | "roas" | "name";
+  /**
+   * Default: spend and ROAS high first, CPA low first, names A-Z; cards without the figure go last
+   */
+  order?: "asc" | "desc";
+  /**
+   * naming_token: which part of the name, 0 = the first (default)
+   */
+  tokenIndex?: number;
+  /**
+   * naming_token: what separates the parts (default _)
+   */
+  separator?: string;
+  /**
+   * Cards per row in each group (default 3 in frames, 6 without)
+   */
+  columns?: number;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ArrangeBoardResult {
+  board: Board;
+  /**
+   * Every item, bottom of the stack first
+   */
+  items: BoardItem[];
+}
+export interface AnnotateBoardCardInput {
+  /**
+   * Board item id
+   */
+  itemId: string;
+  /**
+   * Comment text, 1 to 5000 characters
+   */
+  body: string;
+  /**
+   * Image pin, normalized 0..1 (images only)
+   */
+  pin?: {
+    x: number;
+    y: number;
+  };
+  /**
+   * Video time code in seconds (videos only)
+   */
+  timeSeconds?: number;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface AnnotateBoardCardResult {
+  creativeId: string;
+  threadId: string;
+  comment: ReviewReply;
+}
+export interface ShareBoardInput {
+  /**
+   * Board id
+   */
+  boardId: string;
+  /**
+   * Shown to guests (default: Board: <board name>)
+   */
+  name?: string;
+  /**
+   * Guests must give it (at least 6 characters)
+   */
+  password?: string;
+  /**
+   * When the link stops working (ISO 8601)
+   */
+  expiresAt?: string;
+  /**
+   * Defaults: comment true, decide false, download false
+   */
+  permissions?: {
+    /**
+     * Guests may comment
+     */
+    comment?: boolean;
+    /**
+     * Guests may approve or request changes
+     */
+    decide?: boolean;
+    /**
+     * Guests may download the originals
+     */
+    download?: boolean;
+  };
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ShareBoardResult {
+  link: ReviewLink;
+  token: string;
+  /**
+   * The link's guest page
+   */
+  url: string;
+  /**
+   * The shared board's guest page
+   */
+  boardUrl: string;
+}

@@ -8,12 +8,18 @@ import type {
   ActivateAdsResult,
   ActivateCampaignInput,
   ActivateCampaignResult,
+  AddBoardItemInput,
+  AddBoardItemResult,
   AddCommentInput,
   AddCommentResult,
   AddCreativeVersionInput,
   AddCreativeVersionResult,
   AddTaskCommentInput,
   AddTaskCommentResult,
+  AnnotateBoardCardInput,
+  AnnotateBoardCardResult,
+  ArrangeBoardInput,
+  ArrangeBoardResult,
   BuildAdsFromLibraryInput,
   BuildAdsFromLibraryResult,
   ChangePlanInput,
@@ -24,6 +30,8 @@ import type {
   CreateAdSetResult,
   CreateAutomationFlowInput,
   CreateAutomationFlowResult,
+  CreateBoardInput,
+  CreateBoardResult,
   CreateCampaignInput,
   CreateCampaignResult,
   CreateCopyVariantInput,
@@ -52,6 +60,8 @@ import type {
   DeleteAdsResult,
   DeleteAutomationFlowInput,
   DeleteAutomationFlowResult,
+  DeleteBoardInput,
+  DeleteBoardResult,
   DeleteCampaignInput,
   DeleteCampaignResult,
   DeleteCommentInput,
@@ -74,6 +84,8 @@ import type {
   DeleteWebhookResult,
   DismissUploadInput,
   DismissUploadResult,
+  EditBoardItemInput,
+  EditBoardItemResult,
   EditCommentInput,
   EditCommentResult,
   GetAccountInput,
@@ -88,6 +100,10 @@ import type {
   GetAdResult,
   GetAdSetInput,
   GetAdSetResult,
+  GetBoardInput,
+  GetBoardResult,
+  GetBoardRevisionInput,
+  GetBoardRevisionResult,
   GetCampaignInput,
   GetCampaignResult,
   GetCreativeInput,
@@ -128,6 +144,8 @@ import type {
   ListAudiencesResult,
   ListAutomationFlowsInput,
   ListAutomationFlowsResult,
+  ListBoardsInput,
+  ListBoardsResult,
   ListCampaignsInput,
   ListCampaignsResult,
   ListCommentsInput,
@@ -168,6 +186,8 @@ import type {
   ListUploadsResult,
   ListWebhookDeliveriesInput,
   ListWebhookDeliveriesResult,
+  MoveBoardItemInput,
+  MoveBoardItemResult,
   MoveCreativesInput,
   MoveCreativesResult,
   PauseAdSetInput,
@@ -182,8 +202,12 @@ import type {
   PullLeadsResult,
   RedeliverWebhookDeliveryInput,
   RedeliverWebhookDeliveryResult,
+  RemoveBoardItemInput,
+  RemoveBoardItemResult,
   RemoveMemberInput,
   RemoveMemberResult,
+  RenameBoardInput,
+  RenameBoardResult,
   RenameFolderInput,
   RenameFolderResult,
   RenameTaskListInput,
@@ -196,6 +220,8 @@ import type {
   ReplyToCommentResult,
   RequestReviewInput,
   RequestReviewResult,
+  ResizeBoardItemInput,
+  ResizeBoardItemResult,
   ResolveCommentInput,
   ResolveCommentResult,
   RetryUploadInput,
@@ -218,6 +244,8 @@ import type {
   SetWebhookEventsResult,
   SetWebhookUrlInput,
   SetWebhookUrlResult,
+  ShareBoardInput,
+  ShareBoardResult,
   StopCreativeTestInput,
   StopCreativeTestResult,
   TestWebhookInput,
@@ -478,6 +506,34 @@ export interface ToolTypes {
   update_member: { input: UpdateMemberInput; result: UpdateMemberResult; readOnly: false; destructive: false };
   /** Remove member */
   remove_member: { input: RemoveMemberInput; result: RemoveMemberResult; readOnly: false; destructive: true };
+  /** List boards */
+  list_boards: { input: ListBoardsInput; result: ListBoardsResult; readOnly: true; destructive: false };
+  /** Get board */
+  get_board: { input: GetBoardInput; result: GetBoardResult; readOnly: true; destructive: false };
+  /** Get board revision */
+  get_board_revision: { input: GetBoardRevisionInput; result: GetBoardRevisionResult; readOnly: true; destructive: false };
+  /** Create board */
+  create_board: { input: CreateBoardInput; result: CreateBoardResult; readOnly: false; destructive: false };
+  /** Rename board */
+  rename_board: { input: RenameBoardInput; result: RenameBoardResult; readOnly: false; destructive: false };
+  /** Delete board */
+  delete_board: { input: DeleteBoardInput; result: DeleteBoardResult; readOnly: false; destructive: true };
+  /** Add board item */
+  add_board_item: { input: AddBoardItemInput; result: AddBoardItemResult; readOnly: false; destructive: false };
+  /** Move board item */
+  move_board_item: { input: MoveBoardItemInput; result: MoveBoardItemResult; readOnly: false; destructive: false };
+  /** Resize board item */
+  resize_board_item: { input: ResizeBoardItemInput; result: ResizeBoardItemResult; readOnly: false; destructive: false };
+  /** Edit board item */
+  edit_board_item: { input: EditBoardItemInput; result: EditBoardItemResult; readOnly: false; destructive: false };
+  /** Remove board item */
+  remove_board_item: { input: RemoveBoardItemInput; result: RemoveBoardItemResult; readOnly: false; destructive: false };
+  /** Arrange board */
+  arrange_board: { input: ArrangeBoardInput; result: ArrangeBoardResult; readOnly: false; destructive: false };
+  /** Annotate board card */
+  annotate_board_card: { input: AnnotateBoardCardInput; result: AnnotateBoardCardResult; readOnly: false; destructive: false };
+  /** Share board */
+  share_board: { input: ShareBoardInput; result: ShareBoardResult; readOnly: false; destructive: false };
 }
 
 /** The names of ToolTypes, as values. */
@@ -600,4 +656,18 @@ export const TOOL_NAMES = [
   "revoke_invite",
   "update_member",
   "remove_member",
+  "list_boards",
+  "get_board",
+  "get_board_revision",
+  "create_board",
+  "rename_board",
+  "delete_board",
+  "add_board_item",
+  "move_board_item",
+  "resize_board_item",
+  "edit_board_item",
+  "remove_board_item",
+  "arrange_board",
+  "annotate_board_card",
+  "share_board",
 ] as const;

@@ -1,0 +1,150 @@
+"use client";
+import { Handle, NodeResizer, Position, type Edge, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
+import { memo } from "react";
+import type { ToolOutput } from "@/components/dashboard/tool-call";
+
+export type BoardItem = ToolOutput<"get_board">["items"][number];
+export type BoardCard = NonNullable<BoardItem["card"]>;
+
+export interface ItemNodeData extends Record<string, unknown> {
+  item: BoardItem;
+  editable: boolean;
+  /** Where the card's picture comes from (the dashboard's media path, or a guest's signed URL). */
+  imageUrl: string | null;
+  onResizeEnd?: (id: string, box: { x: number; y: number; width: number; height: number }) => void;
+}
+export type ItemNode = Node<ItemNodeData>;
+
+const NOTE_COLORS: Record<string, string> = {
+  yellow: "bg-amber-100 border-amber-300",
+  pink: "bg-pink-100 border-pink-300",
+  blue: "bg-sky-100 border-sky-300",
+  green: "bg-emerald-100 border-emerald-300",
+  gray: "bg-slate-100 border-slate-300",
+};
+
+const LABEL_TONE: Record<string, string> = {
+  winner: "bg-emerald-100 text-emerald-900",
+  loser: "bg-rose-100 text-rose-900",
+  fatigued: "bg-amber-100 text-amber-900",
+  neutral: "bg-slate-100 text-slate-800",
+};
+const STATUS_TEXT: Record<string, string> = { none: "Not reviewed", in_review: "In review", changes_requested: "Changes requested", approved: "Approved" };
+
+const money = (n: number | null) => (n === null ? "–" : n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+
+function Resizer({ data, id, selected, min }: { data: ItemNodeData; id: string; selected: boolean; min: { w: number; h: number } }) {
+  if (!data.editable) return null;
+  return <NodeResizer isVisible={selected} minWidth={min.w} minHeight={min.h} color="#4f46e5" onResizeEnd={(_e, p) => data.onResizeEnd?.(id, { x: p.x, y: p.y, width: p.width, height: p.height })} />;
+}
+
+function Handles({ editable }: { editable: boolean }) {
+  return (
+    <>
+      <Handle type="target" position={Position.Left} isConnectable={editable} className={editable ? "" : "!opacity-0"} />
+      <Handle type="source" position={Position.Right} isConnectable={editable} className={editable ? "" : "!opacity-0"} />
+    </>
+  );
+}
+
+export function CardBody({ card, imageUrl }: { card: BoardCard; imageUrl: string | null }) {
+  return (
+    <>
+      <div className="relative min-h-0 flex-1 bg-slate-100">
+        {card.kind === "image" && imageUrl ? (
+          // Lazy, so a board of hundreds of cards fetches only the pictures in view.
+          <img src={imageUrl} alt="" loading="lazy" decoding="async" draggable={false} className="h-full w-full object-contain" />
+        ) : (
+          <span className="grid h-full place-items-center text-sm text-slate-600">{card.kind === "video" ? `Video${card.durationSeconds ? ` · ${card.durationSeconds.toFixed(1)} s` : ""}` : card.status}</span>
+        )}
+        {card.openThreads > 0 && (
+          <span className="absolute right-1 top-1 rounded-full bg-indigo-600 px-2 text-xs font-medium text-white" title="Open comment threads">
+            {card.openThreads}
+          </span>
+        )}
+      </div>
+      <div className="space-y-1 border-t border-slate-200 p-2">
+        <p className="truncate text-xs font-medium text-slate-900" title={card.fileName}>
+          {card.fileName}
+        </p>
+        <p className="flex flex-wrap gap-1 text-[11px]">
+          <span className={`rounded px-1.5 ${LABEL_TONE[card.label] ?? LABEL_TONE.neutral}`}>{card.label}</span>
+          <span className="rounded bg-slate-100 px-1.5 text-slate-800">{STATUS_TEXT[card.reviewStatus]}</span>
+        </p>
+        <dl className="grid grid-cols-3 gap-1 text-[11px] text-slate-700">
+          <div><dt className="text-slate-600">Spend</dt><dd className="font-medium tabular-nums text-slate-900">{money(card.spend)}</dd></div>
+          <div><dt className="text-slate-600">CPA</dt><dd className="font-medium tabular-nums text-slate-900">{money(card.cpa)}</dd></div>
+          <div><dt className="text-slate-600">ROAS</dt><dd className="font-medium tabular-nums text-slate-900">{card.roas === null ? "–" : card.roas.toFixed(2)}</dd></div>
+        </dl>
+      </div>
+    </>
+  );
+}
+
+const CreativeNode = memo(function CreativeNode({ id, data, selected }: NodeProps<ItemNode>) {
+  const card = data.item.card;
+  return (
+    <div className={`flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white shadow-sm ${selected ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-300"}`}>
+      <Resizer data={data} id={id} selected={selected} min={{ w: 140, h: 160 }} />
+      <Handles editable={data.editable} />
+      {card ? <CardBody card={card} imageUrl={data.imageUrl} /> : <span className="grid h-full place-items-center p-2 text-center text-sm text-slate-600">Creative not available</span>}
+    </div>
+  );
+});
+
+const NoteNode = memo(function NoteNode({ id, data, selected }: NodeProps<ItemNode>) {
+  return (
+    <div className={`h-full w-full overflow-hidden rounded-md border p-3 shadow-sm ${NOTE_COLORS[data.item.color ?? "yellow"] ?? NOTE_COLORS.yellow} ${selected ? "ring-2 ring-indigo-600" : ""}`}>
+      <Resizer data={data} id={id} selected={selected} min={{ w: 80, h: 60 }} />
+      <Handles editable={data.editable} />
+      <p className="whitespace-pre-wrap break-words text-sm text-slate-900">{data.item.text || <span className="text-slate-600">Empty note</span>}</p>
+    </div>
+  );
+});
+
+const FrameNode = memo(function FrameNode({ id, data, selected }: NodeProps<ItemNode>) {
+  return (
+    <div className={`h-full w-full rounded-xl border-2 border-dashed bg-slate-50/70 ${selected ? "border-indigo-600" : "border-slate-300"}`}>
+      <Resizer data={data} id={id} selected={selected} min={{ w: 120, h: 80 }} />
+      <Handles editable={data.editable} />
+      <p className="truncate px-4 pt-3 text-base font-semibold text-slate-800">{data.item.text || "Frame"}</p>
+    </div>
+  );
+});
+
+export const NODE_TYPES: NodeTypes = { creative: CreativeNode, note: NoteNode, frame: FrameNode };
+
+export function itemLabel(item: BoardItem): string {
+  if (item.kind === "creative") return `Creative card: ${item.card?.fileName ?? "not available"}`;
+  if (item.kind === "note") return `Note: ${item.text?.slice(0, 60) || "empty"}`;
+  return `Frame: ${item.text || "untitled"}`;
+}
+
+/** React Flow nodes and edges of the board's items (connectors become edges); the stack order becomes zIndex. */
+export function toFlow(
+  items: BoardItem[],
+  options: { editable: boolean; imageUrl: (item: BoardItem) => string | null; selected?: ReadonlySet<string>; onResizeEnd?: ItemNodeData["onResizeEnd"] },
+): { nodes: ItemNode[]; edges: Edge[] } {
+  const nodes: ItemNode[] = [];
+  const edges: Edge[] = [];
+  items.forEach((item, index) => {
+    if (item.kind === "connector") {
+      edges.push({ id: item.id, source: item.fromItemId!, target: item.toItemId!, label: item.text || undefined, selected: options.selected?.has(item.id) ?? false, deletable: options.editable, ariaLabel: "Connector" });
+      return;
+    }
+    nodes.push({
+      id: item.id,
+      type: item.kind,
+      position: { x: item.x, y: item.y },
+      width: item.width,
+      height: item.height,
+      zIndex: index,
+      selected: options.selected?.has(item.id) ?? false,
+      draggable: options.editable,
+      deletable: options.editable,
+      ariaLabel: itemLabel(item),
+      data: { item, editable: options.editable, imageUrl: options.imageUrl(item), onResizeEnd: options.onResizeEnd },
+    });
+  });
+  return { nodes, edges };
+}
