@@ -72,8 +72,12 @@ import type {
   DeleteWebhookResult,
   DismissUploadInput,
   DismissUploadResult,
+  DraftCopyVariantsInput,
+  DraftCopyVariantsResult,
   EditCommentInput,
   EditCommentResult,
+  ExplainCreativePerformanceInput,
+  ExplainCreativePerformanceResult,
   GetAccountInput,
   GetAccountResult,
   GetAdAccountInput,
@@ -86,6 +90,10 @@ import type {
   GetAdResult,
   GetAdSetInput,
   GetAdSetResult,
+  GetAiSettingsInput,
+  GetAiSettingsResult,
+  GetAiUsageInput,
+  GetAiUsageResult,
   GetCampaignInput,
   GetCampaignResult,
   GetCreativeInput,
@@ -96,6 +104,8 @@ import type {
   GetInsightsResult,
   GetLeadInput,
   GetLeadResult,
+  GetPerformanceFactsInput,
+  GetPerformanceFactsResult,
   GetPerformanceGoalInput,
   GetPerformanceGoalResult,
   GetReviewStatusInput,
@@ -210,6 +220,10 @@ import type {
   SetWebhookUrlResult,
   StopCreativeTestInput,
   StopCreativeTestResult,
+  SuggestNamesInput,
+  SuggestNamesResult,
+  SummarizeReviewThreadsInput,
+  SummarizeReviewThreadsResult,
   TestWebhookInput,
   TestWebhookResult,
   UnhideAdCommentsInput,
@@ -218,6 +232,8 @@ import type {
   UpdateAdResult,
   UpdateAdSetInput,
   UpdateAdSetResult,
+  UpdateAiSettingsInput,
+  UpdateAiSettingsResult,
   UpdateCampaignInput,
   UpdateCampaignResult,
   UpdateCopyVariantInput,
@@ -454,6 +470,22 @@ export interface ToolTypes {
   list_leads: { input: ListLeadsInput; result: ListLeadsResult; readOnly: true; destructive: false };
   /** Get lead */
   get_lead: { input: GetLeadInput; result: GetLeadResult; readOnly: true; destructive: false };
+  /** Get AI settings */
+  get_ai_settings: { input: GetAiSettingsInput; result: GetAiSettingsResult; readOnly: true; destructive: false };
+  /** Update AI settings */
+  update_ai_settings: { input: UpdateAiSettingsInput; result: UpdateAiSettingsResult; readOnly: false; destructive: false };
+  /** AI credit usage */
+  get_ai_usage: { input: GetAiUsageInput; result: GetAiUsageResult; readOnly: true; destructive: false };
+  /** Performance facts of a creative */
+  get_performance_facts: { input: GetPerformanceFactsInput; result: GetPerformanceFactsResult; readOnly: true; destructive: false };
+  /** Draft copy variants */
+  draft_copy_variants: { input: DraftCopyVariantsInput; result: DraftCopyVariantsResult; readOnly: false; destructive: false };
+  /** Explain a creative's performance */
+  explain_creative_performance: { input: ExplainCreativePerformanceInput; result: ExplainCreativePerformanceResult; readOnly: false; destructive: false };
+  /** Suggest names */
+  suggest_names: { input: SuggestNamesInput; result: SuggestNamesResult; readOnly: false; destructive: false };
+  /** Summarize review threads */
+  summarize_review_threads: { input: SummarizeReviewThreadsInput; result: SummarizeReviewThreadsResult; readOnly: false; destructive: false };
 }
 
 /** The names of ToolTypes, as values. */
@@ -570,4 +602,12 @@ export const TOOL_NAMES = [
   "list_lead_forms",
   "list_leads",
   "get_lead",
+  "get_ai_settings",
+  "update_ai_settings",
+  "get_ai_usage",
+  "get_performance_facts",
+  "draft_copy_variants",
+  "explain_creative_performance",
+  "suggest_names",
+  "summarize_review_threads",
 ] as const;
