@@ -106,6 +106,17 @@ describe("metered model calls (mock model, fresh database)", () => {
     expect(events.at(-1)).toEqual({ type: "cost", credits: 14, reservedCredits: answer.cost.reservedCredits });
   });
 
+  it("keeps the ledger's invariant: balance = grants − charges of captured calls − reservations held", async () => {
+    const { getDb } = await import("@/lib/db/client");
+    const db = getDb();
+    const grants = await db.aiCreditGrant.aggregate({ where: { workspaceId }, _sum: { credits: true } });
+    const charged = await db.aiUsage.aggregate({ where: { workspaceId, status: "captured" }, _sum: { chargedCredits: true } });
+    const held = await db.aiUsage.aggregate({ where: { workspaceId, status: "reserved" }, _sum: { reservedCredits: true } });
+    expect(grants._sum.credits).toBe(10_000);
+    expect(await balance()).toBe(10_000 - (charged._sum.chargedCredits ?? 0) - (held._sum.reservedCredits ?? 0));
+    expect(await db.aiUsage.count({ where: { workspaceId, status: "released" } })).toBe(1);
+  });
+
   it("refuses with limit_exceeded when the worst case does not fit, and says not_connected without a provider", async () => {
     const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: "text", text: "x" }], finishReason: stop, usage: usage(1, 1), warnings: [] }) });
     await expect(meteredCall(principal, { feature: "unit", system: "s", messages: [{ role: "user", content: "hi" }], maxOutputTokens: 100_000 }, runtime(model))).rejects.toMatchObject({

@@ -27,6 +27,11 @@ export async function grantCredits(tx: Tx, workspaceId: string, credits: number,
   await tx.$executeRaw`UPDATE workspaces SET credits = credits + ${credits} WHERE id = ${workspaceId}`;
 }
 
+/** The ledger row of a balance a workspace is created with (its `credits` column already holds it). */
+export async function recordOpeningGrant(tx: Tx, workspaceId: string, credits: number, reason: string): Promise<void> {
+  if (credits > 0) await tx.aiCreditGrant.create({ data: { id: newId("grant"), workspaceId, credits, reason } });
+}
+
 /** Tops the balance up to `target` (a plan's allowance), granting the difference; nothing when it already holds that much. */
 export async function topUpCredits(tx: Tx, workspaceId: string, target: number, reason: string): Promise<void> {
   const rows = await tx.$queryRaw<{ credits: number }[]>`SELECT credits FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;

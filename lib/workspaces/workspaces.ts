@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { ensureUser } from "@/lib/team/users";
-import { grantCredits, topUpCredits } from "@/lib/ai/credits";
+import { recordOpeningGrant, topUpCredits } from "@/lib/ai/credits";
 
 export const PLANS = ["pro"] as const;
 export type Plan = (typeof PLANS)[number];
@@ -33,11 +33,12 @@ export async function createWorkspace(input: CreateWorkspaceInput): Promise<{ wo
         id: workspaceId,
         name: input.name,
         plan: input.plan,
+        credits: input.plan ? PLAN_CREDITS[input.plan] : 0,
         trialEndsAt: input.plan ? null : new Date(Date.now() + TRIAL_DAYS * 86_400_000),
       },
     });
     await tx.membership.create({ data: { id: newId("mem"), workspaceId, userId: owner.id, role: "owner" } });
-    if (input.plan) await grantCredits(tx, workspaceId, PLAN_CREDITS[input.plan], `plan:${input.plan}`);
+    if (input.plan) await recordOpeningGrant(tx, workspaceId, PLAN_CREDITS[input.plan], `plan:${input.plan}`);
     return { workspaceId, ownerUserId: owner.id };
   });
 }
