@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { buildIfStale } from "../scripts/build-if-stale.mjs";
 import { startServer } from "../tests/helpers/server";
+import { startFakeAssistant } from "./support/fake-assistant";
 
 /** Chromium comes from Debian; install it once when missing (as `npm test` promises). */
 function ensureChromium(): void {
@@ -22,11 +23,16 @@ function ensureChromium(): void {
 export default async function globalSetup(): Promise<() => Promise<void>> {
   ensureChromium();
   buildIfStale({ quiet: true });
-  const server = await startServer({ env: { PLATFORM_RETRY_DELAYS_MS: "200,400,800,1600" } });
+  // The assistant talks to a local fake of the OpenAI wire format (e2e/support/fake-assistant.ts).
+  const ai = await startFakeAssistant();
+  const server = await startServer({
+    env: { PLATFORM_RETRY_DELAYS_MS: "200,400,800,1600", AI_PROVIDER: "openai-compatible", AI_MODEL: "fake-assistant", AI_BASE_URL: ai.baseUrl },
+  });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = server.dataDir;
   return async () => {
     await server.stop();
+    await ai.close();
     fs.rmSync(server.dataDir, { recursive: true, force: true });
     if (process.env.E2E_SHOW_SERVER_OUTPUT) console.log(server.output());
   };

@@ -156,6 +156,18 @@ const envSchema = z.object({
   OAUTH_CODE_TTL_SECONDS: positiveInt(300),
   /** Dynamic client registrations accepted per minute, service-wide (the endpoint needs no credentials). */
   OAUTH_REGISTRATIONS_PER_MINUTE: positiveInt(30),
+
+  // --- The AI assistant (docs/ai.md): a provider through the Vercel AI SDK; without one, generating tools answer not_connected
+  AI_PROVIDER: z.enum(["openai", "anthropic", "openai-compatible", ""]).optional(),
+  AI_MODEL: z.string().max(200).optional(),
+  AI_API_KEY: z.string().optional(),
+  /** Required for openai-compatible (e.g. http://localhost:11434/v1 for Ollama); optional for the others (a proxy). */
+  AI_BASE_URL: z.url().optional(),
+  /** "input,output": credits per million tokens for the configured model, overriding the price table (self-hosted models). */
+  AI_CREDITS_PER_MILLION_TOKENS: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^\s*\d+(\.\d+)?\s*,\s*\d+(\.\d+)?\s*$/.test(v), 'must be "input,output" credits per million tokens, e.g. "150,600"'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -194,6 +206,17 @@ export interface Config {
   metrics: { path: string; token?: string };
   /** The OAuth 2.1 authorization server for MCP (lib/oauth). */
   oauthServer: { accessTokenTtlSeconds: number; codeTtlSeconds: number; registrationsPerMinute: number };
+  /** The AI provider (docs/ai.md); null when none is configured. */
+  ai: AiProviderConfig | null;
+}
+
+export interface AiProviderConfig {
+  provider: "openai" | "anthropic" | "openai-compatible";
+  model: string;
+  apiKey?: string;
+  baseUrl?: string;
+  /** Credits per million input and output tokens, when set by AI_CREDITS_PER_MILLION_TOKENS. */
+  price?: { input: number; output: number };
 }
 
 export class ConfigError extends Error {
@@ -214,6 +237,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
   const dataDir = path.resolve(e.DATA_DIR);
   const inngest = Boolean(e.INNGEST_EVENT_KEY || e.INNGEST_DEV);
   if (e.STORAGE_DRIVER === "s3" && !e.S3_BUCKET) problems.push("S3_BUCKET: required when STORAGE_DRIVER=s3");
+  const ai = aiProviderOf(e, problems);
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -268,6 +292,26 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metrics: { path: e.METRICS_PATH, token: e.METRICS_TOKEN },
     oauthServer: { accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS, codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS, registrationsPerMinute: e.OAUTH_REGISTRATIONS_PER_MINUTE },
+    ai,
+  };
+}
+
+/** The AI provider the variables describe, or null; what is missing goes to `problems`. */
+function aiProviderOf(e: Env, problems: string[]): AiProviderConfig | null {
+  if (!e.AI_PROVIDER) {
+    for (const name of ["AI_MODEL", "AI_API_KEY", "AI_BASE_URL"] as const) if (e[name]) problems.push(`${name}: set, but AI_PROVIDER is not (openai, anthropic or openai-compatible)`);
+    return null;
+  }
+  if (!e.AI_MODEL) problems.push(`AI_MODEL: required when AI_PROVIDER is set (e.g. ${e.AI_PROVIDER === "anthropic" ? "claude-haiku-4-5" : e.AI_PROVIDER === "openai" ? "gpt-4o-mini" : "llama3.1"})`);
+  if (e.AI_PROVIDER !== "openai-compatible" && !e.AI_API_KEY) problems.push(`AI_API_KEY: required when AI_PROVIDER=${e.AI_PROVIDER}`);
+  if (e.AI_PROVIDER === "openai-compatible" && !e.AI_BASE_URL) problems.push("AI_BASE_URL: required when AI_PROVIDER=openai-compatible (e.g. http://localhost:11434/v1)");
+  const price = e.AI_CREDITS_PER_MILLION_TOKENS?.split(",").map((n) => Number(n.trim()));
+  return {
+    provider: e.AI_PROVIDER,
+    model: e.AI_MODEL ?? "",
+    apiKey: e.AI_API_KEY || undefined,
+    baseUrl: e.AI_BASE_URL?.replace(/\/$/, ""),
+    ...(price ? { price: { input: price[0]!, output: price[1]! } } : {}),
   };
 }
 

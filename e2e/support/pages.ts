@@ -35,6 +35,7 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/tasks", heading: "Tasks" },
   { path: "/dashboard/moderation", heading: "Moderation" },
   { path: "/dashboard/review-links", heading: "Review links" },
+  { path: "/dashboard/assistant", heading: "Assistant" },
   { path: "/dashboard/settings/api-keys", heading: "API keys" },
   { path: "/dashboard/settings/webhooks", heading: "Webhooks" },
   { path: "/dashboard/settings/team", heading: "Team" },

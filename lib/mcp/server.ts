@@ -1,5 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, type CallToolResult, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ASSISTANT_PROMPT, assistantPromptText } from "@/lib/ai/assistant-prompt";
 import type { Principal } from "@/lib/auth/principal";
 import { callTool } from "@/lib/tools/call";
 import { catalog, findTool } from "@/lib/tools/catalog";
@@ -31,7 +32,7 @@ let mcpTools: Tool[] | undefined;
  */
 export function createMcpServer(principal: Principal, blocked?: { code: number; message: string }): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } },
     instructions:
       "Adloom: creative uploads, the creatives library, copy variants, folders and webhooks. Tool failures come back as error results carrying {\"error\":{\"code\",\"message\"}}.",
   });
@@ -53,6 +54,17 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
       return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
     }
     return { isError: true, content: [{ type: "text", text: JSON.stringify(outcome.body) }] };
+  });
+  // The assistant chat as a prompt (docs/ai.md): the client's model plays the assistant over the same tools.
+  server.setRequestHandler(ListPromptsRequestSchema, async () => {
+    guard();
+    return { prompts: [{ ...ASSISTANT_PROMPT, arguments: [{ name: "question", description: "What to ask first (optional)", required: false }] }] };
+  });
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    guard();
+    if (request.params.name !== ASSISTANT_PROMPT.name) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"; prompts/list lists them`);
+    const text = await assistantPromptText(principal, request.params.arguments?.question);
+    return { description: ASSISTANT_PROMPT.description, messages: [{ role: "user", content: { type: "text", text } }] };
   });
   return server;
 }

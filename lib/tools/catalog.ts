@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { accountTools } from "./definitions/account";
 import { adTools } from "./definitions/ads";
+import { aiTools } from "./definitions/ai";
 import { automationTools } from "./definitions/automation";
 import { boardTools } from "./definitions/boards";
 import { copyTools } from "./definitions/copy";
@@ -21,7 +22,7 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
  * Every tool of the service. A new capability is added here first (one file per
  * category under ./definitions); REST, MCP, the CLI and the SDK pick it up from here.
  */
-export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...automationTools, ...moderationTools, ...performanceTools, ...leadTools, ...teamTools, ...boardTools];
+export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...automationTools, ...moderationTools, ...performanceTools, ...leadTools, ...teamTools, ...boardTools, ...aiTools];
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 

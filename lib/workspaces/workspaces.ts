@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { ensureUser } from "@/lib/team/users";
+import { recordOpeningGrant, topUpCredits } from "@/lib/ai/credits";
 
 export const PLANS = ["pro"] as const;
 export type Plan = (typeof PLANS)[number];
@@ -37,6 +38,7 @@ export async function createWorkspace(input: CreateWorkspaceInput): Promise<{ wo
       },
     });
     await tx.membership.create({ data: { id: newId("mem"), workspaceId, userId: owner.id, role: "owner" } });
+    if (input.plan) await recordOpeningGrant(tx, workspaceId, PLAN_CREDITS[input.plan], `plan:${input.plan}`);
     return { workspaceId, ownerUserId: owner.id };
   });
 }
@@ -46,12 +48,11 @@ export async function setPlan(workspaceId: string, plan: Plan | null): Promise<v
   const db = getDb();
   const workspace = await db.workspace.findUnique({ where: { id: workspaceId } });
   if (!workspace) throw notFound("Workspace");
-  await db.workspace.update({
-    where: { id: workspaceId },
-    data: plan
-      ? // The trial's end is kept: cancelling Pro before it returns the workspace to the rest of its trial.
-        { plan, credits: Math.max(workspace.credits, PLAN_CREDITS[plan]) }
-      : { plan: null },
+  await db.$transaction(async (tx) => {
+    // The trial's end is kept: cancelling Pro before it returns the workspace to the rest of its trial.
+    await tx.workspace.update({ where: { id: workspaceId }, data: { plan } });
+    // Subscribing tops the AI credits up to the plan's allowance (a ledger grant of the difference).
+    if (plan) await topUpCredits(tx, workspaceId, PLAN_CREDITS[plan], `plan:${plan}`);
   });
 }
 

@@ -12,6 +12,7 @@ import { PERFORMANCE_TOOL_CALLS } from "../performance/performance-tool-calls";
 import { LEAD_TOOL_CALLS } from "../leads/lead-tool-calls";
 import { TEAM_TOOL_CALLS } from "./team-tool-calls";
 import { BOARD_TOOL_CALLS } from "../boards/board-tool-calls";
+import { AI_TOOL_CALLS } from "../ai/ai-tool-calls";
 
 /**
  * One REST scenario per tool of the catalog, each calling it and checking what it did
@@ -27,6 +28,7 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   ...LEAD_TOOL_CALLS,
   ...TEAM_TOOL_CALLS,
   ...BOARD_TOOL_CALLS,
+  ...AI_TOOL_CALLS,
   async get_account(t) {
     const result = await toolResult(t.key, "get_account", {});
     const me = await api(t.key)("/api/v1/me");

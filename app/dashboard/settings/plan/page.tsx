@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { Badge, Card, PageHeader } from "@/components/ui/misc";
 import { userTimeZone } from "@/lib/dashboard/account";
 import { roleAllows } from "@/lib/dashboard/access";
@@ -38,7 +39,15 @@ export default async function PlanPage() {
           <p className="mt-2 text-sm text-slate-600">
             {status.state === "trial" && `Your trial ends on ${formatDate(status.trialEndsAt!, timeZone)} (${status.trialDaysLeft} ${status.trialDaysLeft === 1 ? "day" : "days"} left).`}
             {status.state === "trial_ended" && "Your trial has ended. Choose Pro to keep working."}
-            {status.state === "pro" && `Includes ${principal.workspace.credits.toLocaleString("en-US")} AI credits remaining.`}
+            {status.state === "pro" && (
+              <>
+                <span data-testid="plan-credits">{principal.workspace.credits.toLocaleString("en-US")}</span> AI credits remaining (
+                <Link href="/dashboard/assistant" className="font-medium text-indigo-700 underline underline-offset-2">
+                  usage
+                </Link>
+                ).
+              </>
+            )}
             {status.state === "lapsed" && "The Pro plan was cancelled. API keys answer 402 until you subscribe again."}
           </p>
           <p className="mt-4 text-xs text-slate-500">
@@ -50,7 +59,7 @@ export default async function PlanPage() {
           <ul className="mt-3 space-y-1.5 text-sm text-slate-700">
             <li>API keys with scopes, the REST API and the tool catalog</li>
             <li>Signed webhooks with a 7-day delivery log</li>
-            <li>{PLAN_CREDITS.pro.toLocaleString("en-US")} AI credits</li>
+            <li>{PLAN_CREDITS.pro.toLocaleString("en-US")} AI credits for the assistant (the balance is topped up to this on subscribing)</li>
             <li>Unlimited team members and folders</li>
           </ul>
           <div className="mt-6">

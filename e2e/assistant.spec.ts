@@ -1,0 +1,55 @@
+import { expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
+import { readyCreative } from "./support/tools";
+
+// The e2e server's provider is the local fake of the OpenAI wire format in e2e/support/fake-assistant.ts.
+test("the Assistant answers from the workspace's data, asks before a destructive tool, and shows what it cost, at phone and desktop width", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signUp(page, { workspace: "Assistant Team" });
+  await switchToPro(page);
+  await expect(page.getByTestId("plan-credits")).toHaveText("10,000");
+  await readyCreative(page, "assistant-hero.png");
+
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await page.goto("/dashboard/assistant");
+    await expect(page.getByRole("heading", { level: 1, name: "Assistant" })).toBeVisible();
+    await expect(page.getByTestId("ai-balance")).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await expectNoAxeViolations(page);
+  }
+
+  // A read tool runs at once, as the signed-in member; the answer streams in and states its cost.
+  const conversation = page.getByRole("list", { name: "Conversation" });
+  await page.getByLabel("Message").fill("What is in my library?");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(conversation.getByText("I looked that up: your library has 1 creatives.")).toBeVisible();
+  await expect(conversation.getByText("Looked up: list_creatives")).toBeVisible();
+  await expect(conversation.getByTestId("answer-cost").last()).toHaveText(/^Cost: \d+ credits?$/);
+  await expect(page.getByRole("table", { name: "Usage by feature" }).getByRole("cell", { name: "assistant_chat" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Usage by member" }).getByRole("cell", { name: "Olivia Owner" })).toBeVisible();
+
+  // A destructive tool waits for the person's yes.
+  await page.getByLabel("Message").fill("Delete that creative");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByText("The assistant wants to run delete_creatives")).toBeVisible();
+  await expectNoAxeViolations(page);
+  await screenshot(page, "assistant-confirm");
+  await page.getByRole("button", { name: "Confirm and run" }).click();
+  await expect(conversation.getByText(/^Looked up: delete_creatives/)).toBeVisible();
+  await expect(page.getByText("The assistant wants to run delete_creatives")).toHaveCount(0);
+
+  // The brand voice and naming convention are settings the tools follow.
+  await page.getByLabel("Brand voice").fill("Warm and direct.");
+  await page.getByLabel("Naming convention").fill("{date}_{product}");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Brand voice")).toHaveValue("Warm and direct.");
+
+  // The Plan page's line reads the same ledger.
+  const balance = (await page.getByTestId("ai-balance").textContent())!.trim();
+  expect(Number(balance.replace(/,/g, ""))).toBeLessThan(10_000);
+  await page.goto("/dashboard/settings/plan");
+  await expect(page.getByTestId("plan-credits")).toHaveText(balance);
+});
