@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { InngestFunction } from "inngest";
-import type { Db } from "@/lib/db/client";
+import { sqlOf, type Db } from "@/lib/db/client";
 import type { JobRun } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { recordJobRunEnded } from "@/lib/observability/metrics";
@@ -298,7 +298,7 @@ export class EmbeddedRunner {
     this.log.error(`run ${run.id} of ${run.functionId} failed: ${String(error.message ?? "")}`);
     if (!hasListener(this.registry, FUNCTION_FAILED_EVENT)) return;
     await recordEvents(
-      this.opts.db,
+      sqlOf(this.opts.db),
       [{ id: `failed-${run.id}`, name: FUNCTION_FAILED_EVENT, data: { function_id: run.functionId, run_id: run.id, error, event: run.event } }],
       this.now(),
     );
