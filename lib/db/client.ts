@@ -7,9 +7,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { Config } from "@/lib/config";
 import { defineService } from "@/lib/services";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { acquirePgliteLock } from "./pglite-lock";
-import { ThreadedPGlite } from "./pglite-thread/client";
-import { withPreparedStatements } from "./prepared-pglite";
+import { acquirePgliteLock, ThreadedPGlite, withPreparedStatements } from "@adloom/pglite-driver";
 
 export type Db = PrismaClient;
 
