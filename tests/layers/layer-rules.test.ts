@@ -32,6 +32,8 @@ const FORBIDDEN: [rule: string, from: string, to: string][] = [
   ["tools-not-edge", "lib/tools/definitions/uploads.ts", "lib/http/operation.ts"],
   ["jobs-not-edge", "inngest/functions/upload-push.ts", "lib/api/v1/uploads.ts"],
   ["neutral-stays-neutral", "lib/pagination/cursor.ts", "lib/db/client.ts"],
+  ["packages-through-public-api", "lib/db/client.ts", "packages/pglite-driver/src/pglite-lock.ts"],
+  ["packages-not-app", "packages/pglite-driver/src/index.ts", "lib/services.ts"],
 ];
 
 /** One tree holding every forbidden import above (each target exists, so only a rule can object). */
