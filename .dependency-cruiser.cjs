@@ -22,7 +22,7 @@ const JOB_ENTRIES = "^inngest/(functions/|serve\\.ts$)";
 const DOMAIN =
   "^lib/(?!(http|api|mcp|openapi|dashboard|server|admin|tools|read-models|db|storage|platforms|jobs|pagination|json|random|observability|cli|sdk|generated)/)[^/]+/";
 /** What the domain runs on: database, media storage, ad platforms, jobs, configuration, the service registry. */
-const INFRA = "^lib/(db|storage|platforms|jobs|observability)/|^lib/(config|services|log)\\.ts$|^inngest/client\\.ts$";
+const INFRA = "^lib/(db|storage|platforms|jobs|observability)/|^lib/(config|services|log)\\.ts$|^inngest/client\\.ts$|^packages/pglite-driver/";
 /** Shared by every layer and importing none: error values, ids, pagination. */
 const NEUTRAL = "^lib/(errors|ids|text-input)\\.ts$|^lib/http-edge-defaults\\.mjs$|^lib/(pagination|json|random)/";
 /**
@@ -46,6 +46,22 @@ const DASHBOARD_MAY_USE = [
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: "packages-through-public-api",
+      comment:
+        "Platform packages (packages/pglite-driver) are reached only through their public API (the package's index, " +
+        "its package.json \"exports\"): import \"@adloom/pglite-driver\", never a file inside it.",
+      severity: "error",
+      from: { pathNot: "^packages/pglite-driver/" },
+      to: { path: "^packages/pglite-driver/src/", pathNot: "^packages/pglite-driver/src/index\\.ts$" },
+    },
+    {
+      name: "packages-not-app",
+      comment: "A platform package knows nothing of the app that uses it: no import of lib/, app/, inngest/ or another layer.",
+      severity: "error",
+      from: { path: "^packages/pglite-driver/" },
+      to: { path: "^(lib|app|inngest|pages|components)/" },
+    },
     {
       name: "domain-not-edge",
       comment:

@@ -8,6 +8,7 @@ export default defineConfig({
     alias: [
       // The workspace packages are tested from their sources (the built dist is what the packaging test checks).
       { find: /^@adloom\/sdk\/catalog$/, replacement: path.join(import.meta.dirname, "packages/sdk/src/catalog.ts") },
+      { find: /^@adloom\/pglite-driver$/, replacement: path.join(import.meta.dirname, "packages/pglite-driver/src/index.ts") },
       { find: /^@adloom\/sdk$/, replacement: path.join(import.meta.dirname, "packages/sdk/src/index.ts") },
       { find: /^@\//, replacement: `${import.meta.dirname}/` },
     ],

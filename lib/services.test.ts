@@ -71,6 +71,30 @@ describe("the service registry", () => {
     expect(holders.sort()).toEqual(["lib/observability/request-context.ts", "lib/services.ts"]);
   });
 
+  it("keeps mutable module state only in the registry: a module-level `let` is a memo of something that never changes", () => {
+    const root = path.resolve(import.meta.dirname, "..");
+    const holders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+        const rel = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (rel !== "lib/generated") walk(rel);
+        } else if (/(?<!\.test)\.tsx?$/.test(entry.name) && /^(let|var) /m.test(fs.readFileSync(path.join(root, rel), "utf8"))) holders.push(rel);
+      }
+    };
+    for (const dir of ["lib", "inngest", "app"]) walk(dir);
+    // Each one memoizes a derived constant (a generated document, a loaded class, a dummy hash).
+    // Counters, connections and caches of data are services (defineService), e.g. the SMTP
+    // transport (lib/mail) and the planner-statistics counter (lib/ads/planner-stats.ts).
+    expect(holders.sort()).toEqual([
+      "app/docs/openapi.json/route.ts",
+      "lib/db/schema-engine.ts",
+      "lib/mcp/server.ts",
+      "lib/session/password.ts",
+      "lib/tools/catalog.ts",
+    ]);
+  });
+
   it("releases one service, which the next use makes again", async () => {
     const registry = createServices(configIn(tempDir()));
     let made = 0;

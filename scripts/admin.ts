@@ -6,7 +6,7 @@ import { absolutePaths, adminErrorBody, OFFLINE_COMMANDS, parseAdminCommand, run
 import { sendAdminCommand } from "@/lib/admin/socket";
 import { disposeServices, getConfig } from "@/lib/services";
 import { ensureMigrated } from "@/lib/db/migrate-configured";
-import { currentOwner } from "@/lib/db/pglite-lock";
+import { currentOwner } from "@adloom/pglite-driver";
 
 function print(body: object, ok: boolean): never {
   process.stdout.write(JSON.stringify(body) + "\n");

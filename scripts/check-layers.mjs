@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** What the rules cover (paths in other places, like tests/ and scripts/, are not layered). */
-export const LAYERED_PATHS = ["app", "pages", "components", "lib", "inngest", "auth.ts", "instrumentation.ts", "proxy.ts"];
+export const LAYERED_PATHS = ["app", "pages", "components", "lib", "inngest", "packages/pglite-driver", "auth.ts", "instrumentation.ts", "proxy.ts"];
 
 /**
  * Runs dependency-cruiser with the repository's rules over the layered paths under `cwd` (the

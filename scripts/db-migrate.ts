@@ -4,7 +4,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { getConfig } from "@/lib/services";
 import { openPglite } from "@/lib/db/client";
 import { applyMigrations } from "@/lib/db/migrate";
-import { DatabaseBusyError } from "@/lib/db/pglite-lock";
+import { DatabaseBusyError } from "@adloom/pglite-driver";
 
 interface Target {
   target: PGlite | string;

@@ -1,4 +1,5 @@
 import { getDb, getPglite } from "@/lib/db/client";
+import { defineService } from "@/lib/services";
 
 /**
  * The embedded database runs no autovacuum, so its planner never learns how many ads a
@@ -7,13 +8,15 @@ import { getDb, getPglite } from "@/lib/db/client";
  * tables every so many new ads (PostgreSQL's autovacuum does this by itself).
  */
 const EVERY = 250;
-let sinceLast = 0;
+/** New ads since the last refresh: per service registry (so per database), not per module instance. */
+const growth = defineService("ads.planner-growth", () => ({ sinceLast: 0 }));
 
 export async function notePlannerGrowth(newRows: number): Promise<void> {
   if (!getPglite()) return;
-  sinceLast += newRows;
-  if (sinceLast < EVERY) return;
-  sinceLast = 0;
+  const counter = growth();
+  counter.sinceLast += newRows;
+  if (counter.sinceLast < EVERY) return;
+  counter.sinceLast = 0;
   try {
     await getDb().$executeRawUnsafe("ANALYZE ads, ad_sets, ad_campaigns, sandbox_ads, sandbox_ad_days");
   } catch (err) {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { getConfig } from "@/lib/services";
 import { getPglite } from "@/lib/db/client";
-import { currentOwner } from "@/lib/db/pglite-lock";
+import { currentOwner } from "@adloom/pglite-driver";
 import { badRequest, conflict } from "@/lib/errors";
 import { extractEntry, listTar, readEntry, TarWriter, type TarEntry } from "./tar";
 

@@ -7,9 +7,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { Config } from "@/lib/config";
 import { defineService } from "@/lib/services";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { acquirePgliteLock } from "./pglite-lock";
-import { ThreadedPGlite } from "./pglite-thread/client";
-import { withPreparedStatements } from "./prepared-pglite";
+import { acquirePgliteLock, ThreadedPGlite, withPreparedStatements } from "@adloom/pglite-driver";
 
 export type Db = PrismaClient;
 
@@ -68,6 +66,44 @@ export async function queryRows<T>(text: string, params: unknown[]): Promise<T[]
   if (handle.pglite) return (await handle.pglite.query<T>(text, params)).rows;
   // Named: each pooled connection prepares the statement once (the texts here are a fixed few).
   return (await handle.pool!.query({ name: statementName(text), text, values: params })).rows as T[];
+}
+
+/**
+ * Runs statements through some connection: the process's own (`directSql`), an open transaction
+ * (`inTransaction`), or a Prisma interactive transaction (`sqlOf(tx)`). Infrastructure that writes
+ * into the caller's transaction (the job outbox) takes one of these.
+ */
+export interface SqlClient {
+  queryRows<T>(text: string, params: unknown[]): Promise<T[]>;
+}
+
+/** Statements on the process's connection, each in its own implicit transaction. */
+export const directSql: SqlClient = { queryRows };
+
+/** A Prisma client or interactive transaction as a SqlClient. */
+export function sqlOf(tx: { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> }): SqlClient {
+  return { queryRows: <T>(text: string, params: unknown[]) => tx.$queryRawUnsafe<T[]>(text, ...params) };
+}
+
+/**
+ * Runs `fn` in one transaction straight through the driver (no ORM), for hot paths that must
+ * store several rows together or not at all: committed when `fn` resolves, rolled back when it throws.
+ */
+export async function inTransaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T> {
+  const handle = database();
+  if (handle.pglite) return handle.pglite.transaction((tx) => fn({ queryRows: async <R>(text: string, params: unknown[]) => (await tx.query<R>(text, params)).rows }));
+  const client = await handle.pool!.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await fn({ queryRows: async <R>(text: string, params: unknown[]) => (await client.query({ name: statementName(text), text, values: params })).rows as R[] });
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
 const statementNames = new Map<string, string>();

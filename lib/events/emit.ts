@@ -1,9 +1,9 @@
 import { queueFlowsForEvent } from "@/lib/automation/flow-trigger";
-import { getDb, queryRows } from "@/lib/db/client";
+import { getDb, inTransaction, sqlOf } from "@/lib/db/client";
 import { sqlTime } from "@/lib/db/sql-time";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { outboxCommitted, outboxInsertSql, outboxIsInline } from "@/lib/jobs/outbox";
+import { enqueueInTransaction, sendEvent } from "@/lib/jobs/outbox";
 import { WEBHOOK_DELIVER_EVENT, type WebhookDeliverData } from "@/lib/webhooks/job-events";
 import { ALWAYS_DELIVERED, EVENT_DATA_SCHEMAS, type EventData, type EventEnvelope, type EventType } from "./types";
 
@@ -40,8 +40,7 @@ export interface EmittedEvent {
  * workspace's endpoint subscribes to the kind (`test` always), queues its delivery.
  */
 // One statement: store the event and, when the workspace's endpoint subscribes to the kind,
-// its dispatch (and, when the outbox is inline, the dispatch's job event). A repeated dedupe key
-// stores nothing (the first event is answered).
+// its dispatch. A repeated dedupe key stores nothing (the first event is answered).
 const EMIT_STATEMENT = `
     WITH ev AS (
       INSERT INTO webhook_events (id, "workspaceId", type, body, "dedupeKey", "createdAt")
@@ -55,41 +54,34 @@ const EMIT_STATEMENT = `
       FROM ev JOIN webhook_endpoints e ON e."workspaceId" = $2::text
       WHERE $9::boolean OR e."subscribesAll" OR $3::text = ANY(e.events)
       RETURNING id
-    ), job AS (
-      ${outboxInsertSql({ id: "$10::text", name: "$11::text", data: "$12::jsonb", ts: "$13::bigint", createdAt: "$6::timestamp(3)" }, "disp", "$14::boolean")}
     )
     SELECT (SELECT count(*) FROM ev)::int AS created, (SELECT count(*) FROM disp)::int AS queued`;
 
 export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): Promise<EmittedEvent> {
   const data = EVENT_DATA_SCHEMAS[input.type].parse(input.data);
-  const db = getDb();
   const createdAt = new Date();
   const envelope: EventEnvelope = { id: newId("evt"), type: input.type, createdAt: createdAt.toISOString(), data: data as EventData<T> };
 
   const always = ALWAYS_DELIVERED.has(input.type);
   const dispatchId = newId("whq");
-  // With an inline outbox (the embedded runner), the dispatch's job event is stored in the same
-  // statement, so an event can never be left stored but not queued.
-  const inline = outboxIsInline();
   const job = jobEventFor({ dispatchId, workspaceId: input.workspaceId });
-  // Straight through the driver (queryRows): this is the ingest hot path.
-  const at = sqlTime(createdAt);
-  const rows = await queryRows<{ created: number; queued: number }>(EMIT_STATEMENT, [
-    envelope.id,
-    input.workspaceId,
-    input.type,
-    JSON.stringify(envelope),
-    input.dedupeKey ?? null,
-    at,
-    input.onlyWithEndpoint === true,
-    dispatchId,
-    always,
-    job.id,
-    job.name,
-    JSON.stringify(job.data),
-    String(createdAt.getTime()),
-    inline,
-  ]);
+  // The dispatch and its job event commit together, so an event can never be left stored but not
+  // queued. Straight through the driver (inTransaction): this is the ingest hot path.
+  const { rows, afterCommit } = await inTransaction(async (tx) => {
+    const rows = await tx.queryRows<{ created: number; queued: number }>(EMIT_STATEMENT, [
+      envelope.id,
+      input.workspaceId,
+      input.type,
+      JSON.stringify(envelope),
+      input.dedupeKey ?? null,
+      sqlTime(createdAt),
+      input.onlyWithEndpoint === true,
+      dispatchId,
+      always,
+    ]);
+    const afterCommit = rows[0]?.queued ? await enqueueInTransaction(tx, [job]) : undefined;
+    return { rows, afterCommit };
+  });
   if (!rows[0]?.created) {
     if (input.dedupeKey) {
       const first = await redeliverPendingFor(input.workspaceId, input.dedupeKey);
@@ -102,7 +94,7 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
     throw new Error(`Event ${envelope.id} was not stored`);
   }
   const queue = rows[0].queued > 0;
-  if (queue) await outboxCommitted([job], inline);
+  await afterCommit?.();
   await startFlows(input.workspaceId, envelope);
   return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: queue, stored: true };
 }
@@ -122,7 +114,7 @@ async function startFlows(workspaceId: string, envelope: EventEnvelope): Promise
 
 /** Starts (or, with the same id, harmlessly re-starts) the delivery job of a dispatch. */
 export async function queueDispatch(data: WebhookDeliverData): Promise<void> {
-  await outboxCommitted([jobEventFor(data)], false);
+  await sendEvent(jobEventFor(data));
 }
 
 function jobEventFor(data: WebhookDeliverData): { id: string; name: string; data: Record<string, unknown> } {
@@ -147,8 +139,8 @@ interface SqlTransaction {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
 }
 
-// Many events of one kind in one statement: events, their dispatches (when the endpoint subscribes)
-// and, inline, the dispatches' job events; repeated dedupe keys store nothing.
+// Many events of one kind in one statement: events and their dispatches (when the endpoint
+// subscribes); repeated dedupe keys store nothing.
 const EMIT_MANY_STATEMENT = `
     WITH input AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(id, body, "dedupeKey", "dispatchId")
@@ -163,18 +155,6 @@ const EMIT_MANY_STATEMENT = `
       FROM ev JOIN input i ON i.id = ev.id JOIN webhook_endpoints e ON e."workspaceId" = $5::text
       WHERE e."subscribesAll" OR $6::text = ANY(e.events)
       RETURNING id
-    ), job AS (
-      ${outboxInsertSql(
-        {
-          id: "'webhook-deliver-' || disp.id",
-          name: "$8::text",
-          data: "jsonb_build_object('dispatchId', disp.id, 'workspaceId', $5::text)",
-          ts: "$9::bigint",
-          createdAt: "$7::timestamp(3)",
-        },
-        "disp",
-        "$10::boolean",
-      )}
     )
     SELECT (SELECT count(*) FROM ev)::int AS created, coalesce((SELECT array_agg(id) FROM disp), '{}') AS queued`;
 
@@ -201,7 +181,6 @@ export async function emitEventsInTransaction<T extends EventType>(
     bodies.push(JSON.stringify(envelope));
     dispatchIds.push(newId("whq"));
   }
-  const inline = outboxIsInline();
   const rows = await tx.$queryRawUnsafe<{ created: number; queued: string[] }[]>(
     EMIT_MANY_STATEMENT,
     ids,
@@ -211,13 +190,12 @@ export async function emitEventsInTransaction<T extends EventType>(
     workspaceId,
     type,
     sqlTime(createdAt),
-    WEBHOOK_DELIVER_EVENT,
-    String(createdAt.getTime()),
-    inline,
   );
   const queued = rows[0]?.queued ?? [];
-  return {
-    created: rows[0]?.created ?? 0,
-    afterCommit: () => outboxCommitted(queued.map((dispatchId) => jobEventFor({ dispatchId, workspaceId })), inline),
-  };
+  // The deliveries' job events commit with the caller's transaction, through the outbox.
+  const afterCommit = await enqueueInTransaction(
+    sqlOf(tx),
+    queued.map((dispatchId) => jobEventFor({ dispatchId, workspaceId })),
+  );
+  return { created: rows[0]?.created ?? 0, afterCommit };
 }

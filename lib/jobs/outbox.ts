@@ -1,6 +1,6 @@
 import { inngest } from "@/inngest/client";
 import { getConfig } from "@/lib/services";
-import { getDb } from "@/lib/db/client";
+import { directSql, type SqlClient } from "@/lib/db/client";
 import { recordEvents } from "./embedded/event-store";
 import { wakeRunners } from "./embedded/wake";
 
@@ -26,51 +26,27 @@ export async function sendEvent(event: JobEventInput | JobEventInput[]): Promise
   if (getConfig().jobs.mode === "inngest") {
     return inngest.send(events.map((e) => ({ name: e.name, data: e.data ?? {}, ...(e.id ? { id: e.id } : {}) })));
   }
-  const ids = await recordEvents(getDb(), events, new Date());
+  const ids = await recordEvents(directSql, events, new Date());
   wakeRunners();
   return { ids };
 }
 
-/**
- * Whether a job event can be written by the caller's own SQL statement, together with the rows
- * that make the work necessary (so they are stored together or not at all). True with the
- * embedded runner, whose events are rows of this database; with Inngest the caller's statement
- * skips the row and `outboxCommitted` sends the event instead.
- */
-export function outboxIsInline(): boolean {
-  return getConfig().jobs.mode === "embedded";
-}
-
-/** SQL expressions (usually typed parameters such as `$4::text`) of one outbox row's columns. */
-export interface OutboxColumns {
-  id: string;
-  name: string;
-  /** jsonb */
-  data: string;
-  /** bigint: the event's epoch milliseconds */
-  ts: string;
-  /** timestamp(3) */
-  createdAt: string;
-}
+/** A job event that must commit together with the caller's rows: it needs an id, so a repeat is harmless. */
+export type OutboxEvent = JobEventInput & { id: string };
 
 /**
- * The INSERT that writes one job event row, for a CTE of the caller's statement: one row per row
- * of `from` satisfying `where` (a repeated event id is ignored). Constant for constant arguments,
- * so the caller's statement stays one prepared text.
+ * Stores job events in the caller's open transaction `tx`, so they commit together with the rows
+ * that make the work necessary, or not at all. Call the returned function once the transaction
+ * has committed: with the embedded runner the events are rows of this database and it wakes the
+ * runner; with Inngest nothing was written and it sends the events (their ids deduplicate).
  */
-export function outboxInsertSql(columns: OutboxColumns, from: string, where: string): string {
-  return `INSERT INTO job_events (id, name, data, ts, "createdAt")
-      SELECT ${columns.id}, ${columns.name}, ${columns.data}, ${columns.ts}, ${columns.createdAt}
-      FROM ${from} WHERE ${where}
-      ON CONFLICT DO NOTHING`;
-}
-
-/**
- * After the statement that (maybe) wrote the events committed: written rows are picked up now
- * (`inline`), otherwise the events are sent. Needs an id on every event, so a repeat is harmless.
- */
-export async function outboxCommitted(events: (JobEventInput & { id: string })[], inline: boolean): Promise<void> {
-  if (!events.length) return;
-  if (inline) wakeRunners();
-  else await sendEvent(events);
+export async function enqueueInTransaction(tx: SqlClient, events: OutboxEvent[]): Promise<() => Promise<void>> {
+  if (!events.length) return async () => undefined;
+  if (getConfig().jobs.mode === "inngest") {
+    return async () => {
+      await sendEvent(events);
+    };
+  }
+  await recordEvents(tx, events, new Date());
+  return async () => wakeRunners();
 }

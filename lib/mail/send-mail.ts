@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { getConfig } from "@/lib/services";
+import { defineService, getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 
@@ -9,11 +9,12 @@ export interface Mail {
   text: string;
 }
 
-let transport: Transporter | undefined;
-function smtp(url: string): Transporter {
-  transport ??= nodemailer.createTransport(url);
-  return transport;
-}
+/** The SMTP transport, made on the first mail sent through SMTP_URL and closed with the other services. */
+const smtp = defineService<Transporter>(
+  "mail.smtp",
+  ({ config }) => nodemailer.createTransport(config.mail.smtpUrl!),
+  (transport) => transport.close(),
+);
 
 /**
  * Sends an email through SMTP_URL, or, when no SMTP server is configured, stores it in the
@@ -23,7 +24,7 @@ function smtp(url: string): Transporter {
 export async function sendMail(mail: Mail): Promise<{ via: "smtp" | "outbox" }> {
   const { smtpUrl, from } = getConfig().mail;
   if (smtpUrl) {
-    await smtp(smtpUrl).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    await smtp().sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
     return { via: "smtp" };
   }
   await getDb().outboxMessage.create({ data: { id: newId("msg"), to: mail.to.trim().toLowerCase(), subject: mail.subject, text: mail.text } });

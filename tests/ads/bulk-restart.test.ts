@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { currentOwner } from "@/lib/db/pglite-lock";
+import { currentOwner } from "@adloom/pglite-driver";
 import { admin, createTenant } from "../helpers/fixtures";
 import { allCreatives, creativeWhen, finishedUpload, uploadIds, waitFor } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";

@@ -3,11 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { messages, protocol, type PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ThreadedPGlite } from "@/lib/db/pglite-thread/client";
-import { parseResponse } from "@/lib/db/pglite-thread/parse-response";
-import { withPreparedStatements } from "@/lib/db/prepared-pglite";
+import { parseResponse, ThreadedPGlite, withPreparedStatements } from "@adloom/pglite-driver";
 
-// The embedded database's own layers (lib/db/pglite-thread, lib/db/prepared-pglite): PGlite pass only.
+// The embedded database's own layers (packages/pglite-driver: the thread, prepared statements): PGlite pass only.
 const onPglite = process.env.TEST_DB !== "postgres";
 const SLOW = 120_000; // a fresh PGlite runs initdb
 

@@ -38,6 +38,43 @@ afterAll(async () => {
   await runner?.stop();
 });
 
+describe("function options the embedded runner does not support", () => {
+  const runnerFor = (options: Record<string, unknown>) =>
+    new EmbeddedRunner({
+      db: getDb(),
+      appId: APP_ID,
+      functions: [inngest.createFunction({ id: "test-optioned", triggers: [{ event: "test/optioned" }], ...options } as never, async () => null)],
+      handler: post,
+      signingKey: "signkey-test-00",
+      concurrency: 1,
+    });
+
+  it.each([
+    ["throttle", { throttle: { limit: 1, period: "1s" } }],
+    ["rateLimit", { rateLimit: { limit: 1, period: "1m" } }],
+    ["debounce", { debounce: { period: "5s" } }],
+    ["idempotency", { idempotency: "event.data.id" }],
+    ["cancel", { cancelOn: [{ event: "test/cancel", match: "data.id" }] }],
+    ["batchEvents", { batchEvents: { maxSize: 10, timeout: "5s" } }],
+    ["priority", { priority: { run: "event.data.rank" } }],
+    ["singleton", { singleton: { key: "event.data.id", mode: "skip" } }],
+    ["timeouts", { timeouts: { finish: "1m" } }],
+  ])("refuses to start on %s", (option, declared) => {
+    expect(() => runnerFor(declared)).toThrow(`Function "${APP_ID}-test-optioned": the embedded job runner does not support the option(s) "${option}"`);
+  });
+
+  it("refuses a keyed or account-wide concurrency limit, and more than one", () => {
+    expect(() => runnerFor({ concurrency: { limit: 1, key: "event.data.workspaceId" } })).toThrow(/does not support a concurrency "key"/);
+    expect(() => runnerFor({ concurrency: { limit: 1, scope: "account" } })).toThrow(/scoped to the function only, not "account"/);
+    expect(() => runnerFor({ concurrency: [{ limit: 1 }, { limit: 2, key: "event.data.a" }] })).toThrow(/one concurrency limit per function, not 2/);
+  });
+
+  it("accepts a plain number or a function-scoped limit", () => {
+    expect(runnerFor({ concurrency: 3 }).functionIds).toEqual([`${APP_ID}-test-optioned`]);
+    expect(runnerFor({ concurrency: { limit: 2, scope: "fn" } }).functionIds).toEqual([`${APP_ID}-test-optioned`]);
+  });
+});
+
 describe("embedded job runner", () => {
   it("runs each step once and memoizes its result", async () => {
     await sendEvent({ name: "test/three", data: { n: 1 } });
@@ -116,6 +153,29 @@ describe("embedded job runner", () => {
     const runs = await finishedRuns("test-slow", 6);
     expect(runs.every((r) => r.status === "completed")).toBe(true);
     expect(seen.maxActive).toBe(2);
+  });
+
+  it("honours a function's concurrency limit, across every runner on the database", async () => {
+    // A second runner over the same database claims too: the limit holds for both together.
+    const other = new EmbeddedRunner({
+      db: getDb(),
+      appId: APP_ID,
+      functions: testFunctions,
+      handler: post,
+      signingKey: getEmbeddedSigningKey(dataDir),
+      concurrency: 4,
+      pollIntervalMs: 100,
+      logger: { info: () => {}, error: () => {} },
+    });
+    await other.start();
+    try {
+      await sendEvent(Array.from({ length: 5 }, (_, i) => ({ name: "test/serial", data: { i } })));
+      const runs = await finishedRuns("test-serial", 5);
+      expect(runs.map((r) => r.status)).toEqual(Array(5).fill("completed"));
+      expect(seen.serialMaxActive).toBe(1);
+    } finally {
+      await other.stop();
+    }
   });
 
   it("delivers step.sendEvent to the functions it triggers", async () => {

@@ -36,6 +36,8 @@ const FORBIDDEN: [rule: string, from: string, to: string][] = [
   ["dashboard-through-catalog", "app/dashboard/library/actions.ts", "lib/folders/library-folders.ts"],
   ["dashboard-through-catalog", "app/dashboard/settings/team/page.tsx", "lib/db/client.ts"],
   ["dashboard-through-catalog", "components/review/status-badge.tsx", "lib/review/status.ts"],
+  ["packages-through-public-api", "lib/db/client.ts", "packages/pglite-driver/src/pglite-lock.ts"],
+  ["packages-not-app", "packages/pglite-driver/src/index.ts", "lib/services.ts"],
 ];
 
 /** One tree holding every forbidden import above (each target exists, so only a rule can object). */

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { currentOwner } from "@/lib/db/pglite-lock";
+import { currentOwner } from "@adloom/pglite-driver";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import { waitFor } from "../helpers/library";
 import { tempDataDir, type TestServer } from "../helpers/server";

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
 import { finishedUpload, uploadEvents, uploadIds, waitFor, webhookReceiver } from "../helpers/library";
 import { jpegImage, mp4Video, pngImage } from "../helpers/media-fixtures";
-import { currentOwner } from "@/lib/db/pglite-lock";
+import { currentOwner } from "@adloom/pglite-driver";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { freshDatabaseUrl } from "../helpers/fresh-database";
 

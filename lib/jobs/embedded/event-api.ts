@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/client";
+import { sqlOf, type Db } from "@/lib/db/client";
 import { handleCheckpoint } from "./checkpoint";
 import { recordEvents } from "./event-store";
 import { EMBEDDED_ORIGIN, eventApiReply, isEventApiRequest } from "./inngest-internals";
@@ -22,7 +22,7 @@ export function createEmbeddedFetch(getDb: () => Db): typeof fetch {
       return Response.json({ error: "Not available with the embedded job runner" }, { status: 404 });
     }
     const body = (await request.json()) as SendEventInput | SendEventInput[];
-    const ids = await recordEvents(getDb(), Array.isArray(body) ? body : [body], new Date());
+    const ids = await recordEvents(sqlOf(getDb()), Array.isArray(body) ? body : [body], new Date());
     wakeRunners();
     return eventApiReply(ids);
   };

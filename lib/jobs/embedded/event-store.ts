@@ -1,28 +1,30 @@
-import type { Db } from "@/lib/db/client";
+import type { Db, SqlClient } from "@/lib/db/client";
 import { sqlTime } from "@/lib/db/sql-time";
 import { newId } from "@/lib/ids";
 import type { JobEventPayload, JsonObject, SendEventInput } from "./types";
 
-/** Records events durably; a repeated caller-supplied id is ignored. Returns the event ids. */
-export async function recordEvents(db: Db, events: SendEventInput[], now: Date): Promise<string[]> {
+const RECORD_EVENTS = `
+      INSERT INTO job_events (id, name, data, ts, "createdAt")
+      SELECT e->>'id', e->>'name', e->'data', (e->>'ts')::bigint, $2::timestamp(3)
+      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, ord)
+      ORDER BY ord
+      ON CONFLICT DO NOTHING`;
+
+/**
+ * Records events durably through `sql` (the process's connection, or the caller's transaction so
+ * they commit with its rows); a repeated caller-supplied id is ignored. Returns the event ids.
+ */
+export async function recordEvents(sql: SqlClient, events: SendEventInput[], now: Date): Promise<string[]> {
   const rows = events.map((e) => {
     if (!e || typeof e.name !== "string" || !e.name) throw new Error("Every event needs a non-empty name");
     return {
       id: e.id ?? newId("evt"),
       name: e.name,
       data: JSON.parse(JSON.stringify(e.data ?? {})) as JsonObject,
-      ts: BigInt(e.ts ?? now.getTime()),
+      ts: String(e.ts ?? now.getTime()),
     };
   });
-  if (rows.length) {
-    const input = JSON.stringify(rows.map((r) => ({ ...r, ts: r.ts.toString() })));
-    await db.$executeRaw`
-      INSERT INTO job_events (id, name, data, ts, "createdAt")
-      SELECT e->>'id', e->>'name', e->'data', (e->>'ts')::bigint, ${sqlTime(now)}::timestamp(3)
-      FROM jsonb_array_elements(${input}::jsonb) WITH ORDINALITY AS t(e, ord)
-      ORDER BY ord
-      ON CONFLICT DO NOTHING`;
-  }
+  if (rows.length) await sql.queryRows(RECORD_EVENTS, [JSON.stringify(rows), sqlTime(now)]);
   return rows.map((r) => r.id);
 }
 

@@ -225,7 +225,20 @@ export interface SyncedConfig {
   triggers?: ({ event: string; expression?: string } | { cron: string })[];
   /** `steps.step.retries.attempts`: retries after the first attempt. */
   steps?: Record<string, { retries?: { attempts?: number } }>;
+  /** A number, one `{ limit, key?, scope? }` or a list of them. */
+  concurrency?: number | ConcurrencyConfig | ConcurrencyConfig[];
+  /** Every other flow-control option the function declares, by its synced name (e.g. `throttle`, `cancel`). */
+  [option: string]: unknown;
 }
+
+export interface ConcurrencyConfig {
+  limit: number;
+  key?: string;
+  scope?: "fn" | "env" | "account";
+}
+
+/** Keys every synced configuration has, whatever the function declares. */
+export const SYNCED_BASE_KEYS: ReadonlySet<string> = new Set(["id", "name", "triggers", "steps"]);
 
 type WithConfig = { getConfig(opts: { baseUrl: URL; appPrefix: string }): SyncedConfig[] };
 

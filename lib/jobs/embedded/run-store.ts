@@ -77,10 +77,23 @@ export async function saveStep(db: Db, runId: string, stepId: string, name: stri
   });
 }
 
-/** The earliest time a pending, unleased run becomes due (to arm the loop's timer). */
-export async function nextDueAt(db: Db, now: Date): Promise<Date | null> {
+/**
+ * The earliest time a pending, unleased run becomes due (to arm the loop's timer). Runs of the
+ * `limited` functions (those with a concurrency limit) are left out while one of theirs is being
+ * driven: they wait for a slot, which the end of that run (or the next poll) looks for.
+ */
+export async function nextDueAt(db: Db, now: Date, limited: readonly string[] = []): Promise<Date | null> {
+  const busyLimited = limited.length
+    ? (
+        await db.jobRun.findMany({
+          where: { functionId: { in: [...limited] }, status: { in: [...PENDING] }, leaseOwner: { not: null }, leaseExpiresAt: { gte: now } },
+          distinct: ["functionId"],
+          select: { functionId: true },
+        })
+      ).map((r) => r.functionId)
+    : [];
   const next = await db.jobRun.findFirst({
-    where: { status: { in: [...PENDING] }, nextAt: { not: null }, ...leaseFree(now) },
+    where: { status: { in: [...PENDING] }, nextAt: { not: null }, ...leaseFree(now), ...(busyLimited.length ? { functionId: { notIn: busyLimited } } : {}) },
     orderBy: { nextAt: "asc" },
     select: { nextAt: true },
   });
@@ -154,9 +167,10 @@ export async function createRunsForEvents(
 /**
  * Takes up to `limit` due runs for `owner` in one statement (oldest due first; rows another
  * instance is claiming are skipped on PostgreSQL), marks them running, and returns their rows.
- * A run that never started has no steps or waits, so its drive needs no further read.
+ * A run that never started has no steps or waits, so its drive needs no further read. Runs of
+ * the `limited` functions are left to claimLimitedRuns.
  */
-export async function claimDueRunsWithState(db: Db, owner: string, limit: number, now: Date, leaseMs: number): Promise<ClaimedRun[]> {
+export async function claimDueRunsWithState(db: Db, owner: string, limit: number, now: Date, leaseMs: number, limited: readonly string[] = []): Promise<ClaimedRun[]> {
   if (limit <= 0) return [];
   const until = new Date(now.getTime() + leaseMs);
   const rows = await db.$queryRaw<(JobRun & { fresh: boolean })[]>`
@@ -164,6 +178,7 @@ export async function claimDueRunsWithState(db: Db, owner: string, limit: number
       SELECT id, "startedAt" IS NULL AS fresh FROM job_runs
       WHERE status IN ${PENDING_SQL} AND "nextAt" <= ${sqlTime(now)}::timestamp(3)
         AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sqlTime(now)}::timestamp(3))
+        AND "functionId" NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(limited)}::jsonb))
       ORDER BY "nextAt" ASC
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
@@ -173,8 +188,45 @@ export async function claimDueRunsWithState(db: Db, owner: string, limit: number
     FROM due
     WHERE r.id = due.id AND r.status IN ${PENDING_SQL} AND (r."leaseExpiresAt" IS NULL OR r."leaseExpiresAt" < ${sqlTime(now)}::timestamp(3))
     RETURNING r.*, due.fresh`;
+  return claimedOf(rows);
+}
+
+function claimedOf(rows: (JobRun & { fresh: boolean })[]): ClaimedRun[] {
   rows.sort((a, b) => (a.nextAt?.getTime() ?? 0) - (b.nextAt?.getTime() ?? 0));
   return rows.map(({ fresh, ...run }) => ({ run: run as JobRun, steps: fresh ? [] : null }));
+}
+
+/**
+ * Takes due runs of one function with a concurrency limit: at most `free`, and only as many as
+ * leave the function's leased runs (on every runner sharing the database) within `concurrency`.
+ * The count and the claim run under a transaction-scoped advisory lock on the function, so two
+ * instances claiming at once cannot both see the last free slot.
+ */
+export async function claimLimitedRuns(db: Db, functionId: string, concurrency: number, owner: string, free: number, now: Date, leaseMs: number): Promise<ClaimedRun[]> {
+  if (free <= 0) return [];
+  const until = new Date(now.getTime() + leaseMs);
+  const at = sqlTime(now);
+  const rows = await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`adloom.job-concurrency:${functionId}`}))::text`;
+    return tx.$queryRaw<(JobRun & { fresh: boolean })[]>`
+      WITH busy AS (
+        SELECT count(*)::int AS n FROM job_runs
+        WHERE "functionId" = ${functionId} AND status IN ${PENDING_SQL} AND "leaseOwner" IS NOT NULL AND "leaseExpiresAt" >= ${at}::timestamp(3)
+      ), due AS (
+        SELECT id, "startedAt" IS NULL AS fresh FROM job_runs
+        WHERE "functionId" = ${functionId} AND status IN ${PENDING_SQL} AND "nextAt" <= ${at}::timestamp(3)
+          AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${at}::timestamp(3))
+        ORDER BY "nextAt" ASC
+        LIMIT GREATEST(0, LEAST(${free}::int, ${concurrency}::int - (SELECT n FROM busy)))
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE job_runs r SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${sqlTime(until)}::timestamp(3), status = 'running'::"JobRunStatus",
+        "startedAt" = COALESCE(r."startedAt", ${at}::timestamp(3)), "updatedAt" = ${at}::timestamp(3)
+      FROM due
+      WHERE r.id = due.id
+      RETURNING r.*, due.fresh`;
+  });
+  return claimedOf(rows);
 }
 
 // Saving steps checks ownership with a plain read when there is no version to record (no new row

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { InngestFunction } from "inngest";
-import type { Db } from "@/lib/db/client";
+import { sqlOf, type Db } from "@/lib/db/client";
 import type { JobRun } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { recordJobRunEnded } from "@/lib/observability/metrics";
@@ -12,7 +12,7 @@ import { recordEvents, takeEventsAndWaits } from "./event-store";
 import type { ServeHandler } from "./inngest-internals";
 import { functionsForEvent, hasListener } from "./matching";
 import { buildRegistry, type FunctionDef } from "./registry";
-import { claimDueRunsWithState, createRunsForEvents, nextDueAt, releaseForeignLeases, releaseLeases, renewLeases, type ClaimedRun, type NewRun } from "./run-store";
+import { claimDueRunsWithState, claimLimitedRuns, createRunsForEvents, nextDueAt, releaseForeignLeases, releaseLeases, renewLeases, type ClaimedRun, type NewRun } from "./run-store";
 import type { Clock, SerializedError } from "./types";
 import { onWake } from "./wake";
 import { resolveEventWaitsBatch } from "./wait-store";
@@ -53,6 +53,11 @@ const COALESCE_MS = 10;
 export class EmbeddedRunner {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   private readonly registry: FunctionDef[];
+  /** Functions with a concurrency limit: claimed one by one under their limit (claimLimitedRuns). */
+  private readonly limited: FunctionDef[];
+  private readonly limitedIds: string[];
+  /** Runs of a limited function may be waiting for a slot (created, made due, or a slot freed). */
+  private needLimitedClaim = true;
   private readonly drive: DriveContext;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly now: Clock;
@@ -80,6 +85,8 @@ export class EmbeddedRunner {
 
   constructor(private readonly opts: RunnerOptions) {
     this.registry = buildRegistry(opts.appId, opts.functions);
+    this.limited = this.registry.filter((f) => f.concurrencyLimit !== null);
+    this.limitedIds = this.limited.map((f) => f.id);
     this.now = opts.now ?? (() => new Date());
     this.log = opts.logger ?? { info: (m) => log.info(m, { component: "jobs" }), error: (m, e) => log.error(m, { component: "jobs", err: e }) };
     this.drive = {
@@ -227,22 +234,25 @@ export class EmbeddedRunner {
     if (full) {
       this.fullRequested = false;
       this.lastFullAt = now.getTime();
-      this.needEvents = this.needClaim = this.needTimer = true;
+      this.needEvents = this.needClaim = this.needTimer = this.needLimitedClaim = true;
     }
 
-    if (this.nextRunAt && this.nextRunAt <= now) this.needClaim = true;
+    if (this.nextRunAt && this.nextRunAt <= now) this.needClaim = this.needLimitedClaim = true;
     const leaseMs = this.opts.leaseMs ?? 30_000;
     if (this.needEvents) {
       this.needEvents = false;
       const { events, waits } = await takeEventsAndWaits(db, EVENT_BATCH, now);
       if (events.length) {
         const woken = waits.length ? await resolveEventWaitsBatch(db, events, waits, now) : [];
-        const runs: NewRun[] = events.flatMap((event) =>
-          functionsForEvent(this.registry, event).map((fn) => ({ id: newId("run"), functionId: fn.id, triggerKey: `event:${event.id}`, event, maxAttempts: fn.maxAttempts, nextAt: now })),
-        );
+        const matched = events.flatMap((event) => functionsForEvent(this.registry, event).map((fn) => ({ fn, event })));
+        // Runs of limited functions come last: they are never created claimed (their limit is checked by a claim).
+        matched.sort((a, b) => Number(a.fn.concurrencyLimit !== null) - Number(b.fn.concurrencyLimit !== null));
+        const runs: NewRun[] = matched.map(({ fn, event }) => ({ id: newId("run"), functionId: fn.id, triggerKey: `event:${event.id}`, event, maxAttempts: fn.maxAttempts, nextAt: now }));
+        const unlimited = matched.filter((m) => m.fn.concurrencyLimit === null).length;
+        if (unlimited < matched.length) this.needLimitedClaim = true;
         // With no older due runs known to be waiting, new runs are created already claimed by
         // this runner (up to its free slots) and driven from memory; the rest wait in the queue.
-        const free = this.needClaim || woken.length ? 0 : this.opts.concurrency - this.inFlight.size;
+        const free = this.needClaim || woken.length ? 0 : Math.min(unlimited, this.opts.concurrency - this.inFlight.size);
         const { created, leased } = await createRunsForEvents(db, runs, events.map((e) => e.id), now, {
           owner: this.owner,
           count: Math.max(0, free),
@@ -260,19 +270,32 @@ export class EmbeddedRunner {
     // Cron schedules only change when they fire: skip the lookup until the known next fire time.
     if (this.nextCronAt === undefined || (this.nextCronAt !== null && this.nextCronAt <= now)) {
       this.nextCronAt = await fireDueCrons(db, this.registry, now);
-      this.needClaim = true;
+      this.needClaim = this.needLimitedClaim = true;
     }
-    const free = this.opts.concurrency - this.inFlight.size;
+    let free = this.opts.concurrency - this.inFlight.size;
     if (this.needClaim && free > 0) {
-      const claimed = await claimDueRunsWithState(db, this.owner, free, now, leaseMs);
+      const claimed = await claimDueRunsWithState(db, this.owner, free, now, leaseMs, this.limitedIds);
       for (const c of claimed) this.startDrive(c);
       // A full claim may have left more due runs: look again as soon as a slot frees.
       this.needClaim = claimed.length === free;
+      free -= claimed.length;
+      if (this.needLimitedClaim && free > 0) {
+        this.needLimitedClaim = false;
+        for (const fn of this.limited) {
+          const taken = await claimLimitedRuns(db, fn.id, fn.concurrencyLimit!, this.owner, free, now, leaseMs);
+          for (const c of taken) this.startDrive(c);
+          free -= taken.length;
+          if (free <= 0) {
+            this.needClaim = this.needLimitedClaim = true;
+            break;
+          }
+        }
+      }
       if (!this.needClaim) this.needTimer = true;
     }
     if (this.needTimer && !this.needClaim) {
       this.needTimer = false;
-      this.nextRunAt = await nextDueAt(db, now);
+      this.nextRunAt = await nextDueAt(db, now, this.limitedIds);
     }
     const nextCron = this.nextCronAt;
     const next = [nextCron, this.needClaim ? null : this.nextRunAt].filter((d): d is Date => d != null).map((d) => d.getTime() - now.getTime());
@@ -289,6 +312,8 @@ export class EmbeddedRunner {
       })
       .finally(() => {
         this.inFlight.delete(id);
+        // A slot of a limited function freed: a run of it may be waiting.
+        if (this.limitedIds.includes(claimed.run.functionId)) this.needClaim = this.needLimitedClaim = true;
         if (this.needClaim) this.signalSoon();
       });
     this.inFlight.set(id, p);
@@ -298,7 +323,7 @@ export class EmbeddedRunner {
     this.log.error(`run ${run.id} of ${run.functionId} failed: ${String(error.message ?? "")}`);
     if (!hasListener(this.registry, FUNCTION_FAILED_EVENT)) return;
     await recordEvents(
-      this.opts.db,
+      sqlOf(this.opts.db),
       [{ id: `failed-${run.id}`, name: FUNCTION_FAILED_EVENT, data: { function_id: run.functionId, run_id: run.id, error, event: run.event } }],
       this.now(),
     );

@@ -30,7 +30,7 @@ type Listener = (payload: string) => void;
 
 
 // Relative to the project root, like the migrations folder: the server, the CLI and the tests run from there.
-const WORKER_SCRIPT = path.resolve("lib/db/pglite-thread/worker.mjs");
+const WORKER_SCRIPT = path.resolve("packages/pglite-driver/src/thread/worker.mjs");
 
 export class ThreadedPGlite extends BasePGlite {
   debug = 0 as const;

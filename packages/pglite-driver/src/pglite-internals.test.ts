@@ -1,6 +1,6 @@
 import { PGlite, type ExecProtocolOptions, type ExecProtocolResult } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseResponse } from "./pglite-thread/parse-response";
+import { parseResponse } from "./thread/parse-response";
 import {
   BasePGlite,
   DatabaseError,
@@ -17,9 +17,9 @@ import { withPreparedStatements } from "./prepared-pglite";
 /**
  * Canary for PGlite's private API: every piece pglite-internals.ts relies on, exercised against the
  * installed PGlite (in memory). When one of these fails after an upgrade, PGlite changed below its
- * public API: fix lib/db/pglite-internals.ts (and what it serves), nothing else.
+ * public API: fix packages/pglite-driver/src/pglite-internals.ts (and what it serves), nothing else.
  */
-const changed = (what: string) => `PGlite private API changed: ${what}. Everything that relies on it is in lib/db/pglite-internals.ts`;
+const changed = (what: string) => `PGlite private API changed: ${what}. Everything that relies on it is in packages/pglite-driver/src/pglite-internals.ts`;
 
 let db: PGlite;
 beforeAll(async () => {
@@ -86,7 +86,7 @@ function hookedBase(inner: PGlite) {
   return { base: new (Hooked as unknown as new () => PGlite)(), calls };
 }
 
-describe("PGlite private API canary (lib/db/pglite-internals.ts)", () => {
+describe("PGlite private API canary (packages/pglite-driver/src/pglite-internals.ts)", () => {
   it("PGlite's unexported base class implements query, exec and transaction on the hooks a subclass provides", async () => {
     expect(typeof BasePGlite, changed("PGlite's prototype is no longer a base class")).toBe("function");
     expect(PGlite.prototype instanceof BasePGlite, changed("PGlite no longer extends its base class")).toBe(true);

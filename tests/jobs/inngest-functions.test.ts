@@ -1,0 +1,189 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { InngestTestEngine } from "@inngest/test";
+import type { InngestFunction } from "inngest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { functions } from "@/inngest/functions";
+import { parseConfig } from "@/lib/config";
+import { createServices, disposeServices } from "@/lib/services";
+
+/**
+ * Every function the app serves, run by Inngest's own test engine (@inngest/test): the path a
+ * deployment on Inngest takes, beside the embedded runner's (tests/jobs/runner.test.ts). Each case
+ * mocks the steps that reach the domain (their rules have their own tests) and checks which steps
+ * the function plans, in what order, and what it answers. A function without a case fails here.
+ */
+
+interface Case {
+  /** Why this case exists (the test's name). */
+  what: string;
+  event?: { name: string; data: Record<string, unknown> };
+  /** What each step returns (a function: what it throws or computes); sleeps are steps too. */
+  steps: Record<string, unknown>;
+  /** The step ids the function reaches, in order. */
+  planned: string[];
+  result?: unknown;
+  error?: RegExp;
+}
+
+const AT = "2026-11-25T08:00:00.000Z";
+
+const CASES: Record<string, Case[]> = {
+  "purge-job-history": [
+    {
+      what: "purges keys, OAuth records and old job history",
+      steps: { "purge-expired-idempotency-keys": 3, "purge-expired-oauth-records": { codes: 1, tokens: 2 }, "delete-old-records": { runs: 4, events: 5 } },
+      planned: ["purge-expired-idempotency-keys", "purge-expired-oauth-records", "delete-old-records"],
+      result: { runs: 4, events: 5, idempotencyKeys: 3, oauth: { codes: 1, tokens: 2 } },
+    },
+  ],
+  "upload-push": [
+    {
+      what: "retries a retryable refusal after a durable sleep, then completes and imports a video",
+      event: { name: "upload/requested", data: { uploadId: "upl_1", workspaceId: "ws_1", jobRun: 1 } },
+      steps: {
+        "push-attempt-1": { ok: false, retryable: true, code: "upstream_busy", message: "busy" },
+        "wait-before-attempt-2": null,
+        "push-attempt-2": { ok: true, externalId: "ext_1" },
+        "mark-completed": { creativeId: "cr_1" },
+        "import-creative": { status: "ready", kind: "video" },
+        "render-preview": null,
+      },
+      planned: ["push-attempt-1", "wait-before-attempt-2", "push-attempt-2", "mark-completed", "import-creative", "render-preview"],
+      result: { uploadId: "upl_1", jobRun: 1, status: "completed", creativeId: "cr_1", creative: "ready" },
+    },
+    {
+      what: "fails the upload at once on a terminal refusal",
+      event: { name: "upload/requested", data: { uploadId: "upl_2", workspaceId: "ws_1", jobRun: 1 } },
+      steps: { "push-attempt-1": { ok: false, retryable: false, code: "invalid_media", message: "bad file" }, "mark-failed": null },
+      planned: ["push-attempt-1", "mark-failed"],
+      result: { uploadId: "upl_2", jobRun: 1, status: "failed", error: "bad file" },
+    },
+    {
+      what: "refuses a malformed event without retrying",
+      event: { name: "upload/requested", data: { uploadId: "" } },
+      steps: {},
+      planned: [],
+      error: /Malformed upload\/requested event/,
+    },
+  ],
+  "webhook-deliver": [
+    {
+      what: "retries at once, then after the scheduled wait, until delivered",
+      event: { name: "webhook/deliver", data: { dispatchId: "whq_1", workspaceId: "ws_1" } },
+      steps: {
+        "attempt-1": { done: false, outcome: "retrying", nextAttemptAt: null },
+        "attempt-2": { done: false, outcome: "retrying", nextAttemptAt: AT },
+        "wait-before-attempt-3": null,
+        "attempt-3": { done: true, outcome: "succeeded", nextAttemptAt: null },
+      },
+      planned: ["attempt-1", "attempt-2", "wait-before-attempt-3", "attempt-3"],
+      result: { dispatchId: "whq_1", outcome: "succeeded" },
+    },
+  ],
+  "webhook-maintenance": [
+    {
+      what: "requeues stuck deliveries, then purges old ones",
+      steps: { "requeue-stuck-dispatches": 2, "purge-old-deliveries": { deliveries: 7, events: 1 } },
+      planned: ["requeue-stuck-dispatches", "purge-old-deliveries"],
+      result: { requeued: 2, purged: { deliveries: 7, events: 1 } },
+    },
+  ],
+  "task-due-digest": [{ what: "sends the due digests in one step", steps: { "send-due-digests": { sent: 2 } }, planned: ["send-due-digests"], result: { sent: 2 } }],
+  "automation-rules": [
+    {
+      what: "evaluates each workspace in its own step",
+      steps: { "list-workspaces": ["ws_1", "ws_2"], "evaluate-ws_1": [{ ruleId: "rul_1", error: null }, { ruleId: "rul_2", error: "boom" }], "evaluate-ws_2": [] },
+      planned: ["list-workspaces", "evaluate-ws_1", "evaluate-ws_2"],
+      result: { workspaces: 2, rules: 2 },
+    },
+  ],
+  "automation-flow-run": [
+    {
+      what: "runs each flow of the event in its own step",
+      event: { name: "automation/flows.triggered", data: { flowIds: ["flw_1", "flw_2"], trigger: { id: "evt_1", type: "lead.received", createdAt: AT, data: {} } } },
+      steps: { "flow-flw_1": { ok: true }, "flow-flw_2": { ok: false } },
+      planned: ["flow-flw_1", "flow-flw_2"],
+      result: { results: [{ ok: true }, { ok: false }] },
+    },
+  ],
+  "automation-flow-schedules": [
+    {
+      what: "claims the due schedules, then runs each",
+      steps: { "claim-due": [{ flowId: "flw_1", trigger: { id: "sch_1", type: "schedule", createdAt: AT, data: {} } }], [`flow-flw_1-${AT}`]: { ok: true } },
+      planned: ["claim-due", `flow-flw_1-${AT}`],
+      result: { fired: 1 },
+    },
+  ],
+  "comments-pull": [
+    {
+      what: "pulls each ad account in its own step",
+      steps: { "list-ad-accounts": [{ adAccountId: "acc_1" }, { adAccountId: "acc_2" }], "pull-acc_1": { added: 3 }, "pull-acc_2": { added: 0 } },
+      planned: ["list-ad-accounts", "pull-acc_1", "pull-acc_2"],
+      result: { accounts: 2, added: 3 },
+    },
+  ],
+  "performance-rollup": [
+    {
+      what: "pulls each account and evaluates each workspace, counting failed accounts",
+      steps: {
+        targets: [{ workspaceId: "ws_1", platforms: ["platform_a", "platform_b"] }],
+        "pull-ws_1-platform_a": { ok: true },
+        "pull-ws_1-platform_b": { ok: false },
+        "evaluate-ws_1": { changes: 2, decidedTests: 1 },
+      },
+      planned: ["targets", "pull-ws_1-platform_a", "pull-ws_1-platform_b", "evaluate-ws_1"],
+      result: { workspaces: 1, failedAccounts: 1, labelChanges: 2 },
+    },
+  ],
+  "leads-pull": [
+    {
+      what: "pulls each workspace's lead forms in its own step",
+      steps: { workspaces: ["ws_1", "ws_2"], "pull-ws_1": { stored: 4, errors: [] }, "pull-ws_2": { stored: 0, errors: ["form gone"] } },
+      planned: ["workspaces", "pull-ws_1", "pull-ws_2"],
+      result: { workspaces: 2, stored: 4 },
+    },
+  ],
+};
+
+const idOf = (fn: InngestFunction.Any) => fn.id();
+
+beforeAll(async () => {
+  // The functions read their configuration (retry delays, schedules) from the registry; nothing here opens the database.
+  await disposeServices();
+  createServices(parseConfig({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "adloom-inngest-test-")) } as unknown as NodeJS.ProcessEnv));
+});
+afterAll(disposeServices);
+
+describe("every app function on Inngest's test engine", () => {
+  it("has a case for each function it serves, and none for a function it does not", () => {
+    expect(functions.map(idOf).sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  for (const fn of functions) {
+    for (const c of CASES[idOf(fn)] ?? []) {
+      it(`${idOf(fn)}: ${c.what}`, async () => {
+        const engine = new InngestTestEngine({ function: fn });
+        const { result, error, ctx } = await engine.execute({
+          ...(c.event ? { events: [c.event] } : {}),
+          steps: Object.entries(c.steps).map(([id, value]) => ({ id, handler: () => (typeof value === "function" ? value() : value) })),
+        } as never);
+        if (c.error) {
+          expect(String((error as Error | undefined)?.message)).toMatch(c.error);
+        } else {
+          expect(error).toBeUndefined();
+          expect(result).toEqual(c.result);
+        }
+        // The step tools are spies: the ids they were called with, in the order the function reached them.
+        type Spy = { mock: { calls: unknown[][]; invocationCallOrder: number[] } };
+        const tools = Object.values(ctx.step as unknown as Record<string, Spy | undefined>).filter((tool): tool is Spy => Boolean(tool?.mock));
+        const ordered = tools
+          .flatMap((tool) => tool.mock.calls.map((call, i) => ({ call, order: tool.mock.invocationCallOrder[i]! })))
+          .sort((a, b) => a.order - b.order)
+          .map(({ call }) => (typeof call[0] === "string" ? call[0] : (call[0] as { id: string }).id));
+        expect([...new Set(ordered)]).toEqual(c.planned);
+      });
+    }
+  }
+});

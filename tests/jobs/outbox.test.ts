@@ -1,0 +1,77 @@
+import "./helpers/isolated-env";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, inTransaction, sqlOf } from "@/lib/db/client";
+import { emitEvent, emitEventsInTransaction } from "@/lib/events/emit";
+import { newId } from "@/lib/ids";
+import { enqueueInTransaction } from "@/lib/jobs/outbox";
+import { createWorkspace } from "@/lib/workspaces/workspaces";
+import { migrateTestDatabase } from "./helpers/database";
+
+// The outbox's transactional API: job events written through the caller's transaction commit
+// with its rows or not at all. (No runner runs here, so the stored events stay unprocessed.)
+
+const jobEvent = (id: string) => getDb().jobEvent.findUnique({ where: { id } });
+
+beforeAll(migrateTestDatabase);
+
+describe("enqueueInTransaction", () => {
+  it("stores the job event with the caller's commit", async () => {
+    const id = newId("test");
+    const afterCommit = await inTransaction((tx) => enqueueInTransaction(tx, [{ id, name: "test/outbox", data: { n: 1 } }]));
+    await afterCommit();
+    expect(await jobEvent(id)).toMatchObject({ id, name: "test/outbox", data: { n: 1 }, processedAt: null });
+  });
+
+  it("stores nothing when the caller's transaction rolls back", async () => {
+    const id = newId("test");
+    await expect(
+      inTransaction(async (tx) => {
+        await enqueueInTransaction(tx, [{ id, name: "test/outbox" }]);
+        throw new Error("the caller's write failed");
+      }),
+    ).rejects.toThrow("the caller's write failed");
+    expect(await jobEvent(id)).toBeNull();
+  });
+
+  it("works inside a Prisma interactive transaction too", async () => {
+    const kept = newId("test");
+    const dropped = newId("test");
+    await getDb().$transaction((tx) => enqueueInTransaction(sqlOf(tx), [{ id: kept, name: "test/outbox" }]));
+    await expect(
+      getDb().$transaction(async (tx) => {
+        await enqueueInTransaction(sqlOf(tx), [{ id: dropped, name: "test/outbox" }]);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await jobEvent(kept)).not.toBeNull();
+    expect(await jobEvent(dropped)).toBeNull();
+  });
+});
+
+describe("webhook events queue their delivery through the outbox", () => {
+  let workspaceId: string;
+  beforeAll(async () => {
+    ({ workspaceId } = await createWorkspace({ name: "Outbox", plan: "pro" }));
+    await getDb().webhookEndpoint.create({ data: { id: newId("whe"), workspaceId, url: "https://hooks.example/x", secret: "whsec_test" } });
+  });
+
+  it("emitEvent stores the event, its dispatch and the dispatch's job event together", async () => {
+    const emitted = await emitEvent({ workspaceId, type: "test", data: { message: "hello", triggeredBy: null } });
+    expect(emitted).toMatchObject({ queued: true, stored: true });
+    const dispatch = await getDb().webhookDispatch.findFirstOrThrow({ where: { eventId: emitted.id } });
+    expect(await jobEvent(`webhook-deliver-${dispatch.id}`)).toMatchObject({ name: "webhook/deliver", data: { dispatchId: dispatch.id, workspaceId } });
+  });
+
+  it("emitEventsInTransaction leaves neither events nor job events behind when the caller rolls back", async () => {
+    const dedupeKey = newId("key");
+    await expect(
+      getDb().$transaction(async (tx) => {
+        const emitted = await emitEventsInTransaction(tx, workspaceId, "test", [{ data: { message: "hello", triggeredBy: null }, dedupeKey }]);
+        expect(emitted.created).toBe(1);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await getDb().webhookEvent.findFirst({ where: { workspaceId, dedupeKey } })).toBeNull();
+    expect(await getDb().jobEvent.count({ where: { name: "webhook/deliver", data: { path: ["workspaceId"], equals: workspaceId } } })).toBe(1);
+  });
+});
