@@ -1,11 +1,9 @@
 import type { Metadata } from "next";
 import { NoAccess, PlanRequired } from "@/components/dashboard/page-gates";
 import { Alert, Card, PageHeader, TableHead } from "@/components/ui/misc";
-import { can } from "@/lib/auth/authorize";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { getConfig } from "@/lib/services";
 import { callTool } from "@/lib/tools/call";
-import { planStatus } from "@/lib/workspaces/plan";
+import { aiProvider, can, planStatus } from "@/lib/dashboard/access";
 import { AssistantChat, AssistantSettings } from "./assistant-client";
 
 export const metadata: Metadata = { title: "Assistant" };
@@ -26,7 +24,7 @@ export default async function AssistantPage() {
     return <PlanRequired page="Assistant" title="Choose a plan to use the assistant">The assistant opens again as soon as the workspace is on a plan.</PlanRequired>;
   }
   if (!can(principal, "ai.use")) return <NoAccess page="Assistant" title="No access to the assistant">Your role does not include the AI assistant; ask a workspace admin.</NoAccess>;
-  const ai = getConfig().ai;
+  const ai = aiProvider();
   const [usageOutcome, settingsOutcome] = await Promise.all([callTool(principal, "get_ai_usage", {}), callTool(principal, "get_ai_settings", {})]);
   const usage = (usageOutcome.ok ? usageOutcome.body.result.usage : null) as Usage | null;
   const settings = (settingsOutcome.ok ? settingsOutcome.body.result.settings : { brandVoice: null, namingConvention: null }) as { brandVoice: string | null; namingConvention: string | null };

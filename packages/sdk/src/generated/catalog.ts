@@ -6080,5 +6080,274 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       ],
       "additionalProperties": false
     }
+  },
+  {
+    "name": "get_ai_settings",
+    "title": "Get AI settings",
+    "description": "The workspace's brand voice and naming convention, which the AI assistant follows.",
+    "category": "ai",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "update_ai_settings",
+    "title": "Update AI settings",
+    "description": "Sets the workspace's brand voice and naming convention (fields left out stay; null clears one).",
+    "category": "ai",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "brandVoice": {
+          "description": "Up to 2000 characters; null clears it",
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 2000
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "namingConvention": {
+          "description": "Up to 500 characters; null clears it",
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 500
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_ai_usage",
+    "title": "AI credit usage",
+    "description": "Credits spent over the last `days` (default 30) by member and by feature, the latest calls with their tokens and charge, and the balance (owners only, as on GET /api/v1/me). Members other than owners and admins see their own usage.",
+    "category": "ai",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "days": {
+          "description": "How far back, in days (default 30)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 366
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_performance_facts",
+    "title": "Performance facts of a creative",
+    "description": "The figures and comparisons behind a creative's label, computed from the hourly rollup, the label rules and its creative tests (no model, no credits): what explain_creative_performance may say. Needs ads view access.",
+    "category": "ai",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "creativeId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative id"
+        }
+      },
+      "required": [
+        "creativeId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "draft_copy_variants",
+    "title": "Draft copy variants",
+    "description": "Drafts copy variants for a creative, per platform, from what the library knows of the creative, the workspace's brand voice, its winning creatives' copy and each platform's text limits, and saves them as copy variants labelled `AI draft · <platform> · <n>`. Also needs the copy edit permission. Spends AI credits (the answer's `cost` says how many); refused with `limit_exceeded` when the workspace's credits cannot cover the call's worst case, and with `not_connected` when no AI provider is configured (docs/ai.md).",
+    "category": "ai",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "creativeId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative id"
+        },
+        "platforms": {
+          "description": "Default: both",
+          "minItems": 1,
+          "maxItems": 2,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "platform_a",
+              "platform_b"
+            ]
+          }
+        },
+        "count": {
+          "description": "Variants per platform, 1 to 5 (default 3)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 5
+        },
+        "brief": {
+          "description": "What to stress this time",
+          "type": "string",
+          "maxLength": 500
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "creativeId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "explain_creative_performance",
+    "title": "Explain a creative's performance",
+    "description": "Why a creative wins, loses or fatigues, in words: the facts are computed from our data (get_performance_facts) and the model only writes them up. A write-up quoting any number that is not in the facts is discarded and the facts are answered instead (writtenBy: facts). Needs ads view access. Spends AI credits (the answer's `cost` says how many); refused with `limit_exceeded` when the workspace's credits cannot cover the call's worst case, and with `not_connected` when no AI provider is configured (docs/ai.md).",
+    "category": "ai",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "creativeId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative id"
+        },
+        "question": {
+          "description": "Default: why it performs the way it does",
+          "type": "string",
+          "maxLength": 500
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "creativeId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "suggest_names",
+    "title": "Suggest names",
+    "description": "Names for a campaign, ad set, ad or creative that follow the workspace's naming convention (get_ai_settings). Spends AI credits (the answer's `cost` says how many); refused with `limit_exceeded` when the workspace's credits cannot cover the call's worst case, and with `not_connected` when no AI provider is configured (docs/ai.md).",
+    "category": "ai",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "subject": {
+          "type": "string",
+          "enum": [
+            "campaign",
+            "ad_set",
+            "ad",
+            "creative"
+          ]
+        },
+        "creativeId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative id"
+        },
+        "context": {
+          "description": "What it is about: product, audience, angle, dates",
+          "type": "string",
+          "maxLength": 500
+        },
+        "count": {
+          "description": "Default 5",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 10
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "subject"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "summarize_review_threads",
+    "title": "Summarize review threads",
+    "description": "Summarizes the review comments on a creative's version (default: current): the changes asked for, what is settled, what is open. No comments: no model call and cost null. Spends AI credits (the answer's `cost` says how many); refused with `limit_exceeded` when the workspace's credits cannot cover the call's worst case, and with `not_connected` when no AI provider is configured (docs/ai.md).",
+    "category": "ai",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "creativeId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative id"
+        },
+        "version": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "creativeId"
+      ],
+      "additionalProperties": false
+    }
   }
 ];

@@ -5154,3 +5154,228 @@ export interface ShareBoardResult {
    */
   boardUrl: string;
 }
+export interface GetAiSettingsInput {}
+export interface GetAiSettingsResult {
+  settings: {
+    /**
+     * How the brand speaks; given to the model when drafting copy
+     */
+    brandVoice: string | null;
+    /**
+     * How things are named, e.g. "{date}_{platform}_{product}_{angle}"
+     */
+    namingConvention: string | null;
+  };
+}
+export interface UpdateAiSettingsInput {
+  /**
+   * Up to 2000 characters; null clears it
+   */
+  brandVoice?: string | null;
+  /**
+   * Up to 500 characters; null clears it
+   */
+  namingConvention?: string | null;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface UpdateAiSettingsResult {
+  settings: {
+    /**
+     * How the brand speaks; given to the model when drafting copy
+     */
+    brandVoice: string | null;
+    /**
+     * How things are named, e.g. "{date}_{platform}_{product}_{angle}"
+     */
+    namingConvention: string | null;
+  };
+}
+export interface GetAiUsageInput {
+  /**
+   * How far back, in days (default 30)
+   */
+  days?: number;
+}
+export interface GetAiUsageResult {
+  usage: {
+    balance: number | null;
+    days: number;
+    totalCredits: number;
+    calls: number;
+    byMember: {
+      userId: string;
+      name: string | null;
+      email: string;
+      credits: number;
+      calls: number;
+    }[];
+    byFeature: {
+      feature: string;
+      credits: number;
+      calls: number;
+    }[];
+    recent: {
+      id: string;
+      userId: string;
+      feature: string;
+      model: string;
+      status: "reserved" | "captured" | "released";
+      reservedCredits: number;
+      chargedCredits: number;
+      inputTokens: number | null;
+      outputTokens: number | null;
+      error: string | null;
+      createdAt: string;
+    }[];
+  };
+}
+export interface GetPerformanceFactsInput {
+  /**
+   * Creative id
+   */
+  creativeId: string;
+}
+export interface GetPerformanceFactsResult {
+  creativeId: string;
+  fileName: string;
+  label: string | null;
+  goal: "cpa" | "roas";
+  facts: {
+    key: string;
+    text: string;
+  }[];
+  /**
+   * The facts as plain sentences
+   */
+  summary: string;
+}
+export interface DraftCopyVariantsInput {
+  /**
+   * Creative id
+   */
+  creativeId: string;
+  /**
+   * Default: both
+   *
+   * @minItems 1
+   * @maxItems 2
+   */
+  platforms?: ("platform_a" | "platform_b")[];
+  /**
+   * Variants per platform, 1 to 5 (default 3)
+   */
+  count?: number;
+  /**
+   * What to stress this time
+   */
+  brief?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface AiCost {
+  /**
+   * Credits charged, from the provider's token usage and the model's price
+   */
+  credits: number;
+  /**
+   * Credits held back before the call (its worst case); the rest returned
+   */
+  reservedCredits: number;
+  inputTokens: number;
+  outputTokens: number;
+  model: string;
+}
+export interface DraftCopyVariantsResult {
+  variants: {
+    /**
+     * The saved copy variant
+     */
+    id: string;
+    platform: "platform_a" | "platform_b";
+    label: string;
+    headline: string | null;
+    primaryText: string | null;
+    description: string | null;
+    /**
+     * A field was cut at a word boundary to fit the platform's limit
+     */
+    trimmed: boolean;
+  }[];
+  cost: AiCost;
+}
+export interface ExplainCreativePerformanceInput {
+  /**
+   * Creative id
+   */
+  creativeId: string;
+  /**
+   * Default: why it performs the way it does
+   */
+  question?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ExplainCreativePerformanceResult {
+  creativeId: string;
+  label: string | null;
+  explanation: string;
+  writtenBy: "model" | "facts";
+  /**
+   * Numbers the model wrote that are not in the data
+   */
+  unsupportedNumbers: string[];
+  facts: {
+    key: string;
+    text: string;
+  }[];
+  cost: AiCost;
+}
+export interface SuggestNamesInput {
+  subject: "campaign" | "ad_set" | "ad" | "creative";
+  /**
+   * Creative id
+   */
+  creativeId?: string;
+  /**
+   * What it is about: product, audience, angle, dates
+   */
+  context?: string;
+  /**
+   * Default 5
+   */
+  count?: number;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SuggestNamesResult {
+  names: string[];
+  convention: string | null;
+  cost: AiCost;
+}
+export interface SummarizeReviewThreadsInput {
+  /**
+   * Creative id
+   */
+  creativeId: string;
+  version?: number;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SummarizeReviewThreadsResult {
+  versionNumber: number;
+  openThreads: number;
+  resolvedThreads: number;
+  summary: string;
+  cost: AiCost | null;
+}

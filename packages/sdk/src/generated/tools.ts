@@ -84,10 +84,14 @@ import type {
   DeleteWebhookResult,
   DismissUploadInput,
   DismissUploadResult,
+  DraftCopyVariantsInput,
+  DraftCopyVariantsResult,
   EditBoardItemInput,
   EditBoardItemResult,
   EditCommentInput,
   EditCommentResult,
+  ExplainCreativePerformanceInput,
+  ExplainCreativePerformanceResult,
   GetAccountInput,
   GetAccountResult,
   GetAdAccountInput,
@@ -100,6 +104,10 @@ import type {
   GetAdResult,
   GetAdSetInput,
   GetAdSetResult,
+  GetAiSettingsInput,
+  GetAiSettingsResult,
+  GetAiUsageInput,
+  GetAiUsageResult,
   GetBoardInput,
   GetBoardResult,
   GetBoardRevisionInput,
@@ -114,6 +122,8 @@ import type {
   GetInsightsResult,
   GetLeadInput,
   GetLeadResult,
+  GetPerformanceFactsInput,
+  GetPerformanceFactsResult,
   GetPerformanceGoalInput,
   GetPerformanceGoalResult,
   GetReviewStatusInput,
@@ -248,6 +258,10 @@ import type {
   ShareBoardResult,
   StopCreativeTestInput,
   StopCreativeTestResult,
+  SuggestNamesInput,
+  SuggestNamesResult,
+  SummarizeReviewThreadsInput,
+  SummarizeReviewThreadsResult,
   TestWebhookInput,
   TestWebhookResult,
   UnhideAdCommentsInput,
@@ -256,6 +270,8 @@ import type {
   UpdateAdResult,
   UpdateAdSetInput,
   UpdateAdSetResult,
+  UpdateAiSettingsInput,
+  UpdateAiSettingsResult,
   UpdateCampaignInput,
   UpdateCampaignResult,
   UpdateCopyVariantInput,
@@ -534,6 +550,22 @@ export interface ToolTypes {
   annotate_board_card: { input: AnnotateBoardCardInput; result: AnnotateBoardCardResult; readOnly: false; destructive: false };
   /** Share board */
   share_board: { input: ShareBoardInput; result: ShareBoardResult; readOnly: false; destructive: false };
+  /** Get AI settings */
+  get_ai_settings: { input: GetAiSettingsInput; result: GetAiSettingsResult; readOnly: true; destructive: false };
+  /** Update AI settings */
+  update_ai_settings: { input: UpdateAiSettingsInput; result: UpdateAiSettingsResult; readOnly: false; destructive: false };
+  /** AI credit usage */
+  get_ai_usage: { input: GetAiUsageInput; result: GetAiUsageResult; readOnly: true; destructive: false };
+  /** Performance facts of a creative */
+  get_performance_facts: { input: GetPerformanceFactsInput; result: GetPerformanceFactsResult; readOnly: true; destructive: false };
+  /** Draft copy variants */
+  draft_copy_variants: { input: DraftCopyVariantsInput; result: DraftCopyVariantsResult; readOnly: false; destructive: false };
+  /** Explain a creative's performance */
+  explain_creative_performance: { input: ExplainCreativePerformanceInput; result: ExplainCreativePerformanceResult; readOnly: false; destructive: false };
+  /** Suggest names */
+  suggest_names: { input: SuggestNamesInput; result: SuggestNamesResult; readOnly: false; destructive: false };
+  /** Summarize review threads */
+  summarize_review_threads: { input: SummarizeReviewThreadsInput; result: SummarizeReviewThreadsResult; readOnly: false; destructive: false };
 }
 
 /** The names of ToolTypes, as values. */
@@ -670,4 +702,12 @@ export const TOOL_NAMES = [
   "arrange_board",
   "annotate_board_card",
   "share_board",
+  "get_ai_settings",
+  "update_ai_settings",
+  "get_ai_usage",
+  "get_performance_facts",
+  "draft_copy_variants",
+  "explain_creative_performance",
+  "suggest_names",
+  "summarize_review_threads",
 ] as const;
