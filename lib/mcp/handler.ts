@@ -6,27 +6,19 @@ import { runPipeline } from "@/lib/http/pipeline";
 import { parseJsonText, readBodyText } from "@/lib/http/request-body";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { mcpResourceUrl, resourceMetadataUrl } from "@/lib/oauth/urls";
-import { json } from "@/lib/http/responses";
+import { errorResponse, json } from "@/lib/http/responses";
+import { isAllowedMcpOrigin, MCP_CORS_METHODS, mcpCorsHeaders, mcpPreflightHeaders } from "./origin";
 import { createMcpServer, SUBSCRIPTION_REQUIRED_RPC_CODE } from "./server";
 
 /**
- * The 401 challenge (MCP authorization spec, RFC 9728 §5.1): where the protected-resource
+ * The 401 challenge (MCP authorization spec, RFC 6750 §3 and RFC 9728 §5.1): where the protected-resource
  * metadata is, so an OAuth-capable client can discover the authorization server; with
- * `error="invalid_token"` when a token was sent but is expired, revoked or unknown.
+ * `error="invalid_token"` when a credential was sent (an API key or an OAuth access token) but is
+ * wrong, expired or revoked. The body still says which, in the error envelope.
  */
 function wwwAuthenticate(origin: string, tokenSent: boolean): string {
   const base = `Bearer realm="adloom", resource_metadata="${resourceMetadataUrl(origin)}"`;
-  return tokenSent ? `${base}, error="invalid_token", error_description="The access token is invalid, expired or revoked"` : base;
-}
-
-/**
- * An Adloom API key that is wrong or revoked. MCP clients read any 401 as "start OAuth" (the
- * MCP authorization spec), which would hide the real problem behind a sign-in flow; a key the
- * caller chose is answered 403 with the envelope's message, so the client shows it. A request
- * without a token, or with an OAuth token that no longer works, gets 401 + WWW-Authenticate.
- */
-function isRejectedApiKey(request: Request): boolean {
-  return /^Bearer\s+adl_/i.test(request.headers.get("authorization") ?? "");
+  return tokenSent ? `${base}, error="invalid_token", error_description="The API key or access token is invalid, expired or revoked"` : base;
 }
 
 function rpcError(status: number, code: number, message: string): Response {
@@ -47,14 +39,28 @@ function planBlock(principal: Principal): { code: number; message: string } | un
 /**
  * MCP over Streamable HTTP at /api/mcp, stateless: every POST gets its own server and
  * transport, acting as the Bearer key's (or OAuth access token's) principal, after the same pipeline
- * as every API route (no token is HTTP 401 with WWW-Authenticate; a lapsed plan is the protocol's own -32002).
+ * as every API route (a missing or invalid credential is HTTP 401 with WWW-Authenticate; a lapsed plan
+ * is the protocol's own -32002). A browser origin that is not allowed is refused first (403).
  */
 export async function handleMcpRequest(request: Request): Promise<Response> {
+  const browserOrigin = request.headers.get("origin");
+  if (!isAllowedMcpOrigin(browserOrigin)) return refusedOrigin(browserOrigin!);
   const origin = requestOrigin(request);
-  const rejectedKey = isRejectedApiKey(request);
-  const challenge: Record<string, string> = rejectedKey ? {} : { "WWW-Authenticate": wwwAuthenticate(origin, request.headers.has("authorization")) };
+  const challenge = { "WWW-Authenticate": wwwAuthenticate(origin, request.headers.has("authorization")) };
   const response = await serveMcp(request, mcpResourceUrl(origin), challenge);
-  return rejectedKey && response.status === 401 ? new Response(response.body, { status: 403, headers: response.headers }) : response;
+  for (const [k, v] of Object.entries(mcpCorsHeaders(browserOrigin))) response.headers.set(k, v);
+  return response;
+}
+
+/** CORS preflight: 204 with the allowed origin named, or 403 for any other origin. */
+export function handleMcpPreflight(request: Request): Response {
+  const browserOrigin = request.headers.get("origin");
+  if (!isAllowedMcpOrigin(browserOrigin)) return refusedOrigin(browserOrigin!);
+  return new Response(null, { status: 204, headers: { ...mcpPreflightHeaders(browserOrigin), Allow: MCP_CORS_METHODS } });
+}
+
+function refusedOrigin(origin: string): Response {
+  return errorResponse("forbidden", `Origin ${JSON.stringify(origin).slice(0, 200)} is not allowed to call this MCP endpoint (MCP_ALLOWED_ORIGINS)`, { Vary: "Origin" });
 }
 
 function serveMcp(request: Request, resource: string, unauthorizedHeaders: Record<string, string>): Promise<Response> {
