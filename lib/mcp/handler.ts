@@ -78,15 +78,36 @@ function serveMcp(request: Request, resource: string, unauthorizedHeaders: Recor
       return rpcError(400, -32700, `Parse error: ${(err as Error).message}`);
     }
     const server = createMcpServer(principal, planBlock(principal));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // tools/call answers as an event stream, so its progress, log messages and resources/list_changed
+    // reach the client before the result (a stateless server has no other stream); the rest is JSON.
+    const streamed = isToolCall(parsedBody);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streamed });
     await server.connect(transport);
+    let response: Response;
     try {
-      return await transport.handleRequest(request, {
+      response = await transport.handleRequest(request, {
         parsedBody,
         authInfo: { token: principal.keyId ?? "", clientId: principal.keyId ?? principal.userId, scopes: principal.scopes ?? [], extra: { workspaceId: principal.workspaceId } },
       });
-    } finally {
+    } catch (err) {
       await server.close();
+      throw err;
     }
+    if (!streamed || !response.body) {
+      await server.close();
+      return response;
+    }
+    // The stream outlives this function: the server is closed once the answer has been sent.
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        flush: () => void server.close().catch(() => undefined),
+      }),
+    );
+    return new Response(body, { status: response.status, headers: response.headers });
   });
+}
+
+function isToolCall(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "tools/call");
 }
