@@ -26,18 +26,6 @@ const CORS_HEADERS = [
   { key: "Access-Control-Max-Age", value: "600" },
 ];
 
-/**
- * CORS for MCP (browser-based MCP clients such as the Inspector): Bearer tokens from any origin,
- * no credentials; WWW-Authenticate is exposed so the client can find the OAuth metadata.
- */
-const MCP_CORS_HEADERS = [
-  { key: "Access-Control-Allow-Origin", value: "*" },
-  { key: "Access-Control-Allow-Methods", value: "GET, POST, DELETE, OPTIONS" },
-  { key: "Access-Control-Allow-Headers", value: "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID" },
-  { key: "Access-Control-Expose-Headers", value: "WWW-Authenticate, Mcp-Session-Id, X-Request-Id, Retry-After" },
-  { key: "Access-Control-Max-Age", value: "600" },
-];
-
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Tests and parallel work build into their own folder so two builds never share one.
@@ -50,7 +38,7 @@ const nextConfig = {
       { source: "/docs/openapi.json", headers: API_CSP },
       { source: "/api/v1/:path*", headers: CORS_HEADERS },
       { source: "/api/media/:path*", headers: CORS_HEADERS },
-      { source: "/api/mcp", headers: MCP_CORS_HEADERS },
+      // /api/mcp answers CORS itself: only allowed origins, named (lib/mcp/origin.ts).
     ];
   },
   // `npm test` type-checks the whole project (tsc --noEmit) once; the build skips it

@@ -18,6 +18,15 @@ describe("parseConfig", () => {
     expect(config.jobs.mode).toBe("inngest");
   });
 
+  it("allows the public origin and the configured MCP_ALLOWED_ORIGINS to call MCP from a browser, origins only", () => {
+    expect(parseConfig({ PUBLIC_BASE_URL: "https://adloom.example/" } as unknown as NodeJS.ProcessEnv).mcp.allowedOrigins).toEqual(["https://adloom.example"]);
+    const config = parseConfig({ MCP_ALLOWED_ORIGINS: "http://localhost:6274, https://App.Example.com:443" } as unknown as NodeJS.ProcessEnv);
+    expect(config.mcp.allowedOrigins).toEqual(["http://localhost:3000", "http://localhost:6274", "https://app.example.com"]);
+    for (const bad of ["*", "https://app.example.com/path", "app.example.com", "ftp://x.example"]) {
+      expect(() => parseConfig({ MCP_ALLOWED_ORIGINS: bad } as unknown as NodeJS.ProcessEnv)).toThrow(/MCP_ALLOWED_ORIGINS/);
+    }
+  });
+
   it("names every bad variable", () => {
     let error: ConfigError | undefined;
     try {

@@ -55,6 +55,23 @@ const durationList = (fallback: string) =>
       return ms;
     });
 
+/** A comma-separated list of web origins (`scheme://host[:port]`, no path), normalized as browsers send them. */
+const originList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const origins: string[] = [];
+    for (const entry of (v ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
+      const url = URL.canParse(entry) ? new URL(entry) : undefined;
+      if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== "/" || url.search || url.hash || url.username || entry.endsWith("/")) {
+        ctx.addIssue({ code: "custom", message: `"${entry}" is not an origin like https://app.example.com or http://localhost:6274 (scheme, host and port only)` });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).optional().default("production"),
   PORT: positiveInt(3000),
@@ -157,6 +174,8 @@ const envSchema = z.object({
   /** Dynamic client registrations accepted per minute, service-wide (the endpoint needs no credentials). */
   OAUTH_REGISTRATIONS_PER_MINUTE: positiveInt(30),
 
+  // --- MCP (docs/tools.md): browser origins besides PUBLIC_BASE_URL's that may call /api/mcp
+  MCP_ALLOWED_ORIGINS: originList,
   // --- The AI assistant (docs/ai.md): a provider through the Vercel AI SDK; without one, generating tools answer not_connected
   AI_PROVIDER: z.enum(["openai", "anthropic", "openai-compatible", ""]).optional(),
   AI_MODEL: z.string().max(200).optional(),
@@ -206,6 +225,8 @@ export interface Config {
   metrics: { path: string; token?: string };
   /** The OAuth 2.1 authorization server for MCP (lib/oauth). */
   oauthServer: { accessTokenTtlSeconds: number; codeTtlSeconds: number; registrationsPerMinute: number };
+  /** Browser origins allowed to call /api/mcp: PUBLIC_BASE_URL's origin, then MCP_ALLOWED_ORIGINS. */
+  mcp: { allowedOrigins: string[] };
   /** The AI provider (docs/ai.md); null when none is configured. */
   ai: AiProviderConfig | null;
 }
@@ -239,12 +260,13 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
   if (e.STORAGE_DRIVER === "s3" && !e.S3_BUCKET) problems.push("S3_BUCKET: required when STORAGE_DRIVER=s3");
   const ai = aiProviderOf(e, problems);
   if (problems.length) throw new ConfigError(problems);
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
 
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     dataDir,
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    publicBaseUrl,
     logLevel: e.LOG_LEVEL,
     mail: { smtpUrl: e.SMTP_URL || undefined, from: e.MAIL_FROM },
     database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dir: path.join(dataDir, "db") },
@@ -292,6 +314,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metrics: { path: e.METRICS_PATH, token: e.METRICS_TOKEN },
     oauthServer: { accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS, codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS, registrationsPerMinute: e.OAUTH_REGISTRATIONS_PER_MINUTE },
+    mcp: { allowedOrigins: [...new Set([new URL(publicBaseUrl).origin, ...e.MCP_ALLOWED_ORIGINS])] },
     ai,
   };
 }

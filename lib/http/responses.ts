@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AppError, describeZodError, type ErrorCode, isAppError } from "@/lib/errors";
 import { ZodError } from "zod";
 import { log } from "@/lib/log";
-import { currentRequestId } from "@/lib/observability/request-context";
+import { currentRequestAborted, currentRequestId } from "@/lib/observability/request-context";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
@@ -35,6 +35,17 @@ export function errorResponse(code: ErrorCode, message: string, headers: Record<
 export function toErrorResponse(err: unknown, requestId: string): Response {
   if (isAppError(err)) return json(err.toBody(), err.status, err.headers);
   if (err instanceof ZodError) return errorResponse("invalid_request", `Invalid request: ${describeZodError(err)}`);
+  // The client went away mid-request (its access line says "request aborted"); reading its body failed for that.
+  if (currentRequestAborted() || isClientAbort(err)) {
+    log.debug("request failed after the client aborted", { requestId, err });
+    return errorResponse("invalid_request", "The request was aborted by the client");
+  }
   log.error("unhandled error", { requestId, err });
   return errorResponse("internal_error", `Something went wrong on our side; the request id is ${requestId}`);
+}
+
+/** Node's error for a request body cut off by its client (`aborted`, ECONNRESET), as the body stream surfaces it. */
+function isClientAbort(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; name?: unknown } | null;
+  return !!e && ((e.code === "ECONNRESET" && e.message === "aborted") || e.name === "ResponseAborted");
 }

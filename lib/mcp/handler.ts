@@ -6,27 +6,19 @@ import { runPipeline } from "@/lib/http/pipeline";
 import { parseJsonText, readBodyText } from "@/lib/http/request-body";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { mcpResourceUrl, resourceMetadataUrl } from "@/lib/oauth/urls";
-import { json } from "@/lib/http/responses";
+import { errorResponse, json } from "@/lib/http/responses";
+import { isAllowedMcpOrigin, MCP_CORS_METHODS, mcpCorsHeaders, mcpPreflightHeaders } from "./origin";
 import { createMcpServer, SUBSCRIPTION_REQUIRED_RPC_CODE } from "./server";
 
 /**
- * The 401 challenge (MCP authorization spec, RFC 9728 §5.1): where the protected-resource
+ * The 401 challenge (MCP authorization spec, RFC 6750 §3 and RFC 9728 §5.1): where the protected-resource
  * metadata is, so an OAuth-capable client can discover the authorization server; with
- * `error="invalid_token"` when a token was sent but is expired, revoked or unknown.
+ * `error="invalid_token"` when a credential was sent (an API key or an OAuth access token) but is
+ * wrong, expired or revoked. The body still says which, in the error envelope.
  */
 function wwwAuthenticate(origin: string, tokenSent: boolean): string {
   const base = `Bearer realm="adloom", resource_metadata="${resourceMetadataUrl(origin)}"`;
-  return tokenSent ? `${base}, error="invalid_token", error_description="The access token is invalid, expired or revoked"` : base;
-}
-
-/**
- * An Adloom API key that is wrong or revoked. MCP clients read any 401 as "start OAuth" (the
- * MCP authorization spec), which would hide the real problem behind a sign-in flow; a key the
- * caller chose is answered 403 with the envelope's message, so the client shows it. A request
- * without a token, or with an OAuth token that no longer works, gets 401 + WWW-Authenticate.
- */
-function isRejectedApiKey(request: Request): boolean {
-  return /^Bearer\s+adl_/i.test(request.headers.get("authorization") ?? "");
+  return tokenSent ? `${base}, error="invalid_token", error_description="The API key or access token is invalid, expired or revoked"` : base;
 }
 
 function rpcError(status: number, code: number, message: string): Response {
@@ -47,14 +39,28 @@ function planBlock(principal: Principal): { code: number; message: string } | un
 /**
  * MCP over Streamable HTTP at /api/mcp, stateless: every POST gets its own server and
  * transport, acting as the Bearer key's (or OAuth access token's) principal, after the same pipeline
- * as every API route (no token is HTTP 401 with WWW-Authenticate; a lapsed plan is the protocol's own -32002).
+ * as every API route (a missing or invalid credential is HTTP 401 with WWW-Authenticate; a lapsed plan
+ * is the protocol's own -32002). A browser origin that is not allowed is refused first (403).
  */
 export async function handleMcpRequest(request: Request): Promise<Response> {
+  const browserOrigin = request.headers.get("origin");
+  if (!isAllowedMcpOrigin(browserOrigin)) return refusedOrigin(browserOrigin!);
   const origin = requestOrigin(request);
-  const rejectedKey = isRejectedApiKey(request);
-  const challenge: Record<string, string> = rejectedKey ? {} : { "WWW-Authenticate": wwwAuthenticate(origin, request.headers.has("authorization")) };
+  const challenge = { "WWW-Authenticate": wwwAuthenticate(origin, request.headers.has("authorization")) };
   const response = await serveMcp(request, mcpResourceUrl(origin), challenge);
-  return rejectedKey && response.status === 401 ? new Response(response.body, { status: 403, headers: response.headers }) : response;
+  for (const [k, v] of Object.entries(mcpCorsHeaders(browserOrigin))) response.headers.set(k, v);
+  return response;
+}
+
+/** CORS preflight: 204 with the allowed origin named, or 403 for any other origin. */
+export function handleMcpPreflight(request: Request): Response {
+  const browserOrigin = request.headers.get("origin");
+  if (!isAllowedMcpOrigin(browserOrigin)) return refusedOrigin(browserOrigin!);
+  return new Response(null, { status: 204, headers: { ...mcpPreflightHeaders(browserOrigin), Allow: MCP_CORS_METHODS } });
+}
+
+function refusedOrigin(origin: string): Response {
+  return errorResponse("forbidden", `Origin ${JSON.stringify(origin).slice(0, 200)} is not allowed to call this MCP endpoint (MCP_ALLOWED_ORIGINS)`, { Vary: "Origin" });
 }
 
 function serveMcp(request: Request, resource: string, unauthorizedHeaders: Record<string, string>): Promise<Response> {
@@ -72,15 +78,36 @@ function serveMcp(request: Request, resource: string, unauthorizedHeaders: Recor
       return rpcError(400, -32700, `Parse error: ${(err as Error).message}`);
     }
     const server = createMcpServer(principal, planBlock(principal));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // tools/call answers as an event stream, so its progress, log messages and resources/list_changed
+    // reach the client before the result (a stateless server has no other stream); the rest is JSON.
+    const streamed = isToolCall(parsedBody);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streamed });
     await server.connect(transport);
+    let response: Response;
     try {
-      return await transport.handleRequest(request, {
+      response = await transport.handleRequest(request, {
         parsedBody,
         authInfo: { token: principal.keyId ?? "", clientId: principal.keyId ?? principal.userId, scopes: principal.scopes ?? [], extra: { workspaceId: principal.workspaceId } },
       });
-    } finally {
+    } catch (err) {
       await server.close();
+      throw err;
     }
+    if (!streamed || !response.body) {
+      await server.close();
+      return response;
+    }
+    // The stream outlives this function: the server is closed once the answer has been sent.
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        flush: () => void server.close().catch(() => undefined),
+      }),
+    );
+    return new Response(body, { status: response.status, headers: response.headers });
   });
+}
+
+function isToolCall(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "tools/call");
 }

@@ -7,6 +7,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
  */
 export interface RequestContext {
   requestId: string;
+  /** Set when the client went away before the answer was complete (lib/server/http-observer.ts). */
+  aborted?: boolean;
 }
 
 // The one value besides the service registry kept on globalThis: logging reads it before any registry
@@ -16,4 +18,9 @@ export const requestContext = (g.__adloomRequestContext ??= new AsyncLocalStorag
 
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
+}
+
+/** Whether the client of the request being served has gone away (its failure is then not ours to report). */
+export function currentRequestAborted(): boolean {
+  return requestContext.getStore()?.aborted === true;
 }

@@ -9,7 +9,7 @@ import type { OtherAnswers } from "@/lib/tools/types";
 type JsonSchema = Record<string, unknown>;
 
 /** Errors any authenticated operation can answer, before its handler runs. */
-// invalid_request: any request can carry ambiguous credentials or unusable text in a header or cookie.
+// invalid_request: any request can carry ambiguous credentials, unusable text in a header or cookie, or a dot segment (`%2e%2e`) in its path.
 const COMMON_ERRORS: ErrorCode[] = ["invalid_request", "unauthorized", "subscription_required", "forbidden", "workspace_changed", "rate_limited", "internal_error"];
 
 const ErrorEnvelope = z

@@ -9,6 +9,8 @@ export const TOOL_ERROR_CODES = [
   "not_connected",
   "plan_required",
   "forbidden",
+  // Added after the spec's first set (the set is additive): the same refusal REST answers (Authentication 9).
+  "two_factor_required",
   "not_found",
   "conflict",
   "upstream_error",
@@ -25,8 +27,6 @@ const PASS_THROUGH: ReadonlySet<ErrorCode> = new Set(["unauthorized", "subscript
 
 const DOMAIN_TO_TOOL: Partial<Record<ErrorCode, ToolErrorCode>> = {
   invalid_request: "invalid_input",
-  // Two-factor refusals are permission refusals; the message says what to enable.
-  two_factor_required: "forbidden",
 };
 
 /** The error a tool call answers with: domain codes mapped into the tool code set; anything unknown reads as tool_error. */

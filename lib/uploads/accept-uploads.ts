@@ -153,12 +153,12 @@ export async function startUploadJobs(workspaceId: string, uploads: { id: string
   }
 }
 
+/** Exact names only: `" platform_a"` is refused, as the JSON API refuses it (a guessed value is a wrong value). */
 function parsePlatform(value: string): PlatformName {
-  const platform = value.trim();
-  if (!(PLATFORMS as readonly string[]).includes(platform)) {
-    throw badRequest(`Invalid platform "${platform}": use ${PLATFORMS.join(" or ")}`);
+  if (!(PLATFORMS as readonly string[]).includes(value)) {
+    throw badRequest(`Invalid platform ${JSON.stringify(value)}: use ${PLATFORMS.join(" or ")}`);
   }
-  return platform as PlatformName;
+  return value as PlatformName;
 }
 
 /** The folder must exist in the caller's workspace and be visible to them; otherwise it is unknown. */

@@ -6,7 +6,11 @@ export const WebhookEndpointSchema = z
   .object({
     id: z.string().describe("Endpoint id (whk_...)"),
     url: z.string().describe("Where events are POSTed"),
-    secret: z.string().describe("Signing secret (whsec_...): the HMAC-SHA256 key of the service-signature header; kept when the URL changes"),
+    secret: z
+      .string()
+      .describe(
+        "The service-signature secret (adlsig_...; endpoints made before 2026-11-25 keep their whsec_... one): its UTF-8 bytes, prefix included, are the HMAC-SHA256 key of the service-signature header. Not a Standard Webhooks secret: use standardWebhooksSecret for that scheme. Kept when the URL changes",
+      ),
     standardWebhooksSecret: z
       .string()
       .describe("The same key in the Standard Webhooks form (whsec_ + base64 of the secret's bytes): pass it to a standardwebhooks library to verify the webhook-signature header"),

@@ -2,10 +2,18 @@ import { createHmac, randomBytes } from "node:crypto";
 
 export const SIGNATURE_HEADER = "service-signature";
 
-/** A new signing secret: `whsec_` + 32 random bytes in base64url. */
+/**
+ * A new `service-signature` secret: `adlsig_` + 32 random bytes in base64url. The string itself (its
+ * UTF-8 bytes) is the HMAC key, as the spec's scheme takes it, so it is NOT a Standard Webhooks
+ * secret and does not carry that scheme's `whsec_` prefix: `standardWebhooksSecret()` gives that form.
+ * Secrets made before 2026-11-25 (`whsec_` + base64url) are kept byte for byte: the string is the key
+ * receivers verify with, and changing it would stop their verification without notice.
+ */
+export const SIGNING_SECRET_PREFIX = "adlsig_";
 export function newSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64url")}`;
+  return `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString("base64url")}`;
 }
+
 
 /** The hex HMAC-SHA256 of `${t}.${body}` keyed with the secret. */
 export function computeSignature(secret: string, timestamp: number, body: string | Buffer): string {

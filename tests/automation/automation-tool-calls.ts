@@ -44,7 +44,7 @@ export const AUTOMATION_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>>
       trigger: { event: "upload.completed" },
       action: { url: "http://127.0.0.1:9/hook", payload: { file: "{{data.upload.fileName}}" } },
     });
-    expect(secret).toMatch(/^whsec_/);
+    expect(secret).toMatch(/^adlsig_/);
     expect((await toolResult(t.key, "list_automation_flows", {})).flows).toEqual([expect.objectContaining({ id: flow.id, trigger: { event: "upload.completed" } })]);
   },
   async list_automation_flows(t) {

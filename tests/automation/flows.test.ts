@@ -30,7 +30,7 @@ describe("automation flows", () => {
       condition: { path: "data.rule.matchCount", operator: "gte", value: 1 },
       action: { url: receiver.url.replace(/\/hooks$/, flowPath), payload: { text: "Rule {{data.rule.name}} paused {{data.rule.matchCount}} ads", matches: "{{data.rule.matches}}", fixed: 7 } },
     });
-    expect(secret).toMatch(/^whsec_/);
+    expect(secret).toMatch(/^adlsig_/);
     expect(flow).toMatchObject({ name: "Tell the channel", trigger: { event: "rule.triggered" }, lastRun: null });
 
     await activeAds(t, ["Flow cut"]);

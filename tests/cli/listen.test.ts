@@ -37,7 +37,7 @@ describe("adloom webhooks listen", () => {
     const lines = () => stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
     try {
       const ready = await until(async () => lines().find((l) => l.ready), `the listener to connect (stderr: ${stderr})`);
-      expect(ready.secret).toMatch(/^whsec_/);
+      expect(ready.secret).toMatch(/^adlsig_/);
 
       const fired = (await call("/api/v1/webhooks/test", { method: "POST" })).body.event;
       const [upload] = await new Adloom({ apiKey: t.key, baseUrl: inject("baseUrl") }).uploads.create([{ data: await pngImage(8, 8), name: "listened.png" }]);

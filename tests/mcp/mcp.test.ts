@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { api, createMemberKey, createTenant } from "../helpers/fixtures";
+import { admin, api, createMemberKey, createTenant } from "../helpers/fixtures";
 import { readyCreative } from "../tools/helpers";
 
 const clients: Client[] = [];
@@ -95,6 +95,20 @@ describe("MCP at /api/mcp", () => {
     expect(toolError(await scoped.callTool({ name: "delete_creatives", arguments: { ids: ["crt_x"] } })).message).toContain('"delete"');
   });
 
+  it("a tool call that needs two-factor answers two_factor_required over MCP and REST tool calls, as REST does", async () => {
+    const t = await createTenant();
+    await admin(["workspace", "two-factor", "--workspace", t.workspaceId, "--permissions", "account.read"]);
+    const client = await connect(t.key);
+    expect(toolError(await client.callTool({ name: "get_account", arguments: {} }))).toMatchObject({
+      code: "two_factor_required",
+      message: expect.stringContaining("account.read"),
+    });
+    const rest = await api(t.key)("/api/v1/tools/get_account", { method: "POST", json: {} });
+    expect(rest.status).toBe(403);
+    expect(rest.body.error.code).toBe("two_factor_required");
+    expect((await api(t.key)("/api/v1/me")).body.error.code).toBe("two_factor_required");
+  });
+
   it("replays an idempotencyKey across MCP and REST", async () => {
     const t = await createTenant();
     const client = await connect(t.key);
@@ -118,16 +132,16 @@ describe("MCP at /api/mcp", () => {
     expect(call.code).toBe(-32002);
   });
 
-  it("says a bad key is invalid (no OAuth challenge), asks for a key with 401 + WWW-Authenticate, and is stateless (POST only)", async () => {
+  it("answers a wrong or missing credential 401 with the WWW-Authenticate challenge, and is stateless (POST only)", async () => {
     const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } } };
     const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     const bad = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers: { ...headers, Authorization: "Bearer adl_wrong" }, body: JSON.stringify(init) });
-    expect(bad.status).toBe(403);
-    expect(bad.headers.get("www-authenticate")).toBeNull();
-    expect((await bad.json()).error).toMatchObject({ code: "unauthorized", message: expect.stringMatching(/key/i) });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get("www-authenticate")).toMatch(/^Bearer realm="adloom", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/mcp", error="invalid_token"/);
+    expect((await bad.json()).error).toMatchObject({ code: "unauthorized", message: "Invalid API key" });
     const none = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers, body: JSON.stringify(init) });
     expect(none.status).toBe(401);
-    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer /);
+    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="adloom", resource_metadata="[^"]+"$/);
 
     const t = await createTenant();
     const ok = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers: { ...headers, Authorization: `Bearer ${t.key}` }, body: JSON.stringify(init) });
@@ -138,29 +152,48 @@ describe("MCP at /api/mcp", () => {
     expect(get.status).toBe(405);
   });
 
-  it("an OAuth-capable client (as MCP Inspector is) given a bad key reports the key as invalid instead of starting OAuth", async () => {
-    const redirects: URL[] = [];
-    const authProvider = {
-      redirectUrl: "http://127.0.0.1:1/callback",
-      clientMetadata: { redirect_uris: ["http://127.0.0.1:1/callback"], client_name: "inspector-like" },
-      clientInformation: () => undefined,
-      tokens: () => undefined,
-      saveTokens: () => undefined,
-      redirectToAuthorization: (url: URL) => void redirects.push(url),
-      saveCodeVerifier: () => undefined,
-      codeVerifier: () => "",
-    };
-    const client = new Client({ name: "inspector-like", version: "1.0.0" });
+  it("the official client without OAuth reports a bad key as 401 'Invalid API key'", async () => {
+    const client = new Client({ name: "no-oauth", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL(`${inject("baseUrl")}/api/mcp`), {
       requestInit: { headers: { Authorization: "Bearer adl_not_a_real_key" } },
-      authProvider,
     });
     const failure = await client.connect(transport).then(
       () => null,
-      (e: Error & { code?: number }) => e,
+      (e: Error) => e,
     );
-    expect(failure?.code).toBe(403);
-    expect(failure?.message).toContain("Invalid API key");
-    expect(redirects).toEqual([]);
+    expect(failure?.message).toMatch(/401|Unauthorized/i);
+  });
+
+  it("refuses a browser Origin that is not allowed with 403 before anything else, and never answers CORS with *", async () => {
+    const t = await createTenant();
+    const base = inject("baseUrl");
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } } };
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${t.key}` };
+    // A DNS-rebinding page: its Origin and Host both name the attacker's domain.
+    const rebinding = await fetch(`${base}/api/mcp`, { method: "POST", headers: { ...headers, Origin: "http://evil.example", Host: "evil.example" }, body: JSON.stringify(init) });
+    expect(rebinding.status).toBe(403);
+    expect((await rebinding.json()).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("http://evil.example") });
+    expect(rebinding.headers.get("access-control-allow-origin")).toBeNull();
+    // Refused before authentication: no key, same answer.
+    const anonymous = await fetch(`${base}/api/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Origin: "http://evil.example" }, body: "{}" });
+    expect(anonymous.status).toBe(403);
+    const preflight = await fetch(`${base}/api/mcp`, { method: "OPTIONS", headers: { Origin: "http://evil.example", "Access-Control-Request-Method": "POST" } });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+
+    // The service's own origin (PUBLIC_BASE_URL; unset here, so http://localhost:PORT) is allowed and named, not *.
+    const own = `http://localhost:${new URL(base).port}`;
+    const allowed = await fetch(`${base}/api/mcp`, { method: "POST", headers: { ...headers, Origin: own }, body: JSON.stringify(init) });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe(own);
+    expect(allowed.headers.get("vary")).toMatch(/Origin/);
+    const ownPreflight = await fetch(`${base}/api/mcp`, { method: "OPTIONS", headers: { Origin: own, "Access-Control-Request-Method": "POST" } });
+    expect(ownPreflight.status).toBe(204);
+    expect(ownPreflight.headers.get("access-control-allow-origin")).toBe(own);
+    expect(ownPreflight.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
+    // Without Origin (every non-browser client): served, no CORS header at all.
+    const plain = await fetch(`${base}/api/mcp`, { method: "POST", headers, body: JSON.stringify(init) });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

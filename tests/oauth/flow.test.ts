@@ -148,10 +148,10 @@ describe("OAuth metadata and errors", () => {
     });
   });
 
-  it("a wrong adl_ key still says the key is invalid (403, no OAuth challenge)", async () => {
+  it("a wrong adl_ key is 401 with the invalid_token challenge, and the body says the key is invalid", async () => {
     const res = await rawMcp("adl_not_a_real_key");
-    expect(res.status).toBe(403);
-    expect(res.headers.get("www-authenticate")).toBeNull();
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
     expect((await res.json()).error.message).toBe("Invalid API key");
   });
 

@@ -1,3 +1,4 @@
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import { finishedUpload, uploadIds } from "../helpers/library";
@@ -70,6 +71,30 @@ describe("metrics, logs and readiness (own server with METRICS_TOKEN)", () => {
       .toMatchObject({ level: "info", msg: "request", method: "GET", route: "/api/v1/me", status: 200, ms: expect.any(Number), time: expect.any(String) });
     // Pages get request ids too.
     expect((await fetch(server.url + "/sign-in")).headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("logs a request whose client goes away mid-body as an aborted request (method, route, bytes), not as our failure", async () => {
+    const { port } = new URL(server.url);
+    const socket = net.connect(Number(port), "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    const body = '{"limit":';
+    socket.write(
+      `POST /api/v1/tools/list_creatives HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${tenant.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n${body}`,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    socket.destroy();
+    const lines = () =>
+      server
+        .output()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l));
+    await expect
+      .poll(() => lines().find((e) => e.msg === "request aborted" && e.route?.startsWith("/api/v1/tools")), { timeout: 10_000 })
+      .toMatchObject({ level: "info", method: "POST", bytesReceived: body.length, contentLength: 1000, requestId: expect.stringMatching(/^req_/) });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(lines().filter((e) => e.msg === "unhandled error")).toEqual([]);
   });
 
   it("readiness checks the database, the migrations and the job runner; liveness stays simple", async () => {

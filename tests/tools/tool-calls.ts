@@ -227,7 +227,7 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     try {
       await api(t.key)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url } });
       const { webhook } = await toolResult(t.key, "get_webhook", {});
-      expect(webhook).toMatchObject({ url: receiver.url, secret: expect.stringMatching(/^whsec_/), events: null });
+      expect(webhook).toMatchObject({ url: receiver.url, secret: expect.stringMatching(/^adlsig_/), events: null });
     } finally {
       await receiver.close();
     }

@@ -141,6 +141,10 @@ describe("POST /api/v1/uploads", () => {
     const png = await makeImage("png");
     await expectRejected([{ field: "platform", value: "platform_z" }, filePart("a.png", "image/png", png)], /Invalid platform "platform_z"/);
     await expectRejected([filePart("a.png", "image/png", png), { field: "platform", value: "facebook" }], /Invalid platform "facebook"/);
+    // Exact names only: padding or another case is not guessed into a platform.
+    await expectRejected([{ field: "platform", value: " platform_a" }, filePart("a.png", "image/png", png)], /Invalid platform " platform_a"/);
+    await expectRejected([{ field: "platform", value: "platform_b\n" }, filePart("a.png", "image/png", png)], /Invalid platform "platform_b\\n"/);
+    await expectRejected([{ field: "platform", value: "PLATFORM_A" }, filePart("a.png", "image/png", png)], /Invalid platform "PLATFORM_A"/);
   });
 
   it("rejects an unknown folderId, and another workspace's folder, in either order", async () => {

@@ -25,7 +25,7 @@ describe("webhook endpoint management", () => {
       health: { lastDeliveryAt: null, lastDeliveryOutcome: null, lastResponseStatus: null, consecutiveFailures: 0 },
     });
     expect(webhook.id).toMatch(/^whk_/);
-    expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
+    expect(webhook.secret).toMatch(/^adlsig_[A-Za-z0-9_-]{43}$/);
 
     const moved = await call("/api/v1/webhooks", { method: "PUT", json: { url: `${receiver.url}/v2` } });
     expect(moved.status).toBe(200);

@@ -20,6 +20,9 @@ it("signs every delivery for the standardwebhooks library too (webhook-id = even
   const path = `/std/${tenant.workspaceId}`;
   const { webhook } = (await call("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url.replace(/\/hooks$/, path) } })).body;
   expect(webhook.standardWebhooksSecret).toBe(`whsec_${Buffer.from(webhook.secret).toString("base64")}`);
+  // Only the Standard Webhooks secret carries that scheme's whsec_ prefix; it decodes to the key the deliveries are signed with.
+  expect(webhook.secret).toMatch(/^adlsig_/);
+  expect(webhook.secret.startsWith("whsec_")).toBe(false);
 
   const fired = (await call("/api/v1/webhooks/test", { method: "POST" })).body.event;
   const received = () => receiver.requests.filter((r) => r.path === path);

@@ -58,7 +58,7 @@ export const callToolOperation = defineOperation({
   operationId: "callTool",
   summary: "Call a tool by name",
   description:
-    "The body is the tool's arguments (a JSON object per its inputSchema; may be empty). `idempotencyKey` in the arguments acts like the `Idempotency-Key` header; a key serves one tool and one set of arguments. Failures use the tool error codes: invalid_input (message starts `Invalid input:`), tool_error, limit_exceeded, not_connected, plan_required, forbidden, not_found, conflict, upstream_error, upstream_busy.",
+    "The body is the tool's arguments (a JSON object per its inputSchema; may be empty). `idempotencyKey` in the arguments acts like the `Idempotency-Key` header; a key serves one tool and one set of arguments. Failures use the tool error codes: invalid_input (message starts `Invalid input:`), tool_error, limit_exceeded, not_connected, plan_required, forbidden, two_factor_required, not_found, conflict, upstream_error, upstream_busy.",
   tag: "Tools",
   capability: "tools.list",
   // The dashboard's pages call tools too (same-origin, with its session; cross-site writes are refused).

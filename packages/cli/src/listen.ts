@@ -50,7 +50,7 @@ export async function listen(ctx: Context): Promise<number> {
     throw new UsageError(`--forward-to must be an http(s) URL, got "${target}"`);
   }
   const events = stringFlag(ctx.args, "events")?.split(",").map((s) => s.trim()).filter(Boolean);
-  const secret = `whsec_${randomBytes(24).toString("base64url")}`;
+  const secret = `adlsig_${randomBytes(24).toString("base64url")}`; // the service-signature key, as an endpoint's
   const client = ctx.client();
   const stop = new AbortController();
   const onSignal = () => stop.abort();

@@ -29,7 +29,7 @@ export interface VerifyWebhookInput {
   body: string | Uint8Array | ArrayBuffer;
   /** The `service-signature` header. */
   header: string | string[] | null | undefined;
-  /** The endpoint's signing secret (whsec_...). */
+  /** The endpoint's service-signature secret (`secret`: adlsig_..., or whsec_... on endpoints made before 2026-11-25), not its Standard Webhooks form. */
   secret: string;
   /** Oldest accepted signature age, and most accepted clock skew, in seconds (default 300). */
   toleranceSeconds?: number | undefined;

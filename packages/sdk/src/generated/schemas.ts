@@ -176,7 +176,7 @@ export interface WebhookEndpoint {
    */
   url: string;
   /**
-   * Signing secret (whsec_...): the HMAC-SHA256 key of the service-signature header; kept when the URL changes
+   * The service-signature secret (adlsig_...; endpoints made before 2026-11-25 keep their whsec_... one): its UTF-8 bytes, prefix included, are the HMAC-SHA256 key of the service-signature header. Not a Standard Webhooks secret: use standardWebhooksSecret for that scheme. Kept when the URL changes
    */
   secret: string;
   /**
