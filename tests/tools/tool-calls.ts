@@ -10,6 +10,7 @@ import { AUTOMATION_TOOL_CALLS } from "../automation/automation-tool-calls";
 import { MODERATION_TOOL_CALLS } from "../moderation/moderation-tool-calls";
 import { PERFORMANCE_TOOL_CALLS } from "../performance/performance-tool-calls";
 import { LEAD_TOOL_CALLS } from "../leads/lead-tool-calls";
+import { ACCOUNT_TOOL_CALLS } from "../accounts/account-tool-calls";
 
 /**
  * One REST scenario per tool of the catalog, each calling it and checking what it did
@@ -23,6 +24,7 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   ...MODERATION_TOOL_CALLS,
   ...PERFORMANCE_TOOL_CALLS,
   ...LEAD_TOOL_CALLS,
+  ...ACCOUNT_TOOL_CALLS,
   async get_account(t) {
     const result = await toolResult(t.key, "get_account", {});
     const me = await api(t.key)("/api/v1/me");

@@ -16,6 +16,8 @@ import type {
   AddTaskCommentResult,
   BuildAdsFromLibraryInput,
   BuildAdsFromLibraryResult,
+  ConnectAdAccountInput,
+  ConnectAdAccountResult,
   CreateAdInput,
   CreateAdResult,
   CreateAdSetInput,
@@ -70,6 +72,8 @@ import type {
   DeleteTaskResult,
   DeleteWebhookInput,
   DeleteWebhookResult,
+  DisconnectAdAccountInput,
+  DisconnectAdAccountResult,
   DismissUploadInput,
   DismissUploadResult,
   EditCommentInput,
@@ -128,6 +132,8 @@ import type {
   ListCampaignsResult,
   ListCommentsInput,
   ListCommentsResult,
+  ListConnectedAdAccountsInput,
+  ListConnectedAdAccountsResult,
   ListCopyVariantsInput,
   ListCopyVariantsResult,
   ListCreativePerformanceInput,
@@ -200,6 +206,8 @@ import type {
   SaveCopyVariantResult,
   SetAdSetBudgetInput,
   SetAdSetBudgetResult,
+  SetDefaultAdAccountInput,
+  SetDefaultAdAccountResult,
   SetPerformanceGoalInput,
   SetPerformanceGoalResult,
   SetReviewStatusInput,
@@ -336,6 +344,14 @@ export interface ToolTypes {
   list_review_links: { input: ListReviewLinksInput; result: ListReviewLinksResult; readOnly: true; destructive: false };
   /** Revoke review link */
   revoke_review_link: { input: RevokeReviewLinkInput; result: RevokeReviewLinkResult; readOnly: false; destructive: true };
+  /** List connected ad accounts */
+  list_connected_ad_accounts: { input: ListConnectedAdAccountsInput; result: ListConnectedAdAccountsResult; readOnly: true; destructive: false };
+  /** Connect ad account */
+  connect_ad_account: { input: ConnectAdAccountInput; result: ConnectAdAccountResult; readOnly: false; destructive: false };
+  /** Disconnect ad account */
+  disconnect_ad_account: { input: DisconnectAdAccountInput; result: DisconnectAdAccountResult; readOnly: false; destructive: true };
+  /** Set default ad account */
+  set_default_ad_account: { input: SetDefaultAdAccountInput; result: SetDefaultAdAccountResult; readOnly: false; destructive: false };
   /** List ad accounts */
   list_ad_accounts: { input: ListAdAccountsInput; result: ListAdAccountsResult; readOnly: true; destructive: false };
   /** Get ad account */
@@ -511,6 +527,10 @@ export const TOOL_NAMES = [
   "create_review_link",
   "list_review_links",
   "revoke_review_link",
+  "list_connected_ad_accounts",
+  "connect_ad_account",
+  "disconnect_ad_account",
+  "set_default_ad_account",
   "list_ad_accounts",
   "get_ad_account",
   "list_audiences",
