@@ -46,6 +46,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               <NavLink href="/dashboard/moderation">Moderation</NavLink>
               <NavLink href="/dashboard/review-links">Review links</NavLink>
               <p className="px-3 pb-1 pt-5 text-xs font-medium uppercase tracking-wide text-slate-500">Settings</p>
+              <NavLink href="/dashboard/settings/ad-accounts">Ad accounts</NavLink>
               <NavLink href="/dashboard/settings/api-keys">API keys</NavLink>
               <NavLink href="/dashboard/settings/webhooks">Webhooks</NavLink>
               <NavLink href="/dashboard/settings/team">Team</NavLink>

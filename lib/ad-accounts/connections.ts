@@ -3,7 +3,7 @@ import { AppError, conflict, notFound } from "@/lib/errors";
 import type { AdAccount } from "@/lib/generated/prisma/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
-import { ensureDefaultAccounts, PlatformError, readLiveAccount, reconnectHint, sealAccountCredentials } from "@/lib/platforms";
+import { ensureDefaultAccounts, exchangeAuthorization, PlatformError, readLiveAccount, reconnectHint, sealAccountCredentials } from "@/lib/platforms";
 
 /**
  * A workspace's ad account connections: any number per platform, one default per platform (what
@@ -174,4 +174,29 @@ export async function disconnectAdAccount(workspaceId: string | null, id: string
     if (next) await makeDefault(row.workspaceId, row.platform, next.id).catch(() => undefined);
   }
   return { ok: true, account: toConnection(await db.adAccount.findUniqueOrThrow({ where: { id } })) };
+}
+
+/**
+ * Finishes a dashboard Connect flow: the platform's code becomes a token, and every ad account the
+ * token reaches is connected (each read with it first, as connectAdAccount does). Answers what was
+ * connected; one unreadable account does not stop the others.
+ */
+export async function connectFromAuthorization(
+  workspaceId: string,
+  platform: Platform,
+  options: { code: string; redirectUri: string },
+): Promise<{ connected: AdAccountConnection[]; failed: { externalAccountId: string; message: string }[] }> {
+  const { accessToken, accountIds } = await exchangeAuthorization(platform, options);
+  if (!accountIds.length) throw new AppError("not_connected", `The ${platform} authorization reached no ad account; grant access to at least one and connect again`);
+  const connected: AdAccountConnection[] = [];
+  const failed: { externalAccountId: string; message: string }[] = [];
+  for (const externalAccountId of accountIds.slice(0, 50)) {
+    try {
+      connected.push(await connectAdAccount({ workspaceId, platform, externalAccountId, accessToken }));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      failed.push({ externalAccountId, message: err.message });
+    }
+  }
+  return { connected, failed };
 }

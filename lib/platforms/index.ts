@@ -5,6 +5,7 @@ import type { AdAccountRef, PlatformAdapter } from "./types";
 
 export { ensureDefaultAccounts, getAdAccount, PLATFORMS, reconnectHint } from "./accounts";
 export { readLiveAccount } from "./live/adapter";
+export { authorizeUrl, exchangeAuthorization, oauthAppId } from "./live/oauth";
 export { resealAllCredentials, sealAccountCredentials } from "./live/credentials";
 export type { LiveAccountReadout } from "./live/wire";
 export { PlatformError, type AccountCredentials, type AdAccountRef, type PlatformAdapter, type PushRequest, type PushResult } from "./types";
