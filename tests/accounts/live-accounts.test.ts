@@ -12,6 +12,7 @@ import { admin, createTenant, type Tenant } from "../helpers/fixtures";
 import { fakeBusinessApi, fakeGraphApi, type PlatformFake } from "../helpers/platform-fakes";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { callTool } from "../tools/helpers";
+import { cookieHeader, signIn } from "../dashboard/session";
 
 const ROOT = path.resolve(__dirname, "../..");
 const APP_SECRET = "fake-app-secret";
@@ -29,8 +30,11 @@ async function start(extraEnv: Record<string, string> = {}) {
     env: {
       PLATFORM_A_API_URL: graph.url,
       PLATFORM_A_API_VERSION: "v24.0",
+      PLATFORM_A_APP_ID: "meta-app-1",
       PLATFORM_A_APP_SECRET: APP_SECRET,
       PLATFORM_B_API_URL: business.url,
+      PLATFORM_B_APP_ID: "tt-app-1",
+      PLATFORM_B_APP_SECRET: "tt-secret-1",
       LEADS_POLL: "0",
       ...extraEnv,
     },
@@ -41,10 +45,18 @@ beforeAll(async () => {
   graph = await fakeGraphApi({
     version: "v24.0",
     appSecret: APP_SECRET,
-    accounts: { [META_ACCOUNT]: { name: "Acme EU", currency: "EUR", timezone_name: "Europe/Berlin", account_status: 1 } },
+    accounts: {
+      [META_ACCOUNT]: { name: "Acme EU", currency: "EUR", timezone_name: "Europe/Berlin", account_status: 1 },
+      act_5566: { name: "Acme US", currency: "USD", timezone_name: "America/Chicago", account_status: 1 },
+    },
+    oauth: { appId: "meta-app-1", code: "meta-code-1", token: "meta-oauth-token", accountIds: ["act_5566"] },
   });
   business = await fakeBusinessApi({
-    advertisers: { [TIKTOK_ADVERTISER]: { name: "Acme TikTok", currency: "JPY", timezone: "Etc/GMT-9", display_timezone: "Asia/Tokyo", status: "STATUS_ENABLE" } },
+    advertisers: {
+      [TIKTOK_ADVERTISER]: { name: "Acme TikTok", currency: "JPY", timezone: "Etc/GMT-9", display_timezone: "Asia/Tokyo", status: "STATUS_ENABLE" },
+      "7000000000000000777": { name: "Acme TikTok US", currency: "USD", timezone: "Etc/GMT+6", display_timezone: "America/Chicago", status: "STATUS_ENABLE" },
+    },
+    oauth: { appId: "tt-app-1", secret: "tt-secret-1", code: "tt-code-1", token: "tt-oauth-token", advertiserIds: ["7000000000000000777"] },
   });
   await start();
 }, 180_000);
@@ -200,4 +212,49 @@ describe("live ad accounts", () => {
     expect(account.body.result.account).toMatchObject({ mode: "live", externalAccountId: TIKTOK_ADVERTISER, currency: "JPY" });
     expect(business.requests.at(-1)!.headers["access-token"]).toBe("tt-token-1");
   }, 180_000);
+
+  it("the dashboard's Connect flow: to the platform's authorization page with a state, back to the callback, which stores the token and connects the accounts", async () => {
+    const email = `oauth-${Date.now()}@example.com`;
+    const { workspaceId } = await run(["workspace", "create", "--name", "OAuth Co", "--owner-email", email]);
+    await run(["user", "password", "--email", email, "--password", "a long enough password"]);
+    const { jar, signedIn } = await signIn(email, "a long enough password", "", server.url);
+    expect(signedIn).toBe(true);
+    const get = async (p: string) => {
+      const res = await fetch(server.url + p, { headers: { Cookie: cookieHeader(jar) }, redirect: "manual" });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const i = pair!.indexOf("=");
+        jar.set(pair!.slice(0, i).trim(), pair!.slice(i + 1));
+      }
+      return { status: res.status, location: new URL(res.headers.get("location") ?? "", server.url) };
+    };
+
+    for (const [platform, code, externalId, authorizeHost] of [
+      ["platform_a", "meta-code-1", "act_5566", "https://www.facebook.com/v24.0/dialog/oauth"],
+      ["platform_b", "tt-code-1", "7000000000000000777", "https://business-api.tiktok.com/portal/auth"],
+    ] as const) {
+      const start = await get(`/api/ad-accounts/oauth/${platform}/start`);
+      expect(start.status).toBe(303);
+      expect(`${start.location.origin}${start.location.pathname}`).toBe(authorizeHost);
+      expect(start.location.searchParams.get(platform === "platform_a" ? "client_id" : "app_id")).toBe(platform === "platform_a" ? "meta-app-1" : "tt-app-1");
+      const state = start.location.searchParams.get("state")!;
+      expect(start.location.searchParams.get("redirect_uri")).toMatch(new RegExp(`/api/ad-accounts/oauth/${platform}/callback$`));
+
+      // A callback whose state is not this browser's is refused, and nothing is connected.
+      const forged = await get(`/api/ad-accounts/oauth/${platform}/callback?code=${code}&state=forged`);
+      expect(forged.location.searchParams.get("error")).toMatch(/could not be matched/);
+      const again = await get(`/api/ad-accounts/oauth/${platform}/start`);
+      const fresh = again.location.searchParams.get("state")!;
+      expect(fresh).not.toBe(state);
+
+      const codeParam = platform === "platform_a" ? "code" : "auth_code";
+      const back = await get(`/api/ad-accounts/oauth/${platform}/callback?${codeParam}=${code}&state=${fresh}`);
+      expect(back.status).toBe(303);
+      expect(back.location.pathname).toBe("/dashboard/settings/ad-accounts");
+      expect(back.location.searchParams.get("error")).toBeNull();
+      expect(back.location.searchParams.get("connected")).toBe("1");
+      const listed = await run(["adaccount", "list", "--workspace", workspaceId]);
+      expect(listed.adAccounts).toContainEqual({ adAccountId: expect.any(String), platform, externalId, mode: "live", status: "active", default: true });
+    }
+  });
 });
