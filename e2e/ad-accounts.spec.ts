@@ -3,6 +3,7 @@ import { expectNoAxeViolations, expectNoSidewaysScroll } from "./support/pages";
 
 test("ad accounts: a new workspace's sandbox accounts, labelled sandbox and default; Connect says what the operator must configure; phone width too", async ({ page }) => {
   await signUp(page, { workspace: "Accounts Co" });
+  await page.goto("/dashboard/settings/plan");
   const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
 
   await page.getByRole("link", { name: "Ad accounts" }).click();
