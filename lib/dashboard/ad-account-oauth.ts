@@ -22,11 +22,12 @@ export function isPlatform(value: string): value is Platform {
 }
 
 const redirectUri = (platform: Platform) => `${getConfig().publicBaseUrl}/api/ad-accounts/oauth/${platform}/callback`;
-const back = (params: Record<string, string>) => new Response(null, { status: 303, headers: { Location: `${getConfig().publicBaseUrl}${PAGE}?${new URLSearchParams(params)}` } });
+// Back to the page on the host the browser used (relative), where its session cookie lives.
+const back = (params: Record<string, string>) => new Response(null, { status: 303, headers: { Location: `${PAGE}?${new URLSearchParams(params)}` } });
 
 export async function startConnect(platform: Platform): Promise<Response> {
   const principal = await currentPrincipal();
-  if (!principal) return new Response(null, { status: 303, headers: { Location: `${getConfig().publicBaseUrl}/sign-in?callbackUrl=${encodeURIComponent(PAGE)}` } });
+  if (!principal) return new Response(null, { status: 303, headers: { Location: `/sign-in?callbackUrl=${encodeURIComponent(PAGE)}` } });
   if (!can(principal, "adaccounts.manage")) return back({ error: "Only owners and admins connect ad accounts." });
   if (!oauthAppId(platform)) {
     const env = platform === "platform_a" ? "PLATFORM_A" : "PLATFORM_B";
