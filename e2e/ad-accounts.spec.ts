@@ -26,7 +26,7 @@ test("ad accounts: a new workspace's sandbox accounts, labelled sandbox and defa
   // Starting the flow without the platform app configured comes back with a clear message.
   await page.goto("/api/ad-accounts/oauth/platform_a/start");
   await expect(page).toHaveURL(/\/dashboard\/settings\/ad-accounts\?error=/);
-  await expect(page.getByRole("alert")).toContainText("PLATFORM_A_APP_ID and PLATFORM_A_APP_SECRET");
+  await expect(page.getByRole("alert").filter({ hasText: "Connecting platform_a" })).toContainText("PLATFORM_A_APP_ID and PLATFORM_A_APP_SECRET");
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/dashboard/settings/ad-accounts");
