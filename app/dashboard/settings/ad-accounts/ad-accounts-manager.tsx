@@ -72,7 +72,7 @@ export function AdAccountsManager({
           return (
             <Section key={p.id} id={`accounts-${p.id}`} title={p.label}>
               <Card className="overflow-x-auto">
-                <table aria-label={`${p.label} ad accounts`} className="w-full min-w-[36rem] text-left text-sm">
+                <table aria-label={`${p.label} ad accounts`} className="w-full text-left text-sm">
                   <TableHead columns={[p.idLabel, "Status", "Currency and time zone"]} actions={canManage} />
                   <tbody className="divide-y divide-slate-100">
                     {accounts.map((a) => (
