@@ -73,7 +73,7 @@ export function AdAccountsManager({
             <Section key={p.id} id={`accounts-${p.id}`} title={p.label}>
               <Card className="overflow-x-auto">
                 <table aria-label={`${p.label} ad accounts`} className="w-full text-left text-sm">
-                  <TableHead columns={[p.idLabel, "Status", "Currency and time zone"]} actions={canManage} />
+                  <TableHead columns={[p.idLabel, "Status"]} actions={canManage} />
                   <tbody className="divide-y divide-slate-100">
                     {accounts.map((a) => (
                       <tr key={a.id}>
@@ -84,13 +84,13 @@ export function AdAccountsManager({
                             {a.isDefault && <Badge tone="green">Default</Badge>}
                           </div>
                           <p className="mt-0.5 font-mono text-xs text-slate-600">{a.externalAccountId}</p>
+                          <p className="mt-0.5 text-xs text-slate-600">
+                            {a.currency ?? "—"} · {a.timeZone ?? "—"}
+                          </p>
                         </td>
                         <td className="px-4 py-3">
                           <StatusBadge account={a} />
                           {a.status === "needs_reconnect" && a.statusReason && <p className="mt-1 max-w-xs text-xs text-slate-600">{a.statusReason}</p>}
-                        </td>
-                        <td className="px-4 py-3 text-slate-700">
-                          {a.currency ?? "—"} · {a.timeZone ?? "—"}
                         </td>
                         {canManage && (
                           <td className="px-4 py-3 text-right">
