@@ -20,9 +20,9 @@ const JOB_ENTRIES = "^inngest/(functions/|serve\\.ts$)";
  * neutral or client-side code, so a new domain folder is held to the rules without an edit here.
  */
 const DOMAIN =
-  "^lib/(?!(http|api|mcp|openapi|dashboard|server|admin|tools|read-models|db|storage|platforms|jobs|pagination|json|random|observability|cli|sdk|generated)/)[^/]+/";
-/** What the domain runs on: database, media storage, ad platforms, jobs, configuration, the service registry. */
-const INFRA = "^lib/(db|storage|platforms|jobs|observability)/|^lib/(config|services|log)\\.ts$|^inngest/client\\.ts$|^packages/pglite-driver/";
+  "^lib/(?!(http|api|mcp|openapi|dashboard|server|admin|tools|read-models|db|storage|platforms|credentials|jobs|pagination|json|random|observability|cli|sdk|generated)/)[^/]+/";
+/** What the domain runs on: database, media storage, ad platforms, stored-credential encryption, jobs, configuration, the service registry. */
+const INFRA = "^lib/(db|storage|platforms|credentials|jobs|observability)/|^lib/(config|services|log)\\.ts$|^inngest/client\\.ts$|^packages/pglite-driver/";
 /** Shared by every layer and importing none: error values, ids, pagination. */
 const NEUTRAL = "^lib/(errors|ids|text-input)\\.ts$|^lib/http-edge-defaults\\.mjs$|^lib/(pagination|json|random)/";
 /**

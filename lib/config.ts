@@ -135,6 +135,19 @@ const envSchema = z.object({
   SANDBOX_SLOW_PUSH_MS: positiveInt(3000),
   /** Calls per second a sandbox ad account allows (its burst is three seconds' worth). */
   SANDBOX_ADS_CALLS_PER_SECOND: positiveInt(50),
+  /** Live platform A (Meta's Graph API): base URL, version in paths, the app for OAuth (with the secret, every call carries appsecret_proof). */
+  PLATFORM_A_API_URL: z.url().optional().default("https://graph.facebook.com"),
+  PLATFORM_A_API_VERSION: z.string().regex(/^v\d+\.\d+$/, "must be a Graph API version like v24.0").optional().default("v24.0"),
+  PLATFORM_A_APP_ID: z.string().optional(),
+  PLATFORM_A_APP_SECRET: z.string().optional(),
+  /** Live platform B (TikTok API for Business): base URL (paths /open_api/v1.3/...), the app for advertiser authorization. */
+  PLATFORM_B_API_URL: z.url().optional().default("https://business-api.tiktok.com"),
+  PLATFORM_B_APP_ID: z.string().optional(),
+  PLATFORM_B_APP_SECRET: z.string().optional(),
+  /** Encrypts stored platform and storage credentials (lib/credentials); generated into DATA_DIR when unset on the embedded database. */
+  CREDENTIALS_KEY: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
+  /** Earlier CREDENTIALS_KEY values (comma-separated), still accepted for reading while credentials are re-encrypted. */
+  CREDENTIALS_KEY_PREVIOUS: z.string().optional(),
   /** 0 turns the scheduled lead-ads poll off (`admin leads pull` still pulls). */
   LEADS_POLL: flagDefaultOn,
 
@@ -211,7 +224,17 @@ export interface Config {
   storage:
     | { driver: "local"; dir: string }
     | { driver: "s3"; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
-  platforms: { mode: "sandbox" | "live"; retryDelaysMs: number[]; sandboxSlowPushMs: number; sandboxAdsCallsPerSecond: number };
+  platforms: {
+    mode: "sandbox" | "live";
+    retryDelaysMs: number[];
+    sandboxSlowPushMs: number;
+    sandboxAdsCallsPerSecond: number;
+    /** The live platforms' wire settings (lib/platforms/live). */
+    platformA: { apiUrl: string; apiVersion: string; appId?: string; appSecret?: string };
+    platformB: { apiUrl: string; appId?: string; appSecret?: string };
+  };
+  /** Stored-credential encryption keys (lib/credentials): the current one (unset: generated, embedded database only) and earlier ones. */
+  credentials: { key?: string; previousKeys: string[] };
   /** Lead ads: whether the every-minute poll runs. */
   leads: { pollEnabled: boolean };
   /** Deadlines for reading requests (ms). */
@@ -297,7 +320,10 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       retryDelaysMs: e.PLATFORM_RETRY_DELAYS_MS.split(",").map((d) => Number(d.trim())),
       sandboxSlowPushMs: e.SANDBOX_SLOW_PUSH_MS,
       sandboxAdsCallsPerSecond: e.SANDBOX_ADS_CALLS_PER_SECOND,
+      platformA: { apiUrl: e.PLATFORM_A_API_URL.replace(/\/$/, ""), apiVersion: e.PLATFORM_A_API_VERSION, appId: e.PLATFORM_A_APP_ID || undefined, appSecret: e.PLATFORM_A_APP_SECRET || undefined },
+      platformB: { apiUrl: e.PLATFORM_B_API_URL.replace(/\/$/, ""), appId: e.PLATFORM_B_APP_ID || undefined, appSecret: e.PLATFORM_B_APP_SECRET || undefined },
     },
+    credentials: { key: e.CREDENTIALS_KEY || undefined, previousKeys: (e.CREDENTIALS_KEY_PREVIOUS ?? "").split(",").map((k) => k.trim()).filter(Boolean) },
     leads: { pollEnabled: e.LEADS_POLL },
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,

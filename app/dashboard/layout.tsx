@@ -48,6 +48,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               <NavLink href="/dashboard/review-links">Review links</NavLink>
               <NavLink href="/dashboard/assistant">Assistant</NavLink>
               <p className="px-3 pb-1 pt-5 text-xs font-medium uppercase tracking-wide text-slate-500">Settings</p>
+              <NavLink href="/dashboard/settings/ad-accounts">Ad accounts</NavLink>
               <NavLink href="/dashboard/settings/api-keys">API keys</NavLink>
               <NavLink href="/dashboard/settings/webhooks">Webhooks</NavLink>
               <NavLink href="/dashboard/settings/team">Team</NavLink>

@@ -10,6 +10,9 @@ import { addMember } from "@/lib/team/members";
 import { resetPassword } from "@/lib/session/accounts";
 import { listOutbox } from "@/lib/mail/send-mail";
 import { seedLibrary } from "./seed-library";
+import { connectAdAccount, disconnectAdAccount, listConnections } from "@/lib/ad-accounts/connections";
+import { resealAllCredentials } from "@/lib/platforms";
+import type { Platform } from "@/lib/generated/prisma/enums";
 import { runAutomationNow } from "@/lib/automation/run-now";
 import { advanceSandbox, MAX_ADVANCE_HOURS } from "@/lib/platforms/sandbox-ads/advance";
 import { seedSandboxLeads } from "@/lib/platforms/sandbox-ads/seed-leads";
@@ -189,6 +192,44 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       return { collected: collect !== null, rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
     },
   },
+  "adaccount connect": {
+    flags: ["workspace", "platform", "account", "token", "page", "identity", "default"],
+    run: async (f) => {
+      const workspaceId = await existingWorkspace(required(f, "workspace"));
+      const a = await connectAdAccount({
+        workspaceId,
+        platform: platform(required(f, "platform")),
+        externalAccountId: required(f, "account"),
+        accessToken: required(f, "token"),
+        pageId: f.page,
+        identityId: f.identity,
+        makeDefault: bool(f.default, "default"),
+      });
+      return { adAccountId: a.id, platform: a.platform, externalId: a.externalAccountId, name: a.name, currency: a.currency, timeZone: a.timeZone, status: a.status };
+    },
+  },
+  "adaccount list": {
+    flags: ["workspace"],
+    run: async (f) => {
+      const accounts = await listConnections(await existingWorkspace(required(f, "workspace")));
+      return { adAccounts: accounts.map((a) => ({ adAccountId: a.id, platform: a.platform, externalId: a.externalAccountId, mode: a.mode, status: a.status, default: a.isDefault })) };
+    },
+  },
+  "adaccount disconnect": {
+    flags: ["id"],
+    run: async (f) => {
+      await disconnectAdAccount(null, required(f, "id"));
+      return { ok: true };
+    },
+  },
+  "credentials reseal": {
+    flags: [],
+    // After a CREDENTIALS_KEY rotation: seals every stored credential with the new key, so the old one can be dropped.
+    run: async () => {
+      const { keyId, checked, resealed, unreadable } = await resealAllCredentials();
+      return { ok: unreadable.length === 0, keyId, checked, resealed, unreadable };
+    },
+  },
   "plan set": {
     flags: ["workspace", "plan"],
     run: async (f) => {
@@ -223,6 +264,24 @@ function fieldValues(text: string): Record<string, string> {
     throw badRequest("--fields must be a JSON object of field name to text");
   }
   return parsed as Record<string, string>;
+}
+
+function platform(value: string): Platform {
+  if (value === "platform_a" || value === "platform_b") return value;
+  throw badRequest(`--platform must be platform_a or platform_b, got "${value}"`);
+}
+
+function bool(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw badRequest(`--${name} must be true or false, got "${value}"`);
+}
+
+async function existingWorkspace(id: string): Promise<string> {
+  const found = await getDb().workspace.findUnique({ where: { id }, select: { id: true } });
+  if (!found) throw new AppError("not_found", `Workspace ${id} not found`);
+  return id;
 }
 
 function plan(value: string): Plan | null {

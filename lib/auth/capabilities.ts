@@ -64,6 +64,12 @@ export const CAPABILITIES = {
   },
   "ads.launch": { permission: "ads.launch", scopes: ["launch"], summary: "Activating ads, ad sets and campaigns and changing budgets (spends money)" },
   "ads.delete": { permission: "ads.delete", scopes: ["ads_delete"], summary: "Deleting ads, ad sets and campaigns" },
+  "adaccounts.read": { permission: "ads.read", scopes: ["ads_view"], summary: "Listing the workspace's ad account connections (accounts tools)" },
+  "adaccounts.manage": {
+    permission: "ads.launch",
+    scopes: "unscoped",
+    summary: "Connecting, disconnecting and choosing the default ad account (a connected account spends its money; workspace administration)",
+  },
   "comments.moderate": { permission: "comments.moderate", scopes: ["moderate"], summary: "Moderating comments on published ads" },
   "rules.manage": { permission: "rules.manage", scopes: ["rules"], summary: "Managing automation rules" },
   "imports.run": { permission: "imports.run", scopes: ["import"], summary: "Importing from external file storage" },

@@ -10,7 +10,7 @@ import { extractEntry, listTar, readEntry, TarWriter, type TarEntry } from "./ta
  * Backups of the embedded installation (docs/operations.md): one tar file holding
  *   manifest.json      what this is, when, which migrations the database had
  *   database.tar.gz    the PGlite data directory (PGlite's dumpDataDir, taken between transactions)
- *   secrets/…          DATA_DIR/secrets (the session secret and the job signing key)
+ *   secrets/…          DATA_DIR/secrets (the session secret, the job signing key, the credentials key)
  *   media/…            DATA_DIR/media (uploaded files, previews) with the local storage driver
  * Made by the process that owns the database (the server, through the operator socket, or the
  * CLI itself when no server runs), so it is consistent while the server runs: the database is

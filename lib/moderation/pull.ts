@@ -29,7 +29,7 @@ export interface PullSummary extends PullTarget {
   capped: boolean;
 }
 
-/** The ad accounts to poll: those (in the configured mode) of active workspaces with published ads. */
+/** The ad accounts to poll: the default, active ones (in the configured mode) of active workspaces with published ads. */
 export async function commentPullTargets(workspaceId?: string): Promise<PullTarget[]> {
   const db = getDb();
   const pairs = await db.ad.findMany({
@@ -39,7 +39,13 @@ export async function commentPullTargets(workspaceId?: string): Promise<PullTarg
   });
   if (!pairs.length) return [];
   const accounts = await db.adAccount.findMany({
-    where: { mode: getConfig().platforms.mode, OR: pairs.map((p) => ({ workspaceId: p.workspaceId, platform: p.platform })) },
+    // The default account per platform (ads are built there), and only an active one: an account
+    // waiting to be reconnected is not polled (every call would be refused) until it is reconnected.
+    where: {
+      mode: getConfig().platforms.mode,
+      status: "active",
+      OR: pairs.map((p) => ({ workspaceId: p.workspaceId, defaultFor: p.platform })),
+    },
     select: { id: true, workspaceId: true },
     orderBy: { id: "asc" },
   });

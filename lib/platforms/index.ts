@@ -1,13 +1,22 @@
 import type { Platform } from "@/lib/generated/prisma/enums";
-import { LivePlatformAdapter } from "./live";
+import { accountNotConnected, LivePlatformAdapter, refusingAdapter } from "./live/adapter";
 import { SandboxPlatformAdapter } from "./sandbox";
 import type { AdAccountRef, PlatformAdapter } from "./types";
 
-export { getAdAccount } from "./accounts";
-export { PlatformError, type AdAccountRef, type PlatformAdapter, type PushRequest, type PushResult } from "./types";
+export { ensureDefaultAccounts, getAdAccount, PLATFORMS, reconnectHint } from "./accounts";
+export { readLiveAccount } from "./live/adapter";
+export { authorizeUrl, exchangeAuthorization, oauthAppId } from "./live/oauth";
+export { resealAllCredentials, sealAccountCredentials } from "./live/credentials";
+export type { LiveAccountReadout } from "./live/wire";
+export { PlatformError, type AccountCredentials, type AdAccountRef, type PlatformAdapter, type PushRequest, type PushResult } from "./types";
 
-/** The adapter that serves this ad account: the sandbox for sandbox accounts, the real API otherwise. */
-export function adapterFor(account: Pick<AdAccountRef, "platform" | "mode">): PlatformAdapter {
+/**
+ * The adapter that serves this ad account, chosen per account: the sandbox for sandbox accounts,
+ * the real API for live ones. An account that is not active (needs reconnecting, disconnected)
+ * gets one that answers every call with not_connected and how to reconnect, without calling out.
+ */
+export function adapterFor(account: AdAccountRef): PlatformAdapter {
+  if (account.status !== "active") return refusingAdapter(account.platform, account.mode, () => accountNotConnected(account));
   return account.mode === "sandbox" ? new SandboxPlatformAdapter(account.platform) : new LivePlatformAdapter(account.platform);
 }
 

@@ -14,7 +14,7 @@ afterAll(disposeServices);
 
 const { getStorage } = await import("@/lib/storage");
 const { SandboxPlatformAdapter, sandboxFaultOf } = await import("./sandbox");
-const { LivePlatformAdapter } = await import("./live");
+const { LivePlatformAdapter } = await import("./live/adapter");
 const { PlatformError } = await import("./types");
 
 let png: Buffer;
@@ -30,7 +30,7 @@ async function stored(bytes: Buffer): Promise<string> {
 
 function request(over: Partial<PushRequest> & { storageKey: string; sizeBytes: number }): PushRequest {
   return {
-    account: { id: "adacct_1", workspaceId: "ws_test", platform: "platform_a", mode: "sandbox", externalAccountId: "act_1" },
+    account: { id: "adacct_1", workspaceId: "ws_test", platform: "platform_a", mode: "sandbox", externalAccountId: "act_1", status: "active" },
     uploadId: "upl_1",
     fileName: "photo.png",
     kind: "image",
@@ -100,7 +100,7 @@ describe("sandbox platforms", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 
-  it("live adapters are not connected", async () => {
+  it("live adapters do not take media yet, and say so", async () => {
     const err = await refusal(new LivePlatformAdapter("platform_a").pushMedia(request({ storageKey: "k", sizeBytes: 1 })));
     expect(err).toMatchObject({ code: "not_connected", retryable: false, status: 400 });
   });

@@ -1,16 +1,29 @@
-import type { MediaKind, Platform } from "@/lib/generated/prisma/enums";
+import type { AdAccountStatus, MediaKind, Platform } from "@/lib/generated/prisma/enums";
 import { AppError } from "@/lib/errors";
 import type { AdsApi } from "./ads-types";
 
-export type { MediaKind, Platform };
+export type { AdAccountStatus, MediaKind, Platform };
 
-/** The workspace's ad account the adapter pushes into. */
+/**
+ * One of the workspace's ad account connections: what every adapter call names. The adapter is
+ * chosen per account (`mode`), and a live adapter reads the account's sealed credentials by `id`
+ * (lib/platforms/live/credentials.ts), so the reference itself never carries a token.
+ */
 export interface AdAccountRef {
   id: string;
   workspaceId: string;
   platform: Platform;
   mode: "sandbox" | "live";
   externalAccountId: string;
+  /** Calls on an account that is not `active` answer `not_connected` without reaching the platform. */
+  status: AdAccountStatus;
+  /** Why the account left `active` (the platform's refusal), when it did. */
+  statusReason?: string | null;
+}
+
+/** A live account's credentials once opened (lib/credentials): what the platform's calls authenticate with. */
+export interface AccountCredentials {
+  accessToken: string;
 }
 
 /** One push of one stored file into an ad account's media library. Carries a storage key, never bytes. */
@@ -41,15 +54,18 @@ export type PlatformErrorCode = "upstream_error" | "upstream_busy" | "invalid_in
  */
 export class PlatformError extends AppError {
   readonly retryable: boolean;
+  /** The platform refused the account's credentials (expired or revoked token): the account needs reconnecting. */
+  readonly authRefused: boolean;
 
-  constructor(code: PlatformErrorCode, message: string, options: { retryable: boolean; retryAfterSeconds?: number }) {
+  constructor(code: PlatformErrorCode, message: string, options: { retryable: boolean; retryAfterSeconds?: number; authRefused?: boolean }) {
     super(code, message, options.retryAfterSeconds ? { "Retry-After": String(options.retryAfterSeconds) } : {});
     this.name = "PlatformError";
     this.retryable = options.retryable;
+    this.authRefused = options.authRefused ?? false;
   }
 }
 
-/** One ad platform's API: media upload and the ads API (./ads-types.ts). An adapter per platform and mode (sandbox, live). */
+/** One ad platform's API: media upload and the ads API (./ads-types.ts). An adapter per platform and mode (sandbox, live), chosen per account. */
 export interface PlatformAdapter extends AdsApi {
   readonly platform: Platform;
   readonly mode: "sandbox" | "live";

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { accountTools } from "./definitions/account";
+import { adAccountTools } from "./definitions/ad-accounts";
 import { adTools } from "./definitions/ads";
 import { aiTools } from "./definitions/ai";
 import { automationTools } from "./definitions/automation";
@@ -22,7 +23,7 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
  * Every tool of the service. A new capability is added here first (one file per
  * category under ./definitions); REST, MCP, the CLI and the SDK pick it up from here.
  */
-export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...automationTools, ...moderationTools, ...performanceTools, ...leadTools, ...teamTools, ...boardTools, ...aiTools];
+export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...automationTools, ...moderationTools, ...performanceTools, ...leadTools, ...teamTools, ...boardTools, ...aiTools, ...adAccountTools];
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 

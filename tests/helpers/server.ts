@@ -45,6 +45,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     ...options.env,
   };
   if (!options.databaseUrl && !options.env?.DATABASE_URL) delete env.DATABASE_URL;
+  // On PostgreSQL the key that seals stored platform tokens must come from configuration.
+  if (env.DATABASE_URL && !env.CREDENTIALS_KEY) env.CREDENTIALS_KEY = "test-credentials-key-0123456789abcdef0123";
   delete env.NODE_ENV; // vitest sets "test"; the server runs as production
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs")], {
     cwd: ROOT,

@@ -13,6 +13,7 @@ import { LEAD_TOOL_CALLS } from "../leads/lead-tool-calls";
 import { TEAM_TOOL_CALLS } from "./team-tool-calls";
 import { BOARD_TOOL_CALLS } from "../boards/board-tool-calls";
 import { AI_TOOL_CALLS } from "../ai/ai-tool-calls";
+import { ACCOUNT_TOOL_CALLS } from "../accounts/account-tool-calls";
 
 /**
  * One REST scenario per tool of the catalog, each calling it and checking what it did
@@ -29,6 +30,7 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   ...TEAM_TOOL_CALLS,
   ...BOARD_TOOL_CALLS,
   ...AI_TOOL_CALLS,
+  ...ACCOUNT_TOOL_CALLS,
   async get_account(t) {
     const result = await toolResult(t.key, "get_account", {});
     const me = await api(t.key)("/api/v1/me");

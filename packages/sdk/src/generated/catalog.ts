@@ -6349,5 +6349,137 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       ],
       "additionalProperties": false
     }
+  },
+  {
+    "name": "list_connected_ad_accounts",
+    "title": "List connected ad accounts",
+    "description": "Every ad account connection of the workspace on both platforms: sandbox or live, status (active, needs_reconnect, disconnected, with how to reconnect), which one is each platform's default, currency and time zone. Reads no platform.",
+    "category": "accounts",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "connect_ad_account",
+    "title": "Connect ad account",
+    "description": "Connects (or reconnects) a live ad account with an access token: the account is read from the platform with the token first (name, currency, time zone); a refused token stores nothing and answers not_connected. The token is stored encrypted and never shown again. It becomes the platform's default when makeDefault is true or the current default is a sandbox account.",
+    "category": "accounts",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "platform": {
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ],
+          "description": "The ad platform: platform_a or platform_b"
+        },
+        "externalAccountId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 40,
+          "description": "platform_a: act_<digits>; platform_b: the advertiser id (digits)"
+        },
+        "accessToken": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 4000,
+          "description": "The platform's access token for this account"
+        },
+        "pageId": {
+          "description": "platform_a: the Facebook page ads are published as",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 40
+        },
+        "identityId": {
+          "description": "platform_b: the identity ads are published as",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "makeDefault": {
+          "description": "Make it the platform's default account",
+          "type": "boolean"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "platform",
+        "externalAccountId",
+        "accessToken"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "disconnect_ad_account",
+    "title": "Disconnect ad account",
+    "description": "Disconnects a live ad account: its stored token is deleted and calls on it answer not_connected. If it was the default, the platform's next active account (live first, else the sandbox account) becomes the default. Sandbox accounts cannot be disconnected.",
+    "category": "accounts",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad account id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "set_default_ad_account",
+    "title": "Set default ad account",
+    "description": "Makes an active ad account its platform's default: uploads push there and the ads tools work on it.",
+    "category": "accounts",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad account id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
   }
 ];

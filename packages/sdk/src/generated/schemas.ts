@@ -5379,3 +5379,195 @@ export interface SummarizeReviewThreadsResult {
   summary: string;
   cost: AiCost | null;
 }
+export interface ListConnectedAdAccountsInput {}
+export interface ListConnectedAdAccountsResult {
+  adAccounts: {
+    id: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * The platform's own account id: act_<digits> on platform_a, the advertiser id on platform_b
+     */
+    externalAccountId: string;
+    mode: "sandbox" | "live";
+    /**
+     * A sandbox account: simulated delivery on the sandbox platform, no real money
+     */
+    sandbox: boolean;
+    /**
+     * needs_reconnect: the platform refused the token; calls answer not_connected until it is connected again
+     */
+    status: "active" | "needs_reconnect" | "disconnected";
+    statusReason: string | null;
+    /**
+     * How to reconnect (dashboard page or operator command), when not active
+     */
+    reconnectHint: string | null;
+    /**
+     * The platform's default account: uploads and the ads tools use it
+     */
+    isDefault: boolean;
+    name: string;
+    currency: string | null;
+    timeZone: string | null;
+    pageId: string | null;
+    identityId: string | null;
+    connectedAt: string | null;
+    createdAt: string;
+  }[];
+}
+export interface ConnectAdAccountInput {
+  /**
+   * The ad platform: platform_a or platform_b
+   */
+  platform: "platform_a" | "platform_b";
+  /**
+   * platform_a: act_<digits>; platform_b: the advertiser id (digits)
+   */
+  externalAccountId: string;
+  /**
+   * The platform's access token for this account
+   */
+  accessToken: string;
+  /**
+   * platform_a: the Facebook page ads are published as
+   */
+  pageId?: string;
+  /**
+   * platform_b: the identity ads are published as
+   */
+  identityId?: string;
+  /**
+   * Make it the platform's default account
+   */
+  makeDefault?: boolean;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ConnectAdAccountResult {
+  adAccount: {
+    id: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * The platform's own account id: act_<digits> on platform_a, the advertiser id on platform_b
+     */
+    externalAccountId: string;
+    mode: "sandbox" | "live";
+    /**
+     * A sandbox account: simulated delivery on the sandbox platform, no real money
+     */
+    sandbox: boolean;
+    /**
+     * needs_reconnect: the platform refused the token; calls answer not_connected until it is connected again
+     */
+    status: "active" | "needs_reconnect" | "disconnected";
+    statusReason: string | null;
+    /**
+     * How to reconnect (dashboard page or operator command), when not active
+     */
+    reconnectHint: string | null;
+    /**
+     * The platform's default account: uploads and the ads tools use it
+     */
+    isDefault: boolean;
+    name: string;
+    currency: string | null;
+    timeZone: string | null;
+    pageId: string | null;
+    identityId: string | null;
+    connectedAt: string | null;
+    createdAt: string;
+  };
+}
+export interface DisconnectAdAccountInput {
+  /**
+   * Ad account id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DisconnectAdAccountResult {
+  ok: true;
+  account: {
+    id: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * The platform's own account id: act_<digits> on platform_a, the advertiser id on platform_b
+     */
+    externalAccountId: string;
+    mode: "sandbox" | "live";
+    /**
+     * A sandbox account: simulated delivery on the sandbox platform, no real money
+     */
+    sandbox: boolean;
+    /**
+     * needs_reconnect: the platform refused the token; calls answer not_connected until it is connected again
+     */
+    status: "active" | "needs_reconnect" | "disconnected";
+    statusReason: string | null;
+    /**
+     * How to reconnect (dashboard page or operator command), when not active
+     */
+    reconnectHint: string | null;
+    /**
+     * The platform's default account: uploads and the ads tools use it
+     */
+    isDefault: boolean;
+    name: string;
+    currency: string | null;
+    timeZone: string | null;
+    pageId: string | null;
+    identityId: string | null;
+    connectedAt: string | null;
+    createdAt: string;
+  };
+}
+export interface SetDefaultAdAccountInput {
+  /**
+   * Ad account id
+   */
+  id: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SetDefaultAdAccountResult {
+  adAccount: {
+    id: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * The platform's own account id: act_<digits> on platform_a, the advertiser id on platform_b
+     */
+    externalAccountId: string;
+    mode: "sandbox" | "live";
+    /**
+     * A sandbox account: simulated delivery on the sandbox platform, no real money
+     */
+    sandbox: boolean;
+    /**
+     * needs_reconnect: the platform refused the token; calls answer not_connected until it is connected again
+     */
+    status: "active" | "needs_reconnect" | "disconnected";
+    statusReason: string | null;
+    /**
+     * How to reconnect (dashboard page or operator command), when not active
+     */
+    reconnectHint: string | null;
+    /**
+     * The platform's default account: uploads and the ads tools use it
+     */
+    isDefault: boolean;
+    name: string;
+    currency: string | null;
+    timeZone: string | null;
+    pageId: string | null;
+    identityId: string | null;
+    connectedAt: string | null;
+    createdAt: string;
+  };
+}

@@ -24,6 +24,8 @@ import type {
   BuildAdsFromLibraryResult,
   ChangePlanInput,
   ChangePlanResult,
+  ConnectAdAccountInput,
+  ConnectAdAccountResult,
   CreateAdInput,
   CreateAdResult,
   CreateAdSetInput,
@@ -82,6 +84,8 @@ import type {
   DeleteTaskResult,
   DeleteWebhookInput,
   DeleteWebhookResult,
+  DisconnectAdAccountInput,
+  DisconnectAdAccountResult,
   DismissUploadInput,
   DismissUploadResult,
   DraftCopyVariantsInput,
@@ -160,6 +164,8 @@ import type {
   ListCampaignsResult,
   ListCommentsInput,
   ListCommentsResult,
+  ListConnectedAdAccountsInput,
+  ListConnectedAdAccountsResult,
   ListCopyVariantsInput,
   ListCopyVariantsResult,
   ListCreativePerformanceInput,
@@ -246,6 +252,8 @@ import type {
   SaveCopyVariantResult,
   SetAdSetBudgetInput,
   SetAdSetBudgetResult,
+  SetDefaultAdAccountInput,
+  SetDefaultAdAccountResult,
   SetPerformanceGoalInput,
   SetPerformanceGoalResult,
   SetReviewStatusInput,
@@ -566,6 +574,14 @@ export interface ToolTypes {
   suggest_names: { input: SuggestNamesInput; result: SuggestNamesResult; readOnly: false; destructive: false };
   /** Summarize review threads */
   summarize_review_threads: { input: SummarizeReviewThreadsInput; result: SummarizeReviewThreadsResult; readOnly: false; destructive: false };
+  /** List connected ad accounts */
+  list_connected_ad_accounts: { input: ListConnectedAdAccountsInput; result: ListConnectedAdAccountsResult; readOnly: true; destructive: false };
+  /** Connect ad account */
+  connect_ad_account: { input: ConnectAdAccountInput; result: ConnectAdAccountResult; readOnly: false; destructive: false };
+  /** Disconnect ad account */
+  disconnect_ad_account: { input: DisconnectAdAccountInput; result: DisconnectAdAccountResult; readOnly: false; destructive: true };
+  /** Set default ad account */
+  set_default_ad_account: { input: SetDefaultAdAccountInput; result: SetDefaultAdAccountResult; readOnly: false; destructive: false };
 }
 
 /** The names of ToolTypes, as values. */
@@ -710,4 +726,8 @@ export const TOOL_NAMES = [
   "explain_creative_performance",
   "suggest_names",
   "summarize_review_threads",
+  "list_connected_ad_accounts",
+  "connect_ad_account",
+  "disconnect_ad_account",
+  "set_default_ad_account",
 ] as const;

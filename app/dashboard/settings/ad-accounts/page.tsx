@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { PageHeader } from "@/components/ui/misc";
+import { requirePrincipal } from "@/lib/dashboard/current";
+import { can, oauthAppConfigured } from "@/lib/dashboard/access";
+import { AdAccountsManager } from "./ad-accounts-manager";
+
+export const metadata: Metadata = { title: "Ad accounts" };
+export const dynamic = "force-dynamic";
+
+export default async function AdAccountsPage({ searchParams }: { searchParams: Promise<{ connected?: string; error?: string }> }) {
+  const principal = await requirePrincipal();
+  const { connected, error } = await searchParams;
+  return (
+    <>
+      <PageHeader
+        title="Ad accounts"
+        description="The ad accounts this workspace publishes to. Sandbox accounts simulate delivery without real money; connect a live account to publish on the real platform. Each platform's default account receives uploads and new ads."
+      />
+      <AdAccountsManager
+        canManage={can(principal, "adaccounts.manage")}
+        appConfigured={{ platform_a: oauthAppConfigured("platform_a"), platform_b: oauthAppConfigured("platform_b") }}
+        flash={{ connected: connected ? Number(connected) : null, error: error ?? null }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { cookies } from "next/headers";
+import { connectFromAuthorization } from "@/lib/ad-accounts/connections";
+import { can } from "@/lib/auth/authorize";
+import { AppError } from "@/lib/errors";
+import type { Platform } from "@/lib/generated/prisma/enums";
+import { log } from "@/lib/log";
+import { authorizeUrl, oauthAppId } from "@/lib/platforms";
+import { getConfig } from "@/lib/services";
+import { currentPrincipal } from "./current";
+
+/**
+ * The dashboard's Connect flow for live ad accounts: start sends the browser to the platform's
+ * authorization page with a one-time state (kept in an httpOnly cookie with the workspace), and
+ * the callback checks it, exchanges the code and connects the accounts, then returns to the page.
+ */
+const COOKIE = "adloom_adaccount_oauth";
+const PAGE = "/dashboard/settings/ad-accounts";
+
+export function isPlatform(value: string): value is Platform {
+  return value === "platform_a" || value === "platform_b";
+}
+
+const redirectUri = (platform: Platform) => `${getConfig().publicBaseUrl}/api/ad-accounts/oauth/${platform}/callback`;
+// Back to the page on the host the browser used (relative), where its session cookie lives.
+const back = (params: Record<string, string>) => new Response(null, { status: 303, headers: { Location: `${PAGE}?${new URLSearchParams(params)}` } });
+
+export async function startConnect(platform: Platform): Promise<Response> {
+  const principal = await currentPrincipal();
+  if (!principal) return new Response(null, { status: 303, headers: { Location: `/sign-in?callbackUrl=${encodeURIComponent(PAGE)}` } });
+  if (!can(principal, "adaccounts.manage")) return back({ error: "Only owners and admins connect ad accounts." });
+  if (!oauthAppId(platform)) {
+    const env = platform === "platform_a" ? "PLATFORM_A" : "PLATFORM_B";
+    return back({ error: `Connecting ${platform} needs the platform app: the operator sets ${env}_APP_ID and ${env}_APP_SECRET.` });
+  }
+  const state = randomBytes(24).toString("base64url");
+  (await cookies()).set(COOKIE, `${platform}.${principal.workspaceId}.${state}`, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: getConfig().publicBaseUrl.startsWith("https://"),
+    path: "/api/ad-accounts/oauth",
+    maxAge: 600,
+  });
+  return new Response(null, { status: 303, headers: { Location: authorizeUrl(platform, { state, redirectUri: redirectUri(platform) }) } });
+}
+
+function sameState(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export async function finishConnect(platform: Platform, query: URLSearchParams): Promise<Response> {
+  const jar = await cookies();
+  const saved = jar.get(COOKIE)?.value ?? "";
+  jar.delete({ name: COOKIE, path: "/api/ad-accounts/oauth" });
+  const [savedPlatform, workspaceId, state] = saved.split(".");
+  const principal = await currentPrincipal();
+  if (!principal || !state || savedPlatform !== platform || principal.workspaceId !== workspaceId || !sameState(state, query.get("state") ?? "")) {
+    return back({ error: "That authorization could not be matched to this browser's Connect request; please start again." });
+  }
+  if (!can(principal, "adaccounts.manage")) return back({ error: "Only owners and admins connect ad accounts." });
+  // Meta sends `code` (or `error_description` when the user declined); TikTok sends `auth_code`.
+  const code = query.get("code") ?? query.get("auth_code");
+  if (!code) return back({ error: `${platform} did not authorize the app${query.get("error_description") ? `: ${query.get("error_description")}` : ""}.` });
+  try {
+    const { connected, failed } = await connectFromAuthorization(principal.workspaceId, platform, { code, redirectUri: redirectUri(platform) });
+    return back({ connected: String(connected.length), ...(failed.length ? { error: failed.map((f) => `${f.externalAccountId}: ${f.message}`).join("; ").slice(0, 500) } : {}) });
+  } catch (err) {
+    if (err instanceof AppError) return back({ error: err.message.slice(0, 500) });
+    log.error("ad account connect failed", { component: "ad-accounts", platform, err });
+    return back({ error: `Connecting ${platform} failed unexpectedly; please try again.` });
+  }
+}

@@ -1,0 +1,66 @@
+import { getDb } from "@/lib/db/client";
+import { open, seal, UnreadableCredentials } from "@/lib/credentials/sealed";
+import { getCredentialKeyRing } from "@/lib/credentials/keys";
+import { PlatformError, type AccountCredentials, type AdAccountRef } from "../types";
+
+/** The associated data a live account's credentials are sealed with: they open only on their own row. */
+const context = (accountId: string) => `ad_account:${accountId}`;
+
+export function sealAccountCredentials(accountId: string, credentials: AccountCredentials): string {
+  return seal(JSON.stringify(credentials), context(accountId));
+}
+
+/**
+ * Opens a live account's credentials. Sealed by an earlier key (CREDENTIALS_KEY_PREVIOUS), they are
+ * sealed again with the current one on the way (only if nobody changed them meanwhile), so a key
+ * rotation completes as accounts are used; `admin credentials reseal` finishes it at once.
+ */
+export async function loadAccountCredentials(account: Pick<AdAccountRef, "id" | "platform" | "externalAccountId">): Promise<AccountCredentials> {
+  const db = getDb();
+  const row = await db.adAccount.findUnique({ where: { id: account.id }, select: { credentialsCiphertext: true } });
+  if (!row?.credentialsCiphertext) {
+    throw new PlatformError("not_connected", `Ad account ${account.externalAccountId} (${account.platform}) has no stored access token`, { retryable: false, authRefused: true });
+  }
+  let opened: { plaintext: string; stale: boolean };
+  try {
+    opened = open(row.credentialsCiphertext, context(account.id));
+  } catch (err) {
+    if (!(err instanceof UnreadableCredentials)) throw err;
+    throw new PlatformError("not_connected", `Ad account ${account.externalAccountId} (${account.platform}): ${err.message}`, { retryable: false, authRefused: true });
+  }
+  const credentials = JSON.parse(opened.plaintext) as AccountCredentials;
+  if (opened.stale) {
+    await db.adAccount.updateMany({
+      where: { id: account.id, credentialsCiphertext: row.credentialsCiphertext },
+      data: { credentialsCiphertext: sealAccountCredentials(account.id, credentials) },
+    });
+  }
+  return credentials;
+}
+
+/**
+ * Seals every stored credential still sealed by an earlier key with the current one (after a
+ * rotation, before CREDENTIALS_KEY_PREVIOUS is dropped). Unreadable ones are counted, not changed.
+ */
+export async function resealAllCredentials(): Promise<{ keyId: string; checked: number; resealed: number; unreadable: string[] }> {
+  const db = getDb();
+  const ring = getCredentialKeyRing();
+  const rows = await db.adAccount.findMany({ where: { credentialsCiphertext: { not: null } }, select: { id: true, credentialsCiphertext: true } });
+  let resealed = 0;
+  const unreadable: string[] = [];
+  for (const row of rows) {
+    try {
+      const opened = open(row.credentialsCiphertext!, context(row.id), ring);
+      if (!opened.stale) continue;
+      const { count } = await db.adAccount.updateMany({
+        where: { id: row.id, credentialsCiphertext: row.credentialsCiphertext },
+        data: { credentialsCiphertext: seal(opened.plaintext, context(row.id), ring) },
+      });
+      resealed += count;
+    } catch (err) {
+      if (!(err instanceof UnreadableCredentials)) throw err;
+      unreadable.push(row.id);
+    }
+  }
+  return { keyId: ring.current.id, checked: rows.length, resealed, unreadable };
+}
