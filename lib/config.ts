@@ -269,8 +269,3 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     oauthServer: { accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS, codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS, registrationsPerMinute: e.OAUTH_REGISTRATIONS_PER_MINUTE },
   };
 }
-
-// The process's configuration is held by the service registry (lib/services.ts, which imports
-// parseConfig from here); re-exported so code written against `@/lib/config` keeps working while
-// other branches merge. New code imports it from lib/services.
-export { getConfig } from "@/lib/services";
