@@ -9,6 +9,7 @@ import { useEffect, useState, type ReactNode } from "react";
 export function DashboardShell({ brand, sidebar, children }: { brand: ReactNode; sidebar: ReactNode; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const pathname = usePathname();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a route change (pathname) closes the menu
   useEffect(() => setOpen(false), [pathname]);
   useEffect(() => {
     if (!open) return;

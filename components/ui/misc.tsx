@@ -67,6 +67,7 @@ export function TableHead({ columns, actions = false }: { columns: ReactNode[]; 
     <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
       <tr>
         {columns.map((c, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the columns of a table are fixed
           <th key={i} scope="col" className="px-4 py-3 font-medium">
             {c}
           </th>

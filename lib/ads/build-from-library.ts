@@ -68,7 +68,9 @@ export async function buildAdsFromLibrary(principal: Principal, input: BuildInpu
   const refs = rows.map((r) => adClientRef(adSet.id, r.creativeId, r.copyVariantId));
   const existing = await getDb().ad.findMany({ where: { workspaceId: principal.workspaceId, clientRef: { in: refs } }, select: { id: true, clientRef: true } });
   const existingByRef = new Map(existing.map((e) => [e.clientRef, e.id]));
-  rows.forEach((r, i) => (r.adId = existingByRef.get(refs[i]!) ?? null));
+  rows.forEach((r, i) => {
+    r.adId = existingByRef.get(refs[i]!) ?? null;
+  });
 
   if (input.dryRun) return summarize(rows);
   const refused = rows.filter((r) => r.problems.length && !r.adId);

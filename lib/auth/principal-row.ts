@@ -54,7 +54,7 @@ export function principalFromRow(
     twoFactorEnabled: row.twoFactorEnabled,
     workspaceId: row.workspaceId,
     role: row.role,
-    folderIds: row.folderIds && row.folderIds.length ? row.folderIds : null,
+    folderIds: row.folderIds?.length ? row.folderIds : null,
     workspace: {
       name: row.workspaceName,
       status: row.workspaceStatus,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
@@ -11,7 +11,7 @@ import { configuredUrlPolicy } from "@/lib/webhooks/attempt";
 import { isSuccess, sendSignedRequest } from "@/lib/webhooks/send-request";
 import { newSigningSecret } from "@/lib/webhooks/sign";
 import { resolveDeliverableUrl, WebhookUrlError } from "@/lib/webhooks/url-policy";
-import { FlowActionSchema, FlowConditionSchema, FlowTriggerSchema, parseFlowCron, type FlowCondition } from "./flow-schema";
+import { type FlowActionSchema, type FlowConditionSchema, type FlowTriggerSchema, parseFlowCron, type FlowCondition } from "./flow-schema";
 import { conditionHolds, renderPayload, type FlowTrigger } from "./flow-template";
 
 export interface FlowOut {

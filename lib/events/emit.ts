@@ -62,7 +62,6 @@ const EMIT_STATEMENT = `
 
 export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): Promise<EmittedEvent> {
   const data = EVENT_DATA_SCHEMAS[input.type].parse(input.data);
-  const db = getDb();
   const createdAt = new Date();
   const envelope: EventEnvelope = { id: newId("evt"), type: input.type, createdAt: createdAt.toISOString(), data: data as EventData<T> };
 

@@ -157,7 +157,7 @@ export const EVENT_TYPES = Object.keys(EVENT_DATA_SCHEMAS) as EventType[];
 export const ALWAYS_DELIVERED: ReadonlySet<EventType> = new Set<EventType>(["test"]);
 
 export function isEventType(value: string): value is EventType {
-  return Object.prototype.hasOwnProperty.call(EVENT_DATA_SCHEMAS, value);
+  return  Object.hasOwn(EVENT_DATA_SCHEMAS, value);
 }
 
 /** The envelope every delivery carries. */

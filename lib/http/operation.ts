@@ -8,7 +8,7 @@ import type { HttpMethod, OtherAnswers } from "@/lib/tools/types";
 import { runPipeline } from "./pipeline";
 import { parseJsonText, readBodyText } from "./request-body";
 import { describeZodError } from "@/lib/errors";
-import { errorResponse, json, toErrorResponse } from "./responses";
+import { json, toErrorResponse } from "./responses";
 import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
 
 export type { HttpMethod };

@@ -98,7 +98,7 @@ export async function refreshTokens(input: RefreshExchange, origin: string): Pro
   if (!input.client_id) throw new OAuthError("invalid_request", "client_id is required (public clients identify themselves in the body)");
   const db = getDb();
   const token = await db.oAuthToken.findUnique({ where: { hashedToken: hashSecret(input.refresh_token) }, include: { grant: true } });
-  if (!token || token.kind !== "refresh" || token.grant.clientId !== input.client_id) throw new OAuthError("invalid_grant", "Unknown refresh token");
+  if (token?.kind !== "refresh" || token.grant.clientId !== input.client_id) throw new OAuthError("invalid_grant", "Unknown refresh token");
   if (token.grant.revokedAt) throw new OAuthError("invalid_grant", "This connection was revoked; authorize again");
   if (token.revokedAt) {
     await revokeGrant(db, token.grantId);

@@ -19,6 +19,7 @@ export function safeFileName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? "";
   const cleaned = base
     .normalize("NFC")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "")
     .trim();
   const name = cleaned === "." || cleaned === ".." || cleaned === "" ? "file" : cleaned;

@@ -55,7 +55,7 @@ export function api(key: string | null, baseUrl = inject("baseUrl")) {
     }
     const res = await fetch(baseUrl + path, { ...init, headers, body });
     const text = await res.text();
-    let data: any = undefined;
+    let data: any ;
     try {
       data = text ? JSON.parse(text) : undefined;
     } catch {

@@ -9,7 +9,6 @@ import { currentOwner } from "@/lib/db/pglite-lock";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import { waitFor } from "../helpers/library";
 import { tempDataDir, type TestServer } from "../helpers/server";
-import { toolResult } from "../tools/helpers";
 import { freshStorage, startOwnServer, type ServerStorage } from "../webhooks/helpers/own-server";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
 import { pullLeads, seedLeads } from "./helpers";

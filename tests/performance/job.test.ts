@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ID } from "@/inngest/client";
 import { performanceRollup } from "@/inngest/functions/performance-rollup";
 import { getDb } from "@/lib/db/client";
-import { EmbeddedRunner } from "@/lib/jobs/embedded";
+import type { EmbeddedRunner } from "@/lib/jobs/embedded";
 import { listRuns } from "@/lib/jobs/runs";
 import { migrateTestDatabase } from "../jobs/helpers/database";
 import { eventually, finishedRuns } from "../jobs/helpers/wait";

@@ -15,7 +15,6 @@ import { liveAdSet, rollup } from "./helpers";
 
 const MIN_SPEND = 20, MIN_IMPRESSIONS = 1000, MIN_CONVERSIONS = 3;
 
-type Change = { creativeId: string; previousLabel: string; label: string; eventId: string };
 const statusEvents = (events: any[]) => {
   const byId = new Map<string, any>();
   for (const e of events) if (e.type === "creative.status_changed") byId.set(e.id, e);

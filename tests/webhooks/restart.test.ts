@@ -7,7 +7,7 @@ import { startReceiver, type Receiver } from "./helpers/receiver";
 import { until } from "../helpers/wait";
 
 
-let servers: TestServer[] = [];
+const servers: TestServer[] = [];
 let receiver: Receiver | undefined;
 afterAll(async () => {
   for (const s of servers) await s.stop();

@@ -173,6 +173,7 @@ function RenameForm({ folder, onDone, onError }: { folder: LibraryFolder; onDone
       <label htmlFor={`rename-${folder.id}`} className="sr-only">
         New name for {folder.name}
       </label>
+      {/* biome-ignore lint/a11y/noAutofocus: the rename field opens when asked for and takes the focus */}
       <input id={`rename-${folder.id}`} className={`${inputClass} py-1`} value={name} maxLength={200} autoFocus onChange={(e) => setName(e.target.value)} />
       <Button type="submit" size="sm" variant="ghost" disabled={pending || !name.trim()}>
         Save

@@ -72,6 +72,7 @@ export function LibraryBrowser({
   // Search as you type: the first keystroke after a pause searches at once (the answer comes
   // quickly), keystrokes in a burst wait until typing pauses (each would otherwise be a query).
   const lastSearchAt = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: searches when the typed text changes; it reads the filters of that moment
   useEffect(() => {
     const q = searchText.trim();
     if ((filters.search ?? "") === q) return;
@@ -82,7 +83,7 @@ export function LibraryBrowser({
     if (Date.now() - lastSearchAt.current > 400) return run();
     const t = setTimeout(run, 150);
     return () => clearTimeout(t);
-  }, [searchText]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [searchText]);
 
   const isInitial = JSON.stringify(filters) === JSON.stringify(initialFilters);
   const library = useInfiniteQuery({

@@ -133,6 +133,7 @@ export function UploadsWorkspace({
             ))}
           </SelectField>
         </div>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: the drop zone adds dragging to the file picker button inside it, which keyboards use */}
         <div
           onDragOver={(e) => {
             e.preventDefault();

@@ -24,7 +24,7 @@ export async function advanceSandbox(
   let now = Date.now();
   for (const platform of ["platform_a", "platform_b"] as Platform[]) {
     const account = await getAdAccount(workspaceId, platform);
-    if (!account || account.mode !== "sandbox") continue;
+    if (account?.mode !== "sandbox") continue;
     const row = await sandboxAccount(account);
     // Deliver up to now first, so the advanced hours start where real time left off.
     await syncDelivery(row);

@@ -1,6 +1,5 @@
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { newId } from "@/lib/ids";
 import { PLATFORM_RULES } from "../ad-rules";
 import { COMMENT_AUTHORS, COMMENT_MESSAGES, LEAD_NAMES, sandboxLeadForms } from "./catalog";
 import { floorHour, HOUR_MS, localDayHour, simulatedNow, type SandboxAccountRow } from "./clock";

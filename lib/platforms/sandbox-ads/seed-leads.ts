@@ -30,7 +30,7 @@ export async function seedSandboxLeads(input: SeedLeadsInput): Promise<{ workspa
     throw badRequest(`--count must be a whole number from 1 to ${MAX_SEEDED_LEADS}`);
   }
   const account = await getAdAccount(input.workspaceId, "platform_a");
-  if (!account || account.mode !== "sandbox") throw notFound("Sandbox platform_a ad account of the workspace");
+  if (account?.mode !== "sandbox") throw notFound("Sandbox platform_a ad account of the workspace");
   const forms = sandboxLeadForms(account.externalAccountId);
   const form = input.formExternalId ? forms.find((f) => f.externalId === input.formExternalId) : forms[0];
   if (!form) throw notFound(`Lead form ${input.formExternalId}`);

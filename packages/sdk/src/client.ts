@@ -39,6 +39,7 @@ export type ToolInput<N extends ToolName> = ToolTypes[N]["input"];
 /** The result of a known tool. */
 export type ToolOutput<N extends ToolName> = ToolTypes[N]["result"];
 
+// biome-ignore lint/complexity/noBannedTypes: "{} extends T" asks whether T has no required key
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
 /**

@@ -209,6 +209,7 @@ function CompareVersions({ versions, pair, onChange, fileName }: { versions: Ver
       {pair.map((n, side) => {
         const v = versions.find((x) => x.number === n) ?? versions[0]!;
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the two sides of the comparison are fixed positions
           <figure key={side} className="space-y-1">
             <label className="block text-xs text-slate-700">
               <span className="sr-only">{side === 0 ? "Left" : "Right"} version</span>

@@ -219,6 +219,7 @@ function RunLog({ ruleId }: { ruleId: string }) {
               </li>
             ))}
             {run.errors.map((e, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a finished run's error list never changes
               <li key={i} className="text-rose-700">
                 {e.name}: {e.message}
               </li>
@@ -274,6 +275,7 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
           </Select>
         </div>
         {draft.conditions.map((c, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: conditions have no id; each row is controlled inputs over its position
           <div key={i} className="grid grid-cols-[1fr_4.5rem_1fr_auto] items-center gap-2">
             <Select aria-label={`Condition ${i + 1} metric`} value={c.metric} onChange={(e) => set("conditions", draft.conditions.map((x, j) => (j === i ? { ...x, metric: e.target.value as Condition["metric"] } : x)))}>
               {METRICS.map((m) => (

@@ -36,12 +36,13 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
   const [events, setEvents] = useState<string[] | null>(null);
   const [revealed, setRevealed] = useState(false);
   const [removing, setRemoving] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refills the form only when the saved URL or events change, not on every refetch
   useEffect(() => {
     if (webhook) {
       setUrl(webhook.url);
       setEvents(webhook.events);
     }
-  }, [webhook?.url, webhook?.events?.join(",")]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [webhook?.url, webhook?.events?.join(",")]);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["webhook"] });
   const done = (text: string) => () => {
