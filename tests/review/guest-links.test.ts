@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
 import { finishedUpload } from "../helpers/library";
 import { callTool, pngBase64, readyCreative, toolResult } from "../tools/helpers";
+import { until } from "../helpers/wait";
 import { guest, reviewLink } from "./helpers";
 
 const WHO = { name: "Gina Guest", email: "gina@example.com" };
@@ -145,8 +146,10 @@ describe("password, expiry and revocation", () => {
 
     await toolResult(t.key, "revoke_review_link", { id: revoked.id });
     expect((await guest(mediaUrl)).status).toBe(404);
-    await new Promise((r) => setTimeout(r, 3000));
-    expect((await toolResult(t.key, "list_review_links", {})).links.find((l: any) => l.id === expiring.id).state).toBe("expired");
+    // The link expires 2.5 s after it was made: wait for the service to call it expired.
+    const linkState = async () => (await toolResult(t.key, "list_review_links", {})).links.find((l: any) => l.id === expiring.id).state;
+    await until(async () => (await linkState()) === "expired", "the expiring link to expire", 15_000);
+    expect(await linkState()).toBe("expired");
 
     const wrongToken = `rvl_${"A".repeat(43)}`;
     const answers = await Promise.all([wrongToken, expiring.token, revoked.token, "not-a-token"].map(unavailable));
