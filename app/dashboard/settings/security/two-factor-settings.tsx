@@ -89,8 +89,13 @@ export function TwoFactorSettings({ enabled, remainingRecoveryCodes, requiredFor
       {enrolment && (
         <form onSubmit={confirm} className="mt-6 grid gap-6 sm:grid-cols-[200px_1fr]">
           <div>
-            {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the QR code SVG is rendered on the server by the qrcode package from our own otpauth URI */}
-            <div className="size-[200px] rounded-md border border-slate-200 bg-white p-2" role="img" aria-label="QR code to scan with your authenticator app" dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} />
+            <div
+              className="size-[200px] rounded-md border border-slate-200 bg-white p-2"
+              role="img"
+              aria-label="QR code to scan with your authenticator app"
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the QR code SVG is rendered on the server by the qrcode package from our own otpauth URI
+              dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }}
+            />
           </div>
           <div className="space-y-4">
             <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
