@@ -17,6 +17,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 // Named again under the closing line, so the tail of a long log says what failed.
 const failures = [];
 let exitCode = 0;
+// Each vitest file's wall time (tests/setup/file-durations.ts), for the slowest ten under the budget line.
+const fileDurations = [];
 
 /**
  * The suites need a few Debian packages (Chromium for the browser journeys, ffmpeg for
@@ -95,16 +97,22 @@ function firstLine(text) {
 function runVitest(project, { serverChecks }) {
   const report = path.join(os.tmpdir(), `adloom-vitest-${project}-${process.pid}.json`);
   const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${project}-${process.pid}.json`);
+  const durations = path.join(os.tmpdir(), `adloom-file-durations-${project}-${process.pid}.json`);
   console.log(`\n=== vitest: ${project} ===`);
-  const args = ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+  const args = ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, "--reporter=./tests/setup/file-durations.ts"];
   // A path filter may match no file of this project: that is not a failure then.
   if (extraArgs.length) args.push("--passWithNoTests", ...extraArgs);
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, ADLOOM_OPENAPI_STATUS_REPORT: statusReport },
+    env: { ...process.env, ADLOOM_OPENAPI_STATUS_REPORT: statusReport, ADLOOM_FILE_DURATIONS: durations },
   });
   if (result.status !== 0) exitCode = 1;
+  try {
+    for (const row of JSON.parse(fs.readFileSync(durations, "utf8"))) fileDurations.push({ file: `${row.file} (${row.project})`, ms: row.ms });
+  } catch {
+    // no durations: the run ended before its reporters did; the failure is counted below
+  }
   const json = (() => {
     try {
       return JSON.parse(fs.readFileSync(report, "utf8"));
@@ -184,11 +192,6 @@ async function timed(name, fn) {
   return value;
 }
 
-/** The slowest test files of the vitest phases, for the closing note. */
-const fileDurations = [];
-function noteDurations(project, json) {
-  for (const file of json?.testResults ?? []) fileDurations.push({ file: `${path.relative(root, file.name)} (${project})`, ms: file.endTime - file.startTime });
-}
 
 ensureSystemPackages();
 const budgetStart = Date.now();
@@ -199,15 +202,15 @@ if (fullRun) {
   await timed("layers", layers);
   await timed("lint", lint);
 }
-if (onlyDb !== "postgres") await timed("unit", () => noteDurations("unit", runVitest("unit", { serverChecks: false })));
+if (onlyDb !== "postgres") await timed("unit", () => runVitest("unit", { serverChecks: false }));
 const built = await timed("waiting for build", () => build.done);
 phases.push({ name: "build (in the background)", ms: built.ms, overlapped: true });
 if (!built.ok) {
   console.error(`\nThe build failed; its output:\n${fs.readFileSync(build.log, "utf8")}`);
   countStep("build (next build / packages)", false);
 } else {
-  if (onlyDb !== "postgres") await timed("integration (PGlite)", () => noteDurations("integration", runVitest("integration", { serverChecks: true })));
-  if (onlyDb !== "pglite") await timed("postgres", () => noteDurations("postgres", runVitest("postgres", { serverChecks: true })));
+  if (onlyDb !== "postgres") await timed("integration (PGlite)", () => runVitest("integration", { serverChecks: true }));
+  if (onlyDb !== "pglite") await timed("postgres", () => runVitest("postgres", { serverChecks: true }));
   if (fullRun && !onlyDb) await timed("playwright", runPlaywright);
 }
 
