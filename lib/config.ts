@@ -146,7 +146,10 @@ const envSchema = z.object({
     .string()
     .optional()
     .default("/api/metrics")
-    .refine((v) => /^\/api\/[a-z0-9][a-z0-9/_-]*$/.test(v) && !/^\/api\/(v1|mcp|media|auth|inngest|health|ready)(\/|$)/.test(v), "must be a path under /api/ that no other route uses, e.g. /api/metrics"),
+    .refine(
+      (v) => /^\/api\/[a-z0-9][a-z0-9/_-]*$/.test(v) && !/^\/api\/(v1|mcp|media|auth|inngest|health|ready)(\/|$)/.test(v),
+      "must be a path under /api/ that no other route uses, e.g. /api/metrics",
+    ),
   /** Bearer token a scraper presents to read the metrics. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** Lifetime of OAuth access tokens for MCP (seconds). */
@@ -266,6 +269,10 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metrics: { path: e.METRICS_PATH, token: e.METRICS_TOKEN },
-    oauthServer: { accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS, codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS, registrationsPerMinute: e.OAUTH_REGISTRATIONS_PER_MINUTE },
+    oauthServer: {
+      accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS,
+      registrationsPerMinute: e.OAUTH_REGISTRATIONS_PER_MINUTE,
+    },
   };
 }

@@ -95,4 +95,3 @@ export function assertTextInput(value: unknown, where: string | null, options: A
   const message = `${where === null ? "" : `Invalid ${where}: `}${problem.path}: ${problem.reason}`;
   throw (options.error ?? badRequest)(message);
 }
-

@@ -90,7 +90,9 @@ b.buildIfStale();`;
 }
 
 function firstLine(text) {
-  return String(text ?? "").split("\n")[0].slice(0, 300);
+  return String(text ?? "")
+    .split("\n")[0]
+    .slice(0, 300);
 }
 
 /** One vitest project (vitest.config.ts); its counts and failed tests join the totals. */
@@ -99,7 +101,15 @@ function runVitest(project, { serverChecks }) {
   const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${project}-${process.pid}.json`);
   const durations = path.join(os.tmpdir(), `adloom-file-durations-${project}-${process.pid}.json`);
   console.log(`\n=== vitest: ${project} ===`);
-  const args = ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, "--reporter=./tests/setup/file-durations.ts"];
+  const args = [
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+    "--reporter=./tests/setup/file-durations.ts",
+  ];
   // A path filter may match no file of this project: that is not a failure then.
   if (extraArgs.length) args.push("--passWithNoTests", ...extraArgs);
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
@@ -191,7 +201,6 @@ async function timed(name, fn) {
   phases.push({ name, ms: Date.now() - startedAt });
   return value;
 }
-
 
 ensureSystemPackages();
 const budgetStart = Date.now();

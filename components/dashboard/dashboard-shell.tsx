@@ -28,7 +28,9 @@ export function DashboardShell({ brand, sidebar, children }: { brand: ReactNode;
           onClick={() => setOpen((o) => !o)}
           className="inline-flex h-10 items-center gap-2 rounded-md border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
         >
-          <span aria-hidden className="text-base leading-none">{open ? "✕" : "☰"}</span>
+          <span aria-hidden className="text-base leading-none">
+            {open ? "✕" : "☰"}
+          </span>
           Menu
         </button>
       </header>

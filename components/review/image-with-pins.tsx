@@ -52,7 +52,11 @@ export function ImageWithPins({
         </span>
       ))}
       {pending && (
-        <span className="pointer-events-none absolute size-6 -translate-x-1/2 -translate-y-1/2 rounded-full bg-indigo-600 ring-2 ring-white" style={{ left: `${pending.x * 100}%`, top: `${pending.y * 100}%` }} aria-hidden />
+        <span
+          className="pointer-events-none absolute size-6 -translate-x-1/2 -translate-y-1/2 rounded-full bg-indigo-600 ring-2 ring-white"
+          style={{ left: `${pending.x * 100}%`, top: `${pending.y * 100}%` }}
+          aria-hidden
+        />
       )}
     </div>
   );

@@ -37,7 +37,10 @@ const CONCURRENCY = 4;
  * ads: exactly one ad per pair, here and on the platform. Rate limits are waited out; another
  * platform refusal is reported on its pair and the others go on.
  */
-export async function buildAdsFromLibrary(principal: Principal, input: BuildInput): Promise<{ ads: BuildRow[]; created: number; existing: number; failed: number }> {
+export async function buildAdsFromLibrary(
+  principal: Principal,
+  input: BuildInput,
+): Promise<{ ads: BuildRow[]; created: number; existing: number; failed: number }> {
   const creativeIds = [...new Set(input.creativeIds)];
   const copyIds = [...new Set(input.copyVariantIds ?? [])];
   checkBuildSize(creativeIds.length * Math.max(1, copyIds.length));

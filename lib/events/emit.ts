@@ -113,7 +113,12 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
  */
 async function startFlows(workspaceId: string, envelope: EventEnvelope): Promise<void> {
   try {
-    await queueFlowsForEvent(workspaceId, { id: envelope.id, type: envelope.type, createdAt: envelope.createdAt, data: envelope.data as Record<string, unknown> });
+    await queueFlowsForEvent(workspaceId, {
+      id: envelope.id,
+      type: envelope.type,
+      createdAt: envelope.createdAt,
+      data: envelope.data as Record<string, unknown>,
+    });
   } catch (err) {
     log.warn("automation flows not queued", { eventId: envelope.id, type: envelope.type, err });
   }
@@ -217,6 +222,10 @@ export async function emitEventsInTransaction<T extends EventType>(
   const queued = rows[0]?.queued ?? [];
   return {
     created: rows[0]?.created ?? 0,
-    afterCommit: () => outboxCommitted(queued.map((dispatchId) => jobEventFor({ dispatchId, workspaceId })), inline),
+    afterCommit: () =>
+      outboxCommitted(
+        queued.map((dispatchId) => jobEventFor({ dispatchId, workspaceId })),
+        inline,
+      ),
   };
 }

@@ -64,9 +64,7 @@ export interface OperationDef<Q = unknown, B = unknown, P = unknown, R = unknown
   handler: (ctx: OperationContext<Q, B, P>) => Promise<ApiResult<R> | Response>;
 }
 
-export function defineOperation<Q = undefined, B = undefined, P = undefined, R = unknown>(
-  def: OperationDef<Q, B, P, R>,
-): OperationDef<Q, B, P, R> {
+export function defineOperation<Q = undefined, B = undefined, P = undefined, R = unknown>(def: OperationDef<Q, B, P, R>): OperationDef<Q, B, P, R> {
   return def;
 }
 
@@ -134,8 +132,6 @@ function toResponse<R>(result: ApiResult<R> | Response): Response {
 
 /** Streamed bodies cannot be hashed before they are consumed: their length and type stand in for them. */
 function requestFingerprint(def: OperationDef<any, any, any, any>, url: URL, request: Request, bodyText: string): string {
-  const bodyPart = def.streamedBody
-    ? `${request.headers.get("content-type")?.split(";")[0]}|${request.headers.get("content-length") ?? ""}`
-    : bodyText;
+  const bodyPart = def.streamedBody ? `${request.headers.get("content-type")?.split(";")[0]}|${request.headers.get("content-length") ?? ""}` : bodyText;
   return fingerprint(def.method, url.pathname, url.search, bodyPart);
 }

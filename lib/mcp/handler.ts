@@ -77,7 +77,12 @@ function serveMcp(request: Request, resource: string, unauthorizedHeaders: Recor
     try {
       return await transport.handleRequest(request, {
         parsedBody,
-        authInfo: { token: principal.keyId ?? "", clientId: principal.keyId ?? principal.userId, scopes: principal.scopes ?? [], extra: { workspaceId: principal.workspaceId } },
+        authInfo: {
+          token: principal.keyId ?? "",
+          clientId: principal.keyId ?? principal.userId,
+          scopes: principal.scopes ?? [],
+          extra: { workspaceId: principal.workspaceId },
+        },
       });
     } finally {
       await server.close();

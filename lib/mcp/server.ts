@@ -33,7 +33,7 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions:
-      "Adloom: creative uploads, the creatives library, copy variants, folders and webhooks. Tool failures come back as error results carrying {\"error\":{\"code\",\"message\"}}.",
+      'Adloom: creative uploads, the creatives library, copy variants, folders and webhooks. Tool failures come back as error results carrying {"error":{"code","message"}}.',
   });
   const guard = () => {
     // Not McpError: its message already reads "MCP error -32002: ...", and clients prefix the code again.

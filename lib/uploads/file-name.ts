@@ -3,8 +3,7 @@ import { UPLOAD_LIMITS } from "./limits";
 /** An extension longer than this is treated as part of the name when shortening. */
 const MAX_KEPT_EXTENSION = 16;
 
-const graphemes = (text: string): string[] =>
-  Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
+const graphemes = (text: string): string[] => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
 const codePoints = (text: string) => Array.from(text).length;
 
 /**

@@ -91,7 +91,10 @@ describe("MCP at /api/mcp", () => {
     expect((await viewer.callTool({ name: "list_folders", arguments: {} })).isError).toBeFalsy();
     expect(toolError(await viewer.callTool({ name: "create_folder", arguments: { name: "x" } })).code).toBe("forbidden");
     const scoped = await connect((await createMemberKey(t, { role: "owner", scopes: ["edit"] })).key);
-    expect(toolError(await scoped.callTool({ name: "get_webhook", arguments: {} }))).toMatchObject({ code: "forbidden", message: expect.stringContaining("unscoped") });
+    expect(toolError(await scoped.callTool({ name: "get_webhook", arguments: {} }))).toMatchObject({
+      code: "forbidden",
+      message: expect.stringContaining("unscoped"),
+    });
     expect(toolError(await scoped.callTool({ name: "delete_creatives", arguments: { ids: ["crt_x"] } })).message).toContain('"delete"');
   });
 
@@ -119,9 +122,18 @@ describe("MCP at /api/mcp", () => {
   });
 
   it("says a bad key is invalid (no OAuth challenge), asks for a key with 401 + WWW-Authenticate, and is stateless (POST only)", async () => {
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } },
+    };
     const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-    const bad = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers: { ...headers, Authorization: "Bearer adl_wrong" }, body: JSON.stringify(init) });
+    const bad = await fetch(`${inject("baseUrl")}/api/mcp`, {
+      method: "POST",
+      headers: { ...headers, Authorization: "Bearer adl_wrong" },
+      body: JSON.stringify(init),
+    });
     expect(bad.status).toBe(403);
     expect(bad.headers.get("www-authenticate")).toBeNull();
     expect((await bad.json()).error).toMatchObject({ code: "unauthorized", message: expect.stringMatching(/key/i) });
@@ -130,7 +142,11 @@ describe("MCP at /api/mcp", () => {
     expect(none.headers.get("www-authenticate")).toMatch(/^Bearer /);
 
     const t = await createTenant();
-    const ok = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers: { ...headers, Authorization: `Bearer ${t.key}` }, body: JSON.stringify(init) });
+    const ok = await fetch(`${inject("baseUrl")}/api/mcp`, {
+      method: "POST",
+      headers: { ...headers, Authorization: `Bearer ${t.key}` },
+      body: JSON.stringify(init),
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("mcp-session-id")).toBeNull();
     expect((await ok.json()).result.serverInfo.name).toBe("adloom");

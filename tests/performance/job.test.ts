@@ -36,7 +36,9 @@ describe("performance-rollup (Inngest cron)", () => {
     await getDb().sandboxAccount.update({ where: { externalAccountId: brokenAccount.externalAccountId }, data: { timeZone: "Nowhere/Atlantis" } });
     await runner.start();
     const schedule = await eventually(
-      async () => (await getDb().jobCronSchedule.findUnique({ where: { functionId_cron: { functionId: `${APP_ID}-performance-rollup`, cron: "5 * * * *" } } })) ?? undefined,
+      async () =>
+        (await getDb().jobCronSchedule.findUnique({ where: { functionId_cron: { functionId: `${APP_ID}-performance-rollup`, cron: "5 * * * *" } } })) ??
+        undefined,
       5000,
       "the schedule row",
     );

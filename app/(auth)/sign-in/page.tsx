@@ -20,7 +20,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const callbackUrl = params.callbackUrl?.startsWith("/") && !params.callbackUrl.startsWith("//") ? params.callbackUrl : "/dashboard";
   if (await currentUserId()) redirect(callbackUrl);
   const { oauth } = getConfig();
-  const providers = [oauth.github && { id: "github", name: "GitHub" }, oauth.google && { id: "google", name: "Google" }].filter(Boolean) as { id: string; name: string }[];
+  const providers = [oauth.github && { id: "github", name: "GitHub" }, oauth.google && { id: "google", name: "Google" }].filter(Boolean) as {
+    id: string;
+    name: string;
+  }[];
   return (
     <>
       <h1 className="mb-6 text-xl font-semibold text-slate-900">Sign in to Adloom</h1>

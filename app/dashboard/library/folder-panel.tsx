@@ -208,8 +208,19 @@ function NewFolder({ parentId, parentName }: { parentId: string | null; parentNa
         New folder{parentName ? ` in ${parentName}` : ""}
       </label>
       <div className="flex gap-1">
-        <input id="new-folder" className={`${inputClass} py-1`} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} placeholder="Folder name" />
-        <button type="submit" disabled={pending || !name.trim()} className="rounded-md px-2 text-sm font-medium text-indigo-700 hover:bg-indigo-50 disabled:text-slate-500">
+        <input
+          id="new-folder"
+          className={`${inputClass} py-1`}
+          value={name}
+          maxLength={200}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Folder name"
+        />
+        <button
+          type="submit"
+          disabled={pending || !name.trim()}
+          className="rounded-md px-2 text-sm font-medium text-indigo-700 hover:bg-indigo-50 disabled:text-slate-500"
+        >
           Add
         </button>
       </div>

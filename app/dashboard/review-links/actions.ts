@@ -7,7 +7,15 @@ export async function revokeLinkAction(id: string) {
   return runAsPrincipal((p) => (authorize(p, "review.share"), revokeReviewLink(p, { id })), "/dashboard/review-links");
 }
 
-export async function shareFolderAction(input: { folderId: string; name: string; password: string; expiresAt: string; comment: boolean; decide: boolean; download: boolean }) {
+export async function shareFolderAction(input: {
+  folderId: string;
+  name: string;
+  password: string;
+  expiresAt: string;
+  comment: boolean;
+  decide: boolean;
+  download: boolean;
+}) {
   return runAsPrincipal(
     (p) => (
       authorize(p, "review.share"),

@@ -12,7 +12,16 @@ import { recordEvents, takeEventsAndWaits } from "./event-store";
 import type { ServeHandler } from "./inngest-internals";
 import { functionsForEvent, hasListener } from "./matching";
 import { buildRegistry, type FunctionDef } from "./registry";
-import { claimDueRunsWithState, createRunsForEvents, nextDueAt, releaseForeignLeases, releaseLeases, renewLeases, type ClaimedRun, type NewRun } from "./run-store";
+import {
+  claimDueRunsWithState,
+  createRunsForEvents,
+  nextDueAt,
+  releaseForeignLeases,
+  releaseLeases,
+  renewLeases,
+  type ClaimedRun,
+  type NewRun,
+} from "./run-store";
 import type { Clock, SerializedError } from "./types";
 import { onWake } from "./wake";
 import { resolveEventWaitsBatch } from "./wait-store";
@@ -113,10 +122,13 @@ export class EmbeddedRunner {
     }
     this.unsubscribe = onWake(() => this.wakeForEvents());
     const leaseMs = this.opts.leaseMs ?? 30_000;
-    this.heartbeat = setInterval(() => {
-      const ids = [...this.inFlight.keys()];
-      renewLeases(this.opts.db, this.owner, ids, new Date(this.now().getTime() + leaseMs)).catch((err) => this.log.error("lease renewal failed", err));
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+    this.heartbeat = setInterval(
+      () => {
+        const ids = [...this.inFlight.keys()];
+        renewLeases(this.opts.db, this.owner, ids, new Date(this.now().getTime() + leaseMs)).catch((err) => this.log.error("lease renewal failed", err));
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
     this.heartbeat.unref();
     this.loop = this.run();
   }
@@ -238,16 +250,29 @@ export class EmbeddedRunner {
       if (events.length) {
         const woken = waits.length ? await resolveEventWaitsBatch(db, events, waits, now) : [];
         const runs: NewRun[] = events.flatMap((event) =>
-          functionsForEvent(this.registry, event).map((fn) => ({ id: newId("run"), functionId: fn.id, triggerKey: `event:${event.id}`, event, maxAttempts: fn.maxAttempts, nextAt: now })),
+          functionsForEvent(this.registry, event).map((fn) => ({
+            id: newId("run"),
+            functionId: fn.id,
+            triggerKey: `event:${event.id}`,
+            event,
+            maxAttempts: fn.maxAttempts,
+            nextAt: now,
+          })),
         );
         // With no older due runs known to be waiting, new runs are created already claimed by
         // this runner (up to its free slots) and driven from memory; the rest wait in the queue.
         const free = this.needClaim || woken.length ? 0 : this.opts.concurrency - this.inFlight.size;
-        const { created, leased } = await createRunsForEvents(db, runs, events.map((e) => e.id), now, {
-          owner: this.owner,
-          count: Math.max(0, free),
-          until: new Date(now.getTime() + leaseMs),
-        });
+        const { created, leased } = await createRunsForEvents(
+          db,
+          runs,
+          events.map((e) => e.id),
+          now,
+          {
+            owner: this.owner,
+            count: Math.max(0, free),
+            until: new Date(now.getTime() + leaseMs),
+          },
+        );
         for (const c of leased) this.startDrive(c);
         if (created > leased.length || woken.length) this.needClaim = true;
         if (events.length === EVENT_BATCH) {

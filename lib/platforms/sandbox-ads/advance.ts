@@ -35,7 +35,11 @@ export async function advanceSandbox(
     const where = { accountId: row.externalAccountId };
     const db = getDb();
     // What the platform holds: lets an operator (or a test) see that nothing was made twice.
-    const objects = { campaigns: await db.sandboxCampaign.count({ where }), adSets: await db.sandboxAdSet.count({ where }), ads: await db.sandboxAd.count({ where }) };
+    const objects = {
+      campaigns: await db.sandboxCampaign.count({ where }),
+      adSets: await db.sandboxAdSet.count({ where }),
+      ads: await db.sandboxAd.count({ where }),
+    };
     platforms[platform] = { ...summary, currency: row.currency, objects };
     for (const k of Object.keys(total) as (keyof DeliverySummary)[]) if (k !== "hours") total[k] += summary[k];
   }

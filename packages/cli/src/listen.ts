@@ -25,7 +25,13 @@ function signedHeaders(secret: string, event: StreamedEvent): Record<string, str
 async function forward(url: string, secret: string, event: StreamedEvent): Promise<{ status: number | null; error: string | null; durationMs: number }> {
   const started = performance.now();
   try {
-    const response = await fetch(url, { method: "POST", headers: signedHeaders(secret, event), body: event.raw, signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS), redirect: "manual" });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: signedHeaders(secret, event),
+      body: event.raw,
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      redirect: "manual",
+    });
     await response.arrayBuffer().catch(() => undefined);
     return { status: response.status, error: null, durationMs: Math.round(performance.now() - started) };
   } catch (err) {
@@ -49,7 +55,10 @@ export async function listen(ctx: Context): Promise<number> {
   } catch {
     throw new UsageError(`--forward-to must be an http(s) URL, got "${target}"`);
   }
-  const events = stringFlag(ctx.args, "events")?.split(",").map((s) => s.trim()).filter(Boolean);
+  const events = stringFlag(ctx.args, "events")
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const secret = `whsec_${randomBytes(24).toString("base64url")}`;
   const client = ctx.client();
   const stop = new AbortController();
@@ -91,7 +100,12 @@ export async function listen(ctx: Context): Promise<number> {
       } catch (err) {
         // A refused key or plan ends the session; a dropped connection is retried.
         if (stop.signal.aborted) break;
-        if ((err as { code?: string }).code !== "network_error" && (err as { status?: number }).status !== undefined && (err as { status: number }).status < 500) throw err;
+        if (
+          (err as { code?: string }).code !== "network_error" &&
+          (err as { status?: number }).status !== undefined &&
+          (err as { status: number }).status < 500
+        )
+          throw err;
         process.stderr.write(`stream interrupted (${(err as Error).message}); reconnecting\n`);
       }
       if (!stop.signal.aborted) await new Promise((r) => setTimeout(r, RECONNECT_MS));

@@ -241,7 +241,9 @@ class WebhooksResource {
   }
 
   async deliveries(options: ListOptions & DeliveryFilters = {}): Promise<Page<WebhookDelivery>> {
-    const { data } = await this.t.request<{ deliveries: WebhookDelivery[]; nextCursor: string | null }>("/api/v1/webhooks/deliveries", { query: { ...options } });
+    const { data } = await this.t.request<{ deliveries: WebhookDelivery[]; nextCursor: string | null }>("/api/v1/webhooks/deliveries", {
+      query: { ...options },
+    });
     return { items: data.deliveries, nextCursor: data.nextCursor ?? null };
   }
 

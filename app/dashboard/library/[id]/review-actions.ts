@@ -9,7 +9,7 @@ import type { SettableStatus } from "@/lib/review/schemas";
 import { getReviewStatus, requestReview, setReviewStatus } from "@/lib/review/status";
 
 /** Runs a review action as the signed-in member, with the same capability check the tool makes. */
-const as = <T,>(capability: CapabilityId, fn: (p: Principal) => Promise<T>) =>
+const as = <T>(capability: CapabilityId, fn: (p: Principal) => Promise<T>) =>
   runAsPrincipal((p) => {
     authorize(p, capability);
     return fn(p);
@@ -47,7 +47,15 @@ export async function reviewStateAction(creativeId: string) {
   return as("creatives.list", (p) => getReviewStatus(p, { creativeId }));
 }
 
-export async function shareCreativeAction(input: { creativeId: string; name: string; password: string; expiresAt: string; comment: boolean; decide: boolean; download: boolean }) {
+export async function shareCreativeAction(input: {
+  creativeId: string;
+  name: string;
+  password: string;
+  expiresAt: string;
+  comment: boolean;
+  decide: boolean;
+  download: boolean;
+}) {
   return as("review.share", (p) =>
     createReviewLink(p, {
       name: input.name,

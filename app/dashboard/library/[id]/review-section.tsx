@@ -8,12 +8,26 @@ import { listVersions } from "@/lib/review/versions";
 import { ReviewPanel } from "./review-panel";
 
 /** Loads the review panel of a creative the principal can see (status, threads, versions, possible reviewers). */
-export async function ReviewSection({ principal, creativeId, kind, fileName }: { principal: Principal; creativeId: string; kind: "image" | "video"; fileName: string }) {
+export async function ReviewSection({
+  principal,
+  creativeId,
+  kind,
+  fileName,
+}: {
+  principal: Principal;
+  creativeId: string;
+  kind: "image" | "video";
+  fileName: string;
+}) {
   const [{ review }, { threads }, { versions }, members] = await Promise.all([
     getReviewStatus(principal, { creativeId }),
     listComments(principal, { creativeId }),
     listVersions(principal, { creativeId }),
-    getDb().membership.findMany({ where: { workspaceId: principal.workspaceId }, include: { user: { select: { id: true, name: true } } }, orderBy: { createdAt: "asc" } }),
+    getDb().membership.findMany({
+      where: { workspaceId: principal.workspaceId },
+      include: { user: { select: { id: true, name: true } } },
+      orderBy: { createdAt: "asc" },
+    }),
   ]);
   return (
     <ReviewPanel

@@ -11,10 +11,13 @@ import { planStatus } from "@/lib/workspaces/plan";
  */
 export async function callAutomationTool<N extends ToolName>(name: N, args: ToolInput<N>): Promise<ToolAnswer<ToolOutput<N>>> {
   const principal = await requirePrincipal();
-  if (!planStatus(principal.workspace).dashboardAccess) return { ok: false, status: 402, code: "subscription_required", message: "Choose a plan to use automation" };
+  if (!planStatus(principal.workspace).dashboardAccess)
+    return { ok: false, status: 402, code: "subscription_required", message: "Choose a plan to use automation" };
   const tool = findTool(name);
   if (tool?.category !== "automations") return { ok: false, status: 404, code: "not_found", message: `Unknown tool "${name}"` };
   const outcome = await callTool(principal, name, args);
   // defineTool type-checks each handler against its output schema, which the SDK's types are generated from.
-  return outcome.ok ? { ok: true, result: outcome.body.result as unknown as ToolOutput<N> } : { ok: false, status: outcome.status, code: outcome.body.error.code, message: outcome.body.error.message };
+  return outcome.ok
+    ? { ok: true, result: outcome.body.result as unknown as ToolOutput<N> }
+    : { ok: false, status: outcome.status, code: outcome.body.error.code, message: outcome.body.error.message };
 }
