@@ -7,8 +7,7 @@
  * operator socket. lib/tools/call.ts runs one tool call for any surface (authorization, validation, idempotency):
  * it is a step of the pipeline, not a tool.
  */
-const EDGE =
-  "^(app|pages|components)/|^(auth|instrumentation|proxy)\\.ts$|^lib/(http|api|mcp|openapi|dashboard|server|admin)/|^lib/tools/call\\.ts$";
+const EDGE = "^(app|pages|components)/|^(auth|instrumentation|proxy)\\.ts$|^lib/(http|api|mcp|openapi|dashboard|server|admin)/|^lib/tools/call\\.ts$";
 /** The tool catalog: one declaration per capability, calling domain functions. */
 const TOOLS = "^lib/tools/(?!call\\.ts$)";
 /** Read models: what pages read, authorized and folder-scoped as the matching tools are; beside the tools, above the domain. */

@@ -42,7 +42,9 @@ function config(): NextAuthConfig {
       Credentials({
         credentials: { email: {}, password: {}, code: {} },
         authorize: async (raw) => {
-          const email = String(raw.email ?? "").trim().toLowerCase();
+          const email = String(raw.email ?? "")
+            .trim()
+            .toLowerCase();
           const password = String(raw.password ?? "");
           const code = String(raw.code ?? "").trim();
           const throttleKey = `signin:${email}`;

@@ -51,7 +51,6 @@ const nextConfig = {
   // Native or WASM packages that must be loaded from node_modules at run time, not bundled.
   serverExternalPackages: [
     "@electric-sql/pglite",
-    "@electric-sql/pglite-socket",
     "pglite-prisma-adapter",
     "@prisma/adapter-pg",
     "@prisma/migrate",

@@ -1,8 +1,69 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Integration tests talk HTTP to a real server (started once in tests/global-setup.ts)
-// on the database TEST_DB names: "pglite" (default) or "postgres".
+// Three projects (docs/testing.md says which test goes where):
+//   unit        everything that needs no server: lib/ and packages/ tests, and the tests/ files listed in
+//               IN_PROCESS (in-process database on PGlite, or no database). No global setup, no build.
+//   integration the rest of tests/: HTTP to one shared server (tests/global-setup.ts) on PGlite.
+//   postgres    the files of DATABASE_DEPENDENT again, on PostgreSQL.
+// Everything else (packaging, runtimes, layers, fuzzing, the CLI) runs once.
+
+/** tests/ files that start no server and use no inject("baseUrl"): they run in the unit project. */
+export const IN_PROCESS = [
+  "tests/ads/sandbox-platform.test.ts",
+  "tests/api/idempotency-module.test.ts",
+  "tests/api/observed-statuses.test.ts",
+  "tests/api/wrapper-in-process.test.ts",
+  "tests/automation/rerun.test.ts",
+  "tests/dashboard/format.test.ts",
+  "tests/dashboard/plan-trial.test.ts",
+  "tests/db/embedded-database.test.ts",
+  "tests/db/migrate.test.ts",
+  "tests/jobs/crash-recovery.test.ts",
+  "tests/jobs/cron.test.ts",
+  "tests/jobs/runner.test.ts",
+  "tests/layers/layer-rules.test.ts",
+  "tests/moderation/comments-pull-job.test.ts",
+  "tests/moderation/pull-cursor.test.ts",
+  "tests/oauth/purge.test.ts",
+  "tests/performance/job.test.ts",
+  "tests/performance/rollup-health.test.ts",
+  "tests/review/link-views.test.ts",
+  "tests/sdk/generated-types.test.ts",
+  "tests/storage/local-driver.test.ts",
+  "tests/storage/s3-driver.test.ts",
+  "tests/upload-job/terminal-transitions.test.ts",
+  "tests/webhooks/delivery-module.test.ts",
+];
+
+/**
+ * The files whose assertions depend on the database engine behind the driver, so they run on PGlite
+ * (unit or integration) AND on PostgreSQL: locks and concurrent writers, the job runner's durable rows and
+ * leases, migrations, several instances on one database, and raw SQL whose results the two drivers decode.
+ * PGlite is PostgreSQL compiled to WebAssembly with one connection: the same SQL, but no second writer.
+ */
+export const DATABASE_DEPENDENT = [
+  "tests/db/migrate.test.ts", // migrations through the WASM schema engine on both adapters
+  "tests/jobs/runner.test.ts", // runner rows, leases, retries
+  "tests/jobs/cron.test.ts", // one cron fire per slot across runners
+  "tests/jobs/crash-recovery.test.ts", // a killed process's leased run is taken over
+  "tests/api/idempotency-module.test.ts", // concurrent claims of one key
+  "tests/moderation/pull-cursor.test.ts", // concurrent pulls sharing a cursor
+  "tests/api/admin-cli.test.ts", // the CLI opens the database itself or goes through the server
+  "tests/api/rate-limit.test.ts", // INSERT … ON CONFLICT … RETURNING counters
+  "tests/upload-job/restart.test.ts", // durable job state across a restart
+  "tests/ads/bulk-restart.test.ts",
+  "tests/webhooks/restart.test.ts",
+  "tests/tasks/due-digest.test.ts", // two instances on one database
+  "tests/performance/rollup.test.ts", // two instances; raw upserts
+  "tests/leads/pull.test.ts", // two instances; raw multi-row inserts
+  "tests/ads/sandbox-platform.test.ts", // raw aggregates cast to float8
+  "tests/creatives/creatives.test.ts", // raw DELETE … RETURNING
+  "tests/webhooks/delivery.test.ts", // raw join read of the delivery attempt
+];
+
+const root = import.meta.dirname;
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -14,13 +75,41 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["tests/**/*.test.ts", "lib/**/*.test.ts", "packages/*/src/**/*.test.ts"],
-    globalSetup: ["tests/global-setup.ts"],
-    setupFiles: ["tests/setup/record-statuses.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
     maxWorkers: 2,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "packages/*/src/**/*.test.ts", ...IN_PROCESS],
+          env: { TEST_DB: "pglite" },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/**/*.test.ts"],
+          exclude: [...IN_PROCESS, "**/node_modules/**"],
+          globalSetup: ["tests/global-setup.ts"],
+          setupFiles: ["tests/setup/record-statuses.ts"],
+          env: { TEST_DB: process.env.TEST_DB ?? "pglite" },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: DATABASE_DEPENDENT,
+          globalSetup: ["tests/global-setup.ts"],
+          setupFiles: ["tests/setup/record-statuses.ts"],
+          env: { TEST_DB: "postgres" },
+        },
+      },
+    ],
   },
 });

@@ -30,7 +30,9 @@ async function tool(key: string, name: string, args: object): Promise<any> {
 /** A workspace with `creatives` ready images and `copies` copy variants, and a campaign to build into. */
 async function workspace(creatives: number, copies: number) {
   const { key, workspaceId } = await benchTenant(server);
-  const png = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#36a" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#36a" } })
+    .png()
+    .toBuffer();
   const form = new FormData();
   for (let i = 0; i < creatives; i++) form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), `bench-ad-${i}.png`);
   const res = await fetch(`${server.url}/api/v1/uploads`, { method: "POST", headers: { Authorization: `Bearer ${key}` }, body: form });
@@ -41,10 +43,19 @@ async function workspace(creatives: number, copies: number) {
     ready = (await tool(key, "list_creatives", { limit: 200 })).creatives.filter((c: any) => c.status === "ready");
   }
   const copyIds: string[] = [];
-  for (let i = 0; i < copies; i++) copyIds.push((await tool(key, "create_copy_variant", { creativeId: ready[0].id, headline: `Headline ${i}`, label: `v${i}` })).id);
+  for (let i = 0; i < copies; i++)
+    copyIds.push((await tool(key, "create_copy_variant", { creativeId: ready[0].id, headline: `Headline ${i}`, label: `v${i}` })).id);
   const { campaign } = await tool(key, "create_campaign", { platform: "platform_a", name: "Bench", objective: "sales" });
   const adSet = async (name: string) =>
-    (await tool(key, "create_ad_set", { campaignId: campaign.id, platform: "platform_a", name, budget: { type: "daily", amountMinor: 5000 }, targetCountries: ["US"] })).adSet.id as string;
+    (
+      await tool(key, "create_ad_set", {
+        campaignId: campaign.id,
+        platform: "platform_a",
+        name,
+        budget: { type: "daily", amountMinor: 5000 },
+        targetCountries: ["US"],
+      })
+    ).adSet.id as string;
   return { key, workspaceId, creativeIds: ready.map((c) => c.id as string), copyIds, adSet };
 }
 
@@ -76,13 +87,25 @@ try {
   if (built.created !== 100) throw new Error(`expected 100 ads, got ${JSON.stringify({ created: built.created, failed: built.failed })}`);
   // The 50-ad workspace: delete 50 of them (deleted ads are not listed) — simpler: a second workspace.
   const fifty = await workspace(10, 5);
-  await tool(fifty.key, "build_ads_from_library", { adSetId: await fifty.adSet("Fifty"), creativeIds: fifty.creativeIds, copyVariantIds: fifty.copyIds, callToAction: "shop_now", landingUrl: "https://example.com" });
+  await tool(fifty.key, "build_ads_from_library", {
+    adSetId: await fifty.adSet("Fifty"),
+    creativeIds: fifty.creativeIds,
+    copyVariantIds: fifty.copyIds,
+    callToAction: "shop_now",
+    landingUrl: "https://example.com",
+  });
 
   // 2. A workspace of 5,000 ads: 25 ad sets x 200 pairs.
   const large = await workspace(20, 10);
   const seedStarted = performance.now();
   for (let i = 0; i < 25; i++) {
-    const r = await tool(large.key, "build_ads_from_library", { adSetId: await large.adSet(`Set ${i}`), creativeIds: large.creativeIds, copyVariantIds: large.copyIds, callToAction: "shop_now", landingUrl: "https://example.com" });
+    const r = await tool(large.key, "build_ads_from_library", {
+      adSetId: await large.adSet(`Set ${i}`),
+      creativeIds: large.creativeIds,
+      copyVariantIds: large.copyIds,
+      callToAction: "shop_now",
+      landingUrl: "https://example.com",
+    });
     if (r.created !== 200) throw new Error(`seed: ${JSON.stringify({ created: r.created, failed: r.failed })}`);
   }
   const seedSeconds = (performance.now() - seedStarted) / 1000;
@@ -106,7 +129,9 @@ try {
   const at50 = combine(rounds.map((r) => r.at50));
   const at5000 = combine(rounds.map((r) => r.at5000));
 
-  console.log(`\nbench:ads — database ${db}, ${CONNECTIONS} connections, ${seconds} s per workspace in ${ROUNDS} interleaved rounds (p50/p99: the worst round)`);
+  console.log(
+    `\nbench:ads — database ${db}, ${CONNECTIONS} connections, ${seconds} s per workspace in ${ROUNDS} interleaved rounds (p50/p99: the worst round)`,
+  );
   console.log(`build_ads_from_library, 100 ads in one call: ${(bulkMs / 1000).toFixed(2)} s (${(bulkMs / 100).toFixed(1)} ms per ad)`);
   console.log(`seeded 5,000 ads in 25 calls of 200: ${seedSeconds.toFixed(1)} s (${((seedSeconds * 1000) / 5000).toFixed(1)} ms per ad)`);
   console.log(row("list_ads (50/page), 50 ads", at50));

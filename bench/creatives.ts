@@ -20,7 +20,9 @@ try {
     return { status: res.status, body: (await res.json()) as any };
   };
 
-  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3a6" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3a6" } })
+    .png()
+    .toBuffer();
   const seedStarted = Date.now();
   for (let sent = 0; sent < CREATIVES; sent += 25) {
     const form = new FormData();
@@ -51,7 +53,9 @@ try {
   const copies = await load(server.url + copyPath, { connections: CONNECTIONS, seconds, headers: auth });
 
   console.log(`\nbench:creatives — database ${db}, ${CONNECTIONS} connections, ${seconds} s each`);
-  console.log(`seeded ${CREATIVES} creatives through the upload job in ${seedSeconds.toFixed(1)} s (${(CREATIVES / seedSeconds).toFixed(1)} uploads/s to ready)`);
+  console.log(
+    `seeded ${CREATIVES} creatives through the upload job in ${seedSeconds.toFixed(1)} s (${(CREATIVES / seedSeconds).toFixed(1)} uploads/s to ready)`,
+  );
   console.log(row("GET /api/v1/me (baseline)", me));
   console.log(row("GET /api/v1/creatives (100/page)", list));
   console.log(row("GET .../copy (4 variants)", copies));

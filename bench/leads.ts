@@ -20,7 +20,12 @@ const count = process.argv.includes("--count") ? Number(process.argv[process.arg
 const BASELINE = 5_000;
 
 // --expose-gc lets `admin server memory` collect before it measures (live memory, not pending garbage).
-const { server, db, stop } = await startBenchServer({ LEADS_POLL: "0", RATE_LIMIT_PER_MINUTE: "100000000", SANDBOX_ADS_CALLS_PER_SECOND: "1000000", NODE_OPTIONS: "--expose-gc" });
+const { server, db, stop } = await startBenchServer({
+  LEADS_POLL: "0",
+  RATE_LIMIT_PER_MINUTE: "100000000",
+  SANDBOX_ADS_CALLS_PER_SECOND: "1000000",
+  NODE_OPTIONS: "--expose-gc",
+});
 const pids = serverProcessIds(server.port, server.dataDir);
 if (!pids.length) throw new Error("could not find the server's processes in /proc");
 
@@ -31,7 +36,10 @@ async function admin(argv: string[]): Promise<any> {
 }
 
 /** Seeds `n` submissions (in chunks, like several hours of a busy form) and pulls until none is left. */
-async function ingest(workspaceId: string, n: number): Promise<{ stored: number; polls: number; ms: number; seedMs: number; rss: { before: number; peak: number; after: number } }> {
+async function ingest(
+  workspaceId: string,
+  n: number,
+): Promise<{ stored: number; polls: number; ms: number; seedMs: number; rss: { before: number; peak: number; after: number } }> {
   const seedStart = performance.now();
   for (let left = n; left > 0; left -= 25_000) await admin(["sandbox", "leads", "--workspace", workspaceId, "--count", String(Math.min(left, 25_000))]);
   const seedMs = performance.now() - seedStart;
@@ -97,7 +105,10 @@ async function exportAll(key: string, label: string): Promise<{ rows: number; by
   const every = Math.max(1, Math.floor(live.length / 10));
   console.log(
     `${label.padEnd(22)} ${String(newlines - 1).padStart(7)} rows  ${(bytes / MB).toFixed(1).padStart(6)} MB  ${(ms / 1000).toFixed(1).padStart(5)} s  ` +
-      `live memory growth during the stream (MB): ${live.filter((_, i) => i % every === 0).map((s) => (s / MB).toFixed(1)).join(" ")}  peak ${(liveGrowth / MB).toFixed(1)}; RSS peak growth ${(rssGrowth / MB).toFixed(1)}`,
+      `live memory growth during the stream (MB): ${live
+        .filter((_, i) => i % every === 0)
+        .map((s) => (s / MB).toFixed(1))
+        .join(" ")}  peak ${(liveGrowth / MB).toFixed(1)}; RSS peak growth ${(rssGrowth / MB).toFixed(1)}`,
   );
   return { rows: newlines - 1, bytes, ms, liveGrowth, rssGrowth };
 }
@@ -113,7 +124,9 @@ try {
     `ingested ${run.stored.toLocaleString("en-US")} leads in ${(run.ms / 1000).toFixed(1)} s over ${run.polls} polls: ` +
       `${((run.stored / run.ms) * 1000).toFixed(0)} leads/s (each with its lead.received event)`,
   );
-  console.log(`server RSS during the pull: ${(rssBefore / MB).toFixed(0)} MB before, peak ${(peak / MB).toFixed(0)} MB, ${(rssAfter / MB).toFixed(0)} MB after: growth ${((peak - rssBefore) / MB).toFixed(1)} MB peak, ${((rssAfter - rssBefore) / MB).toFixed(1)} MB retained\n`);
+  console.log(
+    `server RSS during the pull: ${(rssBefore / MB).toFixed(0)} MB before, peak ${(peak / MB).toFixed(0)} MB, ${(rssAfter / MB).toFixed(0)} MB after: growth ${((peak - rssBefore) / MB).toFixed(1)} MB peak, ${((rssAfter - rssBefore) / MB).toFixed(1)} MB retained\n`,
+  );
 
   const small = await benchTenant(server);
   await ingest(small.workspaceId, BASELINE);

@@ -37,7 +37,9 @@ function combine(results: LoadResult[]): LoadResult {
 async function seedCreatives(baseUrl: string, key: string, count: number): Promise<void> {
   const form = new FormData();
   for (let i = 0; i < count; i++) {
-    const png = await sharp({ create: { width: 8 + i, height: 8, channels: 3, background: "#3366cc" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8 + i, height: 8, channels: 3, background: "#3366cc" } })
+      .png()
+      .toBuffer();
     form.append("files", new Blob([new Uint8Array(png)], { type: "image/png" }), `bench-${i}.png`);
   }
   const res = await fetch(`${baseUrl}/api/v1/uploads`, { method: "POST", headers: { Authorization: `Bearer ${key}` }, body: form });
@@ -70,7 +72,10 @@ try {
   for (const p of pairs) {
     // Rounds in A-B-B-A order, so load from anything else on the machine drifts onto both sides alike.
     const rounds: { rest: LoadResult[]; tool: LoadResult[] } = { rest: [], tool: [] };
-    for (const order of [["rest", "tool"], ["tool", "rest"]] as const) {
+    for (const order of [
+      ["rest", "tool"],
+      ["tool", "rest"],
+    ] as const) {
       for (const side of order) rounds[side].push(await drive(p[side][1], auth, p[side][2], seconds / 2));
     }
     const rest = combine(rounds.rest);

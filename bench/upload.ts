@@ -23,7 +23,22 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-bench-upload-"));
 function bigVideo(): string {
   const file = path.join(os.tmpdir(), "adloom-bench-720p-2vuy.mov");
   if (!fs.existsSync(file)) {
-    execFileSync("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24", "-frames:v", "108", "-c:v", "rawvideo", "-pix_fmt", "uyvy422", "-y", file + ".tmp.mov"]);
+    execFileSync("ffmpeg", [
+      "-loglevel",
+      "error",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=1280x720:rate=24",
+      "-frames:v",
+      "108",
+      "-c:v",
+      "rawvideo",
+      "-pix_fmt",
+      "uyvy422",
+      "-y",
+      file + ".tmp.mov",
+    ]);
     fs.renameSync(file + ".tmp.mov", file);
   }
   return file;
@@ -38,7 +53,10 @@ function noiseImage(): Promise<Buffer> {
 }
 
 /** Writes a multipart/form-data body to disk, so both servers receive identical bytes. */
-async function multipartFile(name: string, files: { fileName: string; contentType: string; path: string }[]): Promise<{ path: string; contentType: string; bytes: number }> {
+async function multipartFile(
+  name: string,
+  files: { fileName: string; contentType: string; path: string }[],
+): Promise<{ path: string; contentType: string; bytes: number }> {
   const boundary = `----adloombench${randomBytes(8).toString("hex")}`;
   const out = path.join(work, name);
   async function* chunks() {
@@ -85,7 +103,6 @@ async function startBaselineServer(dir: string): Promise<{ url: string; close():
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
-
 
 /** Until every upload has finished and every creative is imported (videos with their preview rendered). */
 async function waitUntilQuiet(baseUrl: string, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {
@@ -166,7 +183,6 @@ try {
     peakGrowth = Math.max(peakGrowth, peak - rssBefore);
     if (v.status !== 201 || i.status !== 201) throw new Error(`upload failed: ${v.status} ${v.text} / ${i.status} ${i.text}`);
     serviceMs.push(v.ms + i.ms);
-
   }
 
   // Latency on a quiet server: wait for the jobs above (imports, the videos' preview
@@ -194,7 +210,9 @@ try {
   const baseBest = Math.min(...baselineMs);
   const serviceBest = Math.min(...serviceMs);
   const ratio = mbps(totalBytes, serviceBest) / mbps(totalBytes, baseBest);
-  console.log(`\nbench:upload — database ${db}, ${(totalBytes / MB).toFixed(1)} MB per round (1 video of ${(videoBody.bytes / MB).toFixed(1)} MB + 25 images of ~1 MB), best of 2`);
+  console.log(
+    `\nbench:upload — database ${db}, ${(totalBytes / MB).toFixed(1)} MB per round (1 video of ${(videoBody.bytes / MB).toFixed(1)} MB + 25 images of ~1 MB), best of 2`,
+  );
   console.log(`baseline (plain Node, body -> file)  ${mbps(totalBytes, baseBest).toFixed(0).padStart(6)} MB/s`);
   console.log(`POST /api/v1/uploads                 ${mbps(totalBytes, serviceBest).toFixed(0).padStart(6)} MB/s`);
   console.log(`throughput ratio service ÷ baseline: ${ratio.toFixed(2)} (target ≥ 0.50)`);

@@ -11,11 +11,24 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   // Two delivering ads (set up through the same tools the Ads page calls): one the rule will catch, one it must not.
   const creativeId = await readyCreative(page, "rules.png");
   const { campaign } = await tool(page, "create_campaign", { platform: "platform_a", name: "Autumn", objective: "sales" });
-  const { adSet } = await tool(page, "create_ad_set", { campaignId: campaign.id, platform: "platform_a", name: "EU buyers", budget: { type: "daily", amountMinor: 5000 }, targetCountries: ["DE"] });
+  const { adSet } = await tool(page, "create_ad_set", {
+    campaignId: campaign.id,
+    platform: "platform_a",
+    name: "EU buyers",
+    budget: { type: "daily", amountMinor: 5000 },
+    targetCountries: ["DE"],
+  });
   const adIds: string[] = [];
   for (const name of ["Keep evergreen", "Cut tired banner"]) {
     const { id: copyVariantId } = await tool(page, "create_copy_variant", { creativeId, headline: name, primaryText: "Fresh autumn picks", label: name });
-    const { ad } = await tool(page, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId, name, callToAction: "shop_now", landingUrl: "https://example.com" });
+    const { ad } = await tool(page, "create_ad", {
+      adSetId: adSet.id,
+      creativeId,
+      copyVariantId,
+      name,
+      callToAction: "shop_now",
+      landingUrl: "https://example.com",
+    });
     adIds.push(ad.id);
   }
   await tool(page, "activate_ads", { adIds });
@@ -80,5 +93,10 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   await page.goto("/dashboard/performance");
   const spend = page.getByRole("figure", { name: /^Spend per day/ });
   await expect(spend.locator("svg.recharts-surface").first()).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByRole("figure", { name: /^CTR per day/ }).locator("svg.recharts-surface").first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("figure", { name: /^CTR per day/ })
+      .locator("svg.recharts-surface")
+      .first(),
+  ).toBeVisible();
 });

@@ -23,82 +23,94 @@ async function uploadImage(page: import("@playwright/test").Page, name: string):
   const row = page.locator(`[data-testid="upload-row"][data-file="${name}"]`);
   await expect(row).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
   await page.goto("/dashboard/library");
-  const href = await page.getByRole("link", { name: new RegExp(name.replace(".", "\\.")) }).first().getAttribute("href");
+  const href = await page
+    .getByRole("link", { name: new RegExp(name.replace(".", "\\.")) })
+    .first()
+    .getAttribute("href");
   return href!.split("/").pop()!;
 }
 
-
 const screenshotName = (path: string) =>
-  path === "/dashboard/library" ? "library" : path.startsWith("/dashboard/library/cre_does") ? null : path.startsWith("/dashboard/library/") ? "creative" : path.split("/").pop()!;
+  path === "/dashboard/library"
+    ? "library"
+    : path.startsWith("/dashboard/library/cre_does")
+      ? null
+      : path.startsWith("/dashboard/library/")
+        ? "creative"
+        : path.split("/").pop()!;
 
 test.describe("every page", () => {
   // The not-found page (in DASHBOARD_PAGES) answers 404 on purpose; the browser logs that status.
   test.use({ allowConsole: [/^Failed to load resource: the server responded with a status of 404 \(Not Found\)$/] });
 
-test("every page fits a phone and a desktop, passes axe and has visible tab stops; the menu button opens the navigation", async ({ page, browser }) => {
-  test.setTimeout(300_000);
-  const receiver = await startReceiver(200);
-  try {
-    await signUp(page, { workspace: "Everywhere" });
-    await switchToPro(page);
-    const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
-    await admin(["folder", "create", "--workspace", workspaceId, "--name", "Summer campaign"]);
-    const creativeId = await uploadImage(page, "everywhere.png");
+  test("every page fits a phone and a desktop, passes axe and has visible tab stops; the menu button opens the navigation", async ({ page, browser }) => {
+    test.setTimeout(300_000);
+    const receiver = await startReceiver(200);
+    try {
+      await signUp(page, { workspace: "Everywhere" });
+      await switchToPro(page);
+      const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+      await admin(["folder", "create", "--workspace", workspaceId, "--name", "Summer campaign"]);
+      const creativeId = await uploadImage(page, "everywhere.png");
 
-    await page.goto("/dashboard/settings/api-keys");
-    await page.getByLabel("Name").fill("Reporting script");
-    await page.getByRole("button", { name: "Create key" }).click();
-    await expect(page.getByTestId("api-key-row")).toHaveCount(1);
+      await page.goto("/dashboard/settings/api-keys");
+      await page.getByLabel("Name").fill("Reporting script");
+      await page.getByRole("button", { name: "Create key" }).click();
+      await expect(page.getByTestId("api-key-row")).toHaveCount(1);
 
-    await page.goto("/dashboard/settings/webhooks");
-    await page.getByLabel("Endpoint URL").fill(receiver.url);
-    await page.getByRole("button", { name: "Save endpoint" }).click();
-    await page.getByRole("button", { name: "Send test event" }).click();
-    await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-outcome", "succeeded", { timeout: 30_000 });
+      await page.goto("/dashboard/settings/webhooks");
+      await page.getByLabel("Endpoint URL").fill(receiver.url);
+      await page.getByRole("button", { name: "Save endpoint" }).click();
+      await page.getByRole("button", { name: "Send test event" }).click();
+      await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-outcome", "succeeded", { timeout: 30_000 });
 
-    await page.goto("/dashboard/settings/team");
-    await page.getByLabel("Email").fill(uniqueEmail("invitee"));
-    await page.getByRole("button", { name: "Create invite link" }).click();
-    const inviteToken = (await page.getByTestId("invite-link").textContent())!.trim().split("/").pop()!;
+      await page.goto("/dashboard/settings/team");
+      await page.getByLabel("Email").fill(uniqueEmail("invitee"));
+      await page.getByRole("button", { name: "Create invite link" }).click();
+      const inviteToken = (await page.getByTestId("invite-link").textContent())!.trim().split("/").pop()!;
 
-    // Phone: the sidebar is behind the menu button, and closes after navigating.
-    await page.setViewportSize(PHONE);
-    await page.goto("/dashboard/library");
-    const mainNav = page.getByRole("navigation", { name: "Main" });
-    await expect(mainNav).toBeHidden();
-    await page.getByRole("button", { name: "Menu" }).click();
-    await expect(mainNav).toBeVisible();
-    await mainNav.getByRole("link", { name: "Team" }).click();
-    await expect(page).toHaveURL(/\/dashboard\/settings\/team$/);
-    await expect(mainNav).toBeHidden();
+      // Phone: the sidebar is behind the menu button, and closes after navigating.
+      await page.setViewportSize(PHONE);
+      await page.goto("/dashboard/library");
+      const mainNav = page.getByRole("navigation", { name: "Main" });
+      await expect(mainNav).toBeHidden();
+      await page.getByRole("button", { name: "Menu" }).click();
+      await expect(mainNav).toBeVisible();
+      await mainNav.getByRole("link", { name: "Team" }).click();
+      await expect(page).toHaveURL(/\/dashboard\/settings\/team$/);
+      await expect(mainNav).toBeHidden();
 
-    const values = { creativeId, inviteToken };
-    await visitEveryPage(page, DASHBOARD_PAGES, {
-      values,
-      viewport: PHONE,
-      onPage: async (path) => {
-        const name = screenshotName(path);
-        if (name) await screenshot(page, `${name}-phone`);
-      },
-    });
-    await visitEveryPage(page, DASHBOARD_PAGES, {
-      values,
-      viewport: DESKTOP,
-      onPage: async (path) => {
-        const name = screenshotName(path);
-        if (name) await screenshot(page, name);
-      },
-    });
+      const values = { creativeId, inviteToken };
+      await visitEveryPage(page, DASHBOARD_PAGES, {
+        values,
+        viewport: PHONE,
+        onPage: async (path) => {
+          const name = screenshotName(path);
+          if (name) await screenshot(page, `${name}-phone`);
+        },
+      });
+      await visitEveryPage(page, DASHBOARD_PAGES, {
+        values,
+        viewport: DESKTOP,
+        onPage: async (path) => {
+          const name = screenshotName(path);
+          if (name) await screenshot(page, name);
+        },
+      });
 
-    const guestContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
-    const guest = await guestContext.newPage();
-    await visitEveryPage(guest, GUEST_PAGES, { values, viewport: PHONE, onPage: async (path) => (path === "/sign-in" ? screenshot(guest, "sign-in-phone") : undefined) });
-    await visitEveryPage(guest, GUEST_PAGES, { values, viewport: DESKTOP });
-    await guestContext.close();
-  } finally {
-    await receiver.close();
-  }
-});
+      const guestContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+      const guest = await guestContext.newPage();
+      await visitEveryPage(guest, GUEST_PAGES, {
+        values,
+        viewport: PHONE,
+        onPage: async (path) => (path === "/sign-in" ? screenshot(guest, "sign-in-phone") : undefined),
+      });
+      await visitEveryPage(guest, GUEST_PAGES, { values, viewport: DESKTOP });
+      await guestContext.close();
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 test("the trial banner counts 14 days on day 0, and cancelling Pro during the trial keeps the trial", async ({ page }) => {
@@ -249,7 +261,9 @@ test("uploads: a viewer is told why Choose files is disabled; a failed upload re
   await viewer.close();
 });
 
-test("library: duplicates are marked; creatives move by menu and by drag and drop; folders are renamed and deleted; filters narrow the grid", async ({ page }) => {
+test("library: duplicates are marked; creatives move by menu and by drag and drop; folders are renamed and deleted; filters narrow the grid", async ({
+  page,
+}) => {
   await signUp(page, { workspace: "Tidy Library" });
   await switchToPro(page);
   const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();

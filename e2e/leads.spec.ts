@@ -32,7 +32,9 @@ test("leads: submissions of a lead form pulled in, shown with their fields, expo
   expect(download.suggestedFilename()).toBe("leads-newsletter-sign-up.csv");
   const chunks: Buffer[] = [];
   for await (const chunk of (await download.createReadStream())!) chunks.push(chunk as Buffer);
-  const csv = Buffer.concat(chunks).toString("utf8").replace(/^\uFEFF/, "");
+  const csv = Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
   const lines = csv.trimEnd().split("\r\n");
   expect(lines[0]).toBe("lead_id,submitted_at,form_id,form_name,ad_id,ad_name,ad_external_id,platform_lead_id,full_name,email");
   expect(lines).toHaveLength(4);

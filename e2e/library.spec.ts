@@ -64,7 +64,11 @@ test("upload an image and a video, watch them complete, edit copy, play and seek
   const played = await player.evaluate(async (el: HTMLVideoElement) => {
     el.muted = true;
     await el.play();
-    await new Promise((r) => setTimeout(r, 600));
+    // Playing means the clock moves: wait for the first time update past zero.
+    await new Promise<void>((r) => {
+      const moved = () => (el.currentTime > 0 ? r() : el.addEventListener("timeupdate", moved, { once: true }));
+      moved();
+    });
     const playedTo = el.currentTime;
     el.pause();
     el.currentTime = 1.5;

@@ -21,7 +21,9 @@ test("an assistant's OAuth consent at phone width: sign-in first, workspace and 
     state: "e2e-state",
   });
   // The client's redirect URI: the browser lands there with the code.
-  await page.route(`${REDIRECT}**`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Back in the app</title><p>Connected</p>" }));
+  await page.route(`${REDIRECT}**`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<title>Back in the app</title><p>Connected</p>" }),
+  );
 
   await page.setViewportSize(PHONE);
   await page.goto(`/api/oauth/authorize?${query}`);

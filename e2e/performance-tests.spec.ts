@@ -13,11 +13,20 @@ test("a creative test started in the Performance page's form, followed and stopp
 
   const creativeIds = [await readyCreative(page, "north.png", 500), await readyCreative(page, "south.png", 520)];
   const { campaign } = await tool(page, "create_campaign", { platform: "platform_a", name: "Spring", objective: "sales" });
-  const { adSet } = await tool(page, "create_ad_set", { campaignId: campaign.id, platform: "platform_a", name: "Spring set", budget: { type: "daily", amountMinor: 20_000 }, targetCountries: ["US"] });
+  const { adSet } = await tool(page, "create_ad_set", {
+    campaignId: campaign.id,
+    platform: "platform_a",
+    name: "Spring set",
+    budget: { type: "daily", amountMinor: 20_000 },
+    targetCountries: ["US"],
+  });
   const adIds: string[] = [];
   for (const creativeId of creativeIds) {
     const copy = await tool(page, "create_copy_variant", { creativeId, headline: "Fresh picks", primaryText: "Shop the new season today", label: "Main" });
-    adIds.push((await tool(page, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId: copy.id, callToAction: "shop_now", landingUrl: "https://example.com" })).ad.id);
+    adIds.push(
+      (await tool(page, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId: copy.id, callToAction: "shop_now", landingUrl: "https://example.com" })).ad
+        .id,
+    );
   }
   await tool(page, "activate_ads", { adIds });
   await admin(["sandbox", "advance", "--workspace", workspaceId, "--hours", "24"]);
@@ -57,7 +66,10 @@ test("a creative test started in the Performance page's form, followed and stopp
     await expect(page.getByRole("button", { name: "New creative test" })).toBeFocused();
 
     await expect(page.getByRole("status").filter({ hasText: `Started “${name}”` })).toBeVisible();
-    const card = page.locator("div").filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) }).last();
+    const card = page
+      .locator("div")
+      .filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) })
+      .last();
     await expect(page.getByRole("heading", { level: 3, name, exact: true })).toBeVisible();
     await expect(page.getByRole("progressbar", { name: `${name}: leader's probability to be best` })).toBeVisible();
     await expect(card.getByText("running", { exact: true })).toBeVisible();
@@ -101,7 +113,9 @@ test("a creative test started in the Performance page's form, followed and stopp
   await expect(viewer.getByRole("button", { name: "New creative test" })).toBeDisabled();
   await expect(viewer.getByRole("button", { name: "New creative test" })).toHaveAccessibleDescription(/can view creative tests but not start or stop them/);
   await expect(viewer.getByRole("button", { name: "Stop test Still running" })).toBeDisabled();
-  await expect(viewer.getByRole("button", { name: "Stop test Still running" })).toHaveAccessibleDescription(/can view creative tests but not start or stop them/);
+  await expect(viewer.getByRole("button", { name: "Stop test Still running" })).toHaveAccessibleDescription(
+    /can view creative tests but not start or stop them/,
+  );
   await expectNoAxeViolations(viewer);
   await viewerContext.close();
 });

@@ -48,7 +48,12 @@ async function marketer(name: string) {
     if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
     return body;
   };
-  return { email, workspaceId: workspaceId!, call, tool: (name: string, args: unknown) => call(`/api/v1/tools/${name}`, { method: "POST", json: args }).then((b) => b.result) };
+  return {
+    email,
+    workspaceId: workspaceId!,
+    call,
+    tool: (name: string, args: unknown) => call(`/api/v1/tools/${name}`, { method: "POST", json: args }).then((b) => b.result),
+  };
 }
 
 test("a guest comments at 2.5 s on a video and approves at phone width; the marketer sees both and the receiver gets the events", async ({ page, browser }) => {
@@ -61,12 +66,15 @@ test("a guest comments at 2.5 s on a video and approves at phone width; the mark
     const { uploads } = await m.call("/api/v1/uploads", { method: "POST", body: form });
     let creativeId = "";
     await expect
-      .poll(async () => {
-        const { creatives } = await m.call("/api/v1/creatives");
-        const c = creatives.find((x: { fileName: string; status: string }) => x.fileName === "launch-teaser.mp4" && x.status === "ready");
-        creativeId = c?.id ?? "";
-        return Boolean(c) && uploads.length;
-      }, { timeout: 90_000 })
+      .poll(
+        async () => {
+          const { creatives } = await m.call("/api/v1/creatives");
+          const c = creatives.find((x: { fileName: string; status: string }) => x.fileName === "launch-teaser.mp4" && x.status === "ready");
+          creativeId = c?.id ?? "";
+          return Boolean(c) && uploads.length;
+        },
+        { timeout: 90_000 },
+      )
       .toBeTruthy();
     const { url } = await m.tool("create_review_link", { name: "Launch teaser", creativeIds: [creativeId], permissions: { comment: true, decide: true } });
 
@@ -150,7 +158,9 @@ test("a guest comments at 2.5 s on a video and approves at phone width; the mark
     await expect.poll(() => receiver.bodies.filter((b) => b.type.startsWith("review.")).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
     const of = (type: string) => receiver.bodies.filter((b) => b.type === type).map((b) => b.data);
     expect(of("review.link_viewed")).toEqual([{ link: { linkId: expect.stringMatching(/^rvl_/), subject: "Launch teaser" } }]);
-    expect(of("review.comment")).toEqual([{ comment: { creativeId, fileName: "launch-teaser.mp4", author: "Gina Guest", body: "The logo should appear a beat earlier", guest: true } }]);
+    expect(of("review.comment")).toEqual([
+      { comment: { creativeId, fileName: "launch-teaser.mp4", author: "Gina Guest", body: "The logo should appear a beat earlier", guest: true } },
+    ]);
     expect(of("review.status_changed")).toEqual([{ review: { creativeId, fileName: "launch-teaser.mp4", actorName: "Gina Guest", status: "approved" } }]);
   } finally {
     await receiver.close();

@@ -47,7 +47,11 @@ test("assign a task with a due date, comment on it, hide an ad comment from the 
   await page.getByRole("link", { name: "Export CSV" }).click();
   const chunks: Buffer[] = [];
   for await (const chunk of (await (await downloading).createReadStream())!) chunks.push(chunk as Buffer);
-  const lines = Buffer.concat(chunks).toString("utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+  const lines = Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .trimEnd()
+    .split("\r\n");
   expect(lines[0]).toMatch(/^lead_id,submitted_at,form_id,form_name,/);
   expect(lines).toHaveLength(3);
   await expectNoAxeViolations(page);

@@ -42,7 +42,9 @@ describe("parseConfig", () => {
     expect(parseConfig({} as NodeJS.ProcessEnv).webhooks.retryScheduleMs).toEqual([60_000, 300_000, 900_000, 1_800_000, 3_600_000, 28_800_000]);
     expect(parseConfig({ WEBHOOK_RETRY_SCHEDULE: "500ms, 1.5s,2m" } as unknown as NodeJS.ProcessEnv).webhooks.retryScheduleMs).toEqual([500, 1500, 120_000]);
     expect(parseConfig({ WEBHOOK_RETRY_SCHEDULE: "none" } as unknown as NodeJS.ProcessEnv).webhooks.retryScheduleMs).toEqual([]);
-    expect(() => parseConfig({ WEBHOOK_RETRY_SCHEDULE: "1m,soon" } as unknown as NodeJS.ProcessEnv)).toThrow(/WEBHOOK_RETRY_SCHEDULE: "soon" is not a duration/);
+    expect(() => parseConfig({ WEBHOOK_RETRY_SCHEDULE: "1m,soon" } as unknown as NodeJS.ProcessEnv)).toThrow(
+      /WEBHOOK_RETRY_SCHEDULE: "soon" is not a duration/,
+    );
   });
 
   it("requires a bucket for S3 storage", () => {

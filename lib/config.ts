@@ -177,7 +177,10 @@ const envSchema = z.object({
     .string()
     .optional()
     .default("/api/metrics")
-    .refine((v) => /^\/api\/[a-z0-9][a-z0-9/_-]*$/.test(v) && !/^\/api\/(v1|mcp|media|auth|inngest|health|ready)(\/|$)/.test(v), "must be a path under /api/ that no other route uses, e.g. /api/metrics"),
+    .refine(
+      (v) => /^\/api\/[a-z0-9][a-z0-9/_-]*$/.test(v) && !/^\/api\/(v1|mcp|media|auth|inngest|health|ready)(\/|$)/.test(v),
+      "must be a path under /api/ that no other route uses, e.g. /api/metrics",
+    ),
   /** Bearer token a scraper presents to read the metrics. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** Lifetime of OAuth access tokens for MCP (seconds). */
@@ -363,8 +366,3 @@ function aiProviderOf(e: Env, problems: string[]): AiProviderConfig | null {
     ...(price ? { price: { input: price[0]!, output: price[1]! } } : {}),
   };
 }
-
-// The process's configuration is held by the service registry (lib/services.ts, which imports
-// parseConfig from here); re-exported so code written against `@/lib/config` keeps working while
-// other branches merge. New code imports it from lib/services.
-export { getConfig } from "@/lib/services";

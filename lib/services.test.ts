@@ -45,10 +45,18 @@ describe("the service registry", () => {
     createServices(configIn(tempDir()));
     const stopped: string[] = [];
     let made = 0;
-    const older = defineService("test.older", () => ++made, () => stopped.push("older"));
+    const older = defineService(
+      "test.older",
+      () => ++made,
+      () => stopped.push("older"),
+    );
     // The same name declared again (as another bundle of the process would) finds the same service.
     const olderAgain = defineService("test.older", () => ++made);
-    const newer = defineService("test.newer", () => older() + 10, () => stopped.push("newer"));
+    const newer = defineService(
+      "test.newer",
+      () => older() + 10,
+      () => stopped.push("newer"),
+    );
     expect([older(), olderAgain(), newer()]).toEqual([1, 1, 11]);
     expect(made).toBe(1);
     await disposeServices();

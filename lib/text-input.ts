@@ -41,6 +41,7 @@ function stringProblem(s: string, maxLength: number | undefined): string | null 
 
 /** A property name as it can be shown in a message (controls and lone surrogates escaped). */
 function showKey(key: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it escapes
   return key.slice(0, 60).replace(/[\u0000-\u001f\u007f]|\p{Cs}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
@@ -94,4 +95,3 @@ export function assertTextInput(value: unknown, where: string | null, options: A
   const message = `${where === null ? "" : `Invalid ${where}: `}${problem.path}: ${problem.reason}`;
   throw (options.error ?? badRequest)(message);
 }
-

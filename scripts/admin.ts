@@ -15,7 +15,10 @@ function print(body: object, ok: boolean): never {
 
 async function main(): Promise<void> {
   // `npm run` starts us in the package folder; INIT_CWD is where the operator typed the command.
-  const argv = absolutePaths(process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--")), process.env.INIT_CWD ?? process.cwd());
+  const argv = absolutePaths(
+    process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--")),
+    process.env.INIT_CWD ?? process.cwd(),
+  );
   try {
     const config = getConfig();
     const { name } = parseAdminCommand(argv); // reject bad input before touching any database
@@ -25,7 +28,10 @@ async function main(): Promise<void> {
     if (SERVER_COMMANDS.has(name) || (owner !== null && owner !== process.pid)) {
       const answer = await sendAdminCommand(config.dataDir, argv).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== "ENOENT" && err.code !== "ECONNREFUSED") throw err;
-        return { ok: false, body: { error: { code: "not_found", message: `No server is running on ${config.dataDir} (its admin socket is missing); start it first` } } };
+        return {
+          ok: false,
+          body: { error: { code: "not_found", message: `No server is running on ${config.dataDir} (its admin socket is missing); start it first` } },
+        };
       });
       print(answer.body, answer.ok);
     }

@@ -1,21 +1,24 @@
-// `npm test`: every suite, on both databases, then the browser journeys.
-// Prints one closing line "N passed, N failed" summing all suites.
-import { spawnSync } from "node:child_process";
+// `npm test`: typecheck, layers, lint, the vitest projects of vitest.config.ts (unit; integration on PGlite;
+// the database-dependent files on PostgreSQL), then the browser journeys. The app is built in the background
+// while the first phases run. Prints a budget line (wall time per phase) and one closing line
+// "N passed, N failed, N skipped" summing all suites, then the list of failures.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildIfStale } from "./build-if-stale.mjs";
 import { checkLayers } from "./check-layers.mjs";
-import { buildPackagesIfStale } from "./build-packages.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const extraArgs = process.argv.slice(2);
-const onlyDb = process.env.TEST_DB; // run one database only when set
+// TEST_DB=pglite leaves out the PostgreSQL phase; TEST_DB=postgres runs only the PostgreSQL phase.
+const onlyDb = process.env.TEST_DB;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 // Named again under the closing line, so the tail of a long log says what failed.
 const failures = [];
 let exitCode = 0;
+// Each vitest file's wall time (tests/setup/file-durations.ts), for the slowest ten under the budget line.
+const fileDurations = [];
 
 /**
  * The suites need a few Debian packages (Chromium for the browser journeys, ffmpeg for
@@ -36,90 +39,132 @@ function ensureSystemPackages() {
   }
 }
 
+/** A step that is not a test file (typecheck, layers, lint) counts as one test: passed or failed. */
+function countStep(name, ok) {
+  if (ok) totals.passed += 1;
+  else {
+    exitCode = 1;
+    totals.failed += 1;
+    failures.push(name);
+  }
+}
+
 function typecheck() {
   console.log("=== typecheck (tsc --noEmit) ===");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", root], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) {
-    exitCode = 1;
-    totals.failed += 1;
-    failures.push("typecheck");
-  } else totals.passed += 1;
+  countStep("typecheck", result.status === 0);
 }
 
 // The layer rules of docs/architecture.md; a broken rule prints its name and the import that broke it.
 function layers() {
   console.log("\n=== layers (dependency-cruiser, .dependency-cruiser.cjs) ===");
-  if (checkLayers({ stdio: "inherit" }).ok) totals.passed += 1;
-  else {
-    exitCode = 1;
-    totals.failed += 1;
-    failures.push("layers");
-  }
+  countStep("layers", checkLayers({ stdio: "inherit" }).ok);
 }
 
-ensureSystemPackages();
-buildPackagesIfStale(); // the CLI tests run the built `adloom` command
-if (!extraArgs.length) {
-  typecheck();
-  layers();
+// Biome (biome.json): formatting and lint over the whole tree, read-only. `npm run format` fixes what it can.
+function lint() {
+  console.log("\n=== lint and format (biome ci) ===");
+  const result = spawnSync(path.join(root, "node_modules/.bin/biome"), ["ci", "--error-on-warnings", "."], { cwd: root, stdio: "inherit" });
+  countStep("lint (biome ci; `npm run format` fixes formatting)", result.status === 0);
 }
-buildIfStale();
+
+/**
+ * The built packages (the CLI tests run the `adloom` command) and the Next.js build (the shared test server
+ * and the browser journeys), in a child process so the phases that need neither run meanwhile. Its output
+ * is kept and shown only when it fails.
+ */
+function startBuild() {
+  const log = path.join(os.tmpdir(), `adloom-test-build-${process.pid}.log`);
+  const out = fs.openSync(log, "w");
+  const script = `const p = await import(${JSON.stringify(path.join(root, "scripts/build-packages.mjs"))});
+p.buildPackagesIfStale();
+const b = await import(${JSON.stringify(path.join(root, "scripts/build-if-stale.mjs"))});
+b.buildIfStale();`;
+  // At a lower priority: the phases running meanwhile have timing assertions; the build takes the CPU they leave idle.
+  const command = [process.execPath, "--input-type=module", "-e", script];
+  if (fs.existsSync("/usr/bin/nice")) command.unshift("/usr/bin/nice", "-n", "10");
+  const child = spawn(command[0], command.slice(1), { cwd: root, stdio: ["ignore", out, out] });
+  const startedAt = Date.now();
+  const done = new Promise((resolve) => child.on("exit", (code) => resolve({ ok: code === 0, ms: Date.now() - startedAt })));
+  return { done, log };
+}
 
 function firstLine(text) {
-  return String(text ?? "").split("\n")[0].slice(0, 300);
+  return String(text ?? "")
+    .split("\n")[0]
+    .slice(0, 300);
 }
 
-function runVitest(db) {
-  const report = path.join(os.tmpdir(), `adloom-vitest-${db}-${process.pid}.json`);
-  const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${db}-${process.pid}.json`);
-  console.log(`\n=== vitest on ${db} ===`);
-  const result = spawnSync(
-    process.execPath,
-    [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extraArgs],
-    { cwd: root, stdio: "inherit", env: { ...process.env, TEST_DB: db, ADLOOM_OPENAPI_STATUS_REPORT: statusReport } },
-  );
+/** One vitest project (vitest.config.ts); its counts and failed tests join the totals. */
+function runVitest(project, { serverChecks }) {
+  const report = path.join(os.tmpdir(), `adloom-vitest-${project}-${process.pid}.json`);
+  const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${project}-${process.pid}.json`);
+  const durations = path.join(os.tmpdir(), `adloom-file-durations-${project}-${process.pid}.json`);
+  console.log(`\n=== vitest: ${project} ===`);
+  const args = [
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+    "--reporter=./tests/setup/file-durations.ts",
+  ];
+  // A path filter may match no file of this project: that is not a failure then.
+  if (extraArgs.length) args.push("--passWithNoTests", ...extraArgs);
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ADLOOM_OPENAPI_STATUS_REPORT: statusReport, ADLOOM_FILE_DURATIONS: durations },
+  });
   if (result.status !== 0) exitCode = 1;
-  // The OpenAPI check (tests/helpers/observed-statuses.ts) runs in the global teardown, whose errors vitest does not count.
   try {
-    const { undocumented } = JSON.parse(fs.readFileSync(statusReport, "utf8"));
-    if (undocumented.length) {
-      console.error(`OpenAPI check FAILED on ${db}: statuses the tests saw that /docs/openapi.json does not document:\n  ${undocumented.join("\n  ")}`);
-      exitCode = 1;
-      totals.failed += 1;
-      failures.push(`OpenAPI status check on ${db}`);
-    } else totals.passed += 1;
+    for (const row of JSON.parse(fs.readFileSync(durations, "utf8"))) fileDurations.push({ file: `${row.file} (${row.project})`, ms: row.ms });
   } catch {
-    exitCode = 1;
-    totals.failed += 1; // no report: the check did not run
-    failures.push(`OpenAPI status check on ${db} (no report)`);
+    // no durations: the run ended before its reporters did; the failure is counted below
   }
-  try {
-    const json = JSON.parse(fs.readFileSync(report, "utf8"));
-    totals.passed += json.numPassedTests;
-    totals.failed += json.numFailedTests;
-    totals.skipped += json.numPendingTests + (json.numTodoTests ?? 0);
-    for (const file of json.testResults) {
-      const failed = file.assertionResults.filter((t) => t.status === "failed");
-      for (const t of failed) failures.push(`vitest on ${db}: ${path.relative(root, file.name)} › ${t.fullName}\n      ${firstLine(t.failureMessages?.[0])}`);
-      if (!failed.length && file.status === "failed") failures.push(`vitest on ${db}: ${path.relative(root, file.name)}\n      ${firstLine(file.message)}`);
+  const json = (() => {
+    try {
+      return JSON.parse(fs.readFileSync(report, "utf8"));
+    } catch {
+      return null;
     }
-  } catch {
-    exitCode = 1;
-    totals.failed += 1; // the run produced no report: count it as a failure
-    failures.push(`vitest on ${db} (no report)`);
+  })();
+  // The OpenAPI check (tests/helpers/observed-statuses.ts) runs in the global teardown, whose errors vitest does not count.
+  if (serverChecks && json?.numTotalTests) {
+    try {
+      const { undocumented } = JSON.parse(fs.readFileSync(statusReport, "utf8"));
+      if (undocumented.length) {
+        console.error(`OpenAPI check FAILED (${project}): statuses the tests saw that /docs/openapi.json does not document:\n  ${undocumented.join("\n  ")}`);
+        countStep(`OpenAPI status check (${project})`, false);
+      } else totals.passed += 1;
+    } catch {
+      countStep(`OpenAPI status check (${project}; no report)`, false); // no report: the check did not run
+    }
   }
+  if (!json) {
+    countStep(`vitest ${project} (no report)`, false); // the run produced no report: count it as a failure
+    return json;
+  }
+  totals.passed += json.numPassedTests;
+  totals.failed += json.numFailedTests;
+  totals.skipped += json.numPendingTests + (json.numTodoTests ?? 0);
+  for (const file of json.testResults) {
+    const failed = file.assertionResults.filter((t) => t.status === "failed");
+    for (const t of failed) failures.push(`vitest ${project}: ${path.relative(root, file.name)} › ${t.fullName}\n      ${firstLine(t.failureMessages?.[0])}`);
+    if (!failed.length && file.status === "failed") failures.push(`vitest ${project}: ${path.relative(root, file.name)}\n      ${firstLine(file.message)}`);
+  }
+  return json;
 }
 
 function runPlaywright() {
   const specs = fs.existsSync(path.join(root, "e2e")) && fs.readdirSync(path.join(root, "e2e")).some((f) => f.endsWith(".spec.ts"));
-  if (!specs || extraArgs.length) return;
+  if (!specs) return false;
   const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromium)) {
     console.error(`\n=== playwright (e2e) NOT RUN: no Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH) ===`);
-    exitCode = 1;
-    totals.failed += 1;
-    failures.push("playwright (not run: no Chromium)");
-    return;
+    countStep("playwright (not run: no Chromium)", false);
+    return true;
   }
   console.log("\n=== playwright (e2e) ===");
   const report = path.join(os.tmpdir(), `adloom-e2e-${process.pid}.json`);
@@ -143,15 +188,49 @@ function runPlaywright() {
     };
     for (const suite of suites ?? []) walk(suite);
   } catch {
-    exitCode = 1;
-    totals.failed += 1;
-    failures.push("playwright (no report)");
+    countStep("playwright (no report)", false);
   }
+  return true;
 }
 
-for (const db of onlyDb ? [onlyDb] : ["pglite", "postgres"]) runVitest(db);
-if (!onlyDb) runPlaywright();
+// Wall time per phase, for the budget line (installing packages is not counted).
+const phases = [];
+async function timed(name, fn) {
+  const startedAt = Date.now();
+  const value = await fn();
+  phases.push({ name, ms: Date.now() - startedAt });
+  return value;
+}
 
+ensureSystemPackages();
+const budgetStart = Date.now();
+const build = startBuild();
+const fullRun = !extraArgs.length;
+if (fullRun) {
+  await timed("typecheck", typecheck);
+  await timed("layers", layers);
+  await timed("lint", lint);
+}
+if (onlyDb !== "postgres") await timed("unit", () => runVitest("unit", { serverChecks: false }));
+const built = await timed("waiting for build", () => build.done);
+phases.push({ name: "build (in the background)", ms: built.ms, overlapped: true });
+if (!built.ok) {
+  console.error(`\nThe build failed; its output:\n${fs.readFileSync(build.log, "utf8")}`);
+  countStep("build (next build / packages)", false);
+} else {
+  if (onlyDb !== "postgres") await timed("integration (PGlite)", () => runVitest("integration", { serverChecks: true }));
+  if (onlyDb !== "pglite") await timed("postgres", () => runVitest("postgres", { serverChecks: true }));
+  if (fullRun && !onlyDb) await timed("playwright", runPlaywright);
+}
+
+// The budget: `.ci/run` (clean install + npm test) within 12 minutes on the 2-core CI machine; install is not counted here.
+const BUDGET_MS = 12 * 60_000;
+const totalMs = Date.now() - budgetStart;
+const seconds = (ms) => `${Math.round(ms / 1000)}s`;
+const slowest = fileDurations.sort((a, b) => b.ms - a.ms).slice(0, 10);
+if (slowest.length) console.log(`\nslowest test files:\n  ${slowest.map((f) => `${seconds(f.ms).padStart(5)}  ${f.file}`).join("\n  ")}`);
+const overBudget = fullRun && totalMs > BUDGET_MS ? ` OVER the ${seconds(BUDGET_MS)} budget` : ` (budget ${seconds(BUDGET_MS)})`;
+console.log(`\nbudget: ${phases.map((p) => `${p.name} ${seconds(p.ms)}`).join(" · ")} · total ${seconds(totalMs)}${overBudget}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 if (failures.length) console.log(`failed:\n  ${failures.join("\n  ")}`);
 process.exit(exitCode || (totals.failed ? 1 : 0));

@@ -24,9 +24,12 @@ declare module "vitest" {
   }
 }
 
-/** Builds the app once, then starts one shared server on the database TEST_DB names. */
+/**
+ * Builds the app once, then starts one shared server: on PostgreSQL for the "postgres" project (vitest.config.ts),
+ * otherwise on the database TEST_DB names (PGlite by default).
+ */
 export default async function setup(project: TestProject) {
-  const testDb = process.env.TEST_DB ?? "pglite";
+  const testDb = project.name === "postgres" ? "postgres" : (process.env.TEST_DB ?? "pglite");
   buildIfStale({ quiet: true });
   buildPackagesIfStale(); // the CLI and packaging tests run the built packages
   let pg: Awaited<ReturnType<typeof startPostgres>> | undefined;

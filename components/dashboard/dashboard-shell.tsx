@@ -9,6 +9,7 @@ import { useEffect, useState, type ReactNode } from "react";
 export function DashboardShell({ brand, sidebar, children }: { brand: ReactNode; sidebar: ReactNode; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const pathname = usePathname();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a route change (pathname) closes the menu
   useEffect(() => setOpen(false), [pathname]);
   useEffect(() => {
     if (!open) return;
@@ -27,7 +28,9 @@ export function DashboardShell({ brand, sidebar, children }: { brand: ReactNode;
           onClick={() => setOpen((o) => !o)}
           className="inline-flex h-10 items-center gap-2 rounded-md border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
         >
-          <span aria-hidden className="text-base leading-none">{open ? "✕" : "☰"}</span>
+          <span aria-hidden className="text-base leading-none">
+            {open ? "✕" : "☰"}
+          </span>
           Menu
         </button>
       </header>

@@ -8,7 +8,16 @@ export function formatDate(iso: string, timeZone = "UTC"): string {
  * en-US and prints midnight as "24".
  */
 export function formatDateTime(iso: string, timeZone = "UTC"): string {
-  return new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone, timeZoneName: "short" });
+  return new Date(iso).toLocaleString("en-US", {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+    timeZone,
+    timeZoneName: "short",
+  });
 }
 
 /** "3 minutes ago", falling back to the date after a week. */

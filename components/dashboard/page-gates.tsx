@@ -11,7 +11,14 @@ export function PlanRequired({ page, title, children }: { page?: string; title: 
   return (
     <>
       {page && <PageHeader title={page} />}
-      <EmptyState title={title} action={<Link className={buttonClass()} href="/dashboard/settings/plan">See plans</Link>}>
+      <EmptyState
+        title={title}
+        action={
+          <Link className={buttonClass()} href="/dashboard/settings/plan">
+            See plans
+          </Link>
+        }
+      >
         {children}
       </EmptyState>
     </>

@@ -5,6 +5,7 @@ import { ApiError, apiFetch } from "./api";
 export type { ToolInput, ToolName, ToolOutput };
 
 /** The arguments of a tool: optional when the tool has no required argument. */
+// biome-ignore lint/complexity/noBannedTypes: "{} extends T" asks whether T has no required key
 export type ToolArgs<N extends ToolName> = {} extends ToolInput<N> ? [args?: ToolInput<N>] : [args: ToolInput<N>];
 
 /**

@@ -51,7 +51,10 @@ export function WorkspaceSwitcher({
 
 function NewWorkspaceLink() {
   return (
-    <Link href="/dashboard/settings/profile#new-workspace" className="mt-1 inline-block rounded text-xs font-medium text-indigo-700 underline-offset-2 hover:underline">
+    <Link
+      href="/dashboard/settings/profile#new-workspace"
+      className="mt-1 inline-block rounded text-xs font-medium text-indigo-700 underline-offset-2 hover:underline"
+    >
       + New workspace
     </Link>
   );

@@ -29,12 +29,21 @@ export function ThreadList({
       {threads.map((t) => {
         const pinLabel = t.pin ? ++pinNumber : null;
         return (
-          <li key={t.id} data-testid="thread" className={`rounded-lg border p-3 text-sm ${t.resolved ? "border-slate-200 bg-slate-50" : "border-slate-300 bg-white"}`}>
+          <li
+            key={t.id}
+            data-testid="thread"
+            className={`rounded-lg border p-3 text-sm ${t.resolved ? "border-slate-200 bg-slate-50" : "border-slate-300 bg-white"}`}
+          >
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium text-slate-900">{t.authorName}</span>
               {t.guest && <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-700">guest</span>}
               {t.timeSeconds !== null && (
-                <button type="button" className="rounded bg-amber-100 px-1.5 font-mono text-xs text-amber-900 hover:bg-amber-200" data-testid="time-code" onClick={() => onSeek?.(t.timeSeconds!)}>
+                <button
+                  type="button"
+                  className="rounded bg-amber-100 px-1.5 font-mono text-xs text-amber-900 hover:bg-amber-200"
+                  data-testid="time-code"
+                  onClick={() => onSeek?.(t.timeSeconds!)}
+                >
                   {formatTimeCode(t.timeSeconds)}
                 </button>
               )}
@@ -47,7 +56,8 @@ export function ThreadList({
                 {t.replies.map((r) => (
                   <li key={r.id}>
                     <span className="font-medium text-slate-900">{r.authorName}</span>
-                    {r.guest && <span className="ml-1 text-xs text-slate-600">(guest)</span>}: <span className="whitespace-pre-wrap break-words text-slate-800">{r.body}</span>
+                    {r.guest && <span className="ml-1 text-xs text-slate-600">(guest)</span>}:{" "}
+                    <span className="whitespace-pre-wrap break-words text-slate-800">{r.body}</span>
                     {onDelete && canDelete?.(r.authorUserId) && (
                       <button type="button" className="ml-2 text-xs text-rose-700 underline" onClick={() => onDelete(r.id)}>
                         Delete
@@ -100,7 +110,13 @@ function ThreadActions({
           <label className="sr-only" htmlFor={`reply-${thread.id}`}>
             Reply
           </label>
-          <input id={`reply-${thread.id}`} value={reply} onChange={(e) => setReply(e.target.value)} placeholder="Reply…" className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1" />
+          <input
+            id={`reply-${thread.id}`}
+            value={reply}
+            onChange={(e) => setReply(e.target.value)}
+            placeholder="Reply…"
+            className="min-w-0 flex-1 rounded border border-slate-300 px-2 py-1"
+          />
           <button type="submit" disabled={busy} className="rounded bg-slate-800 px-2 py-1 text-xs font-medium text-white disabled:opacity-50">
             Reply
           </button>

@@ -16,13 +16,7 @@ export function Field({
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={hint || error ? `${id}-desc` : undefined}
-        className={inputClass}
-        {...props}
-      />
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={hint || error ? `${id}-desc` : undefined} className={inputClass} {...props} />
       {(hint || error) && (
         <p id={`${id}-desc`} className={`text-xs ${error ? "text-rose-700" : "text-slate-500"}`}>
           {error ?? hint}

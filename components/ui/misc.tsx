@@ -41,7 +41,12 @@ export function EmptyState({ title, children, action }: { title: string; childre
 }
 
 export function Alert({ tone = "rose", children }: { tone?: "rose" | "amber" | "green" | "sky"; children: ReactNode }) {
-  const styles = { rose: "border-rose-200 bg-rose-50 text-rose-900", amber: "border-amber-200 bg-amber-50 text-amber-900", green: "border-emerald-200 bg-emerald-50 text-emerald-900", sky: "border-sky-200 bg-sky-50 text-sky-900" };
+  const styles = {
+    rose: "border-rose-200 bg-rose-50 text-rose-900",
+    amber: "border-amber-200 bg-amber-50 text-amber-900",
+    green: "border-emerald-200 bg-emerald-50 text-emerald-900",
+    sky: "border-sky-200 bg-sky-50 text-sky-900",
+  };
   return (
     <div role={tone === "rose" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm ${styles[tone]}`}>
       {children}
@@ -67,6 +72,7 @@ export function TableHead({ columns, actions = false }: { columns: ReactNode[]; 
     <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
       <tr>
         {columns.map((c, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the columns of a table are fixed
           <th key={i} scope="col" className="px-4 py-3 font-medium">
             {c}
           </th>

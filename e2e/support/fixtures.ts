@@ -20,6 +20,7 @@ export const PASSWORD = "correct horse battery staple";
  * (failed network requests the test provokes on purpose are filtered by `allowConsole`).
  */
 export const test = base.extend<{ consoleErrors: string[]; allowConsole: RegExp[] }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its destructured first parameter
   baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
   allowConsole: [[], { option: true }],
   consoleErrors: [

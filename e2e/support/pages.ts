@@ -63,7 +63,10 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
     const culprits = [...document.querySelectorAll("body *")]
       .filter((el) => el.getBoundingClientRect().right > width + 1)
       .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${[...el.classList].slice(0, 4).join(".")} (right ${Math.round(el.getBoundingClientRect().right)})`);
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${[...el.classList].slice(0, 4).join(".")} (right ${Math.round(el.getBoundingClientRect().right)})`,
+      );
     return { scroll, width, culprits };
   });
   expect(overflow, `document wider than the viewport at ${page.url()}`).toBeNull();
@@ -72,7 +75,13 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
 /** axe-core with its default rule set (WCAG A/AA and best practices): zero violations. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  const summary = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("\n    ")}`);
+  const summary = violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(" "))
+        .join("\n    ")}`,
+  );
   expect(summary, `axe violations at ${page.url()}`).toEqual([]);
 }
 

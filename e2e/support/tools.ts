@@ -33,10 +33,32 @@ export async function readyCreative(page: Page, fileName: string, size = 600): P
 }
 
 /** A (paused) ad on platform A for a ready creative: campaign, ad set, copy and ad made through the tools. */
-export async function adFor(page: Page, creativeId: string, names: { campaign: string; adSet: string; ad?: string }): Promise<{ id: string; externalId: string }> {
-  const { id: copyVariantId } = await callTool(page, "create_copy_variant", { creativeId, headline: "Fresh picks", primaryText: "Shop the new season", label: "Main" });
+export async function adFor(
+  page: Page,
+  creativeId: string,
+  names: { campaign: string; adSet: string; ad?: string },
+): Promise<{ id: string; externalId: string }> {
+  const { id: copyVariantId } = await callTool(page, "create_copy_variant", {
+    creativeId,
+    headline: "Fresh picks",
+    primaryText: "Shop the new season",
+    label: "Main",
+  });
   const { campaign } = await callTool(page, "create_campaign", { platform: "platform_a", name: names.campaign, objective: "sales" });
-  const { adSet } = await callTool(page, "create_ad_set", { campaignId: campaign.id, platform: "platform_a", name: names.adSet, budget: { type: "daily", amountMinor: 5000 }, targetCountries: ["US"] });
-  const { ad } = await callTool(page, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId, name: names.ad, callToAction: "shop_now", landingUrl: "https://example.com/shop" });
+  const { adSet } = await callTool(page, "create_ad_set", {
+    campaignId: campaign.id,
+    platform: "platform_a",
+    name: names.adSet,
+    budget: { type: "daily", amountMinor: 5000 },
+    targetCountries: ["US"],
+  });
+  const { ad } = await callTool(page, "create_ad", {
+    adSetId: adSet.id,
+    creativeId,
+    copyVariantId,
+    name: names.ad,
+    callToAction: "shop_now",
+    landingUrl: "https://example.com/shop",
+  });
   return ad;
 }

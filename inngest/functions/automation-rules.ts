@@ -12,7 +12,9 @@ export const automationRules = inngest.createFunction(
     const workspaces = await step.run("list-workspaces", () => workspacesWithRules());
     let runs = 0;
     for (const workspaceId of workspaces) {
-      const results = await step.run(`evaluate-${workspaceId}`, async () => (await evaluateWorkspaceRules(workspaceId)).map((r) => ({ ruleId: r.ruleId, error: r.error })));
+      const results = await step.run(`evaluate-${workspaceId}`, async () =>
+        (await evaluateWorkspaceRules(workspaceId)).map((r) => ({ ruleId: r.ruleId, error: r.error })),
+      );
       runs += results.length;
     }
     return { workspaces: workspaces.length, rules: runs };

@@ -11,4 +11,16 @@ import { webhookMaintenance } from "./webhook-maintenance";
 import { leadsPull } from "./leads-pull";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
-export const functions: InngestFunction.Any[] = [purgeJobHistory, uploadPush, webhookDeliver, webhookMaintenance, taskDueDigest, automationRules, automationFlowRun, automationFlowSchedules, commentsPull, performanceRollup, leadsPull];
+export const functions: InngestFunction.Any[] = [
+  purgeJobHistory,
+  uploadPush,
+  webhookDeliver,
+  webhookMaintenance,
+  taskDueDigest,
+  automationRules,
+  automationFlowRun,
+  automationFlowSchedules,
+  commentsPull,
+  performanceRollup,
+  leadsPull,
+];

@@ -44,7 +44,8 @@ export async function updateProfile(userId: string, input: { name: string; timeZ
 
 /** Changes the password; the current one must be given when the account has one (OAuth-only accounts set a first one). */
 export async function changePassword(userId: string, input: { current: string; next: string }): Promise<void> {
-  if (input.next.length < PASSWORD_MIN || input.next.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the new password`);
+  if (input.next.length < PASSWORD_MIN || input.next.length > PASSWORD_MAX)
+    throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the new password`);
   const db = getDb();
   const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
   if (!user) throw notFound("User");

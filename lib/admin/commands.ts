@@ -123,7 +123,12 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
     flags: ["workspace", "ad", "message", "author"],
     run: async (f) => {
       const { postSandboxComment } = await import("@/lib/platforms/sandbox-ads/comments");
-      return postSandboxComment({ workspaceId: required(f, "workspace"), adExternalId: required(f, "ad"), message: required(f, "message"), authorName: f.author });
+      return postSandboxComment({
+        workspaceId: required(f, "workspace"),
+        adExternalId: required(f, "ad"),
+        message: required(f, "message"),
+        authorName: f.author,
+      });
     },
   },
   "sandbox comments": {
@@ -250,7 +255,10 @@ function required(f: Flags, name: string): string {
 }
 
 function list(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function fieldValues(text: string): Record<string, string> {

@@ -22,14 +22,17 @@ export async function seedLibrary(input: { workspaceId: string; count: number; f
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > SEED_LIBRARY_MAX) throw badRequest(`--count must be 1 to ${SEED_LIBRARY_MAX}`);
   const db = getDb();
   if (!(await db.workspace.findUnique({ where: { id: input.workspaceId }, select: { id: true } }))) throw notFound("Workspace");
-  if (input.folderId && !(await db.folder.findFirst({ where: { id: input.folderId, workspaceId: input.workspaceId }, select: { id: true } }))) throw notFound("Folder");
+  if (input.folderId && !(await db.folder.findFirst({ where: { id: input.folderId, workspaceId: input.workspaceId }, select: { id: true } })))
+    throw notFound("Folder");
 
   const storage = getStorage();
   const images = await Promise.all(
     SHAPES.flatMap((shape, s) =>
       [0, 1, 2].map(async (c) => {
         const hue = (s * 3 + c) * 30;
-        const bytes = await sharp({ create: { ...shape, channels: 3, background: `hsl(${hue}, 60%, 55%)` } }).png().toBuffer();
+        const bytes = await sharp({ create: { ...shape, channels: 3, background: `hsl(${hue}, 60%, 55%)` } })
+          .png()
+          .toBuffer();
         return { ...shape, bytes };
       }),
     ),

@@ -45,7 +45,13 @@ export function mediaIdOn(platform: Platform, uploads: Upload[]): string | null 
 }
 
 /** Everything that keeps this creative + copy from becoming an ad on the platform (empty when it can). */
-export function materialProblems(platform: Platform, creative: Creative, mediaId: string | null, copy: CopyVariant | null, callToAction: CallToAction): string[] {
+export function materialProblems(
+  platform: Platform,
+  creative: Creative,
+  mediaId: string | null,
+  copy: CopyVariant | null,
+  callToAction: CallToAction,
+): string[] {
   const problems: string[] = [];
   if (creative.status !== "ready") problems.push(`creative ${creative.id}: is ${creative.status}, not ready`);
   if (!mediaId) problems.push(`creative ${creative.id}: was not uploaded to ${platform}; upload the file to ${platform} first`);
@@ -65,7 +71,13 @@ export function materialProblems(platform: Platform, creative: Creative, mediaId
  * set, so a repeated or restarted build finds the ad it made before, here and on the platform.
  */
 export function adClientRef(adSetId: string, creativeId: string, copyVariantId: string | null): string {
-  return "ad-" + createHash("sha256").update(`${adSetId}|${creativeId}|${copyVariantId ?? "-"}`).digest("hex").slice(0, 40);
+  return (
+    "ad-" +
+    createHash("sha256")
+      .update(`${adSetId}|${creativeId}|${copyVariantId ?? "-"}`)
+      .digest("hex")
+      .slice(0, 40)
+  );
 }
 
 /** A readable default name: the file name and the copy's label or headline. */

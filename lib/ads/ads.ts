@@ -133,7 +133,8 @@ export async function planAd(principal: Principal, input: AdSpecInput & { draftI
   const problems = materialProblems(adSet.platform, creative, mediaIdOn(adSet.platform, creative.uploads), copy, input.callToAction);
   if (input.leadFormId) {
     const { account, api } = await platformFor(principal, adSet.platform);
-    if (!(await api.listLeadForms(account)).some((f) => f.externalId === input.leadFormId)) problems.push(`leadFormId: no lead form ${input.leadFormId} on the ${adSet.platform} ad account`);
+    if (!(await api.listLeadForms(account)).some((f) => f.externalId === input.leadFormId))
+      problems.push(`leadFormId: no lead form ${input.leadFormId} on the ${adSet.platform} ad account`);
   }
   if (problems.length) throw invalidArgument(problems.join("; "));
   return {
@@ -190,7 +191,15 @@ export async function listAds(
 /** Changes an ad's name, text, call to action or landing URL (checked against the platform's rules). */
 export async function updateAd(
   principal: Principal,
-  input: { id: string; name?: string; headline?: string | null; primaryText?: string | null; description?: string | null; callToAction?: CallToAction; landingUrl?: string },
+  input: {
+    id: string;
+    name?: string;
+    headline?: string | null;
+    primaryText?: string | null;
+    description?: string | null;
+    callToAction?: CallToAction;
+    landingUrl?: string;
+  },
 ): Promise<{ ad: AdOut }> {
   const row = await requireAd(principal, input.id);
   requireNotDeleted(row, "Ad");
@@ -200,9 +209,12 @@ export async function updateAd(
     description: input.description !== undefined ? input.description : row.description,
   };
   const callToAction = input.callToAction ?? (row.callToAction as CallToAction);
-  const problems = adProblems(row.platform, { id: row.creativeId, kind: "image", width: null, height: null, durationMs: null, sizeBytes: 0 }, next, callToAction).filter(
-    (p) => !p.startsWith("creative "),
-  );
+  const problems = adProblems(
+    row.platform,
+    { id: row.creativeId, kind: "image", width: null, height: null, durationMs: null, sizeBytes: 0 },
+    next,
+    callToAction,
+  ).filter((p) => !p.startsWith("creative "));
   if (problems.length) throw invalidArgument(problems.join("; "));
   const { account, api } = await platformFor(principal, row.platform);
   const creativePatch = {
@@ -236,5 +248,6 @@ export const ADS_PER_BUILD = 200;
 
 /** `limit_exceeded` when a build asks for more ads than one call makes. */
 export function checkBuildSize(pairs: number): void {
-  if (pairs > ADS_PER_BUILD) throw new AppError("limit_exceeded", `One call builds at most ${ADS_PER_BUILD} ads; ${pairs} creative x copy pairs were asked for`);
+  if (pairs > ADS_PER_BUILD)
+    throw new AppError("limit_exceeded", `One call builds at most ${ADS_PER_BUILD} ads; ${pairs} creative x copy pairs were asked for`);
 }

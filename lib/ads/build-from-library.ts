@@ -37,7 +37,10 @@ const CONCURRENCY = 4;
  * ads: exactly one ad per pair, here and on the platform. Rate limits are waited out; another
  * platform refusal is reported on its pair and the others go on.
  */
-export async function buildAdsFromLibrary(principal: Principal, input: BuildInput): Promise<{ ads: BuildRow[]; created: number; existing: number; failed: number }> {
+export async function buildAdsFromLibrary(
+  principal: Principal,
+  input: BuildInput,
+): Promise<{ ads: BuildRow[]; created: number; existing: number; failed: number }> {
   const creativeIds = [...new Set(input.creativeIds)];
   const copyIds = [...new Set(input.copyVariantIds ?? [])];
   checkBuildSize(creativeIds.length * Math.max(1, copyIds.length));
@@ -68,7 +71,9 @@ export async function buildAdsFromLibrary(principal: Principal, input: BuildInpu
   const refs = rows.map((r) => adClientRef(adSet.id, r.creativeId, r.copyVariantId));
   const existing = await getDb().ad.findMany({ where: { workspaceId: principal.workspaceId, clientRef: { in: refs } }, select: { id: true, clientRef: true } });
   const existingByRef = new Map(existing.map((e) => [e.clientRef, e.id]));
-  rows.forEach((r, i) => (r.adId = existingByRef.get(refs[i]!) ?? null));
+  rows.forEach((r, i) => {
+    r.adId = existingByRef.get(refs[i]!) ?? null;
+  });
 
   if (input.dryRun) return summarize(rows);
   const refused = rows.filter((r) => r.problems.length && !r.adId);

@@ -22,7 +22,10 @@ const DAY_MS = 86_400_000;
 const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
 
 /** Today's and the last 7 days' delivery (the ad account's days) for each of the ads, one insights call per platform. */
-export async function recentByAd(principal: Pick<Principal, "workspaceId">, ads: Pick<Ad, "id" | "platform" | "externalId">[]): Promise<Map<string, RecentDelivery>> {
+export async function recentByAd(
+  principal: Pick<Principal, "workspaceId">,
+  ads: Pick<Ad, "id" | "platform" | "externalId">[],
+): Promise<Map<string, RecentDelivery>> {
   const out = new Map<string, RecentDelivery>();
   for (const platform of ["platform_a", "platform_b"] as Platform[]) {
     const mine = ads.filter((a) => a.platform === platform);

@@ -6,7 +6,7 @@ import { newId } from "@/lib/ids";
 import { scheduledDays } from "@/lib/platforms/ad-rules";
 import type { AdObjectStatus } from "@/lib/platforms/ads-types";
 import { toAd, toAdSet, toCampaign, type AdOut, type AdSetOut, type CampaignOut } from "./ad-schemas";
-import { requireAd, requireAdSet, requireCampaign, requireNotDeleted } from "./lookups";
+import { requireAdSet, requireCampaign, requireNotDeleted } from "./lookups";
 import { platformFor } from "./platform-access";
 
 /** Status changes on the platform, then here. Each is idempotent: the same change twice is one change. */

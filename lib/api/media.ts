@@ -28,8 +28,16 @@ function mediaOperation(rendition: MediaRendition) {
     errors: ["not_found"],
     success: { status: 200, description: preview ? "The preview (video/mp4)" : "The media bytes (image/* or video/*); 206 for a range" },
     otherAnswers: {
-      empty: { "206": "Partial content: the requested `Range`", "304": "Not modified (`If-None-Match` / `If-Modified-Since`)", "416": "The `Range` lies outside the file" },
-      headers: { Range: "One byte range, e.g. `bytes=0-1023`", "If-None-Match": `An \`ETag\` of this ${preview ? "preview" : "media"}`, "If-Modified-Since": "An HTTP date" },
+      empty: {
+        "206": "Partial content: the requested `Range`",
+        "304": "Not modified (`If-None-Match` / `If-Modified-Since`)",
+        "416": "The `Range` lies outside the file",
+      },
+      headers: {
+        Range: "One byte range, e.g. `bytes=0-1023`",
+        "If-None-Match": `An \`ETag\` of this ${preview ? "preview" : "media"}`,
+        "If-Modified-Since": "An HTTP date",
+      },
     },
     handler: async ({ principal, params, query, request }) =>
       mediaResponse(request, await findCreativeMedia(principal, { creativeId: params.id, rendition }), { downloadName: query.download }),

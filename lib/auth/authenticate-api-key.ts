@@ -45,10 +45,12 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   if (!row.role) throw new AppError("unauthorized", "Invalid API key: its creator is no longer a member of the workspace");
 
   recordLastUsed(row.keyId, dateFromMs(row.lastUsedAtMs));
-  return principalFromRow(
-    memberRowOf({ ...row, role: row.role }),
-    { kind: "api_key", userId: row.userId, keyId: row.keyId, scopes: row.scopes.length ? row.scopes.filter(isScope) : null },
-  );
+  return principalFromRow(memberRowOf({ ...row, role: row.role }), {
+    kind: "api_key",
+    userId: row.userId,
+    keyId: row.keyId,
+    scopes: row.scopes.length ? row.scopes.filter(isScope) : null,
+  });
 }
 
 const recordLastUsed = lastUsedRecorder("api-keys", (keyId, at, olderThan) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
+import type { AppError } from "@/lib/errors";
 import { authorize } from "./authorize";
 import type { Principal } from "./principal";
 

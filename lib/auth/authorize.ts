@@ -7,10 +7,7 @@ import { roleAllows } from "./roles";
 export function authorize(principal: Principal, capabilityId: CapabilityId): void {
   const capability = CAPABILITIES[capabilityId];
   if (!roleAllows(principal.role, capability.permission)) {
-    throw new AppError(
-      "forbidden",
-      `Your role (${principal.role}) lacks the permission "${capability.permission}" needed for this action`,
-    );
+    throw new AppError("forbidden", `Your role (${principal.role}) lacks the permission "${capability.permission}" needed for this action`);
   }
   if (principal.scopes !== null) {
     if (capability.scopes === "unscoped") {

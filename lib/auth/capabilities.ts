@@ -56,7 +56,11 @@ export const CAPABILITIES = {
   "review.share": { permission: "review.share", scopes: ["share"], summary: "Creating external review links" },
   "review.version": { permission: "uploads.write", scopes: ["upload"], summary: "Adding a new version of a creative" },
 
-  "ads.read": { permission: "ads.read", scopes: ["ads_view"], summary: "Viewing ad accounts, campaigns, ad sets, ads, drafts, audiences and results (ads tools list_*/get_*)" },
+  "ads.read": {
+    permission: "ads.read",
+    scopes: ["ads_view"],
+    summary: "Viewing ad accounts, campaigns, ad sets, ads, drafts, audiences and results (ads tools list_*/get_*)",
+  },
   "ads.write": {
     permission: "ads.write",
     scopes: ["ads"],

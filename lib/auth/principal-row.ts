@@ -43,10 +43,7 @@ export function memberRowOf({ trialEndsAtMs, ...row }: MemberColumnsRow & { role
 }
 
 /** Builds the Principal of an API key (with its scopes) or a dashboard session (scopes null) from a MemberRow. */
-export function principalFromRow(
-  row: MemberRow,
-  who: { kind: Principal["kind"]; userId: string; keyId: string | null; scopes: Scope[] | null },
-): Principal {
+export function principalFromRow(row: MemberRow, who: { kind: Principal["kind"]; userId: string; keyId: string | null; scopes: Scope[] | null }): Principal {
   return {
     ...who,
     userName: row.userName,
@@ -54,7 +51,7 @@ export function principalFromRow(
     twoFactorEnabled: row.twoFactorEnabled,
     workspaceId: row.workspaceId,
     role: row.role,
-    folderIds: row.folderIds && row.folderIds.length ? row.folderIds : null,
+    folderIds: row.folderIds?.length ? row.folderIds : null,
     workspace: {
       name: row.workspaceName,
       status: row.workspaceStatus,

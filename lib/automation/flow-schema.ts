@@ -21,17 +21,22 @@ export const FlowConditionSchema = z
   .strictObject({
     path: FieldPath,
     operator: z.enum(FLOW_OPERATORS),
-    value: z.union([z.string().max(1000), z.number().finite(), z.boolean(), z.null()]).optional().describe("Not used by exists"),
+    value: z
+      .union([z.string().max(1000), z.number().finite(), z.boolean(), z.null()])
+      .optional()
+      .describe("Not used by exists"),
   })
   .superRefine((c, ctx) => {
     if (c.operator !== "exists" && c.value === undefined) ctx.addIssue({ code: "custom", path: ["value"], message: `${c.operator} needs a value` });
-    if (["gt", "gte", "lt", "lte"].includes(c.operator) && typeof c.value !== "number") ctx.addIssue({ code: "custom", path: ["value"], message: `${c.operator} compares numbers: value must be a number` });
+    if (["gt", "gte", "lt", "lte"].includes(c.operator) && typeof c.value !== "number")
+      ctx.addIssue({ code: "custom", path: ["value"], message: `${c.operator} compares numbers: value must be a number` });
   });
 export type FlowCondition = z.output<typeof FlowConditionSchema>;
 
 /** Parses a 5-field cron expression (UTC unless a time zone is given); throws a readable message. */
 export function parseFlowCron(expression: string, timeZone: string | undefined): Cron {
-  if (expression.trim().split(/\s+/).length !== 5) throw new Error(`"${expression}" is not a 5-field cron expression (minute hour day-of-month month day-of-week)`);
+  if (expression.trim().split(/\s+/).length !== 5)
+    throw new Error(`"${expression}" is not a 5-field cron expression (minute hour day-of-month month day-of-week)`);
   try {
     return new Cron(expression.trim(), { timezone: timeZone ?? "UTC", mode: "5-part", domAndDow: false, paused: true });
   } catch (err) {
@@ -71,7 +76,9 @@ export const FlowTriggerSchema = z.union([
 export const FlowPayloadSchema = z
   .record(z.string().max(200), z.unknown())
   .refine((p) => JSON.stringify(p).length <= 16_384, "must be at most 16 KB as JSON")
-  .describe('The JSON object to send. A string value "{{data.rule.name}}" is replaced by that field of the trigger (its JSON value when the string is only the template)');
+  .describe(
+    'The JSON object to send. A string value "{{data.rule.name}}" is replaced by that field of the trigger (its JSON value when the string is only the template)',
+  );
 
 export const FlowActionSchema = z.strictObject({
   url: z.string().min(1).max(2048).describe("Where to POST (https; plain http to private addresses only with WEBHOOKS_ALLOW_PRIVATE_URLS=1)"),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
@@ -11,7 +11,7 @@ import { configuredUrlPolicy } from "@/lib/webhooks/attempt";
 import { isSuccess, sendSignedRequest } from "@/lib/webhooks/send-request";
 import { newSigningSecret } from "@/lib/webhooks/sign";
 import { resolveDeliverableUrl, WebhookUrlError } from "@/lib/webhooks/url-policy";
-import { FlowActionSchema, FlowConditionSchema, FlowTriggerSchema, parseFlowCron, type FlowCondition } from "./flow-schema";
+import { type FlowActionSchema, type FlowConditionSchema, type FlowTriggerSchema, parseFlowCron, type FlowCondition } from "./flow-schema";
 import { conditionHolds, renderPayload, type FlowTrigger } from "./flow-template";
 
 export interface FlowOut {
@@ -46,7 +46,8 @@ export interface CreateFlowInput {
 /** Saves a flow; answers its signing secret once (deliveries are signed like webhooks, with this secret). */
 export async function createFlow(principal: Principal, input: CreateFlowInput): Promise<{ flow: FlowOut; secret: string }> {
   // A flow sends workspace events to a URL of the author's choosing, like the webhook endpoint: admins only.
-  if (!roleAllows(principal.role, "webhooks.manage")) throw new AppError("forbidden", `Your role (${principal.role}) lacks the permission "webhooks.manage" needed to send events to a URL`);
+  if (!roleAllows(principal.role, "webhooks.manage"))
+    throw new AppError("forbidden", `Your role (${principal.role}) lacks the permission "webhooks.manage" needed to send events to a URL`);
   try {
     await resolveDeliverableUrl(input.action.url, configuredUrlPolicy());
   } catch (err) {
@@ -78,12 +79,21 @@ export async function createFlow(principal: Principal, input: CreateFlowInput): 
 
 export async function listFlows(principal: Principal, input: { limit: number; cursor?: string }): Promise<{ flows: FlowOut[]; nextCursor: string | null }> {
   const db = getDb();
-  const rows = await db.automationFlow.findMany({ where: { workspaceId: principal.workspaceId, ...afterCursor(input.cursor) }, orderBy: NEWEST_FIRST, take: input.limit + 1 });
+  const rows = await db.automationFlow.findMany({
+    where: { workspaceId: principal.workspaceId, ...afterCursor(input.cursor) },
+    orderBy: NEWEST_FIRST,
+    take: input.limit + 1,
+  });
   const page = toPage(rows, input.limit);
   const flows: FlowOut[] = [];
   for (const row of page.items) {
     const last = await db.automationFlowRun.findFirst({ where: { flowId: row.id }, orderBy: { createdAt: "desc" } });
-    flows.push(toFlow(row, last ? { status: last.status, responseStatus: last.responseStatus, error: last.error, at: (last.finishedAt ?? last.createdAt).toISOString() } : null));
+    flows.push(
+      toFlow(
+        row,
+        last ? { status: last.status, responseStatus: last.responseStatus, error: last.error, at: (last.finishedAt ?? last.createdAt).toISOString() } : null,
+      ),
+    );
   }
   return { flows, nextCursor: page.nextCursor };
 }
@@ -117,13 +127,22 @@ export async function runFlow(flowId: string, trigger: FlowTrigger): Promise<Flo
   const data = renderPayload(flow.payload, trigger) as Record<string, unknown>;
   const body = JSON.stringify(data);
   // The run id is the delivery's event id (webhook-id): the same across retries, so receivers can deduplicate.
-  const sent = await sendSignedRequest({ url: flow.url, secret: flow.secret, body, eventId: run.id, eventType: "automation.flow", deliveryId: newId("fdl") }, configuredUrlPolicy());
+  const sent = await sendSignedRequest(
+    { url: flow.url, secret: flow.secret, body, eventId: run.id, eventType: "automation.flow", deliveryId: newId("fdl") },
+    configuredUrlPolicy(),
+  );
   if (!isSuccess(sent.outcome)) {
     const error = sent.outcome.error ?? `HTTP ${sent.outcome.status}`;
-    await db.automationFlowRun.update({ where: { id: run.id }, data: { status: "failed", responseStatus: sent.outcome.status, error, finishedAt: new Date() } });
+    await db.automationFlowRun.update({
+      where: { id: run.id },
+      data: { status: "failed", responseStatus: sent.outcome.status, error, finishedAt: new Date() },
+    });
     throw new Error(`Flow ${flow.name}: ${error}`);
   }
-  await db.automationFlowRun.update({ where: { id: run.id }, data: { status: "sent", responseStatus: sent.outcome.status, error: null, finishedAt: new Date() } });
+  await db.automationFlowRun.update({
+    where: { id: run.id },
+    data: { status: "sent", responseStatus: sent.outcome.status, error: null, finishedAt: new Date() },
+  });
   await emitEvent({
     workspaceId: flow.workspaceId,
     type: "automation.event",

@@ -42,7 +42,9 @@ export async function scopedObjects(workspaceId: string, scope: RuleDefinition["
     ...(scope.nameContains ? { name: { contains: scope.nameContains, mode: "insensitive" as const } } : {}),
   };
   const campaignNames = async (ids: string[]) =>
-    new Map((await db.adCampaign.findMany({ where: { id: { in: [...new Set(ids)] }, workspaceId }, select: { id: true, name: true } })).map((c) => [c.id, c.name]));
+    new Map(
+      (await db.adCampaign.findMany({ where: { id: { in: [...new Set(ids)] }, workspaceId }, select: { id: true, name: true } })).map((c) => [c.id, c.name]),
+    );
   if (scope.level === "campaigns") {
     const rows = await db.adCampaign.findMany({ where, orderBy: { createdAt: "asc" } });
     return rows.map((r) => ({ id: r.id, level: "campaigns", name: r.name, campaignName: r.name, platform: r.platform, status: r.status, budget: null }));
@@ -62,7 +64,15 @@ export async function scopedObjects(workspaceId: string, scope: RuleDefinition["
   }
   const rows = await db.ad.findMany({ where, orderBy: { createdAt: "asc" } });
   const names = await campaignNames(rows.map((r) => r.campaignId));
-  return rows.map((r) => ({ id: r.id, level: "ads", name: r.name, campaignName: names.get(r.campaignId) ?? "", platform: r.platform, status: r.status, budget: null }));
+  return rows.map((r) => ({
+    id: r.id,
+    level: "ads",
+    name: r.name,
+    campaignName: names.get(r.campaignId) ?? "",
+    platform: r.platform,
+    status: r.status,
+    budget: null,
+  }));
 }
 
 interface Totals {
@@ -81,7 +91,9 @@ interface Totals {
  */
 export async function readScope(principal: Pick<Principal, "workspaceId">, definition: Pick<RuleDefinition, "scope" | "window">): Promise<ScopeReading> {
   const objects = await scopedObjects(principal.workspaceId, definition.scope);
-  const totals = new Map<string, Totals>(objects.map((o) => [o.id, { impressions: 0, reach: 0, clicks: 0, spendMinor: 0, conversions: 0, valueMinor: 0, frequency: null }]));
+  const totals = new Map<string, Totals>(
+    objects.map((o) => [o.id, { impressions: 0, reach: 0, clicks: 0, spendMinor: 0, conversions: 0, valueMinor: 0, frequency: null }]),
+  );
   let now: Date | null = null;
   let window: ScopeReading["window"] = null;
   let currency: string | null = null;
@@ -94,7 +106,10 @@ export async function readScope(principal: Pick<Principal, "workspaceId">, defin
     const level = definition.scope.level;
     // The ads under the objects, and which object each sums into.
     const ads = await db.ad.findMany({
-      where: { workspaceId: principal.workspaceId, ...(level === "ads" ? { id: { in: ids } } : level === "ad_sets" ? { adSetId: { in: ids } } : { campaignId: { in: ids } }) },
+      where: {
+        workspaceId: principal.workspaceId,
+        ...(level === "ads" ? { id: { in: ids } } : level === "ad_sets" ? { adSetId: { in: ids } } : { campaignId: { in: ids } }),
+      },
       select: { id: true, externalId: true, adSetId: true, campaignId: true },
     });
     const { account, api } = await platformFor(principal, platform);
@@ -105,7 +120,9 @@ export async function readScope(principal: Pick<Principal, "workspaceId">, defin
     const since = daysBefore(info.today, WINDOW_DAYS[definition.window] - 1);
     window ??= { since, until: info.today };
     if (!ads.length) continue;
-    const rows: DailyInsight[] = await withBusyRetry(() => api.getDailyInsights(account, { since, until: info.today, adExternalIds: ads.map((a) => a.externalId) }));
+    const rows: DailyInsight[] = await withBusyRetry(() =>
+      api.getDailyInsights(account, { since, until: info.today, adExternalIds: ads.map((a) => a.externalId) }),
+    );
     const ownerOf = new Map(ads.map((a) => [a.externalId, level === "ads" ? a.id : level === "ad_sets" ? a.adSetId : a.campaignId]));
     // Frequency is cumulative per ad: its latest day in the window counts, and an object shows its most-shown ad's.
     const latest = new Map<string, DailyInsight>();

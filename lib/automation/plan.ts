@@ -50,11 +50,21 @@ export function conditionsHold(definition: Pick<RuleDefinition, "conditions" | "
 export function changedBudget(action: RuleDefinition["action"], current: number): number {
   const factor = action.type === "increase_budget" ? 1 + action.percent! / 100 : 1 - action.percent! / 100;
   const next = Math.round(current * factor);
-  return action.type === "increase_budget" ? Math.min(next, Math.max(current, action.maxBudgetMinor!)) : Math.max(next, Math.min(current, action.minBudgetMinor!));
+  return action.type === "increase_budget"
+    ? Math.min(next, Math.max(current, action.maxBudgetMinor!))
+    : Math.max(next, Math.min(current, action.minBudgetMinor!));
 }
 
 function planFor(definition: RuleDefinition, object: ScopedObject, metrics: Metrics, cooling: boolean): PlannedAction {
-  const base = { objectId: object.id, level: object.level, name: object.name, campaignName: object.campaignName, platform: object.platform, metrics, newBudgetMinor: null };
+  const base = {
+    objectId: object.id,
+    level: object.level,
+    name: object.name,
+    campaignName: object.campaignName,
+    platform: object.platform,
+    metrics,
+    newBudgetMinor: null,
+  };
   const action = definition.action;
   const skip = (skipped: NonNullable<PlannedAction["skipped"]>, change: string): PlannedAction => ({ ...base, act: false, change, skipped });
   if (action.type === "pause" || action.type === "activate") {

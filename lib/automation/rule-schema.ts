@@ -2,7 +2,20 @@ import { z } from "zod";
 
 /** A rule's definition: what tools accept, the database stores (AutomationRule.definition) and the editor builds. */
 
-export const RULE_METRICS = ["spend", "impressions", "reach", "clicks", "ctr", "cpc", "cpm", "conversions", "cpa", "conversion_value", "roas", "frequency"] as const;
+export const RULE_METRICS = [
+  "spend",
+  "impressions",
+  "reach",
+  "clicks",
+  "ctr",
+  "cpc",
+  "cpm",
+  "conversions",
+  "cpa",
+  "conversion_value",
+  "roas",
+  "frequency",
+] as const;
 export type RuleMetric = (typeof RULE_METRICS)[number];
 
 export const RULE_WINDOWS = ["today", "last_3_days", "last_7_days", "last_14_days", "last_30_days"] as const;
@@ -19,7 +32,9 @@ export const RULE_ACTIONS = ["pause", "activate", "increase_budget", "decrease_b
 export type RuleActionType = (typeof RULE_ACTIONS)[number];
 
 export const ConditionSchema = z.strictObject({
-  metric: z.enum(RULE_METRICS).describe("spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio"),
+  metric: z
+    .enum(RULE_METRICS)
+    .describe("spend, cpc, cpm, cpa and conversion_value in the account currency's major units (12.5 = 12.50 USD); ctr in percent; roas as a ratio"),
   operator: z.enum(RULE_OPERATORS),
   value: z.number().finite().min(0),
 });
@@ -42,9 +57,12 @@ export const ActionSchema = z
   .superRefine((a, ctx) => {
     const budget = a.type === "increase_budget" || a.type === "decrease_budget";
     if (budget && a.percent === undefined) ctx.addIssue({ code: "custom", path: ["percent"], message: `${a.type} needs a percent` });
-    if (a.type === "increase_budget" && a.maxBudgetMinor === undefined) ctx.addIssue({ code: "custom", path: ["maxBudgetMinor"], message: "increase_budget needs a cap (maxBudgetMinor)" });
-    if (a.type === "decrease_budget" && a.minBudgetMinor === undefined) ctx.addIssue({ code: "custom", path: ["minBudgetMinor"], message: "decrease_budget needs a floor (minBudgetMinor)" });
-    if (a.type === "decrease_budget" && a.percent !== undefined && a.percent >= 100) ctx.addIssue({ code: "custom", path: ["percent"], message: "decrease_budget percent must be below 100" });
+    if (a.type === "increase_budget" && a.maxBudgetMinor === undefined)
+      ctx.addIssue({ code: "custom", path: ["maxBudgetMinor"], message: "increase_budget needs a cap (maxBudgetMinor)" });
+    if (a.type === "decrease_budget" && a.minBudgetMinor === undefined)
+      ctx.addIssue({ code: "custom", path: ["minBudgetMinor"], message: "decrease_budget needs a floor (minBudgetMinor)" });
+    if (a.type === "decrease_budget" && a.percent !== undefined && a.percent >= 100)
+      ctx.addIssue({ code: "custom", path: ["percent"], message: "decrease_budget percent must be below 100" });
     if (!budget && (a.percent !== undefined || a.maxBudgetMinor !== undefined || a.minBudgetMinor !== undefined)) {
       ctx.addIssue({ code: "custom", path: ["type"], message: `${a.type} takes no percent or budget cap` });
     }
@@ -58,13 +76,15 @@ export const RuleDefinitionFields = {
   action: ActionSchema,
 };
 
-export const RuleDefinitionSchema = z
-  .strictObject(RuleDefinitionFields)
-  .superRefine((d, ctx) => {
-    if ((d.action.type === "increase_budget" || d.action.type === "decrease_budget") && d.scope.level !== "ad_sets") {
-      ctx.addIssue({ code: "custom", path: ["scope", "level"], message: "budget actions act on ad sets (budgets live on ad sets / ad groups): use level ad_sets" });
-    }
-  });
+export const RuleDefinitionSchema = z.strictObject(RuleDefinitionFields).superRefine((d, ctx) => {
+  if ((d.action.type === "increase_budget" || d.action.type === "decrease_budget") && d.scope.level !== "ad_sets") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["scope", "level"],
+      message: "budget actions act on ad sets (budgets live on ad sets / ad groups): use level ad_sets",
+    });
+  }
+});
 export type RuleDefinition = z.output<typeof RuleDefinitionSchema>;
 
 export const COOLDOWN_MINUTES_MAX = 60 * 24 * 30;

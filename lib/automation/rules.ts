@@ -51,7 +51,8 @@ async function checkScopeIds(principal: Pick<Principal, "workspaceId">, definiti
         ? await db.adSet.findMany({ where, select: { id: true } })
         : await db.ad.findMany({ where, select: { id: true } });
   const missing = ids.filter((id) => !found.some((f) => f.id === id));
-  if (missing.length) throw new AppError("invalid_input", `Invalid input: scope.ids: no ${definition.scope.level.replace("_", " ")} ${missing.join(", ")} in this workspace`);
+  if (missing.length)
+    throw new AppError("invalid_input", `Invalid input: scope.ids: no ${definition.scope.level.replace("_", " ")} ${missing.join(", ")} in this workspace`);
 }
 
 /** A rule that activates or changes budgets spends money: its author must be allowed to launch (role and key scope). */
@@ -70,7 +71,15 @@ export async function createRule(principal: Principal, input: RuleInput): Promis
   requireLaunchFor(principal, definition);
   await checkScopeIds(principal, definition);
   const row = await getDb().automationRule.create({
-    data: { id: newId("rule"), workspaceId: principal.workspaceId, name, enabled: enabled ?? true, cooldownMinutes, definition: definition as object, createdById: principal.userId },
+    data: {
+      id: newId("rule"),
+      workspaceId: principal.workspaceId,
+      name,
+      enabled: enabled ?? true,
+      cooldownMinutes,
+      definition: definition as object,
+      createdById: principal.userId,
+    },
   });
   return { rule: toRule(row) };
 }
@@ -116,12 +125,18 @@ export async function deleteRule(principal: Principal, input: { id: string }): P
 
 export async function listRules(principal: Principal, input: { limit: number; cursor?: string }): Promise<{ rules: RuleOut[]; nextCursor: string | null }> {
   const db = getDb();
-  const rows = await db.automationRule.findMany({ where: { workspaceId: principal.workspaceId, ...afterCursor(input.cursor) }, orderBy: NEWEST_FIRST, take: input.limit + 1 });
+  const rows = await db.automationRule.findMany({
+    where: { workspaceId: principal.workspaceId, ...afterCursor(input.cursor) },
+    orderBy: NEWEST_FIRST,
+    take: input.limit + 1,
+  });
   const page = toPage(rows, input.limit);
   const rules: RuleOut[] = [];
   for (const row of page.items) {
     const last = await db.automationRuleRun.findFirst({ where: { ruleId: row.id }, orderBy: NEWEST_FIRST });
-    rules.push(toRule(row, last ? { id: last.id, hour: last.hourKey, status: last.status, matchCount: last.matchCount, actionsTaken: last.actionsTaken } : null));
+    rules.push(
+      toRule(row, last ? { id: last.id, hour: last.hourKey, status: last.status, matchCount: last.matchCount, actionsTaken: last.actionsTaken } : null),
+    );
   }
   return { rules, nextCursor: page.nextCursor };
 }
@@ -130,7 +145,10 @@ export async function listRules(principal: Principal, input: { limit: number; cu
  * The dry run: what the rule (saved, by id, or an unsaved definition) matches now and what its
  * action would do to each match. Nothing is changed. A saved rule's cooldown is applied.
  */
-export async function previewRule(principal: Principal, input: { id?: string; definition?: RuleDefinition; cooldownMinutes?: number }): Promise<RulePlan & { actions: number }> {
+export async function previewRule(
+  principal: Principal,
+  input: { id?: string; definition?: RuleDefinition; cooldownMinutes?: number },
+): Promise<RulePlan & { actions: number }> {
   let definition: RuleDefinition;
   let saved: { ruleId: string; cooldownMinutes: number } | null = null;
   if (input.id) {
@@ -148,7 +166,10 @@ export async function previewRule(principal: Principal, input: { id?: string; de
 }
 
 /** A rule's run log, newest first. */
-export async function listRuleRuns(principal: Principal, input: { id: string; limit: number; cursor?: string }): Promise<{ runs: RuleRunOut[]; nextCursor: string | null }> {
+export async function listRuleRuns(
+  principal: Principal,
+  input: { id: string; limit: number; cursor?: string },
+): Promise<{ runs: RuleRunOut[]; nextCursor: string | null }> {
   const rule = await requireRule(principal, input.id);
   const rows = await getDb().automationRuleRun.findMany({
     where: { ruleId: rule.id, ...afterCursor(input.cursor) },

@@ -78,15 +78,27 @@ async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: 
   const principal = acting.length ? await principalForUser(rule.createdById, rule.workspaceId) : null;
   for (const item of acting) {
     await db.automationRuleAction.createMany({
-      data: [{ id: newId("ract"), workspaceId: rule.workspaceId, ruleId: rule.id, runId: run.id, objectId: item.objectId, status: "pending", actedAt: new Date(plan.now) }],
+      data: [
+        {
+          id: newId("ract"),
+          workspaceId: rule.workspaceId,
+          ruleId: rule.id,
+          runId: run.id,
+          objectId: item.objectId,
+          status: "pending",
+          actedAt: new Date(plan.now),
+        },
+      ],
       skipDuplicates: true,
     });
     const action = await db.automationRuleAction.findUniqueOrThrow({ where: { runId_objectId: { runId: run.id, objectId: item.objectId } } });
     if (action.status !== "pending") continue;
     let error: string | null = null;
     try {
-      if (!principal || principal.workspaceId !== rule.workspaceId) throw new Error("The rule's author is no longer a member of the workspace; edit the rule to act as you");
-      if (definition.action.type !== "pause" && !roleAllows(principal.role, "ads.launch")) throw new Error(`The rule's author (${principal.role}) may no longer launch ads or change budgets`);
+      if (!principal || principal.workspaceId !== rule.workspaceId)
+        throw new Error("The rule's author is no longer a member of the workspace; edit the rule to act as you");
+      if (definition.action.type !== "pause" && !roleAllows(principal.role, "ads.launch"))
+        throw new Error(`The rule's author (${principal.role}) may no longer launch ads or change budgets`);
       await act(principal, definition, item);
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
@@ -95,18 +107,37 @@ async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: 
   }
   const actions = await db.automationRuleAction.findMany({ where: { runId: run.id } });
   const done = acting.filter((m) => actions.some((a) => a.objectId === m.objectId && a.status === "done"));
-  const errors = actions.filter((a) => a.status === "failed").map((a) => ({ objectId: a.objectId, name: acting.find((m) => m.objectId === a.objectId)?.name ?? "", message: a.error ?? "" }));
+  const errors = actions
+    .filter((a) => a.status === "failed")
+    .map((a) => ({ objectId: a.objectId, name: acting.find((m) => m.objectId === a.objectId)?.name ?? "", message: a.error ?? "" }));
   if (done.length) {
     // One event per run: the dedupe key makes a continued or concurrent run answer the first.
     await emitEvent({
       workspaceId: rule.workspaceId,
       type: "rule.triggered",
       dedupeKey: `rule.triggered:${run.id}`,
-      data: { rule: { name: rule.name, action: eventAction(definition), matchCount: done.length, matches: done.map((m) => ({ name: m.name, campaignName: m.campaignName })) } },
+      data: {
+        rule: {
+          name: rule.name,
+          action: eventAction(definition),
+          matchCount: done.length,
+          matches: done.map((m) => ({ name: m.name, campaignName: m.campaignName })),
+        },
+      },
     });
   }
-  log.debug("automation rule run", { ruleId: rule.id, runId: run.id, hour: run.hourKey, matches: plan.matches.length, actionsTaken: done.length, errors: errors.length });
-  return db.automationRuleRun.update({ where: { id: run.id }, data: { status: errors.length ? "completed_with_errors" : "completed", actionsTaken: done.length, errors, finishedAt: new Date() } });
+  log.debug("automation rule run", {
+    ruleId: rule.id,
+    runId: run.id,
+    hour: run.hourKey,
+    matches: plan.matches.length,
+    actionsTaken: done.length,
+    errors: errors.length,
+  });
+  return db.automationRuleRun.update({
+    where: { id: run.id },
+    data: { status: errors.length ? "completed_with_errors" : "completed", actionsTaken: done.length, errors, finishedAt: new Date() },
+  });
 }
 
 async function act(principal: Principal, definition: RuleDefinition, item: PlannedAction): Promise<void> {
@@ -125,8 +156,14 @@ async function act(principal: Principal, definition: RuleDefinition, item: Plann
 }
 
 /** Every enabled rule of the workspace (or one rule), each on its own: one failing rule does not stop the rest. */
-export async function evaluateWorkspaceRules(workspaceId: string, ruleId?: string): Promise<{ ruleId: string; name: string; run: RuleRunOut | null; alreadyRan: boolean; error: string | null }[]> {
-  const rules = await getDb().automationRule.findMany({ where: { workspaceId, enabled: true, ...(ruleId ? { id: ruleId } : {}) }, orderBy: { createdAt: "asc" } });
+export async function evaluateWorkspaceRules(
+  workspaceId: string,
+  ruleId?: string,
+): Promise<{ ruleId: string; name: string; run: RuleRunOut | null; alreadyRan: boolean; error: string | null }[]> {
+  const rules = await getDb().automationRule.findMany({
+    where: { workspaceId, enabled: true, ...(ruleId ? { id: ruleId } : {}) },
+    orderBy: { createdAt: "asc" },
+  });
   const out = [];
   for (const rule of rules) {
     try {

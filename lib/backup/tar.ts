@@ -160,10 +160,7 @@ export async function extractEntry(archive: string, entry: TarEntry, target: str
     fs.writeFileSync(target, Buffer.alloc(0), { mode });
     return;
   }
-  await pipeline(
-    fs.createReadStream(archive, { start: entry.offset, end: entry.offset + entry.size - 1 }),
-    fs.createWriteStream(target, { mode }),
-  );
+  await pipeline(fs.createReadStream(archive, { start: entry.offset, end: entry.offset + entry.size - 1 }), fs.createWriteStream(target, { mode }));
 }
 
 export function readEntry(archive: string, entry: TarEntry): Buffer {

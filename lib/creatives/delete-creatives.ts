@@ -30,7 +30,10 @@ export async function deleteCreatives(principal: Principal, input: { ids: string
     WHERE "workspaceId" = ${principal.workspaceId} AND "id" IN (${Prisma.join(visible.map((c) => c.id))})
     RETURNING "id", "storageKey", "previewStorageKey"`;
   const removedIds = new Set(removed.map((r) => r.id));
-  const keys = [...removed.flatMap((r) => [r.storageKey, r.previewStorageKey]), ...versions.filter((v) => removedIds.has(v.creativeId)).flatMap((v) => [v.storageKey, v.previewStorageKey])];
+  const keys = [
+    ...removed.flatMap((r) => [r.storageKey, r.previewStorageKey]),
+    ...versions.filter((v) => removedIds.has(v.creativeId)).flatMap((v) => [v.storageKey, v.previewStorageKey]),
+  ];
   await discardStoredFiles([...new Set(keys.filter((k): k is string => Boolean(k)))], "deleted creative");
   return { deleted: removed.length };
 }

@@ -41,7 +41,7 @@ export async function finishCreativeImport(creativeId: string): Promise<ImportOu
 export async function renderCreativePreview(creativeId: string): Promise<{ preview: boolean; error?: string }> {
   const db = getDb();
   const creative = await db.creative.findUnique({ where: { id: creativeId } });
-  if (!creative || creative.kind !== "video" || creative.status !== "ready") return { preview: false };
+  if (creative?.kind !== "video" || creative.status !== "ready") return { preview: false };
   if (creative.previewStorageKey) return { preview: true };
   const storage = getStorage();
   const key = creativeDerivedKey(creative.workspaceId, creative.id, "preview.mp4");

@@ -35,7 +35,17 @@ export async function probeVideo(file: string): Promise<MediaDimensions> {
   }
   const out = await runMediaTool(
     ffprobe,
-    ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height:stream_tags=rotate:stream_side_data=rotation:format=duration", "-of", "json", file],
+    [
+      "-v",
+      "error",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=width,height:stream_tags=rotate:stream_side_data=rotation:format=duration",
+      "-of",
+      "json",
+      file,
+    ],
     PROBE_TIMEOUT_MS,
   );
   const parsed = JSON.parse(out) as FfprobeOutput;

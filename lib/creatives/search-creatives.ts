@@ -16,7 +16,10 @@ export type CreativeSort = (typeof CREATIVE_SORTS)[number];
 export const CreativeFilterFields = {
   search: z.string().trim().min(1).max(200).optional().describe("Only creatives whose file name contains this text (any case)"),
   kind: z.enum(["image", "video"]).optional().describe("Only images or only videos"),
-  aspect: z.enum(CREATIVE_ASPECTS).optional().describe("Only square (width = height), portrait (taller) or landscape (wider) creatives; ones whose size is not known yet are left out"),
+  aspect: z
+    .enum(CREATIVE_ASPECTS)
+    .optional()
+    .describe("Only square (width = height), portrait (taller) or landscape (wider) creatives; ones whose size is not known yet are left out"),
   createdAfter: z.iso.datetime().optional().describe("Only creatives added at or after this time (ISO 8601)"),
   createdBefore: z.iso.datetime().optional().describe("Only creatives added before this time (ISO 8601)"),
   uploaderId: z.string().min(1).max(100).optional().describe("Only creatives uploaded by this user id"),
@@ -46,7 +49,10 @@ function decodeSortCursor(sort: CreativeSort, cursor: string): { value: SortValu
   }
 }
 
-function orderAndCursor(sort: CreativeSort, cursor: string | undefined): { orderBy: Prisma.CreativeOrderByWithRelationInput[]; after: Prisma.CreativeWhereInput } {
+function orderAndCursor(
+  sort: CreativeSort,
+  cursor: string | undefined,
+): { orderBy: Prisma.CreativeOrderByWithRelationInput[]; after: Prisma.CreativeWhereInput } {
   if (sort === "newest") return { orderBy: NEWEST_FIRST, after: afterCursor(cursor) };
   if (sort === "oldest") {
     const c = cursor ? decodeSortCursor(sort, cursor) : null;
@@ -69,7 +75,7 @@ async function folderSubtree(workspaceId: string, rootId: string): Promise<strin
   const ids = new Set([rootId]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const f of all) if (f.parentId && ids.has(f.parentId) && !ids.has(f.id)) (ids.add(f.id), (grew = true));
+    for (const f of all) if (f.parentId && ids.has(f.parentId) && !ids.has(f.id)) ids.add(f.id), (grew = true);
   }
   return [...ids];
 }

@@ -31,7 +31,7 @@ export async function requirePrincipal(): Promise<Principal> {
 /** The sign-in page, returning to the dashboard page that was asked for (set by proxy.ts). */
 async function signInUrl(): Promise<string> {
   const asked = (await headers()).get("x-adloom-path");
-  return asked && asked.startsWith("/dashboard") ? `/sign-in?callbackUrl=${encodeURIComponent(asked)}` : "/sign-in";
+  return asked?.startsWith("/dashboard") ? `/sign-in?callbackUrl=${encodeURIComponent(asked)}` : "/sign-in";
 }
 
 /** Remembers the active workspace for this browser (validated against memberships on every use). */

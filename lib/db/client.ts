@@ -113,4 +113,3 @@ function statementName(text: string): string {
   if (!name) statementNames.set(text, (name = `adloom_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`));
   return name;
 }
-

@@ -106,7 +106,12 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
  */
 async function startFlows(workspaceId: string, envelope: EventEnvelope): Promise<void> {
   try {
-    await queueFlowsForEvent(workspaceId, { id: envelope.id, type: envelope.type, createdAt: envelope.createdAt, data: envelope.data as Record<string, unknown> });
+    await queueFlowsForEvent(workspaceId, {
+      id: envelope.id,
+      type: envelope.type,
+      createdAt: envelope.createdAt,
+      data: envelope.data as Record<string, unknown>,
+    });
   } catch (err) {
     log.warn("automation flows not queued", { eventId: envelope.id, type: envelope.type, err });
   }

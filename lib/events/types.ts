@@ -21,7 +21,11 @@ const RuleTriggeredData = z.object({
   rule: z.object({
     name: z.string(),
     /** Spec shows a pause action and mentions activation and budget changes; free-form so new actions need no schema change. */
-    action: z.string().describe("What the rule did: pause_ads, pause_ad_sets, pause_campaigns, activate_ads, activate_ad_sets, activate_campaigns, increase_budget or decrease_budget"),
+    action: z
+      .string()
+      .describe(
+        "What the rule did: pause_ads, pause_ad_sets, pause_campaigns, activate_ads, activate_ad_sets, activate_campaigns, increase_budget or decrease_budget",
+      ),
     matchCount: z.number().int(),
     matches: z.array(z.object({ name: z.string(), campaignName: z.string() })),
   }),
@@ -157,7 +161,7 @@ export const EVENT_TYPES = Object.keys(EVENT_DATA_SCHEMAS) as EventType[];
 export const ALWAYS_DELIVERED: ReadonlySet<EventType> = new Set<EventType>(["test"]);
 
 export function isEventType(value: string): value is EventType {
-  return Object.prototype.hasOwnProperty.call(EVENT_DATA_SCHEMAS, value);
+  return Object.hasOwn(EVENT_DATA_SCHEMAS, value);
 }
 
 /** The envelope every delivery carries. */

@@ -55,7 +55,8 @@ export async function listFolders(
 export async function createLibraryFolder(principal: Principal, input: { name: string; parentId?: string | null }): Promise<{ folder: Folder }> {
   const parentId = input.parentId ?? null;
   if (parentId) await visibleFolder(principal, parentId);
-  else if (principal.folderIds) throw new AppError("forbidden", "Your folder access does not include the library root; create the folder inside one of your folders");
+  else if (principal.folderIds)
+    throw new AppError("forbidden", "Your folder access does not include the library root; create the folder inside one of your folders");
   const { folderId } = await insertFolder({ workspaceId: principal.workspaceId, name: input.name, parentId });
   return { folder: toFolder(await visibleFolder(principal, folderId)) };
 }
@@ -79,7 +80,7 @@ export async function deleteFolder(principal: Principal, input: { id: string }):
   const subtree = new Set([input.id]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const f of all) if (f.parentId && subtree.has(f.parentId) && !subtree.has(f.id)) (subtree.add(f.id), (grew = true));
+    for (const f of all) if (f.parentId && subtree.has(f.parentId) && !subtree.has(f.id)) subtree.add(f.id), (grew = true);
   }
   const ids = [...subtree];
   return db.$transaction(async (tx) => {

@@ -50,10 +50,7 @@ async function refuseDisagreeingSession(request: Request, keyPrincipal: Principa
   if (!userId) return;
   const session = userId === keyPrincipal.userId ? await principalForUser(userId, readCookie(request, ACTIVE_WORKSPACE_COOKIE)) : null;
   if (session?.workspaceId === keyPrincipal.workspaceId) return;
-  throw new AppError(
-    "invalid_request",
-    "Ambiguous credentials: the API key and the session cookie belong to different users or workspaces; send one of them",
-  );
+  throw new AppError("invalid_request", "Ambiguous credentials: the API key and the session cookie belong to different users or workspaces; send one of them");
 }
 
 /**

@@ -37,7 +37,9 @@ export class BodyDeadline {
     };
     this.idleTimer = setTimeout(() => expire(`Request body timed out: nothing arrived for ${seconds(deadlines.idleMs)}`), deadlines.idleMs);
     this.totalTimer =
-      deadlines.totalMs === null ? null : setTimeout(() => expire(`Request body timed out: not complete after ${seconds(deadlines.totalMs!)}`), deadlines.totalMs);
+      deadlines.totalMs === null
+        ? null
+        : setTimeout(() => expire(`Request body timed out: not complete after ${seconds(deadlines.totalMs!)}`), deadlines.totalMs);
   }
 
   touch(): void {

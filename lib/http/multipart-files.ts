@@ -98,7 +98,8 @@ async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: Upl
     if (info.valueTruncated) return fail(badRequest(`Field "${name}" is longer than ${UPLOAD_LIMITS.maxFieldBytes} bytes`));
     const textProblem = findTextInputProblem({ [name]: value });
     if (textProblem) return fail(badRequest(`Invalid form field: ${textProblem.path}: ${textProblem.reason}`));
-    if (name === "files") return fail(badRequest('A part named files has no filename: send each file as a file part (Content-Disposition with filename="...")'));
+    if (name === "files")
+      return fail(badRequest('A part named files has no filename: send each file as a file part (Content-Disposition with filename="...")'));
     if (!FIELDS.has(name)) return; // unknown fields are ignored, as clients may add their own
     if (Object.hasOwn(fields, name)) return fail(badRequest(`Field "${name}" was sent more than once`));
     fields[name as keyof UploadFields] = value;

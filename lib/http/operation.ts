@@ -8,7 +8,7 @@ import type { HttpMethod, OtherAnswers } from "@/lib/tools/types";
 import { runPipeline } from "./pipeline";
 import { parseJsonText, readBodyText } from "./request-body";
 import { describeZodError } from "@/lib/errors";
-import { errorResponse, json, toErrorResponse } from "./responses";
+import { json, toErrorResponse } from "./responses";
 import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
 
 export type { HttpMethod };
@@ -66,9 +66,7 @@ export interface OperationDef<Q = unknown, B = unknown, P = unknown, R = unknown
   handler: (ctx: OperationContext<Q, B, P>) => Promise<ApiResult<R> | Response>;
 }
 
-export function defineOperation<Q = undefined, B = undefined, P = undefined, R = unknown>(
-  def: OperationDef<Q, B, P, R>,
-): OperationDef<Q, B, P, R> {
+export function defineOperation<Q = undefined, B = undefined, P = undefined, R = unknown>(def: OperationDef<Q, B, P, R>): OperationDef<Q, B, P, R> {
   return def;
 }
 
@@ -139,8 +137,6 @@ function toResponse<R>(result: ApiResult<R> | Response): Response {
 
 /** Streamed bodies cannot be hashed before they are consumed: their length and type stand in for them. */
 function requestFingerprint(def: OperationDef<any, any, any, any>, url: URL, request: Request, bodyText: string): string {
-  const bodyPart = def.streamedBody
-    ? `${request.headers.get("content-type")?.split(";")[0]}|${request.headers.get("content-length") ?? ""}`
-    : bodyText;
+  const bodyPart = def.streamedBody ? `${request.headers.get("content-type")?.split(";")[0]}|${request.headers.get("content-length") ?? ""}` : bodyText;
   return fingerprint(def.method, url.pathname, url.search, bodyPart);
 }

@@ -20,7 +20,9 @@ export function webRequestOf(req: PagesRequest): Request {
 /** Writes a Web Response to Node's ServerResponse, streaming its body (none for HEAD). */
 export async function sendWebResponse(req: PagesRequest, res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
+  response.headers.forEach((value, name) => {
+    res.setHeader(name, value);
+  });
   if (!response.body || req.method === "HEAD") {
     await response.body?.cancel();
     res.end();

@@ -28,11 +28,7 @@ export interface PipelineContext {
  * request id, authentication, rate limit, workspace and plan checks; and after it, the error
  * envelope and the request-id and rate-limit headers on every answer.
  */
-export async function runPipeline(
-  request: Request,
-  options: PipelineOptions,
-  handler: (ctx: PipelineContext) => Promise<Response>,
-): Promise<Response> {
+export async function runPipeline(request: Request, options: PipelineOptions, handler: (ctx: PipelineContext) => Promise<Response>): Promise<Response> {
   const requestId = newRequestId();
   let limits: RateLimitResult | undefined;
   let response: Response;

@@ -13,9 +13,7 @@ export interface StoredResponse {
   body: string;
 }
 
-export type IdempotencyClaim =
-  | { kind: "claimed"; workspaceId: string; key: string }
-  | { kind: "replay"; response: StoredResponse };
+export type IdempotencyClaim = { kind: "claimed"; workspaceId: string; key: string } | { kind: "replay"; response: StoredResponse };
 
 export function validateIdempotencyKey(key: string): string {
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {

@@ -29,7 +29,10 @@ export function neutralizeFormula(value: string): string {
  * streamed from the database in keyset-paginated batches. Checks the filter (another workspace's
  * form is not_found) before the first byte, so failures still get a proper error answer.
  */
-export async function exportLeadsCsv(principal: Pick<Principal, "workspaceId">, filter: LeadFilter): Promise<{ body: ReadableStream<Uint8Array>; fileName: string }> {
+export async function exportLeadsCsv(
+  principal: Pick<Principal, "workspaceId">,
+  filter: LeadFilter,
+): Promise<{ body: ReadableStream<Uint8Array>; fileName: string }> {
   const db = getDb();
   const where = await leadsWhere(principal, filter);
   const forms = await db.leadForm.findMany({
@@ -51,7 +54,11 @@ export async function exportLeadsCsv(principal: Pick<Principal, "workspaceId">, 
         orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
         take: EXPORT_BATCH,
       });
-      if (batch.length) yield stringify(batch.map((lead) => csvRecord(lead, formNames.get(lead.formId) ?? "", questions)), options);
+      if (batch.length)
+        yield stringify(
+          batch.map((lead) => csvRecord(lead, formNames.get(lead.formId) ?? "", questions)),
+          options,
+        );
       if (batch.length < EXPORT_BATCH) return;
       after = batch[batch.length - 1]!;
     }
@@ -72,7 +79,12 @@ export async function exportLeadsCsv(principal: Pick<Principal, "workspaceId">, 
     { highWaterMark: 1 },
   );
   const scope = filter.formId ? (formNames.get(filter.formId) ?? "form") : "all-forms";
-  const fileName = `leads-${scope.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "form"}.csv`;
+  const fileName = `leads-${
+    scope
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "form"
+  }.csv`;
   return { body, fileName };
 }
 

@@ -58,6 +58,9 @@ export async function getLead(principal: Pick<Principal, "workspaceId">, input: 
 
 export async function formsById(principal: Pick<Principal, "workspaceId">, ids: string[]) {
   if (!ids.length) return new Map<string, { id: string; name: string; questions: string[] }>();
-  const forms = await getDb().leadForm.findMany({ where: { workspaceId: principal.workspaceId, id: { in: ids } }, select: { id: true, name: true, questions: true } });
+  const forms = await getDb().leadForm.findMany({
+    where: { workspaceId: principal.workspaceId, id: { in: ids } },
+    select: { id: true, name: true, questions: true },
+  });
   return new Map(forms.map((f) => [f.id, f]));
 }

@@ -42,7 +42,10 @@ export async function storeLeadPage(form: LeadForm, page: LeadSubmission[]): Pro
   const db = getDb();
   const adExternalIds = [...new Set(page.map((s) => s.adExternalId).filter((id): id is string => id !== null))];
   const ads = adExternalIds.length
-    ? await db.ad.findMany({ where: { workspaceId: form.workspaceId, platform: LEADS_PLATFORM, externalId: { in: adExternalIds } }, select: { id: true, name: true, externalId: true } })
+    ? await db.ad.findMany({
+        where: { workspaceId: form.workspaceId, platform: LEADS_PLATFORM, externalId: { in: adExternalIds } },
+        select: { id: true, name: true, externalId: true },
+      })
     : [];
   const adByExternal = new Map(ads.map((a) => [a.externalId, a]));
   const rows = page.map((s) => ({ id: newId("lead"), submission: s, ad: s.adExternalId ? (adByExternal.get(s.adExternalId) ?? null) : null }));

@@ -87,7 +87,12 @@ function serveMcp(request: Request, resource: string, unauthorizedHeaders: Recor
     try {
       response = await transport.handleRequest(request, {
         parsedBody,
-        authInfo: { token: principal.keyId ?? "", clientId: principal.keyId ?? principal.userId, scopes: principal.scopes ?? [], extra: { workspaceId: principal.workspaceId } },
+        authInfo: {
+          token: principal.keyId ?? "",
+          clientId: principal.keyId ?? principal.userId,
+          scopes: principal.scopes ?? [],
+          extra: { workspaceId: principal.workspaceId },
+        },
       });
     } catch (err) {
       await server.close();

@@ -25,9 +25,7 @@ export async function listAdComments(principal: Principal, input: ListAdComments
     workspaceId: principal.workspaceId,
     ...(input.state?.length ? { state: { in: input.state } } : {}),
     ...(input.adId ? { adId: input.adId } : {}),
-    ...(search
-      ? { AND: [{ OR: [{ message: { contains: search, mode: "insensitive" } }, { authorName: { contains: search, mode: "insensitive" } }] }] }
-      : {}),
+    ...(search ? { AND: [{ OR: [{ message: { contains: search, mode: "insensitive" } }, { authorName: { contains: search, mode: "insensitive" } }] }] } : {}),
     ...afterCursor(input.cursor),
   };
   const rows = await getDb().adCommentItem.findMany({ where, orderBy: NEWEST_FIRST, take: input.limit + 1 });

@@ -50,7 +50,9 @@ export async function commentPullTargets(workspaceId?: string): Promise<PullTarg
     orderBy: { id: "asc" },
   });
   const active = new Set(
-    (await db.workspace.findMany({ where: { id: { in: [...new Set(accounts.map((a) => a.workspaceId))] }, status: "active" }, select: { id: true } })).map((w) => w.id),
+    (await db.workspace.findMany({ where: { id: { in: [...new Set(accounts.map((a) => a.workspaceId))] }, status: "active" }, select: { id: true } })).map(
+      (w) => w.id,
+    ),
   );
   return accounts.filter((a) => active.has(a.workspaceId)).map((a) => ({ workspaceId: a.workspaceId, adAccountId: a.id }));
 }

@@ -11,7 +11,10 @@ function toRule(row: { id: string; keyword: string; createdById: string | null; 
 }
 
 /** The workspace's keyword rules, newest first. */
-export async function listModerationRules(principal: Principal, input: { limit: number; cursor?: string }): Promise<{ rules: ModerationRuleOut[]; nextCursor: string | null }> {
+export async function listModerationRules(
+  principal: Principal,
+  input: { limit: number; cursor?: string },
+): Promise<{ rules: ModerationRuleOut[]; nextCursor: string | null }> {
   const rows = await getDb().moderationRule.findMany({
     where: { workspaceId: principal.workspaceId, ...afterCursor(input.cursor) },
     orderBy: NEWEST_FIRST,
@@ -23,7 +26,11 @@ export async function listModerationRules(principal: Principal, input: { limit: 
 
 /** Every rule of the workspace, oldest first (the order a comment is checked in). */
 export async function rulesForMatching(workspaceId: string) {
-  return getDb().moderationRule.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, keyword: true, normalized: true } });
+  return getDb().moderationRule.findMany({
+    where: { workspaceId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, keyword: true, normalized: true },
+  });
 }
 
 /** Adds a keyword or phrase; one that folds to an existing rule's keyword is a conflict. Applies to comments pulled from now on. */

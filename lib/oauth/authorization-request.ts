@@ -77,18 +77,27 @@ export async function validateAuthorizationRequest(params: AuthorizationParams, 
     throw new OAuthError("invalid_request", `redirect_uri ${redirectUri} does not match any URI this client registered`);
   }
   const state = params.state ?? null;
-  const fail = (error: OAuthError["error"], description: string) => new RedirectableOAuthError(error, description, redirectUri, state && state.length <= MAX_STATE ? state : null);
+  const fail = (error: OAuthError["error"], description: string) =>
+    new RedirectableOAuthError(error, description, redirectUri, state && state.length <= MAX_STATE ? state : null);
   if (state && state.length > MAX_STATE) throw fail("invalid_request", `state must be at most ${MAX_STATE} characters`);
   if (params.response_type !== "code") throw fail("unsupported_response_type", "response_type must be code");
   if (!params.code_challenge) throw fail("invalid_request", "code_challenge is required (PKCE with S256)");
   if (params.code_challenge_method !== "S256") throw fail("invalid_request", "code_challenge_method must be S256");
-  if (!/^[A-Za-z0-9\-_]{43}$/.test(params.code_challenge)) throw fail("invalid_request", "code_challenge must be the 43-character base64url SHA-256 of the verifier");
+  if (!/^[A-Za-z0-9\-_]{43}$/.test(params.code_challenge))
+    throw fail("invalid_request", "code_challenge must be the 43-character base64url SHA-256 of the verifier");
   const resource = params.resource ?? mcpResourceUrl(origin);
   if (!isOurResource(resource, origin)) throw fail("invalid_target", `resource must be ${mcpResourceUrl(origin)}, the MCP endpoint these tokens are for`);
   const asked = (params.scope ?? "").split(" ").filter(Boolean);
   const unknown = asked.filter((s) => !isScope(s));
   if (unknown.length) throw fail("invalid_scope", `Unknown scope${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`);
-  return { client, redirectUri, codeChallenge: params.code_challenge, state, requestedScopes: [...new Set(asked as Scope[])], resource: mcpResourceUrl(origin) };
+  return {
+    client,
+    redirectUri,
+    codeChallenge: params.code_challenge,
+    state,
+    requestedScopes: [...new Set(asked as Scope[])],
+    resource: mcpResourceUrl(origin),
+  };
 }
 
 /** The request's parameters from a URLSearchParams or FormData-like source (first value of each). */

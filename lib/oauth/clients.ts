@@ -53,7 +53,8 @@ export async function registerClient(body: unknown): Promise<OAuthClientInformat
   }
   const grantTypes = input.grant_types ?? ["authorization_code", "refresh_token"];
   const unsupportedGrant = grantTypes.find((g) => g !== "authorization_code" && g !== "refresh_token");
-  if (unsupportedGrant) throw new OAuthError("invalid_client_metadata", `grant_types: ${unsupportedGrant} is not supported (authorization_code and refresh_token are)`);
+  if (unsupportedGrant)
+    throw new OAuthError("invalid_client_metadata", `grant_types: ${unsupportedGrant} is not supported (authorization_code and refresh_token are)`);
   if (!grantTypes.includes("authorization_code")) throw new OAuthError("invalid_client_metadata", "grant_types: authorization_code is required");
   const unsupportedResponse = (input.response_types ?? ["code"]).find((r) => r !== "code");
   if (unsupportedResponse) throw new OAuthError("invalid_client_metadata", `response_types: ${unsupportedResponse} is not supported (only code)`);

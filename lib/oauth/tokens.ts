@@ -72,7 +72,10 @@ export async function exchangeCode(input: CodeExchange, origin: string): Promise
     if (claimed.count !== 1) throw new OAuthError("invalid_grant", "This authorization code was already used");
     if (!(await isMember(tx, code.userId, code.workspaceId))) throw new OAuthError("invalid_grant", "The user is no longer a member of the chosen workspace");
     // A new consent replaces this client's earlier connection of the same user to the same workspace.
-    const earlier = await tx.oAuthGrant.findMany({ where: { clientId: code.clientId, userId: code.userId, workspaceId: code.workspaceId, revokedAt: null }, select: { id: true } });
+    const earlier = await tx.oAuthGrant.findMany({
+      where: { clientId: code.clientId, userId: code.userId, workspaceId: code.workspaceId, revokedAt: null },
+      select: { id: true },
+    });
     for (const g of earlier) await revokeGrant(tx, g.id);
     const grant = await tx.oAuthGrant.create({
       data: { id: newId("oag"), clientId: code.clientId, userId: code.userId, workspaceId: code.workspaceId, scopes: code.scopes, resource: code.resource },
@@ -98,7 +101,7 @@ export async function refreshTokens(input: RefreshExchange, origin: string): Pro
   if (!input.client_id) throw new OAuthError("invalid_request", "client_id is required (public clients identify themselves in the body)");
   const db = getDb();
   const token = await db.oAuthToken.findUnique({ where: { hashedToken: hashSecret(input.refresh_token) }, include: { grant: true } });
-  if (!token || token.kind !== "refresh" || token.grant.clientId !== input.client_id) throw new OAuthError("invalid_grant", "Unknown refresh token");
+  if (token?.kind !== "refresh" || token.grant.clientId !== input.client_id) throw new OAuthError("invalid_grant", "Unknown refresh token");
   if (token.grant.revokedAt) throw new OAuthError("invalid_grant", "This connection was revoked; authorize again");
   if (token.revokedAt) {
     await revokeGrant(db, token.grantId);
@@ -109,10 +112,12 @@ export async function refreshTokens(input: RefreshExchange, origin: string): Pro
   if (input.scope) {
     const asked = new Set(input.scope.split(" ").filter(Boolean));
     const same = asked.size === token.grant.scopes.length && token.grant.scopes.every((s) => asked.has(s));
-    if (!same) throw new OAuthError("invalid_scope", `A refresh keeps the granted scopes (${token.grant.scopes.join(" ") || "none"}); omit scope or authorize again`);
+    if (!same)
+      throw new OAuthError("invalid_scope", `A refresh keeps the granted scopes (${token.grant.scopes.join(" ") || "none"}); omit scope or authorize again`);
   }
   return db.$transaction(async (tx) => {
-    if (!(await isMember(tx, token.grant.userId, token.grant.workspaceId))) throw new OAuthError("invalid_grant", "The user is no longer a member of the workspace");
+    if (!(await isMember(tx, token.grant.userId, token.grant.workspaceId)))
+      throw new OAuthError("invalid_grant", "The user is no longer a member of the workspace");
     const spent = await tx.oAuthToken.updateMany({ where: { id: token.id, revokedAt: null }, data: { revokedAt: new Date() } });
     if (spent.count !== 1) throw new OAuthError("invalid_grant", "This refresh token was already used");
     return issueTokens(tx, token.grant);
@@ -126,7 +131,10 @@ export async function refreshTokens(input: RefreshExchange, origin: string): Pro
 export async function revokeToken(input: { token?: string | null; client_id?: string | null }): Promise<void> {
   if (!input.token) throw new OAuthError("invalid_request", "token is required");
   const db = getDb();
-  const token = await db.oAuthToken.findUnique({ where: { hashedToken: hashSecret(input.token) }, select: { grantId: true, grant: { select: { clientId: true } } } });
+  const token = await db.oAuthToken.findUnique({
+    where: { hashedToken: hashSecret(input.token) },
+    select: { grantId: true, grant: { select: { clientId: true } } },
+  });
   if (!token) return;
   if (input.client_id && input.client_id !== token.grant.clientId) return;
   await revokeGrant(db, token.grantId);

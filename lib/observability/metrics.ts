@@ -55,7 +55,9 @@ function create(): Metrics {
     labelNames: ["state"],
     registers: [registry],
     async collect() {
-      const depth = await queueDepth().source?.().catch(() => undefined);
+      const depth = await queueDepth()
+        .source?.()
+        .catch(() => undefined);
       this.reset();
       for (const [state, n] of Object.entries(depth ?? {})) this.set({ state }, n);
     },

@@ -23,7 +23,11 @@ const ErrorEnvelope = z
 
 /** Converts a zod schema, moving named ($defs) schemas into the shared components. */
 function toSchema(schema: z.ZodType, components: Record<string, JsonSchema>, io: "input" | "output"): JsonSchema {
-  const { $defs, $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline" }) as JsonSchema & {
+  const {
+    $defs,
+    $schema: _ignored,
+    ...rest
+  } = z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline" }) as JsonSchema & {
     $defs?: Record<string, JsonSchema>;
   };
   for (const [name, def] of Object.entries($defs ?? {})) components[name] = rewriteRefs(def) as JsonSchema;
@@ -86,7 +90,13 @@ function otherResponses(other: OtherAnswers, success: { description: string; con
       ...Object.fromEntries(Object.entries(other.sameBody ?? {}).map(([status, description]) => [status, { ...success, description }])),
       ...Object.fromEntries(Object.entries(other.empty ?? {}).map(([status, description]) => [status, { description }])),
     },
-    headers: Object.entries(other.headers ?? {}).map(([name, description]) => ({ name, in: "header", required: false, description, schema: { type: "string" } })),
+    headers: Object.entries(other.headers ?? {}).map(([name, description]) => ({
+      name,
+      in: "header",
+      required: false,
+      description,
+      schema: { type: "string" },
+    })),
   };
 }
 

@@ -49,7 +49,14 @@ export interface CreativeTestOut {
   startedAt: string;
   endsAt: string;
   decidedAt: string | null;
-  progress: { variants: VariantProgress[]; minSampleReached: boolean; leaderCreativeId: string | null; leaderProbability: number | null; pausedAdIds: string[]; pauseError: string | null };
+  progress: {
+    variants: VariantProgress[];
+    minSampleReached: boolean;
+    leaderCreativeId: string | null;
+    leaderProbability: number | null;
+    pausedAdIds: string[];
+    pauseError: string | null;
+  };
 }
 
 const DAY_MS = 86_400_000;
@@ -74,12 +81,25 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
           ? { kind: "rate", successes: n.conversions, trials: n.clicks }
           : { kind: "per_spend", conversions: n.conversions, spend: n.spendMinor };
     const value =
-      metric === "ctr" ? (n.impressions ? n.clicks / n.impressions : null) : metric === "conversion_rate" ? (n.clicks ? n.conversions / n.clicks : null) : n.conversions ? n.spendMinor / n.conversions / 100 : null;
+      metric === "ctr"
+        ? n.impressions
+          ? n.clicks / n.impressions
+          : null
+        : metric === "conversion_rate"
+          ? n.clicks
+            ? n.conversions / n.clicks
+            : null
+          : n.conversions
+            ? n.spendMinor / n.conversions / 100
+            : null;
     return { creativeId, n, evidence, value, sample: metric === "ctr" ? n.impressions : n.clicks };
   });
   // The seed is the test and its numbers: every instance computes the same probabilities from the same data.
   const seed = hash32(`${test.id}:${rows.map((r) => `${r.n.impressions}/${r.n.clicks}/${r.n.conversions}/${r.n.spendMinor}`).join(",")}`);
-  const p = probabilityToBeBest(rows.map((r) => r.evidence), seed);
+  const p = probabilityToBeBest(
+    rows.map((r) => r.evidence),
+    seed,
+  );
   const variants = rows.map((r, i) => ({
     creativeId: r.creativeId,
     fileName: creatives.find((c) => c.id === r.creativeId)?.fileName ?? "(deleted creative)",
@@ -146,9 +166,13 @@ export async function createCreativeTest(principal: Principal, input: CreateCrea
   if (creativeIds.length !== input.creativeIds.length) throw invalidArgument("creativeIds must not repeat a creative");
   const adSet = await requireAdSet(principal, input.adSetId);
   if (adSet.status === "deleted") throw new AppError("conflict", `Ad set ${adSet.id} was deleted`);
-  const ads = await getDb().ad.findMany({ where: { workspaceId: principal.workspaceId, adSetId: adSet.id, creativeId: { in: creativeIds }, status: { not: "deleted" } }, select: { creativeId: true } });
+  const ads = await getDb().ad.findMany({
+    where: { workspaceId: principal.workspaceId, adSetId: adSet.id, creativeId: { in: creativeIds }, status: { not: "deleted" } },
+    select: { creativeId: true },
+  });
   const missing = creativeIds.filter((id) => !ads.some((a) => a.creativeId === id));
-  if (missing.length) throw invalidArgument(`creativeIds: ${missing.join(", ")} ha${missing.length > 1 ? "ve" : "s"} no ad in ad set ${adSet.id}; create one first`);
+  if (missing.length)
+    throw invalidArgument(`creativeIds: ${missing.join(", ")} ha${missing.length > 1 ? "ve" : "s"} no ad in ad set ${adSet.id}; create one first`);
   const { account, api } = await platformFor(principal, adSet.platform);
   const today = (await withBusyRetry(() => api.getAccount(account))).today;
   const now = new Date();
@@ -187,7 +211,12 @@ export async function listCreativeTests(
   principal: Principal,
   input: { status?: "running" | "completed" | "stopped"; adSetId?: string; limit: number; cursor?: string },
 ): Promise<{ tests: CreativeTestOut[]; nextCursor: string | null }> {
-  const where: Prisma.CreativeTestWhereInput = { workspaceId: principal.workspaceId, ...(input.status ? { status: input.status } : {}), ...(input.adSetId ? { adSetId: input.adSetId } : {}), ...afterCursor(input.cursor) };
+  const where: Prisma.CreativeTestWhereInput = {
+    workspaceId: principal.workspaceId,
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.adSetId ? { adSetId: input.adSetId } : {}),
+    ...afterCursor(input.cursor),
+  };
   const rows = await getDb().creativeTest.findMany({ where, orderBy: NEWEST_FIRST, take: input.limit + 1 });
   const { items, nextCursor } = toPage(rows, input.limit);
   return { tests: await Promise.all(items.map(toOut)), nextCursor };
@@ -198,7 +227,10 @@ export async function stopCreativeTest(principal: Principal, input: { id: string
   const row = await requireTest(principal, input.id);
   if (row.status === "running") {
     const progress = { ...(await progressOf(row)), pausedAdIds: [], pauseError: null };
-    await getDb().creativeTest.updateMany({ where: { id: row.id, status: "running" }, data: { status: "stopped", result: progress as unknown as Prisma.InputJsonValue } });
+    await getDb().creativeTest.updateMany({
+      where: { id: row.id, status: "running" },
+      data: { status: "stopped", result: progress as unknown as Prisma.InputJsonValue },
+    });
   }
   return { test: await toOut(await requireTest(principal, input.id)) };
 }
@@ -211,7 +243,11 @@ export async function stopCreativeTest(principal: Principal, input: { id: string
  * stored under the test's id) is recorded as pending with the decision and settled by sweeps, so a
  * run killed in between finishes at the next evaluation.
  */
-export async function evaluateCreativeTests(workspaceId: string, now = new Date(), options: Pick<EvaluateOptions, "crashBeforeTestActions"> = {}): Promise<{ decided: string[] }> {
+export async function evaluateCreativeTests(
+  workspaceId: string,
+  now = new Date(),
+  options: Pick<EvaluateOptions, "crashBeforeTestActions"> = {},
+): Promise<{ decided: string[] }> {
   const db = getDb();
   const decided: string[] = [];
   for (const test of await db.creativeTest.findMany({ where: { workspaceId, status: "running" }, orderBy: { createdAt: "asc" } })) {
@@ -231,7 +267,8 @@ export async function evaluateCreativeTests(workspaceId: string, now = new Date(
     });
     if (moved.count === 1) decided.push(test.id);
   }
-  if (options.crashBeforeTestActions) throw new Error("rollup stopped after deciding creative tests, before pausing losers and test.completed (simulated crash)");
+  if (options.crashBeforeTestActions)
+    throw new Error("rollup stopped after deciding creative tests, before pausing losers and test.completed (simulated crash)");
   await pausePendingLosers(workspaceId);
   await emitDecided(workspaceId);
   return { decided };
@@ -242,7 +279,10 @@ async function pausePendingLosers(workspaceId: string): Promise<void> {
   const db = getDb();
   for (const test of await db.creativeTest.findMany({ where: { workspaceId, losersPending: true } })) {
     const winner = test.winnerCreativeId;
-    const ads = await db.ad.findMany({ where: { workspaceId, adSetId: test.adSetId, creativeId: { in: test.creativeIds.filter((c) => c !== winner) }, status: "active" }, select: { id: true } });
+    const ads = await db.ad.findMany({
+      where: { workspaceId, adSetId: test.adSetId, creativeId: { in: test.creativeIds.filter((c) => c !== winner) }, status: "active" },
+      select: { id: true },
+    });
     const principal = await principalForUser(test.createdById, workspaceId);
     let paused: string[] = [];
     let pauseError: string | null = null;

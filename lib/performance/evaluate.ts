@@ -81,7 +81,22 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
     const values = chunk.map((f) => {
       const d = derive(f);
       const frequency = f.recentFrequency ?? f.earlierFrequency;
-      params.push(f.creativeId, workspaceId, f.impressions, f.clicks, f.spendMinor, f.conversions, f.conversionValueMinor, d.ctr, d.cpa, d.roas, frequency, d.recentCtr, d.earlierCtr, now);
+      params.push(
+        f.creativeId,
+        workspaceId,
+        f.impressions,
+        f.clicks,
+        f.spendMinor,
+        f.conversions,
+        f.conversionValueMinor,
+        d.ctr,
+        d.cpa,
+        d.roas,
+        frequency,
+        d.recentCtr,
+        d.earlierCtr,
+        now,
+      );
       const n = params.length - 14;
       const p = (k: number, cast: string) => `$${n + k}::${cast}`;
       return `(${p(1, "text")}, ${p(2, "text")}, ${p(3, "int")}, ${p(4, "int")}, ${p(5, "int")}, ${p(6, "int")}, ${p(7, "int")}, ${p(8, "float8")}, ${p(9, "float8")}, ${p(10, "float8")}, ${p(11, "float8")}, ${p(12, "float8")}, ${p(13, "float8")}, ${p(14, "timestamp(3)")}, 'neutral', 'Not labelled yet')`;
@@ -96,7 +111,10 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
     );
   }
 
-  const stored = await getDb().creativePerformance.findMany({ where: { workspaceId }, select: { creativeId: true, label: true, labelVersion: true, reason: true } });
+  const stored = await getDb().creativePerformance.findMany({
+    where: { workspaceId },
+    select: { creativeId: true, label: true, labelVersion: true, reason: true },
+  });
   // Labels that hold keep their row; only a changed reason (new numbers) is written, a chunk per statement.
   const reasons = stored.filter((row) => labels.get(row.creativeId)?.label === row.label && labels.get(row.creativeId)!.reason !== row.reason);
   for (let i = 0; i < reasons.length; i += CHUNK) {
@@ -137,7 +155,11 @@ async function emitPendingChanges(workspaceId: string): Promise<LabelChangeOut[]
   for (const change of pending) {
     const creative = await db.creative.findUnique({ where: { id: change.creativeId }, select: { id: true, fileName: true, kind: true } });
     const perf = await db.creativePerformance.findUnique({ where: { creativeId: change.creativeId } });
-    const ads = await db.ad.findMany({ where: { workspaceId, creativeId: change.creativeId, status: "active" }, orderBy: { createdAt: "asc" }, select: { id: true, name: true, platform: true, status: true } });
+    const ads = await db.ad.findMany({
+      where: { workspaceId, creativeId: change.creativeId, status: "active" },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, name: true, platform: true, status: true },
+    });
     const event = await emitEvent({
       workspaceId,
       type: "creative.status_changed",
@@ -159,7 +181,12 @@ async function emitPendingChanges(workspaceId: string): Promise<LabelChangeOut[]
       },
     });
     await db.creativeLabelChange.updateMany({ where: { id: change.id, eventId: null }, data: { eventId: event.id } });
-    out.push({ creativeId: change.creativeId, previousLabel: change.previousLabel as PerformanceLabel, label: change.label as PerformanceLabel, eventId: event.id });
+    out.push({
+      creativeId: change.creativeId,
+      previousLabel: change.previousLabel as PerformanceLabel,
+      label: change.label as PerformanceLabel,
+      eventId: event.id,
+    });
   }
   return out;
 }

@@ -89,7 +89,11 @@ export async function getInsights(
   );
   const names = await namesOf(principal.workspaceId, input.level, ids);
   const rows: InsightRow[] = sums.map((s) => {
-    const impressions = Number(s.impressions), clicks = Number(s.clicks), spendMinor = Number(s.spend), conversions = Number(s.conversions), valueMinor = Number(s.value);
+    const impressions = Number(s.impressions),
+      clicks = Number(s.clicks),
+      spendMinor = Number(s.spend),
+      conversions = Number(s.conversions),
+      valueMinor = Number(s.value);
     return {
       id: String(s.id),
       name: names.get(String(s.id)) ?? String(s.id),
@@ -106,7 +110,23 @@ export async function getInsights(
     };
   });
   // Objects asked for by id but without delivery in the range answer zeros (totals only).
-  if (!daily) for (const id of ids) if (!rows.some((r) => r.id === id)) rows.push({ id, name: names.get(id) ?? id, date: null, impressions: 0, clicks: 0, spend: 0, conversions: 0, conversionValue: 0, ctr: null, cpa: null, roas: null, frequency: null });
+  if (!daily)
+    for (const id of ids)
+      if (!rows.some((r) => r.id === id))
+        rows.push({
+          id,
+          name: names.get(id) ?? id,
+          date: null,
+          impressions: 0,
+          clicks: 0,
+          spend: 0,
+          conversions: 0,
+          conversionValue: 0,
+          ctr: null,
+          cpa: null,
+          roas: null,
+          frequency: null,
+        });
   return { level: input.level, since, until, currency, rows };
 }
 
@@ -146,14 +166,29 @@ export async function listCreativePerformance(
   const direction = input.order ?? "desc";
   // Only the ratios can be missing (no impressions, conversions or spend yet): those sort last.
   const nullable = sort === "ctr" || sort === "cpa" || sort === "roas" || sort === "frequency";
-  const orderBy: Prisma.CreativePerformanceOrderByWithRelationInput[] = [{ [field]: nullable ? { sort: direction, nulls: "last" } : direction }, { creativeId: "asc" }];
-  const rows = await db.creativePerformance.findMany({ where: { workspaceId: principal.workspaceId, ...(input.label ? { label: input.label } : {}) }, orderBy, take: input.limit });
+  const orderBy: Prisma.CreativePerformanceOrderByWithRelationInput[] = [
+    { [field]: nullable ? { sort: direction, nulls: "last" } : direction },
+    { creativeId: "asc" },
+  ];
+  const rows = await db.creativePerformance.findMany({
+    where: { workspaceId: principal.workspaceId, ...(input.label ? { label: input.label } : {}) },
+    orderBy,
+    take: input.limit,
+  });
   const ids = rows.map((r) => r.creativeId);
   const creatives = await db.creative.findMany({ where: { id: { in: ids } }, select: { id: true, fileName: true, kind: true } });
-  const live = await db.ad.groupBy({ by: ["creativeId"], where: { workspaceId: principal.workspaceId, creativeId: { in: ids }, status: "active" }, _count: { _all: true } });
+  const live = await db.ad.groupBy({
+    by: ["creativeId"],
+    where: { workspaceId: principal.workspaceId, creativeId: { in: ids }, status: "active" },
+    _count: { _all: true },
+  });
   const rollup = await rollupHealth(principal.workspaceId);
   return {
-    lastRollupAt: rollup.accounts.map((a) => a.lastRunAt).sort().at(-1) ?? null,
+    lastRollupAt:
+      rollup.accounts
+        .map((a) => a.lastRunAt)
+        .sort()
+        .at(-1) ?? null,
     rollup,
     creatives: rows.map((r) => {
       const c = creatives.find((x) => x.id === r.creativeId);

@@ -45,7 +45,10 @@ describe("creative labels", () => {
     const holding = fig("h", 10_000, 100, { recentClicks: 30, recentFrequency: 2.95, earlierFrequency: 2.8 }); // frequency barely rose
     const mild = fig("m", 10_000, 100, { recentClicks: 38, recentFrequency: 3.5, earlierFrequency: 2.8 }); // 0.76% of 1%: not clearly below
     const labels = labelCreatives([tired, holding, mild, fig("x", 30_000, 100), fig("y", 30_000, 100)], "cpa");
-    expect(labels.get("t")!).toMatchObject({ label: "fatigued", reason: expect.stringMatching(/CTR fell from 1\.00% to 0\.60%.*frequency rose from 2\.80 to 3\.50/) });
+    expect(labels.get("t")!).toMatchObject({
+      label: "fatigued",
+      reason: expect.stringMatching(/CTR fell from 1\.00% to 0\.60%.*frequency rose from 2\.80 to 3\.50/),
+    });
     expect(labels.get("h")!.label).not.toBe("fatigued");
     expect(labels.get("m")!.label).not.toBe("fatigued");
   });

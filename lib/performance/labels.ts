@@ -95,11 +95,17 @@ export function labelCreatives(rows: CreativeFigures[], goal: PerformanceGoal): 
       continue;
     }
     if (f.spendMinor < MIN_SPEND_MINOR || f.impressions < MIN_IMPRESSIONS) {
-      out.set(f.creativeId, { label: "neutral", reason: `Below the minimum to compare: spend ${money(f.spendMinor)} of ${money(MIN_SPEND_MINOR)}, ${f.impressions} of ${MIN_IMPRESSIONS} impressions` });
+      out.set(f.creativeId, {
+        label: "neutral",
+        reason: `Below the minimum to compare: spend ${money(f.spendMinor)} of ${money(MIN_SPEND_MINOR)}, ${f.impressions} of ${MIN_IMPRESSIONS} impressions`,
+      });
       continue;
     }
     if (mid === null) {
-      out.set(f.creativeId, { label: "neutral", reason: `Fewer than ${MIN_PEERS} creatives past the minimum spend, impressions and ${MIN_CONVERSIONS} conversions: no median to compare with` });
+      out.set(f.creativeId, {
+        label: "neutral",
+        reason: `Fewer than ${MIN_PEERS} creatives past the minimum spend, impressions and ${MIN_CONVERSIONS} conversions: no median to compare with`,
+      });
       continue;
     }
     if (f.conversions < MIN_CONVERSIONS) {

@@ -3,13 +3,39 @@ import { probabilityToBeBest } from "./probability";
 
 describe("probability to be best", () => {
   it("is near certain for a clearly better rate, near even for equal ones, and the same for the same seed", () => {
-    const clear = probabilityToBeBest([{ kind: "rate", successes: 150, trials: 10_000 }, { kind: "rate", successes: 100, trials: 10_000 }], 7);
+    const clear = probabilityToBeBest(
+      [
+        { kind: "rate", successes: 150, trials: 10_000 },
+        { kind: "rate", successes: 100, trials: 10_000 },
+      ],
+      7,
+    );
     expect(clear[0]).toBeGreaterThan(0.99);
-    const even = probabilityToBeBest([{ kind: "rate", successes: 100, trials: 10_000 }, { kind: "rate", successes: 100, trials: 10_000 }], 7);
+    const even = probabilityToBeBest(
+      [
+        { kind: "rate", successes: 100, trials: 10_000 },
+        { kind: "rate", successes: 100, trials: 10_000 },
+      ],
+      7,
+    );
     expect(even[0]).toBeGreaterThan(0.45);
     expect(even[0]).toBeLessThan(0.55);
-    expect(probabilityToBeBest([{ kind: "rate", successes: 3, trials: 90 }, { kind: "rate", successes: 5, trials: 80 }], 42)).toEqual(
-      probabilityToBeBest([{ kind: "rate", successes: 3, trials: 90 }, { kind: "rate", successes: 5, trials: 80 }], 42),
+    expect(
+      probabilityToBeBest(
+        [
+          { kind: "rate", successes: 3, trials: 90 },
+          { kind: "rate", successes: 5, trials: 80 },
+        ],
+        42,
+      ),
+    ).toEqual(
+      probabilityToBeBest(
+        [
+          { kind: "rate", successes: 3, trials: 90 },
+          { kind: "rate", successes: 5, trials: 80 },
+        ],
+        42,
+      ),
     );
   });
 

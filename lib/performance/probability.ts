@@ -18,7 +18,7 @@ function normal(rand: () => number): number {
 
 /** Gamma(shape, 1) by Marsaglia and Tsang. */
 function gamma(shape: number, rand: () => number): number {
-  if (shape < 1) return gamma(shape + 1, rand) * Math.pow(Math.max(rand(), 1e-12), 1 / shape);
+  if (shape < 1) return gamma(shape + 1, rand) * Math.max(rand(), 1e-12) ** (1 / shape);
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
   for (;;) {

@@ -43,7 +43,10 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   const firstDay = addDays(info.today, -(WINDOW_DAYS - 1));
   const since = cursor && cursor.resumeFrom > firstDay ? cursor.resumeFrom : firstDay;
 
-  const ads = await db.ad.findMany({ where: { workspaceId, platform }, select: { id: true, externalId: true, creativeId: true, adSetId: true, campaignId: true } });
+  const ads = await db.ad.findMany({
+    where: { workspaceId, platform },
+    select: { id: true, externalId: true, creativeId: true, adSetId: true, campaignId: true },
+  });
   const byExternal = new Map(ads.map((a) => [a.externalId, a]));
   const insights: DailyInsight[] = ads.length ? await withBusyRetry(() => api.getDailyInsights(account, { since, until: info.today })) : [];
   const rows = insights.filter((r) => byExternal.has(r.adExternalId));
@@ -58,7 +61,11 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency };
   await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...state }, update: state });
   const status = { lastRunAt: now, lastSuccessAt: now, lastError: null };
-  await db.performanceRollupStatus.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...status }, update: status });
+  await db.performanceRollupStatus.upsert({
+    where: { workspaceId_platform: { workspaceId, platform } },
+    create: { workspaceId, platform, ...status },
+    update: status,
+  });
   return { workspaceId, platform, since, until: info.today, rows: rows.length };
 }
 
@@ -68,7 +75,11 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
  */
 export async function recordPullError(workspaceId: string, platform: Platform, message: string): Promise<void> {
   const failure = { lastError: message.slice(0, 500), lastRunAt: new Date() };
-  await getDb().performanceRollupStatus.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...failure }, update: failure });
+  await getDb().performanceRollupStatus.upsert({
+    where: { workspaceId_platform: { workspaceId, platform } },
+    create: { workspaceId, platform, ...failure },
+    update: failure,
+  });
 }
 
 type AdKeys = { id: string; creativeId: string; adSetId: string; campaignId: string };

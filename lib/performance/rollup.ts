@@ -17,7 +17,9 @@ export async function rollupTargets(onlyWorkspaceId?: string): Promise<RollupTar
     orderBy: [{ workspaceId: "asc" }, { platform: "asc" }],
   });
   const active = new Set(
-    (await getDb().workspace.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.workspaceId))] }, status: "active" }, select: { id: true } })).map((w) => w.id),
+    (await getDb().workspace.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.workspaceId))] }, status: "active" }, select: { id: true } })).map(
+      (w) => w.id,
+    ),
   );
   const out = new Map<string, Platform[]>();
   for (const r of rows) if (active.has(r.workspaceId)) out.set(r.workspaceId, [...(out.get(r.workspaceId) ?? []), r.platform]);

@@ -140,12 +140,16 @@ export function adProblems(platform: Platform, creative: CreativeForRules, text:
   const h = creative.height;
   if (creative.kind === "image") {
     const r = rules.media.image;
-    if (w === null || h === null) problems.push(`creative ${creative.id}: its dimensions are unknown; ${platform} needs at least ${r.minWidth}x${r.minHeight} px`);
+    if (w === null || h === null)
+      problems.push(`creative ${creative.id}: its dimensions are unknown; ${platform} needs at least ${r.minWidth}x${r.minHeight} px`);
     else {
-      if (w < r.minWidth || h < r.minHeight) problems.push(`creative ${creative.id}: ${w}x${h} px is below ${platform}'s minimum of ${r.minWidth}x${r.minHeight} px`);
+      if (w < r.minWidth || h < r.minHeight)
+        problems.push(`creative ${creative.id}: ${w}x${h} px is below ${platform}'s minimum of ${r.minWidth}x${r.minHeight} px`);
       const aspect = w / h;
       if (aspect < r.minAspect || aspect > r.maxAspect) {
-        problems.push(`creative ${creative.id}: aspect ratio ${aspect.toFixed(2)} is outside ${platform}'s ${r.minAspect.toFixed(2)} to ${r.maxAspect.toFixed(2)}`);
+        problems.push(
+          `creative ${creative.id}: aspect ratio ${aspect.toFixed(2)} is outside ${platform}'s ${r.minAspect.toFixed(2)} to ${r.maxAspect.toFixed(2)}`,
+        );
       }
     }
     if (creative.sizeBytes > r.maxBytes) problems.push(`creative ${creative.id}: ${creative.sizeBytes} bytes is over ${platform}'s ${r.maxBytes}`);

@@ -36,8 +36,16 @@ const FORMATS = {
 
 /** Names of the recognized formats, for error messages. */
 export const SUPPORTED_FORMATS: Record<MediaKind, string[]> = {
-  image: Object.values(FORMATS).filter((f) => f.kind === "image").map((f) => f.name),
-  video: [...new Set(Object.values(FORMATS).filter((f) => f.kind === "video").map((f) => f.name))],
+  image: Object.values(FORMATS)
+    .filter((f) => f.kind === "image")
+    .map((f) => f.name),
+  video: [
+    ...new Set(
+      Object.values(FORMATS)
+        .filter((f) => f.kind === "video")
+        .map((f) => f.name),
+    ),
+  ],
 };
 
 /** How many leading bytes detectMediaFormat needs to decide. */

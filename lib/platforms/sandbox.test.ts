@@ -9,7 +9,9 @@ import { createServices, disposeServices } from "@/lib/services";
 import type { PushRequest } from "./types";
 
 // Real local media storage in a throwaway directory: this file's own service registry.
-createServices(parseConfig({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "adloom-sandbox-")), SANDBOX_SLOW_PUSH_MS: "300" } as unknown as NodeJS.ProcessEnv));
+createServices(
+  parseConfig({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "adloom-sandbox-")), SANDBOX_SLOW_PUSH_MS: "300" } as unknown as NodeJS.ProcessEnv),
+);
 afterAll(disposeServices);
 
 const { getStorage } = await import("@/lib/storage");
@@ -19,7 +21,9 @@ const { PlatformError } = await import("./types");
 
 let png: Buffer;
 beforeAll(async () => {
-  png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#08f" } }).png().toBuffer();
+  png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#08f" } })
+    .png()
+    .toBuffer();
 });
 
 async function stored(bytes: Buffer): Promise<string> {
@@ -42,7 +46,10 @@ function request(over: Partial<PushRequest> & { storageKey: string; sizeBytes: n
 }
 
 async function refusal(promise: Promise<unknown>) {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(PlatformError);
   return err as InstanceType<typeof PlatformError>;
 }
@@ -93,7 +100,10 @@ describe("sandbox platforms", () => {
     }
     expect(await refusal(a.pushMedia(request({ ...base, fileName: "sandbox-fail-once.png", attempt: 4, jobRun: 1 })))).toMatchObject({ retryable: true });
     expect((await a.pushMedia(request({ ...base, fileName: "sandbox-fail-once.png", jobRun: 2 }))).externalId).toMatch(/^[0-9a-f]{32}$/);
-    expect(await refusal(a.pushMedia(request({ ...base, fileName: "sandbox-flaky.png", attempt: 1 })))).toMatchObject({ code: "upstream_busy", retryable: true });
+    expect(await refusal(a.pushMedia(request({ ...base, fileName: "sandbox-flaky.png", attempt: 1 })))).toMatchObject({
+      code: "upstream_busy",
+      retryable: true,
+    });
     expect((await a.pushMedia(request({ ...base, fileName: "sandbox-flaky.png", attempt: 2 }))).externalId).toMatch(/^[0-9a-f]{32}$/);
     const started = Date.now();
     await a.pushMedia(request({ ...base, fileName: "sandbox-slow.png" }));

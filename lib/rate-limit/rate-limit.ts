@@ -53,9 +53,7 @@ class PostgresStore implements RateLimitStore {
   }
 }
 
-const store = defineService("http.rate-limit", ({ config }): RateLimitStore =>
-  config.database.kind === "postgres" ? new PostgresStore() : new MemoryStore(),
-);
+const store = defineService("http.rate-limit", ({ config }): RateLimitStore => (config.database.kind === "postgres" ? new PostgresStore() : new MemoryStore()));
 
 /** Counts a request against `bucket` (e.g. an API key id); throws 429 `rate_limited` past the limit. */
 export async function enforceRateLimit(bucket: string, limit = getConfig().rateLimitPerMinute): Promise<RateLimitResult> {

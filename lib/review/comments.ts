@@ -73,9 +73,11 @@ export async function writeComment(creative: CommentTarget, actor: ReviewActor, 
     if (!parent) throw notFound("Comment");
     threadId = parent.parentId ?? parent.id;
     versionNumber = parent.versionNumber;
-    if (input.timeSeconds != null || input.pin != null) throw new AppError("invalid_request", "A reply carries no time code or pin; they belong to the thread's first comment");
+    if (input.timeSeconds != null || input.pin != null)
+      throw new AppError("invalid_request", "A reply carries no time code or pin; they belong to the thread's first comment");
   }
-  if (input.timeSeconds != null && creative.kind !== "video") throw new AppError("invalid_request", "timeSeconds: time codes are for video creatives; use pin on images");
+  if (input.timeSeconds != null && creative.kind !== "video")
+    throw new AppError("invalid_request", "timeSeconds: time codes are for video creatives; use pin on images");
   if (input.pin != null && creative.kind !== "image") throw new AppError("invalid_request", "pin: pins are for image creatives; use timeSeconds on videos");
   if (input.timeSeconds != null && creative.durationMs !== null && input.timeSeconds > creative.durationMs / 1000 + 0.05) {
     throw new AppError("invalid_request", `timeSeconds: ${input.timeSeconds} is past the end of the video (${(creative.durationMs / 1000).toFixed(2)} s)`);
@@ -106,7 +108,10 @@ export async function writeComment(creative: CommentTarget, actor: ReviewActor, 
 }
 
 /** Lists the threads of a creative's version (default: the current one). */
-export async function listComments(principal: Principal, input: { creativeId: string; version?: number }): Promise<{ versionNumber: number; threads: Thread[] }> {
+export async function listComments(
+  principal: Principal,
+  input: { creativeId: string; version?: number },
+): Promise<{ versionNumber: number; threads: Thread[] }> {
   const creative = await visibleCreativeOr404(principal, input.creativeId);
   return threadsOf(creative.id, input.version);
 }

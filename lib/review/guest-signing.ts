@@ -27,7 +27,12 @@ export function signedGuestMediaUrl(token: string, linkId: string, creativeId: s
 }
 
 /** Whether a guest media URL's signature and expiry hold for this link. */
-export function verifyGuestMedia(linkId: string, creativeId: string, query: { r?: string; exp?: string; sig?: string }, now = Date.now()): GuestRendition | null {
+export function verifyGuestMedia(
+  linkId: string,
+  creativeId: string,
+  query: { r?: string; exp?: string; sig?: string },
+  now = Date.now(),
+): GuestRendition | null {
   const rendition = query.r as GuestRendition;
   if (!["original", "preview", "download"].includes(rendition)) return null;
   const exp = Number(query.exp);

@@ -66,7 +66,7 @@ async function folderTree(workspaceId: string, rootId: string): Promise<string[]
   const ids = new Set([rootId]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const f of folders) if (f.parentId && ids.has(f.parentId) && !ids.has(f.id)) (ids.add(f.id), (grew = true));
+    for (const f of folders) if (f.parentId && ids.has(f.parentId) && !ids.has(f.id)) ids.add(f.id), (grew = true);
   }
   return [...ids];
 }
@@ -169,7 +169,11 @@ export async function guestComment(token: string, link: ReviewLink, input: { cre
 }
 
 /** A guest's decision (approve or request changes), when the link allows decisions. */
-export async function guestDecision(token: string, link: ReviewLink, input: { creativeId: string; who: GuestIdentity; decision: Decision; note?: string | null }): Promise<GuestCreative> {
+export async function guestDecision(
+  token: string,
+  link: ReviewLink,
+  input: { creativeId: string; who: GuestIdentity; decision: Decision; note?: string | null },
+): Promise<GuestCreative> {
   if (!link.canDecide) throw new AppError("forbidden", "This review link does not allow approving or requesting changes");
   const creative = await linkCreative(link, input.creativeId);
   await applyReviewStatus(creative, input.decision, guestActor(link, input.who), input.note);

@@ -57,7 +57,10 @@ export async function createReviewLink(principal: Principal, input: CreateLinkIn
   if (!ids.length === !input.folderId) throw new AppError("invalid_request", "Give either creativeIds or folderId");
   const db = getDb();
   if (ids.length) {
-    const visible = await db.creative.findMany({ where: { id: { in: ids }, workspaceId: principal.workspaceId, ...(await folderScope(principal)) }, select: { id: true } });
+    const visible = await db.creative.findMany({
+      where: { id: { in: ids }, workspaceId: principal.workspaceId, ...(await folderScope(principal)) },
+      select: { id: true },
+    });
     const missing = ids.filter((id) => !visible.some((v) => v.id === id));
     if (missing.length) throw notFound(`Creative ${missing.join(", ")}`);
   } else {
@@ -93,7 +96,10 @@ export async function createReviewLink(principal: Principal, input: CreateLinkIn
 }
 
 /** The workspace's review links, newest first (folder-scoped members see the links they created). */
-export async function listReviewLinks(principal: Principal, input: { limit: number; cursor?: string }): Promise<{ links: ReviewLinkView[]; nextCursor: string | null }> {
+export async function listReviewLinks(
+  principal: Principal,
+  input: { limit: number; cursor?: string },
+): Promise<{ links: ReviewLinkView[]; nextCursor: string | null }> {
   const rows = await getDb().reviewLink.findMany({
     where: { workspaceId: principal.workspaceId, ...(principal.folderIds ? { createdById: principal.userId } : {}), ...afterCursor(input.cursor) },
     orderBy: NEWEST_FIRST,
@@ -107,7 +113,9 @@ export async function listReviewLinks(principal: Principal, input: { limit: numb
 /** Revokes a link; its next request (page, media, comment) finds nothing. Revoking twice is harmless. */
 export async function revokeReviewLink(principal: Principal, input: { id: string }): Promise<{ link: ReviewLinkView }> {
   const db = getDb();
-  const link = await db.reviewLink.findFirst({ where: { id: input.id, workspaceId: principal.workspaceId, ...(principal.folderIds ? { createdById: principal.userId } : {}) } });
+  const link = await db.reviewLink.findFirst({
+    where: { id: input.id, workspaceId: principal.workspaceId, ...(principal.folderIds ? { createdById: principal.userId } : {}) },
+  });
   if (!link) throw notFound("Review link");
   const row = await db.reviewLink.update({
     where: { id: link.id },

@@ -16,7 +16,9 @@ export async function reviewStateOf(creative: { id: string; fileName: string }):
     db.creativeReview.findUnique({ where: { creativeId: creative.id } }),
     db.reviewRequest.findMany({ where: { creativeId: creative.id }, orderBy: { createdAt: "asc" } }),
   ]);
-  const users = requests.length ? await db.user.findMany({ where: { id: { in: requests.map((r) => r.reviewerUserId) } }, select: { id: true, name: true } }) : [];
+  const users = requests.length
+    ? await db.user.findMany({ where: { id: { in: requests.map((r) => r.reviewerUserId) } }, select: { id: true, name: true } })
+    : [];
   const lastChange = await db.reviewStatusChange.findFirst({ where: { creativeId: creative.id }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
   return {
     creativeId: creative.id,
@@ -98,21 +100,46 @@ export async function requestReview(
   const creative = await visibleCreativeOr404(principal, input.creativeId);
   const db = getDb();
   const reviewerIds = [...new Set(input.reviewerIds)];
-  const members = await db.membership.findMany({ where: { workspaceId: principal.workspaceId, userId: { in: reviewerIds } }, include: { user: { select: { name: true } } } });
+  const members = await db.membership.findMany({
+    where: { workspaceId: principal.workspaceId, userId: { in: reviewerIds } },
+    include: { user: { select: { name: true } } },
+  });
   const unknown = reviewerIds.filter((id) => !members.some((m) => m.userId === id));
   if (unknown.length) throw new AppError("invalid_request", `reviewerIds: not members of this workspace: ${unknown.join(", ")}`);
   const cannot = members.filter((m) => !roleAllows(m.role, "review.approve"));
-  if (cannot.length) throw new AppError("invalid_request", `reviewerIds: ${cannot.map((m) => `${m.user.name} (${m.role})`).join(", ")} cannot approve creatives`);
+  if (cannot.length)
+    throw new AppError("invalid_request", `reviewerIds: ${cannot.map((m) => `${m.user.name} (${m.role})`).join(", ")} cannot approve creatives`);
   await db.reviewRequest.createMany({
-    data: reviewerIds.map((reviewerUserId) => ({ id: newId("rrq"), workspaceId: principal.workspaceId, creativeId: creative.id, reviewerUserId, requestedById: principal.userId })),
+    data: reviewerIds.map((reviewerUserId) => ({
+      id: newId("rrq"),
+      workspaceId: principal.workspaceId,
+      creativeId: creative.id,
+      reviewerUserId,
+      requestedById: principal.userId,
+    })),
     skipDuplicates: true,
   });
   await applyReviewStatus(creative, "in_review", memberActor(principal), input.note);
   return { review: await reviewStateOf(creative) };
 }
 
-function toChange(row: { id: string; status: StatusChange["status"]; actorName: string; actorUserId: string | null; note: string | null; createdAt: Date }): StatusChange {
-  return { id: row.id, status: row.status, actorName: row.actorName, actorUserId: row.actorUserId, guest: row.actorUserId === null, note: row.note, createdAt: row.createdAt.toISOString() };
+function toChange(row: {
+  id: string;
+  status: StatusChange["status"];
+  actorName: string;
+  actorUserId: string | null;
+  note: string | null;
+  createdAt: Date;
+}): StatusChange {
+  return {
+    id: row.id,
+    status: row.status,
+    actorName: row.actorName,
+    actorUserId: row.actorUserId,
+    guest: row.actorUserId === null,
+    note: row.note,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** A creative's status history, newest first. */

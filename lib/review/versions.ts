@@ -112,7 +112,11 @@ export async function addVersion(
   const key = creativeDerivedKey(principal.workspaceId, creative.id, `versions-${versionId}`);
   const stored = await storeVersionBytes(principal, key, input);
   try {
-    if (stored.kind !== creative.kind) throw new AppError("invalid_request", `The new file is ${stored.kind === "image" ? "an image" : "a video"}; this creative's versions are ${creative.kind}s`);
+    if (stored.kind !== creative.kind)
+      throw new AppError(
+        "invalid_request",
+        `The new file is ${stored.kind === "image" ? "an image" : "a video"}; this creative's versions are ${creative.kind}s`,
+      );
     const dims = await getStorage()
       .withLocalFile(key, (file) => (stored.kind === "image" ? probeImage(file) : probeVideo(file)))
       .catch((err: Error) => {
@@ -188,14 +192,17 @@ export async function addVersion(
     return { version: versions.find((v) => v.number === number)!, currentVersion: number };
   } catch (err) {
     await discardStoredFiles([key], "version that was not recorded");
-    if (err instanceof Error && "code" in err && (err as { code?: string }).code === "P2002") throw new AppError("conflict", "Another version was added at the same time; try again");
+    if (err instanceof Error && "code" in err && (err as { code?: string }).code === "P2002")
+      throw new AppError("conflict", "Another version was added at the same time; try again");
     throw err;
   }
 }
 
 /** Storage of one version's media for a principal who can see the creative, or 404. */
 export async function findVersionMedia(principal: Principal, input: { creativeId: string; number: number }) {
-  const creative = await getDb().creative.findFirst({ where: { id: input.creativeId, workspaceId: principal.workspaceId, status: "ready", ...(await folderScope(principal)) } });
+  const creative = await getDb().creative.findFirst({
+    where: { id: input.creativeId, workspaceId: principal.workspaceId, status: "ready", ...(await folderScope(principal)) },
+  });
   if (!creative) throw notFound("Media");
   const { rows } = await versionRowsOf(creative);
   const row = rows.find((r) => r.number === input.number);

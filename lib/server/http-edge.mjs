@@ -145,7 +145,10 @@ export function guardRequests(listener) {
     const duplicate = duplicateCredentialHeader(req.rawHeaders);
     if (duplicate) {
       req.resume();
-      return refuse(res, `Ambiguous credentials: the ${duplicate === "authorization" ? "Authorization" : duplicate} header was sent more than once; send exactly one`);
+      return refuse(
+        res,
+        `Ambiguous credentials: the ${duplicate === "authorization" ? "Authorization" : duplicate} header was sent more than once; send exactly one`,
+      );
     }
     return listener(req, res);
   };

@@ -29,7 +29,17 @@ describe("installHttpEdge", () => {
     await new Promise<void>((r) => tcp.listen(0, "127.0.0.1", r));
     const { port } = tcp.address() as { port: number };
     const res = await new Promise<http.IncomingMessage>((resolve) => {
-      const req = http.request({ port, host: "127.0.0.1", headers: [["Authorization", "Bearer a"], ["Authorization", "Bearer b"]] as never }, resolve);
+      const req = http.request(
+        {
+          port,
+          host: "127.0.0.1",
+          headers: [
+            ["Authorization", "Bearer a"],
+            ["Authorization", "Bearer b"],
+          ] as never,
+        },
+        resolve,
+      );
       req.end();
     });
     expect(res.statusCode).toBe(400);

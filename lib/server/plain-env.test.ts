@@ -15,6 +15,7 @@ describe("usePlainProcessEnv", () => {
 
     process.env.ADLOOM_PLAIN_ENV_AFTER = "after";
     delete process.env.ADLOOM_PLAIN_ENV_BEFORE;
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
     const child = execFileSync("/bin/sh", ["-c", 'echo "${ADLOOM_PLAIN_ENV_AFTER:-unset} ${ADLOOM_PLAIN_ENV_BEFORE:-unset}"']).toString().trim();
     expect(child).toBe("after unset");
 

@@ -14,7 +14,10 @@ export interface Readiness {
 function expectedMigrations(): string[] {
   const dir = path.resolve("prisma/migrations");
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
 }
 
 /**

@@ -24,7 +24,9 @@ export async function requestPasswordReset(input: { email: string; baseUrl: stri
   const token = randomBytes(24).toString("base64url");
   await db.$transaction([
     db.passwordReset.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } }),
-    db.passwordReset.create({ data: { id: newId("pwr"), userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MINUTES * 60_000) } }),
+    db.passwordReset.create({
+      data: { id: newId("pwr"), userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MINUTES * 60_000) },
+    }),
   ]);
   await sendMail({
     to: email,
@@ -50,7 +52,8 @@ export async function findPasswordReset(token: string): Promise<{ email: string 
 
 /** Sets the new password through a reset link; the link is spent in the same transaction. */
 export async function completePasswordReset(input: { token: string; password: string }): Promise<{ email: string }> {
-  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
+  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
+    throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
   const db = getDb();
   const passwordHash = await hashPassword(input.password);
   const email = await db.$transaction(async (tx) => {

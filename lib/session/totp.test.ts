@@ -29,7 +29,9 @@ describe("TOTP", () => {
     const bytes = Buffer.from([0, 1, 2, 250, 251, 252, 253]);
     expect(base32Decode(base32Encode(bytes))).toEqual(bytes);
     expect(generateTotpSecret()).toMatch(/^[A-Z2-7]{32}$/);
-    expect(otpauthUri("JBSWY3DPEHPK3PXP", "a@b.co")).toBe("otpauth://totp/Adloom%3Aa%40b.co?secret=JBSWY3DPEHPK3PXP&issuer=Adloom&algorithm=SHA1&digits=6&period=30");
+    expect(otpauthUri("JBSWY3DPEHPK3PXP", "a@b.co")).toBe(
+      "otpauth://totp/Adloom%3Aa%40b.co?secret=JBSWY3DPEHPK3PXP&issuer=Adloom&algorithm=SHA1&digits=6&period=30",
+    );
   });
 });
 

@@ -40,10 +40,7 @@ export class S3MediaStorage implements MediaStorage {
       region: options.region,
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle,
-      credentials:
-        options.accessKeyId && options.secretAccessKey
-          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-          : undefined, // the SDK's default chain (env, profile, instance role)
+      credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined, // the SDK's default chain (env, profile, instance role)
     });
   }
 
@@ -76,9 +73,7 @@ export class S3MediaStorage implements MediaStorage {
       return { sizeBytes: total };
     } catch (err) {
       if (upload.uploadId) {
-        await this.client
-          .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: upload.uploadId }))
-          .catch(() => undefined);
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: upload.uploadId })).catch(() => undefined);
       }
       throw err;
     }
@@ -141,8 +136,5 @@ export class S3MediaStorage implements MediaStorage {
 }
 
 function isNotFound(err: unknown): boolean {
-  return (
-    err instanceof S3ServiceException &&
-    (err.name === "NotFound" || err.name === "NoSuchKey" || err.$metadata?.httpStatusCode === 404)
-  );
+  return err instanceof S3ServiceException && (err.name === "NotFound" || err.name === "NoSuchKey" || err.$metadata?.httpStatusCode === 404);
 }

@@ -30,7 +30,11 @@ export function isTimeZone(value: string): boolean {
 
 /** The wall-clock date (YYYY-MM-DD) and time at `instant` in `timeZone`. */
 export function localTime(instant: Date, timeZone: string): { date: string; hour: number; minute: number } {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
   return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour), minute: Number(parts.minute) };
 }
 

@@ -4,9 +4,7 @@ export const TASK_STATUSES = ["todo", "in_progress", "done"] as const;
 export const TASK_LINK_KINDS = ["creative", "ad"] as const;
 export const TASK_LIMITS = { title: 200, description: 5000, comment: 5000, listName: 100, assignees: 20, links: 20 } as const;
 
-export const TaskListSchema = z
-  .object({ id: z.string(), name: z.string(), taskCount: z.number().int(), createdAt: z.string() })
-  .meta({ id: "TaskList" });
+export const TaskListSchema = z.object({ id: z.string(), name: z.string(), taskCount: z.number().int(), createdAt: z.string() }).meta({ id: "TaskList" });
 
 export const TaskPersonSchema = z.object({ userId: z.string(), name: z.string(), email: z.string() });
 

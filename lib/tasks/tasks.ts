@@ -96,7 +96,10 @@ async function requireLinks(principal: Principal, links: TaskLinkInput[]): Promi
 
 // ---- lists ----
 
-export async function listTaskLists(principal: Principal, input: { limit: number; cursor?: string }): Promise<{ lists: TaskList[]; nextCursor: string | null }> {
+export async function listTaskLists(
+  principal: Principal,
+  input: { limit: number; cursor?: string },
+): Promise<{ lists: TaskList[]; nextCursor: string | null }> {
   const rows = await getDb().taskList.findMany({
     where: { workspaceId: principal.workspaceId, ...afterCursor(input.cursor) },
     orderBy: NEWEST_FIRST,

@@ -61,7 +61,16 @@ export async function createInvite(
   await db.$transaction([
     db.invite.updateMany({ where: { workspaceId: principal.workspaceId, email, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } }),
     db.invite.create({
-      data: { id, workspaceId: principal.workspaceId, email, role: input.role, folderIds, tokenHash: hashToken(token), invitedById: principal.userId, expiresAt },
+      data: {
+        id,
+        workspaceId: principal.workspaceId,
+        email,
+        role: input.role,
+        folderIds,
+        tokenHash: hashToken(token),
+        invitedById: principal.userId,
+        expiresAt,
+      },
     }),
   ]);
   const url = `${input.baseUrl}/invite/${token}`;
@@ -176,7 +185,8 @@ export async function acceptInviteWithNewAccount(
   input: { name: string; password: string },
 ): Promise<{ userId: string; email: string; workspaceId: string }> {
   const invite = await findUsableInvite(token);
-  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
+  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
+    throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
   const name = input.name.trim().slice(0, 100) || invite.email.split("@")[0]!;
   const passwordHash = await hashPassword(input.password);
   const taken = () => conflict("An account with this email already exists; sign in to accept the invite");

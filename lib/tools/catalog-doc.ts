@@ -18,7 +18,8 @@ export function renderToolCatalogDoc(): string {
   ];
   for (const tool of TOOLS) {
     const capability = CAPABILITIES[tool.capability];
-    const scopes = capability.scopes === "unscoped" ? "unscoped key" : capability.scopes.length ? capability.scopes.map((s) => `\`${s}\``).join(" + ") : "any scope";
+    const scopes =
+      capability.scopes === "unscoped" ? "unscoped key" : capability.scopes.length ? capability.scopes.map((s) => `\`${s}\``).join(" + ") : "any scope";
     const kind = tool.readOnly ? "read" : tool.destructive ? "destructive" : "write";
     const route = tool.rest ? `\`${tool.rest.method} ${tool.rest.path}\`` : "—";
     const description = tool.description.replace(/\|/g, "\\|").replace(/\n/g, " ");

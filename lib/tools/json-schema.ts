@@ -7,7 +7,11 @@ type JsonSchema = Record<string, unknown>;
  * components are inlined (a tool schema stands alone) and `$schema` is left out.
  */
 export function toToolJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline", cycles: "throw" }) as JsonSchema & {
+  const {
+    $schema: _dialect,
+    $defs,
+    ...rest
+  } = z.toJSONSchema(schema, { io, unrepresentable: "any", reused: "inline", cycles: "throw" }) as JsonSchema & {
     $defs?: Record<string, JsonSchema>;
   };
   const inlined = tidy(rest, $defs ?? {}) as JsonSchema;

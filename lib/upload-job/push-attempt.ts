@@ -16,7 +16,7 @@ export type PushOutcome =
  */
 export async function pushUploadOnce(input: { uploadId: string; jobRun: number; attempt: number }): Promise<PushOutcome> {
   const upload = await getDb().upload.findUnique({ where: { id: input.uploadId } });
-  if (!upload || upload.status !== "processing" || upload.jobRun !== input.jobRun) return { ok: false, stale: true };
+  if (upload?.status !== "processing" || upload.jobRun !== input.jobRun) return { ok: false, stale: true };
   await getDb().upload.updateMany({ where: { id: upload.id, jobRun: input.jobRun, status: "processing" }, data: { attempt: input.attempt } });
   try {
     const account = await getAdAccount(upload.workspaceId, upload.platform);

@@ -126,7 +126,10 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
     throw err;
   }
 
-  await startUploadJobs(principal.workspaceId, files.map((f) => ({ id: f.id, jobRun: 1 })));
+  await startUploadJobs(
+    principal.workspaceId,
+    files.map((f) => ({ id: f.id, jobRun: 1 })),
+  );
   return { uploads: files.map((f) => ({ id: f.id, status: "processing" as const })) };
 }
 

@@ -3,8 +3,7 @@ import { UPLOAD_LIMITS } from "./limits";
 /** An extension longer than this is treated as part of the name when shortening. */
 const MAX_KEPT_EXTENSION = 16;
 
-const graphemes = (text: string): string[] =>
-  Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
+const graphemes = (text: string): string[] => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment);
 const codePoints = (text: string) => Array.from(text).length;
 
 /**
@@ -19,6 +18,7 @@ export function safeFileName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? "";
   const cleaned = base
     .normalize("NFC")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "")
     .trim();
   const name = cleaned === "." || cleaned === ".." || cleaned === "" ? "file" : cleaned;

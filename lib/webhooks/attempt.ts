@@ -43,7 +43,9 @@ export async function loadAttemptTarget(workspaceId: string, eventId: string): P
   return targetOf(rows[0]);
 }
 
-export function targetOf(row: { body: string | null; type: string | null; endpointId: string | null; url: string | null; secret: string | null } | undefined): AttemptTarget {
+export function targetOf(
+  row: { body: string | null; type: string | null; endpointId: string | null; url: string | null; secret: string | null } | undefined,
+): AttemptTarget {
   return {
     event: row?.body != null && row.type != null ? { body: row.body, type: row.type } : null,
     endpoint: row?.endpointId != null ? { id: row.endpointId, url: row.url!, secret: row.secret! } : null,

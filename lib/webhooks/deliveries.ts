@@ -37,9 +37,7 @@ function toDeliveryView(row: WebhookDelivery, body: string): WebhookDeliveryView
 
 async function withBodies(workspaceId: string, rows: WebhookDelivery[]): Promise<WebhookDeliveryView[]> {
   const ids = [...new Set(rows.map((r) => r.eventId))];
-  const events = ids.length
-    ? await getDb().webhookEvent.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true, body: true } })
-    : [];
+  const events = ids.length ? await getDb().webhookEvent.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true, body: true } }) : [];
   const bodies = new Map(events.map((e) => [e.id, e.body]));
   return rows.map((r) => toDeliveryView(r, bodies.get(r.eventId) ?? ""));
 }

@@ -89,7 +89,8 @@ export function postPinned(target: PinnedTarget, headers: Record<string, string>
 /** Answers every resolution with the checked address (so DNS cannot redirect the connection). */
 function pinnedLookup(target: PinnedTarget): LookupFunction {
   return (_hostname, opts, callback) => {
-    if (opts.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if (opts.all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   };
 }
@@ -98,10 +99,14 @@ function pinnedLookup(target: PinnedTarget): LookupFunction {
 export const IDLE_CONNECTION_MS = 1000;
 const MAX_AGENTS = 256;
 /** The delivery agents of the process; stopping its services closes their idle connections. */
-const deliveryAgents = defineService("webhooks.delivery-agents", () => new Map<string, http.Agent>(), (agents) => {
-  for (const agent of agents.values()) agent.destroy();
-  agents.clear();
-});
+const deliveryAgents = defineService(
+  "webhooks.delivery-agents",
+  () => new Map<string, http.Agent>(),
+  (agents) => {
+    for (const agent of agents.values()) agent.destroy();
+    agents.clear();
+  },
+);
 
 /**
  * The keep-alive agent for one checked target: keyed by scheme, URL host and port, and the

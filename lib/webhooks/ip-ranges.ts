@@ -29,7 +29,7 @@ function v6(cidr: string, reason: string, localUse = false): Range<ipaddr.IPv6> 
 }
 
 const IPV4_BLOCKED: Range<ipaddr.IPv4>[] = [
-  v4("0.0.0.0/8", "\"this network\" (0.0.0.0/8)"),
+  v4("0.0.0.0/8", '"this network" (0.0.0.0/8)'),
   v4("10.0.0.0/8", "private", true),
   v4("100.64.0.0/10", "carrier-grade NAT (includes cloud metadata 100.100.100.200)"),
   v4("127.0.0.0/8", "loopback", true),

@@ -13,7 +13,9 @@ export const WebhookEndpointSchema = z
       ),
     standardWebhooksSecret: z
       .string()
-      .describe("The same key in the Standard Webhooks form (whsec_ + base64 of the secret's bytes): pass it to a standardwebhooks library to verify the webhook-signature header"),
+      .describe(
+        "The same key in the Standard Webhooks form (whsec_ + base64 of the secret's bytes): pass it to a standardwebhooks library to verify the webhook-signature header",
+      ),
     events: z
       .array(z.string())
       .nullable()

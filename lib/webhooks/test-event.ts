@@ -9,7 +9,10 @@ export async function sendTestEvent(principal: Principal): Promise<{ event: { id
     onlyWithEndpoint: true,
     workspaceId: principal.workspaceId,
     type: "test",
-    data: { message: "A test event from Adloom: your endpoint is receiving signed webhooks.", triggeredBy: { userId: principal.userId, name: principal.userName } },
+    data: {
+      message: "A test event from Adloom: your endpoint is receiving signed webhooks.",
+      triggeredBy: { userId: principal.userId, name: principal.userName },
+    },
   });
   if (!event.stored) throw notFoundEndpoint();
   return { event: { id: event.id, type: "test", createdAt: event.createdAt } };

@@ -6,7 +6,12 @@ const days = (n: number) => new Date(now.getTime() + n * 86_400_000);
 
 describe("plan state", () => {
   it("trial: dashboard yes, API no, days left counted down", () => {
-    expect(planStatus({ plan: null, trialEndsAt: days(14) }, now)).toMatchObject({ state: "trial", apiAccess: false, dashboardAccess: true, trialDaysLeft: 14 });
+    expect(planStatus({ plan: null, trialEndsAt: days(14) }, now)).toMatchObject({
+      state: "trial",
+      apiAccess: false,
+      dashboardAccess: true,
+      trialDaysLeft: 14,
+    });
     // Day 0 of a 14-day trial, a minute after it started, still has 14 days; the last day counts as 1.
     expect(planStatus({ plan: null, trialEndsAt: days(14 - 1 / 1440) }, now)).toMatchObject({ trialDaysLeft: 14 });
     expect(planStatus({ plan: null, trialEndsAt: days(0.5) }, now)).toMatchObject({ state: "trial", trialDaysLeft: 1 });

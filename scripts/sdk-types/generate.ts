@@ -29,7 +29,11 @@ function pointRefsAtDefs(node: unknown): unknown {
   return Object.fromEntries(
     Object.entries(node).map(([k, v]) => [
       k,
-      k === "$ref" && typeof v === "string" ? v.replace("#/components/schemas/", "#/$defs/") : k === "const" || k === "enum" || k === "default" ? v : pointRefsAtDefs(v),
+      k === "$ref" && typeof v === "string"
+        ? v.replace("#/components/schemas/", "#/$defs/")
+        : k === "const" || k === "enum" || k === "default"
+          ? v
+          : pointRefsAtDefs(v),
     ]),
   );
 }
@@ -41,7 +45,10 @@ function forTypes(node: unknown): unknown {
   return Object.fromEntries(
     Object.entries(node)
       .filter(([k]) => k !== "nullable" && k !== "id" && k !== "$schema")
-      .map(([k, v]) => [k, k === "const" || k === "enum" || k === "default" || k === "properties" ? (k === "properties" ? mapValues(v, forTypes) : v) : forTypes(v)]),
+      .map(([k, v]) => [
+        k,
+        k === "const" || k === "enum" || k === "default" || k === "properties" ? (k === "properties" ? mapValues(v, forTypes) : v) : forTypes(v),
+      ]),
   );
 }
 
@@ -77,7 +84,9 @@ function collect(): Collected {
     if (tool.output) {
       result = `${pascal(tool.name)}Result`;
       // Results keep their named parts (Upload, Creative, ...) so tools and resources share one type.
-      const { $defs, ...root } = z.toJSONSchema(tool.output, { io: "output", unrepresentable: "any", reused: "inline" }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+      const { $defs, ...root } = z.toJSONSchema(tool.output, { io: "output", unrepresentable: "any", reused: "inline" }) as JsonSchema & {
+        $defs?: Record<string, JsonSchema>;
+      };
       const sharesNames = Object.entries($defs ?? {}).every(([name, def]) => addDef(defs, name, forTypes(def) as JsonSchema));
       const schema = sharesNames ? forTypes(root) : forTypes(toToolJsonSchema(tool.output, "output"));
       if (!addDef(defs, result, schema as JsonSchema)) throw new Error(`Two tools generate ${result}`);

@@ -9,7 +9,13 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   async list_ad_accounts(t) {
     const { accounts } = await toolResult(t.key, "list_ad_accounts", {});
     expect(accounts.map((a: any) => a.platform)).toEqual(["platform_a", "platform_b"]);
-    expect(accounts[0]).toMatchObject({ mode: "sandbox", currency: "USD", timeZone: "America/New_York", status: "active", today: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
+    expect(accounts[0]).toMatchObject({
+      mode: "sandbox",
+      currency: "USD",
+      timeZone: "America/New_York",
+      status: "active",
+      today: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+    });
     expect(accounts[1].timeZone).toBe("UTC");
   },
 
@@ -44,7 +50,10 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
 
   async create_campaign(t) {
     const first = await toolResult(t.key, "create_campaign", { platform: "platform_b", name: "Spring", objective: "sales", clientRef: "spring-1" });
-    expect(first).toMatchObject({ created: true, campaign: { platform: "platform_b", name: "Spring", objective: "sales", status: "paused", externalId: expect.stringMatching(/^\d{19}$/) } });
+    expect(first).toMatchObject({
+      created: true,
+      campaign: { platform: "platform_b", name: "Spring", objective: "sales", status: "paused", externalId: expect.stringMatching(/^\d{19}$/) },
+    });
     const again = await toolResult(t.key, "create_campaign", { platform: "platform_b", name: "Spring", objective: "sales", clientRef: "spring-1" });
     expect(again).toEqual({ created: false, campaign: first.campaign });
     expect((await toolResult(t.key, "list_campaigns", { platform: "platform_b" })).campaigns).toHaveLength(1);
@@ -89,7 +98,12 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
 
   async get_ad_set(t) {
     const { adSet } = await campaignWithAdSet(t.key, "platform_a");
-    expect((await toolResult(t.key, "get_ad_set", { id: adSet.id })).adSet).toMatchObject({ id: adSet.id, kind: "ad_set", targetCountries: ["US", "DE"], locationIds: null });
+    expect((await toolResult(t.key, "get_ad_set", { id: adSet.id })).adSet).toMatchObject({
+      id: adSet.id,
+      kind: "ad_set",
+      targetCountries: ["US", "DE"],
+      locationIds: null,
+    });
     const other = await createTenant();
     expect((await callTool(other.key, "get_ad_set", { id: adSet.id })).status).toBe(404);
   },
@@ -106,7 +120,12 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     });
     expect(created).toBe(true);
     expect(adSet).toMatchObject({ status: "paused", budget: { type: "daily", amountMinor: 100 }, ageMin: 21, ageMax: 65 });
-    const noCountries = await callTool(t.key, "create_ad_set", { campaignId: campaign.id, platform: "platform_a", name: "x", budget: { type: "daily", amountMinor: 500 } });
+    const noCountries = await callTool(t.key, "create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_a",
+      name: "x",
+      budget: { type: "daily", amountMinor: 500 },
+    });
     expect(noCountries.body.error.message).toMatch(/^Invalid input: targetCountries: platform_a ad sets need target countries/);
   },
 
@@ -119,7 +138,10 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
 
   async set_ad_set_budget(t) {
     const { adSet } = await campaignWithAdSet(t.key, "platform_b");
-    expect((await toolResult(t.key, "set_ad_set_budget", { id: adSet.id, budget: { type: "daily", amountMinor: 9000 } })).adSet.budget).toEqual({ type: "daily", amountMinor: 9000 });
+    expect((await toolResult(t.key, "set_ad_set_budget", { id: adSet.id, budget: { type: "daily", amountMinor: 9000 } })).adSet.budget).toEqual({
+      type: "daily",
+      amountMinor: 9000,
+    });
     const low = await callTool(t.key, "set_ad_set_budget", { id: adSet.id, budget: { type: "daily", amountMinor: 1999 } });
     expect(low.status).toBe(400);
     expect(low.body.error.message).toMatch(/^Invalid input: budget.amountMinor: platform_b needs a daily budget of at least 2000/);
@@ -174,7 +196,13 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     try {
       const { ad, adSet, creativeId } = await pausedAd(t.key, "platform_a");
       expect(ad).toMatchObject({ adSetId: adSet.id, creativeId, status: "paused", headline: "Fresh picks", externalId: expect.stringMatching(/^\d+$/) });
-      const again = await toolResult(t.key, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId: ad.copyVariantId, callToAction: "shop_now", landingUrl: "https://example.com/shop" });
+      const again = await toolResult(t.key, "create_ad", {
+        adSetId: adSet.id,
+        creativeId,
+        copyVariantId: ad.copyVariantId,
+        callToAction: "shop_now",
+        landingUrl: "https://example.com/shop",
+      });
       expect(again).toMatchObject({ created: false, ad: { id: ad.id } });
       const event = await waitFor("ad.created", async () => receiver.events.find((e) => e.type === "ad.created"), 30_000);
       expect(event.data).toEqual({ ad: { adId: ad.id, name: ad.name, adsetId: adSet.id, creativeId } });
@@ -187,7 +215,10 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
 
   async update_ad(t) {
     const { ad } = await pausedAd(t.key, "platform_b");
-    expect((await toolResult(t.key, "update_ad", { id: ad.id, primaryText: "Short text", callToAction: "apply_now" })).ad).toMatchObject({ primaryText: "Short text", callToAction: "apply_now" });
+    expect((await toolResult(t.key, "update_ad", { id: ad.id, primaryText: "Short text", callToAction: "apply_now" })).ad).toMatchObject({
+      primaryText: "Short text",
+      callToAction: "apply_now",
+    });
     const long = await callTool(t.key, "update_ad", { id: ad.id, primaryText: "x".repeat(101) });
     expect(long.body.error.message).toMatch(/^Invalid input: primaryText: 101 characters is over platform_b's 100/);
   },
@@ -224,7 +255,13 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     const creatives = await adCreatives(t.key, { count: 2 });
     const copies = [await adCopy(t.key, creatives[0]!.creativeId, "One"), await adCopy(t.key, creatives[1]!.creativeId, "Two")];
     const { adSet } = await campaignWithAdSet(t.key, "platform_a");
-    const args = { adSetId: adSet.id, creativeIds: creatives.map((c) => c.creativeId), copyVariantIds: copies, callToAction: "learn_more", landingUrl: "https://example.com" };
+    const args = {
+      adSetId: adSet.id,
+      creativeIds: creatives.map((c) => c.creativeId),
+      copyVariantIds: copies,
+      callToAction: "learn_more",
+      landingUrl: "https://example.com",
+    };
     const preview = await toolResult(t.key, "build_ads_from_library", { ...args, dryRun: true });
     expect(preview).toMatchObject({ created: 0, existing: 0, failed: 0 });
     expect(preview.ads.map((r: any) => r.problems)).toEqual([[], [], [], []]);
@@ -237,10 +274,21 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
 
   async save_ad_draft(t) {
     const [{ creativeId }] = await adCreatives(t.key);
-    const { draft, created } = await toolResult(t.key, "save_ad_draft", { name: "Later", creativeId, callToAction: "sign_up", landingUrl: "https://example.com/join" });
+    const { draft, created } = await toolResult(t.key, "save_ad_draft", {
+      name: "Later",
+      creativeId,
+      callToAction: "sign_up",
+      landingUrl: "https://example.com/join",
+    });
     expect(created).toBe(true);
     expect(draft).toMatchObject({ name: "Later", creativeId, adSetId: null, adId: null });
-    const { draft: renamed } = await toolResult(t.key, "save_ad_draft", { id: draft.id, name: "Sooner", creativeId, callToAction: "sign_up", landingUrl: "https://example.com/join" });
+    const { draft: renamed } = await toolResult(t.key, "save_ad_draft", {
+      id: draft.id,
+      name: "Sooner",
+      creativeId,
+      callToAction: "sign_up",
+      landingUrl: "https://example.com/join",
+    });
     expect(renamed).toMatchObject({ id: draft.id, name: "Sooner" });
   },
 
@@ -255,7 +303,13 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     const [{ creativeId }] = await adCreatives(t.key);
     const copyVariantId = await adCopy(t.key, creativeId);
     const { adSet } = await campaignWithAdSet(t.key, "platform_a");
-    const { draft } = await toolResult(t.key, "save_ad_draft", { name: "Draft ad", creativeId, copyVariantId, callToAction: "learn_more", landingUrl: "https://example.com" });
+    const { draft } = await toolResult(t.key, "save_ad_draft", {
+      name: "Draft ad",
+      creativeId,
+      copyVariantId,
+      callToAction: "learn_more",
+      landingUrl: "https://example.com",
+    });
     const noSet = await callTool(t.key, "launch_ad_draft", { id: draft.id });
     expect(noSet.body.error.message).toMatch(/^Invalid input: adSetId/);
     const launched = await toolResult(t.key, "launch_ad_draft", { id: draft.id, adSetId: adSet.id });

@@ -40,7 +40,8 @@ describe("building ads from the library across a server crash", () => {
       creativeIds.push(c.id);
     }
     const copyIds: string[] = [];
-    for (let i = 0; i < 6; i++) copyIds.push((await result(t.key, "create_copy_variant", { creativeId: creativeIds[0], headline: `Copy ${i}`, label: `v${i}` }, first.url)).id);
+    for (let i = 0; i < 6; i++)
+      copyIds.push((await result(t.key, "create_copy_variant", { creativeId: creativeIds[0], headline: `Copy ${i}`, label: `v${i}` }, first.url)).id);
     const { campaign } = await result(t.key, "create_campaign", { platform: "platform_a", name: "Crash test", objective: "sales" }, first.url);
     const { adSet } = await result(
       t.key,

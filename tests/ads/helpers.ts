@@ -58,7 +58,13 @@ export async function pausedAd(key: string, platform: PlatformName = "platform_a
   const [{ creativeId }] = await adCreatives(key, { platform });
   const copyVariantId = await adCopy(key, creativeId!);
   const { campaign, adSet } = await campaignWithAdSet(key, platform);
-  const { ad } = await toolResult(key, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId, callToAction: "shop_now", landingUrl: "https://example.com/shop" });
+  const { ad } = await toolResult(key, "create_ad", {
+    adSetId: adSet.id,
+    creativeId,
+    copyVariantId,
+    callToAction: "shop_now",
+    landingUrl: "https://example.com/shop",
+  });
   return { ad, adSet, campaign, creativeId: creativeId! };
 }
 

@@ -27,13 +27,37 @@ describe("platform rules over REST", () => {
     const t = await createTenant();
     const { campaign: a } = await toolResult(t.key, "create_campaign", { platform: "platform_a", name: "A", objective: "sales" });
     const { campaign: b } = await toolResult(t.key, "create_campaign", { platform: "platform_b", name: "B", objective: "sales" });
-    const lowA = await callTool(t.key, "create_ad_set", { campaignId: a.id, platform: "platform_a", name: "x", budget: { type: "daily", amountMinor: 99 }, targetCountries: ["US"] });
+    const lowA = await callTool(t.key, "create_ad_set", {
+      campaignId: a.id,
+      platform: "platform_a",
+      name: "x",
+      budget: { type: "daily", amountMinor: 99 },
+      targetCountries: ["US"],
+    });
     expect(lowA.body.error.message).toBe("Invalid input: budget.amountMinor: platform_a needs a daily budget of at least 100 (1.00 USD); got 99");
-    const okB = await callTool(t.key, "create_ad_set", { campaignId: b.id, platform: "platform_b", name: "x", budget: { type: "daily", amountMinor: 2000 }, locationIds: ["1"] });
+    const okB = await callTool(t.key, "create_ad_set", {
+      campaignId: b.id,
+      platform: "platform_b",
+      name: "x",
+      budget: { type: "daily", amountMinor: 2000 },
+      locationIds: ["1"],
+    });
     expect(okB.status).toBe(200);
-    const lowB = await callTool(t.key, "create_ad_set", { campaignId: b.id, platform: "platform_b", name: "y", budget: { type: "daily", amountMinor: 1999 }, locationIds: ["1"] });
+    const lowB = await callTool(t.key, "create_ad_set", {
+      campaignId: b.id,
+      platform: "platform_b",
+      name: "y",
+      budget: { type: "daily", amountMinor: 1999 },
+      locationIds: ["1"],
+    });
     expect(lowB.body.error.message).toMatch(/^Invalid input: budget.amountMinor: platform_b needs a daily budget of at least 2000/);
-    const noEnd = await callTool(t.key, "create_ad_set", { campaignId: a.id, platform: "platform_a", name: "z", budget: { type: "lifetime", amountMinor: 10_000 }, targetCountries: ["US"] });
+    const noEnd = await callTool(t.key, "create_ad_set", {
+      campaignId: a.id,
+      platform: "platform_a",
+      name: "z",
+      budget: { type: "lifetime", amountMinor: 10_000 },
+      targetCountries: ["US"],
+    });
     expect(noEnd.body.error.message).toBe("Invalid input: endTime: a lifetime budget needs an end time");
     const start = new Date(Date.now() + 3_600_000);
     const end = new Date(start.getTime() + 10 * 86_400_000);
@@ -55,7 +79,13 @@ describe("platform rules over REST", () => {
     const [onA] = await adCreatives(t.key, { platform: "platform_a" });
     const { adSet } = await campaignWithAdSet(t.key, "platform_b");
     const longCopy = await adCopy(t.key, small!.creativeId, "A headline much longer than forty characters here", "x".repeat(150));
-    const refused = await callTool(t.key, "create_ad", { adSetId: adSet.id, creativeId: small!.creativeId, copyVariantId: longCopy, callToAction: "book_now", landingUrl: "https://example.com" });
+    const refused = await callTool(t.key, "create_ad", {
+      adSetId: adSet.id,
+      creativeId: small!.creativeId,
+      copyVariantId: longCopy,
+      callToAction: "book_now",
+      landingUrl: "https://example.com",
+    });
     expect(refused.status).toBe(400);
     const message: string = refused.body.error.message;
     expect(message).toMatch(/^Invalid input: /);
@@ -63,7 +93,12 @@ describe("platform rules over REST", () => {
     expect(message).toContain("headline: 49 characters is over platform_b's 40");
     expect(message).toContain("primaryText: 150 characters is over platform_b's 100");
     expect(message).toContain('callToAction: platform_b does not offer "book_now"');
-    const elsewhere = await callTool(t.key, "create_ad", { adSetId: adSet.id, creativeId: onA!.creativeId, callToAction: "learn_more", landingUrl: "https://example.com" });
+    const elsewhere = await callTool(t.key, "create_ad", {
+      adSetId: adSet.id,
+      creativeId: onA!.creativeId,
+      callToAction: "learn_more",
+      landingUrl: "https://example.com",
+    });
     expect(elsewhere.body.error.message).toContain("was not uploaded to platform_b");
     expect((await toolResult(t.key, "list_ads", {})).ads).toEqual([]);
   }, 180_000);
@@ -99,11 +134,23 @@ describe("sandbox faults over REST", () => {
   it("faults apply to ad sets and ads too", async () => {
     const t = await createTenant();
     const { campaign } = await campaignWithAdSet(t.key, "platform_a");
-    const rejected = await callTool(t.key, "create_ad_set", { campaignId: campaign.id, platform: "platform_a", name: "sandbox-reject set", budget: { type: "daily", amountMinor: 500 }, targetCountries: ["US"] });
+    const rejected = await callTool(t.key, "create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_a",
+      name: "sandbox-reject set",
+      budget: { type: "daily", amountMinor: 500 },
+      targetCountries: ["US"],
+    });
     expect(rejected.body.error.code).toBe("upstream_error");
     const [{ creativeId }] = await adCreatives(t.key);
     const { adSet } = await campaignWithAdSet(t.key, "platform_a");
-    const terms = await callTool(t.key, "create_ad", { adSetId: adSet.id, creativeId, name: "sandbox-terms ad", callToAction: "learn_more", landingUrl: "https://example.com" });
+    const terms = await callTool(t.key, "create_ad", {
+      adSetId: adSet.id,
+      creativeId,
+      name: "sandbox-terms ad",
+      callToAction: "learn_more",
+      landingUrl: "https://example.com",
+    });
     expect(terms.body.error.code).toBe("invalid_input");
     expect((await toolResult(t.key, "list_ads", {})).ads).toEqual([]);
   }, 120_000);

@@ -19,16 +19,33 @@ async function workspaceAccount(platform: "platform_a" | "platform_b" = "platfor
 }
 
 async function refusal(promise: Promise<unknown>) {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(PlatformError);
   return err as InstanceType<typeof PlatformError>;
 }
 
-const creative = { mediaId: "a".repeat(32), kind: "image" as const, headline: "Hi", primaryText: "Buy", description: null, callToAction: "shop_now" as const, landingUrl: "https://example.com", leadFormId: null };
+const creative = {
+  mediaId: "a".repeat(32),
+  kind: "image" as const,
+  headline: "Hi",
+  primaryText: "Buy",
+  description: null,
+  callToAction: "shop_now" as const,
+  landingUrl: "https://example.com",
+  leadFormId: null,
+};
 
 async function liveAd(account: Account, options: { budget?: number; objective?: "sales" | "leads"; ads?: number; leadFormId?: string | null } = {}) {
   const api = adapterFor(account);
-  const campaign = await api.createCampaign(account, { clientRef: `c-${Math.random()}`, name: "Campaign", objective: options.objective ?? "sales", status: "paused" });
+  const campaign = await api.createCampaign(account, {
+    clientRef: `c-${Math.random()}`,
+    name: "Campaign",
+    objective: options.objective ?? "sales",
+    status: "paused",
+  });
   const adSet = await api.createAdSet(account, {
     clientRef: `s-${Math.random()}`,
     campaignExternalId: campaign.externalId,
@@ -37,18 +54,25 @@ async function liveAd(account: Account, options: { budget?: number; objective?: 
     budget: { type: "daily", amountMinor: options.budget ?? 5000 },
     startTime: null,
     endTime: null,
-    targeting: account.platform === "platform_a" ? { platform: "platform_a", countries: ["US"], ageMin: 18, ageMax: 65 } : { platform: "platform_b", locationIds: ["6252001"], ageGroups: [] },
+    targeting:
+      account.platform === "platform_a"
+        ? { platform: "platform_a", countries: ["US"], ageMin: 18, ageMax: 65 }
+        : { platform: "platform_b", locationIds: ["6252001"], ageGroups: [] },
     audienceId: null,
   });
   const ads = [];
   for (let i = 0; i < (options.ads ?? 1); i++) {
-    const ad = await withBusyRetry(() => api.createAd(account, {
-      clientRef: `a-${Math.random()}`,
-      adSetExternalId: adSet.externalId,
-      name: `Ad ${i}`,
-      status: "paused",
-      creative: { ...creative, mediaId: `${i}${"b".repeat(31)}`, leadFormId: options.leadFormId ?? null, primaryText: "Buy now" },
-    }), 20);
+    const ad = await withBusyRetry(
+      () =>
+        api.createAd(account, {
+          clientRef: `a-${Math.random()}`,
+          adSetExternalId: adSet.externalId,
+          name: `Ad ${i}`,
+          status: "paused",
+          creative: { ...creative, mediaId: `${i}${"b".repeat(31)}`, leadFormId: options.leadFormId ?? null, primaryText: "Buy now" },
+        }),
+      20,
+    );
     await withBusyRetry(() => api.updateAd(account, ad.externalId, { status: "active", clientRef: `act-${ad.externalId}` }), 20);
     ads.push(ad);
   }

@@ -25,7 +25,9 @@ describe("ads on every surface", () => {
     const args = await material(t.key);
     const connect = async (key: string) => {
       const client = new Client({ name: "ads-tests", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${inject("baseUrl")}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${inject("baseUrl")}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+      );
       return client;
     };
     const client = await connect(t.key);

@@ -48,7 +48,10 @@ describe("operator CLI", () => {
     );
     expect(member.json).toEqual({ userId: expect.stringMatching(/^usr_/) });
 
-    const key = await adminCli(["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId, "--scopes", "upload,publish", "--name", "CI"], env);
+    const key = await adminCli(
+      ["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId, "--scopes", "upload,publish", "--name", "CI"],
+      env,
+    );
     expect(key.status).toBe(0);
     expect(key.json).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^adl_/) });
     expect((await api(key.json.key)("/api/v1/me")).body.account.id).toBe(ws.json.ownerUserId);
@@ -83,7 +86,14 @@ describe("operator CLI", () => {
     const out = await adminCli(["server", "memory"], env);
     expect(out.status).toBe(0);
     // The shared server runs without --expose-gc: figures as they are, uncollected.
-    expect(out.json).toEqual({ collected: false, rss: expect.any(Number), heapUsed: expect.any(Number), heapTotal: expect.any(Number), external: expect.any(Number), arrayBuffers: expect.any(Number) });
+    expect(out.json).toEqual({
+      collected: false,
+      rss: expect.any(Number),
+      heapUsed: expect.any(Number),
+      heapTotal: expect.any(Number),
+      external: expect.any(Number),
+      arrayBuffers: expect.any(Number),
+    });
     // Always the server's figures, never the CLI's own: with no server there is nothing to report.
     const none = await adminCli(["server", "memory"], envForRun(tempDataDir("no-server")));
     expect(none.status).not.toBe(0);

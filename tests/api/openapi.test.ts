@@ -24,7 +24,10 @@ it("serves an OpenAPI 3.1 document generated from the operations, with every err
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
       if (method === "get") continue;
-      expect(op.parameters.map((p: any) => p.name), `${method} ${path}`).toContain("Idempotency-Key");
+      expect(
+        op.parameters.map((p: any) => p.name),
+        `${method} ${path}`,
+      ).toContain("Idempotency-Key");
       expect(op.responses, `${method} ${path}`).toHaveProperty("409");
     }
   }

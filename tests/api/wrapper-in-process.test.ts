@@ -14,6 +14,8 @@ let ownerKey: string;
 let otherKey: string;
 let calls = 0;
 let gate: Promise<void> | null = null;
+// Called as the handler starts (after the idempotency key is claimed), so a test can act while it runs.
+let onHandlerStart: (() => void) | null = null;
 
 beforeAll(async () => {
   await useFreshDatabase("wrapper");
@@ -40,6 +42,7 @@ function counterRoute() {
       success: { status: 201, description: "counted" },
       handler: async ({ body }) => {
         calls++;
+        onHandlerStart?.();
         if (gate) await gate;
         if (body.n === 7) throw new Error("connection string postgres://secret@db");
         return { status: 201, body: { call: calls, n: body.n } };
@@ -79,8 +82,10 @@ describe("Idempotency-Key", () => {
   it("answers 409 conflict 'already being processed' to a retry while the first is running", async () => {
     let open!: () => void;
     gate = new Promise((r) => (open = r));
+    const started = new Promise<void>((r) => (onHandlerStart = r));
     const first = send(ownerKey, { n: 4 }, "inflight-1");
-    await new Promise((r) => setTimeout(r, 200));
+    await started;
+    onHandlerStart = null;
     const second = await send(ownerKey, { n: 4 }, "inflight-1");
     expect(second.status).toBe(409);
     expect(second.body.error.message).toMatch(/already being processed/);

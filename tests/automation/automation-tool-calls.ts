@@ -30,7 +30,12 @@ export const AUTOMATION_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>>
   },
   async preview_rule(t) {
     const { rule } = await toolResult(t.key, "create_rule", pauseRule("promo"));
-    expect(await toolResult(t.key, "preview_rule", { id: rule.id })).toMatchObject({ inScope: 0, actions: 0, matches: [], window: { since: expect.any(String), until: expect.any(String) } });
+    expect(await toolResult(t.key, "preview_rule", { id: rule.id })).toMatchObject({
+      inScope: 0,
+      actions: 0,
+      matches: [],
+      window: { since: expect.any(String), until: expect.any(String) },
+    });
   },
   async list_rule_runs(t) {
     const { rule } = await toolResult(t.key, "create_rule", pauseRule("promo"));
@@ -48,11 +53,21 @@ export const AUTOMATION_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>>
     expect((await toolResult(t.key, "list_automation_flows", {})).flows).toEqual([expect.objectContaining({ id: flow.id, trigger: { event: "upload.completed" } })]);
   },
   async list_automation_flows(t) {
-    const { flow } = await toolResult(t.key, "create_automation_flow", { name: "Daily", trigger: { schedule: "0 9 * * *", timeZone: "Europe/Berlin" }, action: { url: "http://127.0.0.1:9/hook", payload: {} } });
-    expect((await toolResult(t.key, "list_automation_flows", {})).flows).toEqual([expect.objectContaining({ id: flow.id, trigger: { schedule: "0 9 * * *", timeZone: "Europe/Berlin" }, lastRun: null })]);
+    const { flow } = await toolResult(t.key, "create_automation_flow", {
+      name: "Daily",
+      trigger: { schedule: "0 9 * * *", timeZone: "Europe/Berlin" },
+      action: { url: "http://127.0.0.1:9/hook", payload: {} },
+    });
+    expect((await toolResult(t.key, "list_automation_flows", {})).flows).toEqual([
+      expect.objectContaining({ id: flow.id, trigger: { schedule: "0 9 * * *", timeZone: "Europe/Berlin" }, lastRun: null }),
+    ]);
   },
   async delete_automation_flow(t) {
-    const { flow } = await toolResult(t.key, "create_automation_flow", { name: "Gone", trigger: { event: "ad.created" }, action: { url: "http://127.0.0.1:9/hook", payload: {} } });
+    const { flow } = await toolResult(t.key, "create_automation_flow", {
+      name: "Gone",
+      trigger: { event: "ad.created" },
+      action: { url: "http://127.0.0.1:9/hook", payload: {} },
+    });
     expect(await toolResult(t.key, "delete_automation_flow", { id: flow.id })).toEqual({ ok: true });
     expect((await toolResult(t.key, "list_automation_flows", {})).flows).toEqual([]);
   },

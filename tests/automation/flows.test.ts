@@ -28,7 +28,10 @@ describe("automation flows", () => {
       name: "Tell the channel",
       trigger: { event: "rule.triggered" },
       condition: { path: "data.rule.matchCount", operator: "gte", value: 1 },
-      action: { url: receiver.url.replace(/\/hooks$/, flowPath), payload: { text: "Rule {{data.rule.name}} paused {{data.rule.matchCount}} ads", matches: "{{data.rule.matches}}", fixed: 7 } },
+      action: {
+        url: receiver.url.replace(/\/hooks$/, flowPath),
+        payload: { text: "Rule {{data.rule.name}} paused {{data.rule.matchCount}} ads", matches: "{{data.rule.matches}}", fixed: 7 },
+      },
     });
     expect(secret).toMatch(/^adlsig_/);
     expect(flow).toMatchObject({ name: "Tell the channel", trigger: { event: "rule.triggered" }, lastRun: null });
@@ -38,9 +41,16 @@ describe("automation flows", () => {
     await toolResult(t.key, "create_rule", pauseRule("flow cut"));
     await runAutomation(t.workspaceId);
 
-    const [post] = await until(async () => receiver.requests.filter((r) => r.path === flowPath).length >= 1 && receiver.requests.filter((r) => r.path === flowPath), "the flow's POST");
+    const [post] = await until(
+      async () => receiver.requests.filter((r) => r.path === flowPath).length >= 1 && receiver.requests.filter((r) => r.path === flowPath),
+      "the flow's POST",
+    );
     verifySigned(post!, secret);
-    expect(JSON.parse(post!.body)).toEqual({ text: "Rule Pause flow cut paused 1 ads", matches: [{ name: "Flow cut", campaignName: expect.stringMatching(/^Campaign /) }], fixed: 7 });
+    expect(JSON.parse(post!.body)).toEqual({
+      text: "Rule Pause flow cut paused 1 ads",
+      matches: [{ name: "Flow cut", campaignName: expect.stringMatching(/^Campaign /) }],
+      fixed: 7,
+    });
 
     const [event] = await until(async () => received("automation.event").length >= 1 && received("automation.event"), "automation.event");
     expect(event.data).toEqual({ automationId: flow.id, automationName: "Tell the channel", event: "rule.triggered", data: JSON.parse(post!.body) });

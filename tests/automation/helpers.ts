@@ -10,7 +10,14 @@ export async function activeAds(t: Tenant, names: string[], budgetMinor?: number
   const ads = [];
   for (const [i, name] of names.entries()) {
     const copyVariantId = await adCopy(t.key, creativeId!, `Headline ${i + 1}`, `Primary text number ${i + 1}`);
-    const { ad } = await toolResult(t.key, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId, name, callToAction: "shop_now", landingUrl: "https://example.com/shop" });
+    const { ad } = await toolResult(t.key, "create_ad", {
+      adSetId: adSet.id,
+      creativeId,
+      copyVariantId,
+      name,
+      callToAction: "shop_now",
+      landingUrl: "https://example.com/shop",
+    });
     ads.push(ad);
   }
   await toolResult(t.key, "activate_ads", { adIds: ads.map((a) => a.id) });
@@ -30,7 +37,10 @@ export async function tenantWithEndpoint(receiver: Receiver, events?: string[]) 
   const { webhook } = (await call("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url.replace(/\/hooks$/, path) } })).body;
   if (events) await call("/api/v1/webhooks", { method: "PATCH", json: { events } });
   const received = (type?: string) =>
-    receiver.requests.filter((r) => r.path === path).map((r) => JSON.parse(r.body)).filter((e: any) => !type || e.type === type);
+    receiver.requests
+      .filter((r) => r.path === path)
+      .map((r) => JSON.parse(r.body))
+      .filter((e: any) => !type || e.type === type);
   return { tenant, secret: webhook.secret as string, received, path };
 }
 

@@ -47,8 +47,22 @@ describe("rule runs, once per hour", () => {
 
     // What runRule does before acting, then the process dies: the (rule, hour) row holds the plan, no action ran.
     const plan = await planRule({ workspaceId: rule.workspaceId }, RuleDefinitionSchema.parse(rule.definition), { ruleId: rule.id, cooldownMinutes: 60 });
-    expect(plan.matches.filter((m) => m.act).map((m) => m.name).sort()).toEqual(["go one", "go two"]);
-    await db.automationRuleRun.create({ data: { id: newId("rrun"), workspaceId: rule.workspaceId, ruleId: rule.id, hourKey: hourKeyOf(plan.now), plan: plan as object, matchCount: plan.matches.length } });
+    expect(
+      plan.matches
+        .filter((m) => m.act)
+        .map((m) => m.name)
+        .sort(),
+    ).toEqual(["go one", "go two"]);
+    await db.automationRuleRun.create({
+      data: {
+        id: newId("rrun"),
+        workspaceId: rule.workspaceId,
+        ruleId: rule.id,
+        hourKey: hourKeyOf(plan.now),
+        plan: plan as object,
+        matchCount: plan.matches.length,
+      },
+    });
 
     const again = await runRule(rule);
     expect(again.alreadyRan).toBe(true);

@@ -92,7 +92,10 @@ describe("automation rules", () => {
     const { rule } = await toolResult(t.key, "create_rule", {
       name: "Scale winners",
       cooldownMinutes: 0,
-      conditions: [{ metric: "spend", operator: "gt", value: 0 }, { metric: "ctr", operator: "gte", value: 0 }],
+      conditions: [
+        { metric: "spend", operator: "gt", value: 0 },
+        { metric: "ctr", operator: "gte", value: 0 },
+      ],
       match: "all",
       window: "last_3_days",
       scope: { level: "ad_sets", ids: [adSet.id] },
@@ -117,7 +120,14 @@ describe("automation rules", () => {
 
   it("previews an unsaved definition, and refuses bad input with clear 400s; another workspace's rule is 404", async () => {
     const t = await createTenant();
-    const unsaved = await toolResult(t.key, "preview_rule", { definition: { conditions: [{ metric: "cpa", operator: "gt", value: 10 }], window: "last_7_days", scope: { level: "campaigns" }, action: { type: "pause" } } });
+    const unsaved = await toolResult(t.key, "preview_rule", {
+      definition: {
+        conditions: [{ metric: "cpa", operator: "gt", value: 10 }],
+        window: "last_7_days",
+        scope: { level: "campaigns" },
+        action: { type: "pause" },
+      },
+    });
     expect(unsaved).toMatchObject({ inScope: 0, actions: 0, matches: [] });
 
     const bad = async (args: object, pattern: RegExp, tool = "create_rule") => {
@@ -137,7 +147,12 @@ describe("automation rules", () => {
 
     const { rule } = await toolResult(t.key, "create_rule", pauseRule("x"));
     const other = await createTenant();
-    for (const [tool, args] of [["preview_rule", { id: rule.id }], ["list_rule_runs", { id: rule.id }], ["update_rule", { id: rule.id, name: "x" }], ["delete_rule", { id: rule.id }]] as const) {
+    for (const [tool, args] of [
+      ["preview_rule", { id: rule.id }],
+      ["list_rule_runs", { id: rule.id }],
+      ["update_rule", { id: rule.id, name: "x" }],
+      ["delete_rule", { id: rule.id }],
+    ] as const) {
       const res = await callTool(other.key, tool, args);
       expect(res.status).toBe(404);
     }

@@ -9,7 +9,6 @@ import { until } from "../helpers/wait";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
 import { ADLOOM_BIN } from "../helpers/cli";
 
-
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -26,7 +25,14 @@ describe("adloom webhooks listen", () => {
     const forwardPath = `/forward/${t.workspaceId}`;
 
     const child = spawn(process.execPath, [ADLOOM_BIN, "webhooks", "listen", "--forward-to", receiver.url.replace(/\/hooks$/, forwardPath), "--json"], {
-      env: { PATH: process.env.PATH, HOME: os.tmpdir(), NODE_ENV: "production", ADLOOM_API_KEY: t.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: os.tmpdir() },
+      env: {
+        PATH: process.env.PATH,
+        HOME: os.tmpdir(),
+        NODE_ENV: "production",
+        ADLOOM_API_KEY: t.key,
+        ADLOOM_BASE_URL: inject("baseUrl"),
+        ADLOOM_CONFIG_DIR: os.tmpdir(),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -34,7 +40,11 @@ describe("adloom webhooks listen", () => {
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-    const lines = () => stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = () =>
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, any>);
     try {
       const ready = await until(async () => lines().find((l) => l.ready), `the listener to connect (stderr: ${stderr})`);
       expect(ready.secret).toMatch(/^adlsig_/);
@@ -76,7 +86,10 @@ describe("adloom webhooks listen", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("invalid_request");
     const stop = new AbortController();
-    const response = await fetch(`${inject("baseUrl")}/api/v1/events/stream?events=test`, { headers: { Authorization: `Bearer ${t.key}` }, signal: stop.signal });
+    const response = await fetch(`${inject("baseUrl")}/api/v1/events/stream?events=test`, {
+      headers: { Authorization: `Bearer ${t.key}` },
+      signal: stop.signal,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     stop.abort();

@@ -38,7 +38,14 @@ describe("copy variants", () => {
     const list = await call(path);
     expect(list.status).toBe(200);
     expect(list.body.copies.map((c: any) => c.id)).toEqual([empty.body.id, second.body.id, first.body.id]);
-    expect(list.body.copies[2]).toEqual({ id: first.body.id, headline: "Only a headline", primaryText: null, description: null, label: "winner", createdAt: expect.any(String) });
+    expect(list.body.copies[2]).toEqual({
+      id: first.body.id,
+      headline: "Only a headline",
+      primaryText: null,
+      description: null,
+      label: "winner",
+      createdAt: expect.any(String),
+    });
     expect(list.body.copies[1]).toMatchObject({ headline: "H", primaryText: "P", description: "D", label: "v2" });
     expect(list.body.nextCursor).toBeNull();
 

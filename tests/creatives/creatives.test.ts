@@ -28,7 +28,19 @@ describe("GET /api/v1/creatives", () => {
     expect(res.body.creatives.map((c: any) => c.fileName)).toEqual([...names].reverse());
     expect(res.body.nextCursor).toBeNull();
     const c = res.body.creatives[0];
-    expect(Object.keys(c).sort()).toEqual(["contentType", "copyCount", "createdAt", "fileName", "height", "id", "kind", "mediaPath", "previewPath", "status", "width"]);
+    expect(Object.keys(c).sort()).toEqual([
+      "contentType",
+      "copyCount",
+      "createdAt",
+      "fileName",
+      "height",
+      "id",
+      "kind",
+      "mediaPath",
+      "previewPath",
+      "status",
+      "width",
+    ]);
     expect(c).toMatchObject({ kind: "image", contentType: "image/png", status: "ready", width: 32, height: 24, copyCount: 0, previewPath: null });
     expect(new Date(c.createdAt).toISOString()).toBe(c.createdAt);
   });

@@ -71,6 +71,18 @@ describe("list_creatives filters", () => {
     const res = await api(t.key)("/api/v1/creatives?limit=2");
     expect(res.status).toBe(200);
     expect(res.body.creatives.map((c: any) => c.fileName)).toEqual(["square-post-again.png", "clip.mp4"]);
-    expect(Object.keys(res.body.creatives[0]).sort()).toEqual(["contentType", "copyCount", "createdAt", "fileName", "height", "id", "kind", "mediaPath", "previewPath", "status", "width"]);
+    expect(Object.keys(res.body.creatives[0]).sort()).toEqual([
+      "contentType",
+      "copyCount",
+      "createdAt",
+      "fileName",
+      "height",
+      "id",
+      "kind",
+      "mediaPath",
+      "previewPath",
+      "status",
+      "width",
+    ]);
   });
 });

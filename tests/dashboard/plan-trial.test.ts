@@ -11,7 +11,12 @@ describe("plan changes during the trial", () => {
     const { signUp } = await import("@/lib/session/accounts");
     const { principalForUser } = await import("@/lib/session/principal");
     const { changePlan } = await import("@/lib/workspaces/plan");
-    const { userId } = await signUp({ name: "Trial", email: `trial-${Date.now()}@example.com`, password: "correct horse battery staple", workspaceName: "Trial Co" });
+    const { userId } = await signUp({
+      name: "Trial",
+      email: `trial-${Date.now()}@example.com`,
+      password: "correct horse battery staple",
+      workspaceName: "Trial Co",
+    });
     const principal = (await principalForUser(userId))!;
     expect(await changePlan(principal, "pro")).toMatchObject({ state: "pro", trialEndsAt: null });
     const after = await changePlan(principal, null);

@@ -34,7 +34,10 @@ describe("revocable dashboard sessions", () => {
     expect([await me(laptop), await me(phone), await me(colleague)]).toEqual([200, 200, 200]);
     expect(await page(phone)).toBe("ok");
 
-    const action = await callServerAction(laptop, "/dashboard/settings/security", { file: "app/dashboard/settings/security/actions.ts", name: "signOutEverywhereAction" });
+    const action = await callServerAction(laptop, "/dashboard/settings/security", {
+      file: "app/dashboard/settings/security/actions.ts",
+      name: "signOutEverywhereAction",
+    });
     expect(action.location ?? "").toContain("/sign-in");
     expect(await me(phone)).toBe(401);
     expect(await page(phone)).toContain("/sign-in");
@@ -63,7 +66,12 @@ describe("revocable dashboard sessions", () => {
     const ownerJar = (await signIn(owner.email, PASSWORD)).jar;
     const memberJar = (await signIn(member.email, PASSWORD)).jar;
     expect(await me(memberJar)).toBe(200);
-    const removed = await callServerAction(ownerJar, "/dashboard/settings/team", { file: "app/dashboard/settings/team/actions.ts", name: "removeMemberAction" }, [member.userId]);
+    const removed = await callServerAction(
+      ownerJar,
+      "/dashboard/settings/team",
+      { file: "app/dashboard/settings/team/actions.ts", name: "removeMemberAction" },
+      [member.userId],
+    );
     expect(removed.status).toBe(200);
     expect(await me(memberJar)).toBe(401);
     expect(await page(memberJar, "/dashboard")).toContain("/sign-in");

@@ -42,7 +42,11 @@ describe("dashboard session on /api/v1", () => {
     const crossSite = await call("/api/v1/creatives", { method: "DELETE", json: { ids: ["crv_x"] }, headers: { "Sec-Fetch-Site": "cross-site" } });
     expect(crossSite.status).toBe(403);
     expect(crossSite.body.error.message).toMatch(/Cross-site/);
-    const foreignOrigin = await call("/api/v1/creatives", { method: "DELETE", json: { ids: ["crv_x"] }, headers: { "Sec-Fetch-Site": "", Origin: "https://evil.example" } });
+    const foreignOrigin = await call("/api/v1/creatives", {
+      method: "DELETE",
+      json: { ids: ["crv_x"] },
+      headers: { "Sec-Fetch-Site": "", Origin: "https://evil.example" },
+    });
     expect(foreignOrigin.status).toBe(403);
     const sameOrigin = await call("/api/v1/creatives", { method: "DELETE", json: { ids: ["crv_x"] } });
     expect(sameOrigin.status).toBe(200);

@@ -15,7 +15,12 @@ export const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) 
  * Signs in through Auth.js's own credentials endpoint (CSRF token, then the callback), as a
  * browser form would. Returns the cookie jar and where Auth.js redirected.
  */
-export async function signIn(email: string, password: string, code = "", baseUrl = inject("baseUrl")): Promise<{ jar: Map<string, string>; location: string; signedIn: boolean }> {
+export async function signIn(
+  email: string,
+  password: string,
+  code = "",
+  baseUrl = inject("baseUrl"),
+): Promise<{ jar: Map<string, string>; location: string; signedIn: boolean }> {
   const jar = new Map<string, string>();
   const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
   mergeCookies(jar, csrf);

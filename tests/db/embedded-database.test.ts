@@ -51,7 +51,9 @@ describe.skipIf(!onPglite)("the embedded database on its own thread, with prepar
   });
 
   it("runs concurrent statements each in its own transaction: one failing leaves the others", async () => {
-    const results = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => db.query("INSERT INTO items (id, note) VALUES ($1, $2) RETURNING id", [100 + (i % 40), `n${i}`])));
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) => db.query("INSERT INTO items (id, note) VALUES ($1, $2) RETURNING id", [100 + (i % 40), `n${i}`])),
+    );
     const failed = results.filter((r) => r.status === "rejected");
     expect(failed).toHaveLength(20);
     for (const f of failed) expect((f as PromiseRejectedResult).reason).toMatchObject({ code: "23505" });
@@ -162,7 +164,9 @@ describe.skipIf(!onPglite)("reading the database's responses", () => {
       expect(ours).toEqual(pglites);
       expect(ours.length).toBeGreaterThan(1);
     }
-    const rows = both(await threaded.execProtocolRaw(protocol.serialize.query(script[0]!), { syncToFs: false })).ours.filter((m) => (m as { name: string }).name === "dataRow");
+    const rows = both(await threaded.execProtocolRaw(protocol.serialize.query(script[0]!), { syncToFs: false })).ours.filter(
+      (m) => (m as { name: string }).name === "dataRow",
+    );
     expect(rows).toHaveLength(300);
     expect(rows[2]).toMatchObject({ fieldCount: 4, fields: ["3", null, "", "3x"] });
     expect(rows[1]).toMatchObject({ fields: ["2", "é✓é✓", "", "2x"] });
@@ -175,21 +179,29 @@ describe.skipIf(!onPglite)("reading the database's responses", () => {
 });
 
 describe.skipIf(!onPglite)("when the database thread stops", () => {
-  it("fails pending and later statements with a clear error instead of hanging", async () => {
-    const threaded = new ThreadedPGlite(tempDir());
-    await threaded.waitReady;
-    const worker = (threaded as unknown as { worker: { terminate(): Promise<number> } }).worker;
-    const pending = threaded.query("SELECT pg_sleep(0.5)");
-    await worker.terminate();
-    await expect(pending).rejects.toThrow(/embedded database thread exited/);
-    await expect(threaded.query("SELECT 1")).rejects.toThrow(/embedded database thread exited/);
-  }, SLOW);
+  it(
+    "fails pending and later statements with a clear error instead of hanging",
+    async () => {
+      const threaded = new ThreadedPGlite(tempDir());
+      await threaded.waitReady;
+      const worker = (threaded as unknown as { worker: { terminate(): Promise<number> } }).worker;
+      const pending = threaded.query("SELECT pg_sleep(0.5)");
+      await worker.terminate();
+      await expect(pending).rejects.toThrow(/embedded database thread exited/);
+      await expect(threaded.query("SELECT 1")).rejects.toThrow(/embedded database thread exited/);
+    },
+    SLOW,
+  );
 
-  it("closes cleanly, refusing statements afterwards", async () => {
-    const threaded = new ThreadedPGlite(tempDir());
-    await threaded.query("SELECT 1");
-    await threaded.close();
-    expect(threaded.closed).toBe(true);
-    await expect(threaded.query("SELECT 1")).rejects.toThrow(/closed/);
-  }, SLOW);
+  it(
+    "closes cleanly, refusing statements afterwards",
+    async () => {
+      const threaded = new ThreadedPGlite(tempDir());
+      await threaded.query("SELECT 1");
+      await threaded.close();
+      expect(threaded.closed).toBe(true);
+      await expect(threaded.query("SELECT 1")).rejects.toThrow(/closed/);
+    },
+    SLOW,
+  );
 });

@@ -25,9 +25,7 @@ interface Queryable {
 }
 
 async function tableNames(db: Queryable): Promise<string[]> {
-  const { rows } = await db.query<{ table_name: string }>(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
-  );
+  const { rows } = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
   return rows.map((r) => r.table_name);
 }
 
@@ -120,43 +118,48 @@ describe.runIf(onPglite)("a broken migration", () => {
 });
 
 describe.runIf(onPglite)("createMigration", () => {
-  it("finds no changes between prisma/migrations and prisma/schema (run db:migration if this fails)", async () => {
-    const dir = copyMigrations();
-    try {
-      const folder = await createMigration("pending", { migrationsDir: dir });
-      const pendingSql = folder && fs.readFileSync(path.join(dir, folder, "migration.sql"), "utf8");
-      expect(pendingSql, "prisma/schema has changes no migration has: run npm run db:migration -- <name>").toBeNull();
-      expect(fs.readdirSync(dir).sort()).toEqual(fs.readdirSync(MIGRATIONS_DIR).sort());
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, SLOW);
+  it(
+    "finds no changes between prisma/migrations and prisma/schema (run db:migration if this fails)",
+    async () => {
+      const dir = copyMigrations();
+      try {
+        const folder = await createMigration("pending", { migrationsDir: dir });
+        const pendingSql = folder && fs.readFileSync(path.join(dir, folder, "migration.sql"), "utf8");
+        expect(pendingSql, "prisma/schema has changes no migration has: run npm run db:migration -- <name>").toBeNull();
+        expect(fs.readdirSync(dir).sort()).toEqual(fs.readdirSync(MIGRATIONS_DIR).sort());
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
 
-  it("writes a new migration in the standard layout that applies on top of the others", async () => {
-    const dir = copyMigrations();
-    const schemaDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-schema-"));
-    fs.cpSync(SCHEMA_DIR, schemaDir, { recursive: true });
-    fs.writeFileSync(
-      path.join(schemaDir, "extra.prisma"),
-      'model Extra {\n  id   String @id\n  note String @default("a;b")\n\n  @@map("extras")\n}\n',
-    );
-    const db = new PGlite();
-    try {
-      const folder = await createMigration("add_extras", { migrationsDir: dir, schemaDir });
-      expect(folder).toMatch(/^\d{14}_add_extras$/);
-      const sql = fs.readFileSync(path.join(dir, folder!, "migration.sql"), "utf8");
-      expect(sql).toContain('CREATE TABLE "extras"');
-      expect(fs.readFileSync(path.join(dir, "migration_lock.toml"), "utf8")).toContain('provider = "postgresql"');
+  it(
+    "writes a new migration in the standard layout that applies on top of the others",
+    async () => {
+      const dir = copyMigrations();
+      const schemaDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-schema-"));
+      fs.cpSync(SCHEMA_DIR, schemaDir, { recursive: true });
+      fs.writeFileSync(path.join(schemaDir, "extra.prisma"), 'model Extra {\n  id   String @id\n  note String @default("a;b")\n\n  @@map("extras")\n}\n');
+      const db = new PGlite();
+      try {
+        const folder = await createMigration("add_extras", { migrationsDir: dir, schemaDir });
+        expect(folder).toMatch(/^\d{14}_add_extras$/);
+        const sql = fs.readFileSync(path.join(dir, folder!, "migration.sql"), "utf8");
+        expect(sql).toContain('CREATE TABLE "extras"');
+        expect(fs.readFileSync(path.join(dir, "migration_lock.toml"), "utf8")).toContain('provider = "postgresql"');
 
-      expect(await applyMigrations(db, { migrationsDir: dir, schemaDir })).toContain(folder);
-      expect(await tableNames(db)).toContain("extras");
-      expect(await createMigration("again", { migrationsDir: dir, schemaDir })).toBeNull();
-    } finally {
-      await db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-      fs.rmSync(schemaDir, { recursive: true, force: true });
-    }
-  }, SLOW);
+        expect(await applyMigrations(db, { migrationsDir: dir, schemaDir })).toContain(folder);
+        expect(await tableNames(db)).toContain("extras");
+        expect(await createMigration("again", { migrationsDir: dir, schemaDir })).toBeNull();
+      } finally {
+        await db.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+        fs.rmSync(schemaDir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
 
   it("rejects names outside [a-z0-9_]", async () => {
     await expect(createMigration("Add-Things")).rejects.toThrow(/must match/);
@@ -220,16 +223,20 @@ $$;
     }
   });
 
-  it("introspects the database (\"char\" catalog columns) and diffs against an in-memory shadow database", async () => {
-    const { engine, close } = await openSchemaEngine(url);
-    try {
-      // devDiagnostic reads the target's schema and replays the migrations on the shadow database.
-      const { action } = await engine.devDiagnostic({ migrationsList: listMigrations(), filters: NO_FILTERS });
-      expect(action.tag).toBe("createMigration");
-    } finally {
-      await close();
-    }
-    const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'prisma_migrate_shadow%'");
-    expect(rows).toEqual([]);
-  }, SLOW);
+  it(
+    'introspects the database ("char" catalog columns) and diffs against an in-memory shadow database',
+    async () => {
+      const { engine, close } = await openSchemaEngine(url);
+      try {
+        // devDiagnostic reads the target's schema and replays the migrations on the shadow database.
+        const { action } = await engine.devDiagnostic({ migrationsList: listMigrations(), filters: NO_FILTERS });
+        expect(action.tag).toBe("createMigration");
+      } finally {
+        await close();
+      }
+      const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'prisma_migrate_shadow%'");
+      expect(rows).toEqual([]);
+    },
+    SLOW,
+  );
 });

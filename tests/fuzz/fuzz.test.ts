@@ -82,7 +82,8 @@ async function send(c: Case, key: string): Promise<{ status: number; ms: number 
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     return {
-      error: (err as Error).name === "TimeoutError" ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : `${String(err)} (${cause?.code ?? ""} ${cause?.message ?? ""})`,
+      error:
+        (err as Error).name === "TimeoutError" ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : `${String(err)} (${cause?.code ?? ""} ${cause?.message ?? ""})`,
       ms: Date.now() - started,
     };
   }
@@ -126,7 +127,7 @@ async function snapshot(tenant: Tenant, tools: CatalogTool[]): Promise<Record<st
   for (const creative of (view["/api/v1/creatives"] as { creatives: { id: string }[] }).creatives) {
     view[`copy ${creative.id}`] = (await call(`/api/v1/creatives/${creative.id}/copy`)).body;
   }
-  for (const tool of tools.filter((t) => t.readOnly && !(t.inputSchema.required?.length))) {
+  for (const tool of tools.filter((t) => t.readOnly && !t.inputSchema.required?.length)) {
     view[`tool ${tool.name}`] = (await callTool(tenant.key, tool.name, {})).body;
   }
   return view;
@@ -159,17 +160,28 @@ async function operationCases(doc: any, ctx: GenerationContext, seed: number): P
       const jsonSchema: JsonSchema | undefined = bodyContent["application/json"]?.schema;
       const multipart = "multipart/form-data" in bodyContent;
       const arb = fc.record({
-        path: fc.tuple(...pathParams.map((p) => arbitraryFor(p.schema, ctx, p.name)) as [fc.Arbitrary<unknown>]),
+        path: fc.tuple(...(pathParams.map((p) => arbitraryFor(p.schema, ctx, p.name)) as [fc.Arbitrary<unknown>])),
         query: fc.array(
           fc.tuple(
-            queryParams.length ? fc.oneof(fc.constantFrom(...queryParams.map((p) => p.name as string)), hostileString.filter((s) => s.length < 50)) : hostileString.filter((s) => s.length < 50),
+            queryParams.length
+              ? fc.oneof(
+                  fc.constantFrom(...queryParams.map((p) => p.name as string)),
+                  hostileString.filter((s) => s.length < 50),
+                )
+              : hostileString.filter((s) => s.length < 50),
             fc.oneof(...(queryParams.length ? queryParams.map((p) => arbitraryFor(p.schema, ctx, p.name)) : [hostileValue])),
           ),
           { maxLength: 3 },
         ),
         body: jsonSchema ? arbitraryFor(jsonSchema, ctx) : fc.option(hostileValue, { freq: 3 }),
         rawBody: fc.option(fc.constantFrom("{", "[1,", '{"a":1}garbage', "\u0000", "null", '"\\ud800"', "{}".padStart(2_000_000, " ")), { freq: 6 }),
-        idempotencyKey: fc.option(fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), hostileString.filter((s) => /^[\x20-\x7e]*$/.test(s))), { freq: 3 }),
+        idempotencyKey: fc.option(
+          fc.oneof(
+            fc.string({ minLength: 1, maxLength: 20 }),
+            hostileString.filter((s) => /^[\x20-\x7e]*$/.test(s)),
+          ),
+          { freq: 3 },
+        ),
         multipart: multipart ? multipartArbitrary(ctx) : fc.constant(null),
       });
       for (const sample of fc.sample(arb, { seed: seed + cases.length, numRuns: CASES_PER_OPERATION })) {
@@ -197,11 +209,21 @@ async function operationCases(doc: any, ctx: GenerationContext, seed: number): P
 /** A multipart body with fields and files drawn from hostile values, sometimes cut short or malformed. */
 function multipartArbitrary(ctx: GenerationContext) {
   const part = fc.oneof(
-    fc.record({ kind: fc.constant("field" as const), name: fc.constantFrom("platform", "folderId", "files", "other"), value: fc.oneof(fc.constantFrom("platform_a", "platform_b", ...ctx.ids), hostileString.filter((s) => s.length < 5_000)) }),
+    fc.record({
+      kind: fc.constant("field" as const),
+      name: fc.constantFrom("platform", "folderId", "files", "other"),
+      value: fc.oneof(
+        fc.constantFrom("platform_a", "platform_b", ...ctx.ids),
+        hostileString.filter((s) => s.length < 5_000),
+      ),
+    }),
     fc.record({
       kind: fc.constant("file" as const),
       name: fc.constantFrom("files", "file", "other"),
-      fileName: fc.oneof(fc.constantFrom("a.png", "clip.mp4", "sandbox-fail.png"), hostileString.filter((s) => s.length < 2_000)),
+      fileName: fc.oneof(
+        fc.constantFrom("a.png", "clip.mp4", "sandbox-fail.png"),
+        hostileString.filter((s) => s.length < 2_000),
+      ),
       type: fc.constantFrom("image/png", "video/mp4", "text/plain", "", "image/png\u0000"),
       data: fc.uint8Array({ maxLength: 200 }),
     }),
@@ -214,7 +236,9 @@ function multipartArbitrary(ctx: GenerationContext) {
         chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
       } else {
         const encoded = encodeUrlComponent(p.fileName);
-        chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename*=UTF-8''${encoded}\r\nContent-Type: ${p.type}\r\n\r\n`));
+        chunks.push(
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename*=UTF-8''${encoded}\r\nContent-Type: ${p.type}\r\n\r\n`),
+        );
         chunks.push(Buffer.from(p.data), Buffer.from("\r\n"));
       }
     }

@@ -23,7 +23,23 @@ const RAW_MARKER = /"__RAW_JSON_(\d+)__"/g;
 /** Strings a careless or hostile client sends: NUL, unpaired surrogates, controls, markup, path tricks, huge. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom("a\u0000b", "\u0000", "\ud800", "x\udfff", "\udc00\ud800", "\u0000\ud83d") },
-  { weight: 3, arbitrary: fc.constantFrom("", " ", "\r\n", "\u202e\u2066", "../../etc/passwd", "%00", "%ED%A0%80", "'; DROP TABLE x;--", "<script>", "null", "NaN", "👨‍👩‍👧‍👦".repeat(40)) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      "",
+      " ",
+      "\r\n",
+      "\u202e\u2066",
+      "../../etc/passwd",
+      "%00",
+      "%ED%A0%80",
+      "'; DROP TABLE x;--",
+      "<script>",
+      "null",
+      "NaN",
+      "👨‍👩‍👧‍👦".repeat(40),
+    ),
+  },
   { weight: 3, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom("\u0000", "\ud800", "\udc00", "a", "é", "\u0301", "🎉"), minLength: 1, maxLength: 300 }) },
   { weight: 1, arbitrary: fc.integer({ min: 201, max: 70_000 }).map((n) => "y".repeat(n)) },
@@ -35,14 +51,19 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: hostileString },
   {
     weight: 3,
-    arbitrary: fc.constantFrom<unknown>(
-      0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 2, 2 ** 64, Number.MIN_VALUE, true, false, null,
-    ),
+    arbitrary: fc.constantFrom<unknown>(0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 2, 2 ** 64, Number.MIN_VALUE, true, false, null),
   },
   { weight: 2, arbitrary: fc.constantFrom<unknown>([], {}, [null], { __proto__: { polluted: true } }, { constructor: { prototype: { x: 1 } } }) },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: RAW_JSON_TEXTS.length - 1 }).map(rawJson) },
   { weight: 1, arbitrary: fc.integer({ min: 2, max: 40 }).chain((d) => fc.boolean().map((o) => nested(d, o))) },
-  { weight: 2, arbitrary: fc.dictionary(hostileString.filter((s) => s.length < 100), fc.oneof(fc.string(), fc.integer(), fc.constant(null)), { maxKeys: 3 }) },
+  {
+    weight: 2,
+    arbitrary: fc.dictionary(
+      hostileString.filter((s) => s.length < 100),
+      fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+      { maxKeys: 3 },
+    ),
+  },
   { weight: 2, arbitrary: fc.array(fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.constant(null)), { maxLength: 5 }) },
 );
 
@@ -63,5 +84,7 @@ export function encodeUrlComponent(value: unknown): string {
   const text = typeof value === "string" ? value.replace(/__RAW_JSON_(\d+)__/g, (_m, i: string) => RAW_JSON_TEXTS[Number(i)]!) : toJsonText(value);
   if (/^%[0-9A-F]{2}/i.test(text) && text.length < 20) return text; // "%00", "%ED%A0%80": sent as is
   // Buffer.from encodes an unpaired surrogate as U+FFFD instead of throwing like encodeURIComponent.
-  return [...Buffer.from(text, "utf8")].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  return [...Buffer.from(text, "utf8")]
+    .map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`))
+    .join("");
 }

@@ -30,7 +30,8 @@ function shapedFor(schema: JsonSchema, ctx: GenerationContext, name: string, dep
   if (alternatives?.length) return fc.oneof(...alternatives.map((s) => shapedFor(s, ctx, name, depth + 1)));
   if (Array.isArray(schema.allOf) && schema.allOf.length) return shapedFor(Object.assign({}, ...schema.allOf), ctx, name, depth + 1);
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  if (!types.length) return types.length === 0 && schema.properties ? objectFor(schema, ctx, depth) : fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.constant(null));
+  if (!types.length)
+    return types.length === 0 && schema.properties ? objectFor(schema, ctx, depth) : fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.constant(null));
   return fc.oneof(...types.map((t) => typedFor(t, schema, ctx, name, depth)));
 }
 
@@ -66,7 +67,8 @@ function stringFor(schema: JsonSchema, ctx: GenerationContext, name: string): fc
   const plain = fc.string({ minLength: min, maxLength: max });
   const options: fc.Arbitrary<string>[] = [plain];
   if (looksLikeId && ctx.ids.length) options.push(fc.constantFrom(...ctx.ids), fc.constantFrom(...ctx.ids));
-  if (schema.format === "uri" || /url/i.test(name)) options.push(fc.constantFrom("https://example.com/hook", "http://127.0.0.1:9/x", "https://[::1]/", "not a url"));
+  if (schema.format === "uri" || /url/i.test(name))
+    options.push(fc.constantFrom("https://example.com/hook", "http://127.0.0.1:9/x", "https://[::1]/", "not a url"));
   options.push(hostileString);
   return fc.oneof(...options);
 }
@@ -78,6 +80,8 @@ function objectFor(schema: JsonSchema, ctx: GenerationContext, depth: number): f
   for (const [key, sub] of Object.entries(properties)) record[key] = arbitraryFor(sub, ctx, key, depth + 1);
   const known = fc.record(record, { requiredKeys: [...required].filter((k) => k in record) });
   // Unknown properties, sometimes: strict schemas must refuse them with a 400.
-  const unknown = fc.option(fc.dictionary(fc.constantFrom("unknownField", "__proto__", "constructor", "a\u0000b", "\ud800"), hostileValue, { maxKeys: 2 }), { freq: 4 });
+  const unknown = fc.option(fc.dictionary(fc.constantFrom("unknownField", "__proto__", "constructor", "a\u0000b", "\ud800"), hostileValue, { maxKeys: 2 }), {
+    freq: 4,
+  });
   return fc.tuple(known, unknown).map(([k, u]) => (u ? { ...k, ...u } : k));
 }

@@ -33,7 +33,17 @@ export async function createMemberKey(
 ): Promise<{ userId: string; key: string; keyId: string }> {
   const email = `member-${Date.now()}-${++counter}@example.com`;
   const { userId } = await admin(
-    ["member", "add", "--workspace", tenant.workspaceId, "--email", email, "--role", options.role, ...(options.folders ? ["--folders", options.folders.join(",")] : [])],
+    [
+      "member",
+      "add",
+      "--workspace",
+      tenant.workspaceId,
+      "--email",
+      email,
+      "--role",
+      options.role,
+      ...(options.folders ? ["--folders", options.folders.join(",")] : []),
+    ],
     options.dataDir,
   );
   const { id, key } = await admin(
@@ -55,7 +65,7 @@ export function api(key: string | null, baseUrl = inject("baseUrl")) {
     }
     const res = await fetch(baseUrl + path, { ...init, headers, body });
     const text = await res.text();
-    let data: any = undefined;
+    let data: any;
     try {
       data = text ? JSON.parse(text) : undefined;
     } catch {

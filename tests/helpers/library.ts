@@ -74,12 +74,7 @@ export async function allCreatives(key: string, baseUrl?: string): Promise<any[]
 
 /** Waits until the creative with this id is visible and satisfies `ready`. */
 export function creativeWhen(key: string, creativeId: string, ready: (c: any) => boolean, timeoutMs = 60_000, baseUrl?: string) {
-  return waitFor(
-    `creative ${creativeId}`,
-    async () => (await allCreatives(key, baseUrl)).find((c) => c.id === creativeId && ready(c)),
-    timeoutMs,
-    300,
-  );
+  return waitFor(`creative ${creativeId}`, async () => (await allCreatives(key, baseUrl)).find((c) => c.id === creativeId && ready(c)), timeoutMs, 300);
 }
 
 export interface WebhookEventRecord {

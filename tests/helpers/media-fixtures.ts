@@ -28,10 +28,30 @@ export function mp4Video(width: number, height: number, seconds = 1): Buffer {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-video-"));
   const out = path.join(dir, "v.mp4");
   execFileSync("ffmpeg", [
-    "-nostdin", "-v", "error", "-y",
-    "-f", "lavfi", "-i", `testsrc=size=${width}x${height}:rate=15`,
-    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
-    "-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", out,
+    "-nostdin",
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc=size=${width}x${height}:rate=15`,
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:sample_rate=44100",
+    "-t",
+    String(seconds),
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-shortest",
+    out,
   ]);
   const bytes = fs.readFileSync(out);
   fs.rmSync(dir, { recursive: true, force: true });

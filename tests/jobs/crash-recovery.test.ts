@@ -45,7 +45,11 @@ describe("embedded runner crash recovery", () => {
     const result = JSON.parse(/RESULT (.*)/.exec(second.output())![1]!);
     expect(result).toEqual({ status: "completed", output: { one: 1, two: 2, three: 3 }, steps: ["one", "two", "three"] });
 
-    const lines = fs.readFileSync(env.JOBS_LOG, "utf8").trim().split("\n").map((l) => l.split(" "));
+    const lines = fs
+      .readFileSync(env.JOBS_LOG, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" "));
     const runs = (step: string) => lines.filter(([name]) => name === step);
     expect(runs("one")).toEqual([["one", String(first.child.pid)]]);
     expect(runs("two-start").length).toBeGreaterThanOrEqual(1);

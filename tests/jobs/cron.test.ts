@@ -35,7 +35,10 @@ describe("cron triggers", () => {
     await first.stop();
 
     // As if the process died after starting the run but before advancing the schedule.
-    await getDb().jobCronSchedule.update({ where: { functionId_cron: { functionId: `${APP_ID}-test-cron`, cron: "*/5 * * * *" } }, data: { nextAt: new Date("2030-01-01T00:05:00Z") } });
+    await getDb().jobCronSchedule.update({
+      where: { functionId_cron: { functionId: `${APP_ID}-test-cron`, cron: "*/5 * * * *" } },
+      data: { nextAt: new Date("2030-01-01T00:05:00Z") },
+    });
     const second = newRunner();
     await second.start();
     await eventually(async () => (await schedule())?.nextAt.toISOString() === "2030-01-01T00:10:00.000Z", 5000, "the schedule to advance");

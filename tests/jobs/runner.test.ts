@@ -211,7 +211,9 @@ describe("embedded job runner", () => {
     const unsigned = await post(new Request(url, { method: "POST", body, headers }));
     const wrongKey = `signkey-prod-${"ab".repeat(32)}`;
     const forged = await post(new Request(url, { method: "POST", body, headers: { ...headers, "x-inngest-signature": signBody(body, wrongKey) } }));
-    const signed = await post(new Request(url, { method: "POST", body, headers: { ...headers, "x-inngest-signature": signBody(body, getEmbeddedSigningKey(dataDir)) } }));
+    const signed = await post(
+      new Request(url, { method: "POST", body, headers: { ...headers, "x-inngest-signature": signBody(body, getEmbeddedSigningKey(dataDir)) } }),
+    );
     expect([unsigned.status, forged.status, signed.status]).toEqual([401, 401, 206]);
     expect(seen.steps.get("a:99")).toBe(1); // only the signed request ran anything
     const sync = await handler.PUT(new Request("http://localhost/api/inngest", { method: "PUT" }) as never, undefined);

@@ -59,7 +59,8 @@ describe("layer rules", () => {
   it("accept imports that go down the layers", () => {
     const dir = fixtureTree({
       "lib/http/operation.ts": 'import { listUploads } from "@/lib/uploads/uploads";\nexport const op = listUploads;\n',
-      "lib/uploads/uploads.ts": 'import { toPage } from "@/lib/pagination/cursor";\nimport { sendEvent } from "@/lib/jobs/outbox";\nexport const listUploads = [toPage, sendEvent];\n',
+      "lib/uploads/uploads.ts":
+        'import { toPage } from "@/lib/pagination/cursor";\nimport { sendEvent } from "@/lib/jobs/outbox";\nexport const listUploads = [toPage, sendEvent];\n',
       "lib/pagination/cursor.ts": 'import { badRequest } from "@/lib/errors";\nexport const toPage = badRequest;\n',
       "lib/errors.ts": "export const badRequest = 1;\n",
       "lib/jobs/outbox.ts": 'import { getDb } from "@/lib/db/client";\nexport const sendEvent = getDb;\n',

@@ -39,13 +39,22 @@ describe("the ad of a lead", () => {
     expect(leads).toHaveLength(2);
     for (const lead of leads) expect(lead).toMatchObject({ ad: { adId: ad.id, name: ad.name }, adExternalId: ad.externalId });
 
-    const csv = (await (await fetch(`${inject("baseUrl")}/api/v1/leads/export.csv?formId=${form.id}`, { headers: { Authorization: `Bearer ${t.key}` } })).text()).slice(1);
-    const rows = csv.trim().split("\r\n").slice(1).map((line) => line.split(","));
+    const csv = (
+      await (await fetch(`${inject("baseUrl")}/api/v1/leads/export.csv?formId=${form.id}`, { headers: { Authorization: `Bearer ${t.key}` } })).text()
+    ).slice(1);
+    const rows = csv
+      .trim()
+      .split("\r\n")
+      .slice(1)
+      .map((line) => line.split(","));
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row.slice(4, 7)).toEqual([ad.id, ad.name, ad.externalId]);
 
-    const events = (await receiver.waitFor(2, { timeoutMs: 60_000, filter: (r) => JSON.parse(r.body).type === "lead.received" })).map((r) => JSON.parse(r.body));
+    const events = (await receiver.waitFor(2, { timeoutMs: 60_000, filter: (r) => JSON.parse(r.body).type === "lead.received" })).map((r) =>
+      JSON.parse(r.body),
+    );
     expect(events.map((e) => e.data.lead.leadId).sort()).toEqual(leads.map((l) => l.id).sort());
-    for (const e of events) expect(e.data).toMatchObject({ form: { formId: form.id, name: form.name }, ad: { adId: ad.id, name: ad.name }, adExternalId: ad.externalId });
+    for (const e of events)
+      expect(e.data).toMatchObject({ form: { formId: form.id, name: form.name }, ad: { adId: ad.id, name: ad.name }, adExternalId: ad.externalId });
   }, 180_000);
 });

@@ -57,7 +57,19 @@ describe("the leads CSV export", () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = parseCsv(bytes.subarray(3).toString("utf8"));
-    expect(header).toEqual(["lead_id", "submitted_at", "form_id", "form_name", "ad_id", "ad_name", "ad_external_id", "platform_lead_id", "full_name", "email", "phone_number"]);
+    expect(header).toEqual([
+      "lead_id",
+      "submitted_at",
+      "form_id",
+      "form_name",
+      "ad_id",
+      "ad_name",
+      "ad_external_id",
+      "platform_lead_id",
+      "full_name",
+      "email",
+      "phone_number",
+    ]);
     expect(rows).toHaveLength(5);
     // Oldest first, exactly the stored leads.
     const oldestFirst = [...leads].sort((a, b) => (a.submittedAt === b.submittedAt ? (a.id < b.id ? -1 : 1) : a.submittedAt < b.submittedAt ? -1 : 1));
@@ -93,7 +105,7 @@ describe("the leads CSV export", () => {
   it("adloom leads export writes the same CSV to stdout and to --out", async () => {
     const t = await createTenant();
     const [form] = await leadForms(t);
-    await seedLeads(t.workspaceId, 4, { form: form.externalId, fields: { full_name: "Ünal, \"U\"" } });
+    await seedLeads(t.workspaceId, 4, { form: form.externalId, fields: { full_name: 'Ünal, "U"' } });
     await pullLeads(t.workspaceId);
     const served = Buffer.from(await (await exportCsv(t.key, `?formId=${form.id}`)).arrayBuffer());
     const bin = path.resolve(import.meta.dirname, "../../packages/cli/bin/adloom.js");

@@ -26,7 +26,10 @@ export async function seedLeads(
 
 /** `leads pull`: one poll of the workspace's forms now (optionally with a smaller per-form cap). */
 export async function pullLeads(workspaceId: string, options: { limit?: number; dataDir?: string } = {}): Promise<any> {
-  return admin<any>(["leads", "pull", "--workspace", workspaceId, ...(options.limit ? ["--limit", String(options.limit)] : [])], options.dataDir ?? inject("dataDir"));
+  return admin<any>(
+    ["leads", "pull", "--workspace", workspaceId, ...(options.limit ? ["--limit", String(options.limit)] : [])],
+    options.dataDir ?? inject("dataDir"),
+  );
 }
 
 /** The tenant's lead forms (list_lead_forms). */

@@ -8,7 +8,13 @@ export const LEAD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   async list_lead_forms(t) {
     const forms = await leadForms(t);
     expect(forms.map((f: any) => f.name)).toEqual(["Newsletter sign-up", "Request a quote"]);
-    expect(forms[1]).toMatchObject({ platform: "platform_a", questions: ["full_name", "email", "phone_number"], status: "active", leadCount: 0, lastPolledAt: null });
+    expect(forms[1]).toMatchObject({
+      platform: "platform_a",
+      questions: ["full_name", "email", "phone_number"],
+      status: "active",
+      leadCount: 0,
+      lastPolledAt: null,
+    });
     await seedLeads(t.workspaceId, 3, { form: forms[1].externalId });
     await pullLeads(t.workspaceId);
     const after = await leadForms(t);

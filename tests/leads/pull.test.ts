@@ -9,7 +9,6 @@ import { currentOwner } from "@adloom/pglite-driver";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import { waitFor } from "../helpers/library";
 import { tempDataDir, type TestServer } from "../helpers/server";
-import { toolResult } from "../tools/helpers";
 import { freshStorage, startOwnServer, type ServerStorage } from "../webhooks/helpers/own-server";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
 import { pullLeads, seedLeads } from "./helpers";
@@ -155,7 +154,11 @@ describe("pulling lead-ad submissions", () => {
     await first.kill();
     await poll;
     if (!storage.databaseUrl) {
-      await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(storage.dataDir, "db")) === null || undefined, 15_000);
+      await waitFor(
+        "the killed server's database lock to be released",
+        async () => currentOwner(path.join(storage.dataDir, "db")) === null || undefined,
+        15_000,
+      );
     }
 
     const second = await own(storage, env);
@@ -178,26 +181,30 @@ describe("pulling lead-ad submissions", () => {
     await second.stop();
   }, 300_000);
 
-  it.skipIf(inject("testDb") !== "postgres")("two instances on one PostgreSQL database polling at once store every submission once, with one event each", async () => {
-    const storage = await freshStorage("leads-two");
-    const a = await own(storage);
-    const b = await own({ dataDir: tempDataDir("leads-two-b"), databaseUrl: storage.databaseUrl });
-    const t = await createTenant({ dataDir: storage.dataDir });
-    const { leadEvents } = await leadReceiver(t, a.url);
-    const [form] = (await result(t.key, "list_lead_forms", {}, a.url)).forms;
-    const seeded = 2_500;
-    await seedLeads(t.workspaceId, seeded, { form: form.externalId, sameTime: true, dataDir: storage.dataDir });
-    // Both instances poll the same form at the same moments until neither finds anything new.
-    for (let round = 0; round < 10; round++) {
-      const [fromA, fromB] = await Promise.all([pullLeads(t.workspaceId, { dataDir: storage.dataDir }), pullLeads(t.workspaceId, { dataDir: b.dataDir })]);
-      if (fromA.stored + fromB.stored === 0) break;
-    }
-    const leads = await storedLeads(t.key, b.url, form.id);
-    expect(leads).toHaveLength(seeded);
-    expect(new Set(leads.map((l) => l.externalId)).size).toBe(seeded);
-    await waitFor("lead.received for every lead", async () => eventIdsPerLead(leadEvents()).size >= seeded || undefined, 120_000);
-    expect([...eventIdsPerLead(leadEvents()).values()].every((ids) => ids.size === 1)).toBe(true);
-  }, 300_000);
+  it.skipIf(inject("testDb") !== "postgres")(
+    "two instances on one PostgreSQL database polling at once store every submission once, with one event each",
+    async () => {
+      const storage = await freshStorage("leads-two");
+      const a = await own(storage);
+      const b = await own({ dataDir: tempDataDir("leads-two-b"), databaseUrl: storage.databaseUrl });
+      const t = await createTenant({ dataDir: storage.dataDir });
+      const { leadEvents } = await leadReceiver(t, a.url);
+      const [form] = (await result(t.key, "list_lead_forms", {}, a.url)).forms;
+      const seeded = 2_500;
+      await seedLeads(t.workspaceId, seeded, { form: form.externalId, sameTime: true, dataDir: storage.dataDir });
+      // Both instances poll the same form at the same moments until neither finds anything new.
+      for (let round = 0; round < 10; round++) {
+        const [fromA, fromB] = await Promise.all([pullLeads(t.workspaceId, { dataDir: storage.dataDir }), pullLeads(t.workspaceId, { dataDir: b.dataDir })]);
+        if (fromA.stored + fromB.stored === 0) break;
+      }
+      const leads = await storedLeads(t.key, b.url, form.id);
+      expect(leads).toHaveLength(seeded);
+      expect(new Set(leads.map((l) => l.externalId)).size).toBe(seeded);
+      await waitFor("lead.received for every lead", async () => eventIdsPerLead(leadEvents()).size >= seeded || undefined, 120_000);
+      expect([...eventIdsPerLead(leadEvents()).values()].every((ids) => ids.size === 1)).toBe(true);
+    },
+    300_000,
+  );
 
   it("the every-minute job pulls new submissions by itself", async () => {
     const storage = await freshStorage("leads-cron");

@@ -91,7 +91,10 @@ describe("MCP at /api/mcp", () => {
     expect((await viewer.callTool({ name: "list_folders", arguments: {} })).isError).toBeFalsy();
     expect(toolError(await viewer.callTool({ name: "create_folder", arguments: { name: "x" } })).code).toBe("forbidden");
     const scoped = await connect((await createMemberKey(t, { role: "owner", scopes: ["edit"] })).key);
-    expect(toolError(await scoped.callTool({ name: "get_webhook", arguments: {} }))).toMatchObject({ code: "forbidden", message: expect.stringContaining("unscoped") });
+    expect(toolError(await scoped.callTool({ name: "get_webhook", arguments: {} }))).toMatchObject({
+      code: "forbidden",
+      message: expect.stringContaining("unscoped"),
+    });
     expect(toolError(await scoped.callTool({ name: "delete_creatives", arguments: { ids: ["crt_x"] } })).message).toContain('"delete"');
   });
 
@@ -144,7 +147,11 @@ describe("MCP at /api/mcp", () => {
     expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="adloom", resource_metadata="[^"]+"$/);
 
     const t = await createTenant();
-    const ok = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers: { ...headers, Authorization: `Bearer ${t.key}` }, body: JSON.stringify(init) });
+    const ok = await fetch(`${inject("baseUrl")}/api/mcp`, {
+      method: "POST",
+      headers: { ...headers, Authorization: `Bearer ${t.key}` },
+      body: JSON.stringify(init),
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("mcp-session-id")).toBeNull();
     expect((await ok.json()).result.serverInfo.name).toBe("adloom");

@@ -11,9 +11,17 @@ export const MODERATION_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>>
     const page2 = await toolResult(t.key, "list_ad_comments", { limit: 2, cursor: page1.nextCursor });
     expect([...page1.comments, ...page2.comments].map((c: any) => c.message)).toEqual(["Third remark", "Second question", "First question"]);
     expect(page2.nextCursor).toBeNull();
-    expect(comments[0]).toMatchObject({ adId: ad.id, adExternalId: ad.externalId, adName: ad.name, state: "new", authorName: "Test Person", reply: null, platform: "platform_a" });
+    expect(comments[0]).toMatchObject({
+      adId: ad.id,
+      adExternalId: ad.externalId,
+      adName: ad.name,
+      state: "new",
+      authorName: "Test Person",
+      reply: null,
+      platform: "platform_a",
+    });
     expect((await allComments(t, { search: "QUESTION" })).map((c) => c.message)).toEqual(["Second question", "First question"]);
-    expect((await allComments(t, { adId: "ad_unknown" }))).toEqual([]);
+    expect(await allComments(t, { adId: "ad_unknown" })).toEqual([]);
     await toolResult(t.key, "hide_ad_comments", { ids: [comments[2].id] });
     expect((await allComments(t, { state: ["hidden"] })).map((c) => c.id)).toEqual([comments[2].id]);
     expect((await callTool(t.key, "list_ad_comments", { state: ["gone"] })).body.error.code).toBe("invalid_input");
@@ -41,7 +49,12 @@ export const MODERATION_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>>
       [comments[1].id, true, "hidden"],
     ]);
     const platform = await platformComments(t);
-    expect(platform.filter((c) => c.hidden).map((c) => c.message).sort()).toEqual(["Hide one", "Hide two"]);
+    expect(
+      platform
+        .filter((c) => c.hidden)
+        .map((c) => c.message)
+        .sort(),
+    ).toEqual(["Hide one", "Hide two"]);
   },
 
   async unhide_ad_comments(t) {

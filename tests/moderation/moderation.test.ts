@@ -17,16 +17,31 @@ describe("keyword rules", () => {
 
     const inbox = await allComments(t);
     expect(inbox).toHaveLength(10);
-    const hidden = inbox.filter((c) => c.state === "hidden").map((c) => c.message).sort();
+    const hidden = inbox
+      .filter((c) => c.state === "hidden")
+      .map((c) => c.message)
+      .sort();
     expect(hidden).toEqual([...matching].sort());
-    expect(inbox.filter((c) => c.state === "new").map((c) => c.message).sort()).toEqual([...clean].sort());
+    expect(
+      inbox
+        .filter((c) => c.state === "new")
+        .map((c) => c.message)
+        .sort(),
+    ).toEqual([...clean].sort());
     // The platform agrees.
     const onPlatform = await platformComments(t);
-    expect(onPlatform.filter((c) => c.hidden).map((c) => c.message).sort()).toEqual([...matching].sort());
+    expect(
+      onPlatform
+        .filter((c) => c.hidden)
+        .map((c) => c.message)
+        .sort(),
+    ).toEqual([...matching].sort());
 
     // Each hidden one names the first matching rule (oldest first).
     const audit = async (i: number) => (await toolResult(t.key, "get_ad_comment_audit", { id: comments[i].id })).audit;
-    expect(await audit(0)).toEqual([{ id: expect.any(String), action: "hide", actor: { kind: "rule", ruleId: arnaque.id, keyword: "arnaque" }, detail: null, createdAt: expect.any(String) }]);
+    expect(await audit(0)).toEqual([
+      { id: expect.any(String), action: "hide", actor: { kind: "rule", ruleId: arnaque.id, keyword: "arnaque" }, detail: null, createdAt: expect.any(String) },
+    ]);
     expect((await audit(1))[0].actor).toEqual({ kind: "rule", ruleId: scam.id, keyword: "SCAM" });
     expect((await audit(2))[0].actor).toEqual({ kind: "rule", ruleId: phrase.id, keyword: "crème brûlée" });
     expect(await audit(5)).toEqual([]);
@@ -81,7 +96,11 @@ describe("manual moderation", () => {
     const { comments } = await adWithComments(t, ["fine comment", "sandbox-reject this one", "sandbox-terms this one"]);
     const [fine, reject, terms] = comments;
     const { results } = await toolResult(t.key, "hide_ad_comments", { ids: [reject.id, fine.id, terms.id] });
-    expect(results[0]).toEqual({ id: reject.id, ok: false, error: { code: "upstream_error", message: expect.stringContaining("refused to hide the comment") } });
+    expect(results[0]).toEqual({
+      id: reject.id,
+      ok: false,
+      error: { code: "upstream_error", message: expect.stringContaining("refused to hide the comment") },
+    });
     expect(results[1]).toMatchObject({ id: fine.id, ok: true, comment: { state: "hidden" } });
     expect(results[2]).toMatchObject({ id: terms.id, ok: false, error: { code: "invalid_input" } });
 

@@ -60,7 +60,11 @@ describe("the comment pull's cursor", () => {
   it("adds each comment once with several pulls at once, after a lost cursor, and after a restart", async () => {
     const { workspaceId, account, ids } = await accountWithComments(30);
     const target = { workspaceId, adAccountId: account.id };
-    await Promise.all([pull.pullAccountComments(target, { limit: 7 }), pull.pullAccountComments(target, { limit: 7 }), pull.pullAccountComments(target, { limit: 11 })]);
+    await Promise.all([
+      pull.pullAccountComments(target, { limit: 7 }),
+      pull.pullAccountComments(target, { limit: 7 }),
+      pull.pullAccountComments(target, { limit: 11 }),
+    ]);
     for (let i = 0; i < 6; i++) await pull.pullAccountComments(target, { limit: 7 });
     expect(await inboxIds(workspaceId)).toEqual(ids);
 

@@ -88,7 +88,11 @@ describe("OAuth 2.1 for MCP with the official SDK client", () => {
     const after = await rawMcp(provider.savedTokens!.access_token);
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
-    const refreshAfterRevoke = await postForm("/api/oauth/token", { grant_type: "refresh_token", refresh_token: provider.savedTokens!.refresh_token!, client_id: provider.clientInfo!.client_id });
+    const refreshAfterRevoke = await postForm("/api/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: provider.savedTokens!.refresh_token!,
+      client_id: provider.clientInfo!.client_id,
+    });
     expect(refreshAfterRevoke.body.error).toBe("invalid_grant");
   });
 
@@ -116,10 +120,19 @@ describe("OAuth 2.1 for MCP with the official SDK client", () => {
     expect(html).toContain("Test assistant");
     const grantId = html.match(/oag_[a-z0-9]{20}/)?.[0];
     expect(grantId).toBeDefined();
-    const action = await callServerAction(jar, "/dashboard/settings/api-keys", { file: "app/dashboard/settings/api-keys/actions.ts", name: "revokeConnectedAppAction" }, [grantId]);
+    const action = await callServerAction(
+      jar,
+      "/dashboard/settings/api-keys",
+      { file: "app/dashboard/settings/api-keys/actions.ts", name: "revokeConnectedAppAction" },
+      [grantId],
+    );
     expect(action.status).toBe(200);
     expect((await rawMcp(provider.savedTokens!.access_token)).status).toBe(401);
-    const refresh = await postForm("/api/oauth/token", { grant_type: "refresh_token", refresh_token: provider.savedTokens!.refresh_token!, client_id: provider.clientInfo!.client_id });
+    const refresh = await postForm("/api/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: provider.savedTokens!.refresh_token!,
+      client_id: provider.clientInfo!.client_id,
+    });
     expect(refresh.body.error).toBe("invalid_grant");
     const again = await (await fetch(`${inject("baseUrl")}/dashboard/settings/api-keys`, { headers: { Cookie: cookieHeader(jar) } })).text();
     expect(again).not.toContain(grantId!);
@@ -175,7 +188,10 @@ describe("OAuth metadata and errors", () => {
     const base = inject("baseUrl");
     const { body: client } = await api(null)("/api/oauth/register", { method: "POST", json: { redirect_uris: ["http://127.0.0.1:9/cb"] } });
     const authorize = (params: Record<string, string>) =>
-      fetch(`${base}/api/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/cb", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256", state: "xyz", ...params })}`, { redirect: "manual" });
+      fetch(
+        `${base}/api/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/cb", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256", state: "xyz", ...params })}`,
+        { redirect: "manual" },
+      );
     const unknown = await authorize({ client_id: "oac_nope" });
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error: "invalid_client" });
@@ -207,7 +223,14 @@ describe("OAuth metadata and errors", () => {
     const code = redirect.searchParams.get("code")!;
     const clientId = provider.clientInfo!.client_id;
     const exchange = (fields: Record<string, string>) =>
-      postForm("/api/oauth/token", { grant_type: "authorization_code", code, code_verifier: provider.verifier, redirect_uri: provider.redirect, client_id: clientId, ...fields });
+      postForm("/api/oauth/token", {
+        grant_type: "authorization_code",
+        code,
+        code_verifier: provider.verifier,
+        redirect_uri: provider.redirect,
+        client_id: clientId,
+        ...fields,
+      });
 
     const wrongVerifier = await exchange({ code_verifier: "x".repeat(43) });
     expect(wrongVerifier.status).toBe(400);

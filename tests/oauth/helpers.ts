@@ -108,7 +108,11 @@ export function postConsent(jar: Map<string, string>, form: URLSearchParams, bas
 
 /** A form post to one of the OAuth endpoints, with the JSON answer. */
 export async function postForm(path: string, fields: Record<string, string>, baseUrl = inject("baseUrl")) {
-  const res = await fetch(baseUrl + path, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+  const res = await fetch(baseUrl + path, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }

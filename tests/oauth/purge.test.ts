@@ -18,7 +18,9 @@ describe("the daily OAuth purge", () => {
     await client("oac_unused_new", new Date(now.getTime() - 2 * DAY));
     await client("oac_connected_old", old);
     const { workspaceId, ownerUserId } = await createWorkspace({ name: "Purge", plan: "pro", ownerEmail: `purge-${Date.now()}@example.com` });
-    await db.oAuthGrant.create({ data: { id: "oag_kept", clientId: "oac_connected_old", userId: ownerUserId!, workspaceId, scopes: ["upload"], resource: "http://localhost/api/mcp" } });
+    await db.oAuthGrant.create({
+      data: { id: "oag_kept", clientId: "oac_connected_old", userId: ownerUserId!, workspaceId, scopes: ["upload"], resource: "http://localhost/api/mcp" },
+    });
 
     const purged = await purgeExpiredOAuthRecords(now);
     expect(purged.clients).toBe(1);

@@ -12,7 +12,11 @@ describe("OAuth client registration limits (own server, 2 registrations per minu
   });
 
   const register = async (body: unknown) => {
-    const res = await fetch(`${server.url}/api/oauth/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.url}/api/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json() };
   };
 

@@ -19,10 +19,15 @@ function adminCli(args: string[], dataDir: string): Promise<{ status: number; js
   const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "production" };
   delete env.DATABASE_URL;
   return new Promise((resolve) => {
-    execFile("npm", ["run", "--silent", "admin", "--", ...args], { cwd: ROOT, env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 180_000 }, (err, stdout, stderr) => {
-      const lines = stdout.trim().split("\n");
-      resolve({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(lines[lines.length - 1] || "null"), stderr });
-    });
+    execFile(
+      "npm",
+      ["run", "--silent", "admin", "--", ...args],
+      { cwd: ROOT, env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 180_000 },
+      (err, stdout, stderr) => {
+        const lines = stdout.trim().split("\n");
+        resolve({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(lines[lines.length - 1] || "null"), stderr });
+      },
+    );
   });
 }
 
@@ -45,10 +50,14 @@ describe("backups of the embedded database", () => {
     await admin(["user", "password", "--email", ownerEmail, "--password", PASSWORD], dataDir);
     const { folderId } = await admin(["folder", "create", "--workspace", tenant.workspaceId, "--name", "Spring"], dataDir);
     const bytes = await pngImage(64, 48);
-    const ids = await uploadIds(tenant.key, [
-      { name: "hero.png", type: "image/png", bytes },
-      { name: "second.png", type: "image/png", bytes: await pngImage(32, 32) },
-    ], { baseUrl: first.url, folderId });
+    const ids = await uploadIds(
+      tenant.key,
+      [
+        { name: "hero.png", type: "image/png", bytes },
+        { name: "second.png", type: "image/png", bytes: await pngImage(32, 32) },
+      ],
+      { baseUrl: first.url, folderId },
+    );
     for (const id of ids) expect((await finishedUpload(tenant.key, id, 60_000, first.url)).status).toBe("completed");
     // Wait for the creatives' media (dimensions, file) to be in place before taking the snapshot to compare.
     const listed = await allCreatives(tenant.key, first.url);
@@ -115,8 +124,18 @@ describe("backups of the embedded database", () => {
   }, 400_000);
 
   it("backup create on PostgreSQL points to pg_dump", async () => {
-    const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: tempDataDir("pg-backup"), DATABASE_URL: "postgres://nobody@127.0.0.1:1/none", NODE_ENV: "production" };
-    const result = spawnSync("npm", ["run", "--silent", "admin", "--", "backup", "create", "--out", "/tmp/x.tar"], { cwd: ROOT, env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 60_000 });
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      DATA_DIR: tempDataDir("pg-backup"),
+      DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+      NODE_ENV: "production",
+    };
+    const result = spawnSync("npm", ["run", "--silent", "admin", "--", "backup", "create", "--out", "/tmp/x.tar"], {
+      cwd: ROOT,
+      env: env as NodeJS.ProcessEnv,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout.trim()).error.message).toMatch(/pg_dump/);
   }, 60_000);

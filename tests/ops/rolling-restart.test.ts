@@ -38,7 +38,13 @@ function slowUpload(baseUrl: string, key: string, name: string, bytes: Buffer, d
   const url = new URL("/api/v1/uploads", baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": body.length } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": body.length },
+      },
       (res) => {
         let text = "";
         res.on("data", (c) => (text += c));
@@ -125,7 +131,11 @@ describe.skipIf(unavailable)("rolling restart on one PostgreSQL database", () =>
     pg2.on("error", () => undefined); // the server may be stopped under it when the test fails
     await pg2.connect();
     const leaseOwners = async () =>
-      (await pg2.query<{ owner: string }>(`SELECT DISTINCT "leaseOwner" AS owner FROM job_runs WHERE "leaseOwner" IS NOT NULL AND "leaseExpiresAt" > now() AT TIME ZONE 'UTC'`)).rows.map((r) => r.owner);
+      (
+        await pg2.query<{ owner: string }>(
+          `SELECT DISTINCT "leaseOwner" AS owner FROM job_runs WHERE "leaseOwner" IS NOT NULL AND "leaseExpiresAt" > now() AT TIME ZONE 'UTC'`,
+        )
+      ).rows.map((r) => r.owner);
 
     /** SIGTERM `old` while an upload is still arriving; that upload must succeed; `old`'s runs must be handed back at once. */
     const replace = async (old: TestServer): Promise<TestServer> => {
@@ -164,9 +174,17 @@ describe.skipIf(unavailable)("rolling restart on one PostgreSQL database", () =>
 
     // Exactly one terminal event per upload, each delivered successfully exactly once.
     const events = (): WebhookEventRecord[] => receiver.requests.map((r) => JSON.parse(r.body));
-    await waitFor("a delivered terminal event for every upload", async () => uploadIds.every((id) => uploadEvents(events(), id).length >= 1) || undefined, 60_000);
+    await waitFor(
+      "a delivered terminal event for every upload",
+      async () => uploadIds.every((id) => uploadEvents(events(), id).length >= 1) || undefined,
+      60_000,
+    );
     await new Promise((r) => setTimeout(r, 3000)); // time for a duplicate to show up, were there one
-    for (const id of uploadIds) expect(uploadEvents(events(), id).map((e) => e.type), id).toEqual(["upload.completed"]);
+    for (const id of uploadIds)
+      expect(
+        uploadEvents(events(), id).map((e) => e.type),
+        id,
+      ).toEqual(["upload.completed"]);
     const okPerEvent = new Map<string, number>();
     for (const r of receiver.requests) {
       const eventId = String(r.headers["service-event-id"]);
@@ -176,7 +194,12 @@ describe.skipIf(unavailable)("rolling restart on one PostgreSQL database", () =>
     expect([...okPerEvent.values()].every((n) => n === 1)).toBe(true);
 
     // Every attempt in the delivery log reached the receiver once, and nothing reached it unlogged.
-    const logged = (await pg2.query<{ id: string; dispatchId: string | null; attempt: number }>(`SELECT id, "dispatchId", attempt FROM webhook_deliveries WHERE "workspaceId" = $1`, [tenant.workspaceId])).rows;
+    const logged = (
+      await pg2.query<{ id: string; dispatchId: string | null; attempt: number }>(
+        `SELECT id, "dispatchId", attempt FROM webhook_deliveries WHERE "workspaceId" = $1`,
+        [tenant.workspaceId],
+      )
+    ).rows;
     const received = receiver.requests.map((r) => String(r.headers["service-delivery-id"]));
     expect(new Set(received).size).toBe(received.length);
     expect([...received].sort()).toEqual(logged.map((d) => d.id).sort());

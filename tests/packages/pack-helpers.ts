@@ -47,7 +47,13 @@ export function packWorkspace(label: string): PackWorkspace {
       registry = await localRegistry(tarballs);
     },
     async npm(args, cwd) {
-      const env = { ...process.env, npm_config_cache: path.join(dir, "npm-cache"), npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+      const env = {
+        ...process.env,
+        npm_config_cache: path.join(dir, "npm-cache"),
+        npm_config_audit: "false",
+        npm_config_fund: "false",
+        npm_config_update_notifier: "false",
+      };
       return run("npm", [...args, "--registry", registryUrl()], { cwd, env, maxBuffer: 16 * 1024 * 1024 });
     },
     async project(name, type, tarball) {

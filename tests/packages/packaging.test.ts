@@ -21,7 +21,9 @@ let tenant: Tenant;
 /** A consumer's code: typed resources, typed tool calls (wrong arguments must not compile), errors. */
 const consumer = (body: string) => `import { Adloom, AdloomError, TOOL_NAMES, type Creative, type ListCreativesResult } from "@adloom/sdk";
 
-${body.replace("BODY", `
+${body.replace(
+  "BODY",
+  `
   const baseUrl: string | undefined = process.env.ADLOOM_BASE_URL;
   const adloom = new Adloom({ apiKey: process.env.ADLOOM_API_KEY ?? "", baseUrl });
   const account = await adloom.account.get();
@@ -39,10 +41,18 @@ ${body.replace("BODY", `
     if (err instanceof AdloomError) code = err.code;
   }
   console.log(JSON.stringify({ accountId: account.id, creatives: page.creatives.length, first: first?.id ?? null, folder: folder.name, code, tools: TOOL_NAMES.length }));
-`)}
+`,
+)}
 `;
 
-const STRICT = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false, target: "ES2022", lib: ["ES2022", "DOM"] };
+const STRICT = {
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  skipLibCheck: false,
+  target: "ES2022",
+  lib: ["ES2022", "DOM"],
+};
 
 async function project(name: string, options: { type: "module" | "commonjs"; compilerOptions: Record<string, unknown>; source: string }) {
   const dir = await ws.project(name, options.type, tarballs.sdk);
@@ -100,7 +110,9 @@ describe("the packages as an outsider installs them", () => {
       const lint = await run(process.execPath, [path.join(ROOT, "node_modules/publint/src/cli.js"), "--strict", path.join(ROOT, dir)], { cwd: ROOT });
       expect(lint.stdout, dir).toContain("All good!");
     }
-    const attw = await run(process.execPath, [path.join(ROOT, "node_modules/@arethetypeswrong/cli/dist/index.js"), tarballs.sdk, "--format", "json"], { cwd: ROOT });
+    const attw = await run(process.execPath, [path.join(ROOT, "node_modules/@arethetypeswrong/cli/dist/index.js"), tarballs.sdk, "--format", "json"], {
+      cwd: ROOT,
+    });
     expect(JSON.parse(attw.stdout).problems).toEqual({});
   }, 120_000);
 
@@ -143,7 +155,13 @@ describe("the packages as an outsider installs them", () => {
     const bin = path.join(prefix, "bin/adloom");
     expect(fs.existsSync(bin)).toBe(true);
     const { stdout } = await run(bin, ["me", "--json"], {
-      env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: path.join(work, "cli-config") },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        ADLOOM_API_KEY: tenant.key,
+        ADLOOM_BASE_URL: inject("baseUrl"),
+        ADLOOM_CONFIG_DIR: path.join(work, "cli-config"),
+      },
     });
     expect(JSON.parse(stdout).account.id).toBe(tenant.ownerUserId);
     // A streamed download through the installed command: the leads CSV, byte for byte what the API serves.
@@ -151,9 +169,17 @@ describe("the packages as an outsider installs them", () => {
     await pullLeads(tenant.workspaceId);
     const out = path.join(work, "leads.csv");
     await run(bin, ["leads", "export", "--out", out], {
-      env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_API_KEY: tenant.key, ADLOOM_BASE_URL: inject("baseUrl"), ADLOOM_CONFIG_DIR: path.join(work, "cli-config") },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        ADLOOM_API_KEY: tenant.key,
+        ADLOOM_BASE_URL: inject("baseUrl"),
+        ADLOOM_CONFIG_DIR: path.join(work, "cli-config"),
+      },
     });
-    const served = Buffer.from(await (await fetch(`${inject("baseUrl")}/api/v1/leads/export.csv`, { headers: { Authorization: `Bearer ${tenant.key}` } })).arrayBuffer());
+    const served = Buffer.from(
+      await (await fetch(`${inject("baseUrl")}/api/v1/leads/export.csv`, { headers: { Authorization: `Bearer ${tenant.key}` } })).arrayBuffer(),
+    );
     expect(served.toString("utf8").trim().split("\r\n")).toHaveLength(4);
     expect(Buffer.compare(fs.readFileSync(out), served)).toBe(0);
     // Only the CLI and its one dependency were installed.

@@ -33,7 +33,13 @@ async function configFor(runtime: string, withFile = false): Promise<ExerciseCon
   const tenant = await createTenant();
   const body = JSON.stringify({ id: `evt_${runtime}`, type: "test", createdAt: new Date().toISOString(), data: { runtime } });
   const secret = `whsec_${runtime}_secret`;
-  const config: ExerciseConfig = { runtime, baseUrl: inject("baseUrl"), apiKey: tenant.key, png, webhook: { body, header: signatureHeader(secret, body), secret } };
+  const config: ExerciseConfig = {
+    runtime,
+    baseUrl: inject("baseUrl"),
+    apiKey: tenant.key,
+    png,
+    webhook: { body, header: signatureHeader(secret, body), secret },
+  };
   if (withFile) {
     config.pngPath = path.join(ws.dir, `${runtime}.png`);
     fs.writeFileSync(config.pngPath, Buffer.from(png, "base64"));
@@ -104,7 +110,10 @@ exercise(sdk, JSON.parse(process.env.ADLOOM_EXERCISE)).then(
     );
     const [esmConfig, cjsConfig] = await Promise.all([configFor("bun-esm", true), configFor("bun-cjs", true)]);
     const bun = (file: string, config: ExerciseConfig) =>
-      run(path.join(BIN, "bun"), ["run", file], { cwd: project, env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_EXERCISE: JSON.stringify(config), BUN_INSTALL_CACHE_DIR: path.join(ws.dir, "bun-cache") } });
+      run(path.join(BIN, "bun"), ["run", file], {
+        cwd: project,
+        env: { PATH: process.env.PATH, NODE_ENV: "production", ADLOOM_EXERCISE: JSON.stringify(config), BUN_INSTALL_CACHE_DIR: path.join(ws.dir, "bun-cache") },
+      });
     const [esm, cjs] = await Promise.all([bun("esm.ts", esmConfig), bun("cjs.cjs", cjsConfig)]);
     const esmResult = lastJsonLine(esm.stdout);
     expectExercised(esmResult, esmConfig);

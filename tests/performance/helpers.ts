@@ -6,7 +6,10 @@ import { toolResult } from "../tools/helpers";
  * One active ad set on platform_a with one ad per creative. The creatives are PNGs of different
  * sizes, so their bytes (and the sandbox's quality, seeded from the image hash) differ.
  */
-export async function liveAdSet(key: string, options: { creatives: number; budgetMinor?: number; widths?: number[] }): Promise<{ adSet: any; campaign: any; ads: { id: string; creativeId: string; fileName: string }[] }> {
+export async function liveAdSet(
+  key: string,
+  options: { creatives: number; budgetMinor?: number; widths?: number[] },
+): Promise<{ adSet: any; campaign: any; ads: { id: string; creativeId: string; fileName: string }[] }> {
   const widths = options.widths ?? Array.from({ length: options.creatives }, (_, i) => 400 + 10 * i);
   const creatives = [];
   for (const width of widths) creatives.push(...(await adCreatives(key, { width, height: 400 })));
@@ -14,7 +17,13 @@ export async function liveAdSet(key: string, options: { creatives: number; budge
   const ads = [];
   for (const c of creatives) {
     const copyVariantId = await adCopy(key, c.creativeId);
-    const { ad } = await toolResult(key, "create_ad", { adSetId: adSet.id, creativeId: c.creativeId, copyVariantId, callToAction: "shop_now", landingUrl: "https://example.com/shop" });
+    const { ad } = await toolResult(key, "create_ad", {
+      adSetId: adSet.id,
+      creativeId: c.creativeId,
+      copyVariantId,
+      callToAction: "shop_now",
+      landingUrl: "https://example.com/shop",
+    });
     ads.push({ id: ad.id as string, creativeId: c.creativeId, fileName: c.fileName });
   }
   await toolResult(key, "activate_ads", { adIds: ads.map((a) => a.id) });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ID } from "@/inngest/client";
 import { performanceRollup } from "@/inngest/functions/performance-rollup";
 import { getDb } from "@/lib/db/client";
-import { EmbeddedRunner } from "@/lib/jobs/embedded";
+import type { EmbeddedRunner } from "@/lib/jobs/embedded";
 import { listRuns } from "@/lib/jobs/runs";
 import { migrateTestDatabase } from "../jobs/helpers/database";
 import { eventually, finishedRuns } from "../jobs/helpers/wait";
@@ -36,7 +36,9 @@ describe("performance-rollup (Inngest cron)", () => {
     await getDb().sandboxAccount.update({ where: { externalAccountId: brokenAccount.externalAccountId }, data: { timeZone: "Nowhere/Atlantis" } });
     await runner.start();
     const schedule = await eventually(
-      async () => (await getDb().jobCronSchedule.findUnique({ where: { functionId_cron: { functionId: `${APP_ID}-performance-rollup`, cron: "5 * * * *" } } })) ?? undefined,
+      async () =>
+        (await getDb().jobCronSchedule.findUnique({ where: { functionId_cron: { functionId: `${APP_ID}-performance-rollup`, cron: "5 * * * *" } } })) ??
+        undefined,
       5000,
       "the schedule row",
     );

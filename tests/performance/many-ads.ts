@@ -23,17 +23,48 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
   const rules = PLATFORM_RULES.platform_a;
   const active = rules.statusNames.active;
   const sets = Math.ceil(ads / ADS_PER_SET);
-  await prisma.sandboxCampaign.create({ data: { id: `${acct}-c`, accountId: acct, clientRef: "c", name: "Bench", objective: rules.objectiveNames.sales, status: active } });
-  await prisma.adCampaign.create({ data: { id: `camp_${acct}`, workspaceId, adAccountId: account.id, platform: "platform_a", clientRef: "c", externalId: `${acct}-c`, name: "Bench", objective: "sales", status: "active" } });
+  await prisma.sandboxCampaign.create({
+    data: { id: `${acct}-c`, accountId: acct, clientRef: "c", name: "Bench", objective: rules.objectiveNames.sales, status: active },
+  });
+  await prisma.adCampaign.create({
+    data: {
+      id: `camp_${acct}`,
+      workspaceId,
+      adAccountId: account.id,
+      platform: "platform_a",
+      clientRef: "c",
+      externalId: `${acct}-c`,
+      name: "Bench",
+      objective: "sales",
+      status: "active",
+    },
+  });
   await prisma.sandboxAdSet.createMany({
     data: Array.from({ length: sets }, (_, s) => ({
-      id: `${acct}-s${s}`, accountId: acct, campaignId: `${acct}-c`, clientRef: `s${s}`, name: `Set ${s}`, status: active, budgetType: "daily", budgetMinor: 20_000,
-      targeting: { countries: ["US"] }, audienceSize: 40_000,
+      id: `${acct}-s${s}`,
+      accountId: acct,
+      campaignId: `${acct}-c`,
+      clientRef: `s${s}`,
+      name: `Set ${s}`,
+      status: active,
+      budgetType: "daily",
+      budgetMinor: 20_000,
+      targeting: { countries: ["US"] },
+      audienceSize: 40_000,
     })),
   });
   await prisma.adSet.createMany({
     data: Array.from({ length: sets }, (_, s) => ({
-      id: `adset_${acct}_${s}`, workspaceId, campaignId: `camp_${acct}`, platform: "platform_a" as const, clientRef: `s${s}`, externalId: `${acct}-s${s}`, name: `Set ${s}`, status: "active", budgetType: "daily", budgetMinor: 20_000,
+      id: `adset_${acct}_${s}`,
+      workspaceId,
+      campaignId: `camp_${acct}`,
+      platform: "platform_a" as const,
+      clientRef: `s${s}`,
+      externalId: `${acct}-s${s}`,
+      name: `Set ${s}`,
+      status: "active",
+      budgetType: "daily",
+      budgetMinor: 20_000,
     })),
   });
   for (let start = 0; start < ads; start += 1000) {
@@ -41,18 +72,36 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
     const idx = Array.from({ length: n }, (_, k) => start + k);
     await prisma.sandboxAd.createMany({
       data: idx.map((i) => ({
-        id: `${acct}-a${i}`, accountId: acct, adSetId: `${acct}-s${Math.floor(i / ADS_PER_SET)}`, clientRef: `a${i}`, name: `Ad ${i}`, status: active,
-        mediaId: `media-${i}`, mediaKind: "image", callToAction: "SHOP_NOW", landingUrl: "https://example.com", quality: 0.6 + ((i * 37) % 80) / 100,
+        id: `${acct}-a${i}`,
+        accountId: acct,
+        adSetId: `${acct}-s${Math.floor(i / ADS_PER_SET)}`,
+        clientRef: `a${i}`,
+        name: `Ad ${i}`,
+        status: active,
+        mediaId: `media-${i}`,
+        mediaKind: "image",
+        callToAction: "SHOP_NOW",
+        landingUrl: "https://example.com",
+        quality: 0.6 + ((i * 37) % 80) / 100,
       })),
     });
     await prisma.ad.createMany({
       data: idx.map((i) => ({
-        id: `ad_${acct}_${i}`, workspaceId, campaignId: `camp_${acct}`, adSetId: `adset_${acct}_${Math.floor(i / ADS_PER_SET)}`, platform: "platform_a" as const, clientRef: `a${i}`,
-        externalId: `${acct}-a${i}`, name: `Ad ${i}`, status: "active", creativeId: `cre_${acct}_${Math.floor(i / ADS_PER_CREATIVE)}`, callToAction: "shop_now", landingUrl: "https://example.com",
+        id: `ad_${acct}_${i}`,
+        workspaceId,
+        campaignId: `camp_${acct}`,
+        adSetId: `adset_${acct}_${Math.floor(i / ADS_PER_SET)}`,
+        platform: "platform_a" as const,
+        clientRef: `a${i}`,
+        externalId: `${acct}-a${i}`,
+        name: `Ad ${i}`,
+        status: "active",
+        creativeId: `cre_${acct}_${Math.floor(i / ADS_PER_CREATIVE)}`,
+        callToAction: "shop_now",
+        landingUrl: "https://example.com",
       })),
     });
   }
   if (historyHours > 0) await advanceSandbox(workspaceId, historyHours);
   return workspaceId;
 }
-

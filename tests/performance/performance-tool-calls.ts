@@ -21,7 +21,10 @@ export const PERFORMANCE_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>
     expect(daily.rows[0]).toMatchObject({ id: ad.id, name: ad.name, date: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
     const total = await toolResult(t.key, "get_insights", { level: "creative", ids: [creativeId] });
     expect(total.rows).toHaveLength(1);
-    expect(total.rows[0].spend).toBeCloseTo(daily.rows.reduce((s: number, r: any) => s + r.spend, 0), 2);
+    expect(total.rows[0].spend).toBeCloseTo(
+      daily.rows.reduce((s: number, r: any) => s + r.spend, 0),
+      2,
+    );
     expect((await callTool(t.key, "get_insights", { level: "campaign", ids: ["camp_missing"] })).status).toBe(404);
     expect((await callTool(t.key, "get_insights", { level: "ad", since: "2026-02-01", until: "2026-01-01" })).body.error.code).toBe("invalid_input");
   },
@@ -30,7 +33,10 @@ export const PERFORMANCE_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>
     const { creativeId } = await deliveredAd(t);
     const { creatives, lastRollupAt, rollup } = await toolResult(t.key, "list_creative_performance", { sort: "spend" });
     expect(lastRollupAt).toEqual(expect.any(String));
-    expect(rollup).toEqual({ figuresAsOf: lastRollupAt, accounts: [{ platform: "platform_a", lastRunAt: lastRollupAt, lastSuccessAt: lastRollupAt, lastError: null }] });
+    expect(rollup).toEqual({
+      figuresAsOf: lastRollupAt,
+      accounts: [{ platform: "platform_a", lastRunAt: lastRollupAt, lastSuccessAt: lastRollupAt, lastError: null }],
+    });
     expect(creatives).toEqual([expect.objectContaining({ creativeId, label: "neutral", reason: expect.any(String), liveAds: 1 })]);
     expect((await toolResult(t.key, "list_creative_performance", { label: "winner" })).creatives).toEqual([]);
   },
@@ -47,16 +53,37 @@ export const PERFORMANCE_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>
 
   async create_creative_test(t) {
     const { adSet, ads } = await liveAdSet(t.key, { creatives: 2 });
-    const { test } = await toolResult(t.key, "create_creative_test", { name: "Hero vs alt", adSetId: adSet.id, metric: "ctr", creativeIds: ads.map((a) => a.creativeId), minSample: 1000, maxDays: 14 });
+    const { test } = await toolResult(t.key, "create_creative_test", {
+      name: "Hero vs alt",
+      adSetId: adSet.id,
+      metric: "ctr",
+      creativeIds: ads.map((a) => a.creativeId),
+      minSample: 1000,
+      maxDays: 14,
+    });
     expect(test).toMatchObject({ status: "running", threshold: 0.95, outcome: null, progress: { minSampleReached: false } });
     const other = await pausedAd(t.key, "platform_a");
-    const refused = await callTool(t.key, "create_creative_test", { name: "x", adSetId: adSet.id, metric: "ctr", creativeIds: [ads[0]!.creativeId, other.creativeId], minSample: 10, maxDays: 1 });
+    const refused = await callTool(t.key, "create_creative_test", {
+      name: "x",
+      adSetId: adSet.id,
+      metric: "ctr",
+      creativeIds: [ads[0]!.creativeId, other.creativeId],
+      minSample: 10,
+      maxDays: 1,
+    });
     expect(refused.body.error.message).toMatch(/has no ad in ad set/);
   },
 
   async list_creative_tests(t) {
     const { adSet, ads } = await liveAdSet(t.key, { creatives: 2 });
-    const { test } = await toolResult(t.key, "create_creative_test", { name: "List me", adSetId: adSet.id, metric: "cpa", creativeIds: ads.map((a) => a.creativeId), minSample: 100, maxDays: 7 });
+    const { test } = await toolResult(t.key, "create_creative_test", {
+      name: "List me",
+      adSetId: adSet.id,
+      metric: "cpa",
+      creativeIds: ads.map((a) => a.creativeId),
+      minSample: 100,
+      maxDays: 7,
+    });
     const { tests, nextCursor } = await toolResult(t.key, "list_creative_tests", { status: "running" });
     expect(tests.map((x: any) => x.id)).toEqual([test.id]);
     expect(nextCursor).toBeNull();
@@ -64,14 +91,28 @@ export const PERFORMANCE_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>
 
   async get_creative_test(t) {
     const { adSet, ads } = await liveAdSet(t.key, { creatives: 2 });
-    const { test } = await toolResult(t.key, "create_creative_test", { name: "Get me", adSetId: adSet.id, metric: "conversion_rate", creativeIds: ads.map((a) => a.creativeId), minSample: 100, maxDays: 7 });
+    const { test } = await toolResult(t.key, "create_creative_test", {
+      name: "Get me",
+      adSetId: adSet.id,
+      metric: "conversion_rate",
+      creativeIds: ads.map((a) => a.creativeId),
+      minSample: 100,
+      maxDays: 7,
+    });
     expect((await toolResult(t.key, "get_creative_test", { id: test.id })).test.progress.variants).toHaveLength(2);
     expect((await callTool(t.key, "get_creative_test", { id: "ctest_missing" })).status).toBe(404);
   },
 
   async stop_creative_test(t) {
     const { adSet, ads } = await liveAdSet(t.key, { creatives: 2 });
-    const { test } = await toolResult(t.key, "create_creative_test", { name: "Stop me", adSetId: adSet.id, metric: "ctr", creativeIds: ads.map((a) => a.creativeId), minSample: 100, maxDays: 7 });
+    const { test } = await toolResult(t.key, "create_creative_test", {
+      name: "Stop me",
+      adSetId: adSet.id,
+      metric: "ctr",
+      creativeIds: ads.map((a) => a.creativeId),
+      minSample: 100,
+      maxDays: 7,
+    });
     expect((await toolResult(t.key, "stop_creative_test", { id: test.id })).test).toMatchObject({ status: "stopped", outcome: null });
   },
 };

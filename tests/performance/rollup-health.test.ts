@@ -30,7 +30,11 @@ async function rollupOf(principal: Awaited<ReturnType<typeof workspace>>["princi
   const { callTool } = await import("@/lib/tools/call");
   const outcome = await callTool(principal, "list_creative_performance", {});
   if (!outcome.ok) throw new Error(outcome.body.error.message);
-  return (outcome.body.result as { rollup: { figuresAsOf: string | null; accounts: { platform: string; lastRunAt: string; lastSuccessAt: string | null; lastError: string | null }[] } }).rollup;
+  return (
+    outcome.body.result as {
+      rollup: { figuresAsOf: string | null; accounts: { platform: string; lastRunAt: string; lastSuccessAt: string | null; lastError: string | null }[] };
+    }
+  ).rollup;
 }
 
 const run = async (workspaceId: string) => (await import("@/lib/performance/rollup")).runRollup({ workspaceId });

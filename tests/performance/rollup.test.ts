@@ -13,9 +13,10 @@ import { advance } from "../ads/helpers";
 import { toolResult } from "../tools/helpers";
 import { liveAdSet, rollup } from "./helpers";
 
-const MIN_SPEND = 20, MIN_IMPRESSIONS = 1000, MIN_CONVERSIONS = 3;
+const MIN_SPEND = 20,
+  MIN_IMPRESSIONS = 1000,
+  MIN_CONVERSIONS = 3;
 
-type Change = { creativeId: string; previousLabel: string; label: string; eventId: string };
 const statusEvents = (events: any[]) => {
   const byId = new Map<string, any>();
   for (const e of events) if (e.type === "creative.status_changed") byId.set(e.id, e);
@@ -86,14 +87,22 @@ describe("performance rollup", () => {
       expect(seen).toContain("winner");
       expect(seen).toContain("loser");
       const changed = creatives.filter((c: any) => c.label !== "neutral").length;
-      const events = await waitFor("label events", async () => {
-        const e = statusEvents(hook.events);
-        return e.length >= changed && e;
-      }, 30_000);
+      const events = await waitFor(
+        "label events",
+        async () => {
+          const e = statusEvents(hook.events);
+          return e.length >= changed && e;
+        },
+        30_000,
+      );
       await new Promise((r) => setTimeout(r, 1500)); // nothing more arrives
       expectOneEventPerChange(statusEvents(hook.events), creatives);
       const first = events[0];
-      expect(first.data).toMatchObject({ creative: { fileName: expect.any(String), kind: "image" }, last30Days: { spend: expect.any(Number) }, ads: [expect.objectContaining({ platform: "platform_a", status: "active" })] });
+      expect(first.data).toMatchObject({
+        creative: { fileName: expect.any(String), kind: "image" },
+        last30Days: { spend: expect.any(Number) },
+        ads: [expect.objectContaining({ platform: "platform_a", status: "active" })],
+      });
       // Sorting by CPA ascending puts the lowest CPA first (missing last).
       const cpas = creatives.map((c: any) => c.cpa).filter((v: any) => v !== null);
       expect(cpas).toEqual([...cpas].sort((a, b) => a - b));
@@ -114,15 +123,23 @@ describe("performance rollup", () => {
       }
       const [c] = (await toolResult(t.key, "list_creative_performance", {})).creatives;
       console.log(`fatigue: ${history.join(" ")}; recent CTR ${c.recentCtr}, earlier ${c.earlierCtr}`);
-      expect(c).toMatchObject({ creativeId: ads[0]!.creativeId, label: "fatigued", reason: expect.stringMatching(/^CTR fell from .* while frequency rose from/) });
+      expect(c).toMatchObject({
+        creativeId: ads[0]!.creativeId,
+        label: "fatigued",
+        reason: expect.stringMatching(/^CTR fell from .* while frequency rose from/),
+      });
       expect(c.recentCtr).toBeLessThanOrEqual(0.75 * c.earlierCtr);
       // Neutral while the creative was fresh: the label changed once, to fatigued, and held.
       expect(history[0]).toBe("neutral");
       expect(history.filter((l, i) => i > 0 && l !== history[i - 1])).toEqual(["fatigued"]);
-      const events = await waitFor("the fatigued event", async () => {
-        const e = statusEvents(hook.events);
-        return e.length > 0 && e;
-      }, 30_000);
+      const events = await waitFor(
+        "the fatigued event",
+        async () => {
+          const e = statusEvents(hook.events);
+          return e.length > 0 && e;
+        },
+        30_000,
+      );
       await new Promise((r) => setTimeout(r, 1500));
       expect(statusEvents(hook.events)).toHaveLength(1);
       expect(events[0].data).toMatchObject({ label: "fatigued", previousLabel: "neutral", creative: { id: c.creativeId } });
@@ -148,8 +165,16 @@ describe("performance rollup", () => {
       // The stored days are the platform's days, each once.
       for (const ad of ads) {
         const platform = await toolResult(t.key, "get_ad_insights", { id: ad.id, since: "2000-01-01", until: "2100-01-01" });
-        const stored = await toolResult(t.key, "get_insights", { level: "ad", ids: [ad.id], breakdown: "day", since: platform.days[0]?.date ?? "2026-01-01", until: platform.days.at(-1)?.date ?? "2026-01-01" });
-        expect(stored.rows.map((r: any) => [r.date, r.impressions, r.clicks, Math.round(r.spend * 100)])).toEqual(platform.days.map((d: any) => [d.date, d.impressions, d.clicks, d.spendMinor]));
+        const stored = await toolResult(t.key, "get_insights", {
+          level: "ad",
+          ids: [ad.id],
+          breakdown: "day",
+          since: platform.days[0]?.date ?? "2026-01-01",
+          until: platform.days.at(-1)?.date ?? "2026-01-01",
+        });
+        expect(stored.rows.map((r: any) => [r.date, r.impressions, r.clicks, Math.round(r.spend * 100)])).toEqual(
+          platform.days.map((d: any) => [d.date, d.impressions, d.clicks, d.spendMinor]),
+        );
       }
       const changed = creatives.filter((c: any) => c.label !== "neutral").length;
       expect(changed).toBeGreaterThan(0); // the killed run had label changes to record
@@ -166,7 +191,13 @@ describe("performance rollup", () => {
     try {
       const { adSet, ads } = await liveAdSet(t.key, { creatives: 2, widths: [400, 460] });
       const { test } = await toolResult(t.key, "create_creative_test", {
-        name: "Two heroes", adSetId: adSet.id, metric: "ctr", creativeIds: ads.map((a) => a.creativeId), minSample: 2000, maxDays: 30, pauseLosers: true,
+        name: "Two heroes",
+        adSetId: adSet.id,
+        metric: "ctr",
+        creativeIds: ads.map((a) => a.creativeId),
+        minSample: 2000,
+        maxDays: 30,
+        pauseLosers: true,
       });
       let current = test;
       for (let day = 0; day < 14 && current.status === "running"; day++) {
@@ -184,10 +215,14 @@ describe("performance rollup", () => {
       expect((await toolResult(t.key, "get_ad", { id: loserAd.id })).ad.status).toBe("paused");
       expect((await toolResult(t.key, "get_ad", { id: ads.find((a) => a.creativeId === winner.creativeId)!.id })).ad.status).toBe("active");
       await rollup(t.workspaceId);
-      const completed = await waitFor("test.completed", async () => {
-        const e = hook.events.filter((x: any) => x.type === "test.completed");
-        return e.length > 0 && e;
-      }, 30_000);
+      const completed = await waitFor(
+        "test.completed",
+        async () => {
+          const e = hook.events.filter((x: any) => x.type === "test.completed");
+          return e.length > 0 && e;
+        },
+        30_000,
+      );
       await new Promise((r) => setTimeout(r, 1500));
       expect(new Set(hook.events.filter((x: any) => x.type === "test.completed").map((e: any) => e.id)).size).toBe(1);
       expect(completed[0].data.test).toMatchObject({ testId: test.id, outcome: "won", metric: "ctr", winner: { creativeId: winner.creativeId } });
@@ -201,7 +236,13 @@ describe("performance rollup", () => {
     try {
       const { adSet, ads } = await liveAdSet(t.key, { creatives: 2, widths: [400, 460] });
       const { test } = await toolResult(t.key, "create_creative_test", {
-        name: "Killed midway", adSetId: adSet.id, metric: "ctr", creativeIds: ads.map((a) => a.creativeId), minSample: 2000, maxDays: 30, pauseLosers: true,
+        name: "Killed midway",
+        adSetId: adSet.id,
+        metric: "ctr",
+        creativeIds: ads.map((a) => a.creativeId),
+        minSample: 2000,
+        maxDays: 30,
+        pauseLosers: true,
       });
       // Every run is killed right after its decisions, until one decides the test.
       let current = test;
@@ -235,27 +276,31 @@ describe("performance rollup", () => {
     }
   });
 
-  it.runIf(inject("testDb") === "postgres")("two instances rolling up the same workspace on one PostgreSQL database record and send each change once", async () => {
-    const { t, hook } = await tenantWithHook();
-    try {
-      await liveAdSet(t.key, { creatives: 4 });
-      const run = () =>
-        promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", "performance", "rollup", "--workspace", t.workspaceId], {
-          env: { ...process.env, DATABASE_URL: inject("databaseUrl"), DATA_DIR: inject("dataDir") },
-          cwd: path.resolve(import.meta.dirname, "../.."),
-        });
-      for (let day = 0; day < 4; day++) {
-        await advance(t.workspaceId, 24);
-        await Promise.all([run(), run()]);
+  it.runIf(inject("testDb") === "postgres")(
+    "two instances rolling up the same workspace on one PostgreSQL database record and send each change once",
+    async () => {
+      const { t, hook } = await tenantWithHook();
+      try {
+        await liveAdSet(t.key, { creatives: 4 });
+        const run = () =>
+          promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", "performance", "rollup", "--workspace", t.workspaceId], {
+            env: { ...process.env, DATABASE_URL: inject("databaseUrl"), DATA_DIR: inject("dataDir") },
+            cwd: path.resolve(import.meta.dirname, "../.."),
+          });
+        for (let day = 0; day < 4; day++) {
+          await advance(t.workspaceId, 24);
+          await Promise.all([run(), run()]);
+        }
+        const { creatives } = await toolResult(t.key, "list_creative_performance", {});
+        const changed = creatives.filter((c: any) => c.label !== "neutral").length;
+        expect(changed).toBeGreaterThan(0);
+        await waitFor("label events", async () => statusEvents(hook.events).length >= changed, 30_000);
+        await new Promise((r) => setTimeout(r, 1500));
+        expectOneEventPerChange(statusEvents(hook.events), creatives);
+      } finally {
+        await hook.close();
       }
-      const { creatives } = await toolResult(t.key, "list_creative_performance", {});
-      const changed = creatives.filter((c: any) => c.label !== "neutral").length;
-      expect(changed).toBeGreaterThan(0);
-      await waitFor("label events", async () => statusEvents(hook.events).length >= changed, 30_000);
-      await new Promise((r) => setTimeout(r, 1500));
-      expectOneEventPerChange(statusEvents(hook.events), creatives);
-    } finally {
-      await hook.close();
-    }
-  }, 300_000);
+    },
+    300_000,
+  );
 });

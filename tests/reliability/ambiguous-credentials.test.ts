@@ -29,7 +29,12 @@ async function signedInOwner() {
 describe("ambiguous credentials are refused with 400", () => {
   it("a valid key followed by a second, garbage Authorization header", async () => {
     const tenant = await createTenant();
-    expectAmbiguous(await rawGet("/api/v1/me", [["Authorization", `Bearer ${tenant.key}`], ["Authorization", "Bearer garbage"]]));
+    expectAmbiguous(
+      await rawGet("/api/v1/me", [
+        ["Authorization", `Bearer ${tenant.key}`],
+        ["Authorization", "Bearer garbage"],
+      ]),
+    );
     // The same key alone still works.
     expect((await rawGet("/api/v1/me", [["Authorization", `Bearer ${tenant.key}`]])).status).toBe(200);
   });
@@ -37,7 +42,10 @@ describe("ambiguous credentials are refused with 400", () => {
   it("two valid keys of different workspaces, on REST, tool calls, MCP and media", async () => {
     const a = await createTenant();
     const b = await createTenant();
-    const two: [string, string][] = [["Authorization", `Bearer ${a.key}`], ["Authorization", `Bearer ${b.key}`]];
+    const two: [string, string][] = [
+      ["Authorization", `Bearer ${a.key}`],
+      ["Authorization", `Bearer ${b.key}`],
+    ];
     expectAmbiguous(await rawGet("/api/v1/me", two));
     expectAmbiguous(await rawGet("/api/v1/uploads", two));
     expectAmbiguous(await rawGet("/api/v1/tools", two));
@@ -58,19 +66,37 @@ describe("ambiguous credentials are refused with 400", () => {
 
   it("the same key twice is still ambiguous (a client bug worth surfacing)", async () => {
     const tenant = await createTenant();
-    expectAmbiguous(await rawGet("/api/v1/me", [["Authorization", `Bearer ${tenant.key}`], ["authorization", `Bearer ${tenant.key}`]]));
+    expectAmbiguous(
+      await rawGet("/api/v1/me", [
+        ["Authorization", `Bearer ${tenant.key}`],
+        ["authorization", `Bearer ${tenant.key}`],
+      ]),
+    );
   });
 
   it("an API key and a session cookie of another user or workspace, on /api/v1", async () => {
     const dashboard = await signedInOwner();
     const other = await createTenant();
-    expectAmbiguous(await rawGet("/api/v1/me", [["Authorization", `Bearer ${other.key}`], ["Cookie", dashboard.cookie]]));
-    expectAmbiguous(await rawGet("/api/v1/uploads", [["Authorization", `Bearer ${other.key}`], ["Cookie", dashboard.cookie]]));
+    expectAmbiguous(
+      await rawGet("/api/v1/me", [
+        ["Authorization", `Bearer ${other.key}`],
+        ["Cookie", dashboard.cookie],
+      ]),
+    );
+    expectAmbiguous(
+      await rawGet("/api/v1/uploads", [
+        ["Authorization", `Bearer ${other.key}`],
+        ["Cookie", dashboard.cookie],
+      ]),
+    );
   });
 
   it("an API key and a session cookie that agree (same user, same workspace) are accepted", async () => {
     const dashboard = await signedInOwner();
-    const res = await rawGet("/api/v1/uploads", [["Authorization", `Bearer ${dashboard.key}`], ["Cookie", dashboard.cookie]]);
+    const res = await rawGet("/api/v1/uploads", [
+      ["Authorization", `Bearer ${dashboard.key}`],
+      ["Cookie", dashboard.cookie],
+    ]);
     expect(res.status, res.body).toBe(200);
   });
 });

@@ -3,6 +3,7 @@ import { createTenant, type Tenant } from "../helpers/fixtures";
 import { jsonBody, rawRequest, requestHead } from "../helpers/raw-http";
 import { startServer, type TestServer } from "../helpers/server";
 import { storedFiles } from "../uploads/helpers";
+import { until } from "../helpers/wait";
 
 /**
  * A server of its own with short deadlines, so each kind of slow client is cut off within
@@ -91,7 +92,8 @@ describe("slow and stalled clients are cut off", () => {
     expect(res.timedOut).toBe(false);
     expect(res.status === 400 || res.status === 0).toBe(true);
     if (res.status === 400) expect(jsonBody(res).error.message).toMatch(/timed out/);
-    await new Promise((r) => setTimeout(r, 300));
+    // The partial file is removed when the server gives up on the request: wait for that, then check.
+    await until(async () => storedFiles(tenant.workspaceId, server.dataDir).length === 0, "the partial upload to be removed", 10_000);
     expect(storedFiles(tenant.workspaceId, server.dataDir)).toEqual([]);
     const list = await fetch(`${server.url}/api/v1/uploads`, { headers: { Authorization: `Bearer ${tenant.key}` } });
     expect((await list.json()).uploads).toEqual([]);

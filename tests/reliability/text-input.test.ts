@@ -42,7 +42,11 @@ describe("NUL bytes and unpaired surrogates are refused at the edge, naming the 
     const call = api(tenant.key);
     const { creativeId } = await readyCreative(tenant.key);
     expectRefusal(await call(`/api/v1/creatives/${creativeId}/copy`, { method: "POST", json: { headline: "a\u0000b" } }), "invalid_request", "headline");
-    expectRefusal(await call(`/api/v1/creatives/${creativeId}/copy`, { method: "POST", json: { primaryText: "ok", label: "x\u0000" } }), "invalid_request", "label");
+    expectRefusal(
+      await call(`/api/v1/creatives/${creativeId}/copy`, { method: "POST", json: { primaryText: "ok", label: "x\u0000" } }),
+      "invalid_request",
+      "label",
+    );
     const lone = await call(`/api/v1/creatives/${creativeId}/copy`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -106,8 +110,7 @@ describe("NUL bytes and unpaired surrogates are refused at the edge, naming the 
     const tenant = await createTenant();
     // Written as text: JSON.stringify itself overflows the stack on values this deep.
     const deep = "[".repeat(5000) + '"x"' + "]".repeat(5000);
-    const raw = (path: string, method: string, body: string) =>
-      api(tenant.key)(path, { method, headers: { "Content-Type": "application/json" }, body });
+    const raw = (path: string, method: string, body: string) => api(tenant.key)(path, { method, headers: { "Content-Type": "application/json" }, body });
     const res = await raw("/api/v1/tools/list_creatives", "POST", `{"limit":10,"extra":${deep}}`);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_input");

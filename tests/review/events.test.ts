@@ -19,7 +19,9 @@ describe("review events at a real receiver", () => {
     const { webhook } = (await api(t.key)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url.replace(/\/hooks$/, path) } })).body;
     const received = () =>
       Promise.all(
-        receiver.requests.filter((r) => r.path === path).map((r) => verifyWebhook({ body: r.body, header: r.headers["service-signature"] as string, secret: webhook.secret })),
+        receiver.requests
+          .filter((r) => r.path === path)
+          .map((r) => verifyWebhook({ body: r.body, header: r.headers["service-signature"] as string, secret: webhook.secret })),
       );
 
     const { creativeId, fileName } = await readyCreative(t.key);
@@ -33,10 +35,14 @@ describe("review events at a real receiver", () => {
     await guest(`/api/review/${token}/decision`, { method: "POST", json: { creativeId, name: "Gina Guest", decision: "approved" } });
     expect((await fetch(`${(await import("vitest")).inject("baseUrl")}/review/${token}`)).status).toBe(200); // a second view within 6 h: no event
 
-    const events = await until(async () => {
-      const all = (await received()).filter((e) => e.type.startsWith("review."));
-      return all.length >= 6 && all;
-    }, "six review events", 30_000);
+    const events = await until(
+      async () => {
+        const all = (await received()).filter((e) => e.type.startsWith("review."));
+        return all.length >= 6 && all;
+      },
+      "six review events",
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 500));
     const all = await received();
     const byType = (type: string) => all.filter((e) => e.type === type).map((e) => e.data);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
 import { finishedUpload } from "../helpers/library";
 import { callTool, pngBase64, readyCreative, toolResult } from "../tools/helpers";
+import { until } from "../helpers/wait";
 import { guest, reviewLink } from "./helpers";
 
 const WHO = { name: "Gina Guest", email: "gina@example.com" };
@@ -73,7 +74,10 @@ describe("a review link's isolation", () => {
       files: [{ fileName: "in-child.png", contentBase64: await pngBase64(), contentType: "image/png" }],
       folderId: child.id,
     });
-    const { uploads: others } = await toolResult(t.key, "create_upload", { files: [{ fileName: "in-other.png", contentBase64: await pngBase64(), contentType: "image/png" }], folderId: other.id });
+    const { uploads: others } = await toolResult(t.key, "create_upload", {
+      files: [{ fileName: "in-other.png", contentBase64: await pngBase64(), contentType: "image/png" }],
+      folderId: other.id,
+    });
     await finishedUpload(t.key, uploads[0].id, 60_000);
     await finishedUpload(t.key, others[0].id, 60_000);
     const { token } = await reviewLink(t.key, { folderId: parent.id });
@@ -145,12 +149,20 @@ describe("password, expiry and revocation", () => {
 
     await toolResult(t.key, "revoke_review_link", { id: revoked.id });
     expect((await guest(mediaUrl)).status).toBe(404);
-    await new Promise((r) => setTimeout(r, 3000));
-    expect((await toolResult(t.key, "list_review_links", {})).links.find((l: any) => l.id === expiring.id).state).toBe("expired");
+    // The link expires 2.5 s after it was made: wait for the service to call it expired.
+    const linkState = async () => (await toolResult(t.key, "list_review_links", {})).links.find((l: any) => l.id === expiring.id).state;
+    await until(async () => (await linkState()) === "expired", "the expiring link to expire", 15_000);
+    expect(await linkState()).toBe("expired");
 
     const wrongToken = `rvl_${"A".repeat(43)}`;
     const answers = await Promise.all([wrongToken, expiring.token, revoked.token, "not-a-token"].map(unavailable));
-    for (const a of answers) expect(a).toEqual({ apiStatus: 404, apiBody: { error: { code: "not_found", message: "Review link not found" } }, pageStatus: 404, pageSaysUnavailable: true });
+    for (const a of answers)
+      expect(a).toEqual({
+        apiStatus: 404,
+        apiBody: { error: { code: "not_found", message: "Review link not found" } },
+        pageStatus: 404,
+        pageSaysUnavailable: true,
+      });
   });
 });
 
@@ -161,18 +173,33 @@ describe("guest writes", () => {
     const viewOnly = await reviewLink(t.key, { creativeIds: [c.creativeId], permissions: { comment: false, decide: false } });
     const noComment = await guest(`/api/review/${viewOnly.token}/comments`, { method: "POST", json: { creativeId: c.creativeId, ...WHO, body: "hi" } });
     expect(noComment.status).toBe(403);
-    const noDecision = await guest(`/api/review/${viewOnly.token}/decision`, { method: "POST", json: { creativeId: c.creativeId, ...WHO, decision: "approved" } });
+    const noDecision = await guest(`/api/review/${viewOnly.token}/decision`, {
+      method: "POST",
+      json: { creativeId: c.creativeId, ...WHO, decision: "approved" },
+    });
     expect(noDecision.status).toBe(403);
 
     const open = await reviewLink(t.key, { creativeIds: [c.creativeId], permissions: { comment: true, decide: true } });
-    const crossSite = await guest(`/api/review/${open.token}/comments`, { method: "POST", headers: { Origin: "https://evil.example" }, json: { creativeId: c.creativeId, ...WHO, body: "hi" } });
+    const crossSite = await guest(`/api/review/${open.token}/comments`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example" },
+      json: { creativeId: c.creativeId, ...WHO, body: "hi" },
+    });
     expect(crossSite.status).toBe(403);
     const nameless = await guest(`/api/review/${open.token}/comments`, { method: "POST", json: { creativeId: c.creativeId, name: " ", body: "hi" } });
     expect(nameless.status).toBe(400);
-    const pinned = await guest(`/api/review/${open.token}/comments`, { method: "POST", json: { creativeId: c.creativeId, ...WHO, body: "Move the logo", pin: { x: 0.1, y: 0.9 } } });
+    const pinned = await guest(`/api/review/${open.token}/comments`, {
+      method: "POST",
+      json: { creativeId: c.creativeId, ...WHO, body: "Move the logo", pin: { x: 0.1, y: 0.9 } },
+    });
     expect(pinned.status).toBe(201);
-    expect(pinned.body.creative.threads).toEqual([expect.objectContaining({ body: "Move the logo", authorName: "Gina Guest", guest: true, pin: { x: 0.1, y: 0.9 } })]);
-    const decided = await guest(`/api/review/${open.token}/decision`, { method: "POST", json: { creativeId: c.creativeId, ...WHO, decision: "changes_requested" } });
+    expect(pinned.body.creative.threads).toEqual([
+      expect.objectContaining({ body: "Move the logo", authorName: "Gina Guest", guest: true, pin: { x: 0.1, y: 0.9 } }),
+    ]);
+    const decided = await guest(`/api/review/${open.token}/decision`, {
+      method: "POST",
+      json: { creativeId: c.creativeId, ...WHO, decision: "changes_requested" },
+    });
     expect(decided.body.creative.status).toBe("changes_requested");
     const history = await toolResult(t.key, "list_review_history", { creativeId: c.creativeId });
     expect(history.history[0]).toMatchObject({ status: "changes_requested", actorName: "Gina Guest", actorUserId: null, guest: true });
@@ -186,7 +213,9 @@ describe("guest writes", () => {
     let limited = 0;
     // Up to 1250 requests: even split across two one-minute windows, one of them passes 600.
     for (let i = 0; i < 1250 && !limited; i += 25) {
-      const statuses = await Promise.all(Array.from({ length: 25 }, () => guest(`/api/review/${busy.token}/password`, { method: "POST", json: { password: "" } }).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 25 }, () => guest(`/api/review/${busy.token}/password`, { method: "POST", json: { password: "" } }).then((r) => r.status)),
+      );
       limited += statuses.filter((s) => s === 429).length;
     }
     expect(limited).toBeGreaterThan(0);

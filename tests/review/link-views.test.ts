@@ -22,7 +22,8 @@ let n = 0;
 async function link() {
   return db.reviewLink.create({ data: { id: `rvl_views${++n}`, workspaceId, createdById: "usr_x", name: `Batch ${n}`, tokenHash: `hash-${n}-${Date.now()}` } });
 }
-const viewEvents = (linkId: string) => db.webhookEvent.findMany({ where: { workspaceId, type: "review.link_viewed", dedupeKey: { contains: linkId } }, orderBy: { createdAt: "asc" } });
+const viewEvents = (linkId: string) =>
+  db.webhookEvent.findMany({ where: { workspaceId, type: "review.link_viewed", dedupeKey: { contains: linkId } }, orderBy: { createdAt: "asc" } });
 
 const HOUR = 3_600_000;
 

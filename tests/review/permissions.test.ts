@@ -75,7 +75,11 @@ describe("who may use the review tools", () => {
     const outside = await readyCreative(t.key);
     const member = await createMemberKey(t, { role: "editor", folders: [folder.id] });
     for (const name of ["get_review_status", "add_comment", "set_review_status"]) {
-      const res = await callTool(member.key, name, { creativeId: outside.creativeId, ...(name === "add_comment" ? { body: "x" } : {}), ...(name === "set_review_status" ? { status: "approved" } : {}) });
+      const res = await callTool(member.key, name, {
+        creativeId: outside.creativeId,
+        ...(name === "add_comment" ? { body: "x" } : {}),
+        ...(name === "set_review_status" ? { status: "approved" } : {}),
+      });
       expect(res.status, name).toBe(404);
     }
     expect((await callTool(member.key, "create_review_link", { name: "x", creativeIds: [outside.creativeId] })).status).toBe(404);

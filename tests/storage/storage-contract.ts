@@ -204,9 +204,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         [LARGE, 17 * MiB], // after two multipart parts went up
       ] as const) {
         const key = `${prefix}/uploads/upl_aborted_${total}`;
-        await expect(storage.put(key, generatedStream(total, "aborted", { failAfter }), { contentType: "video/mp4" })).rejects.toThrow(
-          "client went away",
-        );
+        await expect(storage.put(key, generatedStream(total, "aborted", { failAfter }), { contentType: "video/mp4" })).rejects.toThrow("client went away");
         expect(await storage.stat(key)).toBeNull();
         expect(await storage.read(key)).toBeNull();
         await sut.afterAbortedPut?.(key);
@@ -214,9 +212,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       // a failing body does not clobber an existing object either
       const kept = `${prefix}/uploads/upl_kept`;
       await storage.put(kept, Readable.from([Buffer.from("keep me")]), { contentType: "image/png" });
-      await expect(storage.put(kept, generatedStream(10 * MiB, "x", { failAfter: 9 * MiB }), { contentType: "image/png" })).rejects.toThrow(
-        "client went away",
-      );
+      await expect(storage.put(kept, generatedStream(10 * MiB, "x", { failAfter: 9 * MiB }), { contentType: "image/png" })).rejects.toThrow("client went away");
       expect((await bytesOf((await storage.read(kept))!.stream)).toString()).toBe("keep me");
     });
 

@@ -53,8 +53,22 @@ describe("task.due", () => {
     expect(rest).toHaveLength(0);
     expect(first.data).toMatchObject({ date: "2026-10-31", timeZone: "America/New_York" });
     expect(first.data.tasks).toEqual([
-      { taskId: late.id, title: "Due Oct 30", url: late.url, kind: "overdue", dueDate: "2026-10-30", assignees: [{ userId: ny.ownerUserId, name: expect.any(String) }] },
-      { taskId: soon.id, title: "Due Nov 1", url: soon.url, kind: "due_soon", dueDate: "2026-11-01", assignees: [{ userId: ny.ownerUserId, name: expect.any(String) }] },
+      {
+        taskId: late.id,
+        title: "Due Oct 30",
+        url: late.url,
+        kind: "overdue",
+        dueDate: "2026-10-30",
+        assignees: [{ userId: ny.ownerUserId, name: expect.any(String) }],
+      },
+      {
+        taskId: soon.id,
+        title: "Due Nov 1",
+        url: soon.url,
+        kind: "due_soon",
+        dueDate: "2026-11-01",
+        assignees: [{ userId: ny.ownerUserId, name: expect.any(String) }],
+      },
     ]);
 
     // Nov 1 is standard time (UTC-5): 12:00 UTC is 07:00, the digest waits until 13:00 UTC.
@@ -99,7 +113,9 @@ describe("task.due", () => {
         cwd: path.resolve(import.meta.dirname, "../.."),
       });
     const outputs = await Promise.all([run(), run(), run()]);
-    const sent = outputs.flatMap((o) => (JSON.parse(o.stdout.trim().split("\n").pop()!) as { workspaceId: string }[]).filter((s) => s.workspaceId === shared.workspaceId));
+    const sent = outputs.flatMap((o) =>
+      (JSON.parse(o.stdout.trim().split("\n").pop()!) as { workspaceId: string }[]).filter((s) => s.workspaceId === shared.workspaceId),
+    );
     expect(sent.length).toBeGreaterThanOrEqual(1); // each instance may answer with the one event...
     expect(new Set(sent.map((s: any) => s.eventId)).size).toBe(1); // ...but there is only one
     expect(await dueEvents(shared.workspaceId)).toHaveLength(1);

@@ -21,7 +21,12 @@ describe("tasks", () => {
     const editor = await createMemberKey(tenant, { role: "editor" });
     const viewer = await createMemberKey(tenant, { role: "viewer" });
     const { list } = await toolResult(tenant.key, "create_task_list", { name: "Spring launch" });
-    const { task } = await toolResult(tenant.key, "create_task", { listId: list.id, title: "Cut the 15 s edit", dueDate: "2030-03-01", assigneeIds: [editor.userId] });
+    const { task } = await toolResult(tenant.key, "create_task", {
+      listId: list.id,
+      title: "Cut the 15 s edit",
+      dueDate: "2030-03-01",
+      assigneeIds: [editor.userId],
+    });
     const [first] = await eventsOf("task.assigned");
     expect(first.data).toEqual({
       task: { taskId: task.id, title: "Cut the 15 s edit", url: task.url, dueDate: "2030-03-01" },

@@ -10,7 +10,10 @@ describe("every tool of the catalog, called over REST", () => {
     expect(names.length).toBeGreaterThan(0);
     const untested = names.filter((n) => !(n in TOOL_CALLS));
     expect(untested, "tools without a test call in tests/tools/tool-calls.ts").toEqual([]);
-    expect(Object.keys(TOOL_CALLS).filter((n) => !names.includes(n)), "test calls for tools the catalog lacks").toEqual([]);
+    expect(
+      Object.keys(TOOL_CALLS).filter((n) => !names.includes(n)),
+      "test calls for tools the catalog lacks",
+    ).toEqual([]);
   });
 
   for (const [name, scenario] of Object.entries(TOOL_CALLS)) {

@@ -10,7 +10,13 @@ export interface ToolResponse {
 }
 
 /** POST /api/v1/tools/{name} with the key; `args` undefined sends no body. */
-export async function callTool(key: string | null, name: string, args?: unknown, headers: Record<string, string> = {}, baseUrl = inject("baseUrl")): Promise<ToolResponse> {
+export async function callTool(
+  key: string | null,
+  name: string,
+  args?: unknown,
+  headers: Record<string, string> = {},
+  baseUrl = inject("baseUrl"),
+): Promise<ToolResponse> {
   return api(key, baseUrl)(`/api/v1/tools/${encodeURIComponent(name)}`, { method: "POST", headers, ...(args === undefined ? {} : { json: args }) });
 }
 
@@ -24,7 +30,10 @@ export async function toolResult(key: string, name: string, args?: unknown): Pro
 let uniq = 0;
 
 /** Uploads one small PNG through REST, waits until it completed and its creative exists; returns both ids. */
-export async function readyCreative(key: string, name = `tool-${Date.now()}-${++uniq}.png`): Promise<{ uploadId: string; creativeId: string; fileName: string }> {
+export async function readyCreative(
+  key: string,
+  name = `tool-${Date.now()}-${++uniq}.png`,
+): Promise<{ uploadId: string; creativeId: string; fileName: string }> {
   const [uploadId] = await uploadIds(key, [{ name, type: "image/png", bytes: await pngImage(16, 9) }]);
   const upload = await finishedUpload(key, uploadId!, 60_000);
   if (upload.status !== "completed") throw new Error(`upload ${uploadId} ended ${upload.status}: ${upload.error}`);

@@ -56,7 +56,14 @@ export const REVIEW_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     const { versionNumber, threads } = await toolResult(t.key, "list_comments", { creativeId });
     expect(versionNumber).toBe(1);
     expect(threads).toEqual([
-      expect.objectContaining({ id: threadId, body: "Logo is too small", pin: { x: 0.25, y: 0.5 }, timeSeconds: null, resolved: false, replies: [expect.objectContaining({ body: "Fixed in v2" })] }),
+      expect.objectContaining({
+        id: threadId,
+        body: "Logo is too small",
+        pin: { x: 0.25, y: 0.5 },
+        timeSeconds: null,
+        resolved: false,
+        replies: [expect.objectContaining({ body: "Fixed in v2" })],
+      }),
     ]);
     expect((await toolResult(t.key, "list_comments", { creativeId, version: 2 })).threads).toEqual([]);
   },
@@ -142,20 +149,37 @@ export const REVIEW_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     const { creative } = await toolResult(t.key, "get_creative", { id: creativeId });
     expect(creative).toMatchObject({ width: 30, height: 30, mediaPath: `/api/media/${creativeId}` });
     const { versions } = await toolResult(t.key, "list_creative_versions", { creativeId });
-    expect(versions.map((v: any) => [v.number, v.commentCount, v.current])).toEqual([[1, 1, false], [2, 0, false], [3, 0, true]]);
+    expect(versions.map((v: any) => [v.number, v.commentCount, v.current])).toEqual([
+      [1, 1, false],
+      [2, 0, false],
+      [3, 0, true],
+    ]);
     expect((await toolResult(t.key, "list_comments", { creativeId })).threads).toEqual([]);
     expect((await toolResult(t.key, "list_comments", { creativeId, version: 1 })).threads).toHaveLength(1);
-    const wrong = await callTool(t.key, "add_creative_version", { creativeId, file: { fileName: "x.txt", contentBase64: Buffer.from("hello").toString("base64") } });
+    const wrong = await callTool(t.key, "add_creative_version", {
+      creativeId,
+      file: { fileName: "x.txt", contentBase64: Buffer.from("hello").toString("base64") },
+    });
     expect(wrong.status).toBe(400);
     expect((await callTool(t.key, "add_creative_version", { creativeId })).status).toBe(400);
   },
 
   async create_review_link(t) {
     const { creativeId } = await readyCreative(t.key);
-    const { link, token, url } = await toolResult(t.key, "create_review_link", { name: "Spring batch", creativeIds: [creativeId], permissions: { decide: true } });
+    const { link, token, url } = await toolResult(t.key, "create_review_link", {
+      name: "Spring batch",
+      creativeIds: [creativeId],
+      permissions: { decide: true },
+    });
     expect(token).toMatch(/^rvl_[A-Za-z0-9_-]{43}$/);
     expect(url).toMatch(new RegExp(`/review/${token}$`));
-    expect(link).toMatchObject({ name: "Spring batch", state: "active", creativeIds: [creativeId], permissions: { comment: true, decide: true, download: false }, passwordProtected: false });
+    expect(link).toMatchObject({
+      name: "Spring batch",
+      state: "active",
+      creativeIds: [creativeId],
+      permissions: { comment: true, decide: true, download: false },
+      passwordProtected: false,
+    });
     const guest = await api(null)(`/api/review/${token}`);
     expect(guest.status).toBe(200);
     expect(guest.body.creatives.map((c: any) => c.id)).toEqual([creativeId]);

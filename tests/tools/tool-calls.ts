@@ -394,7 +394,13 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     const { list } = await toolResult(t.key, "create_task_list", { name: "L" });
     const { list: other } = await toolResult(t.key, "create_task_list", { name: "M" });
     const { task } = await toolResult(t.key, "create_task", { listId: list.id, title: "T", description: "keep", dueDate: "2030-01-01" });
-    const { task: updated } = await toolResult(t.key, "update_task", { id: task.id, status: "in_progress", dueDate: null, listId: other.id, assigneeIds: [t.ownerUserId] });
+    const { task: updated } = await toolResult(t.key, "update_task", {
+      id: task.id,
+      status: "in_progress",
+      dueDate: null,
+      listId: other.id,
+      assigneeIds: [t.ownerUserId],
+    });
     expect(updated).toMatchObject({ status: "in_progress", dueDate: null, listId: other.id, description: "keep" });
     expect(updated.assignees.map((a: any) => a.userId)).toEqual([t.ownerUserId]);
     expect((await toolResult(t.key, "update_task", { id: task.id, assigneeIds: [] })).task.assignees).toEqual([]);

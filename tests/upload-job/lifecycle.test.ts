@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => receiver?.close());
 
-const eventsOf = (uploadId: string) => waitFor(`event for ${uploadId}`, async () => (uploadEvents(receiver.events, uploadId).length ? uploadEvents(receiver.events, uploadId) : undefined));
+const eventsOf = (uploadId: string) =>
+  waitFor(`event for ${uploadId}`, async () => (uploadEvents(receiver.events, uploadId).length ? uploadEvents(receiver.events, uploadId) : undefined));
 
 describe.concurrent("upload job: successful pushes", () => {
   it("pushes a platform_a image: 32-hex image hash, a ready creative with real dimensions, one upload.completed", async () => {
@@ -32,7 +33,15 @@ describe.concurrent("upload job: successful pushes", () => {
     const creative = list.body.creatives.find((c: any) => c.fileName === "hero.png");
     expect(creative).toBeDefined();
     const ready = await creativeWhen(tenant.key, creative.id, (c) => c.status === "ready");
-    expect(ready).toMatchObject({ kind: "image", contentType: "image/png", width: 640, height: 360, mediaPath: `/api/media/${creative.id}`, previewPath: null, copyCount: 0 });
+    expect(ready).toMatchObject({
+      kind: "image",
+      contentType: "image/png",
+      width: 640,
+      height: 360,
+      mediaPath: `/api/media/${creative.id}`,
+      previewPath: null,
+      copyCount: 0,
+    });
     const media = await fetch(`${inject("baseUrl")}${ready.mediaPath}`, { headers: { Authorization: `Bearer ${tenant.key}` } });
     expect(media.status).toBe(200);
     expect(Buffer.from(await media.arrayBuffer()).equals(await pngImage(640, 360))).toBe(true);
@@ -41,9 +50,16 @@ describe.concurrent("upload job: successful pushes", () => {
   it("pushes a platform_b image: numeric image id", async () => {
     const [id] = await uploadIds(tenant.key, [{ name: "b-photo.jpg", type: "image/jpeg", bytes: await jpegImage(300, 500) }], { platform: "platform_b" });
     const upload = await finishedUpload(tenant.key, id!);
-    expect(upload).toMatchObject({ status: "completed", platform: "platform_b", platform_a: { imageHash: null, videoId: null }, platform_b: { videoId: null } });
+    expect(upload).toMatchObject({
+      status: "completed",
+      platform: "platform_b",
+      platform_a: { imageHash: null, videoId: null },
+      platform_b: { videoId: null },
+    });
     expect(upload.platform_b.imageId).toMatch(/^[1-9]\d+$/);
-    const creative = await waitFor("creative", async () => (await api(tenant.key)("/api/v1/creatives")).body.creatives.find((c: any) => c.fileName === "b-photo.jpg"));
+    const creative = await waitFor("creative", async () =>
+      (await api(tenant.key)("/api/v1/creatives")).body.creatives.find((c: any) => c.fileName === "b-photo.jpg"),
+    );
     const ready = await creativeWhen(tenant.key, creative.id, (c) => c.status === "ready");
     expect(ready).toMatchObject({ contentType: "image/jpeg", width: 300, height: 500 });
   });
@@ -70,7 +86,9 @@ describe.concurrent("upload job: successful pushes", () => {
   it("keeps a small video's own size in its preview (never upscales)", async () => {
     const [id] = await uploadIds(tenant.key, [{ name: "small.mp4", type: "video/mp4", bytes: mp4Video(320, 240) }]);
     await finishedUpload(tenant.key, id!);
-    const creative = await waitFor("creative", async () => (await api(tenant.key)("/api/v1/creatives")).body.creatives.find((c: any) => c.fileName === "small.mp4"));
+    const creative = await waitFor("creative", async () =>
+      (await api(tenant.key)("/api/v1/creatives")).body.creatives.find((c: any) => c.fileName === "small.mp4"),
+    );
     const ready = await creativeWhen(tenant.key, creative.id, (c) => c.previewPath !== null, 90_000);
     expect([ready.width, ready.height]).toEqual([320, 240]);
     const preview = await fetch(`${inject("baseUrl")}${ready.previewPath}`, { headers: { Authorization: `Bearer ${tenant.key}` } });
@@ -114,7 +132,9 @@ describe.concurrent("upload job: sandbox fault names", () => {
   }, 90_000);
 
   it("sandbox-fail-once: the first job run fails; the retried upload completes, each run with its own event", async () => {
-    const [id] = await uploadIds(tenant.key, [{ name: "sandbox-fail-once.jpg", type: "image/jpeg", bytes: await jpegImage(64, 64) }], { platform: "platform_b" });
+    const [id] = await uploadIds(tenant.key, [{ name: "sandbox-fail-once.jpg", type: "image/jpeg", bytes: await jpegImage(64, 64) }], {
+      platform: "platform_b",
+    });
     const failed = await finishedUpload(tenant.key, id!, 60_000);
     expect(failed.status).toBe("failed");
     expect(failed.error).toMatch(/sandbox-fail-once/);
@@ -127,7 +147,11 @@ describe.concurrent("upload job: sandbox fault names", () => {
 
     await waitFor("two events", async () => uploadEvents(receiver.events, id!).length >= 2 || undefined);
     await new Promise((r) => setTimeout(r, 500));
-    expect(uploadEvents(receiver.events, id!).map((e) => e.type).sort()).toEqual(["upload.completed", "upload.failed"]);
+    expect(
+      uploadEvents(receiver.events, id!)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(["upload.completed", "upload.failed"]);
   }, 150_000);
 
   it("sandbox-flaky: the first attempt is refused as retryable, the next accepted", async () => {

@@ -64,7 +64,10 @@ describe("upload jobs across a server crash", () => {
     await new Promise((r) => setTimeout(r, 1500)); // time for a duplicate to show up, were there one
     for (const [i, id] of ids.entries()) {
       const events = uploadEvents(receiver.events, id);
-      expect(events.map((e) => e.type), id).toEqual([finished[i].status === "completed" ? "upload.completed" : "upload.failed"]);
+      expect(
+        events.map((e) => e.type),
+        id,
+      ).toEqual([finished[i].status === "completed" ? "upload.completed" : "upload.failed"]);
       expect(events[0]!.data.upload.status).toBe(finished[i].status);
     }
     const creatives = (await api(tenant.key, second.url)("/api/v1/creatives")).body.creatives;

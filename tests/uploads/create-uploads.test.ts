@@ -52,7 +52,9 @@ describe("POST /api/v1/uploads", () => {
     const video = await call(`/api/v1/uploads/${res.body.uploads[3].id}`);
     expect(video.body.upload).toMatchObject({ fileName: "d.mp4", kind: "video", sizeBytes: mp4.length });
 
-    const stored = storedFiles(tenant.workspaceId).map((f) => fs.statSync(f).size).sort((a, b) => a - b);
+    const stored = storedFiles(tenant.workspaceId)
+      .map((f) => fs.statSync(f).size)
+      .sort((a, b) => a - b);
     expect(stored).toEqual([png.length, jpeg.length, webp.length, mp4.length, webm.length].sort((a, b) => a - b));
   });
 
@@ -60,8 +62,16 @@ describe("POST /api/v1/uploads", () => {
     const tenant = await createTenant();
     const { folderId } = await admin(["folder", "create", "--workspace", tenant.workspaceId, "--name", "Spring"]);
     const png = await makeImage("png");
-    const before = await postUploads(tenant.key, [{ field: "platform", value: "platform_b" }, { field: "folderId", value: folderId }, filePart("x.png", "image/png", png)]);
-    const after = await postUploads(tenant.key, [filePart("y.png", "image/png", png), { field: "platform", value: "platform_b" }, { field: "folderId", value: folderId }]);
+    const before = await postUploads(tenant.key, [
+      { field: "platform", value: "platform_b" },
+      { field: "folderId", value: folderId },
+      filePart("x.png", "image/png", png),
+    ]);
+    const after = await postUploads(tenant.key, [
+      filePart("y.png", "image/png", png),
+      { field: "platform", value: "platform_b" },
+      { field: "folderId", value: folderId },
+    ]);
     expect(before.status).toBe(201);
     expect(after.status).toBe(201);
     const call = api(tenant.key);
@@ -95,7 +105,10 @@ describe("POST /api/v1/uploads", () => {
   it("accepts exactly 25 files", async () => {
     const tenant = await createTenant();
     const png = await makeImage("png");
-    const res = await postUploads(tenant.key, Array.from({ length: 25 }, (_, i) => filePart(`f${i}.png`, "image/png", png)));
+    const res = await postUploads(
+      tenant.key,
+      Array.from({ length: 25 }, (_, i) => filePart(`f${i}.png`, "image/png", png)),
+    );
     expect(res.status).toBe(201);
     expect(res.body.uploads).toHaveLength(25);
   });
@@ -133,7 +146,10 @@ describe("POST /api/v1/uploads", () => {
 
   it("rejects an image part that holds a video, and bytes of no known format", async () => {
     await expectRejected([filePart("clip.png", "image/png", makeVideo("mp4"))], /declared as image\/png but its content is MP4/);
-    await expectRejected([filePart("noise.mp4", "video/mp4", Buffer.from("just some text, not a video at all, padded out to be long enough"))], /not a supported video/);
+    await expectRejected(
+      [filePart("noise.mp4", "video/mp4", Buffer.from("just some text, not a video at all, padded out to be long enough"))],
+      /not a supported video/,
+    );
     await expectRejected([filePart("empty.png", "image/png", Buffer.alloc(0))], /"empty\.png" is empty/);
   });
 

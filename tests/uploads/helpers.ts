@@ -7,9 +7,7 @@ import { Readable } from "node:stream";
 import sharp from "sharp";
 import { inject } from "vitest";
 
-export type Part =
-  | { field: string; value: string }
-  | { file: string; fileName: string; contentType: string; data: Buffer | (() => AsyncIterable<Buffer>) };
+export type Part = { field: string; value: string } | { file: string; fileName: string; contentType: string; data: Buffer | (() => AsyncIterable<Buffer>) };
 
 /** A file part named `files` (the spec's part name). */
 export const filePart = (fileName: string, contentType: string, data: Buffer | (() => AsyncIterable<Buffer>)): Part => ({
@@ -102,11 +100,7 @@ export function storedFiles(workspaceId: string, dataDir = inject("dataDir")): s
 }
 
 /** Polls an upload until it leaves `processing` (or the timeout passes). */
-export async function waitForUpload(
-  call: (path: string) => Promise<{ status: number; body: any }>,
-  id: string,
-  timeoutMs = 45_000,
-): Promise<any> {
+export async function waitForUpload(call: (path: string) => Promise<{ status: number; body: any }>, id: string, timeoutMs = 45_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await call(`/api/v1/uploads/${id}`);

@@ -11,7 +11,13 @@ interface Creative {
 }
 
 /** Uploads one file and waits for its creative to be ready. */
-async function readyCreative(tenant: Tenant, fileName: string, contentType: string, data: Buffer, fields: { field: string; value: string }[] = []): Promise<Creative> {
+async function readyCreative(
+  tenant: Tenant,
+  fileName: string,
+  contentType: string,
+  data: Buffer,
+  fields: { field: string; value: string }[] = [],
+): Promise<Creative> {
   const res = await postUploads(tenant.key, [...fields, filePart(fileName, contentType, data)]);
   expect(res.status).toBe(201);
   const call = api(tenant.key);

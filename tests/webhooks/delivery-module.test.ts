@@ -7,7 +7,6 @@ import { verifyWebhook, WebhookVerificationError } from "@adloom/sdk";
 import { REFUSED_ADDRESSES } from "./helpers/addresses";
 import { startReceiver, type Receiver } from "./helpers/receiver";
 
-
 describe("address classes", () => {
   it.each(REFUSED_ADDRESSES)("refuses %s (%s)", (address, reason) => {
     const verdict = classifyAddress(address);
@@ -56,7 +55,14 @@ describe("sending a signed request", () => {
   });
   afterAll(() => receiver.close());
 
-  const request = (url: string) => ({ url, secret: "whsec_test", body: '{"id":"evt_1","type":"test","createdAt":"2026-01-01T00:00:00.000Z","data":{}}', eventId: "evt_1", eventType: "test", deliveryId: "whd_1" });
+  const request = (url: string) => ({
+    url,
+    secret: "whsec_test",
+    body: '{"id":"evt_1","type":"test","createdAt":"2026-01-01T00:00:00.000Z","data":{}}',
+    eventId: "evt_1",
+    eventType: "test",
+    deliveryId: "whd_1",
+  });
 
   it.each(REFUSED_ADDRESSES)("re-checks DNS at delivery: a host answering %s (%s) is not contacted", async (address) => {
     const before = receiver.requests.length;

@@ -4,13 +4,11 @@ import { verifyWebhook } from "@adloom/sdk";
 import { startReceiver, type Receiver } from "./helpers/receiver";
 import { until } from "../helpers/wait";
 
-
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
 });
 afterAll(() => receiver.close());
-
 
 /** A tenant whose endpoint is the receiver at a path of its own (so requests can be told apart). */
 async function tenantWithEndpoint(events?: string[]) {

@@ -6,14 +6,12 @@ import { freshStorage, startOwnServer } from "./helpers/own-server";
 import { startReceiver, type Receiver } from "./helpers/receiver";
 import { until } from "../helpers/wait";
 
-
-let servers: TestServer[] = [];
+const servers: TestServer[] = [];
 let receiver: Receiver | undefined;
 afterAll(async () => {
   for (const s of servers) await s.stop();
   await receiver?.close();
 });
-
 
 describe("webhook retries across a restart", () => {
   it("a retry that was sleeping when the server died is delivered after a restart on the same data", async () => {

@@ -20,7 +20,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-
 async function setup(responder: (attempt: number) => number, events?: string[]) {
   const tenant: Tenant = await createTenant({ dataDir: server.dataDir });
   const call = api(tenant.key, server.url);
@@ -115,7 +114,9 @@ describe("webhook retries", () => {
 
   it("sends upload events only when subscribed: upload.failed passes a filter that upload.completed does not", async () => {
     const { tenant, received, secret } = await setup(() => 200, ["upload.failed"]);
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#0a0" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#0a0" } })
+      .png()
+      .toBuffer();
     const ok = await postUploads(tenant.key, [filePart("fine.png", "image/png", png)], { baseUrl: server.url });
     const bad = await postUploads(tenant.key, [filePart("sandbox-fail.png", "image/png", png)], { baseUrl: server.url });
     expect(ok.status).toBe(201);

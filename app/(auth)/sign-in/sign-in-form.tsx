@@ -19,8 +19,27 @@ export function SignInForm({ callbackUrl, notice }: { callbackUrl: string; notic
       {state.error && <Alert>{state.error}</Alert>}
       {/* The password step's fields stay in the form (hidden) while the code is asked for. */}
       <div className={needsCode ? "hidden" : "space-y-4"}>
-        <Field id="email" name="email" type="email" label="Email" autoComplete="email" required={!needsCode} value={email} onChange={(e) => setEmail(e.target.value)} autoFocus={!needsCode} />
-        <Field id="password" name="password" type="password" label="Password" autoComplete="current-password" required={!needsCode} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field
+          id="email"
+          name="email"
+          type="email"
+          label="Email"
+          autoComplete="email"
+          required={!needsCode}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          autoFocus={!needsCode}
+        />
+        <Field
+          id="password"
+          name="password"
+          type="password"
+          label="Password"
+          autoComplete="current-password"
+          required={!needsCode}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </div>
       {needsCode && (
         <Field

@@ -13,8 +13,24 @@ export function SignUpForm() {
       {state.error && <Alert>{state.error}</Alert>}
       <Field id="name" name="name" label="Your name" autoComplete="name" required defaultValue={state.values?.name} autoFocus />
       <Field id="email" name="email" type="email" label="Work email" autoComplete="email" required defaultValue={state.values?.email} />
-      <Field id="password" name="password" type="password" label="Password" autoComplete="new-password" minLength={10} required hint="At least 10 characters." />
-      <Field id="workspaceName" name="workspaceName" label="Workspace name" required defaultValue={state.values?.workspaceName} hint="Usually your company or brand." />
+      <Field
+        id="password"
+        name="password"
+        type="password"
+        label="Password"
+        autoComplete="new-password"
+        minLength={10}
+        required
+        hint="At least 10 characters."
+      />
+      <Field
+        id="workspaceName"
+        name="workspaceName"
+        label="Workspace name"
+        required
+        defaultValue={state.values?.workspaceName}
+        hint="Usually your company or brand."
+      />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? "Creating your workspace…" : "Start free trial"}
       </Button>

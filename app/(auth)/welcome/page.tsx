@@ -17,7 +17,9 @@ export default async function WelcomePage() {
       <p className="mb-6 text-sm text-slate-600">Create your own (it starts on a 14-day free trial), or ask a teammate for an invite link.</p>
       <CreateWorkspaceForm />
       <form action={signOutAction} className="mt-4 text-center">
-        <button type="submit" className="text-sm text-slate-600 underline underline-offset-2">Sign out</button>
+        <button type="submit" className="text-sm text-slate-600 underline underline-offset-2">
+          Sign out
+        </button>
       </form>
     </>
   );

@@ -110,9 +110,13 @@ function Campaigns({ account, flags }: { account: Account; flags: Flags }) {
         </Card>
       )}
       {campaigns.error && <Alert>{message(campaigns.error)}</Alert>}
-      {campaigns.data && campaigns.data.campaigns.length === 0 && <EmptyState title="No campaigns yet">Create a campaign, then an {adSetNoun(platform)} in it, then launch ads from your library.</EmptyState>}
+      {campaigns.data && campaigns.data.campaigns.length === 0 && (
+        <EmptyState title="No campaigns yet">Create a campaign, then an {adSetNoun(platform)} in it, then launch ads from your library.</EmptyState>
+      )}
       <div className="space-y-4">
-        {campaigns.data?.campaigns.map((c) => <CampaignCard key={c.id} campaign={c} account={account} flags={flags} />)}
+        {campaigns.data?.campaigns.map((c) => (
+          <CampaignCard key={c.id} campaign={c} account={account} flags={flags} />
+        ))}
       </div>
     </Section>
   );
@@ -134,7 +138,7 @@ function CampaignCard({ campaign, account, flags }: { campaign: Campaign; accoun
   };
   const canToggle = campaign.status === "active" ? flags.canWrite : flags.canLaunch;
   return (
-    <Card className="p-4" >
+    <Card className="p-4">
       <div className="flex flex-wrap items-center justify-between gap-3" data-testid="campaign" data-name={campaign.name}>
         <div className="min-w-0">
           <h3 className="truncate font-semibold text-slate-900">{campaign.name}</h3>
@@ -160,7 +164,9 @@ function CampaignCard({ campaign, account, flags }: { campaign: Campaign; accoun
       )}
       {open && (
         <div className="mt-4 space-y-4 border-t border-slate-100 pt-4">
-          {adSets.data?.adSets.map((s) => <AdSetBlock key={s.id} adSet={s} account={account} flags={flags} />)}
+          {adSets.data?.adSets.map((s) => (
+            <AdSetBlock key={s.id} adSet={s} account={account} flags={flags} />
+          ))}
           {adSets.data && adSets.data.adSets.length === 0 && <p className="text-sm text-slate-600">No {adSetNoun(campaign.platform)}s yet.</p>}
           {flags.canWrite && <AdSetForm campaign={campaign} account={account} />}
         </div>
@@ -184,7 +190,10 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    const list = targets.split(",").map((s) => s.trim()).filter(Boolean);
+    const list = targets
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     try {
       await tool("create_ad_set", {
         campaignId: campaign.id,
@@ -219,9 +228,23 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
           required
         />
         {platform === "platform_a" ? (
-          <Field id={`${id}-countries`} label="Target countries" hint="ISO 3166 codes, comma-separated (US, DE)" value={targets} onChange={(e) => setTargets(e.target.value)} required />
+          <Field
+            id={`${id}-countries`}
+            label="Target countries"
+            hint="ISO 3166 codes, comma-separated (US, DE)"
+            value={targets}
+            onChange={(e) => setTargets(e.target.value)}
+            required
+          />
         ) : (
-          <Field id={`${id}-locations`} label="Location ids" hint="The platform's location ids, comma-separated" value={targets} onChange={(e) => setTargets(e.target.value)} required />
+          <Field
+            id={`${id}-locations`}
+            label="Location ids"
+            hint="The platform's location ids, comma-separated"
+            value={targets}
+            onChange={(e) => setTargets(e.target.value)}
+            required
+          />
         )}
       </div>
       <div className="mt-3 flex justify-end">
@@ -271,7 +294,8 @@ function AdSetBlock({ adSet, account, flags }: { adSet: AdSet; account: Account;
             {adSet.name} <span className="text-xs font-normal text-slate-500">({adSetNoun(adSet.platform)})</span>
           </h4>
           <p className="text-sm text-slate-600">
-            <StatusBadge status={adSet.status} /> · {money(adSet.budget.amountMinor, account.currency)} {adSet.budget.type === "daily" ? "per day" : "lifetime"} · {targeting}
+            <StatusBadge status={adSet.status} /> · {money(adSet.budget.amountMinor, account.currency)} {adSet.budget.type === "daily" ? "per day" : "lifetime"}{" "}
+            · {targeting}
           </p>
           <p className="text-sm text-slate-600">
             Spend today: <span data-testid="ad-set-spend-today">{money(totalToday, account.currency)}</span>
@@ -318,11 +342,21 @@ function AdsTable({ ads, currency, loading }: { ads: Ad[]; currency: string; loa
       <table className="w-full min-w-[32rem] text-left text-sm">
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Ad</th>
-            <th scope="col" className="px-3 py-2 font-medium">Status</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Spend today</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Last 7 days</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Clicks today</th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Ad
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Status
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Spend today
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Last 7 days
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">
+              Clicks today
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

@@ -84,9 +84,7 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
               <label className="flex items-center gap-2 rounded border border-slate-200 bg-white px-3 py-2 text-sm">
                 <input type="checkbox" checked={picked.includes(c.id)} onChange={() => (setPicked(toggle(picked, c.id)), setPreview(null))} />
                 <span className="truncate">{c.fileName}</span>
-                <span className="ml-auto shrink-0 text-xs text-slate-600">
-                  {c.width && c.height ? `${c.width}×${c.height}` : c.kind}
-                </span>
+                <span className="ml-auto shrink-0 text-xs text-slate-600">{c.width && c.height ? `${c.width}×${c.height}` : c.kind}</span>
               </label>
             </li>
           ))}
@@ -95,7 +93,9 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
       {picked.length > 0 && (
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">Copy variants (each is paired with every creative)</legend>
-          {copyOptions.data?.length === 0 && <p className="text-sm text-slate-600">The picked creatives have no copy yet: one ad per creative, without copy.</p>}
+          {copyOptions.data?.length === 0 && (
+            <p className="text-sm text-slate-600">The picked creatives have no copy yet: one ad per creative, without copy.</p>
+          )}
           <ul className="mt-2 grid gap-2 sm:grid-cols-2">
             {copyOptions.data?.map((c) => (
               <li key={c.id}>
@@ -140,9 +140,15 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
           <table className="w-full min-w-[28rem] text-left text-sm" aria-label="Ads to build">
             <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium">Creative</th>
-                <th scope="col" className="px-3 py-2 font-medium">Copy</th>
-                <th scope="col" className="px-3 py-2 font-medium">Platform checks</th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Creative
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Copy
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Platform checks
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">

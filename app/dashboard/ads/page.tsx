@@ -12,14 +12,25 @@ export const dynamic = "force-dynamic";
 export default async function AdsPage() {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return <PlanRequired page="Ads" title="Choose a plan to run ads">Ads open again as soon as the workspace is on a plan.</PlanRequired>;
+    return (
+      <PlanRequired page="Ads" title="Choose a plan to run ads">
+        Ads open again as soon as the workspace is on a plan.
+      </PlanRequired>
+    );
   }
   if (!can(principal, "ads.read")) {
-    return <NoAccess page="Ads" title="No access to ads">Your role does not include viewing ads; ask a workspace admin.</NoAccess>;
+    return (
+      <NoAccess page="Ads" title="No access to ads">
+        Your role does not include viewing ads; ask a workspace admin.
+      </NoAccess>
+    );
   }
   return (
     <>
-      <PageHeader title="Ads" description="Campaigns, ad sets and ads on both ad platforms, built from your library. Everything is created paused; activating switches spending on." />
+      <PageHeader
+        title="Ads"
+        description="Campaigns, ad sets and ads on both ad platforms, built from your library. Everything is created paused; activating switches spending on."
+      />
       <AdsWorkspace canWrite={can(principal, "ads.write")} canLaunch={can(principal, "ads.launch")} canDelete={can(principal, "ads.delete")} />
     </>
   );

@@ -20,10 +20,18 @@ const PAGE_SIZE = 50;
 export default async function LeadsPage({ searchParams }: { searchParams: Promise<{ form?: string; cursor?: string }> }) {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return <PlanRequired page="Leads" title="Choose a plan to see leads">Leads open again as soon as the workspace is on a plan.</PlanRequired>;
+    return (
+      <PlanRequired page="Leads" title="Choose a plan to see leads">
+        Leads open again as soon as the workspace is on a plan.
+      </PlanRequired>
+    );
   }
   if (!can(principal, "ads.read")) {
-    return <NoAccess page="Leads" title="Your role cannot view ads and their results">Ask an owner or admin for access.</NoAccess>;
+    return (
+      <NoAccess page="Leads" title="Your role cannot view ads and their results">
+        Ask an owner or admin for access.
+      </NoAccess>
+    );
   }
   const { form: formParam, cursor } = await searchParams;
   const [{ forms }, timeZone] = await Promise.all([leadForms(principal), userTimeZone(principal.userId)]);
@@ -75,7 +83,13 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
                 current={selected?.id === f.id}
                 name={f.name}
                 count={f.leadCount}
-                detail={f.lastError ? `Last pull failed: ${f.lastError}` : f.lastPolledAt ? `Pulled ${formatRelative(f.lastPolledAt, Date.now(), timeZone)}` : "Not pulled yet"}
+                detail={
+                  f.lastError
+                    ? `Last pull failed: ${f.lastError}`
+                    : f.lastPolledAt
+                      ? `Pulled ${formatRelative(f.lastPolledAt, Date.now(), timeZone)}`
+                      : "Not pulled yet"
+                }
               />
             ))}
           </ul>
@@ -85,7 +99,12 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
             <EmptyState title="These leads cannot be shown">{pageError}</EmptyState>
           ) : page.leads.length === 0 ? (
             <EmptyState title="No leads yet">
-              Leads appear here once people submit a lead form of an ad in a leads campaign. {cursor ? <Link href={hrefFor(selected?.id ?? null)} className="underline">Back to the newest</Link> : null}
+              Leads appear here once people submit a lead form of an ad in a leads campaign.{" "}
+              {cursor ? (
+                <Link href={hrefFor(selected?.id ?? null)} className="underline">
+                  Back to the newest
+                </Link>
+              ) : null}
             </EmptyState>
           ) : (
             <Card className="overflow-hidden">

@@ -173,6 +173,7 @@ function RenameForm({ folder, onDone, onError }: { folder: LibraryFolder; onDone
       <label htmlFor={`rename-${folder.id}`} className="sr-only">
         New name for {folder.name}
       </label>
+      {/* biome-ignore lint/a11y/noAutofocus: the rename field opens when asked for and takes the focus */}
       <input id={`rename-${folder.id}`} className={`${inputClass} py-1`} value={name} maxLength={200} autoFocus onChange={(e) => setName(e.target.value)} />
       <Button type="submit" size="sm" variant="ghost" disabled={pending || !name.trim()}>
         Save
@@ -207,8 +208,19 @@ function NewFolder({ parentId, parentName }: { parentId: string | null; parentNa
         New folder{parentName ? ` in ${parentName}` : ""}
       </label>
       <div className="flex gap-1">
-        <input id="new-folder" className={`${inputClass} py-1`} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} placeholder="Folder name" />
-        <button type="submit" disabled={pending || !name.trim()} className="rounded-md px-2 text-sm font-medium text-indigo-700 hover:bg-indigo-50 disabled:text-slate-500">
+        <input
+          id="new-folder"
+          className={`${inputClass} py-1`}
+          value={name}
+          maxLength={200}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Folder name"
+        />
+        <button
+          type="submit"
+          disabled={pending || !name.trim()}
+          className="rounded-md px-2 text-sm font-medium text-indigo-700 hover:bg-indigo-50 disabled:text-slate-500"
+        >
           Add
         </button>
       </div>

@@ -72,6 +72,7 @@ export function LibraryBrowser({
   // Search as you type: the first keystroke after a pause searches at once (the answer comes
   // quickly), keystrokes in a burst wait until typing pauses (each would otherwise be a query).
   const lastSearchAt = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: searches when the typed text changes; it reads the filters of that moment
   useEffect(() => {
     const q = searchText.trim();
     if ((filters.search ?? "") === q) return;
@@ -82,7 +83,7 @@ export function LibraryBrowser({
     if (Date.now() - lastSearchAt.current > 400) return run();
     const t = setTimeout(run, 150);
     return () => clearTimeout(t);
-  }, [searchText]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [searchText]);
 
   const isInitial = JSON.stringify(filters) === JSON.stringify(initialFilters);
   const library = useInfiniteQuery({
@@ -103,9 +104,12 @@ export function LibraryBrowser({
   useEffect(() => {
     const el = sentinel.current;
     if (!el) return;
-    const observer = new IntersectionObserver(([entry]) => {
-      if (entry?.isIntersecting && library.hasNextPage && !library.isFetchingNextPage) void library.fetchNextPage();
-    }, { rootMargin: "600px" });
+    const observer = new IntersectionObserver(
+      ([entry]) => {
+        if (entry?.isIntersecting && library.hasNextPage && !library.isFetchingNextPage) void library.fetchNextPage();
+      },
+      { rootMargin: "600px" },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [library.hasNextPage, library.isFetchingNextPage, library.fetchNextPage]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -175,45 +179,86 @@ export function LibraryBrowser({
         <div className="flex flex-wrap items-end gap-3">
           <div className="flex w-full gap-2 sm:w-64">
             <div className="min-w-0 flex-1">
-            <label htmlFor="library-search" className="sr-only">
-              Search by file name
-            </label>
-            <input id="library-search" type="search" placeholder="Search by file name" value={searchText} onChange={(e) => setSearchText(e.target.value)} className={inputClass} />
+              <label htmlFor="library-search" className="sr-only">
+                Search by file name
+              </label>
+              <input
+                id="library-search"
+                type="search"
+                placeholder="Search by file name"
+                value={searchText}
+                onChange={(e) => setSearchText(e.target.value)}
+                className={inputClass}
+              />
             </div>
             {/* On a phone the filters fold away behind this button, so the grid starts on the first screen. */}
-            <Button variant="secondary" className="md:hidden" aria-expanded={showFilters} aria-controls="library-filters" onClick={() => setShowFilters((v) => !v)}>
+            <Button
+              variant="secondary"
+              className="md:hidden"
+              aria-expanded={showFilters}
+              aria-controls="library-filters"
+              onClick={() => setShowFilters((v) => !v)}
+            >
               Filters{activeFilterCount ? ` (${activeFilterCount})` : ""}
             </Button>
           </div>
           <div id="library-filters" className={`${showFilters ? "flex" : "hidden"} w-full flex-wrap items-end gap-3 md:flex md:w-auto`}>
-          <FilterSelect id="filter-kind" label="Type" value={filters.kind} onChange={(v) => setFilters({ kind: v as CreativeFilters["kind"] })} options={[["image", "Images"], ["video", "Videos"]]} all="Any type" />
-          <FilterSelect
-            id="filter-aspect"
-            label="Aspect ratio"
-            value={filters.aspect}
-            onChange={(v) => setFilters({ aspect: v as CreativeFilters["aspect"] })}
-            options={[["square", "Square"], ["portrait", "Portrait"], ["landscape", "Landscape"]]}
-            all="Any shape"
-          />
-          <FilterSelect
-            id="filter-status"
-            label="Status"
-            value={filters.status}
-            onChange={(v) => setFilters({ status: v as CreativeFilters["status"] })}
-            options={[["ready", "Ready"], ["importing", "Importing"], ["failed", "Failed"]]}
-            all="Any status"
-          />
-          <FilterSelect id="filter-uploader" label="Uploader" value={filters.uploaderId} onChange={(v) => setFilters({ uploaderId: v })} options={uploaders.map((u) => [u.id, u.name])} all="Anyone" />
-          <DateFilter id="filter-after" label="Added from" value={filters.createdAfter} onChange={(v) => setFilters({ createdAfter: v })} />
-          <DateFilter id="filter-before" label="Added until" value={filters.createdBefore} onChange={(v) => setFilters({ createdBefore: v })} endOfDay />
-          <FilterSelect
-            id="filter-sort"
-            label="Sort"
-            value={filters.sort}
-            onChange={(v) => setFilters({ sort: v as CreativeFilters["sort"] })}
-            options={[["oldest", "Oldest first"], ["name", "Name A–Z"]]}
-            all="Newest first"
-          />
+            <FilterSelect
+              id="filter-kind"
+              label="Type"
+              value={filters.kind}
+              onChange={(v) => setFilters({ kind: v as CreativeFilters["kind"] })}
+              options={[
+                ["image", "Images"],
+                ["video", "Videos"],
+              ]}
+              all="Any type"
+            />
+            <FilterSelect
+              id="filter-aspect"
+              label="Aspect ratio"
+              value={filters.aspect}
+              onChange={(v) => setFilters({ aspect: v as CreativeFilters["aspect"] })}
+              options={[
+                ["square", "Square"],
+                ["portrait", "Portrait"],
+                ["landscape", "Landscape"],
+              ]}
+              all="Any shape"
+            />
+            <FilterSelect
+              id="filter-status"
+              label="Status"
+              value={filters.status}
+              onChange={(v) => setFilters({ status: v as CreativeFilters["status"] })}
+              options={[
+                ["ready", "Ready"],
+                ["importing", "Importing"],
+                ["failed", "Failed"],
+              ]}
+              all="Any status"
+            />
+            <FilterSelect
+              id="filter-uploader"
+              label="Uploader"
+              value={filters.uploaderId}
+              onChange={(v) => setFilters({ uploaderId: v })}
+              options={uploaders.map((u) => [u.id, u.name])}
+              all="Anyone"
+            />
+            <DateFilter id="filter-after" label="Added from" value={filters.createdAfter} onChange={(v) => setFilters({ createdAfter: v })} />
+            <DateFilter id="filter-before" label="Added until" value={filters.createdBefore} onChange={(v) => setFilters({ createdBefore: v })} endOfDay />
+            <FilterSelect
+              id="filter-sort"
+              label="Sort"
+              value={filters.sort}
+              onChange={(v) => setFilters({ sort: v as CreativeFilters["sort"] })}
+              options={[
+                ["oldest", "Oldest first"],
+                ["name", "Name A–Z"],
+              ]}
+              all="Newest first"
+            />
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-3">
@@ -223,7 +268,12 @@ export function LibraryBrowser({
           {(canDelete || canMove) && (
             <div className="flex flex-wrap items-center gap-2 sm:ml-auto">
               <label className="flex items-center gap-2 text-sm text-slate-700">
-                <input type="checkbox" className="accent-indigo-600" checked={allShownSelected} onChange={() => setSelected(allShownSelected ? new Set() : new Set(items.map((c) => c.id)))} />
+                <input
+                  type="checkbox"
+                  className="accent-indigo-600"
+                  checked={allShownSelected}
+                  onChange={() => setSelected(allShownSelected ? new Set() : new Set(items.map((c) => c.id)))}
+                />
                 Select all shown
               </label>
               {canMove && (
@@ -240,7 +290,12 @@ export function LibraryBrowser({
                       </option>
                     ))}
                   </Select>
-                  <Button variant="secondary" size="sm" disabled={selected.size === 0 || !moveTarget || pending} onClick={() => move([...selected], moveTarget === "root" ? null : moveTarget)}>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={selected.size === 0 || !moveTarget || pending}
+                    onClick={() => move([...selected], moveTarget === "root" ? null : moveTarget)}
+                  >
                     Move {selected.size > 0 ? selected.size : ""} selected
                   </Button>
                 </>
@@ -286,14 +341,35 @@ export function LibraryBrowser({
           </div>
         )}
       </div>
-      <ConfirmDialog open={confirming} title={`Delete ${selected.size} creative${selected.size === 1 ? "" : "s"}?`} confirmLabel="Delete" busy={pending} onCancel={() => setConfirming(false)} onConfirm={deleteSelected}>
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete ${selected.size} creative${selected.size === 1 ? "" : "s"}?`}
+        confirmLabel="Delete"
+        busy={pending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={deleteSelected}
+      >
         Their media files and copy variants are deleted too. Ads already on your ad accounts are not affected. This cannot be undone.
       </ConfirmDialog>
     </div>
   );
 }
 
-function FilterSelect({ id, label, value, onChange, options, all }: { id: string; label: string; value: string | undefined; onChange: (v: string | undefined) => void; options: [string, string][]; all: string }) {
+function FilterSelect({
+  id,
+  label,
+  value,
+  onChange,
+  options,
+  all,
+}: {
+  id: string;
+  label: string;
+  value: string | undefined;
+  onChange: (v: string | undefined) => void;
+  options: [string, string][];
+  all: string;
+}) {
   return (
     <div className="w-[calc(50%-0.375rem)] space-y-1 sm:w-36">
       <label htmlFor={id} className="block text-xs font-medium text-slate-600">
@@ -312,7 +388,19 @@ function FilterSelect({ id, label, value, onChange, options, all }: { id: string
 }
 
 /** A date input whose value travels as an ISO time: the day's start, or (endOfDay) the next day's start. */
-function DateFilter({ id, label, value, onChange, endOfDay = false }: { id: string; label: string; value: string | undefined; onChange: (v: string | undefined) => void; endOfDay?: boolean }) {
+function DateFilter({
+  id,
+  label,
+  value,
+  onChange,
+  endOfDay = false,
+}: {
+  id: string;
+  label: string;
+  value: string | undefined;
+  onChange: (v: string | undefined) => void;
+  endOfDay?: boolean;
+}) {
   const day = value ? new Date(new Date(value).getTime() - (endOfDay ? 86_400_000 : 0)).toISOString().slice(0, 10) : "";
   return (
     <div className="w-[calc(50%-0.375rem)] space-y-1 sm:w-40">
@@ -370,7 +458,11 @@ function CreativeTile({
         </label>
       )}
       {/* No prefetch: a grid of links would fetch every creative's page as it scrolls into view. */}
-      <Link href={`/dashboard/library/${c.id}`} prefetch={false} className="block focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
+      <Link
+        href={`/dashboard/library/${c.id}`}
+        prefetch={false}
+        className="block focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+      >
         {/* A fixed square box: thumbnails load into reserved space, so nothing shifts. */}
         <div className="relative aspect-square w-full bg-slate-100">
           {c.mediaPath && c.kind === "image" && (
@@ -388,7 +480,9 @@ function CreativeTile({
             />
           )}
           {c.mediaPath && c.kind === "video" && <LazyVideoThumb src={c.previewPath ?? c.mediaPath} label={c.fileName} />}
-          {!c.mediaPath && <span className="absolute inset-0 grid place-items-center text-sm text-slate-500">{c.status === "failed" ? "Import failed" : "Importing…"}</span>}
+          {!c.mediaPath && (
+            <span className="absolute inset-0 grid place-items-center text-sm text-slate-500">{c.status === "failed" ? "Import failed" : "Importing…"}</span>
+          )}
           {c.kind === "video" && (
             <span aria-hidden className="absolute bottom-2 right-2 grid size-7 place-items-center rounded-full bg-slate-900/70 text-xs text-white">
               ▶
@@ -437,5 +531,3 @@ function LazyVideoThumb({ src, label }: { src: string; label: string }) {
     </div>
   );
 }
-
-

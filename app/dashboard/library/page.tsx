@@ -20,7 +20,11 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const plan = planStatus(principal.workspace);
   if (!plan.dashboardAccess) {
-    return <PlanRequired page="Library" title="Choose a plan to open your library">Your creatives are safe. The library opens again as soon as the workspace is on a plan.</PlanRequired>;
+    return (
+      <PlanRequired page="Library" title="Choose a plan to open your library">
+        Your creatives are safe. The library opens again as soon as the workspace is on a plan.
+      </PlanRequired>
+    );
   }
   const filters = filtersFromParams(params);
   const [firstPage, folders, uploaders, everything] = await Promise.all([
@@ -45,23 +49,29 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
       {total === 0 && folders.length === 0 ? (
         <EmptyState
           title="Your library is empty"
-          action={can(principal, "uploads.create") ? <Link href="/dashboard/uploads" className={buttonClass()}>Upload your first creatives</Link> : undefined}
+          action={
+            can(principal, "uploads.create") ? (
+              <Link href="/dashboard/uploads" className={buttonClass()}>
+                Upload your first creatives
+              </Link>
+            ) : undefined
+          }
         >
           Images and videos you upload are pushed to your ad account and land here, ready for copy.
         </EmptyState>
       ) : (
         <>
-        <ReviewStatusFilter current={filters.reviewStatus ?? null} params={{ ...params, review: undefined }} />
-        <LibraryBrowser
-          firstPage={firstPage}
-          initialFilters={filters}
-          folders={folders}
-          uploaders={uploaders}
-          canDelete={can(principal, "creatives.delete")}
-          canMove={can(principal, "creatives.move")}
-          canWriteFolders={can(principal, "folders.write")}
-          canDeleteFolders={can(principal, "folders.delete")}
-        />
+          <ReviewStatusFilter current={filters.reviewStatus ?? null} params={{ ...params, review: undefined }} />
+          <LibraryBrowser
+            firstPage={firstPage}
+            initialFilters={filters}
+            folders={folders}
+            uploaders={uploaders}
+            canDelete={can(principal, "creatives.delete")}
+            canMove={can(principal, "creatives.move")}
+            canWriteFolders={can(principal, "folders.write")}
+            canDeleteFolders={can(principal, "folders.delete")}
+          />
         </>
       )}
     </>

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
 
-const uploadsFor = (folder: string | null | undefined) => (folder && folder !== "root" ? `/dashboard/uploads?folder=${encodeURIComponent(folder)}` : "/dashboard/uploads");
+const uploadsFor = (folder: string | null | undefined) =>
+  folder && folder !== "root" ? `/dashboard/uploads?folder=${encodeURIComponent(folder)}` : "/dashboard/uploads";
 
 /** "Upload files", carrying the library's chosen folder (from the URL) so the upload form preselects it. */
 export function UploadFilesLink() {

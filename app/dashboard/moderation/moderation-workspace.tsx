@@ -23,7 +23,11 @@ const TABS: { state: CommentState | ""; label: string }[] = [
 const STATE_TONE = { new: "sky", hidden: "amber", replied: "green", deleted: "rose" } as const;
 const STATE_LABEL: Record<CommentState, string> = { new: "New", hidden: "Hidden", replied: "Replied", deleted: "Deleted" };
 type BulkKind = "hide" | "unhide" | "delete";
-const BULK_TOOL: Record<BulkKind, "hide_ad_comments" | "unhide_ad_comments" | "delete_ad_comments"> = { hide: "hide_ad_comments", unhide: "unhide_ad_comments", delete: "delete_ad_comments" };
+const BULK_TOOL: Record<BulkKind, "hide_ad_comments" | "unhide_ad_comments" | "delete_ad_comments"> = {
+  hide: "hide_ad_comments",
+  unhide: "unhide_ad_comments",
+  delete: "delete_ad_comments",
+};
 
 function message(e: unknown): string {
   return e instanceof ApiError ? e.message : "That did not work. Please try again.";
@@ -101,21 +105,41 @@ export function ModerationWorkspace() {
           ))}
         </div>
         <div className="max-w-md">
-          <Field id="comment-search" label="Search comments" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Words in the comment or its author" />
+          <Field
+            id="comment-search"
+            label="Search comments"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Words in the comment or its author"
+          />
         </div>
         {problem && <Alert>{problem}</Alert>}
         {notice && <Alert tone="green">{notice}</Alert>}
 
         <div className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-slate-50 p-2" role="group" aria-label="Bulk actions">
           <label className="flex items-center gap-2 px-1 text-sm text-slate-800">
-            <input type="checkbox" className="size-4" checked={allSelected} onChange={(e) => setSelected(e.target.checked ? new Set(selectable.map((c) => c.id)) : new Set())} />
+            <input
+              type="checkbox"
+              className="size-4"
+              checked={allSelected}
+              onChange={(e) => setSelected(e.target.checked ? new Set(selectable.map((c) => c.id)) : new Set())}
+            />
             Select all shown
           </label>
-          <span className="text-sm text-slate-600" aria-live="polite">{chosen.length} selected</span>
+          <span className="text-sm text-slate-600" aria-live="polite">
+            {chosen.length} selected
+          </span>
           <div className="flex flex-wrap gap-2 sm:ml-auto">
-            <Button size="sm" variant="secondary" disabled={!chosen.length || bulk.isPending} onClick={() => act("hide", chosen)}>Hide selected</Button>
-            <Button size="sm" variant="secondary" disabled={!chosen.length || bulk.isPending} onClick={() => act("unhide", chosen)}>Unhide selected</Button>
-            <Button size="sm" variant="danger-ghost" disabled={!chosen.length || bulk.isPending} onClick={() => act("delete", chosen)}>Delete selected</Button>
+            <Button size="sm" variant="secondary" disabled={!chosen.length || bulk.isPending} onClick={() => act("hide", chosen)}>
+              Hide selected
+            </Button>
+            <Button size="sm" variant="secondary" disabled={!chosen.length || bulk.isPending} onClick={() => act("unhide", chosen)}>
+              Unhide selected
+            </Button>
+            <Button size="sm" variant="danger-ghost" disabled={!chosen.length || bulk.isPending} onClick={() => act("delete", chosen)}>
+              Delete selected
+            </Button>
           </div>
         </div>
 
@@ -124,12 +148,21 @@ export function ModerationWorkspace() {
         ) : comments.isError ? (
           <Alert>{message(comments.error)}</Alert>
         ) : all.length === 0 ? (
-          <EmptyState title="No comments here">{state || search ? "Nothing matches this view." : "Comments on your published ads show up here within a few minutes."}</EmptyState>
+          <EmptyState title="No comments here">
+            {state || search ? "Nothing matches this view." : "Comments on your published ads show up here within a few minutes."}
+          </EmptyState>
         ) : (
           <ul className="space-y-3" aria-label="Comments">
             {all.map((c) => (
               <li key={c.id} aria-label={`Comment by ${c.authorName}`}>
-                <CommentCard comment={c} selected={selected.has(c.id)} onSelect={(on) => toggle(c.id, on)} onAct={act} busy={bulk.isPending} onReplied={refresh} />
+                <CommentCard
+                  comment={c}
+                  selected={selected.has(c.id)}
+                  onSelect={(on) => toggle(c.id, on)}
+                  onAct={act}
+                  busy={bulk.isPending}
+                  onReplied={refresh}
+                />
               </li>
             ))}
           </ul>
@@ -194,7 +227,13 @@ function CommentCard({
     <Card className="p-3 sm:p-4">
       <div className="flex items-start gap-3">
         {!deleted && (
-          <input type="checkbox" className="mt-1 size-4 shrink-0" aria-label={`Select comment by ${c.authorName}`} checked={selected} onChange={(e) => onSelect(e.target.checked)} />
+          <input
+            type="checkbox"
+            className="mt-1 size-4 shrink-0"
+            aria-label={`Select comment by ${c.authorName}`}
+            checked={selected}
+            onChange={(e) => onSelect(e.target.checked)}
+          />
         )}
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -212,18 +251,44 @@ function CommentCard({
             </p>
           )}
           <div className="mt-3 flex flex-wrap gap-2">
-            {!deleted && c.state !== "hidden" && <Button size="sm" variant="secondary" disabled={busy} onClick={() => onAct("hide", [c.id])}>Hide</Button>}
-            {c.state === "hidden" && <Button size="sm" variant="secondary" disabled={busy} onClick={() => onAct("unhide", [c.id])}>Unhide</Button>}
-            {!deleted && <Button size="sm" variant="secondary" aria-expanded={replying} onClick={() => setReplying(!replying)}>Reply</Button>}
-            {!deleted && <Button size="sm" variant="danger-ghost" disabled={busy} onClick={() => onAct("delete", [c.id])}>Delete</Button>}
-            <Button size="sm" variant="ghost" aria-expanded={historyOpen} onClick={() => setHistoryOpen(!historyOpen)}>History</Button>
+            {!deleted && c.state !== "hidden" && (
+              <Button size="sm" variant="secondary" disabled={busy} onClick={() => onAct("hide", [c.id])}>
+                Hide
+              </Button>
+            )}
+            {c.state === "hidden" && (
+              <Button size="sm" variant="secondary" disabled={busy} onClick={() => onAct("unhide", [c.id])}>
+                Unhide
+              </Button>
+            )}
+            {!deleted && (
+              <Button size="sm" variant="secondary" aria-expanded={replying} onClick={() => setReplying(!replying)}>
+                Reply
+              </Button>
+            )}
+            {!deleted && (
+              <Button size="sm" variant="danger-ghost" disabled={busy} onClick={() => onAct("delete", [c.id])}>
+                Delete
+              </Button>
+            )}
+            <Button size="sm" variant="ghost" aria-expanded={historyOpen} onClick={() => setHistoryOpen(!historyOpen)}>
+              History
+            </Button>
           </div>
           {replying && (
             <form onSubmit={submit} className="mt-3 space-y-2">
-              <label htmlFor={`reply-${c.id}`} className="block text-sm font-medium text-slate-800">Reply as your page</label>
+              <label htmlFor={`reply-${c.id}`} className="block text-sm font-medium text-slate-800">
+                Reply as your page
+              </label>
               <TextArea id={`reply-${c.id}`} rows={2} maxLength={2000} value={text} onChange={(e) => setText(e.target.value)} required />
-              {error && <p className="text-sm text-rose-700" role="alert">{error}</p>}
-              <Button type="submit" size="sm" disabled={reply.isPending || !text.trim()}>{reply.isPending ? "Sending…" : "Send reply"}</Button>
+              {error && (
+                <p className="text-sm text-rose-700" role="alert">
+                  {error}
+                </p>
+              )}
+              <Button type="submit" size="sm" disabled={reply.isPending || !text.trim()}>
+                {reply.isPending ? "Sending…" : "Send reply"}
+              </Button>
             </form>
           )}
           {historyOpen && <AuditTrail id={c.id} />}
@@ -245,7 +310,11 @@ function AuditTrail({ id }: { id: string }) {
       {entries.map((a) => (
         <li key={a.id}>
           {formatDateTime(a.createdAt, timeZone)}: <span className="font-medium">{a.action}</span>{" "}
-          {a.actor.kind === "rule" ? <>by the keyword rule &ldquo;{a.actor.keyword}&rdquo;</> : <>by a member{a.actor.apiKeyId ? " with an API key" : " in the dashboard"}</>}
+          {a.actor.kind === "rule" ? (
+            <>by the keyword rule &ldquo;{a.actor.keyword}&rdquo;</>
+          ) : (
+            <>by a member{a.actor.apiKeyId ? " with an API key" : " in the dashboard"}</>
+          )}
           {a.detail && <>: {a.detail}</>}
         </li>
       ))}
@@ -268,10 +337,16 @@ function RulesEditor() {
     },
     onError: (e) => setError(message(e)),
   });
-  const remove = useMutation({ mutationFn: (id: string) => callTool("delete_moderation_rule", { id }), onSuccess: refresh, onError: (e) => setError(message(e)) });
+  const remove = useMutation({
+    mutationFn: (id: string) => callTool("delete_moderation_rule", { id }),
+    onSuccess: refresh,
+    onError: (e) => setError(message(e)),
+  });
   return (
     <Section id="keyword-rules" title="Keyword rules">
-      <p className="text-sm text-slate-600">New comments containing one of these words or phrases are hidden as they arrive. Case and accents do not matter; whole words only.</p>
+      <p className="text-sm text-slate-600">
+        New comments containing one of these words or phrases are hidden as they arrive. Case and accents do not matter; whole words only.
+      </p>
       <form
         className="mt-3 flex items-end gap-2"
         onSubmit={(e) => {
@@ -280,9 +355,18 @@ function RulesEditor() {
         }}
       >
         <div className="min-w-0 flex-1">
-          <Field id="rule-keyword" label="Keyword or phrase" value={keyword} maxLength={100} onChange={(e) => setKeyword(e.target.value)} error={error ?? undefined} />
+          <Field
+            id="rule-keyword"
+            label="Keyword or phrase"
+            value={keyword}
+            maxLength={100}
+            onChange={(e) => setKeyword(e.target.value)}
+            error={error ?? undefined}
+          />
         </div>
-        <Button type="submit" disabled={!keyword.trim() || create.isPending}>Add rule</Button>
+        <Button type="submit" disabled={!keyword.trim() || create.isPending}>
+          Add rule
+        </Button>
       </form>
       {rules.isError ? (
         <Alert>{message(rules.error)}</Alert>
@@ -291,7 +375,9 @@ function RulesEditor() {
           {(rules.data?.rules ?? []).map((r) => (
             <li key={r.id} className="flex items-center justify-between gap-2 py-2">
               <span className="min-w-0 break-words text-sm text-slate-900">{r.keyword}</span>
-              <Button size="sm" variant="danger-ghost" aria-label={`Delete rule ${r.keyword}`} disabled={remove.isPending} onClick={() => remove.mutate(r.id)}>Delete</Button>
+              <Button size="sm" variant="danger-ghost" aria-label={`Delete rule ${r.keyword}`} disabled={remove.isPending} onClick={() => remove.mutate(r.id)}>
+                Delete
+              </Button>
             </li>
           ))}
           {rules.data && !rules.data.rules.length && <li className="py-2 text-sm text-slate-600">No rules yet.</li>}

@@ -141,9 +141,41 @@ export function CreativeTestForm({ onDone }: { onDone: (created: CreativeTest | 
           <option value="conversion_rate">Conversion rate (per click)</option>
           <option value="cpa">CPA (cost per conversion)</option>
         </SelectField>
-        <Field id="test-min-sample" label="Minimum sample" hint={`${sampleUnit(metric)} per creative`} type="number" min={1} step={1} required value={minSample} onChange={(e) => setMinSample(e.target.value)} />
-        <Field id="test-max-days" label="Maximum days" hint="Lost when no winner by then" type="number" min={1} max={90} step={1} required value={maxDays} onChange={(e) => setMaxDays(e.target.value)} />
-        <Field id="test-threshold" label="Threshold (%)" hint="Probability to be best the winner needs" type="number" min={50} max={99.9} step="any" required value={threshold} onChange={(e) => setThreshold(e.target.value)} />
+        <Field
+          id="test-min-sample"
+          label="Minimum sample"
+          hint={`${sampleUnit(metric)} per creative`}
+          type="number"
+          min={1}
+          step={1}
+          required
+          value={minSample}
+          onChange={(e) => setMinSample(e.target.value)}
+        />
+        <Field
+          id="test-max-days"
+          label="Maximum days"
+          hint="Lost when no winner by then"
+          type="number"
+          min={1}
+          max={90}
+          step={1}
+          required
+          value={maxDays}
+          onChange={(e) => setMaxDays(e.target.value)}
+        />
+        <Field
+          id="test-threshold"
+          label="Threshold (%)"
+          hint="Probability to be best the winner needs"
+          type="number"
+          min={50}
+          max={99.9}
+          step="any"
+          required
+          value={threshold}
+          onChange={(e) => setThreshold(e.target.value)}
+        />
       </div>
       <label className="flex items-start gap-2 text-sm text-slate-800">
         <input type="checkbox" className="mt-1" checked={pauseLosers} onChange={(e) => setPauseLosers(e.target.checked)} />

@@ -10,4 +10,5 @@ export type CreativeTest = ToolOutput<"list_creative_tests">["tests"][number];
 export const tool = callTool;
 
 export const percent = (v: number | null, digits = 2) => (v === null ? "–" : `${(v * 100).toFixed(digits)}%`);
-export const amount = (v: number | null, currency = "") => (v === null ? "–" : `${v.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}${currency ? ` ${currency}` : ""}`);
+export const amount = (v: number | null, currency = "") =>
+  v === null ? "–" : `${v.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}${currency ? ` ${currency}` : ""}`;

@@ -42,7 +42,16 @@ function Chart({ title, insights, metric, unit }: { title: string; insights: Ins
               <Tooltip />
               <Legend wrapperStyle={{ fontSize: 11 }} />
               {names.map((n, i) => (
-                <Line key={n.id} type="monotone" dataKey={n.id} name={n.name.length > 24 ? `${n.name.slice(0, 22)}…` : n.name} stroke={COLORS[i % COLORS.length]} dot={false} connectNulls isAnimationActive={false} />
+                <Line
+                  key={n.id}
+                  type="monotone"
+                  dataKey={n.id}
+                  name={n.name.length > 24 ? `${n.name.slice(0, 22)}…` : n.name}
+                  stroke={COLORS[i % COLORS.length]}
+                  dot={false}
+                  connectNulls
+                  isAnimationActive={false}
+                />
               ))}
             </LineChart>
           </ResponsiveContainer>
@@ -87,13 +96,23 @@ export function PerformanceCharts({ goal }: { goal: Goal }) {
         </label>
       </div>
       {data.error && <Alert>{(data.error as Error).message}</Alert>}
-      {data.data && data.data.rows.length === 0 && <p className="text-sm text-slate-600">No complete day of delivery rolled up yet: charts appear after the first full day of active ads.</p>}
-      {data.data && data.data.rows.length > 0 && <p className="text-sm text-slate-600">Per day, through {data.data.until} (the last complete day on the ad account&rsquo;s clock; today is still delivering).</p>}
+      {data.data && data.data.rows.length === 0 && (
+        <p className="text-sm text-slate-600">No complete day of delivery rolled up yet: charts appear after the first full day of active ads.</p>
+      )}
+      {data.data && data.data.rows.length > 0 && (
+        <p className="text-sm text-slate-600">
+          Per day, through {data.data.until} (the last complete day on the ad account&rsquo;s clock; today is still delivering).
+        </p>
+      )}
       {data.data && data.data.rows.length > 0 && (
         <div className="grid gap-4 lg:grid-cols-3">
           <Chart title="Spend" insights={data.data} metric="spend" unit={data.data.currency} />
           <Chart title="CTR" insights={data.data} metric="ctr" unit="%" />
-          {goal === "cpa" ? <Chart title="CPA" insights={data.data} metric="cpa" unit={data.data.currency} /> : <Chart title="ROAS" insights={data.data} metric="roas" unit="value per spend" />}
+          {goal === "cpa" ? (
+            <Chart title="CPA" insights={data.data} metric="cpa" unit={data.data.currency} />
+          ) : (
+            <Chart title="ROAS" insights={data.data} metric="roas" unit="value per spend" />
+          )}
         </div>
       )}
     </section>

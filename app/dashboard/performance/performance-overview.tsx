@@ -94,9 +94,18 @@ function CreativeTable() {
           <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
             <tr>
               {COLUMNS.map((c) => (
-                <th key={c.title} scope="col" className="px-3 py-2 font-medium" aria-sort={c.key === sort ? (order === "asc" ? "ascending" : "descending") : undefined}>
+                <th
+                  key={c.title}
+                  scope="col"
+                  className="px-3 py-2 font-medium"
+                  aria-sort={c.key === sort ? (order === "asc" ? "ascending" : "descending") : undefined}
+                >
                   {c.key ? (
-                    <button type="button" onClick={() => sortBy(c.key!)} className="uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600">
+                    <button
+                      type="button"
+                      onClick={() => sortBy(c.key!)}
+                      className="uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+                    >
                       {c.title}
                       {c.key === sort ? (order === "asc" ? " ↑" : " ↓") : ""}
                     </button>
@@ -112,7 +121,9 @@ function CreativeTable() {
               <tr key={c.creativeId}>
                 <th scope="row" className="max-w-[14rem] truncate px-3 py-2 font-medium text-slate-900">
                   {c.fileName}
-                  <span className="block text-xs font-normal text-slate-600">{c.liveAds} live ad{c.liveAds === 1 ? "" : "s"}</span>
+                  <span className="block text-xs font-normal text-slate-600">
+                    {c.liveAds} live ad{c.liveAds === 1 ? "" : "s"}
+                  </span>
                 </th>
                 <td className="px-3 py-2" title={c.reason}>
                   <LabelChip label={c.label} />
@@ -129,7 +140,9 @@ function CreativeTable() {
             ))}
           </tbody>
         </table>
-        {data.data && data.data.creatives.length === 0 && <p className="p-4 text-sm text-slate-600">No creative has delivered yet: figures appear after the hourly rollup of active ads.</p>}
+        {data.data && data.data.creatives.length === 0 && (
+          <p className="p-4 text-sm text-slate-600">No creative has delivered yet: figures appear after the hourly rollup of active ads.</p>
+        )}
       </Card>
     </Section>
   );
@@ -143,11 +156,13 @@ function TestCard({ test, canWrite, onStop }: { test: CreativeTest; canWrite: bo
     <Card className="p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="font-semibold text-slate-900">{test.name}</h3>
-        <Badge tone={test.status === "running" ? "sky" : test.outcome === "won" ? "green" : "slate"}>{test.status === "completed" ? test.outcome : test.status}</Badge>
+        <Badge tone={test.status === "running" ? "sky" : test.outcome === "won" ? "green" : "slate"}>
+          {test.status === "completed" ? test.outcome : test.status}
+        </Badge>
       </div>
       <p className="mt-1 text-xs text-slate-600">
-        On {METRIC_NAME[test.metric]} · decides at {Math.round(test.threshold * 100)}% probability to be best, after {test.minSample.toLocaleString("en-US")} {sampleUnit(test.metric)} per creative · ends{" "}
-        {new Date(test.endsAt).toLocaleDateString()}
+        On {METRIC_NAME[test.metric]} · decides at {Math.round(test.threshold * 100)}% probability to be best, after {test.minSample.toLocaleString("en-US")}{" "}
+        {sampleUnit(test.metric)} per creative · ends {new Date(test.endsAt).toLocaleDateString()}
       </p>
       {test.status === "running" && (
         <div className="mt-3">
@@ -155,7 +170,12 @@ function TestCard({ test, canWrite, onStop }: { test: CreativeTest; canWrite: bo
             <span>Towards a decision</span>
             <span>{Math.round(Math.min(1, leader / test.threshold) * 100)}%</span>
           </div>
-          <progress className="mt-1 h-2 w-full accent-indigo-600" max={test.threshold} value={Math.min(leader, test.threshold)} aria-label={`${test.name}: leader's probability to be best`} />
+          <progress
+            className="mt-1 h-2 w-full accent-indigo-600"
+            max={test.threshold}
+            value={Math.min(leader, test.threshold)}
+            aria-label={`${test.name}: leader's probability to be best`}
+          />
         </div>
       )}
       <ul className="mt-3 space-y-2">
@@ -166,14 +186,23 @@ function TestCard({ test, canWrite, onStop }: { test: CreativeTest; canWrite: bo
                 {v.fileName} {test.winnerCreativeId === v.creativeId && <Badge tone="green">winner</Badge>}
               </span>
               <span className="tabular-nums text-slate-700">
-                {v.value === null ? "–" : test.metric === "cpa" ? amount(v.value) : percent(v.value)} · {Math.round(v.probabilityToBeBest * 100)}% best · sample {Math.min(100, Math.round((v.sample / test.minSample) * 100))}%
+                {v.value === null ? "–" : test.metric === "cpa" ? amount(v.value) : percent(v.value)} · {Math.round(v.probabilityToBeBest * 100)}% best · sample{" "}
+                {Math.min(100, Math.round((v.sample / test.minSample) * 100))}%
               </span>
             </div>
           </li>
         ))}
       </ul>
       {test.status === "running" && (
-        <Button variant="secondary" size="sm" className="mt-3" disabled={!canWrite} aria-describedby={canWrite ? undefined : "tests-no-write"} onClick={onStop} aria-label={`Stop test ${test.name}`}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mt-3"
+          disabled={!canWrite}
+          aria-describedby={canWrite ? undefined : "tests-no-write"}
+          onClick={onStop}
+          aria-label={`Stop test ${test.name}`}
+        >
           Stop test
         </Button>
       )}
@@ -245,14 +274,23 @@ function CreativeTests({ canWrite }: { canWrite: boolean }) {
       {error && <Alert>{error}</Alert>}
       {data.error && <Alert>{message(data.error)}</Alert>}
       {data.data && data.data.tests.length === 0 && (
-        <p className="text-sm text-slate-600">No creative tests yet: compare 2 to 5 creatives of one ad set on CTR, conversion rate or CPA (also through the create_creative_test tool).</p>
+        <p className="text-sm text-slate-600">
+          No creative tests yet: compare 2 to 5 creatives of one ad set on CTR, conversion rate or CPA (also through the create_creative_test tool).
+        </p>
       )}
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         {(data.data?.tests ?? []).map((t) => (
           <TestCard key={t.id} test={t} canWrite={canWrite} onStop={() => setStopping(t)} />
         ))}
       </div>
-      <ConfirmDialog open={stopping !== null} title={`Stop “${stopping?.name ?? ""}”?`} confirmLabel="Stop test" busy={stopBusy} onCancel={() => setStopping(null)} onConfirm={() => stopping && void stop(stopping)}>
+      <ConfirmDialog
+        open={stopping !== null}
+        title={`Stop “${stopping?.name ?? ""}”?`}
+        confirmLabel="Stop test"
+        busy={stopBusy}
+        onCancel={() => setStopping(null)}
+        onConfirm={() => stopping && void stop(stopping)}
+      >
         The test ends now without a decision: no winner, no ads paused and no test.completed event. This cannot be undone.
       </ConfirmDialog>
     </Section>

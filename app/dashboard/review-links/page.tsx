@@ -22,7 +22,10 @@ export default async function ReviewLinksPage() {
   const [{ links }, folders] = await Promise.all([reviewLinks(principal, { limit: 200 }), listVisibleFolders(principal)]);
   return (
     <>
-      <PageHeader title="Review links" description="Links that let people without an account view, comment on and approve creatives. Share a single creative from its page, or a whole folder here." />
+      <PageHeader
+        title="Review links"
+        description="Links that let people without an account view, comment on and approve creatives. Share a single creative from its page, or a whole folder here."
+      />
       <ReviewLinksManager initialLinks={links} folders={folders.map((f) => ({ id: f.id, name: f.name }))} />
     </>
   );

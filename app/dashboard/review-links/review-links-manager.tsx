@@ -31,23 +31,47 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
           >
             <label className="block">
               <span className="text-slate-800">Folder</span>
-              <select value={form.folderId} onChange={(e) => setForm({ ...form, folderId: e.target.value })} className="w-full rounded border border-slate-300 px-2 py-1.5">
+              <select
+                value={form.folderId}
+                onChange={(e) => setForm({ ...form, folderId: e.target.value })}
+                className="w-full rounded border border-slate-300 px-2 py-1.5"
+              >
                 {folders.map((f) => (
-                  <option key={f.id} value={f.id}>{f.name}</option>
+                  <option key={f.id} value={f.id}>
+                    {f.name}
+                  </option>
                 ))}
               </select>
             </label>
             <label className="block">
               <span className="text-slate-800">Link name</span>
-              <input required maxLength={200} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className="w-full rounded border border-slate-300 px-2 py-1.5" />
+              <input
+                required
+                maxLength={200}
+                value={form.name}
+                onChange={(e) => setForm({ ...form, name: e.target.value })}
+                className="w-full rounded border border-slate-300 px-2 py-1.5"
+              />
             </label>
             <label className="block">
               <span className="text-slate-800">Password (optional)</span>
-              <input type="password" autoComplete="new-password" minLength={6} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} className="w-full rounded border border-slate-300 px-2 py-1.5" />
+              <input
+                type="password"
+                autoComplete="new-password"
+                minLength={6}
+                value={form.password}
+                onChange={(e) => setForm({ ...form, password: e.target.value })}
+                className="w-full rounded border border-slate-300 px-2 py-1.5"
+              />
             </label>
             <label className="block">
               <span className="text-slate-800">Expires (optional)</span>
-              <input type="datetime-local" value={form.expiresAt} onChange={(e) => setForm({ ...form, expiresAt: e.target.value })} className="w-full rounded border border-slate-300 px-2 py-1.5" />
+              <input
+                type="datetime-local"
+                value={form.expiresAt}
+                onChange={(e) => setForm({ ...form, expiresAt: e.target.value })}
+                className="w-full rounded border border-slate-300 px-2 py-1.5"
+              />
             </label>
             <fieldset className="flex flex-wrap gap-3 sm:col-span-2">
               <legend className="sr-only">Guests may</legend>
@@ -59,17 +83,26 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
               ))}
             </fieldset>
             <div className="sm:col-span-2">
-              <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 font-medium text-white">Create link</button>
+              <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 font-medium text-white">
+                Create link
+              </button>
             </div>
           </form>
           {created && (
             <p className="mt-3 break-all rounded bg-emerald-50 p-2 text-sm text-emerald-900">
-              Copy it now, it is shown once: <a href={created} className="underline">{created}</a>
+              Copy it now, it is shown once:{" "}
+              <a href={created} className="underline">
+                {created}
+              </a>
             </p>
           )}
         </Card>
       )}
-      {error && <p role="alert" className="text-sm text-rose-700">{error}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-rose-700">
+          {error}
+        </p>
+      )}
       {links.length === 0 ? (
         <p className="text-sm text-slate-600">No review links yet. Share a creative from its page in the library.</p>
       ) : (
@@ -82,9 +115,12 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
                     {l.name} <Badge tone={STATE_TONE[l.state]}>{l.state}</Badge>
                   </p>
                   <p className="text-slate-600">
-                    {l.folderId ? "A folder" : `${l.creativeIds.length} creative${l.creativeIds.length === 1 ? "" : "s"}`} · created {formatDateTime(l.createdAt)}
+                    {l.folderId ? "A folder" : `${l.creativeIds.length} creative${l.creativeIds.length === 1 ? "" : "s"}`} · created{" "}
+                    {formatDateTime(l.createdAt)}
                     {l.expiresAt ? ` · expires ${formatDateTime(l.expiresAt)}` : ""}
-                    {l.passwordProtected ? " · password" : ""} · guests may {[l.permissions.comment && "comment", l.permissions.decide && "decide", l.permissions.download && "download"].filter(Boolean).join(", ") || "view"}
+                    {l.passwordProtected ? " · password" : ""} · guests may{" "}
+                    {[l.permissions.comment && "comment", l.permissions.decide && "decide", l.permissions.download && "download"].filter(Boolean).join(", ") ||
+                      "view"}
                   </p>
                 </div>
                 {l.state === "active" && (

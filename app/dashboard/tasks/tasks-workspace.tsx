@@ -87,33 +87,71 @@ export function TasksWorkspace({ members, me, canWrite }: { members: Member[]; m
     <div className="space-y-6">
       {problem && <Alert>{problem}</Alert>}
       <div className="flex flex-wrap items-end gap-3">
-        <SelectField id="filter-list" label="List" className="w-full sm:w-48" value={filters.listId} onChange={(e) => setFilters({ ...filters, listId: e.target.value })}>
+        <SelectField
+          id="filter-list"
+          label="List"
+          className="w-full sm:w-48"
+          value={filters.listId}
+          onChange={(e) => setFilters({ ...filters, listId: e.target.value })}
+        >
           <option value="">All lists</option>
           {lists.data?.lists.map((l) => (
-            <option key={l.id} value={l.id}>{l.name} ({l.taskCount})</option>
+            <option key={l.id} value={l.id}>
+              {l.name} ({l.taskCount})
+            </option>
           ))}
         </SelectField>
-        <SelectField id="filter-assignee" label="Assignee" className="w-full sm:w-44" value={filters.assignee} onChange={(e) => setFilters({ ...filters, assignee: e.target.value })}>
+        <SelectField
+          id="filter-assignee"
+          label="Assignee"
+          className="w-full sm:w-44"
+          value={filters.assignee}
+          onChange={(e) => setFilters({ ...filters, assignee: e.target.value })}
+        >
           <option value="">Anyone</option>
           <option value="me">My tasks</option>
-          {members.filter((m) => m.userId !== me).map((m) => (
-            <option key={m.userId} value={m.userId}>{m.name || m.email}</option>
-          ))}
+          {members
+            .filter((m) => m.userId !== me)
+            .map((m) => (
+              <option key={m.userId} value={m.userId}>
+                {m.name || m.email}
+              </option>
+            ))}
         </SelectField>
         {view === "list" && (
-          <SelectField id="filter-status" label="Status" className="w-full sm:w-40" value={filters.status} onChange={(e) => setFilters({ ...filters, status: e.target.value as Filters["status"] })}>
+          <SelectField
+            id="filter-status"
+            label="Status"
+            className="w-full sm:w-40"
+            value={filters.status}
+            onChange={(e) => setFilters({ ...filters, status: e.target.value as Filters["status"] })}
+          >
             <option value="">Any status</option>
-            {STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABEL[s]}
+              </option>
+            ))}
           </SelectField>
         )}
-        <SelectField id="filter-due" label="Due" className="w-full sm:w-40" value={filters.due} onChange={(e) => setFilters({ ...filters, due: e.target.value as Filters["due"] })}>
+        <SelectField
+          id="filter-due"
+          label="Due"
+          className="w-full sm:w-40"
+          value={filters.due}
+          onChange={(e) => setFilters({ ...filters, due: e.target.value as Filters["due"] })}
+        >
           <option value="">Any time</option>
           <option value="overdue">Overdue</option>
           <option value="week">Next 7 days</option>
         </SelectField>
         <div role="group" aria-label="View" className="flex gap-1">
-          <Button variant={view === "list" ? "primary" : "secondary"} aria-pressed={view === "list"} onClick={() => setView("list")}>List</Button>
-          <Button variant={view === "board" ? "primary" : "secondary"} aria-pressed={view === "board"} onClick={() => setView("board")}>Board</Button>
+          <Button variant={view === "list" ? "primary" : "secondary"} aria-pressed={view === "list"} onClick={() => setView("list")}>
+            List
+          </Button>
+          <Button variant={view === "board" ? "primary" : "secondary"} aria-pressed={view === "board"} onClick={() => setView("board")}>
+            Board
+          </Button>
         </div>
       </div>
 
@@ -123,14 +161,18 @@ export function TasksWorkspace({ members, me, canWrite }: { members: Member[]; m
         <p className="text-sm text-slate-600">Your role can read tasks but not change them.</p>
       )}
 
-      {openTaskId && <TaskDetail id={openTaskId} members={members} lists={lists.data?.lists ?? []} canWrite={canWrite} onClose={() => open(null)} onChanged={refresh} />}
+      {openTaskId && (
+        <TaskDetail id={openTaskId} members={members} lists={lists.data?.lists ?? []} canWrite={canWrite} onClose={() => open(null)} onChanged={refresh} />
+      )}
 
       {tasks.isLoading ? (
         <p className="text-sm text-slate-600">Loading tasks…</p>
       ) : tasks.isError ? (
         <Alert>{message(tasks.error)}</Alert>
       ) : all.length === 0 ? (
-        <EmptyState title="No tasks here">{filters.assignee || filters.status || filters.due || filters.listId ? "Nothing matches these filters." : "Create a list, then add the first task."}</EmptyState>
+        <EmptyState title="No tasks here">
+          {filters.assignee || filters.status || filters.due || filters.listId ? "Nothing matches these filters." : "Create a list, then add the first task."}
+        </EmptyState>
       ) : view === "list" ? (
         <ul className="space-y-2" aria-label="Tasks">
           {all.map((t) => (
@@ -147,20 +189,33 @@ export function TasksWorkspace({ members, me, canWrite }: { members: Member[]; m
                 {STATUS_LABEL[status]} <span className="font-normal text-slate-500">({all.filter((t) => t.status === status).length})</span>
               </h2>
               <ul className="space-y-2">
-                {all.filter((t) => t.status === status).map((t) => (
-                  <li key={t.id}>
-                    <TaskCard task={t} listName={listName(t.listId)} onOpen={() => open(t.id)}>
-                      {canWrite && (
-                        <>
-                          <label htmlFor={`move-${t.id}`} className="sr-only">Move {t.title}</label>
-                          <Select id={`move-${t.id}`} className="mt-2 h-8 py-0 text-xs" value={t.status} onChange={(e) => setStatus.mutate({ id: t.id, status: e.target.value as TaskStatus })}>
-                            {STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
-                          </Select>
-                        </>
-                      )}
-                    </TaskCard>
-                  </li>
-                ))}
+                {all
+                  .filter((t) => t.status === status)
+                  .map((t) => (
+                    <li key={t.id}>
+                      <TaskCard task={t} listName={listName(t.listId)} onOpen={() => open(t.id)}>
+                        {canWrite && (
+                          <>
+                            <label htmlFor={`move-${t.id}`} className="sr-only">
+                              Move {t.title}
+                            </label>
+                            <Select
+                              id={`move-${t.id}`}
+                              className="mt-2 h-8 py-0 text-xs"
+                              value={t.status}
+                              onChange={(e) => setStatus.mutate({ id: t.id, status: e.target.value as TaskStatus })}
+                            >
+                              {STATUSES.map((s) => (
+                                <option key={s} value={s}>
+                                  {STATUS_LABEL[s]}
+                                </option>
+                              ))}
+                            </Select>
+                          </>
+                        )}
+                      </TaskCard>
+                    </li>
+                  ))}
               </ul>
             </section>
           ))}
@@ -180,7 +235,11 @@ function TaskCard({ task, listName, onOpen, children }: { task: Task; listName: 
   return (
     <Card className="p-3">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <button type="button" onClick={onOpen} className="min-w-0 text-left text-sm font-medium text-slate-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600">
+        <button
+          type="button"
+          onClick={onOpen}
+          className="min-w-0 text-left text-sm font-medium text-slate-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+        >
           <span className="break-words">{task.title}</span>
         </button>
         <Badge tone={STATUS_TONE[task.status]}>{STATUS_LABEL[task.status]}</Badge>
@@ -189,14 +248,30 @@ function TaskCard({ task, listName, onOpen, children }: { task: Task; listName: 
         {listName && <span>{listName}</span>}
         {due && <span className={due.tone === "rose" ? "font-medium text-rose-700" : due.tone === "amber" ? "text-amber-800" : ""}>{due.text}</span>}
         <span>{task.assignees.length ? task.assignees.map((a) => a.name || a.email).join(", ") : "Unassigned"}</span>
-        {task.commentCount > 0 && <span>{task.commentCount} comment{task.commentCount === 1 ? "" : "s"}</span>}
+        {task.commentCount > 0 && (
+          <span>
+            {task.commentCount} comment{task.commentCount === 1 ? "" : "s"}
+          </span>
+        )}
       </p>
       {children}
     </Card>
   );
 }
 
-function NewTask({ lists, members, defaultListId, onDone, onError }: { lists: TaskList[]; members: Member[]; defaultListId: string; onDone: () => void; onError: (m: string | null) => void }) {
+function NewTask({
+  lists,
+  members,
+  defaultListId,
+  onDone,
+  onError,
+}: {
+  lists: TaskList[];
+  members: Member[];
+  defaultListId: string;
+  onDone: () => void;
+  onError: (m: string | null) => void;
+}) {
   const [listName, setListName] = useState("");
   const createList = useMutation({
     mutationFn: (name: string) => callTool("create_task_list", { name }),
@@ -230,7 +305,11 @@ function NewTask({ lists, members, defaultListId, onDone, onError }: { lists: Ta
         <form onSubmit={submitTask} className="grid gap-3 md:grid-cols-2" aria-label="New task">
           <Field id="new-task-title" name="title" label="New task" placeholder="What needs doing?" required maxLength={200} />
           <SelectField id="new-task-list" label="List" name="listId" defaultValue={defaultListId || lists[0]?.id} key={defaultListId}>
-            {lists.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+            {lists.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
           </SelectField>
           <Field id="new-task-due" name="dueDate" type="date" label="Due date" />
           <fieldset className="space-y-1">
@@ -244,11 +323,15 @@ function NewTask({ lists, members, defaultListId, onDone, onError }: { lists: Ta
             </div>
           </fieldset>
           <div className="space-y-1 md:col-span-2">
-            <label htmlFor="new-task-description" className="block text-sm font-medium text-slate-800">Description</label>
+            <label htmlFor="new-task-description" className="block text-sm font-medium text-slate-800">
+              Description
+            </label>
             <TextArea id="new-task-description" name="description" rows={2} maxLength={5000} />
           </div>
           <div>
-            <Button type="submit" disabled={createTask.isPending}>{createTask.isPending ? "Adding…" : "Add task"}</Button>
+            <Button type="submit" disabled={createTask.isPending}>
+              {createTask.isPending ? "Adding…" : "Add task"}
+            </Button>
           </div>
         </form>
       )}
@@ -258,15 +341,38 @@ function NewTask({ lists, members, defaultListId, onDone, onError }: { lists: Ta
         aria-label="New list"
       >
         <div className="w-full sm:w-64">
-          <Field id="new-list-name" label={lists.length ? "New list" : "Create your first list"} value={listName} onChange={(e) => setListName(e.target.value)} required maxLength={100} />
+          <Field
+            id="new-list-name"
+            label={lists.length ? "New list" : "Create your first list"}
+            value={listName}
+            onChange={(e) => setListName(e.target.value)}
+            required
+            maxLength={100}
+          />
         </div>
-        <Button type="submit" variant="secondary" disabled={createList.isPending}>Create list</Button>
+        <Button type="submit" variant="secondary" disabled={createList.isPending}>
+          Create list
+        </Button>
       </form>
     </Card>
   );
 }
 
-function TaskDetail({ id, members, lists, canWrite, onClose, onChanged }: { id: string; members: Member[]; lists: TaskList[]; canWrite: boolean; onClose: () => void; onChanged: () => void }) {
+function TaskDetail({
+  id,
+  members,
+  lists,
+  canWrite,
+  onClose,
+  onChanged,
+}: {
+  id: string;
+  members: Member[];
+  lists: TaskList[];
+  canWrite: boolean;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
   const queryClient = useQueryClient();
   const task = useQuery({ queryKey: ["task", id], queryFn: () => callTool("get_task", { id }), retry: false });
   const comments = useQuery({ queryKey: ["task", id, "comments"], queryFn: () => callTool("list_task_comments", { taskId: id, limit: 200 }), retry: false });
@@ -282,7 +388,15 @@ function TaskDetail({ id, members, lists, canWrite, onClose, onChanged }: { id: 
     onSuccess: () => (setBody(""), setProblem(null), queryClient.invalidateQueries({ queryKey: ["task", id] }), onChanged()),
     onError: (e) => setProblem(message(e)),
   });
-  if (task.isError) return <Alert>This task does not exist or was deleted. <button type="button" className="underline" onClick={onClose}>Close</button></Alert>;
+  if (task.isError)
+    return (
+      <Alert>
+        This task does not exist or was deleted.{" "}
+        <button type="button" className="underline" onClick={onClose}>
+          Close
+        </button>
+      </Alert>
+    );
   if (!task.data) return <p className="text-sm text-slate-600">Opening the task…</p>;
   const t = task.data.task;
   const assigned = new Set(t.assignees.map((a) => a.userId));
@@ -290,18 +404,43 @@ function TaskDetail({ id, members, lists, canWrite, onClose, onChanged }: { id: 
     <Card className="p-4">
       <section aria-labelledby="task-detail-heading" className="space-y-4">
         <div className="flex flex-wrap items-start justify-between gap-2">
-          <h2 id="task-detail-heading" className="text-lg font-semibold text-slate-900 break-words">{t.title}</h2>
-          <Button variant="ghost" size="sm" onClick={onClose}>Close</Button>
+          <h2 id="task-detail-heading" className="text-lg font-semibold text-slate-900 break-words">
+            {t.title}
+          </h2>
+          <Button variant="ghost" size="sm" onClick={onClose}>
+            Close
+          </Button>
         </div>
         {t.description && <p className="whitespace-pre-wrap text-sm text-slate-700">{t.description}</p>}
         {problem && <Alert>{problem}</Alert>}
         <div className="grid gap-3 sm:grid-cols-3">
-          <SelectField id="detail-status" label="Status" value={t.status} disabled={!canWrite} onChange={(e) => save.mutate({ status: e.target.value as TaskStatus })}>
-            {STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABEL[s]}</option>)}
+          <SelectField
+            id="detail-status"
+            label="Status"
+            value={t.status}
+            disabled={!canWrite}
+            onChange={(e) => save.mutate({ status: e.target.value as TaskStatus })}
+          >
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABEL[s]}
+              </option>
+            ))}
           </SelectField>
-          <Field id="detail-due" type="date" label="Due date" value={t.dueDate ?? ""} disabled={!canWrite} onChange={(e) => save.mutate({ dueDate: e.target.value || null })} />
+          <Field
+            id="detail-due"
+            type="date"
+            label="Due date"
+            value={t.dueDate ?? ""}
+            disabled={!canWrite}
+            onChange={(e) => save.mutate({ dueDate: e.target.value || null })}
+          />
           <SelectField id="detail-list" label="List" value={t.listId} disabled={!canWrite} onChange={(e) => save.mutate({ listId: e.target.value })}>
-            {lists.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+            {lists.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
           </SelectField>
         </div>
         <fieldset>
@@ -322,11 +461,15 @@ function TaskDetail({ id, members, lists, canWrite, onClose, onChanged }: { id: 
           </div>
         </fieldset>
         <section aria-labelledby="task-comments-heading">
-          <h3 id="task-comments-heading" className="text-sm font-semibold text-slate-900">Comments</h3>
+          <h3 id="task-comments-heading" className="text-sm font-semibold text-slate-900">
+            Comments
+          </h3>
           <ul className="mt-2 space-y-2">
             {comments.data?.comments.map((c) => (
               <li key={c.id} className="rounded-md bg-slate-50 px-3 py-2 text-sm">
-                <p className="text-xs text-slate-500">{c.author.name} · {formatRelative(c.createdAt)}</p>
+                <p className="text-xs text-slate-500">
+                  {c.author.name} · {formatRelative(c.createdAt)}
+                </p>
                 <p className="whitespace-pre-wrap break-words text-slate-800">{c.body}</p>
               </li>
             ))}
@@ -334,9 +477,13 @@ function TaskDetail({ id, members, lists, canWrite, onClose, onChanged }: { id: 
           </ul>
           {canWrite && (
             <form className="mt-3 space-y-2" onSubmit={(e) => (e.preventDefault(), comment.mutate())}>
-              <label htmlFor="task-comment" className="block text-sm font-medium text-slate-800">Add a comment</label>
+              <label htmlFor="task-comment" className="block text-sm font-medium text-slate-800">
+                Add a comment
+              </label>
               <TextArea id="task-comment" rows={2} value={body} onChange={(e) => setBody(e.target.value)} required maxLength={5000} />
-              <Button type="submit" size="sm" disabled={comment.isPending || !body.trim()}>Comment</Button>
+              <Button type="submit" size="sm" disabled={comment.isPending || !body.trim()}>
+                Comment
+              </Button>
             </form>
           )}
         </section>

@@ -13,7 +13,11 @@ export const dynamic = "force-dynamic";
 export default async function UploadsPage({ searchParams }: { searchParams: Promise<{ folder?: string }> }) {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return <PlanRequired page="Uploads" title="Choose a plan to upload">Uploading opens again as soon as the workspace is on a plan.</PlanRequired>;
+    return (
+      <PlanRequired page="Uploads" title="Choose a plan to upload">
+        Uploading opens again as soon as the workspace is on a plan.
+      </PlanRequired>
+    );
   }
   const folders = await listVisibleFolders(principal);
   return (

@@ -5,7 +5,11 @@ export type SendResult = { ok: true; uploadId: string } | { ok: false; error: st
  * Uploads one file with XMLHttpRequest (fetch has no upload progress), reporting the
  * fraction sent. One request per file, so each gets its own progress bar and error.
  */
-export function sendFile(file: File, fields: { platform: string; folderId: string | null }, onProgress: (fraction: number) => void): { promise: Promise<SendResult>; abort: () => void } {
+export function sendFile(
+  file: File,
+  fields: { platform: string; folderId: string | null },
+  onProgress: (fraction: number) => void,
+): { promise: Promise<SendResult>; abort: () => void } {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<SendResult>((resolve) => {
     const form = new FormData();

@@ -33,7 +33,10 @@ export function readableUploadError(u: Pick<Upload, "error" | "platform">): stri
 }
 
 function platformIds(u: Upload): string | null {
-  const ids = u.platform === "platform_a" ? [u.platform_a.imageHash && `image hash ${u.platform_a.imageHash}`, u.platform_a.videoId && `video id ${u.platform_a.videoId}`] : [u.platform_b.imageId && `image id ${u.platform_b.imageId}`, u.platform_b.videoId && `video id ${u.platform_b.videoId}`];
+  const ids =
+    u.platform === "platform_a"
+      ? [u.platform_a.imageHash && `image hash ${u.platform_a.imageHash}`, u.platform_a.videoId && `video id ${u.platform_a.videoId}`]
+      : [u.platform_b.imageId && `image id ${u.platform_b.imageId}`, u.platform_b.videoId && `video id ${u.platform_b.videoId}`];
   return ids.filter(Boolean).join(", ") || null;
 }
 
@@ -82,7 +85,8 @@ export function UploadsWorkspace({
     refetchInterval: running ? 1000 : false,
   });
   const act = useMutation({
-    mutationFn: ({ id, action }: { id: string; action: "retry" | "dismiss" }) => apiFetch(`/api/v1/uploads/${encodeURIComponent(id)}`, { method: action === "retry" ? "POST" : "DELETE" }),
+    mutationFn: ({ id, action }: { id: string; action: "retry" | "dismiss" }) =>
+      apiFetch(`/api/v1/uploads/${encodeURIComponent(id)}`, { method: action === "retry" ? "POST" : "DELETE" }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["uploads"] }),
     onError: (e) => setProblem(e instanceof ApiError ? e.message : "That did not work. Please try again."),
   });
@@ -96,7 +100,14 @@ export function UploadsWorkspace({
     if (files.length > MAX_FILES) return setProblem(`Choose at most ${MAX_FILES} files at a time (you chose ${files.length}).`);
     const batch = files.map((file, i) => ({ file, key: `${Date.now()}-${i}-${file.name}`, error: checkFile(file) }));
     setSending((list) => [
-      ...batch.map(({ file, key, error }) => ({ key, name: file.name, size: file.size, progress: 0, state: error ? ("rejected" as const) : ("sending" as const), error: error ?? undefined })),
+      ...batch.map(({ file, key, error }) => ({
+        key,
+        name: file.name,
+        size: file.size,
+        progress: 0,
+        state: error ? ("rejected" as const) : ("sending" as const),
+        error: error ?? undefined,
+      })),
       ...list,
     ]);
     // Two files at a time keeps the link busy without starving each file's progress.
@@ -133,6 +144,7 @@ export function UploadsWorkspace({
             ))}
           </SelectField>
         </div>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: the drop zone adds dragging to the file picker button inside it, which keyboards use */}
         <div
           onDragOver={(e) => {
             e.preventDefault();
@@ -151,7 +163,12 @@ export function UploadsWorkspace({
             <span className="md:hidden">Add images and videos from your device</span>
           </p>
           <p className="mt-1 text-sm text-slate-600">Up to {MAX_FILES} files at a time · images up to 30 MB · videos up to 200 MB</p>
-          <Button className="mt-4 w-full sm:w-auto" onClick={() => inputRef.current?.click()} disabled={!canUpload} aria-describedby={canUpload ? undefined : "upload-not-allowed"}>
+          <Button
+            className="mt-4 w-full sm:w-auto"
+            onClick={() => inputRef.current?.click()}
+            disabled={!canUpload}
+            aria-describedby={canUpload ? undefined : "upload-not-allowed"}
+          >
             Choose files
           </Button>
           {!canUpload && (
@@ -203,8 +220,18 @@ export function UploadsWorkspace({
                 {s.state === "rejected" ? (
                   <p className="mt-1 text-xs text-rose-700">{s.error}</p>
                 ) : (
-                  <div className="mt-2 h-1.5 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label={`${s.name} upload progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(s.progress * 100)}>
-                    <div className={`h-full rounded-full transition-[width] ${s.state === "sent" ? "bg-emerald-500" : "bg-indigo-600"}`} style={{ width: `${Math.round(s.progress * 100)}%` }} />
+                  <div
+                    className="mt-2 h-1.5 overflow-hidden rounded-full bg-slate-100"
+                    role="progressbar"
+                    aria-label={`${s.name} upload progress`}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={Math.round(s.progress * 100)}
+                  >
+                    <div
+                      className={`h-full rounded-full transition-[width] ${s.state === "sent" ? "bg-emerald-500" : "bg-indigo-600"}`}
+                      style={{ width: `${Math.round(s.progress * 100)}%` }}
+                    />
                   </div>
                 )}
               </li>
@@ -215,7 +242,9 @@ export function UploadsWorkspace({
 
       <Section id="jobs" title="Upload jobs">
         {uploads.isError && <Alert>{uploads.error instanceof ApiError ? uploads.error.message : "Could not load uploads."}</Alert>}
-        {uploads.isSuccess && list.length === 0 && <EmptyState title="No uploads yet">Files you upload appear here while they are pushed to your ad account.</EmptyState>}
+        {uploads.isSuccess && list.length === 0 && (
+          <EmptyState title="No uploads yet">Files you upload appear here while they are pushed to your ad account.</EmptyState>
+        )}
         {list.length > 0 && (
           <Card className="overflow-x-auto">
             <table className="stack-table w-full text-left text-sm">
@@ -224,7 +253,9 @@ export function UploadsWorkspace({
                 {list.map((u) => (
                   <tr key={u.id} data-testid="upload-row" data-status={u.status} data-file={u.fileName}>
                     <td data-label="File" className="max-w-xs px-4 py-3">
-                      <p className="truncate font-medium text-slate-900" title={u.fileName}>{u.fileName}</p>
+                      <p className="truncate font-medium text-slate-900" title={u.fileName}>
+                        {u.fileName}
+                      </p>
                       <p className="text-xs text-slate-500">
                         {u.kind} · {formatBytes(u.sizeBytes)}
                       </p>
@@ -239,18 +270,32 @@ export function UploadsWorkspace({
                       )}
                       {u.status === "completed" && progress.data?.uploads[u.id]?.creativeId && (
                         <p className="mt-1 text-xs">
-                          <Link href={`/dashboard/library/${progress.data.uploads[u.id]!.creativeId}`} prefetch={false} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+                          <Link
+                            href={`/dashboard/library/${progress.data.uploads[u.id]!.creativeId}`}
+                            prefetch={false}
+                            className="font-medium text-indigo-700 underline-offset-2 hover:underline"
+                          >
                             Open in library
                           </Link>
                         </p>
                       )}
-                      {u.error && <p data-testid="upload-error" className="mt-1 max-w-xs text-xs text-rose-700">{readableUploadError(u)}</p>}
+                      {u.error && (
+                        <p data-testid="upload-error" className="mt-1 max-w-xs text-xs text-rose-700">
+                          {readableUploadError(u)}
+                        </p>
+                      )}
                     </td>
                     <td data-label="Ad account" className="px-4 py-3 text-slate-700">
                       {PLATFORM_LABEL[u.platform]}
-                      {platformIds(u) && <p data-testid="platform-ids" className="font-mono text-xs text-slate-500">{platformIds(u)}</p>}
+                      {platformIds(u) && (
+                        <p data-testid="platform-ids" className="font-mono text-xs text-slate-500">
+                          {platformIds(u)}
+                        </p>
+                      )}
                     </td>
-                    <td data-label="Started" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>{formatRelative(u.createdAt, Date.now(), timeZone)}</td>
+                    <td data-label="Started" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>
+                      {formatRelative(u.createdAt, Date.now(), timeZone)}
+                    </td>
                     <td className="whitespace-nowrap px-4 py-3 text-right">
                       {u.status === "failed" && (
                         <Button size="sm" variant="secondary" onClick={() => act.mutate({ id: u.id, action: "retry" })} disabled={act.isPending}>
@@ -258,7 +303,13 @@ export function UploadsWorkspace({
                         </Button>
                       )}
                       {u.status !== "processing" && (
-                        <Button size="sm" variant="ghost" onClick={() => act.mutate({ id: u.id, action: "dismiss" })} disabled={act.isPending} aria-label={`Dismiss ${u.fileName}`}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => act.mutate({ id: u.id, action: "dismiss" })}
+                          disabled={act.isPending}
+                          aria-label={`Dismiss ${u.fileName}`}
+                        >
                           Dismiss
                         </Button>
                       )}

@@ -25,7 +25,16 @@ export function NewAccountForm({ token, email }: { token: string; email: string 
       {state.error && <Alert>{state.error}</Alert>}
       <Field id="invite-account-email" label="Email" value={email} readOnly disabled />
       <Field id="name" name="name" label="Your name" autoComplete="name" required autoFocus />
-      <Field id="password" name="password" type="password" label="Choose a password" autoComplete="new-password" minLength={10} required hint="At least 10 characters." />
+      <Field
+        id="password"
+        name="password"
+        type="password"
+        label="Choose a password"
+        autoComplete="new-password"
+        minLength={10}
+        required
+        hint="At least 10 characters."
+      />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? "Joining…" : "Create account and join"}
       </Button>

@@ -35,7 +35,8 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     <Shell>
       <h1 className="text-xl font-semibold text-slate-900">Join {invite.workspaceName}</h1>
       <p className="mt-2 text-sm text-slate-600">
-        {invite.invitedBy} invited <strong>{invite.email}</strong> to join as {invite.role === "admin" || invite.role === "owner" ? "an" : "a"} <strong>{invite.role}</strong>.
+        {invite.invitedBy} invited <strong>{invite.email}</strong> to join as {invite.role === "admin" || invite.role === "owner" ? "an" : "a"}{" "}
+        <strong>{invite.role}</strong>.
       </p>
       <div className="mt-6">
         {user && user.email === invite.email && <AcceptForm token={token} />}
@@ -45,7 +46,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
               You are signed in as {user.email}. Sign out, then open this link again to join as {invite.email}.
             </p>
             <form action={signOutAction}>
-              <button type="submit" className={`${buttonClass("secondary")} w-full`}>Sign out</button>
+              <button type="submit" className={`${buttonClass("secondary")} w-full`}>
+                Sign out
+              </button>
             </form>
           </div>
         )}
@@ -64,7 +67,9 @@ function Shell({ children }: { children: React.ReactNode }) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-indigo-50 to-slate-50 px-4 py-12">
       <p className="mb-8 flex items-center gap-2 text-xl font-semibold tracking-tight text-slate-900">
-        <span aria-hidden className="grid size-8 place-items-center rounded-lg bg-indigo-600 text-base font-bold text-white">A</span>
+        <span aria-hidden className="grid size-8 place-items-center rounded-lg bg-indigo-600 text-base font-bold text-white">
+          A
+        </span>
         Adloom
       </p>
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">{children}</div>

@@ -87,13 +87,27 @@ function GuestForm({ initial, onSave }: { initial: Guest | null; onSave: (g: Gue
         <label htmlFor="guest-name" className="block text-sm font-medium text-slate-800">
           Your name
         </label>
-        <input id="guest-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} className="w-full rounded border border-slate-300 px-2 py-1.5" />
+        <input
+          id="guest-name"
+          required
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          className="w-full rounded border border-slate-300 px-2 py-1.5"
+        />
       </div>
       <div className="flex-1">
         <label htmlFor="guest-email" className="block text-sm font-medium text-slate-800">
           Email <span className="font-normal text-slate-600">(optional)</span>
         </label>
-        <input id="guest-email" type="email" maxLength={200} value={email} onChange={(e) => setEmail(e.target.value)} className="w-full rounded border border-slate-300 px-2 py-1.5" />
+        <input
+          id="guest-email"
+          type="email"
+          maxLength={200}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          className="w-full rounded border border-slate-300 px-2 py-1.5"
+        />
       </div>
       <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 font-medium text-white">
         Save
@@ -151,8 +165,10 @@ function CreativeCard({
   };
   const comment = async () => {
     const timeSeconds = creative.kind === "video" && atTime && video.current ? toTimeSeconds(video.current.currentTime) : null;
-    const ok = await act(() => post(`/api/review/${token}/comments`, { creativeId: creative.id, ...who, body, timeSeconds, pin: creative.kind === "image" ? pin : null }));
-    if (ok) (setBody(""), setPin(null));
+    const ok = await act(() =>
+      post(`/api/review/${token}/comments`, { creativeId: creative.id, ...who, body, timeSeconds, pin: creative.kind === "image" ? pin : null }),
+    );
+    if (ok) setBody(""), setPin(null);
   };
 
   return (
@@ -164,22 +180,52 @@ function CreativeCard({
         <ReviewStatusBadge status={creative.status} />
       </div>
       {creative.kind === "image" ? (
-        <ImageWithPins src={creative.mediaUrl} alt={creative.fileName} width={creative.width} height={creative.height} threads={creative.threads} pending={pin} onPick={permissions.comment ? setPin : undefined} eager={eager} />
+        <ImageWithPins
+          src={creative.mediaUrl}
+          alt={creative.fileName}
+          width={creative.width}
+          height={creative.height}
+          threads={creative.threads}
+          pending={pin}
+          onPick={permissions.comment ? setPin : undefined}
+          eager={eager}
+        />
       ) : (
-        <VideoWithMarks ref={video} src={creative.mediaUrl} title={creative.fileName} durationSeconds={creative.durationSeconds} threads={creative.threads} preload={eager ? "metadata" : "none"} />
+        <VideoWithMarks
+          ref={video}
+          src={creative.mediaUrl}
+          title={creative.fileName}
+          durationSeconds={creative.durationSeconds}
+          threads={creative.threads}
+          preload={eager ? "metadata" : "none"}
+        />
       )}
       {creative.downloadUrl && (
         <a href={creative.downloadUrl} className="mt-2 inline-block text-sm text-indigo-700 underline">
           Download original
         </a>
       )}
-      {!near && <p className="mt-3 text-sm text-slate-600">{creative.threads.length} comment{creative.threads.length === 1 ? "" : "s"}</p>}
+      {!near && (
+        <p className="mt-3 text-sm text-slate-600">
+          {creative.threads.length} comment{creative.threads.length === 1 ? "" : "s"}
+        </p>
+      )}
       {near && permissions.decide && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" disabled={busy} onClick={() => act(() => post(`/api/review/${token}/decision`, { creativeId: creative.id, ...who, decision: "approved" }))} className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => act(() => post(`/api/review/${token}/decision`, { creativeId: creative.id, ...who, decision: "approved" }))}
+            className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+          >
             Approve
           </button>
-          <button type="button" disabled={busy} onClick={() => act(() => post(`/api/review/${token}/decision`, { creativeId: creative.id, ...who, decision: "changes_requested" }))} className="rounded bg-amber-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => act(() => post(`/api/review/${token}/decision`, { creativeId: creative.id, ...who, decision: "changes_requested" }))}
+            className="rounded bg-amber-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+          >
             Request changes
           </button>
         </div>
@@ -195,14 +241,23 @@ function CreativeCard({
           <label htmlFor={`comment-${creative.id}`} className="block text-sm font-medium text-slate-800">
             Comment
           </label>
-          <textarea id={`comment-${creative.id}`} rows={2} maxLength={5000} value={body} onChange={(e) => setBody(e.target.value)} className="w-full rounded border border-slate-300 px-2 py-1.5" />
+          <textarea
+            id={`comment-${creative.id}`}
+            rows={2}
+            maxLength={5000}
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+            className="w-full rounded border border-slate-300 px-2 py-1.5"
+          />
           <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
             {creative.kind === "video" ? (
               <label className="flex items-center gap-2 text-slate-800">
                 <input type="checkbox" checked={atTime} onChange={(e) => setAtTime(e.target.checked)} /> At the video&apos;s current time
               </label>
             ) : (
-              <span className="text-slate-600">{pin ? `Pinned at ${Math.round(pin.x * 100)}%, ${Math.round(pin.y * 100)}%` : "Tap the image to pin your comment"}</span>
+              <span className="text-slate-600">
+                {pin ? `Pinned at ${Math.round(pin.x * 100)}%, ${Math.round(pin.y * 100)}%` : "Tap the image to pin your comment"}
+              </span>
             )}
             <button type="submit" disabled={busy} className="rounded bg-indigo-600 px-3 py-1.5 font-medium text-white disabled:opacity-50">
               Post comment
@@ -215,16 +270,23 @@ function CreativeCard({
           {error}
         </p>
       )}
-      {near && <div className="mt-4">
-        <h3 className="mb-2 text-sm font-semibold text-slate-900">Comments</h3>
-        <ThreadList
-          threads={creative.threads}
-          onSeek={(t) => {
-            if (video.current) video.current.currentTime = t;
-          }}
-          onReply={permissions.comment ? async (threadId, text) => void (await act(() => post(`/api/review/${token}/comments`, { creativeId: creative.id, ...who, body: text, parentId: threadId }))) : undefined}
-        />
-      </div>}
+      {near && (
+        <div className="mt-4">
+          <h3 className="mb-2 text-sm font-semibold text-slate-900">Comments</h3>
+          <ThreadList
+            threads={creative.threads}
+            onSeek={(t) => {
+              if (video.current) video.current.currentTime = t;
+            }}
+            onReply={
+              permissions.comment
+                ? async (threadId, text) =>
+                    void (await act(() => post(`/api/review/${token}/comments`, { creativeId: creative.id, ...who, body: text, parentId: threadId })))
+                : undefined
+            }
+          />
+        </div>
+      )}
       <p className="sr-only">{creative.kind === "video" && creative.durationSeconds ? `Duration ${formatTimeCode(creative.durationSeconds)}` : ""}</p>
     </article>
   );

@@ -15,6 +15,7 @@ export function attachmentDisposition(requestedName: string, fallbackName = "dow
     Array.from(
       requestedName
         .normalize("NFC")
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
         .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "")
         .replace(/[\\/]/g, "_")
         .trim(),

@@ -1,8 +1,5 @@
 /** The outcome of reading a `Range` header against an object of a known size (RFC 9110 §14). */
-export type RangeRequest =
-  | { kind: "full" }
-  | { kind: "partial"; start: number; end: number }
-  | { kind: "unsatisfiable" };
+export type RangeRequest = { kind: "full" } | { kind: "partial"; start: number; end: number } | { kind: "unsatisfiable" };
 
 /**
  * Single byte ranges are served as 206; a header we do not understand, or one asking

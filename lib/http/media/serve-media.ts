@@ -35,11 +35,10 @@ export async function mediaResponse(request: Request, media: CreativeMedia, opti
 
   const range = rangeStillApplies(request.headers, info) ? parseRange(request.headers.get("range"), info.sizeBytes) : { kind: "full" as const };
   if (range.kind === "unsatisfiable") {
-    return json(
-      { error: { code: "invalid_request", message: `Range not satisfiable: the media is ${info.sizeBytes} bytes` } },
-      416,
-      { "Content-Range": `bytes */${info.sizeBytes}`, "Accept-Ranges": "bytes" },
-    );
+    return json({ error: { code: "invalid_request", message: `Range not satisfiable: the media is ${info.sizeBytes} bytes` } }, 416, {
+      "Content-Range": `bytes */${info.sizeBytes}`,
+      "Accept-Ranges": "bytes",
+    });
   }
 
   const object = await storage.read(media.storageKey, range.kind === "partial" ? { range } : {});

@@ -101,7 +101,8 @@ type NewStep = { stepId: string; name?: string; result: StepResult };
 function stepsOf(ops: unknown, includeStep = true): NewStep[] {
   const out: NewStep[] = [];
   for (const op of Array.isArray(ops) ? (ops as Op[]) : []) {
-    if (op.op === OP.StepRun || (includeStep && op.op === OP.Step)) out.push({ stepId: op.id, name: op.displayName, result: { type: "data", data: op.data ?? null } });
+    if (op.op === OP.StepRun || (includeStep && op.op === OP.Step))
+      out.push({ stepId: op.id, name: op.displayName, result: { type: "data", data: op.data ?? null } });
     else if (op.op === OP.StepFailed) out.push({ stepId: op.id, name: op.displayName, result: { type: "error", error: op.error ?? null } });
   }
   return out;

@@ -43,7 +43,9 @@ export interface CandidateWait {
  * event waits whose event name is among them, oldest wait first.
  */
 export async function takeEventsAndWaits(db: Db, limit: number, now: Date): Promise<{ events: JobEventPayload[]; waits: CandidateWait[] }> {
-  const rows = await db.$queryRaw<{ kind: string; id: string; name: string; data: unknown; ts: string | null; stepId: string | null; expression: string | null; runEvent: unknown }[]>`
+  const rows = await db.$queryRaw<
+    { kind: string; id: string; name: string; data: unknown; ts: string | null; stepId: string | null; expression: string | null; runEvent: unknown }[]
+  >`
     WITH ev AS (
       SELECT id, name, data, ts, "createdAt" FROM job_events WHERE "processedAt" IS NULL ORDER BY "createdAt" ASC LIMIT ${limit}
     )

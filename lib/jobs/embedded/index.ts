@@ -61,5 +61,8 @@ export async function stopEmbeddedRunnerWithin(graceMs: number): Promise<void> {
 export async function embeddedRunnerStarted(): Promise<boolean> {
   const pending = getServices().peek<Promise<EmbeddedRunner>>(RUNNER);
   if (!pending) return false;
-  return pending.then(() => true, () => false);
+  return pending.then(
+    () => true,
+    () => false,
+  );
 }

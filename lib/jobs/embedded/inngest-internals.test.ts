@@ -73,7 +73,11 @@ const post = (req: Request) => handler.POST(req as never, undefined);
 
 const TRIGGER: Record<string, string> = { journey: "canary/go", waiting: "canary/wait", failing: "canary/fail" };
 let runs = 0;
-function execute(fnId: string, steps: { stepId: string; result: StepResult }[], over: { data?: Record<string, unknown>; checkpoint?: boolean; stepId?: string; runId?: string } = {}) {
+function execute(
+  fnId: string,
+  steps: { stepId: string; result: StepResult }[],
+  over: { data?: Record<string, unknown>; checkpoint?: boolean; stepId?: string; runId?: string } = {},
+) {
   const event = { id: `evt_${fnId}`, name: TRIGGER[fnId]!, data: (over.data ?? {}) as Record<string, never>, ts: Date.now() };
   return callFunction(post, signingKey, {
     functionId: `${APP}-${fnId}`,
@@ -139,18 +143,30 @@ describe("Inngest private API canary (lib/jobs/embedded/inngest-internals.ts)", 
 
     const done = await execute("journey", [memo(a!), memo(sleep!, null), memo(b!), memo(emit!)]);
     const outcome = interpret(done, new Date());
-    const output = outcome.kind === "completed" ? outcome.output : outcome.kind === "ops" ? outcome.ops.find((op) => op.op === OP.RunComplete)?.data : undefined;
-    expect(output, changed(`a finished function should answer 200 or RunComplete with its output (${done.status} ${JSON.stringify(done.body)})`)).toEqual({ b: 2 });
+    const output =
+      outcome.kind === "completed" ? outcome.output : outcome.kind === "ops" ? outcome.ops.find((op) => op.op === OP.RunComplete)?.data : undefined;
+    expect(output, changed(`a finished function should answer 200 or RunComplete with its output (${done.status} ${JSON.stringify(done.body)})`)).toEqual({
+      b: 2,
+    });
   });
 
   it("checkpoints new steps to /v1/checkpoint/<runId>/async and goes on in the same request", async () => {
     const before = checkpoints.length;
     const ops = opsOf(await execute("journey", [], { checkpoint: true, runId: "run_checkpointed" }));
     const received = checkpoints.slice(before);
-    expect(received.map((c) => c.runId), changed("no checkpoint request arrived for the run")).toEqual(["run_checkpointed"]);
+    expect(
+      received.map((c) => c.runId),
+      changed("no checkpoint request arrived for the run"),
+    ).toEqual(["run_checkpointed"]);
     const checkpointed = received[0]!.ops as Op[];
-    expect(checkpointed.map((op) => [op.op === OP.Step ? OP.StepRun : op.op, op.data]), changed(`checkpoint body changed: ${JSON.stringify(checkpointed)}`)).toEqual([[OP.StepRun, 1]]);
-    expect(ops.some((op) => op.op === OP.Sleep), changed("after an accepted checkpoint the SDK should go on to the sleep")).toBe(true);
+    expect(
+      checkpointed.map((op) => [op.op === OP.Step ? OP.StepRun : op.op, op.data]),
+      changed(`checkpoint body changed: ${JSON.stringify(checkpointed)}`),
+    ).toEqual([[OP.StepRun, 1]]);
+    expect(
+      ops.some((op) => op.op === OP.Sleep),
+      changed("after an accepted checkpoint the SDK should go on to the sleep"),
+    ).toBe(true);
   });
 
   it("reports waits, retriable step errors and terminal failures as the runner reads them", async () => {
@@ -163,12 +179,14 @@ describe("Inngest private API canary (lib/jobs/embedded/inngest-internals.ts)", 
     ]);
 
     const retry = opsOf(await execute("failing", [], { data: { terminal: false } }));
-    expect(retry.map((op) => op.op), changed(`a throwing step should be a StepError op: ${JSON.stringify(retry)}`)).toContain(OP.StepError);
+    expect(
+      retry.map((op) => op.op),
+      changed(`a throwing step should be a StepError op: ${JSON.stringify(retry)}`),
+    ).toContain(OP.StepError);
 
     const terminal = await execute("failing", [], { data: { terminal: true } });
     const outcome = interpret(terminal, new Date());
-    const stops =
-      (outcome.kind === "error" && !outcome.retriable) || (outcome.kind === "ops" && outcome.ops.some((op) => op.op === OP.StepFailed));
+    const stops = (outcome.kind === "error" && !outcome.retriable) || (outcome.kind === "ops" && outcome.ops.some((op) => op.op === OP.StepFailed));
     expect(stops, changed(`a NonRetriableError should be StepFailed or a no-retry error (${terminal.status} ${JSON.stringify(terminal.body)})`)).toBe(true);
   });
 });

@@ -9,9 +9,7 @@ function nameMatches(pattern: string, name: string): boolean {
 
 /** The functions an event triggers. */
 export function functionsForEvent(registry: readonly FunctionDef[], event: JobEventPayload): FunctionDef[] {
-  return registry.filter((fn) =>
-    fn.events.some((t) => nameMatches(t.name, event.name) && (!t.expression || evaluate(t.expression, { event }))),
-  );
+  return registry.filter((fn) => fn.events.some((t) => nameMatches(t.name, event.name) && (!t.expression || evaluate(t.expression, { event }))));
 }
 
 /** Whether any function listens for events named `name`. */

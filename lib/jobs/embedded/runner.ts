@@ -120,10 +120,13 @@ export class EmbeddedRunner {
     }
     this.unsubscribe = onWake(() => this.wakeForEvents());
     const leaseMs = this.opts.leaseMs ?? 30_000;
-    this.heartbeat = setInterval(() => {
-      const ids = [...this.inFlight.keys()];
-      renewLeases(this.opts.db, this.owner, ids, new Date(this.now().getTime() + leaseMs)).catch((err) => this.log.error("lease renewal failed", err));
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+    this.heartbeat = setInterval(
+      () => {
+        const ids = [...this.inFlight.keys()];
+        renewLeases(this.opts.db, this.owner, ids, new Date(this.now().getTime() + leaseMs)).catch((err) => this.log.error("lease renewal failed", err));
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
     this.heartbeat.unref();
     this.loop = this.run();
   }

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CandidateWait } from "./event-store";
 import type { JobEventPayload } from "./types";
 import { saveStep } from "./run-store";

@@ -24,7 +24,7 @@ export async function advanceSandbox(
   let now = Date.now();
   for (const platform of ["platform_a", "platform_b"] as Platform[]) {
     const account = await getAdAccount(workspaceId, platform);
-    if (!account || account.mode !== "sandbox") continue;
+    if (account?.mode !== "sandbox") continue;
     const row = await sandboxAccount(account);
     // Deliver up to now first, so the advanced hours start where real time left off.
     await syncDelivery(row);
@@ -35,7 +35,11 @@ export async function advanceSandbox(
     const where = { accountId: row.externalAccountId };
     const db = getDb();
     // What the platform holds: lets an operator (or a test) see that nothing was made twice.
-    const objects = { campaigns: await db.sandboxCampaign.count({ where }), adSets: await db.sandboxAdSet.count({ where }), ads: await db.sandboxAd.count({ where }) };
+    const objects = {
+      campaigns: await db.sandboxCampaign.count({ where }),
+      adSets: await db.sandboxAdSet.count({ where }),
+      ads: await db.sandboxAd.count({ where }),
+    };
     platforms[platform] = { ...summary, currency: row.currency, objects };
     for (const k of Object.keys(total) as (keyof DeliverySummary)[]) if (k !== "hours") total[k] += summary[k];
   }

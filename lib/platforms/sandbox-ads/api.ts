@@ -78,7 +78,9 @@ export class SandboxAdsApi implements AdsApi {
   async createCampaign(account: AdAccountRef, write: CampaignWrite): Promise<PlatformCampaign> {
     await this.enter(account);
     const db = getDb();
-    const existing = await db.sandboxCampaign.findUnique({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } });
+    const existing = await db.sandboxCampaign.findUnique({
+      where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } },
+    });
     if (existing) return this.campaignOut(existing);
     applyNameFault(this.platform, "campaign", write.name, `${account.externalAccountId}:${write.clientRef}:create`);
     await db.sandboxCampaign.createMany({
@@ -95,7 +97,9 @@ export class SandboxAdsApi implements AdsApi {
       skipDuplicates: true,
     });
     await slowAnswer(write.name);
-    return this.campaignOut(await db.sandboxCampaign.findUniqueOrThrow({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } }));
+    return this.campaignOut(
+      await db.sandboxCampaign.findUniqueOrThrow({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } }),
+    );
   }
 
   async updateCampaign(account: AdAccountRef, externalId: string, patch: { name?: string; status?: AdObjectStatus; clientRef: string }) {
@@ -127,7 +131,8 @@ export class SandboxAdsApi implements AdsApi {
     const audience = write.audienceId ? sandboxAudiences(account.externalAccountId).find((a) => a.externalId === write.audienceId) : undefined;
     if (write.audienceId && !audience) throw this.notFound("saved audience", write.audienceId);
     const audienceSize =
-      audience?.approximateSize ?? (write.targeting.platform === "platform_a" ? 40_000 * write.targeting.countries.length : 30_000 * write.targeting.locationIds.length);
+      audience?.approximateSize ??
+      (write.targeting.platform === "platform_a" ? 40_000 * write.targeting.countries.length : 30_000 * write.targeting.locationIds.length);
     await db.sandboxAdSet.createMany({
       data: [
         {
@@ -149,10 +154,16 @@ export class SandboxAdsApi implements AdsApi {
       skipDuplicates: true,
     });
     await slowAnswer(write.name);
-    return this.adSetOut(await db.sandboxAdSet.findUniqueOrThrow({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } }));
+    return this.adSetOut(
+      await db.sandboxAdSet.findUniqueOrThrow({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } }),
+    );
   }
 
-  async updateAdSet(account: AdAccountRef, externalId: string, patch: { name?: string; status?: AdObjectStatus; budget?: Budget; endTime?: string | null; clientRef: string }) {
+  async updateAdSet(
+    account: AdAccountRef,
+    externalId: string,
+    patch: { name?: string; status?: AdObjectStatus; budget?: Budget; endTime?: string | null; clientRef: string },
+  ) {
     const acct = await this.enter(account);
     const db = getDb();
     const row = await db.sandboxAdSet.findFirst({ where: { id: externalId, accountId: account.externalAccountId } });
@@ -188,21 +199,21 @@ export class SandboxAdsApi implements AdsApi {
     this.checkCreative(write.creative);
     applyNameFault(this.platform, "ad", write.name, `${account.externalAccountId}:${write.clientRef}:create`);
     const row = {
-          id: this.newObjectId(account, write.clientRef, "ad"),
-          accountId: account.externalAccountId,
-          adSetId: adSet.id,
-          clientRef: write.clientRef,
-          name: write.name,
-          status: this.rules.statusNames.paused,
-          mediaId: write.creative.mediaId,
-          mediaKind: write.creative.kind,
-          headline: write.creative.headline,
-          primaryText: write.creative.primaryText,
-          description: write.creative.description,
-          callToAction: this.rules.callToActionNames[write.creative.callToAction]!,
-          landingUrl: write.creative.landingUrl,
-          leadFormId: write.creative.leadFormId,
-          quality: qualityOf(write.creative.mediaId),
+      id: this.newObjectId(account, write.clientRef, "ad"),
+      accountId: account.externalAccountId,
+      adSetId: adSet.id,
+      clientRef: write.clientRef,
+      name: write.name,
+      status: this.rules.statusNames.paused,
+      mediaId: write.creative.mediaId,
+      mediaKind: write.creative.kind,
+      headline: write.creative.headline,
+      primaryText: write.creative.primaryText,
+      description: write.creative.description,
+      callToAction: this.rules.callToActionNames[write.creative.callToAction]!,
+      landingUrl: write.creative.landingUrl,
+      leadFormId: write.creative.leadFormId,
+      quality: qualityOf(write.creative.mediaId),
     };
     const { count } = await db.sandboxAd.createMany({ data: [row], skipDuplicates: true });
     await slowAnswer(write.name);
@@ -211,7 +222,11 @@ export class SandboxAdsApi implements AdsApi {
     return this.adOut(await db.sandboxAd.findUniqueOrThrow({ where: key }));
   }
 
-  async updateAd(account: AdAccountRef, externalId: string, patch: { name?: string; status?: AdObjectStatus; creative?: Partial<AdCreativeSpec>; clientRef: string }) {
+  async updateAd(
+    account: AdAccountRef,
+    externalId: string,
+    patch: { name?: string; status?: AdObjectStatus; creative?: Partial<AdCreativeSpec>; clientRef: string },
+  ) {
     await this.enter(account);
     const db = getDb();
     const row = await db.sandboxAd.findFirst({ where: { id: externalId, accountId: account.externalAccountId } });
@@ -368,9 +383,13 @@ export class SandboxAdsApi implements AdsApi {
     });
     const poisoned = rows.find((r) => (r.fields as { values: string[] }[]).some((f) => f.values.some((v) => adsFaultOf(v) === "reject")));
     if (poisoned) {
-      throw new PlatformError("upstream_error", `${this.platform} failed to read the submissions of lead form ${query.formExternalId} (sandbox-reject in submission ${poisoned.id}: every read of a page holding it fails)`, {
-        retryable: true,
-      });
+      throw new PlatformError(
+        "upstream_error",
+        `${this.platform} failed to read the submissions of lead form ${query.formExternalId} (sandbox-reject in submission ${poisoned.id}: every read of a page holding it fails)`,
+        {
+          retryable: true,
+        },
+      );
     }
     return rows.map((r) => ({
       externalId: r.id,
@@ -387,13 +406,19 @@ export class SandboxAdsApi implements AdsApi {
 
   private checkTargeting(targeting: Targeting): void {
     if (targeting.platform !== this.platform) throw this.invalid(`targeting for ${targeting.platform} sent to ${this.platform}`);
-    if (targeting.platform === "platform_a" && !targeting.countries.every((c) => /^[A-Z]{2}$/.test(c))) throw this.invalid("countries must be ISO 3166 alpha-2 codes");
+    if (targeting.platform === "platform_a" && !targeting.countries.every((c) => /^[A-Z]{2}$/.test(c)))
+      throw this.invalid("countries must be ISO 3166 alpha-2 codes");
     if (targeting.platform === "platform_a" && targeting.countries.length === 0) throw this.invalid("an ad set needs at least one target country");
     if (targeting.platform === "platform_b" && targeting.locationIds.length === 0) throw this.invalid("an ad group needs at least one location id");
   }
 
   private checkCreative(creative: AdCreativeSpec): void {
-    const problems = adProblems(this.platform, { id: creative.mediaId, kind: creative.kind, width: null, height: null, durationMs: null, sizeBytes: 0 }, creative, creative.callToAction).filter(
+    const problems = adProblems(
+      this.platform,
+      { id: creative.mediaId, kind: creative.kind, width: null, height: null, durationMs: null, sizeBytes: 0 },
+      creative,
+      creative.callToAction,
+    ).filter(
       (p) => !p.startsWith("creative "), // media was checked when it was uploaded
     );
     if (problems.length) throw this.invalid(problems.join("; "));

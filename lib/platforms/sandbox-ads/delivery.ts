@@ -1,6 +1,5 @@
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { newId } from "@/lib/ids";
 import { PLATFORM_RULES } from "../ad-rules";
 import { COMMENT_AUTHORS, COMMENT_MESSAGES, LEAD_NAMES, sandboxLeadForms } from "./catalog";
 import { floorHour, HOUR_MS, localDayHour, simulatedNow, type SandboxAccountRow } from "./clock";
@@ -204,7 +203,18 @@ async function deliverHours(tx: Prisma.TransactionClient, account: SandboxAccoun
         touched.add(ad);
 
         const key = `${ad.id}|${date}`;
-        const day = days.get(key) ?? { adId: ad.id, date, adSetId, impressions: 0, reach: 0, clicks: 0, spendMinor: 0, conversions: 0, valueMinor: 0, frequency: 0 };
+        const day = days.get(key) ?? {
+          adId: ad.id,
+          date,
+          adSetId,
+          impressions: 0,
+          reach: 0,
+          clicks: 0,
+          spendMinor: 0,
+          conversions: 0,
+          valueMinor: 0,
+          frequency: 0,
+        };
         day.impressions += impressions;
         day.clicks += clicks;
         day.spendMinor += spend;

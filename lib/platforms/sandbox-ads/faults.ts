@@ -63,9 +63,13 @@ export function applyCommentFault(platform: Platform, message: string, action: s
     });
   }
   if (fault === "terms") {
-    throw new PlatformError("invalid_input", `${platform} refused to ${action} the comment: the page's moderation permissions were revoked by the platform (sandbox-terms)`, {
-      retryable: false,
-    });
+    throw new PlatformError(
+      "invalid_input",
+      `${platform} refused to ${action} the comment: the page's moderation permissions were revoked by the platform (sandbox-terms)`,
+      {
+        retryable: false,
+      },
+    );
   }
 }
 

@@ -30,7 +30,7 @@ export async function seedSandboxLeads(input: SeedLeadsInput): Promise<{ workspa
     throw badRequest(`--count must be a whole number from 1 to ${MAX_SEEDED_LEADS}`);
   }
   const account = await getAdAccount(input.workspaceId, "platform_a");
-  if (!account || account.mode !== "sandbox") throw notFound("Sandbox platform_a ad account of the workspace");
+  if (account?.mode !== "sandbox") throw notFound("Sandbox platform_a ad account of the workspace");
   const forms = sandboxLeadForms(account.externalAccountId);
   const form = input.formExternalId ? forms.find((f) => f.externalId === input.formExternalId) : forms[0];
   if (!form) throw notFound(`Lead form ${input.formExternalId}`);
@@ -38,7 +38,11 @@ export async function seedSandboxLeads(input: SeedLeadsInput): Promise<{ workspa
   const row = await sandboxAccount(account);
   await syncDelivery(row);
   const hourStart = row.deliveredThrough.getTime();
-  const ad = await db.sandboxAd.findFirst({ where: { accountId: account.externalAccountId, leadFormId: form.externalId }, orderBy: { id: "asc" }, select: { id: true } });
+  const ad = await db.sandboxAd.findFirst({
+    where: { accountId: account.externalAccountId, leadFormId: form.externalId },
+    orderBy: { id: "asc" },
+    select: { id: true },
+  });
   const random = seededRandom(hash32(`${form.externalId}:${hourStart}:${input.count}`));
   const batch = `${hourStart}:${random()}`;
   const sameAt = hourStart + Math.floor(random() * HOUR_MS);
@@ -64,5 +68,10 @@ export async function seedSandboxLeads(input: SeedLeadsInput): Promise<{ workspa
   await db.sandboxAccount.update({ where: { externalAccountId: row.externalAccountId }, data: { offsetSeconds: { increment: 3600 } } });
   row.offsetSeconds += 3600;
   await syncDelivery(row);
-  return { workspaceId: input.workspaceId, formId: form.externalId, leads: rows.length, simulatedNow: new Date(Date.now() + row.offsetSeconds * 1000).toISOString() };
+  return {
+    workspaceId: input.workspaceId,
+    formId: form.externalId,
+    leads: rows.length,
+    simulatedNow: new Date(Date.now() + row.offsetSeconds * 1000).toISOString(),
+  };
 }

@@ -47,8 +47,18 @@ const CreateAdSetInput = z
     budget: BudgetSchema,
     startTime: isoTime.optional().describe("When delivery may start (default: now)"),
     endTime: isoTime.optional().describe("When delivery ends; required with a lifetime budget"),
-    targetCountries: z.array(Country).min(1).max(25).optional().describe("Required on platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b"),
-    locationIds: z.array(LocationId).min(1).max(50).optional().describe("Required on platform_b (ad groups): the platform's location ids; not accepted on platform_a"),
+    targetCountries: z
+      .array(Country)
+      .min(1)
+      .max(25)
+      .optional()
+      .describe("Required on platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b"),
+    locationIds: z
+      .array(LocationId)
+      .min(1)
+      .max(50)
+      .optional()
+      .describe("Required on platform_b (ad groups): the platform's location ids; not accepted on platform_a"),
     ageMin: z.number().int().min(13).max(65).optional().describe("platform_a only (default 18)"),
     ageMax: z.number().int().min(13).max(65).optional().describe("platform_a only (default 65)"),
     audienceId: z.string().min(1).max(100).optional().describe("A saved audience (list_audiences)"),
@@ -56,14 +66,20 @@ const CreateAdSetInput = z
   })
   .superRefine((v, ctx) => {
     if (v.platform === "platform_a") {
-      if (!v.targetCountries) ctx.addIssue({ code: "custom", path: ["targetCountries"], message: "platform_a ad sets need target countries (ISO 3166 alpha-2 codes, e.g. [\"US\"])" });
-      if (v.locationIds) ctx.addIssue({ code: "custom", path: ["locationIds"], message: "platform_a ad sets target countries (targetCountries), not location ids" });
+      if (!v.targetCountries)
+        ctx.addIssue({ code: "custom", path: ["targetCountries"], message: 'platform_a ad sets need target countries (ISO 3166 alpha-2 codes, e.g. ["US"])' });
+      if (v.locationIds)
+        ctx.addIssue({ code: "custom", path: ["locationIds"], message: "platform_a ad sets target countries (targetCountries), not location ids" });
     } else {
-      if (!v.locationIds) ctx.addIssue({ code: "custom", path: ["locationIds"], message: "platform_b ad groups need location ids (the platform's ids, e.g. [\"6252001\"])" });
-      if (v.targetCountries) ctx.addIssue({ code: "custom", path: ["targetCountries"], message: "platform_b ad groups target location ids (locationIds), not countries" });
-      if (v.ageMin !== undefined || v.ageMax !== undefined) ctx.addIssue({ code: "custom", path: ["ageMin"], message: "platform_b ad groups take no age range" });
+      if (!v.locationIds)
+        ctx.addIssue({ code: "custom", path: ["locationIds"], message: 'platform_b ad groups need location ids (the platform\'s ids, e.g. ["6252001"])' });
+      if (v.targetCountries)
+        ctx.addIssue({ code: "custom", path: ["targetCountries"], message: "platform_b ad groups target location ids (locationIds), not countries" });
+      if (v.ageMin !== undefined || v.ageMax !== undefined)
+        ctx.addIssue({ code: "custom", path: ["ageMin"], message: "platform_b ad groups take no age range" });
     }
-    if (v.ageMin !== undefined && v.ageMax !== undefined && v.ageMin > v.ageMax) ctx.addIssue({ code: "custom", path: ["ageMin"], message: "must not be above ageMax" });
+    if (v.ageMin !== undefined && v.ageMax !== undefined && v.ageMin > v.ageMax)
+      ctx.addIssue({ code: "custom", path: ["ageMin"], message: "must not be above ageMax" });
   });
 
 const BuildRowSchema = z.object({
@@ -257,7 +273,8 @@ export const adTools = [
     ...read,
     name: "list_ads",
     title: "List ads",
-    description: "Lists the workspace's ads, newest first, each with today's and the last 7 days' spend, impressions, clicks and conversions; filter by ad set, campaign, platform or status. Paginated.",
+    description:
+      "Lists the workspace's ads, newest first, each with today's and the last 7 days' spend, impressions, clicks and conversions; filter by ad set, campaign, platform or status. Paginated.",
     input: z.strictObject({
       adSetId: idArg("Ad set").optional(),
       campaignId: idArg("Campaign").optional(),
@@ -281,7 +298,8 @@ export const adTools = [
     ...read,
     name: "get_ad_insights",
     title: "Get ad insights",
-    description: "An ad's daily delivery (impressions, reach, clicks, spend, conversions and their value, frequency) over days of the ad account (default: the last 7).",
+    description:
+      "An ad's daily delivery (impressions, reach, clicks, spend, conversions and their value, frequency) over days of the ad account (default: the last 7).",
     input: z.strictObject({ id: idArg("Ad"), since: day.optional(), until: day.optional() }),
     output: z.object({
       currency: z.string(),
@@ -388,7 +406,8 @@ export const adTools = [
     ...write,
     name: "save_ad_draft",
     title: "Save ad draft",
-    description: "Saves an ad draft (creative, copy variant, optional ad set, call to action, landing URL); with id, replaces that draft. Nothing is sent to a platform.",
+    description:
+      "Saves an ad draft (creative, copy variant, optional ad set, call to action, landing URL); with id, replaces that draft. Nothing is sent to a platform.",
     input: z.strictObject({
       id: idArg("Ad draft").optional(),
       name: NameArg,

@@ -10,7 +10,9 @@ const page = pageArgs({ defaultLimit: 50, maxLimit: 200 });
 const RuleName = z.string().trim().min(1).max(200);
 const Cooldown = z.number().int().min(0).max(COOLDOWN_MINUTES_MAX).describe("Minutes an object acted on is left alone by this rule (0: none)");
 
-const MetricsSchema = z.object(Object.fromEntries(RULE_METRICS.map((m) => [m, z.number().nullable()])) as Record<(typeof RULE_METRICS)[number], z.ZodNullable<z.ZodNumber>>);
+const MetricsSchema = z.object(
+  Object.fromEntries(RULE_METRICS.map((m) => [m, z.number().nullable()])) as Record<(typeof RULE_METRICS)[number], z.ZodNullable<z.ZodNumber>>,
+);
 
 const RuleSchema = z.object({
   id: z.string(),
@@ -82,10 +84,13 @@ export const automationTools = [
       "Saves an automation rule, evaluated every hour: when the metrics of a campaign, ad set or ad in the scope meet the conditions over the window, " +
       "the action pauses or activates it, or raises or lowers an ad set's budget by a percent within a cap. An object acted on is left alone for the cooldown. " +
       "Activating and budget actions also need the launch permission. preview_rule shows what it would do now.",
-    input: z.strictObject({ name: RuleName, enabled: z.boolean().optional().describe("Default true"), cooldownMinutes: Cooldown, ...RuleDefinitionFields }).superRefine((v, ctx) => {
-      const r = RuleDefinitionSchema.safeParse({ conditions: v.conditions, match: v.match, window: v.window, scope: v.scope, action: v.action });
-      if (!r.success) for (const issue of r.error.issues) if (issue.code === "custom") ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
-    }),
+    input: z
+      .strictObject({ name: RuleName, enabled: z.boolean().optional().describe("Default true"), cooldownMinutes: Cooldown, ...RuleDefinitionFields })
+      .superRefine((v, ctx) => {
+        const r = RuleDefinitionSchema.safeParse({ conditions: v.conditions, match: v.match, window: v.window, scope: v.scope, action: v.action });
+        if (!r.success)
+          for (const issue of r.error.issues) if (issue.code === "custom") ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      }),
     output: z.object({ rule: RuleSchema }),
     handler: createRule,
   }),

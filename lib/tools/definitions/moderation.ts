@@ -54,7 +54,8 @@ export const moderationTools = [
   defineTool({
     name: "get_ad_comment_audit",
     title: "Get ad comment audit",
-    description: "One inbox comment with its audit trail: every hide, unhide, reply and delete, with who did it (a member, and the API key used) or which keyword rule, and when.",
+    description:
+      "One inbox comment with its audit trail: every hide, unhide, reply and delete, with who did it (a member, and the API key used) or which keyword rule, and when.",
     category: "moderation",
     capability: "comments.moderate",
     readOnly: true,
@@ -69,7 +70,8 @@ export const moderationTools = [
   defineTool({
     name: "reply_to_ad_comment",
     title: "Reply to ad comment",
-    description: "Replies to a comment as the ad account's page, on the platform, then records the reply in the inbox (state replied, unless the comment is hidden).",
+    description:
+      "Replies to a comment as the ad account's page, on the platform, then records the reply in the inbox (state replied, unless the comment is hidden).",
     category: "moderation",
     capability: "comments.moderate",
     readOnly: false,

@@ -187,7 +187,11 @@ export const performanceTools = [
     name: "list_creative_tests",
     title: "List creative tests",
     description: "The workspace's creative tests, newest first, each with its progress towards a decision. Paginated.",
-    input: z.strictObject({ status: z.enum(["running", "completed", "stopped"]).optional(), adSetId: idArg("Ad set").optional(), ...pageArgs({ defaultLimit: 20, maxLimit: CREATIVE_TESTS_LIMIT }) }),
+    input: z.strictObject({
+      status: z.enum(["running", "completed", "stopped"]).optional(),
+      adSetId: idArg("Ad set").optional(),
+      ...pageArgs({ defaultLimit: 20, maxLimit: CREATIVE_TESTS_LIMIT }),
+    }),
     output: z.object({ tests: z.array(CreativeTestSchema), nextCursor: z.string().nullable() }),
     handler: listCreativeTests,
   }),

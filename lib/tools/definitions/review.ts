@@ -54,7 +54,8 @@ export const reviewTools = [
   defineTool({
     name: "list_review_history",
     title: "List review history",
-    description: "A creative's review status changes, newest first, with who made each (teammates and review-link guests). Paginated: pass nextCursor back as cursor.",
+    description:
+      "A creative's review status changes, newest first, with who made each (teammates and review-link guests). Paginated: pass nextCursor back as cursor.",
     category: "review",
     capability: "creatives.list",
     readOnly: true,
@@ -189,7 +190,11 @@ export const reviewTools = [
       file: z
         .strictObject({
           fileName: z.string().min(1).max(255),
-          contentBase64: z.string().min(1).max(Math.ceil((TOOL_UPLOAD_MAX_BYTES * 4) / 3) + 4).describe("The file's bytes, base64"),
+          contentBase64: z
+            .string()
+            .min(1)
+            .max(Math.ceil((TOOL_UPLOAD_MAX_BYTES * 4) / 3) + 4)
+            .describe("The file's bytes, base64"),
         })
         .optional(),
     }),

@@ -70,7 +70,8 @@ export const taskTools = [
   defineTool({
     name: "list_tasks",
     title: "List tasks",
-    description: "Tasks newest first, filtered by list, status, assignee (or mine: the caller's) and a due-date range. Paginated: pass nextCursor back as cursor.",
+    description:
+      "Tasks newest first, filtered by list, status, assignee (or mine: the caller's) and a due-date range. Paginated: pass nextCursor back as cursor.",
     category: "tasks",
     capability: "tasks.read",
     readOnly: true,

@@ -127,7 +127,13 @@ export const uploadTools = [
           type: "object",
           required: ["files"],
           properties: {
-            files: { type: "array", items: { type: "string", format: "binary" }, minItems: 1, maxItems: UPLOAD_LIMITS.maxFiles, description: "One part named files per file" },
+            files: {
+              type: "array",
+              items: { type: "string", format: "binary" },
+              minItems: 1,
+              maxItems: UPLOAD_LIMITS.maxFiles,
+              description: "One part named files per file",
+            },
             platform: { type: "string", enum: ["platform_a", "platform_b"], default: "platform_a", description: "The ad account the files are pushed to" },
             folderId: { type: "string", description: "Library folder the resulting creatives are filed under" },
           },

@@ -121,8 +121,15 @@ export const COMMANDS: CommandSpec[] = [
       const platform = stringFlag(ctx.args, "platform");
       if (platform && platform !== "platform_a" && platform !== "platform_b") throw new UsageError("--platform must be platform_a or platform_b");
       const client = ctx.client();
-      const progress = uploadProgress(files.map((f) => f.split(/[\\/]/).pop()!), sizes);
-      const created = await client.uploads.create(files, { platform: platform as Platform | undefined, folderId: stringFlag(ctx.args, "folder"), onProgress: progress.onProgress });
+      const progress = uploadProgress(
+        files.map((f) => f.split(/[\\/]/).pop()!),
+        sizes,
+      );
+      const created = await client.uploads.create(files, {
+        platform: platform as Platform | undefined,
+        folderId: stringFlag(ctx.args, "folder"),
+        onProgress: progress.onProgress,
+      });
       progress.done();
       if (!booleanFlag(ctx.args, "wait")) {
         if (ctx.json) printJson({ uploads: created });
@@ -131,7 +138,11 @@ export const COMMANDS: CommandSpec[] = [
       }
       const finished = await Promise.all(created.map((u) => client.uploads.waitFor(u.id)));
       if (ctx.json) printJson({ uploads: finished });
-      else printTable(finished.map((u) => uploadRow(u as unknown as Json)), UPLOAD_COLUMNS);
+      else
+        printTable(
+          finished.map((u) => uploadRow(u as unknown as Json)),
+          UPLOAD_COLUMNS,
+        );
       return finished.some((u) => u.status === "failed") ? EXIT.uploadFailed : EXIT.ok;
     },
   },
@@ -144,7 +155,13 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [{ name: "id" }],
     human: (r) => `${String(field(r, "upload").id)} ${String(field(r, "upload").status)}`,
   },
-  { name: "uploads dismiss", summary: "Remove a finished upload from the list", tool: "dismiss_upload", positionals: [{ name: "id" }], human: (_r, w) => `dismissed ${w[0]}` },
+  {
+    name: "uploads dismiss",
+    summary: "Remove a finished upload from the list",
+    tool: "dismiss_upload",
+    positionals: [{ name: "id" }],
+    human: (_r, w) => `dismissed ${w[0]}`,
+  },
 
   {
     name: "creatives list",
@@ -189,12 +206,29 @@ export const COMMANDS: CommandSpec[] = [
     tool: "get_webhook",
     record: { key: "webhook", empty: "No webhook endpoint; set one with: adloom webhooks set <https-url>" },
   },
-  { name: "webhooks set", summary: "Create the endpoint or change its URL", tool: "set_webhook_url", positionals: [{ name: "url" }], record: { key: "webhook" } },
+  {
+    name: "webhooks set",
+    summary: "Create the endpoint or change its URL",
+    tool: "set_webhook_url",
+    positionals: [{ name: "url" }],
+    record: { key: "webhook" },
+  },
   {
     name: "webhooks events",
     summary: "Subscribe to these event kinds (comma-separated, or all)",
     tool: "set_webhook_events",
-    positionals: [{ name: "events", parse: ([spec]) => (spec === "all" ? null : spec!.split(",").map((s) => s.trim()).filter(Boolean)) }],
+    positionals: [
+      {
+        name: "events",
+        parse: ([spec]) =>
+          spec === "all"
+            ? null
+            : spec!
+                .split(",")
+                .map((s) => s.trim())
+                .filter(Boolean),
+      },
+    ],
     record: { key: "webhook" },
   },
   { name: "webhooks delete", summary: "Remove the endpoint", tool: "delete_webhook", human: () => "webhook endpoint deleted" },
@@ -246,7 +280,11 @@ export const COMMANDS: CommandSpec[] = [
       const category = stringFlag(ctx.args, "category");
       const tools = (await ctx.client().tools.list()).filter((t) => !category || t.category === category);
       if (ctx.json) printJson({ tools });
-      else printTable(tools.map((t) => ({ ...t, access: t.readOnly ? "read" : t.destructive ? "destructive" : "write" })), ["name", "category", "access", "description"]);
+      else
+        printTable(
+          tools.map((t) => ({ ...t, access: t.readOnly ? "read" : t.destructive ? "destructive" : "write" })),
+          ["name", "category", "access", "description"],
+        );
       return EXIT.ok;
     },
   },

@@ -39,7 +39,10 @@ export function writeConfig(config: SavedConfig, env = process.env): string {
 }
 
 /** Where the key and base URL come from: flags, then environment, then the saved config. */
-export function resolveConnection(flags: { apiKey?: string | undefined; baseUrl?: string | undefined }, env = process.env): { apiKey?: string | undefined; baseUrl: string } {
+export function resolveConnection(
+  flags: { apiKey?: string | undefined; baseUrl?: string | undefined },
+  env = process.env,
+): { apiKey?: string | undefined; baseUrl: string } {
   const saved = readConfig(env);
   return {
     apiKey: flags.apiKey || env.ADLOOM_API_KEY || saved.apiKey,

@@ -6,7 +6,8 @@ import { toolFlags } from "./tool-flags.js";
 export function synopsis(spec: CommandSpec): string {
   const parts = [spec.name];
   const filled = (spec.positionals ?? []).map((p) => p.argument ?? p.name);
-  for (const p of spec.positionals ?? []) parts.push(p.rest ? `<${p.name}...>` : spec.name === "tools call" && p.name !== "name" ? `[${p.name}]` : `<${p.name}>`);
+  for (const p of spec.positionals ?? [])
+    parts.push(p.rest ? `<${p.name}...>` : spec.name === "tools call" && p.name !== "name" ? `[${p.name}]` : `<${p.name}>`);
   for (const [name, f] of Object.entries(spec.flags ?? {})) parts.push(f.type === "boolean" ? `[--${name}]` : `[--${name} ${f.placeholder ?? "VALUE"}]`);
   const schema = spec.tool ? TOOL_CATALOG.find((t) => t.name === spec.tool)?.inputSchema : undefined;
   for (const f of schema ? toolFlags(schema, [...filled, "idempotencyKey"]) : []) {

@@ -25,7 +25,13 @@ function signedHeaders(secret: string, event: StreamedEvent): Record<string, str
 async function forward(url: string, secret: string, event: StreamedEvent): Promise<{ status: number | null; error: string | null; durationMs: number }> {
   const started = performance.now();
   try {
-    const response = await fetch(url, { method: "POST", headers: signedHeaders(secret, event), body: event.raw, signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS), redirect: "manual" });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: signedHeaders(secret, event),
+      body: event.raw,
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      redirect: "manual",
+    });
     await response.arrayBuffer().catch(() => undefined);
     return { status: response.status, error: null, durationMs: Math.round(performance.now() - started) };
   } catch (err) {
@@ -91,7 +97,12 @@ export async function listen(ctx: Context): Promise<number> {
       } catch (err) {
         // A refused key or plan ends the session; a dropped connection is retried.
         if (stop.signal.aborted) break;
-        if ((err as { code?: string }).code !== "network_error" && (err as { status?: number }).status !== undefined && (err as { status: number }).status < 500) throw err;
+        if (
+          (err as { code?: string }).code !== "network_error" &&
+          (err as { status?: number }).status !== undefined &&
+          (err as { status: number }).status < 500
+        )
+          throw err;
         process.stderr.write(`stream interrupted (${(err as Error).message}); reconnecting\n`);
       }
       if (!stop.signal.aborted) await new Promise((r) => setTimeout(r, RECONNECT_MS));

@@ -26,7 +26,10 @@ const describeFlags = (flags: ToolFlag[], own: Record<string, OptionSpec>) =>
 async function runToolCommand(spec: CommandSpec & { tool: string }, argv: string[], words: number, contextFor: (args: ParsedArgs) => Context): Promise<number> {
   const schema = TOOL_CATALOG.find((t) => t.name === spec.tool)?.inputSchema ?? { properties: {} };
   const positionals = spec.positionals ?? [];
-  const flags = toolFlags(schema, positionals.map((p) => p.argument ?? p.name));
+  const flags = toolFlags(
+    schema,
+    positionals.map((p) => p.argument ?? p.name),
+  );
   const own = ownOptions(spec);
   const args = parseCommandLine(argv, { ...parseArgsOptions(flags), ...own }, () => describeFlags(flags, own));
   const given = args.positionals.slice(words);
@@ -59,7 +62,10 @@ async function runToolsCall(argv: string[], contextFor: (args: ParsedArgs) => Co
   const flags = toolFlags(schema ?? { properties: {} });
   const args = parseCommandLine(argv, parseArgsOptions(flags), () => describeFlags(flags, {}));
   const inline = args.positionals[3];
-  const toolArgs = { ...(inline !== undefined ? readJsonArgument(inline) : {}), ...argumentsFromFlags(flags, args.values as Record<string, string[] | undefined>) };
+  const toolArgs = {
+    ...(inline !== undefined ? readJsonArgument(inline) : {}),
+    ...argumentsFromFlags(flags, args.values as Record<string, string[] | undefined>),
+  };
   const context = contextFor(args);
   const result = await context.client().tools.call(name, toolArgs);
   printResultJson(result, context.json);
@@ -109,7 +115,8 @@ export async function main(argv: string[]): Promise<number> {
     const args = parseCommandLine(argv, own, () => describeFlags([], own));
     json = booleanFlag(args, "json");
     const required = (spec.positionals ?? []).filter((p) => !p.rest);
-    if (args.positionals.length < wordCount + required.length) throw new UsageError(`Missing ${required[args.positionals.length - wordCount]?.name ?? "argument"}`);
+    if (args.positionals.length < wordCount + required.length)
+      throw new UsageError(`Missing ${required[args.positionals.length - wordCount]?.name ?? "argument"}`);
     return await spec.run!(contextFor(args));
   } catch (err) {
     const { code, line } = describeFailure(err);

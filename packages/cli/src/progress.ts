@@ -46,7 +46,7 @@ export function uploadProgress(fileNames: string[], sizes: (number | null)[], st
       if (tty) draw();
     },
     done() {
-      fileNames.forEach((_, i) => finishFile(i));
+      for (let i = 0; i < fileNames.length; i++) finishFile(i);
       if (tty) draw(true);
     },
   };

@@ -35,15 +35,16 @@ export function toolFlags(schema: JsonSchema, exclude: readonly string[] = []): 
       const item = t.includes("array") ? (property.items ?? {}) : property;
       const it = types(item);
       const choices = Array.isArray(item.enum) ? item.enum.filter((v) => v !== null).join("|") : "";
-      const placeholder = choices && choices.length <= 40
-        ? choices
-        : it.includes("integer") || it.includes("number")
-          ? "N"
-          : it.includes("boolean")
-            ? "true|false"
-            : it.includes("object")
-              ? "JSON"
-              : "TEXT";
+      const placeholder =
+        choices && choices.length <= 40
+          ? choices
+          : it.includes("integer") || it.includes("number")
+            ? "N"
+            : it.includes("boolean")
+              ? "true|false"
+              : it.includes("object")
+                ? "JSON"
+                : "TEXT";
       return {
         argument: name,
         flag: kebab(name),

@@ -108,9 +108,16 @@ describe("PGlite private API canary (packages/pglite-driver/src/pglite-internals
   it("our replica of _initArrayTypes installs the same array codecs PGlite does", async () => {
     const { base } = hookedBase(db);
     await installArrayTypeCodecs(base, (message) => internalsOf(base).execProtocolStream(message, { syncToFs: false }));
-    const oids = (codecs: Record<number, unknown>) => Object.keys(codecs).map(Number).sort((a, b) => a - b);
-    expect(oids(internalsOf(base).parsers), changed("PGlite's parsers (built-in and array types) differ from our _initArrayTypes replica")).toEqual(oids(internalsOf(db).parsers));
-    expect(oids(internalsOf(base).serializers), changed("PGlite's serializers differ from our _initArrayTypes replica")).toEqual(oids(internalsOf(db).serializers));
+    const oids = (codecs: Record<number, unknown>) =>
+      Object.keys(codecs)
+        .map(Number)
+        .sort((a, b) => a - b);
+    expect(oids(internalsOf(base).parsers), changed("PGlite's parsers (built-in and array types) differ from our _initArrayTypes replica")).toEqual(
+      oids(internalsOf(db).parsers),
+    );
+    expect(oids(internalsOf(base).serializers), changed("PGlite's serializers differ from our _initArrayTypes replica")).toEqual(
+      oids(internalsOf(db).serializers),
+    );
   });
 
   it("a PGlite instance has the codecs, locks and protocol entry point the prepared-statement layer uses", async () => {
@@ -127,7 +134,11 @@ describe("PGlite private API canary (packages/pglite-driver/src/pglite-internals
   it("named statements over execProtocolStream, parsed with parseResults, answer what query() answers", async () => {
     const internals = internalsOf(db);
     const prepared = await internals.execProtocolStream(
-      concat([serialize.parse({ name: "canary_1", text: "SELECT $1::int + 1 AS n, $2::text[] AS tags" }), serialize.describe({ type: "S", name: "canary_1" }), serialize.sync()]),
+      concat([
+        serialize.parse({ name: "canary_1", text: "SELECT $1::int + 1 AS n, $2::text[] AS tags" }),
+        serialize.describe({ type: "S", name: "canary_1" }),
+        serialize.sync(),
+      ]),
       { syncToFs: false },
     );
     const paramTypes = prepared.find((m) => m.name === "parameterDescription")?.dataTypeIDs;
@@ -135,7 +146,9 @@ describe("PGlite private API canary (packages/pglite-driver/src/pglite-internals
     expect(paramTypes, changed("Describe no longer yields a parameterDescription with dataTypeIDs")).toEqual([23, 1009]);
     expect(rowDescription, changed("Describe no longer yields a rowDescription")).toBeDefined();
     const values = [internals.serializers[23]!(41), internals.serializers[1009]!(["x", "y"])];
-    const answer = await internals.execProtocolStream(concat([serialize.bind({ statement: "canary_1", values }), serialize.execute({}), serialize.sync()]), { syncToFs: false });
+    const answer = await internals.execProtocolStream(concat([serialize.bind({ statement: "canary_1", values }), serialize.execute({}), serialize.sync()]), {
+      syncToFs: false,
+    });
     const [result] = parseResults([rowDescription!, ...answer], internals.parsers);
     expect(result?.rows, changed("parseResults() over a described statement's rows changed")).toEqual([{ n: 42, tags: ["x", "y"] }]);
 
@@ -158,7 +171,10 @@ describe("PGlite private API canary (packages/pglite-driver/src/pglite-internals
     parseResponse(bytes, (m) => ours.push({ ...m }));
     const rows = (list: BackendMessage[]) => list.filter((m) => m.name === "dataRow");
     expect(rows(ours), changed("PGlite's dataRow messages no longer look like { name, length, fieldCount, fields }")).toEqual(rows(theirs));
-    expect(ours.map((m) => m.name), changed("PGlite's parser names messages differently")).toEqual(theirs.map((m) => m.name));
+    expect(
+      ours.map((m) => m.name),
+      changed("PGlite's parser names messages differently"),
+    ).toEqual(theirs.map((m) => m.name));
   });
 });
 

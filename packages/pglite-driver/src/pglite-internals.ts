@@ -28,7 +28,10 @@ export interface PgliteInternals {
   /** Text serializers and parsers by type OID (the base class fills them; array types are added at start). */
   serializers: Record<number, (value: unknown) => string>;
   parsers: Record<number, (text: string, typeId?: number) => unknown>;
-  execProtocolStream(message: Uint8Array, options: { syncToFs?: boolean; throwOnError?: boolean; onNotice?: QueryOptions["onNotice"] }): Promise<BackendMessage[]>;
+  execProtocolStream(
+    message: Uint8Array,
+    options: { syncToFs?: boolean; throwOnError?: boolean; onNotice?: QueryOptions["onNotice"] },
+  ): Promise<BackendMessage[]>;
   /** Waits until the database is open; throws once it is closed. */
   _checkReady(): Promise<void>;
   /** The lock query() takes around each statement. */

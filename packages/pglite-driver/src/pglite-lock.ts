@@ -7,7 +7,10 @@ import path from "node:path";
  * a stale lock (its process is gone) is taken over.
  */
 export class DatabaseBusyError extends Error {
-  constructor(readonly ownerPid: number, dir: string) {
+  constructor(
+    readonly ownerPid: number,
+    dir: string,
+  ) {
     super(`The embedded database in ${dir} is open in process ${ownerPid}`);
     this.name = "DatabaseBusyError";
   }

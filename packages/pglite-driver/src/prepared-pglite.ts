@@ -93,7 +93,10 @@ class StatementCache {
   async query(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<unknown>> {
     await this.db._checkReady();
     // In a transaction the caller holds the transaction lock and issues one statement at a time.
-    if (inTransaction) return this.db._runExclusiveQuery(() => this.executeOne(text, params, options, true).catch((err) => Promise.reject(annotated(err, text, params, options))));
+    if (inTransaction)
+      return this.db._runExclusiveQuery(() =>
+        this.executeOne(text, params, options, true).catch((err) => Promise.reject(annotated(err, text, params, options))),
+      );
     return new Promise((resolve, reject) => {
       this.queue.push({ text, params, options, resolve, reject });
       if (!this.draining) void this.drain();
@@ -151,7 +154,9 @@ class StatementCache {
         for (const notice of answer) if (notice instanceof NoticeMessage) query.options?.onNotice?.(notice);
         query.resolve(this.toResults(statement, answer, query.options));
       } else if (STALE_STATEMENT.has(error.code ?? "") && this.forget(query.text)) {
-        await this.executeOne(query.text, query.params, query.options, false).then(query.resolve, (err) => query.reject(annotated(err, query.text, query.params, query.options)));
+        await this.executeOne(query.text, query.params, query.options, false).then(query.resolve, (err) =>
+          query.reject(annotated(err, query.text, query.params, query.options)),
+        );
       } else {
         query.reject(annotated(error, query.text, query.params, query.options));
       }

@@ -39,6 +39,7 @@ export type ToolInput<N extends ToolName> = ToolTypes[N]["input"];
 /** The result of a known tool. */
 export type ToolOutput<N extends ToolName> = ToolTypes[N]["result"];
 
+// biome-ignore lint/complexity/noBannedTypes: "{} extends T" asks whether T has no required key
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
 /**
@@ -240,7 +241,9 @@ class WebhooksResource {
   }
 
   async deliveries(options: ListOptions & DeliveryFilters = {}): Promise<Page<WebhookDelivery>> {
-    const { data } = await this.t.request<{ deliveries: WebhookDelivery[]; nextCursor: string | null }>("/api/v1/webhooks/deliveries", { query: { ...options } });
+    const { data } = await this.t.request<{ deliveries: WebhookDelivery[]; nextCursor: string | null }>("/api/v1/webhooks/deliveries", {
+      query: { ...options },
+    });
     return { items: data.deliveries, nextCursor: data.nextCursor ?? null };
   }
 

@@ -45,8 +45,7 @@ export class AdloomError extends Error {
     const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
     const bare = body as { message?: unknown } | null;
     const rawCode = typeof error?.code === "string" ? error.code : null;
-    const message =
-      typeof error?.message === "string" ? error.message : typeof bare?.message === "string" ? bare.message : `HTTP ${status}`;
+    const message = typeof error?.message === "string" ? error.message : typeof bare?.message === "string" ? bare.message : `HTTP ${status}`;
     const code: AdloomErrorCode =
       rawCode === null
         ? (CODE_BY_STATUS.get(status) ?? (status >= 500 ? "internal_error" : "tool_error"))

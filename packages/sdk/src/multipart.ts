@@ -242,6 +242,8 @@ export async function multipartBlob(
     parts.push(fileHead(boundary, fileField, file), blob, "\r\n");
   }
   parts.push(closing(boundary));
-  const sent = () => files.forEach((file, index) => onProgress?.({ index, fileName: file.name, loaded: sizes[index]!, total: sizes[index]! }));
+  const sent = () => {
+    for (const [index, file] of files.entries()) onProgress?.({ index, fileName: file.name, loaded: sizes[index]!, total: sizes[index]! });
+  };
   return { body: new Blob(parts), sent };
 }

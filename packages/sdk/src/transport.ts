@@ -130,7 +130,10 @@ export class Transport {
   }
 
   /** Opens a long-lived GET (an event stream): the answer's body is the caller's to read; errors as AdloomError, no retries. */
-  async open(path: string, options: { query?: RequestOptions["query"]; headers?: Record<string, string>; signal?: AbortSignal | undefined } = {}): Promise<Response> {
+  async open(
+    path: string,
+    options: { query?: RequestOptions["query"]; headers?: Record<string, string>; signal?: AbortSignal | undefined } = {},
+  ): Promise<Response> {
     const init: RequestInit = { headers: { ...this.headers, ...options.headers, Authorization: `Bearer ${this.apiKey}` } };
     if (options.signal) init.signal = options.signal;
     let response: Response;

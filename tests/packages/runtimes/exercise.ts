@@ -72,7 +72,11 @@ export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise
   ];
   let pathError: string | null = null;
   if (config.pngPath) files.push({ path: config.pngPath, name: `${config.runtime}-path.png` });
-  else pathError = await adloom.uploads.create(["/nowhere/photo.png"]).then(() => "uploaded", (err: Error) => err.message);
+  else
+    pathError = await adloom.uploads.create(["/nowhere/photo.png"]).then(
+      () => "uploaded",
+      (err: Error) => err.message,
+    );
   const created = await adloom.uploads.create(files, { folderId: folder.id, onProgress: (p) => (progress[p.index] = p.loaded) });
   const uploads = await Promise.all(created.map((u) => adloom.uploads.waitFor(u.id, { intervalMs: 200, timeoutMs: 60_000 })));
   let page: ListCreativesResult = { creatives: [], nextCursor: null };
@@ -99,7 +103,7 @@ export async function exercise(sdk: typeof Sdk, config: ExerciseConfig): Promise
   const event = await verifyWebhook(config.webhook);
   let tamperedWebhook = "accepted";
   try {
-    await verifyWebhook({ ...config.webhook, body: config.webhook.body.replace("}", ' }') });
+    await verifyWebhook({ ...config.webhook, body: config.webhook.body.replace("}", " }") });
   } catch (err) {
     if (err instanceof WebhookVerificationError) tamperedWebhook = err.code;
   }

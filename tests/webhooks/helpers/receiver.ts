@@ -32,7 +32,13 @@ export async function startReceiver(responder: Responder = () => ({ status: 200 
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const received: ReceivedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const received: ReceivedRequest = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
       const index = requests.push(received) - 1;
       const { status, delayMs, body } = respond(received, index);
       const send = () => {

@@ -21,7 +21,16 @@ export function ResetPasswordForm({ token }: { token: string }) {
     <form action={action} className="space-y-4">
       {state.error && <Alert>{state.error}</Alert>}
       <input type="hidden" name="token" value={token} />
-      <Field id="password" name="password" type="password" label="New password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." />
+      <Field
+        id="password"
+        name="password"
+        type="password"
+        label="New password"
+        autoComplete="new-password"
+        required
+        minLength={10}
+        hint="At least 10 characters."
+      />
       <Field id="confirm" name="confirm" type="password" label="Repeat the new password" autoComplete="new-password" required />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? "Saving…" : "Set new password"}

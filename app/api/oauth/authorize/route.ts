@@ -1,6 +1,12 @@
 import { assertCleanText, oauthErrorResponse, oauthRoute } from "@/lib/http/oauth-route";
 import { requestOrigin } from "@/lib/http/request-origin";
-import { AUTHORIZATION_PARAM_NAMES, errorRedirect, readAuthorizationParams, RedirectableOAuthError, validateAuthorizationRequest } from "@/lib/oauth/authorization-request";
+import {
+  AUTHORIZATION_PARAM_NAMES,
+  errorRedirect,
+  readAuthorizationParams,
+  RedirectableOAuthError,
+  validateAuthorizationRequest,
+} from "@/lib/oauth/authorization-request";
 import { isOAuthError } from "@/lib/oauth/errors";
 import { OAUTH_ENDPOINTS } from "@/lib/oauth/urls";
 

@@ -18,11 +18,28 @@ const FIELDS: { key: keyof Fields; label: string; rows: number }[] = [
 ];
 const chars = (s: string) => [...s].length; // code points, as the API counts them
 
-const toFields = (c?: Copy): Fields => ({ headline: c?.headline ?? "", primaryText: c?.primaryText ?? "", description: c?.description ?? "", label: c?.label ?? "" });
+const toFields = (c?: Copy): Fields => ({
+  headline: c?.headline ?? "",
+  primaryText: c?.primaryText ?? "",
+  description: c?.description ?? "",
+  label: c?.label ?? "",
+});
 /** Empty fields are sent as null so a variant can hold just a headline. */
 const toBody = (f: Fields) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v.trim() ? v : null]));
 
-export function CopyEditor({ creativeId, initialCopies, limits, canEdit, canDelete }: { creativeId: string; initialCopies: Copy[]; limits: Limits; canEdit: boolean; canDelete: boolean }) {
+export function CopyEditor({
+  creativeId,
+  initialCopies,
+  limits,
+  canEdit,
+  canDelete,
+}: {
+  creativeId: string;
+  initialCopies: Copy[];
+  limits: Limits;
+  canEdit: boolean;
+  canDelete: boolean;
+}) {
   const [copies, setCopies] = useState<{ key: string; id: string | null; fields: Fields; saved: Fields }[]>(
     initialCopies.map((c) => ({ key: c.id, id: c.id, fields: toFields(c), saved: toFields(c) })),
   );
@@ -30,10 +47,11 @@ export function CopyEditor({ creativeId, initialCopies, limits, canEdit, canDele
   const [busy, setBusy] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const base = `/api/v1/creatives/${encodeURIComponent(creativeId)}/copy`;
-  const isDirty = (c: (typeof copies)[number]) => !c.id ? FIELDS.some((f) => c.fields[f.key].trim()) : JSON.stringify(c.fields) !== JSON.stringify(c.saved);
+  const isDirty = (c: (typeof copies)[number]) => (!c.id ? FIELDS.some((f) => c.fields[f.key].trim()) : JSON.stringify(c.fields) !== JSON.stringify(c.saved));
   useUnsavedWarning(canEdit && copies.some(isDirty));
 
-  const update = (key: string, field: keyof Fields, value: string) => setCopies((list) => list.map((c) => (c.key === key ? { ...c, fields: { ...c.fields, [field]: value } } : c)));
+  const update = (key: string, field: keyof Fields, value: string) =>
+    setCopies((list) => list.map((c) => (c.key === key ? { ...c, fields: { ...c.fields, [field]: value } } : c)));
 
   const save = async (key: string) => {
     const copy = copies.find((c) => c.key === key)!;
@@ -77,7 +95,9 @@ export function CopyEditor({ creativeId, initialCopies, limits, canEdit, canDele
         )}
       </div>
       {error && <Alert>{error}</Alert>}
-      {copies.length === 0 && <EmptyState title="No copy yet">Write headlines and ad texts for this creative; each variant can hold as little as a headline.</EmptyState>}
+      {copies.length === 0 && (
+        <EmptyState title="No copy yet">Write headlines and ad texts for this creative; each variant can hold as little as a headline.</EmptyState>
+      )}
       {copies.map((copy, index) => {
         const dirty = JSON.stringify(copy.fields) !== JSON.stringify(copy.saved) || !copy.id;
         const over = FIELDS.some((f) => chars(copy.fields[f.key]) > limits[f.key]);
@@ -101,14 +121,35 @@ export function CopyEditor({ creativeId, initialCopies, limits, canEdit, canDele
                       <label htmlFor={id} className="text-sm font-medium text-slate-800">
                         {f.label}
                       </label>
-                      <span id={`${id}-count`} className={`text-xs tabular-nums ${tooLong ? "font-semibold text-rose-700" : "text-slate-500"}`} aria-live={tooLong ? "polite" : "off"}>
+                      <span
+                        id={`${id}-count`}
+                        className={`text-xs tabular-nums ${tooLong ? "font-semibold text-rose-700" : "text-slate-500"}`}
+                        aria-live={tooLong ? "polite" : "off"}
+                      >
                         {count.toLocaleString("en-US")} / {limits[f.key].toLocaleString("en-US")}
                       </span>
                     </div>
                     {f.rows === 1 ? (
-                      <input id={id} className={inputClass} value={copy.fields[f.key]} onChange={(e) => update(copy.key, f.key, e.target.value)} aria-invalid={tooLong || undefined} aria-describedby={`${id}-count`} readOnly={!canEdit} />
+                      <input
+                        id={id}
+                        className={inputClass}
+                        value={copy.fields[f.key]}
+                        onChange={(e) => update(copy.key, f.key, e.target.value)}
+                        aria-invalid={tooLong || undefined}
+                        aria-describedby={`${id}-count`}
+                        readOnly={!canEdit}
+                      />
                     ) : (
-                      <textarea id={id} rows={f.rows} className={inputClass} value={copy.fields[f.key]} onChange={(e) => update(copy.key, f.key, e.target.value)} aria-invalid={tooLong || undefined} aria-describedby={`${id}-count`} readOnly={!canEdit} />
+                      <textarea
+                        id={id}
+                        rows={f.rows}
+                        className={inputClass}
+                        value={copy.fields[f.key]}
+                        onChange={(e) => update(copy.key, f.key, e.target.value)}
+                        aria-invalid={tooLong || undefined}
+                        aria-describedby={`${id}-count`}
+                        readOnly={!canEdit}
+                      />
                     )}
                   </div>
                 );
@@ -121,7 +162,13 @@ export function CopyEditor({ creativeId, initialCopies, limits, canEdit, canDele
                   {!dirty && <span className="text-xs text-emerald-700">Saved</span>}
                   {over && <span className="text-xs text-rose-700">Shorten the highlighted text to save.</span>}
                   {(canDelete || !copy.id) && (
-                    <Button size="sm" variant="danger-ghost" className="ml-auto" disabled={busy === copy.key} onClick={() => (copy.id ? setDeleting(copy.key) : void remove(copy.key))}>
+                    <Button
+                      size="sm"
+                      variant="danger-ghost"
+                      className="ml-auto"
+                      disabled={busy === copy.key}
+                      onClick={() => (copy.id ? setDeleting(copy.key) : void remove(copy.key))}
+                    >
                       {copy.id ? "Delete" : "Discard"}
                     </Button>
                   )}

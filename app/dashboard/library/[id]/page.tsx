@@ -36,14 +36,29 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
             <div className="flex max-h-[70vh] items-center justify-center bg-slate-900" style={{ aspectRatio: ratio }}>
               {creative.mediaPath && creative.kind === "image" && (
                 // eslint-disable-next-line @next/next/no-img-element -- served by our API with the session
-                <img src={creative.mediaPath} alt={creative.fileName} width={creative.width ?? undefined} height={creative.height ?? undefined} className="max-h-[70vh] size-full object-contain" />
+                <img
+                  src={creative.mediaPath}
+                  alt={creative.fileName}
+                  width={creative.width ?? undefined}
+                  height={creative.height ?? undefined}
+                  className="max-h-[70vh] size-full object-contain"
+                />
               )}
               {creative.mediaPath && creative.kind === "video" && (
-                <video data-testid="creative-video" controls preload="metadata" playsInline className="max-h-[70vh] size-full" src={creative.previewPath ?? creative.mediaPath}>
+                <video
+                  data-testid="creative-video"
+                  controls
+                  preload="metadata"
+                  playsInline
+                  className="max-h-[70vh] size-full"
+                  src={creative.previewPath ?? creative.mediaPath}
+                >
                   Your browser cannot play this video. <a href={`${creative.mediaPath}?download=`}>Download it</a> instead.
                 </video>
               )}
-              {!creative.mediaPath && <p className="text-sm text-slate-300">{creative.status === "failed" ? "This creative failed to import." : "Importing… refresh in a moment."}</p>}
+              {!creative.mediaPath && (
+                <p className="text-sm text-slate-300">{creative.status === "failed" ? "This creative failed to import." : "Importing… refresh in a moment."}</p>
+              )}
             </div>
           </Card>
           <Card className="p-4">
@@ -51,12 +66,15 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
               <div>
                 <dt className="text-slate-500">Type</dt>
                 <dd className="flex items-center gap-1">
-                  <Badge tone={creative.kind === "video" ? "sky" : "indigo"}>{creative.kind}</Badge> <span className="text-slate-700">{creative.contentType}</span>
+                  <Badge tone={creative.kind === "video" ? "sky" : "indigo"}>{creative.kind}</Badge>{" "}
+                  <span className="text-slate-700">{creative.contentType}</span>
                 </dd>
               </div>
               <div>
                 <dt className="text-slate-500">Dimensions</dt>
-                <dd data-testid="creative-dimensions" className="text-slate-900">{creative.width && creative.height ? `${creative.width} × ${creative.height} px` : "Unknown yet"}</dd>
+                <dd data-testid="creative-dimensions" className="text-slate-900">
+                  {creative.width && creative.height ? `${creative.width} × ${creative.height} px` : "Unknown yet"}
+                </dd>
               </div>
               <div>
                 <dt className="text-slate-500">Size</dt>
@@ -75,7 +93,13 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
           </Card>
           <ReviewSection principal={principal} creativeId={creative.id} kind={creative.kind} fileName={creative.fileName} />
         </div>
-        <CopyEditor creativeId={creative.id} initialCopies={copies} limits={COPY_TEXT_LIMITS} canEdit={can(principal, "copy.write")} canDelete={can(principal, "copy.delete")} />
+        <CopyEditor
+          creativeId={creative.id}
+          initialCopies={copies}
+          limits={COPY_TEXT_LIMITS}
+          canEdit={can(principal, "copy.write")}
+          canDelete={can(principal, "copy.delete")}
+        />
       </div>
     </>
   );

@@ -10,7 +10,16 @@ import { VideoWithMarks } from "@/components/review/video-with-marks";
 import { Card } from "@/components/ui/misc";
 import type { ActionResult } from "@/lib/dashboard/action-result";
 import type { ReviewState, Version } from "@/lib/review/schemas";
-import { addCommentAction, deleteCommentAction, loadThreadsAction, replyAction, requestReviewAction, resolveAction, reviewStateAction, setStatusAction } from "./review-actions";
+import {
+  addCommentAction,
+  deleteCommentAction,
+  loadThreadsAction,
+  replyAction,
+  requestReviewAction,
+  resolveAction,
+  reviewStateAction,
+  setStatusAction,
+} from "./review-actions";
 import { ShareForm } from "./share-form";
 
 interface Props {
@@ -89,40 +98,86 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
         {review.requestedReviewers.length > 0 && <p className="text-sm text-slate-700">Reviewers: {review.requestedReviewers.map((r) => r.name).join(", ")}</p>}
         {can.approve && (
           <div className="flex flex-wrap gap-2">
-            <button type="button" disabled={busy || review.status === "approved"} className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50" onClick={async () => { const d = await run(() => setStatusAction(creativeId, "approved")); if (d) setReview(d.review); }}>
+            <button
+              type="button"
+              disabled={busy || review.status === "approved"}
+              className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+              onClick={async () => {
+                const d = await run(() => setStatusAction(creativeId, "approved"));
+                if (d) setReview(d.review);
+              }}
+            >
               Approve
             </button>
-            <button type="button" disabled={busy || review.status === "changes_requested"} className="rounded bg-amber-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50" onClick={async () => { const d = await run(() => setStatusAction(creativeId, "changes_requested")); if (d) setReview(d.review); }}>
+            <button
+              type="button"
+              disabled={busy || review.status === "changes_requested"}
+              className="rounded bg-amber-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
+              onClick={async () => {
+                const d = await run(() => setStatusAction(creativeId, "changes_requested"));
+                if (d) setReview(d.review);
+              }}
+            >
               Request changes
             </button>
           </div>
         )}
         {can.comment && members.length > 0 && (
-          <form className="flex flex-wrap items-end gap-2" onSubmit={async (e) => { e.preventDefault(); if (reviewer && (await run(() => requestReviewAction(creativeId, [reviewer])))) await reloadReview(); }}>
+          <form
+            className="flex flex-wrap items-end gap-2"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              if (reviewer && (await run(() => requestReviewAction(creativeId, [reviewer])))) await reloadReview();
+            }}
+          >
             <div className="min-w-0 flex-1">
-              <label htmlFor="reviewer" className="block text-sm font-medium text-slate-800">Ask a teammate to review</label>
-              <select id="reviewer" value={reviewer} onChange={(e) => setReviewer(e.target.value)} className="w-full rounded border border-slate-300 px-2 py-1.5 text-sm">
+              <label htmlFor="reviewer" className="block text-sm font-medium text-slate-800">
+                Ask a teammate to review
+              </label>
+              <select
+                id="reviewer"
+                value={reviewer}
+                onChange={(e) => setReviewer(e.target.value)}
+                className="w-full rounded border border-slate-300 px-2 py-1.5 text-sm"
+              >
                 <option value="">Choose…</option>
                 {members.map((m) => (
-                  <option key={m.userId} value={m.userId}>{m.name}</option>
+                  <option key={m.userId} value={m.userId}>
+                    {m.name}
+                  </option>
                 ))}
               </select>
             </div>
-            <button type="submit" disabled={busy || !reviewer} className="rounded bg-slate-800 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">Request review</button>
+            <button type="submit" disabled={busy || !reviewer} className="rounded bg-slate-800 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+              Request review
+            </button>
           </form>
         )}
       </section>
 
       <section aria-labelledby="versions-heading" className="space-y-2">
-        <h3 id="versions-heading" className="text-sm font-semibold text-slate-900">Versions</h3>
+        <h3 id="versions-heading" className="text-sm font-semibold text-slate-900">
+          Versions
+        </h3>
         <div className="flex flex-wrap gap-2" role="group" aria-label="Version switcher">
           {versions.map((v) => (
-            <button key={v.number} type="button" aria-pressed={v.number === shown} onClick={() => showVersion(v.number)} className={`rounded border px-2 py-1 text-sm ${v.number === shown ? "border-indigo-600 bg-indigo-50 text-indigo-900" : "border-slate-300 text-slate-800"}`}>
-              v{v.number}{v.current ? " (current)" : ""}
+            <button
+              key={v.number}
+              type="button"
+              aria-pressed={v.number === shown}
+              onClick={() => showVersion(v.number)}
+              className={`rounded border px-2 py-1 text-sm ${v.number === shown ? "border-indigo-600 bg-indigo-50 text-indigo-900" : "border-slate-300 text-slate-800"}`}
+            >
+              v{v.number}
+              {v.current ? " (current)" : ""}
             </button>
           ))}
           {versions.length > 1 && (
-            <button type="button" className="rounded border border-slate-300 px-2 py-1 text-sm text-slate-800" onClick={() => setCompare(compare ? null : [Math.max(1, current - 1), current])}>
+            <button
+              type="button"
+              className="rounded border border-slate-300 px-2 py-1 text-sm text-slate-800"
+              onClick={() => setCompare(compare ? null : [Math.max(1, current - 1), current])}
+            >
               {compare ? "Close compare" : "Compare"}
             </button>
           )}
@@ -131,7 +186,15 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
       </section>
 
       {kind === "image" ? (
-        <ImageWithPins src={shownVersion.mediaPath} alt={`${fileName}, version ${shown}`} width={shownVersion.width} height={shownVersion.height} threads={threads} pending={pin} onPick={can.comment ? setPin : undefined} />
+        <ImageWithPins
+          src={shownVersion.mediaPath}
+          alt={`${fileName}, version ${shown}`}
+          width={shownVersion.width}
+          height={shownVersion.height}
+          threads={threads}
+          pending={pin}
+          onPick={can.comment ? setPin : undefined}
+        />
       ) : shown === current ? (
         <TimelineMarks threads={threads} durationSeconds={null} onSeek={seek} />
       ) : (
@@ -139,32 +202,55 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
       )}
 
       <section aria-labelledby="comments-heading" className="space-y-3">
-        <h3 id="comments-heading" className="text-sm font-semibold text-slate-900">Comments on v{shown}</h3>
+        <h3 id="comments-heading" className="text-sm font-semibold text-slate-900">
+          Comments on v{shown}
+        </h3>
         {can.comment && shown === current && (
-          <form className="space-y-2" onSubmit={async (e) => {
-            e.preventDefault();
-            if (!body.trim()) return;
-            const v = video();
-            const timeSeconds = kind === "video" && atTime && v ? toTimeSeconds(v.currentTime) : null;
-            if (await run(() => addCommentAction({ creativeId, body, timeSeconds, pin: kind === "image" ? pin : null }))) {
-              setBody("");
-              setPin(null);
-              await reloadThreads();
-            }
-          }}>
-            <label htmlFor="new-comment" className="sr-only">New comment</label>
-            <textarea id="new-comment" rows={2} value={body} maxLength={5000} onChange={(e) => setBody(e.target.value)} placeholder="Add a comment…" className="w-full rounded border border-slate-300 px-2 py-1.5 text-sm" />
+          <form
+            className="space-y-2"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              if (!body.trim()) return;
+              const v = video();
+              const timeSeconds = kind === "video" && atTime && v ? toTimeSeconds(v.currentTime) : null;
+              if (await run(() => addCommentAction({ creativeId, body, timeSeconds, pin: kind === "image" ? pin : null }))) {
+                setBody("");
+                setPin(null);
+                await reloadThreads();
+              }
+            }}
+          >
+            <label htmlFor="new-comment" className="sr-only">
+              New comment
+            </label>
+            <textarea
+              id="new-comment"
+              rows={2}
+              value={body}
+              maxLength={5000}
+              onChange={(e) => setBody(e.target.value)}
+              placeholder="Add a comment…"
+              className="w-full rounded border border-slate-300 px-2 py-1.5 text-sm"
+            />
             <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
               {kind === "video" ? (
-                <label className="flex items-center gap-2 text-slate-800"><input type="checkbox" checked={atTime} onChange={(e) => setAtTime(e.target.checked)} /> At the video&apos;s current time</label>
+                <label className="flex items-center gap-2 text-slate-800">
+                  <input type="checkbox" checked={atTime} onChange={(e) => setAtTime(e.target.checked)} /> At the video&apos;s current time
+                </label>
               ) : (
                 <span className="text-slate-600">{pin ? "Pinned" : "Click the image to pin"}</span>
               )}
-              <button type="submit" disabled={busy} className="rounded bg-indigo-600 px-3 py-1.5 font-medium text-white disabled:opacity-50">Comment</button>
+              <button type="submit" disabled={busy} className="rounded bg-indigo-600 px-3 py-1.5 font-medium text-white disabled:opacity-50">
+                Comment
+              </button>
             </div>
           </form>
         )}
-        {error && <p role="alert" className="text-sm text-rose-700">{error}</p>}
+        {error && (
+          <p role="alert" className="text-sm text-rose-700">
+            {error}
+          </p>
+        )}
         <ThreadList
           threads={threads}
           onSeek={seek}
@@ -178,8 +264,12 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
       {can.share && (
         <section aria-labelledby="share-heading" className="space-y-2 border-t border-slate-200 pt-4">
           <div className="flex flex-wrap items-center justify-between gap-2">
-            <h3 id="share-heading" className="text-sm font-semibold text-slate-900">Share for review</h3>
-            <Link href="/dashboard/review-links" className="text-sm text-indigo-700 underline">Manage review links</Link>
+            <h3 id="share-heading" className="text-sm font-semibold text-slate-900">
+              Share for review
+            </h3>
+            <Link href="/dashboard/review-links" className="text-sm text-indigo-700 underline">
+              Manage review links
+            </Link>
           </div>
           <ShareForm creativeId={creativeId} fileName={fileName} />
         </section>
@@ -203,18 +293,35 @@ function TimelineMarks({ threads, onSeek }: { threads: ThreadView[]; durationSec
   );
 }
 
-function CompareVersions({ versions, pair, onChange, fileName }: { versions: Version[]; pair: [number, number]; onChange: (p: [number, number]) => void; fileName: string }) {
+function CompareVersions({
+  versions,
+  pair,
+  onChange,
+  fileName,
+}: {
+  versions: Version[];
+  pair: [number, number];
+  onChange: (p: [number, number]) => void;
+  fileName: string;
+}) {
   return (
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="compare">
       {pair.map((n, side) => {
         const v = versions.find((x) => x.number === n) ?? versions[0]!;
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the two sides of the comparison are fixed positions
           <figure key={side} className="space-y-1">
             <label className="block text-xs text-slate-700">
               <span className="sr-only">{side === 0 ? "Left" : "Right"} version</span>
-              <select value={n} onChange={(e) => onChange(side === 0 ? [Number(e.target.value), pair[1]] : [pair[0], Number(e.target.value)])} className="rounded border border-slate-300 px-1 py-0.5 text-xs">
+              <select
+                value={n}
+                onChange={(e) => onChange(side === 0 ? [Number(e.target.value), pair[1]] : [pair[0], Number(e.target.value)])}
+                className="rounded border border-slate-300 px-1 py-0.5 text-xs"
+              >
                 {versions.map((x) => (
-                  <option key={x.number} value={x.number}>v{x.number}</option>
+                  <option key={x.number} value={x.number}>
+                    v{x.number}
+                  </option>
                 ))}
               </select>
             </label>
@@ -222,7 +329,14 @@ function CompareVersions({ versions, pair, onChange, fileName }: { versions: Ver
               // eslint-disable-next-line @next/next/no-img-element -- session media
               <img src={v.mediaPath} alt={`${fileName}, version ${v.number}`} className="w-full rounded bg-slate-900 object-contain" />
             ) : (
-              <video src={v.mediaPath} controls playsInline preload="metadata" aria-label={`${fileName}, version ${v.number}`} className="w-full rounded bg-slate-900" />
+              <video
+                src={v.mediaPath}
+                controls
+                playsInline
+                preload="metadata"
+                aria-label={`${fileName}, version ${v.number}`}
+                className="w-full rounded bg-slate-900"
+              />
             )}
           </figure>
         );

@@ -16,7 +16,7 @@ export function ShareForm({ creativeId, fileName }: { creativeId: string; fileNa
       onSubmit={async (e) => {
         e.preventDefault();
         const res = await shareCreativeAction({ creativeId, name, password, expiresAt, ...perms });
-        if (res.ok) (setUrl(res.data.url), setError(null));
+        if (res.ok) setUrl(res.data.url), setError(null);
         else setError(res.error);
       }}
     >
@@ -27,11 +27,23 @@ export function ShareForm({ creativeId, fileName }: { creativeId: string; fileNa
         </label>
         <label className="block">
           <span className="text-slate-800">Password (optional)</span>
-          <input type="password" autoComplete="new-password" minLength={6} value={password} onChange={(e) => setPassword(e.target.value)} className="w-full rounded border border-slate-300 px-2 py-1" />
+          <input
+            type="password"
+            autoComplete="new-password"
+            minLength={6}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            className="w-full rounded border border-slate-300 px-2 py-1"
+          />
         </label>
         <label className="block">
           <span className="text-slate-800">Expires (optional)</span>
-          <input type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} className="w-full rounded border border-slate-300 px-2 py-1" />
+          <input
+            type="datetime-local"
+            value={expiresAt}
+            onChange={(e) => setExpiresAt(e.target.value)}
+            className="w-full rounded border border-slate-300 px-2 py-1"
+          />
         </label>
       </div>
       <fieldset className="flex flex-wrap gap-3">
@@ -43,11 +55,20 @@ export function ShareForm({ creativeId, fileName }: { creativeId: string; fileNa
           </label>
         ))}
       </fieldset>
-      <button type="submit" className="rounded bg-slate-800 px-3 py-1.5 font-medium text-white">Create link</button>
-      {error && <p role="alert" className="text-rose-700">{error}</p>}
+      <button type="submit" className="rounded bg-slate-800 px-3 py-1.5 font-medium text-white">
+        Create link
+      </button>
+      {error && (
+        <p role="alert" className="text-rose-700">
+          {error}
+        </p>
+      )}
       {url && (
         <p className="break-all rounded bg-emerald-50 p-2 text-emerald-900">
-          Copy it now, it is shown once: <a data-testid="review-link-url" href={url} className="underline">{url}</a>
+          Copy it now, it is shown once:{" "}
+          <a data-testid="review-link-url" href={url} className="underline">
+            {url}
+          </a>
         </p>
       )}
     </form>

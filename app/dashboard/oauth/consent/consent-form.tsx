@@ -69,7 +69,14 @@ export function ConsentForm({ hidden, workspaces, preferredWorkspaceId, scopeDes
         <div className="mt-2 space-y-2">
           {workspaces.map((w) => (
             <label key={w.id} className="flex items-center gap-2 rounded-md border border-slate-200 p-2 text-sm hover:bg-slate-50">
-              <input type="radio" name="workspace_id" value={w.id} checked={w.id === workspaceId} onChange={() => pickWorkspace(w.id)} className="accent-indigo-600" />
+              <input
+                type="radio"
+                name="workspace_id"
+                value={w.id}
+                checked={w.id === workspaceId}
+                onChange={() => pickWorkspace(w.id)}
+                className="accent-indigo-600"
+              />
               <span className="min-w-0 flex-1 break-words font-medium text-slate-900">{w.name}</span>
               <Badge>{w.role}</Badge>
             </label>
@@ -79,7 +86,8 @@ export function ConsentForm({ hidden, workspaces, preferredWorkspaceId, scopeDes
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">What it may do</legend>
         <p className="mt-1 text-xs text-slate-600">
-          Reading the library, tasks and your account is always included. Each scope adds actions; you cannot grant more than your role ({workspace.role}) allows.
+          Reading the library, tasks and your account is always included. Each scope adds actions; you cannot grant more than your role ({workspace.role})
+          allows.
         </p>
         <div className="mt-3 grid gap-2 sm:grid-cols-2">
           {workspace.grantableScopes.map((s) => (

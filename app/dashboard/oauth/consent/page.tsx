@@ -38,17 +38,13 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
         description={
           <>
             <strong>{request.client.name}</strong> asks to use Adloom’s tools over MCP as you. After you allow it, you are sent back to{" "}
-            <code className="break-all rounded bg-slate-100 px-1 py-0.5 text-xs">{new URL(request.redirectUri).host}</code>. You can revoke it any time on the API keys page.
+            <code className="break-all rounded bg-slate-100 px-1 py-0.5 text-xs">{new URL(request.redirectUri).host}</code>. You can revoke it any time on the
+            API keys page.
           </>
         }
       />
       <Card className="max-w-3xl p-4 sm:p-6">
-        <ConsentForm
-          hidden={hidden}
-          workspaces={workspaces}
-          preferredWorkspaceId={principal.workspaceId}
-          scopeDescriptions={SCOPE_DESCRIPTIONS}
-        />
+        <ConsentForm hidden={hidden} workspaces={workspaces} preferredWorkspaceId={principal.workspaceId} scopeDescriptions={SCOPE_DESCRIPTIONS} />
       </Card>
     </>
   );

@@ -15,5 +15,7 @@ export async function callAutomationTool<N extends ToolName>(name: N, args: Tool
   if (category !== "automations") return { ok: false, status: 404, code: "not_found", message: `Unknown tool "${name}"` };
   const outcome = await callTool(principal, name, args);
   // defineTool type-checks each handler against its output schema, which the SDK's types are generated from.
-  return outcome.ok ? { ok: true, result: outcome.body.result as unknown as ToolOutput<N> } : { ok: false, status: outcome.status, code: outcome.body.error.code, message: outcome.body.error.message };
+  return outcome.ok
+    ? { ok: true, result: outcome.body.result as unknown as ToolOutput<N> }
+    : { ok: false, status: outcome.status, code: outcome.body.error.code, message: outcome.body.error.message };
 }

@@ -56,7 +56,9 @@ export function FlowsSection({ canManage }: { canManage: boolean }) {
           </Alert>
         </div>
       )}
-      {flows.data && flows.data.flows.length === 0 && <EmptyState title="No flows yet">A flow POSTs a signed JSON object to your URL when an event happens or on a schedule.</EmptyState>}
+      {flows.data && flows.data.flows.length === 0 && (
+        <EmptyState title="No flows yet">A flow POSTs a signed JSON object to your URL when an event happens or on a schedule.</EmptyState>
+      )}
       <ul className="mt-4 space-y-3" aria-label="Flows">
         {(flows.data?.flows ?? []).map((f) => (
           <li key={f.id}>
@@ -69,7 +71,11 @@ export function FlowsSection({ canManage }: { canManage: boolean }) {
                 </p>
               </div>
               <div className="flex items-center gap-2">
-                {f.lastRun ? <Badge tone={f.lastRun.status === "sent" ? "green" : f.lastRun.status === "failed" ? "rose" : "slate"}>{f.lastRun.status}</Badge> : <Badge>not run</Badge>}
+                {f.lastRun ? (
+                  <Badge tone={f.lastRun.status === "sent" ? "green" : f.lastRun.status === "failed" ? "rose" : "slate"}>{f.lastRun.status}</Badge>
+                ) : (
+                  <Badge>not run</Badge>
+                )}
                 {canManage && (
                   <Button size="sm" variant="ghost" onClick={() => void remove(f.id)} aria-label={`Delete flow ${f.name}`}>
                     Delete
@@ -136,15 +142,37 @@ function FlowForm({ onCreated }: { onCreated: (secret: string) => void }) {
             ))}
           </SelectField>
         ) : (
-          <Field id="flow-schedule" label="Cron (UTC)" hint="minute hour day month weekday" value={schedule} onChange={(e) => setSchedule(e.target.value)} required />
+          <Field
+            id="flow-schedule"
+            label="Cron (UTC)"
+            hint="minute hour day month weekday"
+            value={schedule}
+            onChange={(e) => setSchedule(e.target.value)}
+            required
+          />
         )}
       </div>
-      <Field id="flow-url" label="POST to URL" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/adloom" />
+      <Field
+        id="flow-url"
+        label="POST to URL"
+        type="url"
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+        required
+        placeholder="https://hooks.example.com/adloom"
+      />
       <div className="space-y-1">
         <label htmlFor="flow-payload" className="block text-sm font-medium text-slate-800">
           JSON object to send
         </label>
-        <TextArea id="flow-payload" rows={4} value={payload} onChange={(e) => setPayload(e.target.value)} className="font-mono" aria-describedby="flow-payload-desc" />
+        <TextArea
+          id="flow-payload"
+          rows={4}
+          value={payload}
+          onChange={(e) => setPayload(e.target.value)}
+          className="font-mono"
+          aria-describedby="flow-payload-desc"
+        />
         <p id="flow-payload-desc" className="text-xs text-slate-600">
           {"{{data.field}}"} in a string is filled from the event.
         </p>

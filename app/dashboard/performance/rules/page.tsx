@@ -20,9 +20,14 @@ export default async function RulesPage() {
     <>
       <h2 className="text-lg font-semibold text-slate-900">Automation rules</h2>
       <p className="mb-6 mt-1 max-w-2xl text-sm text-slate-600">
-        Rules check your ads&apos; numbers every hour and pause, activate or re-budget what matches. Flows send a signed webhook when something happens or on a schedule.
+        Rules check your ads&apos; numbers every hour and pause, activate or re-budget what matches. Flows send a signed webhook when something happens or on a
+        schedule.
       </p>
-      <RulesEditor canManage={can(principal, "rules.manage")} canLaunch={can(principal, "ads.launch")} canManageFlows={can(principal, "rules.manage") && can(principal, "webhooks.write")} />
+      <RulesEditor
+        canManage={can(principal, "rules.manage")}
+        canLaunch={can(principal, "ads.launch")}
+        canManageFlows={can(principal, "rules.manage") && can(principal, "webhooks.write")}
+      />
     </>
   );
 }

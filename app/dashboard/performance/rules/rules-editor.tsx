@@ -90,7 +90,10 @@ function draftOf(rule: Rule): Draft {
 }
 
 function definitionOf(d: Draft): Definition {
-  const ids = d.ids.split(",").map((s) => s.trim()).filter(Boolean);
+  const ids = d.ids
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const budget = d.action === "increase_budget" || d.action === "decrease_budget";
   const capMinor = Math.round(Number(d.cap) * 100);
   return {
@@ -105,7 +108,9 @@ function definitionOf(d: Draft): Definition {
 }
 
 function describeRule(rule: Rule): string {
-  const conds = rule.conditions.map((c) => `${METRIC_LABEL[c.metric] ?? c.metric} ${OPERATORS.find((o) => o[0] === c.operator)?.[1]} ${c.value}`).join(rule.match === "all" ? " and " : " or ");
+  const conds = rule.conditions
+    .map((c) => `${METRIC_LABEL[c.metric] ?? c.metric} ${OPERATORS.find((o) => o[0] === c.operator)?.[1]} ${c.value}`)
+    .join(rule.match === "all" ? " and " : " or ");
   const action = ACTIONS.find((a) => a[0] === rule.action.type)?.[1] ?? rule.action.type;
   const level = LEVELS.find((l) => l[0] === rule.scope.level)?.[1].toLowerCase();
   const which = rule.scope.nameContains ? ` named like “${rule.scope.nameContains}”` : rule.scope.ids ? ` (${rule.scope.ids.length} chosen)` : "";
@@ -173,7 +178,9 @@ function RuleCard({ rule, canManage, onEdit }: { rule: Rule; canManage: boolean;
           <p className="mt-1 text-sm text-slate-600">{describeRule(rule)}</p>
           <p className="mt-1 text-xs text-slate-600">
             Cooldown {rule.cooldownMinutes} min ·{" "}
-            {rule.lastRun ? `last run ${rule.lastRun.hour.slice(0, 16).replace("T", " ")}: ${rule.lastRun.matchCount} matched, ${rule.lastRun.actionsTaken} changed` : "not run yet"}
+            {rule.lastRun
+              ? `last run ${rule.lastRun.hour.slice(0, 16).replace("T", " ")}: ${rule.lastRun.matchCount} matched, ${rule.lastRun.actionsTaken} changed`
+              : "not run yet"}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -219,6 +226,7 @@ function RunLog({ ruleId }: { ruleId: string }) {
               </li>
             ))}
             {run.errors.map((e, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a finished run's error list never changes
               <li key={i} className="text-rose-700">
                 {e.name}: {e.message}
               </li>
@@ -274,15 +282,34 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
           </Select>
         </div>
         {draft.conditions.map((c, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: conditions have no id; each row is controlled inputs over its position
           <div key={i} className="grid grid-cols-[1fr_4.5rem_1fr_auto] items-center gap-2">
-            <Select aria-label={`Condition ${i + 1} metric`} value={c.metric} onChange={(e) => set("conditions", draft.conditions.map((x, j) => (j === i ? { ...x, metric: e.target.value as Condition["metric"] } : x)))}>
+            <Select
+              aria-label={`Condition ${i + 1} metric`}
+              value={c.metric}
+              onChange={(e) =>
+                set(
+                  "conditions",
+                  draft.conditions.map((x, j) => (j === i ? { ...x, metric: e.target.value as Condition["metric"] } : x)),
+                )
+              }
+            >
               {METRICS.map((m) => (
                 <option key={m} value={m}>
                   {METRIC_LABEL[m] ?? m}
                 </option>
               ))}
             </Select>
-            <Select aria-label={`Condition ${i + 1} operator`} value={c.operator} onChange={(e) => set("conditions", draft.conditions.map((x, j) => (j === i ? { ...x, operator: e.target.value as Condition["operator"] } : x)))}>
+            <Select
+              aria-label={`Condition ${i + 1} operator`}
+              value={c.operator}
+              onChange={(e) =>
+                set(
+                  "conditions",
+                  draft.conditions.map((x, j) => (j === i ? { ...x, operator: e.target.value as Condition["operator"] } : x)),
+                )
+              }
+            >
               {OPERATORS.map(([v, l]) => (
                 <option key={v} value={v}>
                   {l}
@@ -297,17 +324,40 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
               required
               className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900"
               value={c.value}
-              onChange={(e) => set("conditions", draft.conditions.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+              onChange={(e) =>
+                set(
+                  "conditions",
+                  draft.conditions.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)),
+                )
+              }
             />
-            <Button size="sm" variant="ghost" aria-label={`Remove condition ${i + 1}`} disabled={draft.conditions.length === 1} onClick={() => set("conditions", draft.conditions.filter((_, j) => j !== i))}>
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-label={`Remove condition ${i + 1}`}
+              disabled={draft.conditions.length === 1}
+              onClick={() =>
+                set(
+                  "conditions",
+                  draft.conditions.filter((_, j) => j !== i),
+                )
+              }
+            >
               ✕
             </Button>
           </div>
         ))}
-        <Button size="sm" variant="secondary" disabled={draft.conditions.length >= 10} onClick={() => set("conditions", [...draft.conditions, { metric: "ctr", operator: "lt", value: "1" }])}>
+        <Button
+          size="sm"
+          variant="secondary"
+          disabled={draft.conditions.length >= 10}
+          onClick={() => set("conditions", [...draft.conditions, { metric: "ctr", operator: "lt", value: "1" }])}
+        >
           Add condition
         </Button>
-        <p className="text-xs text-slate-600">Money in the account currency; CTR in percent. A ratio with nothing to divide by (CPA without conversions) never matches.</p>
+        <p className="text-xs text-slate-600">
+          Money in the account currency; CTR in percent. A ratio with nothing to divide by (CPA without conversions) never matches.
+        </p>
       </fieldset>
       <div className="grid gap-3 sm:grid-cols-3">
         <SelectField id="rule-level" label="Applies to" value={draft.level} onChange={(e) => set("level", e.target.value as Draft["level"])}>
@@ -317,7 +367,14 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
             </option>
           ))}
         </SelectField>
-        <Field id="rule-name-filter" label="Name contains" hint="Optional" value={draft.nameContains} onChange={(e) => set("nameContains", e.target.value)} maxLength={200} />
+        <Field
+          id="rule-name-filter"
+          label="Name contains"
+          hint="Optional"
+          value={draft.nameContains}
+          onChange={(e) => set("nameContains", e.target.value)}
+          maxLength={200}
+        />
         <Field id="rule-ids" label="Only these ids" hint="Optional, comma-separated" value={draft.ids} onChange={(e) => set("ids", e.target.value)} />
       </div>
       <div className="grid gap-3 sm:grid-cols-4">
@@ -330,7 +387,17 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
         </SelectField>
         {budget && (
           <>
-            <Field id="rule-percent" label="By percent" type="number" min={1} max={draft.action === "decrease_budget" ? 99 : 500} step="any" value={draft.percent} onChange={(e) => set("percent", e.target.value)} required />
+            <Field
+              id="rule-percent"
+              label="By percent"
+              type="number"
+              min={1}
+              max={draft.action === "decrease_budget" ? 99 : 500}
+              step="any"
+              value={draft.percent}
+              onChange={(e) => set("percent", e.target.value)}
+              required
+            />
             <Field
               id="rule-cap"
               label={draft.action === "increase_budget" ? "Never above (per day)" : "Never below (per day)"}
@@ -343,7 +410,17 @@ function RuleForm({ rule, canLaunch, onDone }: { rule: Rule | null; canLaunch: b
             />
           </>
         )}
-        <Field id="rule-cooldown" label="Cooldown (minutes)" hint="Leave an object alone this long after acting" type="number" min={0} step={1} value={draft.cooldown} onChange={(e) => set("cooldown", e.target.value)} required />
+        <Field
+          id="rule-cooldown"
+          label="Cooldown (minutes)"
+          hint="Leave an object alone this long after acting"
+          type="number"
+          min={0}
+          step={1}
+          value={draft.cooldown}
+          onChange={(e) => set("cooldown", e.target.value)}
+          required
+        />
       </div>
       <LivePreview definition={definitionOf(draft)} ruleId={rule?.id} cooldownMinutes={Number(draft.cooldown)} />
       {error && <Alert>{error}</Alert>}
@@ -373,7 +450,9 @@ function LivePreview({ definition, ruleId, cooldownMinutes }: { definition: Defi
       const args = JSON.parse(settled) as { definition: Definition; ruleId?: string; cooldownMinutes: number };
       return tool("preview_rule", {
         definition: args.definition,
-        ...(args.ruleId ? { id: args.ruleId, ...(Number.isInteger(args.cooldownMinutes) && args.cooldownMinutes >= 0 ? { cooldownMinutes: args.cooldownMinutes } : {}) } : {}),
+        ...(args.ruleId
+          ? { id: args.ruleId, ...(Number.isInteger(args.cooldownMinutes) && args.cooldownMinutes >= 0 ? { cooldownMinutes: args.cooldownMinutes } : {}) }
+          : {}),
       });
     },
     retry: false,

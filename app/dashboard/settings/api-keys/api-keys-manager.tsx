@@ -17,7 +17,17 @@ interface ScopeOption {
   grantable: boolean;
 }
 
-export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { keys: ApiKeySummary[]; canCreate: boolean; scopes: ScopeOption[]; currentUserId: string }) {
+export function ApiKeysManager({
+  keys,
+  canCreate,
+  scopes,
+  currentUserId,
+}: {
+  keys: ApiKeySummary[];
+  canCreate: boolean;
+  scopes: ScopeOption[];
+  currentUserId: string;
+}) {
   const timeZone = useTimeZone();
   const [pending, start] = useTransition();
   const [name, setName] = useState("");
@@ -55,7 +65,10 @@ export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { key
           <h2 className="font-semibold text-emerald-900">Your new key “{created.name}”</h2>
           <p className="mt-1 text-sm text-emerald-900">Copy it now: this is the only time it is shown. Store it in a secret manager.</p>
           <div className="mt-3 flex flex-wrap items-center gap-2">
-            <code data-testid="new-api-key" className="min-w-0 flex-1 break-all rounded-md border border-emerald-200 bg-white px-3 py-2 font-mono text-sm text-slate-900">
+            <code
+              data-testid="new-api-key"
+              className="min-w-0 flex-1 break-all rounded-md border border-emerald-200 bg-white px-3 py-2 font-mono text-sm text-slate-900"
+            >
               {created.key}
             </code>
             <CopyButton value={created.key} label="Copy key" />
@@ -75,7 +88,15 @@ export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { key
             </div>
           )}
           <div className="max-w-md">
-            <Field id="key-name" label="Name" placeholder="e.g. Reporting script" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} disabled={!canCreate} />
+            <Field
+              id="key-name"
+              label="Name"
+              placeholder="e.g. Reporting script"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={100}
+              disabled={!canCreate}
+            />
           </div>
           <fieldset disabled={!canCreate}>
             <legend className="text-sm font-medium text-slate-800">Access</legend>
@@ -129,14 +150,24 @@ export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { key
               <tbody className="divide-y divide-slate-100">
                 {keys.map((k) => (
                   <tr key={k.id} data-testid="api-key-row">
-                    <td data-label="Name" className="px-4 py-3 font-medium text-slate-900">{k.name}</td>
-                    <td data-label="Key" className="px-4 py-3 font-mono text-xs text-slate-700">{k.partialKey}</td>
+                    <td data-label="Name" className="px-4 py-3 font-medium text-slate-900">
+                      {k.name}
+                    </td>
+                    <td data-label="Key" className="px-4 py-3 font-mono text-xs text-slate-700">
+                      {k.partialKey}
+                    </td>
                     <td data-label="Scopes" className="px-4 py-3">
                       <ScopeBadges scopes={k.scopes} whenNone={<Badge tone="indigo">full access</Badge>} />
                     </td>
-                    <td data-label="Created by" className="px-4 py-3 text-slate-700">{k.createdBy.id === currentUserId ? "You" : k.createdBy.name}</td>
-                    <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDate(k.createdAt, timeZone)}</td>
-                    <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>{k.lastUsedAt ? formatRelative(k.lastUsedAt, Date.now(), timeZone) : "Never"}</td>
+                    <td data-label="Created by" className="px-4 py-3 text-slate-700">
+                      {k.createdBy.id === currentUserId ? "You" : k.createdBy.name}
+                    </td>
+                    <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">
+                      {formatDate(k.createdAt, timeZone)}
+                    </td>
+                    <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>
+                      {k.lastUsedAt ? formatRelative(k.lastUsedAt, Date.now(), timeZone) : "Never"}
+                    </td>
                     <td className="px-4 py-3 text-right">
                       <Button variant="danger-ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
                         Revoke
@@ -149,7 +180,14 @@ export function ApiKeysManager({ keys, canCreate, scopes, currentUserId }: { key
           </Card>
         )}
       </Section>
-      <ConfirmDialog open={revoking !== null} title={`Revoke “${revoking?.name ?? ""}”?`} confirmLabel="Revoke key" busy={pending} onCancel={() => setRevoking(null)} onConfirm={revoke}>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke “${revoking?.name ?? ""}”?`}
+        confirmLabel="Revoke key"
+        busy={pending}
+        onCancel={() => setRevoking(null)}
+        onConfirm={revoke}
+      >
         Requests with this key start failing with 401 immediately. This cannot be undone.
       </ConfirmDialog>
     </div>

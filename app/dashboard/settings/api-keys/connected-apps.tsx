@@ -33,14 +33,24 @@ export function ConnectedApps({ apps, currentUserId }: { apps: ConnectedApp[]; c
             <tbody className="divide-y divide-slate-100">
               {apps.map((a) => (
                 <tr key={a.id} data-testid="connected-app-row">
-                  <td data-label="App" className="px-4 py-3 font-medium text-slate-900">{a.clientName}</td>
-                  <td data-label="Workspace" className="px-4 py-3 text-slate-700">{a.workspaceName}</td>
+                  <td data-label="App" className="px-4 py-3 font-medium text-slate-900">
+                    {a.clientName}
+                  </td>
+                  <td data-label="Workspace" className="px-4 py-3 text-slate-700">
+                    {a.workspaceName}
+                  </td>
                   <td data-label="Scopes" className="px-4 py-3">
                     <ScopeBadges scopes={a.scopes} whenNone={<Badge>read only</Badge>} />
                   </td>
-                  <td data-label="Connected by" className="px-4 py-3 text-slate-700">{a.user.id === currentUserId ? "You" : a.user.name}</td>
-                  <td data-label="Connected" className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDate(a.createdAt, timeZone)}</td>
-                  <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>{a.lastUsedAt ? formatRelative(a.lastUsedAt, Date.now(), timeZone) : "Never"}</td>
+                  <td data-label="Connected by" className="px-4 py-3 text-slate-700">
+                    {a.user.id === currentUserId ? "You" : a.user.name}
+                  </td>
+                  <td data-label="Connected" className="whitespace-nowrap px-4 py-3 text-slate-700">
+                    {formatDate(a.createdAt, timeZone)}
+                  </td>
+                  <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>
+                    {a.lastUsedAt ? formatRelative(a.lastUsedAt, Date.now(), timeZone) : "Never"}
+                  </td>
                   <td className="px-4 py-3 text-right">
                     <Button variant="danger-ghost" size="sm" onClick={() => setRevoking(a)} aria-label={`Revoke ${a.clientName}`}>
                       Revoke
@@ -52,7 +62,14 @@ export function ConnectedApps({ apps, currentUserId }: { apps: ConnectedApp[]; c
           </table>
         </Card>
       )}
-      <ConfirmDialog open={revoking !== null} title={`Revoke “${revoking?.clientName ?? ""}”?`} confirmLabel="Revoke access" busy={pending} onCancel={() => setRevoking(null)} onConfirm={revoke}>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke “${revoking?.clientName ?? ""}”?`}
+        confirmLabel="Revoke access"
+        busy={pending}
+        onCancel={() => setRevoking(null)}
+        onConfirm={revoke}
+      >
         Its access and refresh tokens stop working immediately; the app must ask for consent again.
       </ConfirmDialog>
     </Section>

@@ -37,7 +37,8 @@ export default async function PlanPage() {
             <span data-testid="plan-state">{label.text}</span> <Badge tone={label.tone}>{status.apiAccess ? "API access on" : "Dashboard only"}</Badge>
           </p>
           <p className="mt-2 text-sm text-slate-600">
-            {status.state === "trial" && `Your trial ends on ${formatDate(status.trialEndsAt!, timeZone)} (${status.trialDaysLeft} ${status.trialDaysLeft === 1 ? "day" : "days"} left).`}
+            {status.state === "trial" &&
+              `Your trial ends on ${formatDate(status.trialEndsAt!, timeZone)} (${status.trialDaysLeft} ${status.trialDaysLeft === 1 ? "day" : "days"} left).`}
             {status.state === "trial_ended" && "Your trial has ended. Choose Pro to keep working."}
             {status.state === "pro" && (
               <>
@@ -51,7 +52,10 @@ export default async function PlanPage() {
             {status.state === "lapsed" && "The Pro plan was cancelled. API keys answer 402 until you subscribe again."}
           </p>
           <p className="mt-4 text-xs text-slate-500">
-            Workspace ID <code data-testid="workspace-id" className="rounded bg-slate-100 px-1 py-0.5 font-mono text-slate-700">{principal.workspaceId}</code>
+            Workspace ID{" "}
+            <code data-testid="workspace-id" className="rounded bg-slate-100 px-1 py-0.5 font-mono text-slate-700">
+              {principal.workspaceId}
+            </code>
           </p>
         </Card>
         <Card className="p-6">
@@ -66,7 +70,11 @@ export default async function PlanPage() {
             {mayManage ? (
               <PlanActions
                 onPro={status.state === "pro"}
-                trialLeft={trialAfterCancel?.state === "trial" ? { endsOn: formatDate(trialAfterCancel.trialEndsAt!, timeZone), days: trialAfterCancel.trialDaysLeft! } : null}
+                trialLeft={
+                  trialAfterCancel?.state === "trial"
+                    ? { endsOn: formatDate(trialAfterCancel.trialEndsAt!, timeZone), days: trialAfterCancel.trialDaysLeft! }
+                    : null
+                }
               />
             ) : (
               <p className="text-sm text-slate-600">Only owners and admins can change the plan.</p>

@@ -38,8 +38,8 @@ export function PlanActions({ onPro, trialLeft }: { onPro: boolean; trialLeft: {
       >
         {trialLeft ? (
           <>
-            The workspace goes back to its free trial, which ends on {trialLeft.endsOn} ({trialLeft.days} {trialLeft.days === 1 ? "day" : "days"} left): the dashboard keeps working, but API keys, the REST
-            API and webhooks answer 402 until you subscribe again.
+            The workspace goes back to its free trial, which ends on {trialLeft.endsOn} ({trialLeft.days} {trialLeft.days === 1 ? "day" : "days"} left): the
+            dashboard keeps working, but API keys, the REST API and webhooks answer 402 until you subscribe again.
           </>
         ) : (
           <>The dashboard closes and every API key of this workspace answers 402 until you subscribe again.</>

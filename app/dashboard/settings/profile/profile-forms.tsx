@@ -61,7 +61,11 @@ export function ProfileForms({ profile, timeZones }: { profile: Profile; timeZon
             </Select>
             <p id="profile-time-zone-hint" className="text-xs text-slate-600">
               Every time in the dashboard is shown in this zone.{" "}
-              <button type="button" className="font-medium text-indigo-700 underline underline-offset-2" onClick={() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone)}>
+              <button
+                type="button"
+                className="font-medium text-indigo-700 underline underline-offset-2"
+                onClick={() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone)}
+              >
                 Use this device’s zone
               </button>
             </p>
@@ -81,14 +85,32 @@ export function ProfileForms({ profile, timeZones }: { profile: Profile; timeZon
             submit(e, async () => {
               const result = await changePasswordAction({ current, next });
               setPasswordOutcome(result.ok ? { ok: true, message: "Password changed." } : { ok: false, message: result.error });
-              if (result.ok) (setCurrent(""), setNext(""));
+              if (result.ok) setCurrent(""), setNext("");
             })
           }
         >
           {profile.hasPassword && (
-            <Field id="current-password" type="password" label="Current password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} required />
+            <Field
+              id="current-password"
+              type="password"
+              label="Current password"
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              required
+            />
           )}
-          <Field id="new-password" type="password" label="New password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required minLength={10} hint="At least 10 characters." />
+          <Field
+            id="new-password"
+            type="password"
+            label="New password"
+            autoComplete="new-password"
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+            required
+            minLength={10}
+            hint="At least 10 characters."
+          />
           <Button type="submit" disabled={pending}>
             Change password
           </Button>
@@ -99,7 +121,9 @@ export function ProfileForms({ profile, timeZones }: { profile: Profile; timeZon
         <h2 id="new-workspace" className="text-lg font-semibold text-slate-900">
           Another workspace
         </h2>
-        <p className="text-sm text-slate-600">A separate library, team and plan (it starts on the 14-day free trial). Switch between workspaces from the menu.</p>
+        <p className="text-sm text-slate-600">
+          A separate library, team and plan (it starts on the 14-day free trial). Switch between workspaces from the menu.
+        </p>
         <OutcomeAlert outcome={workspaceOutcome} />
         <form
           className="flex flex-wrap items-end gap-3"
@@ -113,7 +137,14 @@ export function ProfileForms({ profile, timeZones }: { profile: Profile; timeZon
           }
         >
           <div className="w-full sm:w-72">
-            <Field id="new-workspace-name" label="Workspace name" value={workspaceName} maxLength={100} onChange={(e) => setWorkspaceName(e.target.value)} required />
+            <Field
+              id="new-workspace-name"
+              label="Workspace name"
+              value={workspaceName}
+              maxLength={100}
+              onChange={(e) => setWorkspaceName(e.target.value)}
+              required
+            />
           </div>
           <Button type="submit" disabled={pending || !workspaceName.trim()}>
             Create workspace

@@ -13,8 +13,8 @@ export function SignOutEverywhere() {
     <Card className="max-w-2xl p-6">
       <Section id="sessions" title="Sessions">
         <p className="text-sm text-slate-600">
-          Signed in on a computer you no longer use? Signing out everywhere ends every session of your account, on every device and
-          browser, this one included. API keys keep working.
+          Signed in on a computer you no longer use? Signing out everywhere ends every session of your account, on every device and browser, this one included.
+          API keys keep working.
         </p>
         <div className="mt-3">
           <Button variant="secondary" onClick={() => setConfirming(true)} disabled={pending}>

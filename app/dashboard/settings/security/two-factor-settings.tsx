@@ -8,7 +8,15 @@ import { confirmEnrolmentAction, disableTwoFactorAction, startEnrolmentAction } 
 
 type Enrolment = { secret: string; qrSvg: string };
 
-export function TwoFactorSettings({ enabled, remainingRecoveryCodes, requiredFor }: { enabled: boolean; remainingRecoveryCodes: number; requiredFor: string[] }) {
+export function TwoFactorSettings({
+  enabled,
+  remainingRecoveryCodes,
+  requiredFor,
+}: {
+  enabled: boolean;
+  remainingRecoveryCodes: number;
+  requiredFor: string[];
+}) {
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
@@ -48,7 +56,9 @@ export function TwoFactorSettings({ enabled, remainingRecoveryCodes, requiredFor
       <div className="flex items-center justify-between gap-4">
         <div>
           <h2 className="text-lg font-semibold text-slate-900">Two-factor authentication</h2>
-          <p className="mt-1 text-sm text-slate-600">A 6-digit code from an authenticator app (1Password, Google Authenticator, Authy…) is asked for after your password.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            A 6-digit code from an authenticator app (1Password, Google Authenticator, Authy…) is asked for after your password.
+          </p>
         </div>
         <Badge tone={enabled ? "green" : "slate"}>
           <span data-testid="two-factor-status">{enabled ? "On" : "Off"}</span>
@@ -89,7 +99,13 @@ export function TwoFactorSettings({ enabled, remainingRecoveryCodes, requiredFor
       {enrolment && (
         <form onSubmit={confirm} className="mt-6 grid gap-6 sm:grid-cols-[200px_1fr]">
           <div>
-            <div className="size-[200px] rounded-md border border-slate-200 bg-white p-2" role="img" aria-label="QR code to scan with your authenticator app" dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} />
+            <div
+              className="size-[200px] rounded-md border border-slate-200 bg-white p-2"
+              role="img"
+              aria-label="QR code to scan with your authenticator app"
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the QR code SVG is rendered on the server by the qrcode package from our own otpauth URI
+              dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }}
+            />
           </div>
           <div className="space-y-4">
             <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
@@ -102,7 +118,16 @@ export function TwoFactorSettings({ enabled, remainingRecoveryCodes, requiredFor
               </code>
               <CopyButton value={enrolment.secret} />
             </div>
-            <Field id="totp-code" label="Code from the app" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} required maxLength={6} />
+            <Field
+              id="totp-code"
+              label="Code from the app"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              required
+              maxLength={6}
+            />
             <Button type="submit" disabled={pending || code.trim().length < 6}>
               Turn on
             </Button>
@@ -113,7 +138,15 @@ export function TwoFactorSettings({ enabled, remainingRecoveryCodes, requiredFor
       {enabled && !recoveryCodes && (
         <form onSubmit={disable} className="mt-6 max-w-sm space-y-3">
           <p className="text-sm text-slate-700">{remainingRecoveryCodes} unused recovery codes left.</p>
-          <Field id="disable-code" label="Code to turn it off" hint="A current code from your app, or a recovery code." value={code} onChange={(e) => setCode(e.target.value)} required autoComplete="one-time-code" />
+          <Field
+            id="disable-code"
+            label="Code to turn it off"
+            hint="A current code from your app, or a recovery code."
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            required
+            autoComplete="one-time-code"
+          />
           <Button type="submit" variant="secondary" disabled={pending || !code.trim()}>
             Turn off two-factor authentication
           </Button>

@@ -16,7 +16,14 @@ export default async function TeamPage() {
         title="Team"
         description="Owners and admins manage everything; editors upload, edit copy and build ads but cannot delete or launch; viewers only read. Folder access limits a member's library and uploads to chosen folders."
       />
-      <TeamManager members={members} invites={invites} folders={folders} canManage={canManage} isOwner={principal.role === "owner"} currentUserId={principal.userId} />
+      <TeamManager
+        members={members}
+        invites={invites}
+        folders={folders}
+        canManage={canManage}
+        isOwner={principal.role === "owner"}
+        currentUserId={principal.userId}
+      />
     </>
   );
 }

@@ -105,7 +105,15 @@ export function TeamManager({
           <h2 className="text-lg font-semibold text-slate-900">Invite a teammate</h2>
           <form onSubmit={invite} className="mt-4 space-y-4">
             <div className="grid gap-4 sm:grid-cols-[1fr_180px]">
-              <Field id="invite-email" type="email" label="Email" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder="teammate@company.com" />
+              <Field
+                id="invite-email"
+                type="email"
+                label="Email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                placeholder="teammate@company.com"
+              />
               <div className="space-y-1">
                 <label htmlFor="invite-role" className="block text-sm font-medium text-slate-800">
                   Role
@@ -132,7 +140,10 @@ export function TeamManager({
                 )}
               </p>
               <div className="mt-2 flex flex-wrap items-center gap-2">
-                <code data-testid="invite-link" className="min-w-0 flex-1 break-all rounded border border-emerald-200 bg-white px-2 py-1 font-mono text-xs text-slate-900">
+                <code
+                  data-testid="invite-link"
+                  className="min-w-0 flex-1 break-all rounded border border-emerald-200 bg-white px-2 py-1 font-mono text-xs text-slate-900"
+                >
                   {inviteLink.url}
                 </code>
                 <CopyButton value={inviteLink.url} label="Copy link" />
@@ -164,7 +175,12 @@ export function TeamManager({
                           </label>
                           <RoleSelect id={`role-${m.userId}`} roles={grantable} value={editing.role} onChange={(r) => setEditing({ ...editing, role: r })} />
                         </div>
-                        <FolderPicker folders={folders} value={editing.folderIds} onChange={(folderIds) => setEditing({ ...editing, folderIds })} idPrefix={`member-${m.userId}`} />
+                        <FolderPicker
+                          folders={folders}
+                          value={editing.folderIds}
+                          onChange={(folderIds) => setEditing({ ...editing, folderIds })}
+                          idPrefix={`member-${m.userId}`}
+                        />
                       </div>
                     </td>
                   ) : (
@@ -172,21 +188,37 @@ export function TeamManager({
                       <td data-label="Role" className="px-4 py-3">
                         <Badge tone={m.role === "owner" ? "indigo" : m.role === "admin" ? "sky" : "slate"}>{m.role}</Badge>
                       </td>
-                      <td data-label="Folders" className="px-4 py-3 text-slate-700">{m.folderIds.length ? m.folderIds.map(folderName).join(", ") : "All folders"}</td>
-                      <td data-label="Two-factor" className="px-4 py-3">{m.twoFactorEnabled ? <Badge tone="green">on</Badge> : <span className="text-slate-500">off</span>}</td>
+                      <td data-label="Folders" className="px-4 py-3 text-slate-700">
+                        {m.folderIds.length ? m.folderIds.map(folderName).join(", ") : "All folders"}
+                      </td>
+                      <td data-label="Two-factor" className="px-4 py-3">
+                        {m.twoFactorEnabled ? <Badge tone="green">on</Badge> : <span className="text-slate-500">off</span>}
+                      </td>
                     </>
                   )}
-                  <td data-label="Joined" className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDate(m.joinedAt, timeZone)}</td>
+                  <td data-label="Joined" className="whitespace-nowrap px-4 py-3 text-slate-700">
+                    {formatDate(m.joinedAt, timeZone)}
+                  </td>
                   <td className="whitespace-nowrap px-4 py-3 text-right">
-                    {canManage && (m.role !== "owner" || isOwner) && (
-                      editing?.userId === m.userId ? (
+                    {canManage &&
+                      (m.role !== "owner" || isOwner) &&
+                      (editing?.userId === m.userId ? (
                         <span className="flex justify-end gap-2">
-                          <Button size="sm" onClick={saveMember} disabled={pending}>Save</Button>
-                          <Button size="sm" variant="ghost" onClick={() => setEditing(null)}>Cancel</Button>
+                          <Button size="sm" onClick={saveMember} disabled={pending}>
+                            Save
+                          </Button>
+                          <Button size="sm" variant="ghost" onClick={() => setEditing(null)}>
+                            Cancel
+                          </Button>
                         </span>
                       ) : (
                         <span className="flex justify-end gap-2">
-                          <Button size="sm" variant="ghost" onClick={() => setEditing({ userId: m.userId, role: m.role, folderIds: m.folderIds })} aria-label={`Edit ${m.name}`}>
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            onClick={() => setEditing({ userId: m.userId, role: m.role, folderIds: m.folderIds })}
+                            aria-label={`Edit ${m.name}`}
+                          >
                             Edit
                           </Button>
                           {m.userId !== currentUserId && (
@@ -195,8 +227,7 @@ export function TeamManager({
                             </Button>
                           )}
                         </span>
-                      )
-                    )}
+                      ))}
                   </td>
                 </tr>
               ))}

@@ -36,12 +36,13 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
   const [events, setEvents] = useState<string[] | null>(null);
   const [revealed, setRevealed] = useState(false);
   const [removing, setRemoving] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refills the form only when the saved URL or events change, not on every refetch
   useEffect(() => {
     if (webhook) {
       setUrl(webhook.url);
       setEvents(webhook.events);
     }
-  }, [webhook?.url, webhook?.events?.join(",")]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [webhook?.url, webhook?.events?.join(",")]);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["webhook"] });
   const done = (text: string) => () => {
@@ -50,8 +51,16 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
     void refresh();
     void queryClient.invalidateQueries({ queryKey: ["deliveries"] });
   };
-  const saveUrl = useMutation({ mutationFn: () => apiFetch("/api/v1/webhooks", { method: "PUT", json: { url: url.trim() } }), onSuccess: done("Endpoint saved."), onError: (e) => setError(message(e)) });
-  const saveEvents = useMutation({ mutationFn: () => apiFetch("/api/v1/webhooks", { method: "PATCH", json: { events } }), onSuccess: done("Event subscription saved."), onError: (e) => setError(message(e)) });
+  const saveUrl = useMutation({
+    mutationFn: () => apiFetch("/api/v1/webhooks", { method: "PUT", json: { url: url.trim() } }),
+    onSuccess: done("Endpoint saved."),
+    onError: (e) => setError(message(e)),
+  });
+  const saveEvents = useMutation({
+    mutationFn: () => apiFetch("/api/v1/webhooks", { method: "PATCH", json: { events } }),
+    onSuccess: done("Event subscription saved."),
+    onError: (e) => setError(message(e)),
+  });
   const [testEventId, setTestEventId] = useState<string | null>(null);
   const sendTest = useMutation({
     mutationFn: () => apiFetch<{ event: { id: string } }>("/api/v1/webhooks/test", { method: "POST" }),
@@ -85,7 +94,11 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
       <Card className="p-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 className="text-lg font-semibold text-slate-900">Endpoint</h2>
-          {webhook && <span data-testid="webhook-health"><Health webhook={webhook} /></span>}
+          {webhook && (
+            <span data-testid="webhook-health">
+              <Health webhook={webhook} />
+            </span>
+          )}
         </div>
         <form
           className="mt-4 flex flex-wrap items-end gap-3"
@@ -95,7 +108,16 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
           }}
         >
           <div className="min-w-72 flex-1">
-            <Field id="webhook-url" type="url" label="Endpoint URL" placeholder="https://example.com/webhooks/adloom" value={url} onChange={(e) => setUrl(e.target.value)} required hint="A public HTTPS URL that answers 2xx within 5 seconds." />
+            <Field
+              id="webhook-url"
+              type="url"
+              label="Endpoint URL"
+              placeholder="https://example.com/webhooks/adloom"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              required
+              hint="A public HTTPS URL that answers 2xx within 5 seconds."
+            />
           </div>
           <Button type="submit" disabled={saveUrl.isPending || !url.trim() || url.trim() === webhook?.url} className="mb-5">
             {webhook ? "Change URL" : "Save endpoint"}
@@ -114,7 +136,9 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
                 </Button>
                 <CopyButton value={webhook.secret} label="Copy secret" />
               </div>
-              <p className="mt-1 text-xs text-slate-500">Verify the service-signature header: HMAC-SHA256 of “t.raw_body” with this secret. It stays the same when the URL changes.</p>
+              <p className="mt-1 text-xs text-slate-500">
+                Verify the service-signature header: HMAC-SHA256 of “t.raw_body” with this secret. It stays the same when the URL changes.
+              </p>
             </div>
             <div className="flex flex-wrap gap-2">
               <Button variant="secondary" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>
@@ -144,7 +168,12 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
               <legend className="sr-only">Events to receive</legend>
               {eventTypes.map((t) => (
                 <label key={t} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" className="accent-indigo-600" checked={events!.includes(t)} onChange={(e) => setEvents((ev) => (e.target.checked ? [...(ev ?? []), t] : (ev ?? []).filter((x) => x !== t)))} />
+                  <input
+                    type="checkbox"
+                    className="accent-indigo-600"
+                    checked={events!.includes(t)}
+                    onChange={(e) => setEvents((ev) => (e.target.checked ? [...(ev ?? []), t] : (ev ?? []).filter((x) => x !== t)))}
+                  />
                   <span className="font-mono text-xs">{t}</span>
                 </label>
               ))}
@@ -158,7 +187,14 @@ export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
       )}
 
       <DeliveryLog eventTypes={["test", ...eventTypes]} onError={setError} />
-      <ConfirmDialog open={removing} title="Remove the endpoint?" confirmLabel="Remove" busy={remove.isPending} onCancel={() => setRemoving(false)} onConfirm={() => remove.mutate()}>
+      <ConfirmDialog
+        open={removing}
+        title="Remove the endpoint?"
+        confirmLabel="Remove"
+        busy={remove.isPending}
+        onCancel={() => setRemoving(false)}
+        onConfirm={() => remove.mutate()}
+      >
         Events stop being delivered and pending retries are dropped. The delivery log stays for its 7 days.
       </ConfirmDialog>
     </div>
@@ -176,11 +212,18 @@ function TestOutcome({ eventId }: { eventId: string }) {
     refetchInterval: (query) => (query.state.data ? false : 1000),
   });
   const d = attempt.data;
-  if (!d) return <div data-testid="test-outcome" data-outcome="pending"><Alert tone="sky">Test event sent; waiting for your endpoint to answer…</Alert></div>;
+  if (!d)
+    return (
+      <div data-testid="test-outcome" data-outcome="pending">
+        <Alert tone="sky">Test event sent; waiting for your endpoint to answer…</Alert>
+      </div>
+    );
   if (d.outcome === "succeeded")
     return (
       <div data-testid="test-outcome" data-outcome="succeeded">
-        <Alert tone="green">Test event delivered: your endpoint answered {d.response.status} in {d.durationMs} ms.</Alert>
+        <Alert tone="green">
+          Test event delivered: your endpoint answered {d.response.status} in {d.durationMs} ms.
+        </Alert>
       </div>
     );
   return (
@@ -235,14 +278,20 @@ function DeliveryLog({ eventTypes, onError }: { eventTypes: string[]; onError: (
           Delivery log <span className="text-sm font-normal text-slate-500">(last 7 days)</span>
         </h2>
         <div className="flex flex-wrap gap-2">
-          <label className="sr-only" htmlFor="log-event">Event type</label>
+          <label className="sr-only" htmlFor="log-event">
+            Event type
+          </label>
           <Select id="log-event" value={eventType} onChange={(e) => setEventType(e.target.value)} className="w-48">
             <option value="">All events</option>
             {eventTypes.map((t) => (
-              <option key={t} value={t}>{t}</option>
+              <option key={t} value={t}>
+                {t}
+              </option>
             ))}
           </Select>
-          <label className="sr-only" htmlFor="log-outcome">Outcome</label>
+          <label className="sr-only" htmlFor="log-outcome">
+            Outcome
+          </label>
           <Select id="log-outcome" value={outcome} onChange={(e) => setOutcome(e.target.value)} className="w-36">
             <option value="">Any outcome</option>
             <option value="succeeded">Succeeded</option>
@@ -251,14 +300,23 @@ function DeliveryLog({ eventTypes, onError }: { eventTypes: string[]; onError: (
         </div>
       </div>
       {log.isError && <Alert>{message(log.error)}</Alert>}
-      {log.isSuccess && deliveries.length === 0 && <EmptyState title="No deliveries yet">Send a test event, or upload a file: each attempt to reach your endpoint shows up here.</EmptyState>}
+      {log.isSuccess && deliveries.length === 0 && (
+        <EmptyState title="No deliveries yet">Send a test event, or upload a file: each attempt to reach your endpoint shows up here.</EmptyState>
+      )}
       {deliveries.length > 0 && (
         <Card className="overflow-x-auto">
           <table className="stack-table w-full text-left text-sm">
             <TableHead columns={["Status", "Event", "Time", "Duration", "Response"]} actions />
             <tbody className="divide-y divide-slate-100">
               {deliveries.map((d) => (
-                <DeliveryRow key={d.id} d={d} open={open === d.id} onToggle={() => setOpen(open === d.id ? null : d.id)} onResend={() => resend.mutate(d.id)} resending={resend.isPending && resend.variables === d.id} />
+                <DeliveryRow
+                  key={d.id}
+                  d={d}
+                  open={open === d.id}
+                  onToggle={() => setOpen(open === d.id ? null : d.id)}
+                  onResend={() => resend.mutate(d.id)}
+                  resending={resend.isPending && resend.variables === d.id}
+                />
               ))}
             </tbody>
           </table>
@@ -268,7 +326,19 @@ function DeliveryLog({ eventTypes, onError }: { eventTypes: string[]; onError: (
   );
 }
 
-function DeliveryRow({ d, open, onToggle, onResend, resending }: { d: WebhookDeliveryView; open: boolean; onToggle: () => void; onResend: () => void; resending: boolean }) {
+function DeliveryRow({
+  d,
+  open,
+  onToggle,
+  onResend,
+  resending,
+}: {
+  d: WebhookDeliveryView;
+  open: boolean;
+  onToggle: () => void;
+  onResend: () => void;
+  resending: boolean;
+}) {
   const timeZone = useTimeZone();
   return (
     <>
@@ -283,8 +353,12 @@ function DeliveryRow({ d, open, onToggle, onResend, resending }: { d: WebhookDel
             {d.attempt > 1 ? `, attempt ${d.attempt}` : ""}
           </p>
         </td>
-        <td data-label="Time" className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDateTime(d.createdAt, timeZone)}</td>
-        <td data-label="Duration" className="whitespace-nowrap px-4 py-3 tabular-nums text-slate-700">{d.durationMs} ms</td>
+        <td data-label="Time" className="whitespace-nowrap px-4 py-3 text-slate-700">
+          {formatDateTime(d.createdAt, timeZone)}
+        </td>
+        <td data-label="Duration" className="whitespace-nowrap px-4 py-3 tabular-nums text-slate-700">
+          {d.durationMs} ms
+        </td>
         <td data-label="Response" className="max-w-xs truncate px-4 py-3 font-mono text-xs text-slate-600" title={d.error ?? d.response.body ?? ""}>
           {d.error ?? d.response.body ?? "—"}
         </td>
@@ -303,11 +377,22 @@ function DeliveryRow({ d, open, onToggle, onResend, resending }: { d: WebhookDel
             <div className="grid gap-4 lg:grid-cols-2">
               <div>
                 <p className="text-xs font-medium uppercase text-slate-500">Request body</p>
-                <pre tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded bg-white p-2 font-mono text-xs text-slate-800 ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600" data-testid="request-body">{prettyBody(d.request.body)}</pre>
+                <pre
+                  tabIndex={0}
+                  className="mt-1 max-h-64 overflow-auto rounded bg-white p-2 font-mono text-xs text-slate-800 ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600"
+                  data-testid="request-body"
+                >
+                  {prettyBody(d.request.body)}
+                </pre>
               </div>
               <div>
                 <p className="text-xs font-medium uppercase text-slate-500">Response (first 4 KB)</p>
-                <pre tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded bg-white p-2 font-mono text-xs text-slate-800 ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600">{prettyBody(d.response.body) ?? d.error ?? "No response"}</pre>
+                <pre
+                  tabIndex={0}
+                  className="mt-1 max-h-64 overflow-auto rounded bg-white p-2 font-mono text-xs text-slate-800 ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600"
+                >
+                  {prettyBody(d.response.body) ?? d.error ?? "No response"}
+                </pre>
                 <p className="mt-2 text-xs text-slate-500">
                   Sent to {d.url} · event {d.eventId}
                   {d.nextRetryAt ? ` · next retry ${formatDateTime(d.nextRetryAt, timeZone)}` : ""}

@@ -1,15 +1,7 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { ExecProtocolOptions, ExecProtocolResult, Transaction } from "@electric-sql/pglite";
-import {
-  BasePGlite,
-  DatabaseError,
-  installArrayTypeCodecs,
-  Mutex,
-  NoticeMessage,
-  NotificationResponseMessage,
-  type BackendMessage,
-} from "../pglite-internals";
+import { BasePGlite, DatabaseError, installArrayTypeCodecs, Mutex, NoticeMessage, NotificationResponseMessage, type BackendMessage } from "../pglite-internals";
 import { parseResponse } from "./parse-response";
 
 /**
@@ -27,7 +19,6 @@ import { parseResponse } from "./parse-response";
 
 type Pending = { resolve(data: Uint8Array): void; reject(err: Error): void };
 type Listener = (payload: string) => void;
-
 
 // Relative to the project root, like the migrations folder: the server, the CLI and the tests run from there.
 const WORKER_SCRIPT = path.resolve("packages/pglite-driver/src/thread/worker.mjs");
@@ -123,7 +114,10 @@ export class ThreadedPGlite extends BasePGlite {
     return (await this.execProtocol(message, options)).messages;
   }
 
-  async execProtocolRawStream(message: Uint8Array, { syncToFs = true, onRawData }: { syncToFs?: boolean; onRawData: (data: Uint8Array) => void }): Promise<void> {
+  async execProtocolRawStream(
+    message: Uint8Array,
+    { syncToFs = true, onRawData }: { syncToFs?: boolean; onRawData: (data: Uint8Array) => void },
+  ): Promise<void> {
     onRawData(await this.execProtocolRaw(message, { syncToFs }));
   }
 

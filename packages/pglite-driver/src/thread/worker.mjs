@@ -38,8 +38,8 @@ async function run(request) {
 }
 
 parentPort.on("message", (request) => {
-  queue = queue.then(
-    () => run(request).then(
+  queue = queue.then(() =>
+    run(request).then(
       (outcome) => reply(request.id, outcome),
       (err) => reply(request.id, { error: { message: err?.message ?? String(err), stack: err?.stack } }),
     ),

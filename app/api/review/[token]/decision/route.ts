@@ -14,5 +14,12 @@ const Body = z.strictObject({
 
 /** A guest approves or requests changes (when the link allows decisions). */
 export const POST = guestRoute({ body: Body }, async ({ token, link, body }) =>
-  json({ creative: await guestDecision(token, link, { creativeId: body.creativeId, who: { name: body.name, email: body.email }, decision: body.decision, note: body.note }) }),
+  json({
+    creative: await guestDecision(token, link, {
+      creativeId: body.creativeId,
+      who: { name: body.name, email: body.email },
+      decision: body.decision,
+      note: body.note,
+    }),
+  }),
 );
