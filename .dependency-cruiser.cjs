@@ -34,13 +34,7 @@ const HTTP_ROUTES = "^app/(api|\\.well-known|docs)/";
  * What the dashboard may import from lib/ (besides types): tool calls, its session glue, read
  * models, neutral modules, and modules of schemas and constants (no data, no writes).
  */
-const DASHBOARD_MAY_USE = [
-  "^lib/tools/call\\.ts$",
-  "^lib/dashboard/",
-  READ_MODELS,
-  NEUTRAL,
-  "^lib/[^/]+/([a-z-]+-schema|schemas|limits|types|scopes)\\.ts$",
-];
+const DASHBOARD_MAY_USE = ["^lib/tools/call\\.ts$", "^lib/dashboard/", READ_MODELS, NEUTRAL, "^lib/[^/]+/([a-z-]+-schema|schemas|limits|types|scopes)\\.ts$"];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -49,7 +43,7 @@ module.exports = {
       name: "packages-through-public-api",
       comment:
         "Platform packages (packages/pglite-driver) are reached only through their public API (the package's index, " +
-        "its package.json \"exports\"): import \"@adloom/pglite-driver\", never a file inside it.",
+        'its package.json "exports"): import "@adloom/pglite-driver", never a file inside it.',
       severity: "error",
       from: { pathNot: "^packages/pglite-driver/" },
       to: { path: "^packages/pglite-driver/src/", pathNot: "^packages/pglite-driver/src/index\\.ts$" },

@@ -60,6 +60,8 @@ export const DATABASE_DEPENDENT = [
   "tests/ads/sandbox-platform.test.ts", // raw aggregates cast to float8
   "tests/creatives/creatives.test.ts", // raw DELETE … RETURNING
   "tests/webhooks/delivery.test.ts", // raw join read of the delivery attempt
+  "tests/ai/assistant.test.ts", // the credit ledger under 50 concurrent calls: conditional updates and a CHECK
+  "tests/jobs/outbox.test.ts", // a row and its job event commit or roll back together
 ];
 
 const root = import.meta.dirname;
@@ -68,10 +70,10 @@ export default defineConfig({
   resolve: {
     alias: [
       // The workspace packages are tested from their sources (the built dist is what the packaging test checks).
-      { find: /^@adloom\/sdk\/catalog$/, replacement: path.join(import.meta.dirname, "packages/sdk/src/catalog.ts") },
-      { find: /^@adloom\/pglite-driver$/, replacement: path.join(import.meta.dirname, "packages/pglite-driver/src/index.ts") },
-      { find: /^@adloom\/sdk$/, replacement: path.join(import.meta.dirname, "packages/sdk/src/index.ts") },
-      { find: /^@\//, replacement: `${import.meta.dirname}/` },
+      { find: /^@adloom\/sdk\/catalog$/, replacement: path.join(root, "packages/sdk/src/catalog.ts") },
+      { find: /^@adloom\/pglite-driver$/, replacement: path.join(root, "packages/pglite-driver/src/index.ts") },
+      { find: /^@adloom\/sdk$/, replacement: path.join(root, "packages/sdk/src/index.ts") },
+      { find: /^@\//, replacement: `${root}/` },
     ],
   },
   test: {

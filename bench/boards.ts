@@ -13,7 +13,10 @@ const RUNS = 3;
 const TARGET_MS = 1000;
 
 const { server, db, stop } = await startBenchServer({ RATE_LIMIT_PER_MINUTE: "100000000" });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu"],
+});
 try {
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
@@ -33,9 +36,17 @@ try {
   };
 
   const seedStarted = Date.now();
-  const png = (await sharp({ create: { width: 96, height: 96, channels: 3, background: "#6366f1" } }).png().toBuffer()).toString("base64");
+  const png = (
+    await sharp({ create: { width: 96, height: 96, channels: 3, background: "#6366f1" } })
+      .png()
+      .toBuffer()
+  ).toString("base64");
   for (let sent = 0; sent < CARDS; sent += 5) {
-    const files = Array.from({ length: Math.min(5, CARDS - sent) }, (_, i) => ({ fileName: `BENCH_${(sent + i) % 7}_card-${sent + i}.png`, contentBase64: png, contentType: "image/png" }));
+    const files = Array.from({ length: Math.min(5, CARDS - sent) }, (_, i) => ({
+      fileName: `BENCH_${(sent + i) % 7}_card-${sent + i}.png`,
+      contentBase64: png,
+      contentType: "image/png",
+    }));
     await tool("create_upload", { files, platform: "platform_a" });
   }
   let creatives: any[] = [];
@@ -66,7 +77,8 @@ try {
       const pane = document.querySelector("[data-testid=board-canvas]")!.getBoundingClientRect();
       for (const el of document.querySelectorAll(".react-flow__node-creative")) {
         const r = el.getBoundingClientRect();
-        if (r.left > pane.left + 40 && r.top > pane.top + 10 && r.right < pane.right - 10 && r.bottom < pane.bottom - 10) return { x: r.left + 20, y: r.top + 20 };
+        if (r.left > pane.left + 40 && r.top > pane.top + 10 && r.right < pane.right - 10 && r.bottom < pane.bottom - 10)
+          return { x: r.left + 20, y: r.top + 20 };
       }
       return null;
     });
@@ -86,7 +98,9 @@ try {
   const interactive = median(runs.map((r) => r.interactive));
   console.log(`\nbench:boards — database ${db}, a board of ${CARDS} creative cards, Chromium 1440 × 900, median of ${RUNS}`);
   console.log(`cards on the canvas   ${loaded.toFixed(0).padStart(5)} ms after navigation start (${runs[0]!.rendered} nodes rendered in view)`);
-  console.log(`interactive           ${interactive.toFixed(0).padStart(5)} ms (a click on a card has selected it)  target < ${TARGET_MS} ms: ${interactive < TARGET_MS ? "met" : "NOT met"}`);
+  console.log(
+    `interactive           ${interactive.toFixed(0).padStart(5)} ms (a click on a card has selected it)  target < ${TARGET_MS} ms: ${interactive < TARGET_MS ? "met" : "NOT met"}`,
+  );
 } finally {
   await browser.close();
   await stop();

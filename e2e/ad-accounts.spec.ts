@@ -1,7 +1,9 @@
 import { admin, expect, signUp, test } from "./support/fixtures";
 import { expectNoAxeViolations, expectNoSidewaysScroll } from "./support/pages";
 
-test("ad accounts: a new workspace's sandbox accounts, labelled sandbox and default; Connect says what the operator must configure; phone width too", async ({ page }) => {
+test("ad accounts: a new workspace's sandbox accounts, labelled sandbox and default; Connect says what the operator must configure; phone width too", async ({
+  page,
+}) => {
   await signUp(page, { workspace: "Accounts Co" });
   await page.goto("/dashboard/settings/plan");
   const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
@@ -9,7 +11,10 @@ test("ad accounts: a new workspace's sandbox accounts, labelled sandbox and defa
   await page.getByRole("link", { name: "Ad accounts" }).click();
   await expect(page.getByRole("heading", { name: "Ad accounts", level: 1 })).toBeVisible();
   const listed = await admin<{ adAccounts: { externalId: string; platform: string }[] }>(["adaccount", "list", "--workspace", workspaceId]);
-  for (const [label, platform] of [["Platform A", "platform_a"], ["Platform B", "platform_b"]] as const) {
+  for (const [label, platform] of [
+    ["Platform A", "platform_a"],
+    ["Platform B", "platform_b"],
+  ] as const) {
     const table = page.getByRole("table", { name: `${label} ad accounts` });
     const row = table.getByRole("row").filter({ hasText: listed.adAccounts.find((a) => a.platform === platform)!.externalId });
     await expect(row).toContainText("Sandbox");

@@ -3,7 +3,9 @@ import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from ".
 import { readyCreative } from "./support/tools";
 
 // The e2e server's provider is the local fake of the OpenAI wire format in e2e/support/fake-assistant.ts.
-test("the Assistant answers from the workspace's data, asks before a destructive tool, and shows what it cost, at phone and desktop width", async ({ page }) => {
+test("the Assistant answers from the workspace's data, asks before a destructive tool, and shows what it cost, at phone and desktop width", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await signUp(page, { workspace: "Assistant Team" });
   await switchToPro(page);

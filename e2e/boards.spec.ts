@@ -26,7 +26,10 @@ async function boardItems(page: Page, boardId: string) {
 }
 
 for (const viewport of [DESKTOP, PHONE]) {
-  test(`a board at ${viewport.width} px: create it, drag a card, connect two, reload and find them where they were; another browser's move shows within 2 s`, async ({ page, browser }) => {
+  test(`a board at ${viewport.width} px: create it, drag a card, connect two, reload and find them where they were; another browser's move shows within 2 s`, async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(240_000);
     await page.setViewportSize(viewport);
     await signUp(page, { name: "Bea Board", workspace: "Board Room" });
@@ -89,7 +92,9 @@ for (const viewport of [DESKTOP, PHONE]) {
     const second = saved.find((i) => i.kind === "creative" && i.card.fileName === offer);
     const movedAt = Date.now();
     await callTool(otherPage, "move_board_item", { id: second.id, version: second.version, x: second.x + 30, y: second.y + 20 });
-    await expect.poll(async () => positionOf(page.locator(`.react-flow__node[data-id="${second.id}"]`)), { timeout: 2_000, intervals: [100] }).toEqual({ x: second.x + 30, y: second.y + 20 });
+    await expect
+      .poll(async () => positionOf(page.locator(`.react-flow__node[data-id="${second.id}"]`)), { timeout: 2_000, intervals: [100] })
+      .toEqual({ x: second.x + 30, y: second.y + 20 });
     console.log(`another browser's move showed after ${Date.now() - movedAt} ms`);
     await other.close();
 

@@ -61,10 +61,16 @@ const originList = z
   .optional()
   .transform((v, ctx) => {
     const origins: string[] = [];
-    for (const entry of (v ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
+    for (const entry of (v ?? "")
+      .split(",")
+      .map((e) => e.trim())
+      .filter(Boolean)) {
       const url = URL.canParse(entry) ? new URL(entry) : undefined;
       if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== "/" || url.search || url.hash || url.username || entry.endsWith("/")) {
-        ctx.addIssue({ code: "custom", message: `"${entry}" is not an origin like https://app.example.com or http://localhost:6274 (scheme, host and port only)` });
+        ctx.addIssue({
+          code: "custom",
+          message: `"${entry}" is not an origin like https://app.example.com or http://localhost:6274 (scheme, host and port only)`,
+        });
         return z.NEVER;
       }
       origins.push(url.origin);
@@ -137,7 +143,11 @@ const envSchema = z.object({
   SANDBOX_ADS_CALLS_PER_SECOND: positiveInt(50),
   /** Live platform A (Meta's Graph API): base URL, version in paths, the app for OAuth (with the secret, every call carries appsecret_proof). */
   PLATFORM_A_API_URL: z.url().optional().default("https://graph.facebook.com"),
-  PLATFORM_A_API_VERSION: z.string().regex(/^v\d+\.\d+$/, "must be a Graph API version like v24.0").optional().default("v24.0"),
+  PLATFORM_A_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, "must be a Graph API version like v24.0")
+    .optional()
+    .default("v24.0"),
   PLATFORM_A_APP_ID: z.string().optional(),
   PLATFORM_A_APP_SECRET: z.string().optional(),
   /** Live platform B (TikTok API for Business): base URL (paths /open_api/v1.3/...), the app for advertiser authorization. */
@@ -323,10 +333,21 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       retryDelaysMs: e.PLATFORM_RETRY_DELAYS_MS.split(",").map((d) => Number(d.trim())),
       sandboxSlowPushMs: e.SANDBOX_SLOW_PUSH_MS,
       sandboxAdsCallsPerSecond: e.SANDBOX_ADS_CALLS_PER_SECOND,
-      platformA: { apiUrl: e.PLATFORM_A_API_URL.replace(/\/$/, ""), apiVersion: e.PLATFORM_A_API_VERSION, appId: e.PLATFORM_A_APP_ID || undefined, appSecret: e.PLATFORM_A_APP_SECRET || undefined },
+      platformA: {
+        apiUrl: e.PLATFORM_A_API_URL.replace(/\/$/, ""),
+        apiVersion: e.PLATFORM_A_API_VERSION,
+        appId: e.PLATFORM_A_APP_ID || undefined,
+        appSecret: e.PLATFORM_A_APP_SECRET || undefined,
+      },
       platformB: { apiUrl: e.PLATFORM_B_API_URL.replace(/\/$/, ""), appId: e.PLATFORM_B_APP_ID || undefined, appSecret: e.PLATFORM_B_APP_SECRET || undefined },
     },
-    credentials: { key: e.CREDENTIALS_KEY || undefined, previousKeys: (e.CREDENTIALS_KEY_PREVIOUS ?? "").split(",").map((k) => k.trim()).filter(Boolean) },
+    credentials: {
+      key: e.CREDENTIALS_KEY || undefined,
+      previousKeys: (e.CREDENTIALS_KEY_PREVIOUS ?? "")
+        .split(",")
+        .map((k) => k.trim())
+        .filter(Boolean),
+    },
     leads: { pollEnabled: e.LEADS_POLL },
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
@@ -342,7 +363,11 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metrics: { path: e.METRICS_PATH, token: e.METRICS_TOKEN },
-    oauthServer: { accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS, codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS, registrationsPerMinute: e.OAUTH_REGISTRATIONS_PER_MINUTE },
+    oauthServer: {
+      accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS,
+      registrationsPerMinute: e.OAUTH_REGISTRATIONS_PER_MINUTE,
+    },
     mcp: { allowedOrigins: [...new Set([new URL(publicBaseUrl).origin, ...e.MCP_ALLOWED_ORIGINS])] },
     ai,
   };
@@ -351,12 +376,17 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
 /** The AI provider the variables describe, or null; what is missing goes to `problems`. */
 function aiProviderOf(e: Env, problems: string[]): AiProviderConfig | null {
   if (!e.AI_PROVIDER) {
-    for (const name of ["AI_MODEL", "AI_API_KEY", "AI_BASE_URL"] as const) if (e[name]) problems.push(`${name}: set, but AI_PROVIDER is not (openai, anthropic or openai-compatible)`);
+    for (const name of ["AI_MODEL", "AI_API_KEY", "AI_BASE_URL"] as const)
+      if (e[name]) problems.push(`${name}: set, but AI_PROVIDER is not (openai, anthropic or openai-compatible)`);
     return null;
   }
-  if (!e.AI_MODEL) problems.push(`AI_MODEL: required when AI_PROVIDER is set (e.g. ${e.AI_PROVIDER === "anthropic" ? "claude-haiku-4-5" : e.AI_PROVIDER === "openai" ? "gpt-4o-mini" : "llama3.1"})`);
+  if (!e.AI_MODEL)
+    problems.push(
+      `AI_MODEL: required when AI_PROVIDER is set (e.g. ${e.AI_PROVIDER === "anthropic" ? "claude-haiku-4-5" : e.AI_PROVIDER === "openai" ? "gpt-4o-mini" : "llama3.1"})`,
+    );
   if (e.AI_PROVIDER !== "openai-compatible" && !e.AI_API_KEY) problems.push(`AI_API_KEY: required when AI_PROVIDER=${e.AI_PROVIDER}`);
-  if (e.AI_PROVIDER === "openai-compatible" && !e.AI_BASE_URL) problems.push("AI_BASE_URL: required when AI_PROVIDER=openai-compatible (e.g. http://localhost:11434/v1)");
+  if (e.AI_PROVIDER === "openai-compatible" && !e.AI_BASE_URL)
+    problems.push("AI_BASE_URL: required when AI_PROVIDER=openai-compatible (e.g. http://localhost:11434/v1)");
   const price = e.AI_CREDITS_PER_MILLION_TOKENS?.split(",").map((n) => Number(n.trim()));
   return {
     provider: e.AI_PROVIDER,

@@ -6,7 +6,22 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCES = ["app", "lib", "packages/pglite-driver/src", "components", "inngest", "prisma", "instrumentation.ts", "proxy.ts", "auth.ts", "pages", "next.config.js", "package.json", "postcss.config.mjs", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "lib",
+  "packages/pglite-driver/src",
+  "components",
+  "inngest",
+  "prisma",
+  "instrumentation.ts",
+  "proxy.ts",
+  "auth.ts",
+  "pages",
+  "next.config.js",
+  "package.json",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
 
 function newestMtime(entry) {
   const full = path.join(root, entry);

@@ -15,7 +15,9 @@ async function main() {
   }
   if (config.database.kind === "postgres" && !config.credentials.key) {
     // Instances sharing one database must seal and open stored platform tokens with the same key.
-    console.error("[adloom] Invalid configuration:\n  - CREDENTIALS_KEY: required with DATABASE_URL (the same value on every instance), e.g. openssl rand -base64 32");
+    console.error(
+      "[adloom] Invalid configuration:\n  - CREDENTIALS_KEY: required with DATABASE_URL (the same value on every instance), e.g. openssl rand -base64 32",
+    );
     process.exit(1);
   }
   // Generated into DATA_DIR on the first start of the embedded default (so a backup taken any time holds it).

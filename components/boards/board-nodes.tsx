@@ -35,7 +35,15 @@ const money = (n: number | null) => (n === null ? "–" : n.toLocaleString("en-U
 
 function Resizer({ data, id, selected, min }: { data: ItemNodeData; id: string; selected: boolean; min: { w: number; h: number } }) {
   if (!data.editable) return null;
-  return <NodeResizer isVisible={selected} minWidth={min.w} minHeight={min.h} color="#4f46e5" onResizeEnd={(_e, p) => data.onResizeEnd?.(id, { x: p.x, y: p.y, width: p.width, height: p.height })} />;
+  return (
+    <NodeResizer
+      isVisible={selected}
+      minWidth={min.w}
+      minHeight={min.h}
+      color="#4f46e5"
+      onResizeEnd={(_e, p) => data.onResizeEnd?.(id, { x: p.x, y: p.y, width: p.width, height: p.height })}
+    />
+  );
 }
 
 function Handles({ editable }: { editable: boolean }) {
@@ -55,7 +63,9 @@ export function CardBody({ card, imageUrl }: { card: BoardCard; imageUrl: string
           // Lazy, so a board of hundreds of cards fetches only the pictures in view.
           <img src={imageUrl} alt="" loading="lazy" decoding="async" draggable={false} className="h-full w-full object-contain" />
         ) : (
-          <span className="grid h-full place-items-center text-sm text-slate-600">{card.kind === "video" ? `Video${card.durationSeconds ? ` · ${card.durationSeconds.toFixed(1)} s` : ""}` : card.status}</span>
+          <span className="grid h-full place-items-center text-sm text-slate-600">
+            {card.kind === "video" ? `Video${card.durationSeconds ? ` · ${card.durationSeconds.toFixed(1)} s` : ""}` : card.status}
+          </span>
         )}
         {card.openThreads > 0 && (
           <span className="absolute right-1 top-1 rounded-full bg-indigo-600 px-2 text-xs font-medium text-white" title="Open comment threads">
@@ -72,9 +82,18 @@ export function CardBody({ card, imageUrl }: { card: BoardCard; imageUrl: string
           <span className="rounded bg-slate-100 px-1.5 text-slate-800">{STATUS_TEXT[card.reviewStatus]}</span>
         </p>
         <dl className="grid grid-cols-3 gap-1 text-[11px] text-slate-700">
-          <div><dt className="text-slate-600">Spend</dt><dd className="font-medium tabular-nums text-slate-900">{money(card.spend)}</dd></div>
-          <div><dt className="text-slate-600">CPA</dt><dd className="font-medium tabular-nums text-slate-900">{money(card.cpa)}</dd></div>
-          <div><dt className="text-slate-600">ROAS</dt><dd className="font-medium tabular-nums text-slate-900">{card.roas === null ? "–" : card.roas.toFixed(2)}</dd></div>
+          <div>
+            <dt className="text-slate-600">Spend</dt>
+            <dd className="font-medium tabular-nums text-slate-900">{money(card.spend)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">CPA</dt>
+            <dd className="font-medium tabular-nums text-slate-900">{money(card.cpa)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">ROAS</dt>
+            <dd className="font-medium tabular-nums text-slate-900">{card.roas === null ? "–" : card.roas.toFixed(2)}</dd>
+          </div>
         </dl>
       </div>
     </>
@@ -84,17 +103,25 @@ export function CardBody({ card, imageUrl }: { card: BoardCard; imageUrl: string
 const CreativeNode = memo(function CreativeNode({ id, data, selected }: NodeProps<ItemNode>) {
   const card = data.item.card;
   return (
-    <div className={`flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white shadow-sm ${selected ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-300"}`}>
+    <div
+      className={`flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white shadow-sm ${selected ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-300"}`}
+    >
       <Resizer data={data} id={id} selected={selected} min={{ w: 140, h: 160 }} />
       <Handles editable={data.editable} />
-      {card ? <CardBody card={card} imageUrl={data.imageUrl} /> : <span className="grid h-full place-items-center p-2 text-center text-sm text-slate-600">Creative not available</span>}
+      {card ? (
+        <CardBody card={card} imageUrl={data.imageUrl} />
+      ) : (
+        <span className="grid h-full place-items-center p-2 text-center text-sm text-slate-600">Creative not available</span>
+      )}
     </div>
   );
 });
 
 const NoteNode = memo(function NoteNode({ id, data, selected }: NodeProps<ItemNode>) {
   return (
-    <div className={`h-full w-full overflow-hidden rounded-md border p-3 shadow-sm ${NOTE_COLORS[data.item.color ?? "yellow"] ?? NOTE_COLORS.yellow} ${selected ? "ring-2 ring-indigo-600" : ""}`}>
+    <div
+      className={`h-full w-full overflow-hidden rounded-md border p-3 shadow-sm ${NOTE_COLORS[data.item.color ?? "yellow"] ?? NOTE_COLORS.yellow} ${selected ? "ring-2 ring-indigo-600" : ""}`}
+    >
       <Resizer data={data} id={id} selected={selected} min={{ w: 80, h: 60 }} />
       <Handles editable={data.editable} />
       <p className="whitespace-pre-wrap break-words text-sm text-slate-900">{data.item.text || <span className="text-slate-600">Empty note</span>}</p>
@@ -129,7 +156,15 @@ export function toFlow(
   const edges: Edge[] = [];
   items.forEach((item, index) => {
     if (item.kind === "connector") {
-      edges.push({ id: item.id, source: item.fromItemId!, target: item.toItemId!, label: item.text || undefined, selected: options.selected?.has(item.id) ?? false, deletable: options.editable, ariaLabel: "Connector" });
+      edges.push({
+        id: item.id,
+        source: item.fromItemId!,
+        target: item.toItemId!,
+        label: item.text || undefined,
+        selected: options.selected?.has(item.id) ?? false,
+        deletable: options.editable,
+        ariaLabel: "Connector",
+      });
       return;
     }
     nodes.push({

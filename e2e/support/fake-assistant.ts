@@ -15,7 +15,10 @@ export async function startFakeAssistant(): Promise<FakeOpenAI> {
     if (last.role === "tool") {
       const result = String(last.content);
       const count = (result.match(/"fileName"/g) ?? []).length;
-      return { content: result.includes("error") ? "That did not go through: " + result.slice(0, 120) : `I looked that up: your library has ${count} creatives.`, usage };
+      return {
+        content: result.includes("error") ? "That did not go through: " + result.slice(0, 120) : `I looked that up: your library has ${count} creatives.`,
+        usage,
+      };
     }
     const text = String(last.content).toLowerCase();
     if (text.includes("delete")) return { toolCalls: [{ name: "delete_creatives", arguments: { ids: ["cre_from_the_assistant"] } }], usage };

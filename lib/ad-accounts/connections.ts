@@ -64,9 +64,7 @@ export function toConnection(row: AdAccount): AdAccountConnection {
 export async function listConnections(workspaceId: string): Promise<AdAccountConnection[]> {
   await ensureDefaultAccounts(workspaceId);
   const rows = await getDb().adAccount.findMany({ where: { workspaceId }, orderBy: [{ platform: "asc" }, { createdAt: "asc" }, { id: "asc" }] });
-  return rows
-    .sort((a, b) => (a.platform === b.platform ? Number(b.defaultFor !== null) - Number(a.defaultFor !== null) : 0))
-    .map(toConnection);
+  return rows.sort((a, b) => (a.platform === b.platform ? Number(b.defaultFor !== null) - Number(a.defaultFor !== null) : 0)).map(toConnection);
 }
 
 const EXTERNAL_ID: Record<Platform, { pattern: RegExp; example: string }> = {
@@ -106,7 +104,9 @@ export async function connectAdAccount(input: ConnectInput): Promise<AdAccountCo
     throw err;
   }
   const db = getDb();
-  const key = { workspaceId_platform_externalAccountId: { workspaceId: input.workspaceId, platform: input.platform, externalAccountId: input.externalAccountId } };
+  const key = {
+    workspaceId_platform_externalAccountId: { workspaceId: input.workspaceId, platform: input.platform, externalAccountId: input.externalAccountId },
+  };
   const existing = await db.adAccount.findUnique({ where: key });
   if (existing?.mode === "sandbox") throw conflict(`${input.externalAccountId} is this workspace's sandbox account; live accounts have their own ids`);
   const id = existing?.id ?? newId("adacct");
@@ -187,7 +187,8 @@ export async function connectFromAuthorization(
   options: { code: string; redirectUri: string },
 ): Promise<{ connected: AdAccountConnection[]; failed: { externalAccountId: string; message: string }[] }> {
   const { accessToken, accountIds } = await exchangeAuthorization(platform, options);
-  if (!accountIds.length) throw new AppError("not_connected", `The ${platform} authorization reached no ad account; grant access to at least one and connect again`);
+  if (!accountIds.length)
+    throw new AppError("not_connected", `The ${platform} authorization reached no ad account; grant access to at least one and connect again`);
   const connected: AdAccountConnection[] = [];
   const failed: { externalAccountId: string; message: string }[] = [];
   for (const externalAccountId of accountIds.slice(0, 50)) {

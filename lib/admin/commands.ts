@@ -210,14 +210,31 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
         identityId: f.identity,
         makeDefault: bool(f.default, "default"),
       });
-      return { adAccountId: a.id, platform: a.platform, externalId: a.externalAccountId, name: a.name, currency: a.currency, timeZone: a.timeZone, status: a.status };
+      return {
+        adAccountId: a.id,
+        platform: a.platform,
+        externalId: a.externalAccountId,
+        name: a.name,
+        currency: a.currency,
+        timeZone: a.timeZone,
+        status: a.status,
+      };
     },
   },
   "adaccount list": {
     flags: ["workspace"],
     run: async (f) => {
       const accounts = await listConnections(await existingWorkspace(required(f, "workspace")));
-      return { adAccounts: accounts.map((a) => ({ adAccountId: a.id, platform: a.platform, externalId: a.externalAccountId, mode: a.mode, status: a.status, default: a.isDefault })) };
+      return {
+        adAccounts: accounts.map((a) => ({
+          adAccountId: a.id,
+          platform: a.platform,
+          externalId: a.externalAccountId,
+          mode: a.mode,
+          status: a.status,
+          default: a.isDefault,
+        })),
+      };
     },
   },
   "adaccount disconnect": {

@@ -43,7 +43,10 @@ describe("answers read from the model", () => {
     expect(fitText("anything", 0)).toEqual({ text: null, trimmed: true });
   });
   it("flags every number of an answer that is not in the facts", () => {
-    const facts = { fileName: "hero-2024.png", summary: "Spend 1,234.50, CTR 2.30%. Against the median of 4 creatives (CPA 12.00), its CPA 9.60 is 20.00% better." } as PerformanceFacts;
+    const facts = {
+      fileName: "hero-2024.png",
+      summary: "Spend 1,234.50, CTR 2.30%. Against the median of 4 creatives (CPA 12.00), its CPA 9.60 is 20.00% better.",
+    } as PerformanceFacts;
     expect(numbersIn("1,234.50 and 2.30%")).toEqual(["1234.5", "2.3"]);
     expect(unsupportedNumbers("It spent 1234.50 at a CTR of 2.3% in 2024, 20% better than 4 peers.", facts)).toEqual([]);
     expect(unsupportedNumbers("CPA 9.6 beat 12 by 25%, over 7 days", facts)).toEqual(["25", "7"]);
@@ -65,13 +68,24 @@ describe("metered model calls (mock model, fresh database)", () => {
     await disposeServices();
   });
 
-  const balance = async () => (await (await import("@/lib/ai/credits")).creditBalance(workspaceId));
-  const runtime = (model: MockLanguageModelV3): AiRuntime => ({ model, provider: "mock", modelId: "mock-model", price: { input: 1_000_000, output: 2_000_000 } });
+  const balance = async () => await (await import("@/lib/ai/credits")).creditBalance(workspaceId);
+  const runtime = (model: MockLanguageModelV3): AiRuntime => ({
+    model,
+    provider: "mock",
+    modelId: "mock-model",
+    price: { input: 1_000_000, output: 2_000_000 },
+  });
 
   it("charges the usage the model reports and returns the rest of the reservation", async () => {
-    const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: "text", text: "hello" }], finishReason: stop, usage: usage(30, 7), warnings: [] }) });
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => ({ content: [{ type: "text", text: "hello" }], finishReason: stop, usage: usage(30, 7), warnings: [] }),
+    });
     const before = await balance();
-    const answer = await meteredCall(principal, { feature: "unit", system: "s", messages: [{ role: "user", content: "hi" }], maxOutputTokens: 50 }, runtime(model));
+    const answer = await meteredCall(
+      principal,
+      { feature: "unit", system: "s", messages: [{ role: "user", content: "hi" }], maxOutputTokens: 50 },
+      runtime(model),
+    );
     expect(answer.text).toBe("hello");
     expect(answer.cost).toMatchObject({ credits: 30 + 14, inputTokens: 30, outputTokens: 7, model: "mock-model" });
     expect(answer.cost.reservedCredits).toBe(worstCaseInputTokens(["s", "hi"]) + 100);
@@ -79,9 +93,15 @@ describe("metered model calls (mock model, fresh database)", () => {
   });
 
   it("a model that throws releases the whole reservation", async () => {
-    const model = new MockLanguageModelV3({ doGenerate: async () => { throw new Error("boom"); } });
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        throw new Error("boom");
+      },
+    });
     const before = await balance();
-    await expect(meteredCall(principal, { feature: "unit", system: "s", messages: [{ role: "user", content: "hi" }], maxOutputTokens: 50 }, runtime(model))).rejects.toMatchObject({ code: "upstream_error" });
+    await expect(
+      meteredCall(principal, { feature: "unit", system: "s", messages: [{ role: "user", content: "hi" }], maxOutputTokens: 50 }, runtime(model)),
+    ).rejects.toMatchObject({ code: "upstream_error" });
     expect(await balance()).toBe(before);
   });
 
@@ -100,7 +120,10 @@ describe("metered model calls (mock model, fresh database)", () => {
       }),
     });
     const events: ProgressEvent[] = [];
-    const answer = await withProgress((e) => events.push(e), () => meteredCall(principal, { feature: "unit", system: "s", messages: [{ role: "user", content: "hi" }], maxOutputTokens: 50 }, runtime(model)));
+    const answer = await withProgress(
+      (e) => events.push(e),
+      () => meteredCall(principal, { feature: "unit", system: "s", messages: [{ role: "user", content: "hi" }], maxOutputTokens: 50 }, runtime(model)),
+    );
     expect(answer.text).toBe("Hello");
     expect(events.filter((e) => e.type === "text").map((e) => (e as { delta: string }).delta)).toEqual(["Hel", "lo"]);
     expect(events.at(-1)).toEqual({ type: "cost", credits: 14, reservedCredits: answer.cost.reservedCredits });
@@ -118,12 +141,19 @@ describe("metered model calls (mock model, fresh database)", () => {
   });
 
   it("refuses with limit_exceeded when the worst case does not fit, and says not_connected without a provider", async () => {
-    const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: "text", text: "x" }], finishReason: stop, usage: usage(1, 1), warnings: [] }) });
-    await expect(meteredCall(principal, { feature: "unit", system: "s", messages: [{ role: "user", content: "hi" }], maxOutputTokens: 100_000 }, runtime(model))).rejects.toMatchObject({
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => ({ content: [{ type: "text", text: "x" }], finishReason: stop, usage: usage(1, 1), warnings: [] }),
+    });
+    await expect(
+      meteredCall(principal, { feature: "unit", system: "s", messages: [{ role: "user", content: "hi" }], maxOutputTokens: 100_000 }, runtime(model)),
+    ).rejects.toMatchObject({
       code: "limit_exceeded",
       message: expect.stringMatching(/^Out of AI credits: this call may cost up to 200\d+ credits/),
     });
     expect(model.doGenerateCalls).toHaveLength(0);
-    await expect(meteredCall(principal, { feature: "unit", system: "s", messages: [], maxOutputTokens: 1 }, null)).rejects.toMatchObject({ code: "not_connected", message: expect.stringContaining("AI_PROVIDER") });
+    await expect(meteredCall(principal, { feature: "unit", system: "s", messages: [], maxOutputTokens: 1 }, null)).rejects.toMatchObject({
+      code: "not_connected",
+      message: expect.stringContaining("AI_PROVIDER"),
+    });
   });
 });

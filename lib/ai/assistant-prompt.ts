@@ -5,7 +5,8 @@ import { settingsOf } from "./settings";
 export const ASSISTANT_PROMPT = {
   name: "assistant",
   title: "Adloom assistant",
-  description: "Work as the workspace's assistant: answer from its data with the catalog's tools, follow its brand voice and naming convention, and ask before anything destructive.",
+  description:
+    "Work as the workspace's assistant: answer from its data with the catalog's tools, follow its brand voice and naming convention, and ask before anything destructive.",
 } as const;
 
 /**

@@ -66,9 +66,16 @@ export async function assistantChat(
     .filter(Boolean)
     .join("\n");
   const byName = new Map(runner.tools.map((t) => [t.name, t]));
-  const tools: ToolSet = Object.fromEntries(runner.tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as never) })]));
+  const tools: ToolSet = Object.fromEntries(
+    runner.tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as never) })]),
+  );
   const messages: ModelMessage[] = input.messages.map((m) => ({ role: m.role, content: m.content }));
-  const answer: ChatAnswer = { reply: "", toolRuns: [], pending: null, cost: { credits: 0, reservedCredits: 0, inputTokens: 0, outputTokens: 0, modelCalls: 0 } };
+  const answer: ChatAnswer = {
+    reply: "",
+    toolRuns: [],
+    pending: null,
+    cost: { credits: 0, reservedCredits: 0, inputTokens: 0, outputTokens: 0, modelCalls: 0 },
+  };
   const progress = currentProgress();
 
   const runAndRecord = async (call: PendingCall) => {
@@ -77,7 +84,10 @@ export async function assistantChat(
     answer.toolRuns.push({ name: call.name, arguments: call.arguments, ok: outcome.ok, error: outcome.ok ? null : outcome.error.message });
     messages.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.arguments }] });
     const value = JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
-    messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: call.id, toolName: call.name, output: { type: "text", value: value.slice(0, MAX_RESULT_CHARS) } }] });
+    messages.push({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: call.id, toolName: call.name, output: { type: "text", value: value.slice(0, MAX_RESULT_CHARS) } }],
+    });
   };
 
   if (input.confirmed && byName.has(input.confirmed.name)) await runAndRecord(input.confirmed);

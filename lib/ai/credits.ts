@@ -59,7 +59,8 @@ export async function reserveCredits(input: ReserveInput): Promise<Reservation> 
   await releaseStaleReservations(input.workspaceId);
   const usageId = newId("aiu");
   const reserved = await db.$transaction(async (tx) => {
-    const taken = await tx.$executeRaw`UPDATE workspaces SET credits = credits - ${input.credits} WHERE id = ${input.workspaceId} AND credits >= ${input.credits}`;
+    const taken =
+      await tx.$executeRaw`UPDATE workspaces SET credits = credits - ${input.credits} WHERE id = ${input.workspaceId} AND credits >= ${input.credits}`;
     if (taken === 0) return false;
     await tx.aiUsage.create({
       data: {

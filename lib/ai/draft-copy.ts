@@ -61,7 +61,11 @@ export function fitText(text: string | null | undefined, max: number): { text: s
  * workspace's brand voice, the copy of its winning creatives and each platform's text limits, and saves
  * them as labelled copy variants. Saving needs the copy permission too, checked before any credit is spent.
  */
-export async function draftCopyVariants(principal: Principal, input: DraftCopyInput, runtime?: AiRuntime | null): Promise<{ variants: DraftedVariant[]; cost: AiCost }> {
+export async function draftCopyVariants(
+  principal: Principal,
+  input: DraftCopyInput,
+  runtime?: AiRuntime | null,
+): Promise<{ variants: DraftedVariant[]; cost: AiCost }> {
   authorize(principal, "copy.write");
   const creative = await findVisibleCreative(principal, input.creativeId);
   if (!creative) throw notFound("Creative");
@@ -69,7 +73,11 @@ export async function draftCopyVariants(principal: Principal, input: DraftCopyIn
   const count = input.count ?? 3;
   const { brandVoice } = await settingsOf(principal.workspaceId);
   const db = getDb();
-  const existing = await db.copyVariant.findMany({ where: { creativeId: creative.id, workspaceId: principal.workspaceId }, orderBy: { createdAt: "desc" }, take: 5 });
+  const existing = await db.copyVariant.findMany({
+    where: { creativeId: creative.id, workspaceId: principal.workspaceId },
+    orderBy: { createdAt: "desc" },
+    take: 5,
+  });
   const winners = await winnersCopy(principal, creative.id);
 
   const limits = platforms.map((p) => {
@@ -78,22 +86,33 @@ export async function draftCopyVariants(principal: Principal, input: DraftCopyIn
   });
   const facts = [
     `File: ${creative.fileName} (${creative.kind}${creative.width && creative.height ? `, ${creative.width}x${creative.height}` : ""}${creative.durationMs ? `, ${Math.round(creative.durationMs / 1000)} s` : ""})`,
-    existing.length ? `Its copy so far:\n${existing.map((c) => `- ${[c.headline, c.primaryText].filter(Boolean).join(" | ")}`).join("\n")}` : "It has no copy yet.",
-    winners.length ? `Copy of the workspace's winning creatives (match what works, do not copy it):\n${winners.map((w) => `- ${w}`).join("\n")}` : "No winning creatives yet.",
+    existing.length
+      ? `Its copy so far:\n${existing.map((c) => `- ${[c.headline, c.primaryText].filter(Boolean).join(" | ")}`).join("\n")}`
+      : "It has no copy yet.",
+    winners.length
+      ? `Copy of the workspace's winning creatives (match what works, do not copy it):\n${winners.map((w) => `- ${w}`).join("\n")}`
+      : "No winning creatives yet.",
     input.brief ? `This time, stress: ${input.brief}` : "",
   ].filter(Boolean);
   const system = [
-    "You write ad copy for a marketing team. Answer with JSON only: an array of objects {\"platform\", \"headline\", \"primaryText\", \"description\"}.",
+    'You write ad copy for a marketing team. Answer with JSON only: an array of objects {"platform", "headline", "primaryText", "description"}.',
     `Write ${count} distinct variants for each platform: ${platforms.join(", ")}. Keep strictly within each platform's limits:`,
     ...limits,
     brandVoice ? `Brand voice (follow it): ${brandVoice}` : "No brand voice is set: write clearly and plainly.",
     "Never invent prices, discounts, numbers or claims that the brief does not give.",
   ].join("\n");
 
-  const answer = await meteredCall(principal, { feature: "draft_copy_variants", system, messages: [{ role: "user", content: facts.join("\n\n") }], maxOutputTokens: 300 * count * platforms.length }, runtime);
+  const answer = await meteredCall(
+    principal,
+    { feature: "draft_copy_variants", system, messages: [{ role: "user", content: facts.join("\n\n") }], maxOutputTokens: 300 * count * platforms.length },
+    runtime,
+  );
   const parsed = drafted.safeParse(jsonIn(answer.text));
   if (!parsed.success || parsed.data.length === 0) {
-    throw new AppError("upstream_error", `The model's answer was not the JSON list of variants asked for (it was still charged: ${answer.cost.credits} credits)`);
+    throw new AppError(
+      "upstream_error",
+      `The model's answer was not the JSON list of variants asked for (it was still charged: ${answer.cost.credits} credits)`,
+    );
   }
   const variants: DraftedVariant[] = [];
   for (const platform of platforms) {
@@ -105,7 +124,13 @@ export async function draftCopyVariants(principal: Principal, input: DraftCopyIn
       const primaryText = fitText(v.primaryText, rules.primaryText);
       const description = fitText(v.description, rules.description);
       const label = `AI draft · ${platform} · ${i + 1}`;
-      const saved = await saveCopy(principal, { creativeId: creative.id, headline: headline.text, primaryText: primaryText.text, description: description.text, label });
+      const saved = await saveCopy(principal, {
+        creativeId: creative.id,
+        headline: headline.text,
+        primaryText: primaryText.text,
+        description: description.text,
+        label,
+      });
       variants.push({
         id: saved.id,
         platform,

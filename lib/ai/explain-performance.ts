@@ -20,7 +20,11 @@ export interface Explanation {
  * the model only puts them into words. A write-up carrying any number that is not in the facts is not
  * shown: the facts are, and the numbers it made up are reported.
  */
-export async function explainPerformance(principal: Principal, input: { creativeId: string; question?: string }, runtime?: AiRuntime | null): Promise<Explanation> {
+export async function explainPerformance(
+  principal: Principal,
+  input: { creativeId: string; question?: string },
+  runtime?: AiRuntime | null,
+): Promise<Explanation> {
   const facts = await performanceFacts(principal, input);
   const system = [
     "You explain an ad creative's performance to a marketer in at most 120 words of plain prose.",
@@ -28,7 +32,11 @@ export async function explainPerformance(principal: Principal, input: { creative
     "If the facts cannot answer the question, say so.",
   ].join(" ");
   const content = `Creative: ${facts.fileName}\nFacts:\n${facts.facts.map((f) => `- ${f.text}`).join("\n")}\n\nQuestion: ${input.question ?? "Why does this creative perform the way it does?"}`;
-  const answer = await meteredCall(principal, { feature: "explain_creative_performance", system, messages: [{ role: "user", content }], maxOutputTokens: 400 }, runtime);
+  const answer = await meteredCall(
+    principal,
+    { feature: "explain_creative_performance", system, messages: [{ role: "user", content }], maxOutputTokens: 400 },
+    runtime,
+  );
   const made = unsupportedNumbers(answer.text, facts);
   const usable = made.length === 0 && answer.text.trim().length > 0;
   return {

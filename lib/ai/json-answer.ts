@@ -6,7 +6,10 @@ export function jsonIn(text: string): unknown {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
   const candidates = [fenced?.[1], text].filter((t): t is string => typeof t === "string");
   for (const candidate of candidates) {
-    for (const [open, close] of [["[", "]"], ["{", "}"]] as const) {
+    for (const [open, close] of [
+      ["[", "]"],
+      ["{", "}"],
+    ] as const) {
       const start = candidate.indexOf(open);
       const end = candidate.lastIndexOf(close);
       if (start === -1 || end <= start) continue;

@@ -89,7 +89,11 @@ export async function meteredCall(principal: Principal, request: ModelRequest, r
     // A server that reports no usage is charged by upper bounds: the prompt's worst case and the answer's bytes.
     const inputTokens = usage.inputTokens ?? worstInput;
     const outputTokens = usage.outputTokens ?? worstCaseInputTokens([text, JSON.stringify(toolCalls)]);
-    const credits = await captureCredits(principal.workspaceId, reservation, { credits: creditsFor(ai.price, { input: inputTokens, output: outputTokens }), inputTokens, outputTokens });
+    const credits = await captureCredits(principal.workspaceId, reservation, {
+      credits: creditsFor(ai.price, { input: inputTokens, output: outputTokens }),
+      inputTokens,
+      outputTokens,
+    });
     progress?.({ type: "cost", credits, reservedCredits });
     return { text, toolCalls, cost: { credits, reservedCredits, inputTokens, outputTokens, model: ai.modelId } };
   } catch (err) {

@@ -56,7 +56,12 @@ export async function performanceFacts(principal: Principal, input: { creativeId
       add("ctr_trend", `CTR over the last ${RECENT_DAYS} days ${pct(row.recentCtr)}, over the ${EARLIER_DAYS} days before ${pct(row.earlierCtr)}.`);
     }
     const peers = await db.creativePerformance.findMany({
-      where: { workspaceId: principal.workspaceId, spendMinor: { gte: MIN_SPEND_MINOR }, impressions: { gte: MIN_IMPRESSIONS }, conversions: { gte: MIN_CONVERSIONS } },
+      where: {
+        workspaceId: principal.workspaceId,
+        spendMinor: { gte: MIN_SPEND_MINOR },
+        impressions: { gte: MIN_IMPRESSIONS },
+        conversions: { gte: MIN_CONVERSIONS },
+      },
       select: { cpa: true, roas: true },
     });
     const values = peers.map((p) => (goal === "cpa" ? p.cpa : p.roas)).filter((v): v is number => v !== null);
@@ -75,7 +80,12 @@ export async function performanceFacts(principal: Principal, input: { creativeId
     }
   }
 
-  const tests = await db.creativeTest.findMany({ where: { workspaceId: principal.workspaceId, creativeIds: { has: creative.id } }, orderBy: { startedAt: "desc" }, take: 3, select: { id: true } });
+  const tests = await db.creativeTest.findMany({
+    where: { workspaceId: principal.workspaceId, creativeIds: { has: creative.id } },
+    orderBy: { startedAt: "desc" },
+    take: 3,
+    select: { id: true },
+  });
   for (const { id } of tests) {
     const { test } = await getCreativeTest(principal, { id });
     const mine = test.progress.variants.find((v) => v.creativeId === creative.id);

@@ -1,10 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /** What a long generation reports while it runs: the dashboard streams these to the page. */
-export type ProgressEvent =
-  | { type: "status"; message: string }
-  | { type: "text"; delta: string }
-  | { type: "cost"; credits: number; reservedCredits: number };
+export type ProgressEvent = { type: "status"; message: string } | { type: "text"; delta: string } | { type: "cost"; credits: number; reservedCredits: number };
 
 export type ProgressSink = (event: ProgressEvent) => void;
 

@@ -25,7 +25,8 @@ export async function summarizeReviewThreads(
     principal,
     {
       feature: "summarize_review_threads",
-      system: "Summarize this creative review discussion for the person who must act on it: the changes asked for, what was agreed or resolved, and what is still open. At most 150 words; no preamble.",
+      system:
+        "Summarize this creative review discussion for the person who must act on it: the changes asked for, what was agreed or resolved, and what is still open. At most 150 words; no preamble.",
       messages: [{ role: "user", content: transcript }],
       maxOutputTokens: 400,
     },

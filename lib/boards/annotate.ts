@@ -15,7 +15,10 @@ export async function annotateBoardCard(
   input: { itemId: string; body: string; pin?: { x: number; y: number } | null; timeSeconds?: number | null },
 ): Promise<{ creativeId: string; threadId: string; comment: Reply }> {
   const db = getDb();
-  const item = await db.boardItem.findFirst({ where: { id: input.itemId, workspaceId: principal.workspaceId }, select: { boardId: true, kind: true, creativeId: true } });
+  const item = await db.boardItem.findFirst({
+    where: { id: input.itemId, workspaceId: principal.workspaceId },
+    select: { boardId: true, kind: true, creativeId: true },
+  });
   if (!item) throw notFound("Board item");
   if (item.kind !== "creative" || !item.creativeId) throw badRequest("itemId: only creative cards take annotations; use a note for anything else");
   const { comment, threadId } = await addComment(principal, { creativeId: item.creativeId, body: input.body, pin: input.pin, timeSeconds: input.timeSeconds });

@@ -42,8 +42,14 @@ async function adAccountsOf(workspaceId: string, creativeIds: string[]): Promise
     db.adAccount.findMany({ where: { workspaceId }, select: { id: true, platform: true, externalAccountId: true } }),
     db.creative.findMany({ where: { workspaceId, id: { in: creativeIds } }, select: { id: true, uploadId: true } }),
   ]);
-  const campaigns = await db.adCampaign.findMany({ where: { workspaceId, id: { in: [...new Set(ads.map((a) => a.campaignId))] } }, select: { id: true, adAccountId: true } });
-  const uploads = await db.upload.findMany({ where: { workspaceId, id: { in: creatives.flatMap((c) => (c.uploadId ? [c.uploadId] : [])) } }, select: { id: true, platform: true } });
+  const campaigns = await db.adCampaign.findMany({
+    where: { workspaceId, id: { in: [...new Set(ads.map((a) => a.campaignId))] } },
+    select: { id: true, adAccountId: true },
+  });
+  const uploads = await db.upload.findMany({
+    where: { workspaceId, id: { in: creatives.flatMap((c) => (c.uploadId ? [c.uploadId] : [])) } },
+    select: { id: true, platform: true },
+  });
   const accountName = new Map(accounts.map((a) => [a.id, `${a.platform} ${a.externalAccountId}`]));
   const accountOfPlatform = new Map(accounts.map((a) => [a.platform as string, `${a.platform} ${a.externalAccountId}`]));
   const campaignAccount = new Map(campaigns.map((c) => [c.id, c.adAccountId]));
@@ -98,10 +104,19 @@ export async function arrangeBoard(principal: Principal, input: ArrangeInput): P
   const board = await db.board.findFirst({ where: { id: input.boardId, workspaceId: principal.workspaceId }, select: { id: true } });
   if (!board) throw notFound("Board");
   const rows = await db.boardItem.findMany({ where: { boardId: board.id, workspaceId: principal.workspaceId, kind: "creative" } });
-  const cards = await loadVisibleCards(principal, rows.flatMap((r) => (r.creativeId ? [r.creativeId] : [])));
+  const cards = await loadVisibleCards(
+    principal,
+    rows.flatMap((r) => (r.creativeId ? [r.creativeId] : [])),
+  );
   const placed = rows.filter((r) => r.creativeId && cards.has(r.creativeId)).map((row) => ({ row, card: cards.get(row.creativeId!)! }));
 
-  const accounts = input.groupBy === "ad_account" ? await adAccountsOf(principal.workspaceId, placed.map((p) => p.card.id)) : new Map<string, string>();
+  const accounts =
+    input.groupBy === "ad_account"
+      ? await adAccountsOf(
+          principal.workspaceId,
+          placed.map((p) => p.card.id),
+        )
+      : new Map<string, string>();
   const keyOf = (card: BoardCard): string => {
     switch (input.groupBy) {
       case "label":
@@ -118,7 +133,10 @@ export async function arrangeBoard(principal: Principal, input: ArrangeInput): P
   };
   const sortBy = input.sortBy ?? "spend";
   const compare = compareCards(sortBy, input.order ?? DEFAULT_ORDER[sortBy]);
-  const groups = groupOrder(input.groupBy, placed.map((p) => keyOf(p.card))).map((key) => ({
+  const groups = groupOrder(
+    input.groupBy,
+    placed.map((p) => keyOf(p.card)),
+  ).map((key) => ({
     key,
     members: placed.filter((p) => keyOf(p.card) === key).sort((a, b) => compare(a.card, b.card)),
   }));
@@ -140,7 +158,9 @@ export async function arrangeBoard(principal: Principal, input: ArrangeInput): P
     const cols = Math.max(1, Math.min(columns, group.members.length));
     const rowsNeeded = Math.ceil(group.members.length / columns);
     const inner = { x: rowX + (framed ? PADDING : 0), y: rowY + (framed ? TITLE : 0) };
-    group.members.forEach((m, i) => moves.push({ id: m.row.id, x: inner.x + (i % columns) * (cardW + GAP), y: inner.y + Math.floor(i / columns) * (cardH + GAP) }));
+    for (const [i, m] of group.members.entries()) {
+      moves.push({ id: m.row.id, x: inner.x + (i % columns) * (cardW + GAP), y: inner.y + Math.floor(i / columns) * (cardH + GAP) });
+    }
     const width = cols * (cardW + GAP) - GAP + (framed ? PADDING * 2 : 0);
     const height = rowsNeeded * (cardH + GAP) - GAP + (framed ? TITLE + PADDING : 0);
     if (framed) frames.push({ text: group.key === NO_GROUP ? `No ${input.groupBy.replace("_", " ")}` : group.key, x: rowX, y: rowY, width, height });
@@ -152,14 +172,27 @@ export async function arrangeBoard(principal: Principal, input: ArrangeInput): P
     const oldFrames = await tx.boardItem.findMany({ where: { boardId: board.id, kind: "frame", color: ARRANGED_FRAME }, select: { id: true } });
     const oldIds = oldFrames.map((f) => f.id);
     if (oldIds.length) {
-      await tx.boardItem.deleteMany({ where: { boardId: board.id, OR: [{ id: { in: oldIds } }, { kind: "connector", fromItemId: { in: oldIds } }, { kind: "connector", toItemId: { in: oldIds } }] } });
+      await tx.boardItem.deleteMany({
+        where: {
+          boardId: board.id,
+          OR: [{ id: { in: oldIds } }, { kind: "connector", fromItemId: { in: oldIds } }, { kind: "connector", toItemId: { in: oldIds } }],
+        },
+      });
     }
     for (const move of moves) await tx.boardItem.update({ where: { id: move.id }, data: { x: move.x, y: move.y, version: { increment: 1 } } });
     if (frames.length) {
       const rest = stackOrder(await tx.boardItem.findMany({ where: { boardId: board.id }, select: { id: true, orderKey: true } }));
       const keys = keysBetween(null, rest[0]?.orderKey ?? null, frames.length);
       await tx.boardItem.createMany({
-        data: frames.map((f, i) => ({ id: newId("bi"), boardId: board.id, workspaceId: principal.workspaceId, kind: "frame", orderKey: keys[i]!, color: ARRANGED_FRAME, ...f })),
+        data: frames.map((f, i) => ({
+          id: newId("bi"),
+          boardId: board.id,
+          workspaceId: principal.workspaceId,
+          kind: "frame",
+          orderKey: keys[i]!,
+          color: ARRANGED_FRAME,
+          ...f,
+        })),
       });
     }
     await tx.board.update({ where: { id: board.id }, data: { revision: { increment: 1 } } });

@@ -15,7 +15,14 @@ type BoardRow = { id: string; name: string; revision: number; createdAt: Date; u
 const BOARD_SELECT = { id: true, name: true, revision: true, createdAt: true, updatedAt: true, _count: { select: { items: true } } } as const;
 
 function toBoard(row: BoardRow): Board {
-  return { id: row.id, name: row.name, revision: row.revision, itemCount: row._count.items, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    revision: row.revision,
+    itemCount: row._count.items,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 export function toItem(row: BoardItemRow, cards: Map<string, BoardCard>): BoardItem {
@@ -52,7 +59,10 @@ async function requireBoard(principal: Principal, id: string, db: Tx | ReturnTyp
 
 async function itemsOf(principal: Principal, boardId: string): Promise<BoardItem[]> {
   const rows = stackOrder(await getDb().boardItem.findMany({ where: { boardId, workspaceId: principal.workspaceId } }));
-  const cards = await loadVisibleCards(principal, rows.flatMap((r) => (r.creativeId ? [r.creativeId] : [])));
+  const cards = await loadVisibleCards(
+    principal,
+    rows.flatMap((r) => (r.creativeId ? [r.creativeId] : [])),
+  );
   return rows.map((r) => toItem(r, cards));
 }
 
@@ -95,7 +105,10 @@ export async function deleteBoard(principal: Principal, input: { id: string }): 
   const db = getDb();
   const shares = await db.boardShare.findMany({ where: { boardId: input.id, workspaceId: principal.workspaceId }, select: { linkId: true } });
   await db.$transaction([
-    db.reviewLink.updateMany({ where: { id: { in: shares.map((s) => s.linkId) }, workspaceId: principal.workspaceId, revokedAt: null }, data: { revokedAt: new Date() } }),
+    db.reviewLink.updateMany({
+      where: { id: { in: shares.map((s) => s.linkId) }, workspaceId: principal.workspaceId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    }),
     db.boardShare.deleteMany({ where: { boardId: input.id, workspaceId: principal.workspaceId } }),
     db.board.deleteMany({ where: { id: input.id, workspaceId: principal.workspaceId } }),
   ]);
@@ -137,7 +150,12 @@ async function topKey(tx: Tx, boardId: string): Promise<string | null> {
 
 /** What each kind needs and refuses, checked before anything is written. */
 async function checkNewItem(principal: Principal, input: AddItemInput): Promise<void> {
-  const has = { creativeId: input.creativeId !== undefined, text: input.text !== undefined, color: input.color !== undefined, ends: input.fromItemId !== undefined || input.toItemId !== undefined };
+  const has = {
+    creativeId: input.creativeId !== undefined,
+    text: input.text !== undefined,
+    color: input.color !== undefined,
+    ends: input.fromItemId !== undefined || input.toItemId !== undefined,
+  };
   const refuse = (field: string) => badRequest(`${field}: not used by ${input.kind} items`);
   if (input.kind === "creative") {
     if (!input.creativeId) throw badRequest("creativeId: a creative card needs the creative");
@@ -161,7 +179,10 @@ export async function addBoardItem(principal: Principal, input: AddItemInput): P
     const count = await tx.boardItem.count({ where: { boardId: input.boardId } });
     if (count >= BOARD_LIMITS.itemsPerBoard) throw conflict(`A board holds at most ${BOARD_LIMITS.itemsPerBoard} items; remove some first`);
     if (input.kind === "connector") {
-      const ends = await tx.boardItem.findMany({ where: { boardId: input.boardId, id: { in: [input.fromItemId!, input.toItemId!] }, kind: { not: "connector" } }, select: { id: true } });
+      const ends = await tx.boardItem.findMany({
+        where: { boardId: input.boardId, id: { in: [input.fromItemId!, input.toItemId!] }, kind: { not: "connector" } },
+        select: { id: true },
+      });
       if (ends.length !== 2) throw notFound("Board item to connect");
     }
     const item = await tx.boardItem.create({
@@ -260,10 +281,14 @@ export async function resizeBoardItem(
   });
 }
 
-export async function editBoardItem(principal: Principal, input: { id: string; version: number; text?: string; color?: string }): Promise<{ item: BoardItem; revision: number }> {
+export async function editBoardItem(
+  principal: Principal,
+  input: { id: string; version: number; text?: string; color?: string },
+): Promise<{ item: BoardItem; revision: number }> {
   if (input.text === undefined && input.color === undefined) throw badRequest("Give text or color to change");
   return writeItem(principal, input.id, input.version, async (_tx, row) => {
-    if (input.text !== undefined && row.kind !== "note" && row.kind !== "frame" && row.kind !== "connector") throw badRequest(`text: ${row.kind} items have no text`);
+    if (input.text !== undefined && row.kind !== "note" && row.kind !== "frame" && row.kind !== "connector")
+      throw badRequest(`text: ${row.kind} items have no text`);
     if (input.color !== undefined && row.kind !== "note") throw badRequest(`color: only notes have a colour`);
     return { ...(input.text !== undefined ? { text: input.text } : {}), ...(input.color !== undefined ? { color: input.color } : {}) };
   });
@@ -275,7 +300,10 @@ export async function removeBoardItem(principal: Principal, input: { id: string;
     const row = await tx.boardItem.findFirst({ where: { id: input.id, workspaceId: principal.workspaceId } });
     if (!row) throw notFound("Board item");
     if (input.version !== undefined && row.version !== input.version) throw staleVersion(row, input.version);
-    const attached = await tx.boardItem.findMany({ where: { boardId: row.boardId, kind: "connector", OR: [{ fromItemId: row.id }, { toItemId: row.id }] }, select: { id: true } });
+    const attached = await tx.boardItem.findMany({
+      where: { boardId: row.boardId, kind: "connector", OR: [{ fromItemId: row.id }, { toItemId: row.id }] },
+      select: { id: true },
+    });
     const { count } = await tx.boardItem.deleteMany({ where: { id: row.id, ...(input.version !== undefined ? { version: input.version } : {}) } });
     if (!count) throw await staleOrGone(tx, row.id, input.version ?? row.version);
     const ids = [row.id, ...attached.map((a) => a.id)];
@@ -284,4 +312,3 @@ export async function removeBoardItem(principal: Principal, input: { id: string;
     return { removed: ids, revision };
   });
 }
-

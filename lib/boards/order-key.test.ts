@@ -3,7 +3,18 @@ import { compareOrderKeys, isOrderKey, keyAfter, keyBetween, keysBetween } from 
 
 describe("order keys", () => {
   it("makes a key strictly between any two, at the ends and between neighbours", () => {
-    const cases: [string | null, string | null][] = [[null, null], [null, "i"], ["i", null], ["i", "j"], ["1", "2"], ["az", "b"], ["a", "a1"], ["zz", null], [null, "01"], ["0z", "1"]];
+    const cases: [string | null, string | null][] = [
+      [null, null],
+      [null, "i"],
+      ["i", null],
+      ["i", "j"],
+      ["1", "2"],
+      ["az", "b"],
+      ["a", "a1"],
+      ["zz", null],
+      [null, "01"],
+      ["0z", "1"],
+    ];
     for (const [low, high] of cases) {
       const key = keyBetween(low, high);
       expect(isOrderKey(key), `${low}..${high} -> ${key}`).toBe(true);

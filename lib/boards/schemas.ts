@@ -82,7 +82,9 @@ export const BoardItemSchema = z
     color: z.string().nullable(),
     fromItemId: z.string().nullable().describe("Connectors: the item it starts at"),
     toItemId: z.string().nullable().describe("Connectors: the item it ends at"),
-    card: BoardCardSchema.nullable().describe("Creative cards: the creative as it is now; null for other kinds, or when the caller may not see that creative (or it was deleted)"),
+    card: BoardCardSchema.nullable().describe(
+      "Creative cards: the creative as it is now; null for other kinds, or when the caller may not see that creative (or it was deleted)",
+    ),
     updatedAt: iso("Last changed"),
   })
   .meta({ id: "BoardItem" });

@@ -39,7 +39,9 @@ export function keyRingFrom(current: string, previous: string[] = []): Credentia
  * once into DATA_DIR/secrets/credentials-key (mode 0600), so `npm start` needs no env file. With
  * DATABASE_URL several instances share the database, so the key must come from configuration.
  */
-export const getCredentialKeyRing = defineService("credentials.key-ring", ({ config }) => keyRingFrom(loadCurrentSecret(config), config.credentials.previousKeys));
+export const getCredentialKeyRing = defineService("credentials.key-ring", ({ config }) =>
+  keyRingFrom(loadCurrentSecret(config), config.credentials.previousKeys),
+);
 
 function loadCurrentSecret(config: Config): string {
   if (config.credentials.key) return config.credentials.key;

@@ -20,7 +20,12 @@ export { acceptInvite, acceptInviteWithNewAccount, getInvite, type InviteDetails
 // A member's own API keys and OAuth connections: credentials, which a key must not mint.
 export { type ApiKeySummary, createApiKeyFor, grantableScopes, listApiKeys, revokeApiKeyFor } from "@/lib/api-keys/manage";
 export { type ConnectedApp, listConnectedApps, revokeConnectedApp } from "@/lib/oauth/connected-apps";
-export { AUTHORIZATION_PARAM_NAMES, readAuthorizationParams, validateAuthorizationRequest, type ValidAuthorizationRequest } from "@/lib/oauth/authorization-request";
+export {
+  AUTHORIZATION_PARAM_NAMES,
+  readAuthorizationParams,
+  validateAuthorizationRequest,
+  type ValidAuthorizationRequest,
+} from "@/lib/oauth/authorization-request";
 export { type ConsentWorkspace, consentWorkspaces } from "@/lib/oauth/consent";
 export { isOAuthError } from "@/lib/oauth/errors";
 

@@ -65,7 +65,17 @@ export async function finishConnect(platform: Platform, query: URLSearchParams):
   if (!code) return back({ error: `${platform} did not authorize the app${query.get("error_description") ? `: ${query.get("error_description")}` : ""}.` });
   try {
     const { connected, failed } = await connectFromAuthorization(principal.workspaceId, platform, { code, redirectUri: redirectUri(platform) });
-    return back({ connected: String(connected.length), ...(failed.length ? { error: failed.map((f) => `${f.externalAccountId}: ${f.message}`).join("; ").slice(0, 500) } : {}) });
+    return back({
+      connected: String(connected.length),
+      ...(failed.length
+        ? {
+            error: failed
+              .map((f) => `${f.externalAccountId}: ${f.message}`)
+              .join("; ")
+              .slice(0, 500),
+          }
+        : {}),
+    });
   } catch (err) {
     if (err instanceof AppError) return back({ error: err.message.slice(0, 500) });
     log.error("ad account connect failed", { component: "ad-accounts", platform, err });

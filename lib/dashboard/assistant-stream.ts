@@ -12,7 +12,10 @@ import { planStatus } from "@/lib/workspaces/plan";
 const Body = z.discriminatedUnion("mode", [
   z.strictObject({
     mode: z.literal("chat"),
-    messages: z.array(z.strictObject({ role: z.enum(["user", "assistant"]), content: z.string().min(1).max(4000) })).min(1).max(40),
+    messages: z
+      .array(z.strictObject({ role: z.enum(["user", "assistant"]), content: z.string().min(1).max(4000) }))
+      .min(1)
+      .max(40),
     confirmed: z.strictObject({ id: z.string().max(200), name: z.string().max(100), arguments: z.record(z.string(), z.unknown()) }).optional(),
   }),
   z.strictObject({ mode: z.literal("tool"), name: z.string().max(100), arguments: z.record(z.string(), z.unknown()) }),
@@ -36,7 +39,9 @@ function chatRunner(principal: Principal): ChatToolRunner {
   // Reads first, so a cut keeps the lookups.
   permitted.sort((a, b) => Number(b.readOnly) - Number(a.readOnly));
   return {
-    tools: permitted.slice(0, MAX_CHAT_TOOLS).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, destructive: t.destructive })),
+    tools: permitted
+      .slice(0, MAX_CHAT_TOOLS)
+      .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, destructive: t.destructive })),
     async run(name, args) {
       const outcome = await callTool(principal, name, args);
       return outcome.ok ? { ok: true, result: outcome.body.result } : { ok: false, error: outcome.body.error };
@@ -71,7 +76,9 @@ export async function POST(request: Request): Promise<Response> {
             send(outcome.ok ? { type: "done", result: outcome.body.result } : { type: "error", error: outcome.body.error });
           } else {
             sink({ type: "status", message: "Thinking" });
-            const result = await withProgress(sink, () => assistantChat(principal, { messages: body.messages, confirmed: body.confirmed }, chatRunner(principal)));
+            const result = await withProgress(sink, () =>
+              assistantChat(principal, { messages: body.messages, confirmed: body.confirmed }, chatRunner(principal)),
+            );
             send({ type: "done", result });
           }
         } catch (err) {
@@ -81,6 +88,9 @@ export async function POST(request: Request): Promise<Response> {
         }
       },
     });
-    return new Response(stream, { status: 200, headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
+    return new Response(stream, {
+      status: 200,
+      headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
+    });
   });
 }

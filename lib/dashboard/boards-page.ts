@@ -10,11 +10,18 @@ export type BoardPage = ToolOutput<"get_board">;
 export async function boardsPageData(principal: Principal): Promise<{ boards: BoardSummary[]; canWrite: boolean; canShare: boolean }> {
   const outcome = await callTool(principal, "list_boards", { limit: 200 });
   if (!outcome.ok) throw new Error(outcome.body.error.message);
-  return { boards: (outcome.body.result as unknown as ToolOutput<"list_boards">).boards, canWrite: can(principal, "boards.write"), canShare: can(principal, "review.share") };
+  return {
+    boards: (outcome.body.result as unknown as ToolOutput<"list_boards">).boards,
+    canWrite: can(principal, "boards.write"),
+    canShare: can(principal, "review.share"),
+  };
 }
 
 /** One board for its canvas page; null when it is not the workspace's (the page answers not found). */
-export async function boardPageData(principal: Principal, id: string): Promise<{ page: BoardPage; canWrite: boolean; canAnnotate: boolean; canShare: boolean } | null> {
+export async function boardPageData(
+  principal: Principal,
+  id: string,
+): Promise<{ page: BoardPage; canWrite: boolean; canAnnotate: boolean; canShare: boolean } | null> {
   const outcome = await callTool(principal, "get_board", { id });
   if (!outcome.ok) {
     if (outcome.status === 404 || outcome.status === 400) return null;

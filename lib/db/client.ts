@@ -91,11 +91,14 @@ export function sqlOf(tx: { $queryRawUnsafe<T = unknown>(query: string, ...value
  */
 export async function inTransaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T> {
   const handle = database();
-  if (handle.pglite) return handle.pglite.transaction((tx) => fn({ queryRows: async <R>(text: string, params: unknown[]) => (await tx.query<R>(text, params)).rows }));
+  if (handle.pglite)
+    return handle.pglite.transaction((tx) => fn({ queryRows: async <R>(text: string, params: unknown[]) => (await tx.query<R>(text, params)).rows }));
   const client = await handle.pool!.connect();
   try {
     await client.query("BEGIN");
-    const result = await fn({ queryRows: async <R>(text: string, params: unknown[]) => (await client.query({ name: statementName(text), text, values: params })).rows as R[] });
+    const result = await fn({
+      queryRows: async <R>(text: string, params: unknown[]) => (await client.query({ name: statementName(text), text, values: params })).rows as R[],
+    });
     await client.query("COMMIT");
     return result;
   } catch (err) {

@@ -60,7 +60,9 @@ export function handleMcpPreflight(request: Request): Response {
 }
 
 function refusedOrigin(origin: string): Response {
-  return errorResponse("forbidden", `Origin ${JSON.stringify(origin).slice(0, 200)} is not allowed to call this MCP endpoint (MCP_ALLOWED_ORIGINS)`, { Vary: "Origin" });
+  return errorResponse("forbidden", `Origin ${JSON.stringify(origin).slice(0, 200)} is not allowed to call this MCP endpoint (MCP_ALLOWED_ORIGINS)`, {
+    Vary: "Origin",
+  });
 }
 
 function serveMcp(request: Request, resource: string, unauthorizedHeaders: Record<string, string>): Promise<Response> {

@@ -53,7 +53,10 @@ function requireArg(args: Record<string, string>, name: string): string {
 export async function getPrompt(principal: Principal, name: string, args: Record<string, string>): Promise<GetPromptResult | null> {
   switch (name) {
     case "launch_creatives": {
-      const ids = requireArg(args, "creativeIds").split(",").map((id) => id.trim()).filter(Boolean);
+      const ids = requireArg(args, "creativeIds")
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean);
       if (ids.length > 20) throw new PromptArgumentError("creativeIds: at most 20 creatives per launch");
       const platform = args.platform?.trim();
       if (platform && platform !== "platform_a" && platform !== "platform_b") throw new PromptArgumentError('platform: use "platform_a" or "platform_b"');

@@ -76,7 +76,7 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
       completions: {},
     },
     instructions:
-      "Adloom: creative uploads, the creatives library, copy variants, ads, performance and webhooks. Tool failures come back as error results carrying {\"error\":{\"code\",\"message\"}}. " +
+      'Adloom: creative uploads, the creatives library, copy variants, ads, performance and webhooks. Tool failures come back as error results carrying {"error":{"code","message"}}. ' +
       "Resources: adloom://creatives/{id} and the performance reports under adloom://reports/. Prompts: launch_creatives, weekly_performance_review, review_creative.",
   });
   const guard = () => {
@@ -96,13 +96,15 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
     const progressToken = request.params._meta?.progressToken;
     const notify = (method: string, params: Record<string, unknown>) =>
       extra.sendNotification({ method, params } as Parameters<typeof extra.sendNotification>[0]).catch(() => undefined);
-    const log = (level: LoggingLevel, data: Record<string, unknown>) => (isLogged(level, logLevel) ? notify("notifications/message", { level, logger: "adloom.tools", data }) : undefined);
+    const log = (level: LoggingLevel, data: Record<string, unknown>) =>
+      isLogged(level, logLevel) ? notify("notifications/message", { level, logger: "adloom.tools", data }) : undefined;
     if (progressToken !== undefined) await notify("notifications/progress", { progressToken, progress: 0, total: 1, message: `Calling ${name}` });
     await log("debug", { tool: name, event: "started" });
     const started = Date.now();
     const outcome = await callTool(principal, name, request.params.arguments ?? {});
     const ms = Date.now() - started;
-    if (progressToken !== undefined) await notify("notifications/progress", { progressToken, progress: 1, total: 1, message: `${name} ${outcome.ok ? "done" : "failed"}` });
+    if (progressToken !== undefined)
+      await notify("notifications/progress", { progressToken, progress: 1, total: 1, message: `${name} ${outcome.ok ? "done" : "failed"}` });
     if (outcome.ok) {
       await log("info", { tool: name, event: "succeeded", ms });
       const tool = findTool(name);

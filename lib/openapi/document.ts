@@ -10,7 +10,15 @@ type JsonSchema = Record<string, unknown>;
 
 /** Errors any authenticated operation can answer, before its handler runs. */
 // invalid_request: any request can carry ambiguous credentials, unusable text in a header or cookie, or a dot segment (`%2e%2e`) in its path.
-const COMMON_ERRORS: ErrorCode[] = ["invalid_request", "unauthorized", "subscription_required", "forbidden", "workspace_changed", "rate_limited", "internal_error"];
+const COMMON_ERRORS: ErrorCode[] = [
+  "invalid_request",
+  "unauthorized",
+  "subscription_required",
+  "forbidden",
+  "workspace_changed",
+  "rate_limited",
+  "internal_error",
+];
 
 const ErrorEnvelope = z
   .object({
@@ -148,7 +156,9 @@ function operationObject(op: OperationDef<any, any, any, any>, components: Recor
     ],
     ...(requestBody ? { requestBody } : {}),
     responses: Object.fromEntries(
-      Object.entries({ [String(op.success.status)]: success, ...other.responses, ...errorResponses(errors), ...HEAD_TOO_LARGE }).sort(([a], [b]) => Number(a) - Number(b)),
+      Object.entries({ [String(op.success.status)]: success, ...other.responses, ...errorResponses(errors), ...HEAD_TOO_LARGE }).sort(
+        ([a], [b]) => Number(a) - Number(b),
+      ),
     ),
   };
 }

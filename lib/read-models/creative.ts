@@ -32,7 +32,11 @@ export async function reviewPanel(principal: Principal, creativeId: string) {
     getReviewStatus(principal, { creativeId }),
     listComments(principal, { creativeId }),
     listVersions(principal, { creativeId }),
-    getDb().membership.findMany({ where: { workspaceId: principal.workspaceId }, include: { user: { select: { id: true, name: true } } }, orderBy: { createdAt: "asc" } }),
+    getDb().membership.findMany({
+      where: { workspaceId: principal.workspaceId },
+      include: { user: { select: { id: true, name: true } } },
+      orderBy: { createdAt: "asc" },
+    }),
   ]);
   return {
     review,

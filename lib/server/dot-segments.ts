@@ -23,7 +23,10 @@ export function refuseDotSegments(req: IncomingMessage, res: ServerResponse): bo
   if (segment === null) return false;
   req.resume();
   const body = JSON.stringify({
-    error: { code: "invalid_request", message: `The request path holds the segment ${JSON.stringify(segment)}: "." and ".." (also percent-encoded) are not valid in any path here` },
+    error: {
+      code: "invalid_request",
+      message: `The request path holds the segment ${JSON.stringify(segment)}: "." and ".." (also percent-encoded) are not valid in any path here`,
+    },
   });
   res.writeHead(400, {
     ...STATIC_SECURITY_HEADERS,

@@ -14,8 +14,19 @@ describe("duplicateCredentialHeader", () => {
 
 describe("httpEdgeLimits", () => {
   it("uses the defaults, or the variables when they are positive integers", () => {
-    expect(httpEdgeLimits({})).toEqual({ headersTimeout: 15_000, requestTimeout: 3_600_000, idleTimeout: 60_000, maxHeaderSize: 16_384, connectionsCheckingInterval: 1_000 });
-    const custom = httpEdgeLimits({ HTTP_HEADERS_TIMEOUT_MS: "500", HTTP_REQUEST_TIMEOUT_MS: "100", HTTP_IDLE_TIMEOUT_MS: "x", HTTP_MAX_HEADER_BYTES: "32768" });
+    expect(httpEdgeLimits({})).toEqual({
+      headersTimeout: 15_000,
+      requestTimeout: 3_600_000,
+      idleTimeout: 60_000,
+      maxHeaderSize: 16_384,
+      connectionsCheckingInterval: 1_000,
+    });
+    const custom = httpEdgeLimits({
+      HTTP_HEADERS_TIMEOUT_MS: "500",
+      HTTP_REQUEST_TIMEOUT_MS: "100",
+      HTTP_IDLE_TIMEOUT_MS: "x",
+      HTTP_MAX_HEADER_BYTES: "32768",
+    });
     expect(custom).toEqual({ headersTimeout: 500, requestTimeout: 501, idleTimeout: 60_000, maxHeaderSize: 32_768, connectionsCheckingInterval: 500 });
   });
 });

@@ -75,9 +75,7 @@ export function observeHttpServer(): void {
     const m = metrics();
     m.httpRequests.inc({ method, route, status: String(response.statusCode) });
     m.httpDuration.observe({ method, route }, seconds);
-    requestContext.run(started.context, () =>
-      log.info("request", { method, route, status: response.statusCode, ms: Math.round(seconds * 1000) }),
-    );
+    requestContext.run(started.context, () => log.info("request", { method, route, status: response.statusCode, ms: Math.round(seconds * 1000) }));
   });
 }
 

@@ -69,7 +69,8 @@ export async function callTool(principal: Principal, name: string, args: unknown
       fingerprintInput = options.rest?.streamFingerprint ?? "";
     } else {
       const parsed = tool.input.safeParse(input);
-      if (!parsed.success) throw options.rest ? badRequest(`Invalid arguments: ${describeZodError(parsed.error)}`) : invalidInput(describeZodError(parsed.error));
+      if (!parsed.success)
+        throw options.rest ? badRequest(`Invalid arguments: ${describeZodError(parsed.error)}`) : invalidInput(describeZodError(parsed.error));
       handle = () => tool.handler(principal, parsed.data);
       // The parsed arguments, so a REST route and the tool route called alike share one fingerprint.
       fingerprintInput = canonicalJson(parsed.data);

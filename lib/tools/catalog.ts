@@ -23,7 +23,25 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
  * Every tool of the service. A new capability is added here first (one file per
  * category under ./definitions); REST, MCP, the CLI and the SDK pick it up from here.
  */
-export const TOOLS: readonly ToolDefinition[] = [...accountTools, ...uploadTools, ...creativeTools, ...copyTools, ...folderTools, ...webhookTools, ...taskTools, ...reviewTools, ...adTools, ...automationTools, ...moderationTools, ...performanceTools, ...leadTools, ...teamTools, ...boardTools, ...aiTools, ...adAccountTools];
+export const TOOLS: readonly ToolDefinition[] = [
+  ...accountTools,
+  ...uploadTools,
+  ...creativeTools,
+  ...copyTools,
+  ...folderTools,
+  ...webhookTools,
+  ...taskTools,
+  ...reviewTools,
+  ...adTools,
+  ...automationTools,
+  ...moderationTools,
+  ...performanceTools,
+  ...leadTools,
+  ...teamTools,
+  ...boardTools,
+  ...aiTools,
+  ...adAccountTools,
+];
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 

@@ -14,7 +14,6 @@ export function newSigningSecret(): string {
   return `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString("base64url")}`;
 }
 
-
 /** The hex HMAC-SHA256 of `${t}.${body}` keyed with the secret. */
 export function computeSignature(secret: string, timestamp: number, body: string | Buffer): string {
   return createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest("hex");

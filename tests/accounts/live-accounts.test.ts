@@ -73,10 +73,15 @@ const run = (argv: string[]) => admin<any>(argv, server.dataDir);
 /** `npm run --silent admin -- ...` as an operator types it (handed to the running server). */
 function adminCli(args: string[]): Promise<{ status: number; json: any }> {
   return new Promise((resolve) => {
-    execFile("npm", ["run", "--silent", "admin", "--", ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", NODE_ENV: "production" }, encoding: "utf8", timeout: 60_000 }, (error, stdout) => {
-      const lines = stdout.trim().split("\n");
-      resolve({ status: error ? Number(error.code) : 0, json: JSON.parse(lines[lines.length - 1]!) });
-    });
+    execFile(
+      "npm",
+      ["run", "--silent", "admin", "--", ...args],
+      { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", NODE_ENV: "production" }, encoding: "utf8", timeout: 60_000 },
+      (error, stdout) => {
+        const lines = stdout.trim().split("\n");
+        resolve({ status: error ? Number(error.code) : 0, json: JSON.parse(lines[lines.length - 1]!) });
+      },
+    );
   });
 }
 
@@ -88,8 +93,22 @@ describe("live ad accounts", () => {
     t = await createTenant({ dataDir: server.dataDir });
     const listed = await run(["adaccount", "list", "--workspace", t.workspaceId]);
     expect(listed.adAccounts).toEqual([
-      { adAccountId: expect.stringMatching(/^adacct_/), platform: "platform_a", externalId: expect.stringMatching(/^act_\d+$/), mode: "sandbox", status: "active", default: true },
-      { adAccountId: expect.stringMatching(/^adacct_/), platform: "platform_b", externalId: expect.stringMatching(/^\d+$/), mode: "sandbox", status: "active", default: true },
+      {
+        adAccountId: expect.stringMatching(/^adacct_/),
+        platform: "platform_a",
+        externalId: expect.stringMatching(/^act_\d+$/),
+        mode: "sandbox",
+        status: "active",
+        default: true,
+      },
+      {
+        adAccountId: expect.stringMatching(/^adacct_/),
+        platform: "platform_b",
+        externalId: expect.stringMatching(/^\d+$/),
+        mode: "sandbox",
+        status: "active",
+        default: true,
+      },
     ]);
     const viaTool = await tool(t, "list_connected_ad_accounts");
     expect(viaTool.status).toBe(200);
@@ -100,8 +119,29 @@ describe("live ad accounts", () => {
 
   it("adaccount connect reads the account from platform_a with the token (appsecret_proof) and makes it the default", async () => {
     graph.grant("meta-token-1", [META_ACCOUNT]);
-    const connected = await run(["adaccount", "connect", "--workspace", t.workspaceId, "--platform", "platform_a", "--account", META_ACCOUNT, "--token", "meta-token-1", "--page", "111222"]);
-    expect(connected).toEqual({ adAccountId: expect.stringMatching(/^adacct_/), platform: "platform_a", externalId: META_ACCOUNT, name: "Acme EU", currency: "EUR", timeZone: "Europe/Berlin", status: "active" });
+    const connected = await run([
+      "adaccount",
+      "connect",
+      "--workspace",
+      t.workspaceId,
+      "--platform",
+      "platform_a",
+      "--account",
+      META_ACCOUNT,
+      "--token",
+      "meta-token-1",
+      "--page",
+      "111222",
+    ]);
+    expect(connected).toEqual({
+      adAccountId: expect.stringMatching(/^adacct_/),
+      platform: "platform_a",
+      externalId: META_ACCOUNT,
+      name: "Acme EU",
+      currency: "EUR",
+      timeZone: "Europe/Berlin",
+      status: "active",
+    });
     metaAccountId = connected.adAccountId;
     const read = graph.requests.at(-1)!;
     expect(read.path).toBe(`/v24.0/${META_ACCOUNT}`);
@@ -110,17 +150,38 @@ describe("live ad accounts", () => {
 
     const listed = (await tool(t, "list_connected_ad_accounts")).body.result.adAccounts;
     const a = listed.filter((x: any) => x.platform === "platform_a");
-    expect(a.map((x: any) => [x.mode, x.isDefault, x.sandbox])).toEqual([["live", true, false], ["sandbox", false, true]]);
+    expect(a.map((x: any) => [x.mode, x.isDefault, x.sandbox])).toEqual([
+      ["live", true, false],
+      ["sandbox", false, true],
+    ]);
     expect(JSON.stringify(listed)).not.toContain("meta-token-1");
 
     // The ads tools now work on the live default: the account as the platform describes it.
     const account = await tool(t, "get_ad_account", { platform: "platform_a" });
     expect(account.status).toBe(200);
-    expect(account.body.result.account).toMatchObject({ id: metaAccountId, mode: "live", externalAccountId: META_ACCOUNT, currency: "EUR", timeZone: "Europe/Berlin", status: "active" });
+    expect(account.body.result.account).toMatchObject({
+      id: metaAccountId,
+      mode: "live",
+      externalAccountId: META_ACCOUNT,
+      currency: "EUR",
+      timeZone: "Europe/Berlin",
+      status: "active",
+    });
   });
 
   it("a refused token: connect stores nothing and exits 1 with not_connected", async () => {
-    const refused = await adminCli(["adaccount", "connect", "--workspace", t.workspaceId, "--platform", "platform_a", "--account", "act_999", "--token", "not-a-token"]);
+    const refused = await adminCli([
+      "adaccount",
+      "connect",
+      "--workspace",
+      t.workspaceId,
+      "--platform",
+      "platform_a",
+      "--account",
+      "act_999",
+      "--token",
+      "not-a-token",
+    ]);
     expect(refused.status).toBe(1);
     expect(refused.json.error.code).toBe("not_connected");
     expect(refused.json.error.message).toMatch(/code 190/);
@@ -134,9 +195,23 @@ describe("live ad accounts", () => {
 
   it("platform_b: the advertiser is read with the Access-Token header; a revoked token is refused with its code", async () => {
     business.grant("tt-token-1", [TIKTOK_ADVERTISER]);
-    const connected = await tool(t, "connect_ad_account", { platform: "platform_b", externalAccountId: TIKTOK_ADVERTISER, accessToken: "tt-token-1", identityId: "ident-1" });
+    const connected = await tool(t, "connect_ad_account", {
+      platform: "platform_b",
+      externalAccountId: TIKTOK_ADVERTISER,
+      accessToken: "tt-token-1",
+      identityId: "ident-1",
+    });
     expect(connected.status).toBe(200);
-    expect(connected.body.result.adAccount).toMatchObject({ platform: "platform_b", mode: "live", status: "active", isDefault: true, name: "Acme TikTok", currency: "JPY", timeZone: "Asia/Tokyo", identityId: "ident-1" });
+    expect(connected.body.result.adAccount).toMatchObject({
+      platform: "platform_b",
+      mode: "live",
+      status: "active",
+      isDefault: true,
+      name: "Acme TikTok",
+      currency: "JPY",
+      timeZone: "Asia/Tokyo",
+      identityId: "ident-1",
+    });
     const read = business.requests.at(-1)!;
     expect(read.headers["access-token"]).toBe("tt-token-1");
     expect(JSON.parse(read.query.get("advertiser_ids")!)).toEqual([TIKTOK_ADVERTISER]);
@@ -162,11 +237,27 @@ describe("live ad accounts", () => {
     expect(graph.requests.length, "the platform is not asked again after refusing the token").toBe(callsAfterRefusal);
 
     const listed = (await tool(t, "list_connected_ad_accounts")).body.result.adAccounts.find((a: any) => a.id === metaAccountId);
-    expect(listed).toMatchObject({ status: "needs_reconnect", isDefault: true, statusReason: expect.stringMatching(/code 190/), reconnectHint: expect.stringMatching(/Settings > Ad accounts/) });
+    expect(listed).toMatchObject({
+      status: "needs_reconnect",
+      isDefault: true,
+      statusReason: expect.stringMatching(/code 190/),
+      reconnectHint: expect.stringMatching(/Settings > Ad accounts/),
+    });
 
     // Reconnecting with a new token brings it back.
     graph.grant("meta-token-2", [META_ACCOUNT]);
-    const reconnected = await run(["adaccount", "connect", "--workspace", t.workspaceId, "--platform", "platform_a", "--account", META_ACCOUNT, "--token", "meta-token-2"]);
+    const reconnected = await run([
+      "adaccount",
+      "connect",
+      "--workspace",
+      t.workspaceId,
+      "--platform",
+      "platform_a",
+      "--account",
+      META_ACCOUNT,
+      "--token",
+      "meta-token-2",
+    ]);
     expect(reconnected).toMatchObject({ adAccountId: metaAccountId, status: "active" });
     expect((await tool(t, "get_ad_account", { platform: "platform_a" })).status).toBe(200);
   });

@@ -49,7 +49,13 @@ export const AI_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   async summarize_review_threads(t) {
     const { creativeId } = await readyCreative(t.key);
     // No comments: nothing to summarize and nothing spent, with or without a provider.
-    expect(await toolResult(t.key, "summarize_review_threads", { creativeId })).toEqual({ versionNumber: 1, openThreads: 0, resolvedThreads: 0, summary: "There are no review comments on this version.", cost: null });
+    expect(await toolResult(t.key, "summarize_review_threads", { creativeId })).toEqual({
+      versionNumber: 1,
+      openThreads: 0,
+      resolvedThreads: 0,
+      summary: "There are no review comments on this version.",
+      cost: null,
+    });
     await toolResult(t.key, "add_comment", { creativeId, body: "Logo too small" });
     await notConnected(t, "summarize_review_threads", { creativeId });
   },

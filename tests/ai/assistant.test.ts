@@ -18,7 +18,13 @@ describe("the AI assistant against an OpenAI-compatible server (own server, fake
     fake = await startFakeOpenAI();
     server = await startServer({
       databaseUrl: await freshDatabaseUrl("ai_assistant"),
-      env: { AI_PROVIDER: "openai-compatible", AI_MODEL: "fake-model", AI_BASE_URL: fake.baseUrl, AI_API_KEY: "sk-test-123", AI_CREDITS_PER_MILLION_TOKENS: PRICE },
+      env: {
+        AI_PROVIDER: "openai-compatible",
+        AI_MODEL: "fake-model",
+        AI_BASE_URL: fake.baseUrl,
+        AI_API_KEY: "sk-test-123",
+        AI_CREDITS_PER_MILLION_TOKENS: PRICE,
+      },
     });
     // On a loaded machine, a server's first interactive transactions can pass Prisma's 5 s limit while its
     // start-up jobs run (seen here on both databases, on the sign-up transaction alone): wait until it is past that.
@@ -46,10 +52,13 @@ describe("the AI assistant against an OpenAI-compatible server (own server, fake
     expect((await call(t.key, "update_ai_settings", { brandVoice: "Warm, direct, no exclamation marks." })).status).toBe(200);
     const longHeadline = "An unusually long headline that goes well past forty characters";
     fake.respond(() => ({
-      content: "```json\n" + JSON.stringify([
-        { platform: "platform_a", headline: "Sleep better tonight", primaryText: "Our mattress adapts to you.", description: "Free returns" },
-        { platform: "platform_b", headline: longHeadline, primaryText: "Sleep better, starting tonight.", description: "dropped on platform_b" },
-      ]) + "\n```",
+      content:
+        "```json\n" +
+        JSON.stringify([
+          { platform: "platform_a", headline: "Sleep better tonight", primaryText: "Our mattress adapts to you.", description: "Free returns" },
+          { platform: "platform_b", headline: longHeadline, primaryText: "Sleep better, starting tonight.", description: "dropped on platform_b" },
+        ]) +
+        "\n```",
       usage: { prompt_tokens: 420, completion_tokens: 96 },
     }));
     const before = fake.requests.length;
@@ -85,7 +94,10 @@ describe("the AI assistant against an OpenAI-compatible server (own server, fake
     const facts = (await call(t.key, "get_performance_facts", { creativeId })).body.result;
     expect(facts.facts[0].text).toMatch(/No delivery in the last 30 days/);
 
-    fake.respond(() => ({ content: "It has had no delivery in the last 30 days, so there is nothing to compare yet.", usage: { prompt_tokens: 200, completion_tokens: 20 } }));
+    fake.respond(() => ({
+      content: "It has had no delivery in the last 30 days, so there is nothing to compare yet.",
+      usage: { prompt_tokens: 200, completion_tokens: 20 },
+    }));
     const honest = (await call(t.key, "explain_creative_performance", { creativeId })).body.result;
     expect(honest).toMatchObject({ writtenBy: "model", unsupportedNumbers: [], explanation: expect.stringContaining("30 days") });
 
@@ -137,7 +149,8 @@ describe("the AI assistant against an OpenAI-compatible server (own server, fake
     const results = await Promise.all(Array.from({ length: 50 }, () => call(t.key, "suggest_names", { subject: "ad", count: 10, context: "x".repeat(480) })));
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status !== 200);
-    for (const r of refused) expect(r.body.error, JSON.stringify(r.body)).toMatchObject({ code: "limit_exceeded", message: expect.stringMatching(/^Out of AI credits/) });
+    for (const r of refused)
+      expect(r.body.error, JSON.stringify(r.body)).toMatchObject({ code: "limit_exceeded", message: expect.stringMatching(/^Out of AI credits/) });
     expect(ok.length).toBeGreaterThan(0);
     expect(refused.length).toBeGreaterThan(0);
     const charged = ok.reduce((s, r) => s + r.body.result.cost.credits, 0);
@@ -148,7 +161,12 @@ describe("the AI assistant against an OpenAI-compatible server (own server, fake
     expect(balance).toBe(10_000 - charged);
     expect(balance).toBeGreaterThanOrEqual(0);
     const report = (await call(t.key, "get_ai_usage", {})).body.result.usage;
-    expect(report).toMatchObject({ balance, totalCredits: charged, calls: ok.length, byFeature: [{ feature: "suggest_names", credits: charged, calls: ok.length }] });
+    expect(report).toMatchObject({
+      balance,
+      totalCredits: charged,
+      calls: ok.length,
+      byFeature: [{ feature: "suggest_names", credits: charged, calls: ok.length }],
+    });
     expect(report.byMember).toEqual([expect.objectContaining({ userId: t.ownerUserId, credits: charged })]);
   });
 

@@ -7,7 +7,9 @@ import { toolResult } from "../tools/helpers";
 const clients: Client[] = [];
 async function connect(key: string): Promise<Client> {
   const client = new Client({ name: "adloom-tests", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${inject("baseUrl")}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${inject("baseUrl")}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
   clients.push(client);
   return client;
 }

@@ -50,7 +50,9 @@ export const AUTOMATION_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>>
       action: { url: "http://127.0.0.1:9/hook", payload: { file: "{{data.upload.fileName}}" } },
     });
     expect(secret).toMatch(/^adlsig_/);
-    expect((await toolResult(t.key, "list_automation_flows", {})).flows).toEqual([expect.objectContaining({ id: flow.id, trigger: { event: "upload.completed" } })]);
+    expect((await toolResult(t.key, "list_automation_flows", {})).flows).toEqual([
+      expect.objectContaining({ id: flow.id, trigger: { event: "upload.completed" } }),
+    ]);
   },
   async list_automation_flows(t) {
     const { flow } = await toolResult(t.key, "create_automation_flow", {

@@ -27,7 +27,9 @@ export const BOARD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     const { boardId, item, creativeId } = await boardWithCard(t.key);
     const { board, items } = await toolResult(t.key, "get_board", { id: boardId });
     expect(board).toMatchObject({ id: boardId, name: "Plan", itemCount: 1 });
-    expect(items).toEqual([{ ...item, card: expect.objectContaining({ id: creativeId, reviewStatus: "none", label: "neutral", spend: 0, mediaPath: `/api/media/${creativeId}` }) }]);
+    expect(items).toEqual([
+      { ...item, card: expect.objectContaining({ id: creativeId, reviewStatus: "none", label: "neutral", spend: 0, mediaPath: `/api/media/${creativeId}` }) },
+    ]);
     const other = await createTenant();
     expect((await callTool(other.key, "get_board", { id: boardId })).body.error.code).toBe("not_found");
   },
@@ -135,6 +137,10 @@ export const BOARD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     expect(shared.boardUrl).toBe(`${shared.url}/board`);
     const view = await guest(`/api/review/${shared.token}/board`);
     expect(view.status).toBe(200);
-    expect(view.body).toMatchObject({ name: "Plan", items: [expect.objectContaining({ creativeId })], creatives: [expect.objectContaining({ id: creativeId })] });
+    expect(view.body).toMatchObject({
+      name: "Plan",
+      items: [expect.objectContaining({ creativeId })],
+      creatives: [expect.objectContaining({ id: creativeId })],
+    });
   },
 };

@@ -119,7 +119,10 @@ describe("boards over HTTP", () => {
     const t = await createTenant();
     const { boardId, creativeId } = await boardWithCard(t.key);
     const { token } = await toolResult(t.key, "share_board", { boardId });
-    const comment = await guest(`/api/review/${token}/comments`, { method: "POST", json: { creativeId, name: "Gina", body: "Nice card", pin: { x: 0.5, y: 0.5 } } });
+    const comment = await guest(`/api/review/${token}/comments`, {
+      method: "POST",
+      json: { creativeId, name: "Gina", body: "Nice card", pin: { x: 0.5, y: 0.5 } },
+    });
     expect(comment.status).toBe(201);
     const { threads } = await toolResult(t.key, "list_comments", { creativeId });
     expect(threads).toEqual([expect.objectContaining({ body: "Nice card", guest: true })]);
@@ -133,6 +136,8 @@ describe("boards over HTTP", () => {
     await toolResult(t.key, "add_board_item", { boardId, kind: "creative", creativeId: later.creativeId });
     const again = await guest(`/api/review/${token}/board`);
     expect(again.body.items[1]).toMatchObject({ creativeId: later.creativeId, card: null });
-    expect((await guest(`/api/review/${token}/comments`, { method: "POST", json: { creativeId: later.creativeId, name: "Gina", body: "?" } })).status).toBe(404);
+    expect((await guest(`/api/review/${token}/comments`, { method: "POST", json: { creativeId: later.creativeId, name: "Gina", body: "?" } })).status).toBe(
+      404,
+    );
   });
 });

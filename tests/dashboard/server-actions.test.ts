@@ -87,10 +87,25 @@ describe("dashboard server actions answer the tool's refusal", () => {
 
   it("comments: an empty or over-long body, a pin off the image, a bad version", async () => {
     session.principal = owner;
-    await expectToolRefusal(review.addCommentAction({ creativeId: "crv_any", body: " ", timeSeconds: null, pin: null }), "add_comment", { creativeId: "crv_any", body: " ", timeSeconds: null, pin: null }, "invalid_input");
-    await expectToolRefusal(review.addCommentAction({ creativeId: "crv_any", body: longBody, timeSeconds: null, pin: null }), "add_comment", { creativeId: "crv_any", body: longBody, timeSeconds: null, pin: null }, "invalid_input");
+    await expectToolRefusal(
+      review.addCommentAction({ creativeId: "crv_any", body: " ", timeSeconds: null, pin: null }),
+      "add_comment",
+      { creativeId: "crv_any", body: " ", timeSeconds: null, pin: null },
+      "invalid_input",
+    );
+    await expectToolRefusal(
+      review.addCommentAction({ creativeId: "crv_any", body: longBody, timeSeconds: null, pin: null }),
+      "add_comment",
+      { creativeId: "crv_any", body: longBody, timeSeconds: null, pin: null },
+      "invalid_input",
+    );
     const pin = { x: 2, y: 0.5 };
-    await expectToolRefusal(review.addCommentAction({ creativeId: "crv_any", body: "Logo", timeSeconds: null, pin }), "add_comment", { creativeId: "crv_any", body: "Logo", timeSeconds: null, pin }, "invalid_input");
+    await expectToolRefusal(
+      review.addCommentAction({ creativeId: "crv_any", body: "Logo", timeSeconds: null, pin }),
+      "add_comment",
+      { creativeId: "crv_any", body: "Logo", timeSeconds: null, pin },
+      "invalid_input",
+    );
     await expectToolRefusal(review.replyAction("cmt_any", longBody), "reply_to_comment", { commentId: "cmt_any", body: longBody }, "invalid_input");
     await expectToolRefusal(review.resolveAction("", true), "resolve_comment", { commentId: "" }, "invalid_input");
     await expectToolRefusal(review.resolveAction("", false), "reopen_comment", { commentId: "" }, "invalid_input");
@@ -100,7 +115,12 @@ describe("dashboard server actions answer the tool's refusal", () => {
 
   it("review status: an unknown status, no reviewers, an unknown creative", async () => {
     session.principal = owner;
-    await expectToolRefusal(review.setStatusAction("crv_any", "bogus" as never), "set_review_status", { creativeId: "crv_any", status: "bogus" }, "invalid_input");
+    await expectToolRefusal(
+      review.setStatusAction("crv_any", "bogus" as never),
+      "set_review_status",
+      { creativeId: "crv_any", status: "bogus" },
+      "invalid_input",
+    );
     await expectToolRefusal(review.requestReviewAction("crv_any", []), "request_review", { creativeId: "crv_any", reviewerIds: [] }, "invalid_input");
     await expectToolRefusal(review.reviewStateAction("crv_missing"), "get_review_status", { creativeId: "crv_missing" }, "not_found");
     await expectToolRefusal(links.revokeLinkAction(""), "revoke_review_link", { id: "" }, "invalid_input");
@@ -111,15 +131,35 @@ describe("dashboard server actions answer the tool's refusal", () => {
     await expectToolRefusal(folders.createFolderAction({ name: "  ", parentId: null }), "create_folder", { name: "  ", parentId: null }, "invalid_input");
     await expectToolRefusal(library.renameFolderAction(folderId, "x".repeat(300)), "rename_folder", { id: folderId, name: "x".repeat(300) }, "invalid_input");
     await expectToolRefusal(library.moveCreativesAction([], null), "move_creatives", { ids: [], folderId: null }, "invalid_input");
-    await expectToolRefusal(library.moveCreativesAction(["crv_any"], "fld_missing"), "move_creatives", { ids: ["crv_any"], folderId: "fld_missing" }, "not_found");
+    await expectToolRefusal(
+      library.moveCreativesAction(["crv_any"], "fld_missing"),
+      "move_creatives",
+      { ids: ["crv_any"], folderId: "fld_missing" },
+      "not_found",
+    );
     await expectToolRefusal(library.deleteFolderAction("fld_missing"), "delete_folder", { id: "fld_missing" }, "not_found");
   });
 
   it("team and plan: what the team and plan tools refuse", async () => {
     session.principal = owner;
-    await expectToolRefusal(team.inviteAction({ email: "not-an-email", role: "editor", folderIds: [] }), "invite_member", { email: "not-an-email", role: "editor", folderIds: [] }, "invalid_input");
-    await expectToolRefusal(team.inviteAction({ email: "a@example.com", role: "boss" as never, folderIds: [] }), "invite_member", { email: "a@example.com", role: "boss", folderIds: [] }, "invalid_input");
-    await expectToolRefusal(team.updateMemberAction(owner.userId, { role: "viewer", folderIds: [] }), "update_member", { userId: owner.userId, role: "viewer", folderIds: [] }, "conflict");
+    await expectToolRefusal(
+      team.inviteAction({ email: "not-an-email", role: "editor", folderIds: [] }),
+      "invite_member",
+      { email: "not-an-email", role: "editor", folderIds: [] },
+      "invalid_input",
+    );
+    await expectToolRefusal(
+      team.inviteAction({ email: "a@example.com", role: "boss" as never, folderIds: [] }),
+      "invite_member",
+      { email: "a@example.com", role: "boss", folderIds: [] },
+      "invalid_input",
+    );
+    await expectToolRefusal(
+      team.updateMemberAction(owner.userId, { role: "viewer", folderIds: [] }),
+      "update_member",
+      { userId: owner.userId, role: "viewer", folderIds: [] },
+      "conflict",
+    );
     await expectToolRefusal(team.removeMemberAction(owner.userId), "remove_member", { userId: owner.userId }, "conflict");
     await expectToolRefusal(team.revokeInviteAction("inv_missing"), "revoke_invite", { id: "inv_missing" }, "not_found");
     await expectToolRefusal(plan.subscribePro(), "change_plan", { plan: "pro" }, "conflict");
@@ -128,9 +168,24 @@ describe("dashboard server actions answer the tool's refusal", () => {
   it("a viewer: every write is the tool's permission refusal", async () => {
     session.principal = viewer;
     await expectToolRefusal(library.renameFolderAction(folderId, "Mine now"), "rename_folder", { id: folderId, name: "Mine now" }, "forbidden");
-    await expectToolRefusal(links.shareFolderAction({ ...share, folderId, password: "" }), "create_review_link", { name: share.name, folderId, permissions: { comment: true, decide: false, download: false } }, "forbidden");
-    await expectToolRefusal(review.addCommentAction({ creativeId: "crv_any", body: "Hi", timeSeconds: null, pin: null }), "add_comment", { creativeId: "crv_any", body: "Hi", timeSeconds: null, pin: null }, "forbidden");
-    await expectToolRefusal(team.inviteAction({ email: "b@example.com", role: "viewer", folderIds: [] }), "invite_member", { email: "b@example.com", role: "viewer", folderIds: [] }, "forbidden");
+    await expectToolRefusal(
+      links.shareFolderAction({ ...share, folderId, password: "" }),
+      "create_review_link",
+      { name: share.name, folderId, permissions: { comment: true, decide: false, download: false } },
+      "forbidden",
+    );
+    await expectToolRefusal(
+      review.addCommentAction({ creativeId: "crv_any", body: "Hi", timeSeconds: null, pin: null }),
+      "add_comment",
+      { creativeId: "crv_any", body: "Hi", timeSeconds: null, pin: null },
+      "forbidden",
+    );
+    await expectToolRefusal(
+      team.inviteAction({ email: "b@example.com", role: "viewer", folderIds: [] }),
+      "invite_member",
+      { email: "b@example.com", role: "viewer", folderIds: [] },
+      "forbidden",
+    );
     await expectToolRefusal(plan.cancelPlan(), "change_plan", { plan: null }, "forbidden");
   });
 

@@ -14,8 +14,25 @@ const pathsOf = (file: string) => [...fs.readFileSync(path.join(dir, file), "utf
 
 /** lib/ folders no single feature owns: infrastructure, surfaces and shared modules (docs/architecture.md). */
 const CROSS_CUTTING = [
-  "admin", "api", "backup", "dashboard", "db", "generated", "http", "idempotency", "jobs", "json", "mcp",
-  "observability", "openapi", "pagination", "random", "rate-limit", "server", "storage", "tools",
+  "admin",
+  "api",
+  "backup",
+  "dashboard",
+  "db",
+  "generated",
+  "http",
+  "idempotency",
+  "jobs",
+  "json",
+  "mcp",
+  "observability",
+  "openapi",
+  "pagination",
+  "random",
+  "rate-limit",
+  "server",
+  "storage",
+  "tools",
 ];
 
 describe("feature indexes (docs/features)", () => {
@@ -36,8 +53,16 @@ describe("feature indexes (docs/features)", () => {
   });
 
   it("cover every lib/ folder that is not cross-cutting", () => {
-    const indexed = new Set(indexes.flatMap(pathsOf).filter((p) => /^lib\/[^/]+\/$/.test(p)).map((p) => p.slice(4, -1)));
-    const folders = fs.readdirSync(path.join(root, "lib"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const indexed = new Set(
+      indexes
+        .flatMap(pathsOf)
+        .filter((p) => /^lib\/[^/]+\/$/.test(p))
+        .map((p) => p.slice(4, -1)),
+    );
+    const folders = fs
+      .readdirSync(path.join(root, "lib"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     const unindexed = folders.filter((f) => !indexed.has(f) && !CROSS_CUTTING.includes(f));
     expect(unindexed, "add these folders to a docs/features index (or to CROSS_CUTTING when no feature owns them)").toEqual([]);
   });

@@ -56,7 +56,11 @@ const CLIENT_HEADERS_ALLOWANCE = 1024;
 /** The bytes of the head this test itself writes: the request line and its own headers. */
 function ownHeadBytes(c: Case, key: string): number {
   const headers = { Authorization: `Bearer ${key}`, ...c.headers };
-  return Buffer.byteLength(`${c.method} ${c.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`);
+  return Buffer.byteLength(
+    `${c.method} ${c.path} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join("")}\r\n`,
+  );
 }
 
 /** 431 when the head must be refused, any other answer when it must be read, either near the limit. */
@@ -109,8 +113,10 @@ async function runCases(cases: Case[], keys: string[]): Promise<Failure[]> {
       if ("error" in outcome && outcome.error.includes("UND_ERR_HEADERS_OVERFLOW")) continue;
       if ("error" in outcome) failures.push({ target: c.target, request: describeCase(c), outcome: outcome.error });
       else if (outcome.status >= 500) failures.push({ target: c.target, request: describeCase(c), outcome: `HTTP ${outcome.status}` });
-      else if (rule === "refused" && outcome.status !== 431) failures.push({ target: c.target, request: describeCase(c), outcome: `HTTP ${outcome.status} for a head over ${MAX_HEAD_BYTES} bytes (431 expected)` });
-      else if (rule === "read" && outcome.status === 431) failures.push({ target: c.target, request: describeCase(c), outcome: `HTTP 431 for a head well under ${MAX_HEAD_BYTES} bytes` });
+      else if (rule === "refused" && outcome.status !== 431)
+        failures.push({ target: c.target, request: describeCase(c), outcome: `HTTP ${outcome.status} for a head over ${MAX_HEAD_BYTES} bytes (431 expected)` });
+      else if (rule === "read" && outcome.status === 431)
+        failures.push({ target: c.target, request: describeCase(c), outcome: `HTTP 431 for a head well under ${MAX_HEAD_BYTES} bytes` });
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
@@ -289,26 +295,28 @@ describe("fuzzing every operation and every tool", () => {
     ids = ids.filter((id): id is string => typeof id === "string");
   }, 120_000);
 
-  it(
-    `sends ${CASES_PER_OPERATION} hostile requests per REST operation and ${CASES_PER_TOOL} per tool: no 5xx, no hang, no change in another workspace`,
-    async () => {
-      const started = Date.now();
-      const doc = await (await fetch(`${base()}/docs/openapi.json`)).json();
-      const catalog = (await api(target.key)("/api/v1/tools")).body.tools as CatalogTool[];
-      expect(catalog.length).toBeGreaterThan(0);
-      const ctx: GenerationContext = {
-        resolve: (ref) => ref.split("/").slice(1).reduce((node: any, key) => node?.[key], doc) ?? {},
-        ids,
-      };
-      const before = await snapshot(bystander, catalog);
-      const cases = [...(await operationCases(doc, ctx, SEED)), ...(await toolCases(catalog, ctx, SEED))];
-      const failures = await runCases(cases, targetKeys);
-      const after = await snapshot(bystander, catalog);
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      console.log(`[fuzz] seed ${SEED}: ${cases.length} requests to ${Object.keys(doc.paths).length} paths and ${catalog.length} tools in ${seconds} s; ${failures.length} failures; ${oversizedHeads} heads over the limit answered by the 431 rule`);
-      expect(failures.slice(0, 20), `${failures.length} failing requests (seed ${SEED})`).toEqual([]);
-      expect(after, "the other workspace changed").toEqual(before);
-    },
-    240_000,
-  );
+  it(`sends ${CASES_PER_OPERATION} hostile requests per REST operation and ${CASES_PER_TOOL} per tool: no 5xx, no hang, no change in another workspace`, async () => {
+    const started = Date.now();
+    const doc = await (await fetch(`${base()}/docs/openapi.json`)).json();
+    const catalog = (await api(target.key)("/api/v1/tools")).body.tools as CatalogTool[];
+    expect(catalog.length).toBeGreaterThan(0);
+    const ctx: GenerationContext = {
+      resolve: (ref) =>
+        ref
+          .split("/")
+          .slice(1)
+          .reduce((node: any, key) => node?.[key], doc) ?? {},
+      ids,
+    };
+    const before = await snapshot(bystander, catalog);
+    const cases = [...(await operationCases(doc, ctx, SEED)), ...(await toolCases(catalog, ctx, SEED))];
+    const failures = await runCases(cases, targetKeys);
+    const after = await snapshot(bystander, catalog);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(
+      `[fuzz] seed ${SEED}: ${cases.length} requests to ${Object.keys(doc.paths).length} paths and ${catalog.length} tools in ${seconds} s; ${failures.length} failures; ${oversizedHeads} heads over the limit answered by the 431 rule`,
+    );
+    expect(failures.slice(0, 20), `${failures.length} failing requests (seed ${SEED})`).toEqual([]);
+    expect(after, "the other workspace changed").toEqual(before);
+  }, 240_000);
 });

@@ -43,7 +43,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-      res.writeHead(404, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { message: `Unknown path ${req.url}`, type: "invalid_request_error", code: null } }));
+      res
+        .writeHead(404, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ error: { message: `Unknown path ${req.url}`, type: "invalid_request_error", code: null } }));
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -60,7 +62,11 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     const id = `chatcmpl-${++serial}`;
     const created = Math.floor(Date.now() / 1000);
     const usage = reply.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
-    const toolCalls = (reply.toolCalls ?? []).map((t, i) => ({ id: t.id ?? `call_${serial}_${i}`, type: "function", function: { name: t.name, arguments: JSON.stringify(t.arguments) } }));
+    const toolCalls = (reply.toolCalls ?? []).map((t, i) => ({
+      id: t.id ?? `call_${serial}_${i}`,
+      type: "function",
+      function: { name: t.name, arguments: JSON.stringify(t.arguments) },
+    }));
     const finishReason = toolCalls.length ? "tool_calls" : "stop";
     const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
 
@@ -72,7 +78,14 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
           object: "chat.completion",
           created,
           model: body.model,
-          choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) }, logprobs: null, finish_reason: finishReason }],
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content: reply.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+              logprobs: null,
+              finish_reason: finishReason,
+            },
+          ],
           usage: fullUsage,
         }),
       );
@@ -89,7 +102,13 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       await new Promise((r) => setTimeout(r, 5));
     }
     toolCalls.forEach((call, index) => {
-      send([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }, finish_reason: null }]);
+      send([
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] },
+          finish_reason: null,
+        },
+      ]);
       send([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: call.function.arguments } }] }, finish_reason: null }]);
     });
     send([{ index: 0, delta: {}, finish_reason: finishReason }]);

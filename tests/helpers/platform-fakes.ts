@@ -26,7 +26,9 @@ export interface PlatformFake {
   close(): Promise<void>;
 }
 
-async function listen(handler: (req: FakeRequest, res: http.ServerResponse) => void): Promise<{ url: string; requests: FakeRequest[]; close: () => Promise<void> }> {
+async function listen(
+  handler: (req: FakeRequest, res: http.ServerResponse) => void,
+): Promise<{ url: string; requests: FakeRequest[]; close: () => Promise<void> }> {
   const requests: FakeRequest[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -74,7 +76,12 @@ export async function fakeGraphApi(options: {
     const v = `/${options.version}`;
     if (options.oauth && req.path === `${v}/oauth/access_token`) {
       const o = options.oauth;
-      if (req.query.get("client_id") !== o.appId || req.query.get("client_secret") !== options.appSecret || req.query.get("code") !== o.code || !req.query.get("redirect_uri")) {
+      if (
+        req.query.get("client_id") !== o.appId ||
+        req.query.get("client_secret") !== options.appSecret ||
+        req.query.get("code") !== o.code ||
+        !req.query.get("redirect_uri")
+      ) {
         return json(res, 400, { error: { message: "Invalid verification code format.", type: "OAuthException", code: 100 } });
       }
       tokens.set(o.token, new Set(o.accountIds));
@@ -89,14 +96,18 @@ export async function fakeGraphApi(options: {
     if (!match || req.method !== "GET") return json(res, 400, { error: { message: "Unsupported get request.", type: "GraphMethodException", code: 100 } });
     const token = req.query.get("access_token") ?? "";
     if (!tokens.has(token)) {
-      return json(res, 400, { error: { message: "Error validating access token: Session has expired.", type: "OAuthException", code: 190, error_subcode: 463, fbtrace_id: "Afake" } });
+      return json(res, 400, {
+        error: { message: "Error validating access token: Session has expired.", type: "OAuthException", code: 190, error_subcode: 463, fbtrace_id: "Afake" },
+      });
     }
     if (options.appSecret && req.query.get("appsecret_proof") !== createHmac("sha256", options.appSecret).update(token).digest("hex")) {
       return json(res, 400, { error: { message: "Invalid appsecret_proof provided in the API argument", type: "GraphMethodException", code: 100 } });
     }
     const account = options.accounts[match[1]!];
     if (!account || !tokens.get(token)!.has(match[1]!)) {
-      return json(res, 400, { error: { message: `Unsupported get request. Object with ID '${match[1]}' does not exist`, type: "GraphMethodException", code: 100, error_subcode: 33 } });
+      return json(res, 400, {
+        error: { message: `Unsupported get request. Object with ID '${match[1]}' does not exist`, type: "GraphMethodException", code: 100, error_subcode: 33 },
+      });
     }
     const fields = (req.query.get("fields") ?? "").split(",");
     json(res, 200, { id: match[1], ...Object.fromEntries(Object.entries(account).filter(([k]) => fields.includes(k))) });
@@ -125,11 +136,13 @@ export async function fakeBusinessApi(options: {
     if (options.oauth && req.path === "/open_api/v1.3/oauth2/access_token/" && req.method === "POST") {
       const o = options.oauth;
       const b = req.body as any;
-      if (b?.app_id !== o.appId || b?.secret !== o.secret || b?.auth_code !== o.code) return json(res, 200, { code: 40110, message: "Invalid auth_code.", request_id, data: {} });
+      if (b?.app_id !== o.appId || b?.secret !== o.secret || b?.auth_code !== o.code)
+        return json(res, 200, { code: 40110, message: "Invalid auth_code.", request_id, data: {} });
       tokens.set(o.token, new Set(o.advertiserIds));
       return json(res, 200, { code: 0, message: "OK", request_id, data: { access_token: o.token, advertiser_ids: o.advertiserIds, scope: [4, 5] } });
     }
-    if (req.path !== "/open_api/v1.3/advertiser/info/" || req.method !== "GET") return json(res, 404, { code: 40400, message: "Not found", request_id, data: {} });
+    if (req.path !== "/open_api/v1.3/advertiser/info/" || req.method !== "GET")
+      return json(res, 404, { code: 40400, message: "Not found", request_id, data: {} });
     const token = String(req.headers["access-token"] ?? "");
     if (!tokens.has(token)) return json(res, 200, { code: 40105, message: "The access token is invalid or has been revoked.", request_id, data: {} });
     let ids: string[];
@@ -138,8 +151,14 @@ export async function fakeBusinessApi(options: {
     } catch {
       return json(res, 200, { code: 40002, message: "advertiser_ids: Not a valid list.", request_id, data: {} });
     }
-    if (ids.some((id) => !tokens.get(token)!.has(id))) return json(res, 200, { code: 40001, message: "No permission to operate advertiser.", request_id, data: {} });
-    json(res, 200, { code: 0, message: "OK", request_id, data: { list: ids.filter((id) => options.advertisers[id]).map((id) => ({ advertiser_id: id, ...options.advertisers[id] })) } });
+    if (ids.some((id) => !tokens.get(token)!.has(id)))
+      return json(res, 200, { code: 40001, message: "No permission to operate advertiser.", request_id, data: {} });
+    json(res, 200, {
+      code: 0,
+      message: "OK",
+      request_id,
+      data: { list: ids.filter((id) => options.advertisers[id]).map((id) => ({ advertiser_id: id, ...options.advertisers[id] })) },
+    });
   });
   return {
     ...server,

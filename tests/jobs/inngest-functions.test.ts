@@ -90,11 +90,20 @@ const CASES: Record<string, Case[]> = {
       result: { requeued: 2, purged: { deliveries: 7, events: 1 } },
     },
   ],
-  "task-due-digest": [{ what: "sends the due digests in one step", steps: { "send-due-digests": { sent: 2 } }, planned: ["send-due-digests"], result: { sent: 2 } }],
+  "task-due-digest": [
+    { what: "sends the due digests in one step", steps: { "send-due-digests": { sent: 2 } }, planned: ["send-due-digests"], result: { sent: 2 } },
+  ],
   "automation-rules": [
     {
       what: "evaluates each workspace in its own step",
-      steps: { "list-workspaces": ["ws_1", "ws_2"], "evaluate-ws_1": [{ ruleId: "rul_1", error: null }, { ruleId: "rul_2", error: "boom" }], "evaluate-ws_2": [] },
+      steps: {
+        "list-workspaces": ["ws_1", "ws_2"],
+        "evaluate-ws_1": [
+          { ruleId: "rul_1", error: null },
+          { ruleId: "rul_2", error: "boom" },
+        ],
+        "evaluate-ws_2": [],
+      },
       planned: ["list-workspaces", "evaluate-ws_1", "evaluate-ws_2"],
       result: { workspaces: 2, rules: 2 },
     },
@@ -102,7 +111,10 @@ const CASES: Record<string, Case[]> = {
   "automation-flow-run": [
     {
       what: "runs each flow of the event in its own step",
-      event: { name: "automation/flows.triggered", data: { flowIds: ["flw_1", "flw_2"], trigger: { id: "evt_1", type: "lead.received", createdAt: AT, data: {} } } },
+      event: {
+        name: "automation/flows.triggered",
+        data: { flowIds: ["flw_1", "flw_2"], trigger: { id: "evt_1", type: "lead.received", createdAt: AT, data: {} } },
+      },
       steps: { "flow-flw_1": { ok: true }, "flow-flw_2": { ok: false } },
       planned: ["flow-flw_1", "flow-flw_2"],
       result: { results: [{ ok: true }, { ok: false }] },

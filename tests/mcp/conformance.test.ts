@@ -74,9 +74,13 @@ function runScenario(scenario: string): Promise<{ code: number | null; output: s
 
 // Protocol only: it runs once, in the PGlite pass of npm test (its own server, on PGlite either way).
 describe.skipIf(inject("testDb") === "postgres")("the official MCP conformance suite", () => {
-  it.each(APPLICABLE)("passes %s", async (scenario) => {
-    const { code, output } = await runScenario(scenario);
-    expect(output).not.toMatch(/Failed Checks:/);
-    expect(code, output).toBe(0);
-  }, 120_000);
+  it.each(APPLICABLE)(
+    "passes %s",
+    async (scenario) => {
+      const { code, output } = await runScenario(scenario);
+      expect(output).not.toMatch(/Failed Checks:/);
+      expect(code, output).toBe(0);
+    },
+    120_000,
+  );
 });

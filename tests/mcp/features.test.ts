@@ -9,7 +9,9 @@ const clients: Client[] = [];
 
 async function connect(key: string): Promise<Client> {
   const client = new Client({ name: "adloom-features", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${inject("baseUrl")}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${inject("baseUrl")}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
   clients.push(client);
   return client;
 }
@@ -95,7 +97,9 @@ describe("MCP resources, prompts, completion, logging and progress", () => {
     expect(level.completion.values).toEqual(["ad", "ad_set"]);
     // Another workspace's ids are never offered.
     const other = await connect((await createTenant()).key);
-    expect((await other.complete({ ref: { type: "ref/prompt", name: "review_creative" }, argument: { name: "creativeId", value: prefix } })).completion.values).toEqual([]);
+    expect(
+      (await other.complete({ ref: { type: "ref/prompt", name: "review_creative" }, argument: { name: "creativeId", value: prefix } })).completion.values,
+    ).toEqual([]);
   });
 
   it("sends progress, log messages at the level set, and resources/list_changed after a call that changes the library", async () => {

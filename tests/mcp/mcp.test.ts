@@ -136,11 +136,22 @@ describe("MCP at /api/mcp", () => {
   });
 
   it("answers a wrong or missing credential 401 with the WWW-Authenticate challenge, and is stateless (POST only)", async () => {
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } },
+    };
     const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-    const bad = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers: { ...headers, Authorization: "Bearer adl_wrong" }, body: JSON.stringify(init) });
+    const bad = await fetch(`${inject("baseUrl")}/api/mcp`, {
+      method: "POST",
+      headers: { ...headers, Authorization: "Bearer adl_wrong" },
+      body: JSON.stringify(init),
+    });
     expect(bad.status).toBe(401);
-    expect(bad.headers.get("www-authenticate")).toMatch(/^Bearer realm="adloom", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/mcp", error="invalid_token"/);
+    expect(bad.headers.get("www-authenticate")).toMatch(
+      /^Bearer realm="adloom", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/mcp", error="invalid_token"/,
+    );
     expect((await bad.json()).error).toMatchObject({ code: "unauthorized", message: "Invalid API key" });
     const none = await fetch(`${inject("baseUrl")}/api/mcp`, { method: "POST", headers, body: JSON.stringify(init) });
     expect(none.status).toBe(401);
@@ -174,17 +185,33 @@ describe("MCP at /api/mcp", () => {
   it("refuses a browser Origin that is not allowed with 403 before anything else, and never answers CORS with *", async () => {
     const t = await createTenant();
     const base = inject("baseUrl");
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } },
+    };
     const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${t.key}` };
     // A DNS-rebinding page: its Origin and Host both name the attacker's domain.
-    const rebinding = await fetch(`${base}/api/mcp`, { method: "POST", headers: { ...headers, Origin: "http://evil.example", Host: "evil.example" }, body: JSON.stringify(init) });
+    const rebinding = await fetch(`${base}/api/mcp`, {
+      method: "POST",
+      headers: { ...headers, Origin: "http://evil.example", Host: "evil.example" },
+      body: JSON.stringify(init),
+    });
     expect(rebinding.status).toBe(403);
     expect((await rebinding.json()).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("http://evil.example") });
     expect(rebinding.headers.get("access-control-allow-origin")).toBeNull();
     // Refused before authentication: no key, same answer.
-    const anonymous = await fetch(`${base}/api/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Origin: "http://evil.example" }, body: "{}" });
+    const anonymous = await fetch(`${base}/api/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "http://evil.example" },
+      body: "{}",
+    });
     expect(anonymous.status).toBe(403);
-    const preflight = await fetch(`${base}/api/mcp`, { method: "OPTIONS", headers: { Origin: "http://evil.example", "Access-Control-Request-Method": "POST" } });
+    const preflight = await fetch(`${base}/api/mcp`, {
+      method: "OPTIONS",
+      headers: { Origin: "http://evil.example", "Access-Control-Request-Method": "POST" },
+    });
     expect(preflight.status).toBe(403);
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
 

@@ -22,7 +22,11 @@ describe("an oversized request head", () => {
 
   /** A head of exactly `bytes` bytes: a header pads it. */
   function headOf(bytes: number, method = "DELETE", path = "/api/v1/creatives"): string {
-    const head = (padding: string) => requestHead(method, path, host(), [["Authorization", `Bearer ${tenant.key}`], ["X-Padding", padding]]);
+    const head = (padding: string) =>
+      requestHead(method, path, host(), [
+        ["Authorization", `Bearer ${tenant.key}`],
+        ["X-Padding", padding],
+      ]);
     return head("a".repeat(bytes - head("").length));
   }
 

@@ -77,7 +77,10 @@ export function AssistantChat({ connected }: { connected: boolean }) {
         else if (line.type === "error") throw new Error(line.error.message);
         else if (line.type === "done") {
           const { reply, pending: waiting, toolRuns, cost } = line.result;
-          setTurns([...history, { role: "assistant", content: reply || (waiting ? `I would like to run ${waiting.name}.` : "(no answer)"), credits: cost.credits, toolRuns }]);
+          setTurns([
+            ...history,
+            { role: "assistant", content: reply || (waiting ? `I would like to run ${waiting.name}.` : "(no answer)"), credits: cost.credits, toolRuns },
+          ]);
           setPending(waiting);
         }
       }
@@ -105,10 +108,18 @@ export function AssistantChat({ connected }: { connected: boolean }) {
       <h2 className="border-b border-slate-200 px-5 py-3 text-sm font-medium text-slate-700">Chat</h2>
       <ol className="flex-1 space-y-4 overflow-y-auto px-5 py-4" aria-label="Conversation" aria-live="polite">
         {turns.length === 0 && !busy && (
-          <li className="text-sm text-slate-600">Ask about your library, ads or performance, for example: “Which creatives are winning this month, and why?”</li>
+          <li className="text-sm text-slate-600">
+            Ask about your library, ads or performance, for example: “Which creatives are winning this month, and why?”
+          </li>
         )}
         {turns.map((turn, i) => (
-          <li key={i} className={turn.role === "user" ? "ml-auto max-w-[85%] rounded-lg bg-indigo-50 px-3 py-2 text-sm text-slate-900" : "max-w-[95%] text-sm text-slate-900"}>
+          <li
+            // biome-ignore lint/suspicious/noArrayIndexKey: turns are only ever appended, so a turn's index is its identity
+            key={i}
+            className={
+              turn.role === "user" ? "ml-auto max-w-[85%] rounded-lg bg-indigo-50 px-3 py-2 text-sm text-slate-900" : "max-w-[95%] text-sm text-slate-900"
+            }
+          >
             <span className="sr-only">{turn.role === "user" ? "You:" : "Assistant:"}</span>
             <p className="whitespace-pre-wrap break-words">{turn.content}</p>
             {turn.toolRuns && turn.toolRuns.length > 0 && (
@@ -123,7 +134,9 @@ export function AssistantChat({ connected }: { connected: boolean }) {
         ))}
         {busy && (
           <li className="max-w-[95%] text-sm text-slate-900">
-            <p className="whitespace-pre-wrap break-words" data-testid="streaming-answer">{streaming}</p>
+            <p className="whitespace-pre-wrap break-words" data-testid="streaming-answer">
+              {streaming}
+            </p>
             <p role="status" className="mt-1 flex items-center gap-2 text-xs text-slate-600">
               <span aria-hidden className="inline-block size-2 animate-pulse rounded-full bg-indigo-500" />
               {status}
@@ -197,7 +210,14 @@ export function AssistantSettings(initial: { brandVoice: string; namingConventio
           <label htmlFor="brand-voice" className="block text-sm font-medium text-slate-800">
             Brand voice
           </label>
-          <TextArea id="brand-voice" rows={3} maxLength={2000} value={brandVoice} onChange={(e) => setBrandVoice(e.target.value)} aria-describedby="brand-voice-desc" />
+          <TextArea
+            id="brand-voice"
+            rows={3}
+            maxLength={2000}
+            value={brandVoice}
+            onChange={(e) => setBrandVoice(e.target.value)}
+            aria-describedby="brand-voice-desc"
+          />
           <p id="brand-voice-desc" className="text-xs text-slate-600">
             Tone, words to use and to avoid; used when drafting copy.
           </p>
@@ -206,7 +226,14 @@ export function AssistantSettings(initial: { brandVoice: string; namingConventio
           <label htmlFor="naming-convention" className="block text-sm font-medium text-slate-800">
             Naming convention
           </label>
-          <TextArea id="naming-convention" rows={2} maxLength={500} value={namingConvention} onChange={(e) => setNamingConvention(e.target.value)} aria-describedby="naming-convention-desc" />
+          <TextArea
+            id="naming-convention"
+            rows={2}
+            maxLength={500}
+            value={namingConvention}
+            onChange={(e) => setNamingConvention(e.target.value)}
+            aria-describedby="naming-convention-desc"
+          />
           <p id="naming-convention-desc" className="text-xs text-slate-600">
             For example {"{date}_{platform}_{product}_{angle}"}; used when suggesting names.
           </p>

@@ -21,25 +21,41 @@ interface Usage {
 export default async function AssistantPage() {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return <PlanRequired page="Assistant" title="Choose a plan to use the assistant">The assistant opens again as soon as the workspace is on a plan.</PlanRequired>;
+    return (
+      <PlanRequired page="Assistant" title="Choose a plan to use the assistant">
+        The assistant opens again as soon as the workspace is on a plan.
+      </PlanRequired>
+    );
   }
-  if (!can(principal, "ai.use")) return <NoAccess page="Assistant" title="No access to the assistant">Your role does not include the AI assistant; ask a workspace admin.</NoAccess>;
+  if (!can(principal, "ai.use"))
+    return (
+      <NoAccess page="Assistant" title="No access to the assistant">
+        Your role does not include the AI assistant; ask a workspace admin.
+      </NoAccess>
+    );
   const ai = aiProvider();
   const [usageOutcome, settingsOutcome] = await Promise.all([callTool(principal, "get_ai_usage", {}), callTool(principal, "get_ai_settings", {})]);
   const usage = (usageOutcome.ok ? usageOutcome.body.result.usage : null) as Usage | null;
-  const settings = (settingsOutcome.ok ? settingsOutcome.body.result.settings : { brandVoice: null, namingConvention: null }) as { brandVoice: string | null; namingConvention: string | null };
+  const settings = (settingsOutcome.ok ? settingsOutcome.body.result.settings : { brandVoice: null, namingConvention: null }) as {
+    brandVoice: string | null;
+    namingConvention: string | null;
+  };
   const n = (x: number) => x.toLocaleString("en-US");
   return (
     <>
       <PageHeader
         title="Assistant"
-        description={ai ? `Answers from your workspace's data, by ${ai.model} (${ai.provider}). Each answer says what it cost in AI credits.` : "Answers from your workspace's data, with AI credits metered per call."}
+        description={
+          ai
+            ? `Answers from your workspace's data, by ${ai.model} (${ai.provider}). Each answer says what it cost in AI credits.`
+            : "Answers from your workspace's data, with AI credits metered per call."
+        }
       />
       {!ai && (
         <div className="mb-6">
           <Alert tone="amber">
-            No AI provider is configured, so the assistant cannot answer yet. Set <code>AI_PROVIDER</code>, <code>AI_MODEL</code> and <code>AI_API_KEY</code> (or{" "}
-            <code>AI_BASE_URL</code> for a self-hosted server) and restart; see docs/ai.md.
+            No AI provider is configured, so the assistant cannot answer yet. Set <code>AI_PROVIDER</code>, <code>AI_MODEL</code> and <code>AI_API_KEY</code>{" "}
+            (or <code>AI_BASE_URL</code> for a self-hosted server) and restart; see docs/ai.md.
           </Alert>
         </div>
       )}
@@ -56,7 +72,9 @@ export default async function AssistantPage() {
               </p>
             )}
             <p className="mt-1 text-sm text-slate-600" data-testid="ai-spent">
-              {usage ? `${n(usage.totalCredits)} spent in ${n(usage.calls)} ${usage.calls === 1 ? "call" : "calls"} over the last ${usage.days} days.` : "Usage is not available."}
+              {usage
+                ? `${n(usage.totalCredits)} spent in ${n(usage.calls)} ${usage.calls === 1 ? "call" : "calls"} over the last ${usage.days} days.`
+                : "Usage is not available."}
             </p>
             {usage && usage.byMember.length > 0 && (
               <div className="mt-4 overflow-x-auto">

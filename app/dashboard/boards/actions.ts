@@ -10,7 +10,10 @@ import { planStatus } from "@/lib/dashboard/access";
  */
 export async function callBoardsTool<N extends ToolName>(name: N, args: ToolInput<N>): Promise<ToolAnswer<ToolOutput<N>>> {
   const principal = await requirePrincipal();
-  if (!planStatus(principal.workspace).dashboardAccess) return { ok: false, status: 402, code: "subscription_required", message: "Choose a plan to use boards" };
+  if (!planStatus(principal.workspace).dashboardAccess)
+    return { ok: false, status: 402, code: "subscription_required", message: "Choose a plan to use boards" };
   const outcome = await callTool(principal, name, args);
-  return outcome.ok ? { ok: true, result: outcome.body.result as unknown as ToolOutput<N> } : { ok: false, status: outcome.status, code: outcome.body.error.code, message: outcome.body.error.message };
+  return outcome.ok
+    ? { ok: true, result: outcome.body.result as unknown as ToolOutput<N> }
+    : { ok: false, status: outcome.status, code: outcome.body.error.code, message: outcome.body.error.message };
 }

@@ -36,22 +36,39 @@ export function BoardsList({ initialBoards, canWrite }: { initialBoards: BoardSu
         <Card className="p-4">
           <form onSubmit={create} className="flex flex-wrap items-end gap-3">
             <div className="min-w-56 flex-1">
-              <Field id="board-name" label="New board" value={name} onChange={(e) => setName(e.target.value)} required maxLength={120} placeholder="Q3 hooks review" />
+              <Field
+                id="board-name"
+                label="New board"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                required
+                maxLength={120}
+                placeholder="Q3 hooks review"
+              />
             </div>
             <Button type="submit" disabled={busy || !name.trim()}>
               Create board
             </Button>
           </form>
-          {problem && <div className="mt-3"><Alert>{problem}</Alert></div>}
+          {problem && (
+            <div className="mt-3">
+              <Alert>{problem}</Alert>
+            </div>
+          )}
         </Card>
       )}
       {initialBoards.length === 0 ? (
-        <EmptyState title="No boards yet">{canWrite ? "Create one above, then add creatives, notes and frames to it." : "Boards your team makes appear here."}</EmptyState>
+        <EmptyState title="No boards yet">
+          {canWrite ? "Create one above, then add creatives, notes and frames to it." : "Boards your team makes appear here."}
+        </EmptyState>
       ) : (
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Boards">
           {initialBoards.map((b) => (
             <li key={b.id}>
-              <Link href={`/dashboard/boards/${b.id}`} className="block rounded-lg border border-slate-200 bg-white p-4 shadow-xs hover:border-indigo-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
+              <Link
+                href={`/dashboard/boards/${b.id}`}
+                className="block rounded-lg border border-slate-200 bg-white p-4 shadow-xs hover:border-indigo-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+              >
                 <span className="block truncate font-medium text-slate-900">{b.name}</span>
                 <span className="mt-1 block text-sm text-slate-600">
                   {b.itemCount} {b.itemCount === 1 ? "item" : "items"} · changed {formatRelative(b.updatedAt)}

@@ -12,7 +12,11 @@ export const dynamic = "force-dynamic";
 export default async function BoardsPage() {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return <PlanRequired page="Boards" title="Choose a plan to open boards">Boards open again as soon as the workspace is on a plan.</PlanRequired>;
+    return (
+      <PlanRequired page="Boards" title="Choose a plan to open boards">
+        Boards open again as soon as the workspace is on a plan.
+      </PlanRequired>
+    );
   }
   const { boards, canWrite } = await boardsPageData(principal);
   return (

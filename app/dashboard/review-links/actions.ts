@@ -5,7 +5,15 @@ export async function revokeLinkAction(id: string) {
   return runTool("revoke_review_link", { id }, "/dashboard/review-links");
 }
 
-export async function shareFolderAction(input: { folderId: string; name: string; password: string; expiresAt: string; comment: boolean; decide: boolean; download: boolean }) {
+export async function shareFolderAction(input: {
+  folderId: string;
+  name: string;
+  password: string;
+  expiresAt: string;
+  comment: boolean;
+  decide: boolean;
+  download: boolean;
+}) {
   return runTool(
     "create_review_link",
     {

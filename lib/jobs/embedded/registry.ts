@@ -69,7 +69,8 @@ function concurrencyLimitOf(cfg: SyncedConfig): number | null {
   if (options.length !== 1) throw new Error(`the embedded job runner supports one concurrency limit per function, not ${options.length}`);
   const [option] = options;
   if (option!.key !== undefined) throw new Error(`the embedded job runner does not support a concurrency "key" (${option!.key})`);
-  if (option!.scope !== undefined && option!.scope !== "fn") throw new Error(`the embedded job runner supports concurrency scoped to the function only, not "${option!.scope}"`);
+  if (option!.scope !== undefined && option!.scope !== "fn")
+    throw new Error(`the embedded job runner supports concurrency scoped to the function only, not "${option!.scope}"`);
   if (!Number.isInteger(option!.limit) || option!.limit < 0) throw new Error(`concurrency limit must be a whole number, got ${option!.limit}`);
   // Inngest reads 0 as "no limit".
   return option!.limit === 0 ? null : option!.limit;

@@ -170,7 +170,14 @@ export async function createRunsForEvents(
  * A run that never started has no steps or waits, so its drive needs no further read. Runs of
  * the `limited` functions are left to claimLimitedRuns.
  */
-export async function claimDueRunsWithState(db: Db, owner: string, limit: number, now: Date, leaseMs: number, limited: readonly string[] = []): Promise<ClaimedRun[]> {
+export async function claimDueRunsWithState(
+  db: Db,
+  owner: string,
+  limit: number,
+  now: Date,
+  leaseMs: number,
+  limited: readonly string[] = [],
+): Promise<ClaimedRun[]> {
   if (limit <= 0) return [];
   const until = new Date(now.getTime() + leaseMs);
   const rows = await db.$queryRaw<(JobRun & { fresh: boolean })[]>`
@@ -202,7 +209,15 @@ function claimedOf(rows: (JobRun & { fresh: boolean })[]): ClaimedRun[] {
  * The count and the claim run under a transaction-scoped advisory lock on the function, so two
  * instances claiming at once cannot both see the last free slot.
  */
-export async function claimLimitedRuns(db: Db, functionId: string, concurrency: number, owner: string, free: number, now: Date, leaseMs: number): Promise<ClaimedRun[]> {
+export async function claimLimitedRuns(
+  db: Db,
+  functionId: string,
+  concurrency: number,
+  owner: string,
+  free: number,
+  now: Date,
+  leaseMs: number,
+): Promise<ClaimedRun[]> {
   if (free <= 0) return [];
   const until = new Date(now.getTime() + leaseMs);
   const at = sqlTime(now);

@@ -12,7 +12,17 @@ import { recordEvents, takeEventsAndWaits } from "./event-store";
 import type { ServeHandler } from "./inngest-internals";
 import { functionsForEvent, hasListener } from "./matching";
 import { buildRegistry, type FunctionDef } from "./registry";
-import { claimDueRunsWithState, claimLimitedRuns, createRunsForEvents, nextDueAt, releaseForeignLeases, releaseLeases, renewLeases, type ClaimedRun, type NewRun } from "./run-store";
+import {
+  claimDueRunsWithState,
+  claimLimitedRuns,
+  createRunsForEvents,
+  nextDueAt,
+  releaseForeignLeases,
+  releaseLeases,
+  renewLeases,
+  type ClaimedRun,
+  type NewRun,
+} from "./run-store";
 import type { Clock, SerializedError } from "./types";
 import { onWake } from "./wake";
 import { resolveEventWaitsBatch } from "./wait-store";
@@ -250,17 +260,30 @@ export class EmbeddedRunner {
         const matched = events.flatMap((event) => functionsForEvent(this.registry, event).map((fn) => ({ fn, event })));
         // Runs of limited functions come last: they are never created claimed (their limit is checked by a claim).
         matched.sort((a, b) => Number(a.fn.concurrencyLimit !== null) - Number(b.fn.concurrencyLimit !== null));
-        const runs: NewRun[] = matched.map(({ fn, event }) => ({ id: newId("run"), functionId: fn.id, triggerKey: `event:${event.id}`, event, maxAttempts: fn.maxAttempts, nextAt: now }));
+        const runs: NewRun[] = matched.map(({ fn, event }) => ({
+          id: newId("run"),
+          functionId: fn.id,
+          triggerKey: `event:${event.id}`,
+          event,
+          maxAttempts: fn.maxAttempts,
+          nextAt: now,
+        }));
         const unlimited = matched.filter((m) => m.fn.concurrencyLimit === null).length;
         if (unlimited < matched.length) this.needLimitedClaim = true;
         // With no older due runs known to be waiting, new runs are created already claimed by
         // this runner (up to its free slots) and driven from memory; the rest wait in the queue.
         const free = this.needClaim || woken.length ? 0 : Math.min(unlimited, this.opts.concurrency - this.inFlight.size);
-        const { created, leased } = await createRunsForEvents(db, runs, events.map((e) => e.id), now, {
-          owner: this.owner,
-          count: Math.max(0, free),
-          until: new Date(now.getTime() + leaseMs),
-        });
+        const { created, leased } = await createRunsForEvents(
+          db,
+          runs,
+          events.map((e) => e.id),
+          now,
+          {
+            owner: this.owner,
+            count: Math.max(0, free),
+            until: new Date(now.getTime() + leaseMs),
+          },
+        );
         for (const c of leased) this.startDrive(c);
         if (created > leased.length || woken.length) this.needClaim = true;
         if (events.length === EVENT_BATCH) {

@@ -68,9 +68,13 @@ export class LivePlatformAdapter implements PlatformAdapter {
   }
 
   private notBuilt(what: string): PlatformError {
-    return new PlatformError("not_connected", `Live ${this.platform} accounts cannot ${what} yet: only reading the account is built; use the workspace's sandbox account for this`, {
-      retryable: false,
-    });
+    return new PlatformError(
+      "not_connected",
+      `Live ${this.platform} accounts cannot ${what} yet: only reading the account is built; use the workspace's sandbox account for this`,
+      {
+        retryable: false,
+      },
+    );
   }
 
   private refuse = (what: string) => async (): Promise<never> => {

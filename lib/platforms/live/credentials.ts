@@ -19,14 +19,20 @@ export async function loadAccountCredentials(account: Pick<AdAccountRef, "id" | 
   const db = getDb();
   const row = await db.adAccount.findUnique({ where: { id: account.id }, select: { credentialsCiphertext: true } });
   if (!row?.credentialsCiphertext) {
-    throw new PlatformError("not_connected", `Ad account ${account.externalAccountId} (${account.platform}) has no stored access token`, { retryable: false, authRefused: true });
+    throw new PlatformError("not_connected", `Ad account ${account.externalAccountId} (${account.platform}) has no stored access token`, {
+      retryable: false,
+      authRefused: true,
+    });
   }
   let opened: { plaintext: string; stale: boolean };
   try {
     opened = open(row.credentialsCiphertext, context(account.id));
   } catch (err) {
     if (!(err instanceof UnreadableCredentials)) throw err;
-    throw new PlatformError("not_connected", `Ad account ${account.externalAccountId} (${account.platform}): ${err.message}`, { retryable: false, authRefused: true });
+    throw new PlatformError("not_connected", `Ad account ${account.externalAccountId} (${account.platform}): ${err.message}`, {
+      retryable: false,
+      authRefused: true,
+    });
   }
   const credentials = JSON.parse(opened.plaintext) as AccountCredentials;
   if (opened.stale) {

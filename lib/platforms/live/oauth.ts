@@ -19,7 +19,10 @@ export function oauthAppId(platform: Platform): string | null {
 function appOrThrow(platform: Platform): { appId: string; appSecret: string } {
   const p = platform === "platform_a" ? getConfig().platforms.platformA : getConfig().platforms.platformB;
   const env = platform === "platform_a" ? "PLATFORM_A" : "PLATFORM_B";
-  if (!p.appId || !p.appSecret) throw new PlatformError("not_connected", `${env}_APP_ID and ${env}_APP_SECRET are not configured, so ${platform} accounts cannot be connected by OAuth`, { retryable: false });
+  if (!p.appId || !p.appSecret)
+    throw new PlatformError("not_connected", `${env}_APP_ID and ${env}_APP_SECRET are not configured, so ${platform} accounts cannot be connected by OAuth`, {
+      retryable: false,
+    });
   return { appId: p.appId, appSecret: p.appSecret };
 }
 
@@ -43,23 +46,33 @@ export function authorizeUrl(platform: Platform, options: { state: string; redir
 }
 
 /** The token the code is worth and the ad accounts (platform ids) it may reach. */
-export async function exchangeAuthorization(platform: Platform, options: { code: string; redirectUri: string }): Promise<{ accessToken: string; accountIds: string[] }> {
+export async function exchangeAuthorization(
+  platform: Platform,
+  options: { code: string; redirectUri: string },
+): Promise<{ accessToken: string; accountIds: string[] }> {
   const { appId, appSecret } = appOrThrow(platform);
   if (platform === "platform_a") {
     const { apiUrl, apiVersion } = getConfig().platforms.platformA;
     const tokenUrl = new URL(`${apiUrl}/${apiVersion}/oauth/access_token`);
-    for (const [k, v] of Object.entries({ client_id: appId, client_secret: appSecret, redirect_uri: options.redirectUri, code: options.code })) tokenUrl.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({ client_id: appId, client_secret: appSecret, redirect_uri: options.redirectUri, code: options.code }))
+      tokenUrl.searchParams.set(k, v);
     const token = await callPlatform("platform_a", tokenUrl.toString());
     const accessToken = token.body?.access_token;
     if (token.status !== 200 || typeof accessToken !== "string") {
-      throw new PlatformError("not_connected", `platform_a did not accept the authorization: ${token.body?.error?.message ?? `HTTP ${token.status}`}`, { retryable: false, authRefused: true });
+      throw new PlatformError("not_connected", `platform_a did not accept the authorization: ${token.body?.error?.message ?? `HTTP ${token.status}`}`, {
+        retryable: false,
+        authRefused: true,
+      });
     }
     const accountsUrl = new URL(`${apiUrl}/${apiVersion}/me/adaccounts`);
     accountsUrl.searchParams.set("fields", "account_id,name");
     accountsUrl.searchParams.set("access_token", accessToken);
     accountsUrl.searchParams.set("appsecret_proof", createHmac("sha256", appSecret).update(accessToken).digest("hex"));
     const accounts = await callPlatform("platform_a", accountsUrl.toString());
-    if (accounts.status !== 200) throw new PlatformError("upstream_error", `platform_a did not list the ad accounts: ${accounts.body?.error?.message ?? `HTTP ${accounts.status}`}`, { retryable: false });
+    if (accounts.status !== 200)
+      throw new PlatformError("upstream_error", `platform_a did not list the ad accounts: ${accounts.body?.error?.message ?? `HTTP ${accounts.status}`}`, {
+        retryable: false,
+      });
     const ids = (accounts.body?.data ?? []).map((a: any) => String(a.id ?? `act_${a.account_id}`)).filter((id: string) => /^act_\d+$/.test(id));
     return { accessToken, accountIds: ids };
   }
@@ -71,7 +84,10 @@ export async function exchangeAuthorization(platform: Platform, options: { code:
   });
   const data = res.body?.data;
   if (res.status !== 200 || Number(res.body?.code) !== 0 || typeof data?.access_token !== "string") {
-    throw new PlatformError("not_connected", `platform_b did not accept the authorization: ${res.body?.message ?? `HTTP ${res.status}`}`, { retryable: false, authRefused: true });
+    throw new PlatformError("not_connected", `platform_b did not accept the authorization: ${res.body?.message ?? `HTTP ${res.status}`}`, {
+      retryable: false,
+      authRefused: true,
+    });
   }
   return { accessToken: data.access_token, accountIds: (data.advertiser_ids ?? []).map(String).filter((id: string) => /^\d+$/.test(id)) };
 }

@@ -26,7 +26,8 @@ function graphError(status: number, body: any): PlatformError {
   if (code === 190 || code === 102 || code === 10 || (code >= 200 && code <= 299) || status === 401) {
     return new PlatformError("not_connected", message, { retryable: false, authRefused: true });
   }
-  if ([4, 17, 32, 613].includes(code) || (code >= 80000 && code <= 80014) || status === 429) return new PlatformError("upstream_busy", message, { retryable: true, retryAfterSeconds: 60 });
+  if ([4, 17, 32, 613].includes(code) || (code >= 80000 && code <= 80014) || status === 429)
+    return new PlatformError("upstream_busy", message, { retryable: true, retryAfterSeconds: 60 });
   if (code === 100 || status === 404) return new PlatformError("invalid_input", message, { retryable: false });
   return new PlatformError("upstream_error", message, { retryable: status >= 500 || error.is_transient === true });
 }

@@ -16,7 +16,8 @@ function apiUrl(path: string, params: Record<string, string> = {}): string {
 function businessApiError(status: number, body: any): PlatformError {
   const code = Number(body?.code);
   const message = `platform_b refused the call: ${body?.message ?? `HTTP ${status}`}${Number.isFinite(code) ? ` (code ${code})` : ""}`;
-  if (code === 40001 || (code >= 40100 && code <= 40199) || status === 401) return new PlatformError("not_connected", message, { retryable: false, authRefused: true });
+  if (code === 40001 || (code >= 40100 && code <= 40199) || status === 401)
+    return new PlatformError("not_connected", message, { retryable: false, authRefused: true });
   if (code === 42900 || code === 40016 || status === 429) return new PlatformError("upstream_busy", message, { retryable: true, retryAfterSeconds: 60 });
   if (code >= 50000 || status >= 500) return new PlatformError("upstream_error", message, { retryable: true });
   return new PlatformError(code >= 40000 && code < 50000 ? "invalid_input" : "upstream_error", message, { retryable: false });
@@ -32,7 +33,10 @@ function advertiserStatus(value: unknown): LiveAccountReadout["status"] {
 export async function readPlatformBAdvertiser(advertiserId: string, token: string): Promise<LiveAccountReadout> {
   const { status, body } = await callPlatform(
     "platform_b",
-    apiUrl("advertiser/info/", { advertiser_ids: JSON.stringify([advertiserId]), fields: JSON.stringify(["advertiser_id", "name", "currency", "timezone", "display_timezone", "status"]) }),
+    apiUrl("advertiser/info/", {
+      advertiser_ids: JSON.stringify([advertiserId]),
+      fields: JSON.stringify(["advertiser_id", "name", "currency", "timezone", "display_timezone", "status"]),
+    }),
     { headers: { "Access-Token": token } },
   );
   if (status !== 200 || Number(body?.code) !== 0) throw businessApiError(status, body);
@@ -42,5 +46,11 @@ export async function readPlatformBAdvertiser(advertiserId: string, token: strin
   if (typeof advertiser.currency !== "string" || typeof timeZone !== "string") {
     throw new PlatformError("upstream_error", "platform_b answered the advertiser read without currency or timezone", { retryable: false });
   }
-  return { externalAccountId: advertiserId, name: String(advertiser.name ?? advertiserId), currency: advertiser.currency, timeZone, status: advertiserStatus(advertiser.status) };
+  return {
+    externalAccountId: advertiserId,
+    name: String(advertiser.name ?? advertiserId),
+    currency: advertiser.currency,
+    timeZone,
+    status: advertiserStatus(advertiser.status),
+  };
 }

@@ -23,12 +23,13 @@ export async function callPlatform(platformName: string, url: string, init: Requ
     throw new PlatformError("upstream_error", `${platformName} could not be reached (${(err as Error).message})`, { retryable: true });
   }
   const text = await res.text();
-  let body: any = undefined;
+  let body: any;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
     body = undefined;
   }
-  if (body === undefined && res.ok) throw new PlatformError("upstream_error", `${platformName} answered HTTP ${res.status} without a JSON body`, { retryable: true });
+  if (body === undefined && res.ok)
+    throw new PlatformError("upstream_error", `${platformName} answered HTTP ${res.status} without a JSON body`, { retryable: true });
   return { status: res.status, body };
 }

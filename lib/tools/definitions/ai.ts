@@ -174,10 +174,18 @@ export const aiTools = [
   defineTool({
     name: "summarize_review_threads",
     title: "Summarize review threads",
-    description: "Summarizes the review comments on a creative's version (default: current): the changes asked for, what is settled, what is open. No comments: no model call and cost null." + GENERATING,
+    description:
+      "Summarizes the review comments on a creative's version (default: current): the changes asked for, what is settled, what is open. No comments: no model call and cost null." +
+      GENERATING,
     ...generate,
     input: z.strictObject({ creativeId: idArg("Creative"), version: z.number().int().min(1).optional() }),
-    output: z.object({ versionNumber: z.number().int(), openThreads: z.number().int(), resolvedThreads: z.number().int(), summary: z.string(), cost: CostSchema.nullable() }),
+    output: z.object({
+      versionNumber: z.number().int(),
+      openThreads: z.number().int(),
+      resolvedThreads: z.number().int(),
+      summary: z.string(),
+      cost: CostSchema.nullable(),
+    }),
     handler: (principal, input) => summarizeReviewThreads(principal, input),
   }),
 ];

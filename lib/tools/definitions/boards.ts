@@ -14,7 +14,16 @@ import {
   renameBoard,
   resizeBoardItem,
 } from "@/lib/boards/boards";
-import { ARRANGE_GROUPS, ARRANGE_SORTS, BOARD_ITEM_KINDS, BOARD_LIMITS, BoardItemSchema, BoardSchema, BoardWithItemsSchema, NOTE_COLORS } from "@/lib/boards/schemas";
+import {
+  ARRANGE_GROUPS,
+  ARRANGE_SORTS,
+  BOARD_ITEM_KINDS,
+  BOARD_LIMITS,
+  BoardItemSchema,
+  BoardSchema,
+  BoardWithItemsSchema,
+  NOTE_COLORS,
+} from "@/lib/boards/schemas";
 import { shareBoard } from "@/lib/boards/share";
 import { LINK_PASSWORD_MIN } from "@/lib/review/links";
 import { CommentBodySchema, LinkPermissionsSchema, PinSchema, ReplySchema, ReviewLinkSchema, TimeSecondsSchema } from "@/lib/review/schemas";
@@ -24,9 +33,14 @@ import { idArg, pageArgs } from "./shared";
 const boardId = idArg("Board");
 const itemId = idArg("Board item");
 const name = z.string().trim().min(1).max(BOARD_LIMITS.name).describe("Board name");
-const coordinate = (what: string) => z.number().min(-BOARD_LIMITS.coordinate).max(BOARD_LIMITS.coordinate).describe(`${what} on the canvas (canvas units; y grows downwards)`);
+const coordinate = (what: string) =>
+  z.number().min(-BOARD_LIMITS.coordinate).max(BOARD_LIMITS.coordinate).describe(`${what} on the canvas (canvas units; y grows downwards)`);
 const size = (what: string) => z.number().min(1).max(BOARD_LIMITS.size).describe(what);
-const version = z.number().int().min(1).describe("The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing");
+const version = z
+  .number()
+  .int()
+  .min(1)
+  .describe("The item's version as you last read it: if someone changed it since, the call answers 409 conflict and changes nothing");
 const text = z.string().max(BOARD_LIMITS.text).describe("A note's text, a frame's title or a connector's label");
 const color = z.enum(NOTE_COLORS).describe("Note colour");
 const ItemResult = z.object({ item: BoardItemSchema, revision: z.number().int().describe("The board's revision after the change") });
@@ -96,7 +110,8 @@ export const boardTools = [
   defineTool({
     name: "delete_board",
     title: "Delete board",
-    description: "Deletes a board with its notes, frames and connectors (the creatives and their comments stay); review links that shared it are revoked. Cannot be undone.",
+    description:
+      "Deletes a board with its notes, frames and connectors (the creatives and their comments stay); review links that shared it are revoked. Cannot be undone.",
     category: "boards",
     capability: "boards.write",
     readOnly: false,
@@ -158,7 +173,14 @@ export const boardTools = [
     capability: "boards.write",
     readOnly: false,
     destructive: false,
-    input: z.strictObject({ id: itemId, version, width: size("New width"), height: size("New height"), x: coordinate("Left edge").optional(), y: coordinate("Top edge").optional() }),
+    input: z.strictObject({
+      id: itemId,
+      version,
+      width: size("New width"),
+      height: size("New height"),
+      x: coordinate("Left edge").optional(),
+      y: coordinate("Top edge").optional(),
+    }),
     output: ItemResult,
     handler: resizeBoardItem,
   }),
@@ -177,7 +199,8 @@ export const boardTools = [
   defineTool({
     name: "remove_board_item",
     title: "Remove board item",
-    description: "Removes an item from its board with the connectors attached to it (a card's creative stays in the library). With version, a stale copy answers 409 conflict instead.",
+    description:
+      "Removes an item from its board with the connectors attached to it (a card's creative stays in the library). With version, a stale copy answers 409 conflict instead.",
     category: "boards",
     capability: "boards.write",
     readOnly: false,
@@ -236,7 +259,12 @@ export const boardTools = [
       expiresAt: z.iso.datetime({ offset: true }).optional().describe("When the link stops working (ISO 8601)"),
       permissions: LinkPermissionsSchema.partial().strict().optional().describe("Defaults: comment true, decide false, download false"),
     }),
-    output: z.object({ link: ReviewLinkSchema, token: z.string(), url: z.string().describe("The link's guest page"), boardUrl: z.string().describe("The shared board's guest page") }),
+    output: z.object({
+      link: ReviewLinkSchema,
+      token: z.string(),
+      url: z.string().describe("The link's guest page"),
+      boardUrl: z.string().describe("The shared board's guest page"),
+    }),
     handler: shareBoard,
   }),
 ];

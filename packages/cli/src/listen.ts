@@ -55,7 +55,10 @@ export async function listen(ctx: Context): Promise<number> {
   } catch {
     throw new UsageError(`--forward-to must be an http(s) URL, got "${target}"`);
   }
-  const events = stringFlag(ctx.args, "events")?.split(",").map((s) => s.trim()).filter(Boolean);
+  const events = stringFlag(ctx.args, "events")
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const secret = `adlsig_${randomBytes(24).toString("base64url")}`; // the service-signature key, as an endpoint's
   const client = ctx.client();
   const stop = new AbortController();

@@ -1,6 +1,18 @@
 "use client";
 import "@xyflow/react/dist/style.css";
-import { applyEdgeChanges, applyNodeChanges, Background, Controls, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange } from "@xyflow/react";
+import {
+  applyEdgeChanges,
+  applyNodeChanges,
+  Background,
+  Controls,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type EdgeChange,
+  type NodeChange,
+} from "@xyflow/react";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import type { ToolAnswer, ToolInput, ToolName, ToolOutput } from "@/components/dashboard/tool-call";
@@ -56,12 +68,18 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
   const [selection, setSelection] = useState<string[]>([]);
   const [, setTick] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: write and noteRevision read and write refs only, and initial.board is the first render's; none of them needs to be a dependency
   const onResizeEnd = useCallback((id: string, box: { x: number; y: number; width: number; height: number }) => {
-    write(id, "resize_board_item", { x: Math.round(box.x), y: Math.round(box.y), width: Math.max(1, Math.round(box.width)), height: Math.max(1, Math.round(box.height)) });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    write(id, "resize_board_item", {
+      x: Math.round(box.x),
+      y: Math.round(box.y),
+      width: Math.max(1, Math.round(box.width)),
+      height: Math.max(1, Math.round(box.height)),
+    });
   }, []);
   const flowOf = useCallback(
-    (list: BoardItem[], selected: ReadonlySet<string>) => toFlow(list, { editable: canWrite, imageUrl: (i) => i.card?.mediaPath ?? null, selected, onResizeEnd }),
+    (list: BoardItem[], selected: ReadonlySet<string>) =>
+      toFlow(list, { editable: canWrite, imageUrl: (i) => i.card?.mediaPath ?? null, selected, onResizeEnd }),
     [canWrite, onResizeEnd],
   );
   const first = useMemo(() => flowOf(initial.items, new Set()), [flowOf, initial.items]);
@@ -103,6 +121,7 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
     if (next === revision.current + 1) revision.current = next;
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: write and noteRevision read and write refs only, and initial.board is the first render's; none of them needs to be a dependency
   const afterWrite = useCallback(
     async (answer: ToolAnswer<{ item: BoardItem; revision: number }>) => {
       if (answer.ok) {
@@ -113,7 +132,11 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
         setNodes((nds) => nds.map((n) => (n.id === answer.result.item.id ? { ...n, data: { ...n.data, item: answer.result.item } } : n)));
         return;
       }
-      setProblem(answer.code === "conflict" ? "Someone else changed that item just now: the board shows their change. Try again if you still want yours." : answer.message);
+      setProblem(
+        answer.code === "conflict"
+          ? "Someone else changed that item just now: the board shows their change. Try again if you still want yours."
+          : answer.message,
+      );
       await reload();
     },
     [reload],
@@ -150,6 +173,7 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
     };
   }, [boardId, reload]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: write and noteRevision read and write refs only, and initial.board is the first render's; none of them needs to be a dependency
   const onNodesChange = useCallback((changes: NodeChange<ItemNode>[]) => {
     setNodes((nds) => applyNodeChanges(changes, nds));
     for (const change of changes) {
@@ -168,10 +192,12 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
         dragging.current = false;
         const { x, y } = change.position;
         clearTimeout(moveTimers.current.get(change.id));
-        moveTimers.current.set(change.id, setTimeout(() => write(change.id, "move_board_item", { x: Math.round(x), y: Math.round(y) }), 150));
+        moveTimers.current.set(
+          change.id,
+          setTimeout(() => write(change.id, "move_board_item", { x: Math.round(x), y: Math.round(y) }), 150),
+        );
       }
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
@@ -184,6 +210,7 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
     }
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: write and noteRevision read and write refs only, and initial.board is the first render's; none of them needs to be a dependency
   const connect = useCallback(
     async (fromItemId: string, toItemId: string) => {
       const answer = await run("add_board_item", { boardId, kind: "connector", fromItemId, toItemId });
@@ -192,12 +219,12 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
       items.current.set(answer.result.item.id, answer.result.item);
       show({ board: { ...initial.board, name, revision: revision.current }, items: [...items.current.values()] });
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [boardId, run, show, name],
   );
 
   const onConnect = useCallback((c: Connection) => void (c.source && c.target && c.source !== c.target && connect(c.source, c.target)), [connect]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: write and noteRevision read and write refs only, and initial.board is the first render's; none of them needs to be a dependency
   const onDelete = useCallback(
     async ({ nodes: gone, edges: goneEdges }: { nodes: ItemNode[]; edges: Edge[] }) => {
       const goneIds = new Set(gone.map((n) => n.id));
@@ -269,7 +296,20 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
           </div>
         )}
       </header>
-      {canWrite && <Toolbar onAdd={add} onConnect={() => selectedNodes.length === 2 && connect(selectedNodes[0]!, selectedNodes[1]!)} canConnect={selectedNodes.length === 2} boardId={boardId} onArranged={(page) => { show(page); setTimeout(() => flow.fitView({ duration: 200 }), 50); }} setProblem={setProblem} run={run} />}
+      {canWrite && (
+        <Toolbar
+          onAdd={add}
+          onConnect={() => selectedNodes.length === 2 && connect(selectedNodes[0]!, selectedNodes[1]!)}
+          canConnect={selectedNodes.length === 2}
+          boardId={boardId}
+          onArranged={(page) => {
+            show(page);
+            setTimeout(() => flow.fitView({ duration: 200 }), 50);
+          }}
+          setProblem={setProblem}
+          run={run}
+        />
+      )}
       {problem && (
         <div role="status">
           <Alert tone="amber">
@@ -281,7 +321,11 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
         </div>
       )}
       <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_18rem]">
-        <div ref={wrapper} className="h-[calc(100dvh-17rem)] min-h-[22rem] overflow-hidden rounded-lg border border-slate-200 bg-white" data-testid="board-canvas">
+        <div
+          ref={wrapper}
+          className="h-[calc(100dvh-17rem)] min-h-[22rem] overflow-hidden rounded-lg border border-slate-200 bg-white"
+          data-testid="board-canvas"
+        >
           <ReactFlow
             nodes={nodes}
             edges={edges}
@@ -306,10 +350,21 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
         </div>
         <aside aria-label="Selection" className="space-y-3 rounded-lg border border-slate-200 bg-white p-3 text-sm">
           {single ? (
-            <Inspector key={`${single.id}-${single.version}`} item={single} canWrite={canWrite} canAnnotate={canAnnotate} write={write} run={run} setProblem={setProblem} reload={reload} />
+            <Inspector
+              key={`${single.id}-${single.version}`}
+              item={single}
+              canWrite={canWrite}
+              canAnnotate={canAnnotate}
+              write={write}
+              run={run}
+              setProblem={setProblem}
+              reload={reload}
+            />
           ) : (
             <p className="text-slate-600">
-              {selection.length > 1 ? `${selection.length} items selected. Drag one to move them together${selectedNodes.length === 2 && canWrite ? ", or connect the two" : ""}.` : "Select an item (click, or Tab to it and press Enter) to edit or annotate it. Shift-drag selects several; arrow keys move the selection."}
+              {selection.length > 1
+                ? `${selection.length} items selected. Drag one to move them together${selectedNodes.length === 2 && canWrite ? ", or connect the two" : ""}.`
+                : "Select an item (click, or Tab to it and press Enter) to edit or annotate it. Shift-drag selects several; arrow keys move the selection."}
             </p>
           )}
         </aside>
@@ -451,7 +506,9 @@ function Inspector({
 
   return (
     <div className="space-y-3">
-      <h2 className="font-semibold text-slate-900">{item.kind === "creative" ? "Creative card" : item.kind === "note" ? "Note" : item.kind === "frame" ? "Frame" : "Connector"}</h2>
+      <h2 className="font-semibold text-slate-900">
+        {item.kind === "creative" ? "Creative card" : item.kind === "note" ? "Note" : item.kind === "frame" ? "Frame" : "Connector"}
+      </h2>
       {card && (
         <p>
           <Link href={`/dashboard/library/${card.id}`} className="text-indigo-700 underline">
@@ -475,7 +532,12 @@ function Inspector({
           </label>
           <TextArea id="board-item-text" value={text} onChange={(e) => setText(e.target.value)} rows={item.kind === "note" ? 4 : 1} maxLength={5000} />
           {item.kind === "note" && (
-            <SelectField id="board-item-color" label="Colour" value={item.color ?? "yellow"} onChange={(e) => write(item.id, "edit_board_item", { color: e.target.value as "yellow" })}>
+            <SelectField
+              id="board-item-color"
+              label="Colour"
+              value={item.color ?? "yellow"}
+              onChange={(e) => write(item.id, "edit_board_item", { color: e.target.value as "yellow" })}
+            >
               {["yellow", "pink", "blue", "green", "gray"].map((c) => (
                 <option key={c} value={c}>
                   {c}
@@ -498,14 +560,24 @@ function Inspector({
               <button
                 type="button"
                 className="relative block w-full overflow-hidden rounded border border-slate-200"
-                aria-label={pin ? `Pinned at ${Math.round(pin.x * 100)}%, ${Math.round(pin.y * 100)}%; click to move the pin` : "Click the picture to pin the comment to a spot (optional)"}
+                aria-label={
+                  pin
+                    ? `Pinned at ${Math.round(pin.x * 100)}%, ${Math.round(pin.y * 100)}%; click to move the pin`
+                    : "Click the picture to pin the comment to a spot (optional)"
+                }
                 onClick={(e) => {
                   const r = e.currentTarget.getBoundingClientRect();
                   setPin({ x: Math.min(1, Math.max(0, (e.clientX - r.left) / r.width)), y: Math.min(1, Math.max(0, (e.clientY - r.top) / r.height)) });
                 }}
               >
                 <img src={card.mediaPath} alt="" className="block w-full" />
-                {pin && <span aria-hidden className="absolute size-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-indigo-600 ring-2 ring-white" style={{ left: `${pin.x * 100}%`, top: `${pin.y * 100}%` }} />}
+                {pin && (
+                  <span
+                    aria-hidden
+                    className="absolute size-3 -translate-x-1/2 -translate-y-1/2 rounded-full bg-indigo-600 ring-2 ring-white"
+                    style={{ left: `${pin.x * 100}%`, top: `${pin.y * 100}%` }}
+                  />
+                )}
               </button>
             </div>
           )}
@@ -514,14 +586,26 @@ function Inspector({
               <label htmlFor="board-annotation-time" className="block text-slate-800">
                 At second (optional)
               </label>
-              <input id="board-annotation-time" type="number" min={0} step={0.1} value={seconds} onChange={(e) => setSeconds(e.target.value)} className="h-8 w-24 rounded border border-slate-300 px-2" />
+              <input
+                id="board-annotation-time"
+                type="number"
+                min={0}
+                step={0.1}
+                value={seconds}
+                onChange={(e) => setSeconds(e.target.value)}
+                className="h-8 w-24 rounded border border-slate-300 px-2"
+              />
             </div>
           )}
           <TextArea id="board-annotation" value={note} onChange={(e) => setNote(e.target.value)} rows={3} maxLength={5000} required />
           <Button size="sm" type="submit" disabled={!note.trim()}>
             Add comment
           </Button>
-          {sent && <p className="text-green-800" role="status">Comment added to the creative&apos;s review.</p>}
+          {sent && (
+            <p className="text-green-800" role="status">
+              Comment added to the creative&apos;s review.
+            </p>
+          )}
         </form>
       )}
       {canWrite && item.kind !== "connector" && (

@@ -14,7 +14,11 @@ export default async function BoardPage({ params }: { params: Promise<{ id: stri
   const { id } = await params;
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
-    return <PlanRequired page="Boards" title="Choose a plan to open boards">Boards open again as soon as the workspace is on a plan.</PlanRequired>;
+    return (
+      <PlanRequired page="Boards" title="Choose a plan to open boards">
+        Boards open again as soon as the workspace is on a plan.
+      </PlanRequired>
+    );
   }
   const data = await boardPageData(principal, id);
   if (!data) notFound();

@@ -36,7 +36,15 @@ export async function reviewStateAction(creativeId: string) {
   return runTool("get_review_status", { creativeId });
 }
 
-export async function shareCreativeAction(input: { creativeId: string; name: string; password: string; expiresAt: string; comment: boolean; decide: boolean; download: boolean }) {
+export async function shareCreativeAction(input: {
+  creativeId: string;
+  name: string;
+  password: string;
+  expiresAt: string;
+  comment: boolean;
+  decide: boolean;
+  download: boolean;
+}) {
   return runTool("create_review_link", {
     name: input.name,
     creativeIds: [input.creativeId],

@@ -3,7 +3,17 @@ import { reviewPanel } from "@/lib/read-models/creative";
 import { ReviewPanel } from "./review-panel";
 
 /** Loads the review panel of a creative the principal can see (status, threads, versions, possible reviewers). */
-export async function ReviewSection({ principal, creativeId, kind, fileName }: { principal: Principal; creativeId: string; kind: "image" | "video"; fileName: string }) {
+export async function ReviewSection({
+  principal,
+  creativeId,
+  kind,
+  fileName,
+}: {
+  principal: Principal;
+  creativeId: string;
+  kind: "image" | "video";
+  fileName: string;
+}) {
   const { review, threads, versions, reviewers, can } = await reviewPanel(principal, creativeId);
   return (
     <ReviewPanel

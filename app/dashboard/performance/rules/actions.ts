@@ -10,7 +10,8 @@ import { planStatus } from "@/lib/dashboard/access";
  */
 export async function callAutomationTool<N extends ToolName>(name: N, args: ToolInput<N>): Promise<ToolAnswer<ToolOutput<N>>> {
   const principal = await requirePrincipal();
-  if (!planStatus(principal.workspace).dashboardAccess) return { ok: false, status: 402, code: "subscription_required", message: "Choose a plan to use automation" };
+  if (!planStatus(principal.workspace).dashboardAccess)
+    return { ok: false, status: 402, code: "subscription_required", message: "Choose a plan to use automation" };
   const category = toolCategory(name);
   if (category !== "automations") return { ok: false, status: 404, code: "not_found", message: `Unknown tool "${name}"` };
   const outcome = await callTool(principal, name, args);

@@ -33,7 +33,9 @@ export function AdAccountsManager({
 }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(flash.error);
-  const [notice, setNotice] = useState<string | null>(flash.connected !== null ? `Connected ${flash.connected} ad account${flash.connected === 1 ? "" : "s"}.` : null);
+  const [notice, setNotice] = useState<string | null>(
+    flash.connected !== null ? `Connected ${flash.connected} ad account${flash.connected === 1 ? "" : "s"}.` : null,
+  );
   const [disconnecting, setDisconnecting] = useState<Account | null>(null);
   const list = useQuery({ queryKey: ["ad-accounts"], queryFn: () => callTool("list_connected_ad_accounts") });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["ad-accounts"] });
@@ -96,7 +98,13 @@ export function AdAccountsManager({
                           <td className="px-4 py-3 text-right">
                             <div className="flex flex-wrap justify-end gap-2">
                               {!a.isDefault && a.status === "active" && (
-                                <Button size="sm" variant="secondary" disabled={makeDefault.isPending} onClick={() => makeDefault.mutate(a)} aria-label={`Make ${a.name} the default`}>
+                                <Button
+                                  size="sm"
+                                  variant="secondary"
+                                  disabled={makeDefault.isPending}
+                                  onClick={() => makeDefault.mutate(a)}
+                                  aria-label={`Make ${a.name} the default`}
+                                >
                                   Make default
                                 </Button>
                               )}
@@ -125,8 +133,8 @@ export function AdAccountsManager({
                         Connect {p.label} account
                       </Button>
                       <p id={`connect-${p.id}-note`} className="text-sm text-slate-600">
-                        Not available yet: the operator configures the {p.label} app ({p.id === "platform_a" ? "PLATFORM_A_APP_ID" : "PLATFORM_B_APP_ID"} and its secret), or connects an account with{" "}
-                        <code className="text-xs">adaccount connect</code>.
+                        Not available yet: the operator configures the {p.label} app ({p.id === "platform_a" ? "PLATFORM_A_APP_ID" : "PLATFORM_B_APP_ID"} and
+                        its secret), or connects an account with <code className="text-xs">adaccount connect</code>.
                       </p>
                     </>
                   )}

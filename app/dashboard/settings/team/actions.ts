@@ -3,7 +3,11 @@ import type { ActionResult } from "@/lib/dashboard/action-result";
 import { runTool } from "@/lib/dashboard/tool-action";
 import type { Role } from "@/lib/generated/prisma/enums";
 
-export async function inviteAction(input: { email: string; role: Role; folderIds: string[] }): Promise<ActionResult<{ url: string; expiresAt: string; emailed: boolean }>> {
+export async function inviteAction(input: {
+  email: string;
+  role: Role;
+  folderIds: string[];
+}): Promise<ActionResult<{ url: string; expiresAt: string; emailed: boolean }>> {
   const result = await runTool("invite_member", input, "/dashboard/settings/team");
   if (!result.ok) return result;
   const { url, expiresAt, emailed } = result.data.invite;
