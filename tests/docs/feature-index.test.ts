@@ -30,6 +30,7 @@ const CROSS_CUTTING = [
   "pagination",
   "random",
   "rate-limit",
+  "read-models",
   "server",
   "storage",
   "tools",

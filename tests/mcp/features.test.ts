@@ -66,7 +66,7 @@ describe("MCP resources, prompts, completion, logging and progress", () => {
     const { creativeId } = await readyCreative(t.key);
     const client = await connect(t.key);
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(["launch_creatives", "weekly_performance_review", "review_creative"]);
+    expect(prompts.map((p) => p.name)).toEqual(["launch_creatives", "weekly_performance_review", "review_creative", "assistant"]);
 
     const launch = await client.getPrompt({ name: "launch_creatives", arguments: { creativeIds: creativeId, platform: "platform_b" } });
     expect((launch.messages[0]!.content as { text: string }).text).toContain("build_ads_from_library");
