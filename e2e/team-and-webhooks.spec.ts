@@ -30,7 +30,7 @@ test("set a webhook, send a test, see the delivery, resend it; invite a member w
     await page.getByRole("button", { name: "Save endpoint" }).click();
     await expect(page.getByText("Endpoint saved.")).toBeVisible();
     await page.getByRole("button", { name: "Reveal" }).click();
-    await expect(page.getByTestId("webhook-secret")).toHaveText(/^whsec_/);
+    await expect(page.getByTestId("webhook-secret")).toHaveText(/^adlsig_/);
     const secret = (await page.getByTestId("webhook-secret").textContent())!.trim();
 
     await page.getByRole("button", { name: "Send test event" }).click();

@@ -8,7 +8,7 @@ import { newId } from "@/lib/ids";
  * to it, and each model call moves it three times, each in one transaction with its ledger row:
  *
  *   reserve  the worst case leaves the balance (a conditional UPDATE: refused when it does not fit, so
- *            concurrent calls can never take the balance below zero; a CHECK constraint backs this up)
+ *            concurrent calls can never take the balance below zero)
  *   capture  the actual cost (from the provider's token usage) is charged; the rest of the reservation returns
  *   release  the call failed: the whole reservation returns
  *

@@ -51,9 +51,7 @@ CREATE INDEX "ai_usages_workspaceId_createdAt_id_idx" ON "ai_usages"("workspaceI
 -- CreateIndex
 CREATE INDEX "ai_usages_status_createdAt_idx" ON "ai_usages"("status", "createdAt");
 
--- Hand-written below: the ledger starts from what each workspace holds today, and the balance can never
--- go below zero whatever writes it (a reservation that does not fit fails instead; Prisma keeps CHECK constraints out of its diff).
+-- Hand-written below: the ledger starts from what each workspace holds today.
 INSERT INTO "ai_credit_grants" ("id", "workspaceId", "credits", "reason")
   SELECT 'grant_opening_' || "id", "id", "credits", 'opening balance' FROM "workspaces" WHERE "credits" > 0;
 
-ALTER TABLE "workspaces" ADD CONSTRAINT "workspaces_credits_not_negative" CHECK ("credits" >= 0);
