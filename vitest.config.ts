@@ -46,7 +46,6 @@ export const DATABASE_DEPENDENT = [
   "tests/db/migrate.test.ts", // migrations through the WASM schema engine on both adapters
   "tests/jobs/runner.test.ts", // runner rows, leases, retries
   "tests/jobs/cron.test.ts", // one cron fire per slot across runners
-  "tests/jobs/crash-recovery.test.ts", // a killed process's leased run is taken over
   "tests/api/idempotency-module.test.ts", // concurrent claims of one key
   "tests/moderation/pull-cursor.test.ts", // concurrent pulls sharing a cursor
   "tests/api/admin-cli.test.ts", // the CLI opens the database itself or goes through the server

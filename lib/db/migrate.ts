@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { openSchemaEngine, readDatamodels, SCHEMA_DIR, type MigrationTarget } from "./schema-engine";
 
@@ -90,10 +92,52 @@ async function withEngine<T>(target: MigrationTarget, schemaDir: string, run: (e
  */
 export async function applyMigrations(target: MigrationTarget, paths: MigrationPaths = {}): Promise<string[]> {
   const migrationsList = listMigrations(paths.migrationsDir);
+  // Every start runs this; starting the schema engine (a large WebAssembly module) costs seconds of CPU.
+  if (await everyMigrationRecorded(target, migrationsList)) return [];
   const { appliedMigrationNames } = await withEngine(target, paths.schemaDir ?? SCHEMA_DIR, (engine) =>
     engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
   );
   return appliedMigrationNames;
+}
+
+interface MigrationRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: unknown;
+  rolled_back_at: unknown;
+}
+
+async function readMigrationRows(target: MigrationTarget): Promise<MigrationRow[] | null> {
+  const sql = `SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations`;
+  const exists = `SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present`;
+  if (typeof target !== "string") {
+    const { rows } = await target.query<{ present: boolean }>(exists);
+    return rows[0]?.present ? (await target.query<MigrationRow>(sql)).rows : null;
+  }
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ present: boolean }>(exists);
+    return rows[0]?.present ? (await client.query<MigrationRow>(sql)).rows : null;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * True when `_prisma_migrations` records every migration folder as finished, with the checksum Prisma
+ * records (SHA-256 of the file), and no failed attempt: then the engine would apply nothing. Anything
+ * else (a new, edited or failed migration, no table yet) goes to the engine, which reports it as prisma does.
+ */
+async function everyMigrationRecorded(target: MigrationTarget, migrationsList: MigrationList): Promise<boolean> {
+  const rows = await readMigrationRows(target);
+  if (!rows) return false;
+  if (rows.some((row) => row.finished_at === null && row.rolled_back_at === null)) return false;
+  const finished = new Map(rows.filter((row) => row.finished_at !== null && row.rolled_back_at === null).map((row) => [row.migration_name, row.checksum]));
+  return migrationsList.migrationDirectories.every((dir) => {
+    const content = dir.migrationFile.content;
+    return content.tag === "ok" && finished.get(dir.path) === createHash("sha256").update(content.value).digest("hex");
+  });
 }
 
 /** The SQL that brings a database migrated with `migrationsList` to the schema; null when there is nothing to do. */

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin, createTenant, type Tenant } from "../helpers/fixtures";
 import { fakeBusinessApi, fakeGraphApi, type PlatformFake } from "../helpers/platform-fakes";
-import { startServer, tempDataDir, type TestServer } from "../helpers/server";
+import { migratedDataDir, startServer, type TestServer } from "../helpers/server";
 import { callTool } from "../tools/helpers";
 import { cookieHeader, signIn } from "../dashboard/session";
 
@@ -22,7 +22,7 @@ const TIKTOK_ADVERTISER = "7123456789012345678";
 let graph: PlatformFake;
 let business: PlatformFake;
 let server: TestServer;
-const dataDir = tempDataDir("accounts");
+const dataDir = await migratedDataDir("accounts");
 
 async function start(extraEnv: Record<string, string> = {}) {
   server = await startServer({

@@ -4,7 +4,7 @@ import { currentOwner } from "@adloom/pglite-driver";
 import { admin, createTenant } from "../helpers/fixtures";
 import { allCreatives, creativeWhen, finishedUpload, uploadIds, waitFor } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
-import { startServer, tempDataDir, type TestServer } from "../helpers/server";
+import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { callTool } from "../tools/helpers";
 import { freshDatabaseUrl } from "../helpers/fresh-database";
 
@@ -21,8 +21,8 @@ async function result(key: string, name: string, args: object, baseUrl: string):
 
 describe("building ads from the library across a server crash", () => {
   it("a bulk build killed midway and repeated after restart leaves exactly one ad per pair, here and on the platform", async () => {
-    const dataDir = tempDataDir("ads-restart");
     const databaseUrl = await freshDatabaseUrl("ads_restart");
+    const dataDir = databaseUrl ? tempDataDir("ads-restart") : await migratedDataDir("ads-restart");
     // `sandbox-slow` files: each ad is made on the platform at once but answered 400 ms later, so the kill lands between the two.
     const env = { SANDBOX_SLOW_PUSH_MS: "400" };
     const first = await startServer({ dataDir, databaseUrl, env });

@@ -1,5 +1,5 @@
 import { freshDatabaseUrl } from "./fresh-database";
-import { tempDataDir } from "./server";
+import { migratedDataDir, tempDataDir } from "./server";
 
 /**
  * Points this test process at a fresh, migrated database of the kind the run
@@ -7,8 +7,8 @@ import { tempDataDir } from "./server";
  * with a new service registry over it (dispose of it with disposeServices from lib/services).
  */
 export async function useFreshDatabase(label: string): Promise<void> {
-  process.env.DATA_DIR = tempDataDir(label);
   const databaseUrl = await freshDatabaseUrl(label);
+  process.env.DATA_DIR = databaseUrl ? tempDataDir(label) : await migratedDataDir(label);
   if (databaseUrl) process.env.DATABASE_URL = databaseUrl;
   else delete process.env.DATABASE_URL;
   const { createServices, disposeServices } = await import("@/lib/services");

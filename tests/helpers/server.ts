@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { seedMigratedDatabase } from "./database-template";
 import { freePort } from "./ports";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -30,10 +31,17 @@ export function tempDataDir(label = "server"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `adloom-${label}-`));
 }
 
+/** A new DATA_DIR holding a freshly migrated embedded database (tests/helpers/database-template.ts). */
+export async function migratedDataDir(label = "server"): Promise<string> {
+  const dataDir = tempDataDir(label);
+  await seedMigratedDatabase(dataDir);
+  return dataDir;
+}
+
 /** Starts the real server (`npm start`'s script, production build) and waits until it answers. */
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
   const port = options.port ?? (await freePort());
-  const dataDir = options.dataDir ?? tempDataDir();
+  const dataDir = options.dataDir ?? (options.databaseUrl ? tempDataDir() : await migratedDataDir());
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     PORT: String(port),

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { seedMigratedDatabase } from "../helpers/database-template";
 import { eventually } from "./helpers/wait";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -27,6 +28,7 @@ function startWorker(role: "first" | "second", env: Record<string, string>): { c
 describe("embedded runner crash recovery", () => {
   it("resumes a run killed mid-step in a new process without repeating finished steps", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-jobs-crash-"));
+    await seedMigratedDatabase(dir);
     const env = { DATA_DIR: dir, JOBS_LOG: path.join(dir, "executions.log"), JOBS_MARKER: path.join(dir, "in-step-two") };
 
     const first = startWorker("first", env);

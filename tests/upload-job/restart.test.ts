@@ -4,7 +4,7 @@ import { api, createTenant } from "../helpers/fixtures";
 import { finishedUpload, uploadEvents, uploadIds, waitFor, webhookReceiver } from "../helpers/library";
 import { jpegImage, mp4Video, pngImage } from "../helpers/media-fixtures";
 import { currentOwner } from "@adloom/pglite-driver";
-import { startServer, tempDataDir, type TestServer } from "../helpers/server";
+import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { freshDatabaseUrl } from "../helpers/fresh-database";
 
 const servers: TestServer[] = [];
@@ -14,8 +14,8 @@ afterAll(async () => {
 
 describe("upload jobs across a server crash", () => {
   it("every upload processing at the kill reaches completed or failed after restart, each with exactly one terminal event", async () => {
-    const dataDir = tempDataDir("upload-restart");
     const databaseUrl = await freshDatabaseUrl("upload_restart");
+    const dataDir = databaseUrl ? tempDataDir("upload-restart") : await migratedDataDir("upload-restart");
     // Short retry waits so the failing upload gives up within the test; the push itself stays ~3 s.
     const env = { PLATFORM_RETRY_DELAYS_MS: "1000,1000", SANDBOX_SLOW_PUSH_MS: "3000" };
     const first = await startServer({ dataDir, databaseUrl, env });

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createServices } from "@/lib/services";
+import { seedMigratedDatabase } from "../../helpers/database-template";
 import { freshDatabaseUrl } from "../../helpers/fresh-database";
 
 export const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-jobs-"));
@@ -13,5 +14,6 @@ for (const key of ["DATABASE_URL", "INNGEST_EVENT_KEY", "INNGEST_SIGNING_KEY", "
 
 const databaseUrl = await freshDatabaseUrl("jobs");
 if (databaseUrl) process.env.DATABASE_URL = databaseUrl;
+else await seedMigratedDatabase(dataDir);
 
 createServices();

@@ -1,6 +1,6 @@
 import { inject } from "vitest";
 import { freshPostgresDatabase } from "../../helpers/fresh-database";
-import { startServer, tempDataDir, type TestServer } from "../../helpers/server";
+import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../../helpers/server";
 
 /** Where an own server keeps its data: a DATA_DIR, plus a fresh PostgreSQL database on postgres runs. */
 export interface ServerStorage {
@@ -10,9 +10,8 @@ export interface ServerStorage {
 
 /** Fresh storage on the database this run tests (TEST_DB). */
 export async function freshStorage(label: string): Promise<ServerStorage> {
-  const dataDir = tempDataDir(`webhooks-${label}`);
-  if (inject("testDb") !== "postgres") return { dataDir };
-  return { dataDir, databaseUrl: await freshPostgresDatabase(`webhooks_${label}`) };
+  if (inject("testDb") !== "postgres") return { dataDir: await migratedDataDir(`webhooks-${label}`) };
+  return { dataDir: tempDataDir(`webhooks-${label}`), databaseUrl: await freshPostgresDatabase(`webhooks_${label}`) };
 }
 
 /** Starts a server of our own (special configuration, restarts) on the given storage. */
