@@ -9,8 +9,14 @@ export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
   globalSetup: "./e2e/global-setup.ts",
+  // Two workers, a spec file each (tests of one file stay in order). Journeys are independent: each signs up
+  // its own workspace. What measures time (tagged @budget) runs afterwards, alone.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: "journeys", grepInvert: /@budget/ },
+    { name: "budgets", grep: /@budget/, dependencies: ["journeys"], workers: 1 },
+  ],
   timeout: 120_000,
   expect: { timeout: 20_000 },
   retries: 0,

@@ -104,7 +104,7 @@ test("a failed upload shows its error and can be retried to completion, then dis
   await expect(row).toHaveCount(0);
 });
 
-test("library budget: with 10,000 creatives the page paints within 1.5 s and a search answers within 300 ms", async ({ page }) => {
+test("library budget: with 10,000 creatives the page paints within 1.5 s and a search answers within 300 ms", { tag: "@budget" }, async ({ page }) => {
   test.setTimeout(300_000);
   await signUp(page, { workspace: "Big Library" });
   await page.goto("/dashboard/settings/plan");

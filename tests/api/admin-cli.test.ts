@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { api } from "../helpers/fixtures";
 import { tempDataDir } from "../helpers/server";
+import { itOnce } from "../helpers/run-once";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -62,7 +63,7 @@ describe("operator CLI", () => {
     expect((await api(key.json.key)("/api/v1/me")).status).toBe(401);
   });
 
-  it("answers bad input with the error envelope and a non-zero exit", async () => {
+  itOnce("answers bad input with the error envelope and a non-zero exit", async () => {
     const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
     const cases = [
       ["workspace", "create"],

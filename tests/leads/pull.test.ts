@@ -12,6 +12,7 @@ import { tempDataDir, type TestServer } from "../helpers/server";
 import { freshStorage, startOwnServer, type ServerStorage } from "../webhooks/helpers/own-server";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
 import { pullLeads, seedLeads } from "./helpers";
+import { itOnce } from "../helpers/run-once";
 
 const servers: TestServer[] = [];
 const receivers: Receiver[] = [];
@@ -66,64 +67,68 @@ function eventIdsPerLead(events: any[]): Map<string, Set<string>> {
 }
 
 describe("pulling lead-ad submissions", () => {
-  it("a poll capped at N picks the rest up at the next poll, across equal timestamps, with one lead.received per lead", async () => {
-    const storage = await freshStorage("leads-cap");
-    const server = await own(storage);
-    const t = await createTenant({ dataDir: storage.dataDir });
-    const { leadEvents } = await leadReceiver(t, server.url);
-    const [newsletter, quote] = (await result(t.key, "list_lead_forms", {}, server.url)).forms;
+  itOnce(
+    "a poll capped at N picks the rest up at the next poll, across equal timestamps, with one lead.received per lead",
+    async () => {
+      const storage = await freshStorage("leads-cap");
+      const server = await own(storage);
+      const t = await createTenant({ dataDir: storage.dataDir });
+      const { leadEvents } = await leadReceiver(t, server.url);
+      const [newsletter, quote] = (await result(t.key, "list_lead_forms", {}, server.url)).forms;
 
-    // 25 submissions at one instant: pages of 10 end inside the run of equal timestamps.
-    await seedLeads(t.workspaceId, 25, { form: newsletter.externalId, sameTime: true, dataDir: storage.dataDir });
-    await seedLeads(t.workspaceId, 7, { form: quote.externalId, dataDir: storage.dataDir });
+      // 25 submissions at one instant: pages of 10 end inside the run of equal timestamps.
+      await seedLeads(t.workspaceId, 25, { form: newsletter.externalId, sameTime: true, dataDir: storage.dataDir });
+      await seedLeads(t.workspaceId, 7, { form: quote.externalId, dataDir: storage.dataDir });
 
-    const first = await pullLeads(t.workspaceId, { limit: 10, dataDir: storage.dataDir });
-    expect(first.forms.map((f: any) => [f.formId, f.stored, f.capped])).toEqual([
-      [newsletter.id, 10, true],
-      [quote.id, 7, false],
-    ]);
-    expect((await storedLeads(t.key, server.url, newsletter.id)).length).toBe(10);
-    const second = await pullLeads(t.workspaceId, { limit: 10, dataDir: storage.dataDir });
-    expect(second.forms.map((f: any) => f.stored)).toEqual([10, 0]);
-    const third = await pullLeads(t.workspaceId, { limit: 10, dataDir: storage.dataDir });
-    expect(third.forms.map((f: any) => [f.stored, f.capped])).toEqual([
-      [5, false],
-      [0, false],
-    ]);
-    expect((await pullLeads(t.workspaceId, { dataDir: storage.dataDir })).stored).toBe(0);
+      const first = await pullLeads(t.workspaceId, { limit: 10, dataDir: storage.dataDir });
+      expect(first.forms.map((f: any) => [f.formId, f.stored, f.capped])).toEqual([
+        [newsletter.id, 10, true],
+        [quote.id, 7, false],
+      ]);
+      expect((await storedLeads(t.key, server.url, newsletter.id)).length).toBe(10);
+      const second = await pullLeads(t.workspaceId, { limit: 10, dataDir: storage.dataDir });
+      expect(second.forms.map((f: any) => f.stored)).toEqual([10, 0]);
+      const third = await pullLeads(t.workspaceId, { limit: 10, dataDir: storage.dataDir });
+      expect(third.forms.map((f: any) => [f.stored, f.capped])).toEqual([
+        [5, false],
+        [0, false],
+      ]);
+      expect((await pullLeads(t.workspaceId, { dataDir: storage.dataDir })).stored).toBe(0);
 
-    const leads = await storedLeads(t.key, server.url, newsletter.id);
-    expect(leads).toHaveLength(25);
-    expect(new Set(leads.map((l) => l.externalId)).size).toBe(25);
-    expect(new Set(leads.map((l) => l.submittedAt)).size).toBe(1);
-    expect(await storedLeads(t.key, server.url, quote.id)).toHaveLength(7);
+      const leads = await storedLeads(t.key, server.url, newsletter.id);
+      expect(leads).toHaveLength(25);
+      expect(new Set(leads.map((l) => l.externalId)).size).toBe(25);
+      expect(new Set(leads.map((l) => l.submittedAt)).size).toBe(1);
+      expect(await storedLeads(t.key, server.url, quote.id)).toHaveLength(7);
 
-    // More arrive later: the next poll takes only those.
-    await seedLeads(t.workspaceId, 3, { form: newsletter.externalId, sameTime: true, dataDir: storage.dataDir });
-    expect((await pullLeads(t.workspaceId, { limit: 10, dataDir: storage.dataDir })).stored).toBe(3);
-    const all = [...(await storedLeads(t.key, server.url, newsletter.id)), ...(await storedLeads(t.key, server.url, quote.id))];
-    expect(all).toHaveLength(35);
+      // More arrive later: the next poll takes only those.
+      await seedLeads(t.workspaceId, 3, { form: newsletter.externalId, sameTime: true, dataDir: storage.dataDir });
+      expect((await pullLeads(t.workspaceId, { limit: 10, dataDir: storage.dataDir })).stored).toBe(3);
+      const all = [...(await storedLeads(t.key, server.url, newsletter.id)), ...(await storedLeads(t.key, server.url, quote.id))];
+      expect(all).toHaveLength(35);
 
-    // One webhook per lead, carrying the form, the ad and the submitted fields.
-    await waitFor("every lead.received delivered", async () => leadEvents().length >= 35 || undefined, 60_000);
-    await new Promise((r) => setTimeout(r, 1000)); // nothing more arrives
-    const events = leadEvents();
-    expect(events).toHaveLength(35);
-    const perLead = eventIdsPerLead(events);
-    expect([...perLead.keys()].sort()).toEqual(all.map((l) => l.id).sort());
-    const byId = new Map(all.map((l) => [l.id, l]));
-    for (const e of events) {
-      const lead = byId.get(e.data.lead.leadId)!;
-      expect(e.data).toEqual({
-        lead: { leadId: lead.id, submittedAt: lead.submittedAt },
-        form: { formId: lead.form.formId, name: lead.form.name },
-        ad: null,
-        adExternalId: lead.adExternalId,
-        fields: lead.fields,
-      });
-    }
-    expect(events.find((e) => e.data.form.formId === quote.id).data.fields.map((f: any) => f.name)).toEqual(["full_name", "email", "phone_number"]);
-  }, 240_000);
+      // One webhook per lead, carrying the form, the ad and the submitted fields.
+      await waitFor("every lead.received delivered", async () => leadEvents().length >= 35 || undefined, 60_000);
+      await new Promise((r) => setTimeout(r, 1000)); // nothing more arrives
+      const events = leadEvents();
+      expect(events).toHaveLength(35);
+      const perLead = eventIdsPerLead(events);
+      expect([...perLead.keys()].sort()).toEqual(all.map((l) => l.id).sort());
+      const byId = new Map(all.map((l) => [l.id, l]));
+      for (const e of events) {
+        const lead = byId.get(e.data.lead.leadId)!;
+        expect(e.data).toEqual({
+          lead: { leadId: lead.id, submittedAt: lead.submittedAt },
+          form: { formId: lead.form.formId, name: lead.form.name },
+          ad: null,
+          adExternalId: lead.adExternalId,
+          fields: lead.fields,
+        });
+      }
+      expect(events.find((e) => e.data.form.formId === quote.id).data.fields.map((f: any) => f.name)).toEqual(["full_name", "email", "phone_number"]);
+    },
+    240_000,
+  );
 
   it("a server killed in the middle of a poll and restarted stores every submission once, with one event each", async () => {
     const storage = await freshStorage("leads-kill");
@@ -206,24 +211,28 @@ describe("pulling lead-ad submissions", () => {
     300_000,
   );
 
-  it("the every-minute job pulls new submissions by itself", async () => {
-    const storage = await freshStorage("leads-cron");
-    const server = await own(storage, { LEADS_POLL: "1" });
-    const t = await createTenant({ dataDir: storage.dataDir });
-    const [, quote] = (await result(t.key, "list_lead_forms", {}, server.url)).forms;
-    await seedLeads(t.workspaceId, 4, { form: quote.externalId, dataDir: storage.dataDir });
-    const leads = await waitFor(
-      "the scheduled poll to store the submissions",
-      async () => {
-        const found = await storedLeads(t.key, server.url, quote.id);
-        return found.length >= 4 ? found : undefined;
-      },
-      150_000,
-      1000,
-    );
-    expect(leads).toHaveLength(4);
-    const [form] = (await result(t.key, "list_lead_forms", {}, server.url)).forms.filter((f: any) => f.id === quote.id);
-    expect(form).toMatchObject({ leadCount: 4, lastError: null, lastPolledAt: expect.any(String) });
-    await server.stop();
-  }, 240_000);
+  itOnce(
+    "the every-minute job pulls new submissions by itself",
+    async () => {
+      const storage = await freshStorage("leads-cron");
+      const server = await own(storage, { LEADS_POLL: "1" });
+      const t = await createTenant({ dataDir: storage.dataDir });
+      const [, quote] = (await result(t.key, "list_lead_forms", {}, server.url)).forms;
+      await seedLeads(t.workspaceId, 4, { form: quote.externalId, dataDir: storage.dataDir });
+      const leads = await waitFor(
+        "the scheduled poll to store the submissions",
+        async () => {
+          const found = await storedLeads(t.key, server.url, quote.id);
+          return found.length >= 4 ? found : undefined;
+        },
+        150_000,
+        1000,
+      );
+      expect(leads).toHaveLength(4);
+      const [form] = (await result(t.key, "list_lead_forms", {}, server.url)).forms.filter((f: any) => f.id === quote.id);
+      expect(form).toMatchObject({ leadCount: 4, lastError: null, lastPolledAt: expect.any(String) });
+      await server.stop();
+    },
+    240_000,
+  );
 });

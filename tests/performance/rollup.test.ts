@@ -12,6 +12,7 @@ import { waitFor, webhookReceiver } from "../helpers/library";
 import { advance } from "../ads/helpers";
 import { toolResult } from "../tools/helpers";
 import { liveAdSet, rollup } from "./helpers";
+import { itOnce } from "../helpers/run-once";
 
 const MIN_SPEND = 20,
   MIN_IMPRESSIONS = 1000,
@@ -62,7 +63,7 @@ async function tenantWithHook(): Promise<{ t: Tenant; hook: Awaited<ReturnType<t
 }
 
 describe("performance rollup", () => {
-  it("labels creatives for the documented reasons as the days pass, with exactly one creative.status_changed per change", async () => {
+  itOnce("labels creatives for the documented reasons as the days pass, with exactly one creative.status_changed per change", async () => {
     const { t, hook } = await tenantWithHook();
     try {
       await liveAdSet(t.key, { creatives: 5 });
@@ -111,7 +112,7 @@ describe("performance rollup", () => {
     }
   });
 
-  it("labels a creative fatigued when its recent CTR falls clearly below its earlier CTR while frequency rises", async () => {
+  itOnce("labels a creative fatigued when its recent CTR falls clearly below its earlier CTR while frequency rises", async () => {
     const { t, hook } = await tenantWithHook();
     try {
       const { ads } = await liveAdSet(t.key, { creatives: 1 });
