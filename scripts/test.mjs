@@ -96,6 +96,10 @@ function firstLine(text) {
 }
 
 /** One vitest project (vitest.config.ts); its counts and failed tests join the totals. */
+// The server projects spend part of their time waiting (restarts, schedules, retries, slow clients): a third
+// worker fills those waits on two cores. The unit project computes all the time: two.
+const WORKERS = { unit: 2, integration: 3, postgres: 3 };
+
 function runVitest(project, { serverChecks }) {
   const report = path.join(os.tmpdir(), `adloom-vitest-${project}-${process.pid}.json`);
   const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${project}-${process.pid}.json`);
@@ -109,6 +113,7 @@ function runVitest(project, { serverChecks }) {
     "--reporter=json",
     `--outputFile.json=${report}`,
     "--reporter=./tests/setup/file-durations.ts",
+    `--maxWorkers=${WORKERS[project]}`,
   ];
   // A path filter may match no file of this project: that is not a failure then.
   if (extraArgs.length) args.push("--passWithNoTests", ...extraArgs);
