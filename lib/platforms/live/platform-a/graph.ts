@@ -134,7 +134,8 @@ export async function graphBatch(token: string, calls: BatchCall[]): Promise<any
   const batch = calls.map((c) => ({
     method: c.method,
     relative_url: c.relativeUrl,
-    ...(c.body ? { body: new URLSearchParams(encodeParams(c.body)).toString() } : {}),
+    // Meta resolves `{result=<name>:$.<field>}` in the raw body, so those references stay unescaped.
+    ...(c.body ? { body: new URLSearchParams(encodeParams(c.body)).toString().replace(/%7Bresult%3D([\w-]+)%3A%24\.(\w+)%7D/g, "{result=$1:$$.$2}") } : {}),
     ...(c.name ? { name: c.name } : {}),
   }));
   const answers = await graphPost("", token, { batch, include_headers: false });
