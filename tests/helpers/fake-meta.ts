@@ -522,7 +522,7 @@ export async function fakeMeta(options: {
         .map((l) => project(l as any, p.fields));
       return cursorPage(rows, p);
     }
-    const postComments = /^\d+_\d+$/.test(id) && sub === "comments";
+    const postComments = /^\d+_\d+$/.test(id) && sub === "comments" && !comment;
     if (postComments) {
       const pageId = id.split("_")[0]!;
       if (!pageScoped(pageId)) return graphError("(#190) This method must be called with a Page Access Token", 190);
