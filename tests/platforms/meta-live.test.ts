@@ -13,6 +13,7 @@ import { allCreatives, creativeWhen, finishedUpload, uploadIds, waitFor } from "
 import { mp4Video, pngImage } from "../helpers/media-fixtures";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { callTool } from "../tools/helpers";
+import { cookieHeader, signIn } from "../dashboard/session";
 
 const APP_SECRET = "meta-app-secret";
 const ACCOUNT = "act_777000111";
@@ -52,8 +53,12 @@ beforeAll(async () => {
     version: "v24.0",
     appId: "meta-app-1",
     appSecret: APP_SECRET,
-    accounts: { [ACCOUNT]: { name: "Acme US", currency: "USD", timezone_name: TZ, account_status: 1 } },
+    accounts: {
+      [ACCOUNT]: { name: "Acme US", currency: "USD", timezone_name: TZ, account_status: 1 },
+      act_888000222: { name: "Acme EU", currency: "EUR", timezone_name: "Europe/Berlin", account_status: 1 },
+    },
     pages: { [PAGE]: { name: "Acme" } },
+    oauth: { code: "meta-code-1", token: "meta-short-token", accountIds: ["act_888000222"], pageIds: [PAGE] },
     videoChunkBytes: 16 * 1024,
   });
   meta.grant(TOKEN, [ACCOUNT], [PAGE]);
@@ -233,6 +238,38 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(replies).toMatchObject([{ message: "Yes, we do!", from: { id: PAGE } }]);
     await ok("delete_ad_comments", { ids: [bySpam.id] });
     expect(meta.comments.get(spam.id)!.deleted).toBe(true);
+  }, 60_000);
+
+  it("connects through Facebook Login: code, long-lived token (fb_exchange_token), the granted ad accounts and the Page", async () => {
+    const email = `meta-oauth-${Date.now()}@example.com`;
+    const { workspaceId, ownerUserId } = await run(["workspace", "create", "--name", "Meta OAuth Co", "--owner-email", email]);
+    await run(["user", "password", "--email", email, "--password", "a long enough password"]);
+    const { jar } = await signIn(email, "a long enough password", "", server.url);
+    const get = async (p: string) => {
+      const res = await fetch(server.url + p, { headers: { Cookie: cookieHeader(jar) }, redirect: "manual" });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const i = pair!.indexOf("=");
+        jar.set(pair!.slice(0, i).trim(), pair!.slice(i + 1));
+      }
+      return new URL(res.headers.get("location") ?? "", server.url);
+    };
+    const start = await get("/api/ad-accounts/oauth/platform_a/start");
+    expect(start.searchParams.get("scope")!.split(",")).toEqual(
+      expect.arrayContaining(["ads_management", "ads_read", "leads_retrieval", "pages_read_engagement", "pages_manage_engagement"]),
+    );
+    const back = await get(`/api/ad-accounts/oauth/platform_a/callback?code=meta-code-1&state=${start.searchParams.get("state")}`);
+    expect(back.searchParams.get("error")).toBeNull();
+    expect(back.searchParams.get("connected")).toBe("1");
+    expect(meta.requests.some((r) => r.path.endsWith("/oauth/access_token") && r.params.fb_exchange_token === "meta-short-token")).toBe(true);
+    // The adapter now calls with the long-lived token, and the Page granted became the ads' identity.
+    const account = (await run(["adaccount", "list", "--workspace", workspaceId])).adAccounts.find((a: any) => a.externalId === "act_888000222");
+    expect(account).toMatchObject({ mode: "live", status: "active", default: true });
+    const { key } = await run(["key", "create", "--workspace", workspaceId, "--user", ownerUserId]);
+    const listed = await callTool(key, "list_connected_ad_accounts", {}, {}, server.url);
+    expect(listed.body.result.adAccounts.find((a: any) => a.externalAccountId === "act_888000222")).toMatchObject({ pageId: PAGE });
+    const read = meta.requests.filter((r) => r.path.endsWith("/act_888000222"));
+    expect(read.at(-1)!.params.access_token).toBe("meta-short-token-long");
   }, 60_000);
 
   it("maps Graph errors: rate limits -> upstream_busy with the usage header's wait; a refused parameter -> invalid_input with Meta's message", async () => {
