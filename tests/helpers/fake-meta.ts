@@ -65,7 +65,11 @@ export interface FakeMeta {
   failNext(pathPattern: RegExp, error: Record<string, unknown>, options?: { status?: number; headers?: Record<string, string>; times?: number }): void;
   objects: Map<string, Obj>;
   /** Delivery of an ad on a day (what /insights reports). */
-  setInsights(adId: string, date: string, row: { impressions: number; reach: number; clicks: number; spend: string; purchases?: number; purchaseValue?: string; frequency?: number }): void;
+  setInsights(
+    adId: string,
+    date: string,
+    row: { impressions: number; reach: number; clicks: number; spend: string; purchases?: number; purchaseValue?: string; frequency?: number },
+  ): void;
   /** A person comments on the ad's post. */
   comment(adId: string, message: string, options?: { author?: string; at?: Date }): Comment;
   comments: Map<string, Comment>;
@@ -83,7 +87,18 @@ const invalidParam = (message: string, userMsg?: string) =>
 const OBJECTIVES = ["OUTCOME_AWARENESS", "OUTCOME_TRAFFIC", "OUTCOME_ENGAGEMENT", "OUTCOME_LEADS", "OUTCOME_APP_PROMOTION", "OUTCOME_SALES"];
 const STATUSES = ["ACTIVE", "PAUSED", "DELETED", "ARCHIVED"];
 const BILLING_EVENTS = ["APP_INSTALLS", "CLICKS", "IMPRESSIONS", "LINK_CLICKS", "NONE", "OFFER_CLAIMS", "PAGE_LIKES", "POST_ENGAGEMENT", "THRUPLAY"];
-const OPTIMIZATION_GOALS = ["NONE", "APP_INSTALLS", "IMPRESSIONS", "LEAD_GENERATION", "LINK_CLICKS", "OFFSITE_CONVERSIONS", "POST_ENGAGEMENT", "REACH", "THRUPLAY", "LANDING_PAGE_VIEWS"];
+const OPTIMIZATION_GOALS = [
+  "NONE",
+  "APP_INSTALLS",
+  "IMPRESSIONS",
+  "LEAD_GENERATION",
+  "LINK_CLICKS",
+  "OFFSITE_CONVERSIONS",
+  "POST_ENGAGEMENT",
+  "REACH",
+  "THRUPLAY",
+  "LANDING_PAGE_VIEWS",
+];
 const CTA_TYPES = ["LEARN_MORE", "SHOP_NOW", "SIGN_UP", "DOWNLOAD", "CONTACT_US", "BOOK_TRAVEL", "GET_OFFER", "SUBSCRIBE", "APPLY_NOW"];
 
 let sequence = 0;
@@ -125,7 +140,10 @@ function cursorPage(items: Record<string, any>[], params: Record<string, string>
   const page = items.slice(start, start + limit);
   const end = start + page.length;
   const cursors = { before: Buffer.from(String(start)).toString("base64"), after: Buffer.from(String(end)).toString("base64") };
-  return { status: 200, body: { data: page, paging: { cursors, ...(end < items.length ? { next: `https://graph.facebook.com/next?after=${cursors.after}` } : {}) } } };
+  return {
+    status: 200,
+    body: { data: page, paging: { cursors, ...(end < items.length ? { next: `https://graph.facebook.com/next?after=${cursors.after}` } : {}) } },
+  };
 }
 
 function matchesFiltering(obj: Record<string, any>, filtering: any[]): boolean {
@@ -184,7 +202,17 @@ export async function fakeMeta(options: {
         pageId,
         name,
         status: "ACTIVE",
-        questions: i === 0 ? [{ key: "full_name", type: "FULL_NAME" }, { key: "email", type: "EMAIL" }] : [{ key: "full_name", type: "FULL_NAME" }, { key: "email", type: "EMAIL" }, { key: "phone_number", type: "PHONE" }],
+        questions:
+          i === 0
+            ? [
+                { key: "full_name", type: "FULL_NAME" },
+                { key: "email", type: "EMAIL" },
+              ]
+            : [
+                { key: "full_name", type: "FULL_NAME" },
+                { key: "email", type: "EMAIL" },
+                { key: "phone_number", type: "PHONE" },
+              ],
       });
     }
   }
@@ -194,7 +222,11 @@ export async function fakeMeta(options: {
   function checkToken(params: Record<string, string>): Answer | { token: string; pageId?: string } {
     const token = params.access_token ?? "";
     if (!grants.has(token) && !pageTokens.has(token))
-      return graphError("Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.", 190, { error_subcode: 460 });
+      return graphError(
+        "Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.",
+        190,
+        { error_subcode: 460 },
+      );
     if (options.appSecret && params.appsecret_proof !== createHmac("sha256", options.appSecret).update(token).digest("hex"))
       return graphError("Invalid appsecret_proof provided in the API argument", 100);
     return { token, pageId: pageTokens.get(token) };
@@ -217,17 +249,27 @@ export async function fakeMeta(options: {
     if (path === "" || path === "/") return batch(params, token);
     if (path === "/me/adaccounts") {
       const g = grants.get(token);
-      return cursorPage([...(g?.accounts ?? [])].map((id) => ({ id, account_id: id.slice(4), name: options.accounts[id]?.name })), params);
+      return cursorPage(
+        [...(g?.accounts ?? [])].map((id) => ({ id, account_id: id.slice(4), name: options.accounts[id]?.name })),
+        params,
+      );
     }
     if (path === "/me/accounts") {
       const g = grants.get(token);
-      return cursorPage([...(g?.pages ?? [])].map((id) => ({ id, name: objects.get(id)?.name, tasks: ["ADVERTISE", "MODERATE", "CREATE_CONTENT"] })), params);
+      return cursorPage(
+        [...(g?.pages ?? [])].map((id) => ({ id, name: objects.get(id)?.name, tasks: ["ADVERTISE", "MODERATE", "CREATE_CONTENT"] })),
+        params,
+      );
     }
     const edge = /^\/(act_\d+)\/(\w+)$/.exec(path);
     if (edge) {
       const [, accountId, name] = edge as unknown as [string, string, string];
       if (!options.accounts[accountId] || !accountOf(token, accountId))
-        return graphError(`Unsupported ${method.toLowerCase()} request. Object with ID '${accountId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 100, { error_subcode: 33 });
+        return graphError(
+          `Unsupported ${method.toLowerCase()} request. Object with ID '${accountId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+          100,
+          { error_subcode: 33 },
+        );
       return accountEdge(method, accountId, name, req);
     }
     const node = /^\/([\w]+)(?:\/(\w+))?$/.exec(path);
@@ -237,7 +279,11 @@ export async function fakeMeta(options: {
       if (method !== "GET") return invalidParam("Unsupported post request");
       const account = options.accounts[id];
       if (!account || !accountOf(token, id))
-        return graphError(`Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 100, { error_subcode: 33 });
+        return graphError(
+          `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+          100,
+          { error_subcode: 33 },
+        );
       return { status: 200, body: project({ id, ...account }, params.fields) };
     }
     return nodeCall(method, id, sub, req, auth);
@@ -261,7 +307,8 @@ export async function fakeMeta(options: {
 
   function batch(params: Record<string, string>, token: string): Answer {
     const calls = parseJson(params.batch);
-    if (!Array.isArray(calls) || calls.length === 0 || calls.length > 50) return invalidParam("The parameter batch is required and must be a JSON array of at most 50 requests");
+    if (!Array.isArray(calls) || calls.length === 0 || calls.length > 50)
+      return invalidParam("The parameter batch is required and must be a JSON array of at most 50 requests");
     const named = new Map<string, any>();
     const out = calls.map((call: any) => {
       const substitute = (s: string) =>
@@ -275,7 +322,11 @@ export async function fakeMeta(options: {
       if (options.appSecret) inner.appsecret_proof = createHmac("sha256", options.appSecret).update(token).digest("hex");
       const answer = handle({ method: String(call.method ?? "GET").toUpperCase(), path: `${v}/${path!.replace(/^\//, "")}`, params: inner });
       if (call.name && answer.status === 200) named.set(call.name, answer.body);
-      return { code: answer.status, headers: Object.entries(answer.headers ?? {}).map(([name, value]) => ({ name, value })), body: JSON.stringify(answer.body) };
+      return {
+        code: answer.status,
+        headers: Object.entries(answer.headers ?? {}).map(([name, value]) => ({ name, value })),
+        body: JSON.stringify(answer.body),
+      };
     });
     return { status: 200, body: out };
   }
@@ -293,7 +344,12 @@ export async function fakeMeta(options: {
   function view(o: Obj): Record<string, any> {
     if (o.kind === "ad") {
       const creative = objects.get(o.creative_id);
-      return { ...o, creative: creative ? { id: creative.id, object_story_spec: creative.object_story_spec, effective_object_story_id: creative.effective_object_story_id } : undefined };
+      return {
+        ...o,
+        creative: creative
+          ? { id: creative.id, object_story_spec: creative.object_story_spec, effective_object_story_id: creative.effective_object_story_id }
+          : undefined,
+      };
     }
     return o;
   }
@@ -314,7 +370,8 @@ export async function fakeMeta(options: {
     if (name === "adimages") {
       if (!p.bytes) return invalidParam("The parameter bytes or filename is required");
       const bytes = Buffer.from(p.bytes, "base64");
-      if (bytes.length === 0) return graphError("Invalid image", 100, { error_subcode: 1487242, error_user_title: "Image Too Small", error_user_msg: "The image is empty." });
+      if (bytes.length === 0)
+        return graphError("Invalid image", 100, { error_subcode: 1487242, error_user_title: "Image Too Small", error_user_msg: "The image is empty." });
       const hash = createHash("md5").update(bytes).digest("hex");
       if (!images.has(accountId)) images.set(accountId, new Set());
       images.get(accountId)!.add(hash);
@@ -326,28 +383,45 @@ export async function fakeMeta(options: {
       if (!p.name) return invalidParam("The parameter name is required");
       if (!OBJECTIVES.includes(p.objective ?? "")) return invalidParam("Param objective must be one of {" + OBJECTIVES.join(", ") + "}");
       const categories = parseJson(p.special_ad_categories);
-      if (!Array.isArray(categories)) return invalidParam("The parameter special_ad_categories is required", "Specify a special ad category or NONE for this campaign.");
+      if (!Array.isArray(categories))
+        return invalidParam("The parameter special_ad_categories is required", "Specify a special ad category or NONE for this campaign.");
       if (!STATUSES.includes(p.status ?? "ACTIVE")) return invalidParam("Param status must be one of {ACTIVE, PAUSED, DELETED, ARCHIVED}");
       if (p.is_adset_budget_sharing_enabled === undefined && !p.daily_budget && !p.lifetime_budget)
-        return invalidParam("Must specify True or False in is_adset_budget_sharing_enabled field", "Must specify True or False in is_adset_budget_sharing_enabled field if you are not using campaign budget.");
+        return invalidParam(
+          "Must specify True or False in is_adset_budget_sharing_enabled field",
+          "Must specify True or False in is_adset_budget_sharing_enabled field if you are not using campaign budget.",
+        );
       const id = nextId();
-      objects.set(id, { id, kind: "campaign", account_id: accountId, name: p.name, objective: p.objective, status: p.status ?? "ACTIVE", special_ad_categories: categories, created_time: now });
+      objects.set(id, {
+        id,
+        kind: "campaign",
+        account_id: accountId,
+        name: p.name,
+        objective: p.objective,
+        status: p.status ?? "ACTIVE",
+        special_ad_categories: categories,
+        created_time: now,
+      });
       return { status: 200, body: { id } };
     }
     if (name === "adsets") {
       const campaign = objects.get(p.campaign_id ?? "");
       if (!p.name) return invalidParam("The parameter name is required");
-      if (!campaign || campaign.kind !== "campaign" || campaign.account_id !== accountId) return invalidParam("Param campaign_id must be a valid campaign id");
+      if (campaign?.kind !== "campaign" || campaign.account_id !== accountId) return invalidParam("Param campaign_id must be a valid campaign id");
       if (!BILLING_EVENTS.includes(p.billing_event ?? "")) return invalidParam("The parameter billing_event is required");
       if (!OPTIMIZATION_GOALS.includes(p.optimization_goal ?? "")) return invalidParam("Param optimization_goal is invalid");
-      if (!!p.daily_budget === !!p.lifetime_budget) return invalidParam("Either daily_budget or lifetime_budget must be set", "Set either a daily budget or a lifetime budget.");
-      for (const b of [p.daily_budget, p.lifetime_budget]) if (b !== undefined && !/^\d+$/.test(b)) return invalidParam("Budget must be an integer in the account currency's minimum unit");
-      if (p.lifetime_budget && !p.end_time) return invalidParam("end_time is required for lifetime budgets", "Ad sets with a lifetime budget need an end date.");
+      if (!!p.daily_budget === !!p.lifetime_budget)
+        return invalidParam("Either daily_budget or lifetime_budget must be set", "Set either a daily budget or a lifetime budget.");
+      for (const b of [p.daily_budget, p.lifetime_budget])
+        if (b !== undefined && !/^\d+$/.test(b)) return invalidParam("Budget must be an integer in the account currency's minimum unit");
+      if (p.lifetime_budget && !p.end_time)
+        return invalidParam("end_time is required for lifetime budgets", "Ad sets with a lifetime budget need an end date.");
       const targeting = parseJson(p.targeting);
       const countries = targeting?.geo_locations?.countries;
       if (!targeting || targeting === INVALID || !Array.isArray(countries) || countries.length === 0)
         return invalidParam("Param targeting must include geo_locations", "Your audience is missing a location.");
-      if (p.optimization_goal === "LEAD_GENERATION" && !parseJson(p.promoted_object)?.page_id) return invalidParam("promoted_object with page_id is required for lead ads");
+      if (p.optimization_goal === "LEAD_GENERATION" && !parseJson(p.promoted_object)?.page_id)
+        return invalidParam("promoted_object with page_id is required for lead ads");
       const id = nextId();
       objects.set(id, {
         id,
@@ -371,17 +445,19 @@ export async function fakeMeta(options: {
       const spec = parseJson(p.object_story_spec);
       if (!spec || spec === INVALID) return invalidParam("The parameter object_story_spec is required");
       const page = objects.get(String(spec.page_id ?? ""));
-      if (!page || page.kind !== "page") return invalidParam("Param object_story_spec[page_id] must be a valid Page id");
+      if (page?.kind !== "page") return invalidParam("Param object_story_spec[page_id] must be a valid Page id");
       const data = spec.link_data ?? spec.video_data;
       if (!data) return invalidParam("object_story_spec needs link_data or video_data");
       if (data.call_to_action && !CTA_TYPES.includes(data.call_to_action.type)) return invalidParam("Invalid call_to_action type");
       if (spec.link_data) {
         if (!spec.link_data.link) return invalidParam("link_data[link] is required", "Your ad needs a website URL.");
-        if (!images.get(accountId)?.has(spec.link_data.image_hash)) return invalidParam("Invalid image hash", "The image hash does not belong to this ad account.");
+        if (!images.get(accountId)?.has(spec.link_data.image_hash))
+          return invalidParam("Invalid image hash", "The image hash does not belong to this ad account.");
       } else {
         const video = objects.get(String(spec.video_data.video_id ?? ""));
-        if (!video || video.kind !== "video" || video.account_id !== accountId) return invalidParam("Invalid video_id");
-        if (!spec.video_data.image_url && !spec.video_data.image_hash) return invalidParam("video_data requires image_url or image_hash for the thumbnail", "Your video ad needs a thumbnail.");
+        if (video?.kind !== "video" || video.account_id !== accountId) return invalidParam("Invalid video_id");
+        if (!spec.video_data.image_url && !spec.video_data.image_hash)
+          return invalidParam("video_data requires image_url or image_hash for the thumbnail", "Your video ad needs a thumbnail.");
       }
       const id = nextId();
       const post = `${spec.page_id}_${nextId()}`;
@@ -393,10 +469,20 @@ export async function fakeMeta(options: {
       const creativeRef = parseJson(p.creative);
       const creative = objects.get(String(creativeRef?.creative_id ?? ""));
       if (!p.name) return invalidParam("The parameter name is required");
-      if (!adSet || adSet.kind !== "adset" || adSet.account_id !== accountId) return invalidParam("Param adset_id must be a valid ad set id");
-      if (!creative || creative.kind !== "adcreative") return invalidParam("Param creative must name a creative_id of this account");
+      if (adSet?.kind !== "adset" || adSet.account_id !== accountId) return invalidParam("Param adset_id must be a valid ad set id");
+      if (creative?.kind !== "adcreative") return invalidParam("Param creative must name a creative_id of this account");
       const id = nextId();
-      objects.set(id, { id, kind: "ad", account_id: accountId, adset_id: adSet.id, campaign_id: adSet.campaign_id, name: p.name, status: p.status ?? "ACTIVE", creative_id: creative.id, created_time: now });
+      objects.set(id, {
+        id,
+        kind: "ad",
+        account_id: accountId,
+        adset_id: adSet.id,
+        campaign_id: adSet.campaign_id,
+        name: p.name,
+        status: p.status ?? "ACTIVE",
+        creative_id: creative.id,
+        created_time: now,
+      });
       return { status: 200, body: { id } };
     }
     return invalidParam(`Unsupported post request (${name})`);
@@ -438,7 +524,8 @@ export async function fakeMeta(options: {
   function videoStatus(video: Obj): Record<string, unknown> {
     if (!video.finished) return { video_status: "upload_incomplete", processing_progress: 0 };
     video.polls++;
-    if (video.polls <= (options.videoProcessingPolls ?? 1)) return { video_status: "processing", processing_progress: 50, processing_phase: { status: "in_progress" } };
+    if (video.polls <= (options.videoProcessingPolls ?? 1))
+      return { video_status: "processing", processing_progress: 50, processing_phase: { status: "in_progress" } };
     if (video.broken)
       return {
         video_status: "error",
@@ -459,9 +546,13 @@ export async function fakeMeta(options: {
     if (p.date_preset === "maximum") {
       for (const ad of ads) {
         const days = [...(insights.get(ad.id)?.values() ?? [])];
-        if (days.length) rows.push({ ad_id: ad.id, frequency: String(days[days.length - 1].frequency ?? 1), date_start: days[0].date, date_stop: days[days.length - 1].date });
+        if (days.length)
+          rows.push({ ad_id: ad.id, frequency: String(days[days.length - 1].frequency ?? 1), date_start: days[0].date, date_stop: days[days.length - 1].date });
       }
-      return cursorPage(rows.map((r) => project(r, p.fields)), p);
+      return cursorPage(
+        rows.map((r) => project(r, p.fields)),
+        p,
+      );
     }
     const range = parseJson(p.time_range);
     if (!range?.since || !range?.until || !/^\d{4}-\d{2}-\d{2}$/.test(range.since)) return invalidParam("time_range must be {since, until} as YYYY-MM-DD");
@@ -478,11 +569,19 @@ export async function fakeMeta(options: {
           reach: String(row.reach),
           clicks: String(row.clicks),
           spend: row.spend,
-          ...(row.purchases ? { actions: [{ action_type: "omni_purchase", value: String(row.purchases) }], action_values: [{ action_type: "omni_purchase", value: row.purchaseValue ?? "0" }] } : {}),
+          ...(row.purchases
+            ? {
+                actions: [{ action_type: "omni_purchase", value: String(row.purchases) }],
+                action_values: [{ action_type: "omni_purchase", value: row.purchaseValue ?? "0" }],
+              }
+            : {}),
         });
       }
     }
-    return cursorPage(rows.map((r) => ({ ...project(r, p.fields), date_start: r.date_start, date_stop: r.date_stop })), p);
+    return cursorPage(
+      rows.map((r) => ({ ...project(r, p.fields), date_start: r.date_start, date_stop: r.date_stop })),
+      p,
+    );
   }
 
   function commentView(c: Comment) {
@@ -509,7 +608,10 @@ export async function fakeMeta(options: {
     }
     if (obj?.kind === "page" && sub === "leadgen_forms") {
       if (!pageScoped(id)) return graphError("(#190) This method must be called with a Page Access Token", 190);
-      return cursorPage([...objects.values()].filter((o) => o.kind === "leadgen_form" && o.pageId === id).map((o) => project(o, p.fields)), p);
+      return cursorPage(
+        [...objects.values()].filter((o) => o.kind === "leadgen_form" && o.pageId === id).map((o) => project(o, p.fields)),
+        p,
+      );
     }
     if (obj?.kind === "leadgen_form" && sub === "leads") {
       if (!pageScoped(obj.pageId)) return graphError("(#190) This method must be called with a Page Access Token", 190);
@@ -529,14 +631,23 @@ export async function fakeMeta(options: {
       const all = [...comments.values()].filter((c) => c.postId === id && !c.deleted && (p.filter === "stream" || !c.parent));
       const since = p.since ? Number(p.since) : null;
       const rows = all.filter((c) => since === null || Date.parse(c.created_time) / 1000 >= since).sort((a, b) => (a.created_time < b.created_time ? -1 : 1));
-      return cursorPage(rows.map(commentView).map((c) => project(c, p.fields)), p);
+      return cursorPage(
+        rows.map(commentView).map((c) => project(c, p.fields)),
+        p,
+      );
     }
     if (comment) {
       const pageId = comment.postId.split("_")[0]!;
       if (!pageScoped(pageId)) return graphError("(#190) This method must be called with a Page Access Token", 190);
       if (comment.deleted) return graphError(`Unsupported get request. Object with ID '${id}' does not exist`, 100, { error_subcode: 33 });
       if (sub === "comments" && method === "GET")
-        return cursorPage([...comments.values()].filter((c) => c.parent?.id === id && !c.deleted).map(commentView).map((c) => project(c, p.fields)), p);
+        return cursorPage(
+          [...comments.values()]
+            .filter((c) => c.parent?.id === id && !c.deleted)
+            .map(commentView)
+            .map((c) => project(c, p.fields)),
+          p,
+        );
       if (sub === "comments" && method === "POST") {
         if (!p.message) return invalidParam("The parameter message is required");
         const reply = makeComment(comment.postId, p.message, { id: pageId, name: objects.get(pageId)?.name ?? "Page" }, new Date(), { id });
@@ -555,13 +666,18 @@ export async function fakeMeta(options: {
       }
     }
     if (!obj || (obj.account_id && !accountOf(auth.token, obj.account_id)))
-      return graphError(`Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 100, { error_subcode: 33 });
+      return graphError(
+        `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        100,
+        { error_subcode: 33 },
+      );
     if (obj.kind === "video" && method === "GET") {
       return { status: 200, body: project({ id, status: videoStatus(obj), picture: `https://scontent.example/v/${id}.jpg`, title: obj.title }, p.fields) };
     }
     if (method === "GET" && !sub) return { status: 200, body: project(view(obj), p.fields) };
     if (method === "POST" && !sub && ["campaign", "adset", "ad"].includes(obj.kind)) {
-      if (obj.status === "DELETED") return graphError("Cannot edit a deleted object", 100, { error_subcode: 1487056, error_user_msg: "This object has been deleted." });
+      if (obj.status === "DELETED")
+        return graphError("Cannot edit a deleted object", 100, { error_subcode: 1487056, error_user_msg: "This object has been deleted." });
       if (p.status !== undefined && !STATUSES.includes(p.status)) return invalidParam("Param status must be one of {ACTIVE, PAUSED, DELETED, ARCHIVED}");
       if (p.name !== undefined) obj.name = p.name;
       if (p.status !== undefined) obj.status = p.status;
@@ -576,7 +692,7 @@ export async function fakeMeta(options: {
       }
       if (obj.kind === "ad" && p.creative) {
         const creative = objects.get(String(parseJson(p.creative)?.creative_id ?? ""));
-        if (!creative || creative.kind !== "adcreative") return invalidParam("Param creative must name a creative_id of this account");
+        if (creative?.kind !== "adcreative") return invalidParam("Param creative must name a creative_id of this account");
         obj.creative_id = creative.id;
       }
       return { status: 200, body: { success: true } };
@@ -585,7 +701,15 @@ export async function fakeMeta(options: {
   }
 
   function makeComment(postId: string, message: string, from: { id: string; name: string }, at: Date, parent?: { id: string }): Comment {
-    const c: Comment = { id: `${postId.split("_")[1]}_${nextId()}`, postId, from, message, created_time: graphTime(at), is_hidden: false, ...(parent ? { parent } : {}) };
+    const c: Comment = {
+      id: `${postId.split("_")[1]}_${nextId()}`,
+      postId,
+      from,
+      message,
+      created_time: graphTime(at),
+      is_hidden: false,
+      ...(parent ? { parent } : {}),
+    };
     comments.set(c.id, c);
     return c;
   }
@@ -628,7 +752,11 @@ export async function fakeMeta(options: {
       for (const [t] of pageTokens) if (t.endsWith(`-${token}`)) pageTokens.delete(t);
     },
     failNext: (pattern, error, opts = {}) =>
-      failures.push({ pattern, times: opts.times ?? 1, answer: { status: opts.status ?? 400, body: { error: { fbtrace_id: "AfakeTrace", ...error } }, headers: opts.headers } }),
+      failures.push({
+        pattern,
+        times: opts.times ?? 1,
+        answer: { status: opts.status ?? 400, body: { error: { fbtrace_id: "AfakeTrace", ...error } }, headers: opts.headers },
+      }),
     setInsights: (adId, date, row) => {
       if (!insights.has(adId)) insights.set(adId, new Map());
       insights.get(adId)!.set(date, { date, ...row });

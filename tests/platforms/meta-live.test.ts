@@ -75,7 +75,22 @@ beforeAll(async () => {
     },
   });
   t = await createTenant({ dataDir: server.dataDir });
-  await run(["adaccount", "connect", "--workspace", t.workspaceId, "--platform", "platform_a", "--account", ACCOUNT, "--token", TOKEN, "--page", PAGE, "--default", "true"]);
+  await run([
+    "adaccount",
+    "connect",
+    "--workspace",
+    t.workspaceId,
+    "--platform",
+    "platform_a",
+    "--account",
+    ACCOUNT,
+    "--token",
+    TOKEN,
+    "--page",
+    PAGE,
+    "--default",
+    "true",
+  ]);
 }, 180_000);
 
 afterAll(async () => {
@@ -156,7 +171,13 @@ describe("platform_a live on Meta's Marketing API", () => {
     const copy = await ok("create_copy_variant", { creativeId: imageCreativeId, headline: "Fresh picks", primaryText: "Shop the new season", label: "A" });
     const batchesBefore = calls(/^\/v24\.0\/?$/, "POST").length;
     ad = (
-      await ok("create_ad", { adSetId: adSet.id, creativeId: imageCreativeId, copyVariantId: copy.id, callToAction: "shop_now", landingUrl: "https://example.com/shop" })
+      await ok("create_ad", {
+        adSetId: adSet.id,
+        creativeId: imageCreativeId,
+        copyVariantId: copy.id,
+        callToAction: "shop_now",
+        landingUrl: "https://example.com/shop",
+      })
     ).ad;
     // The creative and the ad went in one batch request.
     expect(calls(/^\/v24\.0\/?$/, "POST").length).toBe(batchesBefore + 1);
@@ -175,7 +196,13 @@ describe("platform_a live on Meta's Marketing API", () => {
 
     const videoCopy = await ok("create_copy_variant", { creativeId: videoCreativeId, headline: "Watch", primaryText: "See it move", label: "V" });
     videoAd = (
-      await ok("create_ad", { adSetId: adSet.id, creativeId: videoCreativeId, copyVariantId: videoCopy.id, callToAction: "learn_more", landingUrl: "https://example.com/v" })
+      await ok("create_ad", {
+        adSetId: adSet.id,
+        creativeId: videoCreativeId,
+        copyVariantId: videoCopy.id,
+        callToAction: "learn_more",
+        landingUrl: "https://example.com/v",
+      })
     ).ad;
     const videoSpec = meta.objects.get(meta.objects.get(videoAd.externalId)!.creative_id)!.object_story_spec;
     expect(videoSpec.video_data).toMatchObject({ video_id: videoId, title: "Watch", message: "See it move", image_url: expect.stringContaining(videoId) });
@@ -198,11 +225,21 @@ describe("platform_a live on Meta's Marketing API", () => {
   }, 60_000);
 
   it("pulls insights (level=ad, daily in the account's time zone) into the rollup", async () => {
-    meta.setInsights(ad.externalId, today(), { impressions: 1200, reach: 900, clicks: 30, spend: "12.34", purchases: 2, purchaseValue: "80.50", frequency: 1.4 });
+    meta.setInsights(ad.externalId, today(), {
+      impressions: 1200,
+      reach: 900,
+      clicks: 30,
+      spend: "12.34",
+      purchases: 2,
+      purchaseValue: "80.50",
+      frequency: 1.4,
+    });
     const summary = await run(["performance", "rollup", "--workspace", t.workspaceId]);
     expect(JSON.stringify(summary)).not.toMatch(/not_connected|upstream/);
     const insightCalls = calls(/\/act_777000111\/insights$/, "GET");
-    expect(insightCalls.some((r) => r.params.level === "ad" && r.params.time_increment === "1" && JSON.parse(r.params.time_range!).until === today())).toBe(true);
+    expect(insightCalls.some((r) => r.params.level === "ad" && r.params.time_increment === "1" && JSON.parse(r.params.time_range!).until === today())).toBe(
+      true,
+    );
     const got = (await ok("get_ad", { id: ad.id })).ad;
     expect(got.today).toMatchObject({ impressions: 1200, clicks: 30, spendMinor: 1234, conversions: 2 });
   }, 60_000);
@@ -210,7 +247,8 @@ describe("platform_a live on Meta's Marketing API", () => {
   it("pulls leads from the Page's forms oldest first, with the per-form cap and cursor", async () => {
     const base = Date.now() - 60 * 60_000;
     const form = `${PAGE}101`;
-    for (let i = 0; i < 5; i++) meta.addLead(form, { adId: ad.externalId, at: new Date(base + i * 60_000), fields: { full_name: `Person ${i}`, email: `p${i}@example.com` } });
+    for (let i = 0; i < 5; i++)
+      meta.addLead(form, { adId: ad.externalId, at: new Date(base + i * 60_000), fields: { full_name: `Person ${i}`, email: `p${i}@example.com` } });
     const first = await run(["leads", "pull", "--workspace", t.workspaceId, "--limit", "3"]);
     expect(first.stored).toBe(3);
     const second = await run(["leads", "pull", "--workspace", t.workspaceId]);
@@ -273,9 +311,17 @@ describe("platform_a live on Meta's Marketing API", () => {
   }, 60_000);
 
   it("maps Graph errors: rate limits -> upstream_busy with the usage header's wait; a refused parameter -> invalid_input with Meta's message", async () => {
-    meta.failNext(/\/act_777000111\/campaigns$/, { message: "(#17) User request limit reached", type: "OAuthException", code: 17, error_subcode: 2446079, is_transient: true }, {
-      headers: { "x-business-use-case-usage": JSON.stringify({ "999": [{ type: "ads_management", call_count: 100, total_cputime: 20, total_time: 30, estimated_time_to_regain_access: 3 }] }) },
-    });
+    meta.failNext(
+      /\/act_777000111\/campaigns$/,
+      { message: "(#17) User request limit reached", type: "OAuthException", code: 17, error_subcode: 2446079, is_transient: true },
+      {
+        headers: {
+          "x-business-use-case-usage": JSON.stringify({
+            "999": [{ type: "ads_management", call_count: 100, total_cputime: 20, total_time: 30, estimated_time_to_regain_access: 3 }],
+          }),
+        },
+      },
+    );
     const busy = await tool("create_campaign", { platform: "platform_a", name: "Busy", objective: "traffic" });
     expect(busy.status).toBe(503);
     expect(busy.body.error.code).toBe("upstream_busy");
@@ -308,7 +354,20 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(meta.requests.length).toBe(before);
     // Reconnecting with a new token brings it back.
     meta.grant("meta-user-token-2", [ACCOUNT], [PAGE]);
-    await run(["adaccount", "connect", "--workspace", t.workspaceId, "--platform", "platform_a", "--account", ACCOUNT, "--token", "meta-user-token-2", "--page", PAGE]);
+    await run([
+      "adaccount",
+      "connect",
+      "--workspace",
+      t.workspaceId,
+      "--platform",
+      "platform_a",
+      "--account",
+      ACCOUNT,
+      "--token",
+      "meta-user-token-2",
+      "--page",
+      PAGE,
+    ]);
     expect((await api(t.key, server.url)("/api/v1/tools/list_campaigns", { method: "POST", json: { platform: "platform_a" } })).status).toBe(200);
   }, 60_000);
 });

@@ -43,7 +43,7 @@ export function authorizeUrl(platform: Platform, options: { state: string; redir
 export async function exchangeAuthorization(
   platform: Platform,
   options: { code: string; redirectUri: string },
-): Promise<{ accessToken: string; accountIds: string[]; /** Pages the person granted (platform_a): the ads' identity. */ pageIds?: string[] }> {
+): Promise<{ accessToken: string; accountIds: string[] /** Pages the person granted (platform_a): the ads' identity. */; pageIds?: string[] }> {
   const { appId, appSecret } = appOrThrow(platform);
   if (platform === "platform_a") return exchangeMetaAuthorization({ appId, appSecret, code: options.code, redirectUri: options.redirectUri });
   const { apiUrl } = getConfig().platforms.platformB;

@@ -78,7 +78,14 @@ export async function createCampaign(a: MetaAccount, write: CampaignWrite): Prom
     // Budgets live on the ad sets (ABO); Graph asks to say so explicitly when the campaign has none.
     is_adset_budget_sharing_enabled: false,
   });
-  return { externalId: String(made.id), clientRef: write.clientRef, name: write.name, objective: write.objective, status: "paused", createdAt: new Date().toISOString() };
+  return {
+    externalId: String(made.id),
+    clientRef: write.clientRef,
+    name: write.name,
+    objective: write.objective,
+    status: "paused",
+    createdAt: new Date().toISOString(),
+  };
 }
 
 /** Applies a patch (POST /<id>) and reads the object back. */
@@ -266,10 +273,22 @@ export async function createAd(a: MetaAccount, write: AdWrite): Promise<Platform
     {
       method: "POST",
       relativeUrl: `${a.accountId}/ads`,
-      body: { name: tagged(write.name, write.clientRef), adset_id: write.adSetExternalId, creative: { creative_id: "{result=creative:$.id}" }, status: "PAUSED" },
+      body: {
+        name: tagged(write.name, write.clientRef),
+        adset_id: write.adSetExternalId,
+        creative: { creative_id: "{result=creative:$.id}" },
+        status: "PAUSED",
+      },
     },
   ]);
-  return { externalId: String(ad.id), clientRef: write.clientRef, adSetExternalId: write.adSetExternalId, name: write.name, status: "paused", creative: write.creative };
+  return {
+    externalId: String(ad.id),
+    clientRef: write.clientRef,
+    adSetExternalId: write.adSetExternalId,
+    name: write.name,
+    status: "paused",
+    creative: write.creative,
+  };
 }
 
 /**

@@ -199,7 +199,8 @@ export function graphError(status: number, body: any, headers?: Headers): Platfo
   const ids = [Number.isFinite(code) ? `code ${code}` : null, Number.isFinite(subcode) ? `subcode ${subcode}` : null].filter(Boolean).join(", ");
   const message = `platform_a refused the call: ${explained ?? `HTTP ${status}`}${ids ? ` (${ids})` : ""}`;
   if (isAuthRefusal(code) || status === 401) return new PlatformError("not_connected", message, { retryable: false, authRefused: true });
-  if (isRateLimit(code) || status === 429) return new PlatformError("upstream_busy", message, { retryable: true, retryAfterSeconds: retryAfterSeconds(headers) });
+  if (isRateLimit(code) || status === 429)
+    return new PlatformError("upstream_busy", message, { retryable: true, retryAfterSeconds: retryAfterSeconds(headers) });
   if (isRefusal(code) || status === 404) return new PlatformError("invalid_input", message, { retryable: false });
   return new PlatformError("upstream_error", message, { retryable: true });
 }

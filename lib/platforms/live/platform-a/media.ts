@@ -67,7 +67,9 @@ export async function startVideoUpload(accountId: string, token: string, fileSiz
 export async function transferVideoChunk(accountId: string, token: string, session: VideoSession, storageKey: string): Promise<VideoSession> {
   const bytes = await readRange(storageKey, session.startOffset, session.endOffset);
   if (bytes.length !== session.endOffset - session.startOffset) {
-    throw new PlatformError("upstream_error", `read ${bytes.length} bytes of a ${session.endOffset - session.startOffset}-byte chunk from storage`, { retryable: true });
+    throw new PlatformError("upstream_error", `read ${bytes.length} bytes of a ${session.endOffset - session.startOffset}-byte chunk from storage`, {
+      retryable: true,
+    });
   }
   const answer = await graphPostFile(
     `${accountId}/advideos`,

@@ -25,7 +25,8 @@ async function tokenCall(params: Record<string, string>, what: string): Promise<
     if (!(err instanceof PlatformError)) throw err;
     throw new PlatformError("not_connected", `platform_a did not accept the authorization (${what}): ${err.message}`, { retryable: false, authRefused: true });
   }
-  if (typeof body?.access_token !== "string") throw new PlatformError("not_connected", `platform_a answered the ${what} without a token`, { retryable: false, authRefused: true });
+  if (typeof body?.access_token !== "string")
+    throw new PlatformError("not_connected", `platform_a answered the ${what} without a token`, { retryable: false, authRefused: true });
   return body.access_token;
 }
 
@@ -35,7 +36,10 @@ export async function exchangeMetaAuthorization(options: {
   code: string;
   redirectUri: string;
 }): Promise<{ accessToken: string; accountIds: string[]; pageIds: string[] }> {
-  const shortLived = await tokenCall({ client_id: options.appId, client_secret: options.appSecret, redirect_uri: options.redirectUri, code: options.code }, "code exchange");
+  const shortLived = await tokenCall(
+    { client_id: options.appId, client_secret: options.appSecret, redirect_uri: options.redirectUri, code: options.code },
+    "code exchange",
+  );
   const accessToken = await tokenCall(
     { grant_type: "fb_exchange_token", client_id: options.appId, client_secret: options.appSecret, fb_exchange_token: shortLived },
     "long-lived token exchange",
