@@ -63,6 +63,8 @@ export interface FakeMeta {
   revoke(token: string): void;
   /** The next call whose path matches answers this Graph error (HTTP 400 unless said otherwise). */
   failNext(pathPattern: RegExp, error: Record<string, unknown>, options?: { status?: number; headers?: Record<string, string>; times?: number }): void;
+  /** The next matching call is carried out, but its answer is lost (a 500, as if the connection dropped after the write). */
+  loseNextAnswer(pathPattern: RegExp): void;
   objects: Map<string, Obj>;
   /** Delivery of an ad on a day (what /insights reports). */
   setInsights(
@@ -189,6 +191,7 @@ export async function fakeMeta(options: {
   const comments = new Map<string, Comment>();
   const leads: Lead[] = [];
   const failures: { pattern: RegExp; answer: Answer; times: number }[] = [];
+  const lost: RegExp[] = [];
   const requests: GraphRequest[] = [];
   const chunk = options.videoChunkBytes ?? 64 * 1024;
 
@@ -733,7 +736,17 @@ export async function fakeMeta(options: {
       }
       const request: GraphRequest = { method: req.method ?? "GET", path: url.pathname, params, ...(file ? { file } : {}) };
       requests.push(request);
-      const answer = handle(request);
+      let answer = handle(request);
+      const drop = lost.findIndex((p) => p.test(url.pathname));
+      if (drop >= 0) {
+        lost.splice(drop, 1);
+        answer = {
+          status: 500,
+          body: {
+            error: { message: "An unexpected error has occurred. Please retry your request later.", type: "OAuthException", code: 2, is_transient: true },
+          },
+        };
+      }
       res.writeHead(answer.status, { "Content-Type": "application/json", ...(answer.headers ?? {}) });
       res.end(JSON.stringify(answer.body));
     });
@@ -757,6 +770,7 @@ export async function fakeMeta(options: {
         times: opts.times ?? 1,
         answer: { status: opts.status ?? 400, body: { error: { fbtrace_id: "AfakeTrace", ...error } }, headers: opts.headers },
       }),
+    loseNextAnswer: (pattern) => lost.push(pattern),
     setInsights: (adId, date, row) => {
       if (!insights.has(adId)) insights.set(adId, new Map());
       insights.get(adId)!.set(date, { date, ...row });

@@ -208,6 +208,18 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(videoSpec.video_data).toMatchObject({ video_id: videoId, title: "Watch", message: "See it move", image_url: expect.stringContaining(videoId) });
   }, 120_000);
 
+  it("a create whose answer was lost is found again by its clientRef on the retry: one campaign on Meta, not two", async () => {
+    meta.loseNextAnswer(/\/act_777000111\/campaigns$/);
+    const args = { platform: "platform_a", name: "Lost answer", objective: "awareness", clientRef: `lost-${Date.now()}` };
+    const first = await tool("create_campaign", args);
+    expect(first.status).toBe(502);
+    expect(first.body.error.code).toBe("upstream_error");
+    const again = await ok("create_campaign", args);
+    const onMeta = [...meta.objects.values()].filter((o) => o.kind === "campaign" && String(o.name).startsWith("Lost answer"));
+    expect(onMeta).toHaveLength(1);
+    expect(again.campaign).toMatchObject({ externalId: onMeta[0]!.id, name: "Lost answer", objective: "awareness" });
+  }, 60_000);
+
   it("activates, changes the budget, pauses and deletes on Meta", async () => {
     await ok("activate_campaign", { id: campaign.id });
     await ok("activate_ad_set", { id: adSet.id });
@@ -271,6 +283,9 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(byQuestion).toBeTruthy();
     await ok("hide_ad_comments", { ids: [bySpam.id] });
     expect(meta.comments.get(spam.id)!.is_hidden).toBe(true);
+    await ok("unhide_ad_comments", { ids: [bySpam.id] });
+    expect(meta.comments.get(spam.id)!.is_hidden).toBe(false);
+    await ok("hide_ad_comments", { ids: [bySpam.id] });
     await ok("reply_to_ad_comment", { id: byQuestion.id, message: "Yes, we do!" });
     const replies = [...meta.comments.values()].filter((c) => c.parent?.id === question.id);
     expect(replies).toMatchObject([{ message: "Yes, we do!", from: { id: PAGE } }]);
