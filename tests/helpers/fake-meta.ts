@@ -366,6 +366,15 @@ export async function fakeMeta(options: {
       if (name === "ads") return list("ad", accountId, p);
       if (name === "adcreatives") return list("adcreative", accountId, p);
       if (name === "customaudiences") return list("custom_audience", accountId, p);
+      // An account's videos, newest first.
+      if (name === "advideos")
+        return cursorPage(
+          [...objects.values()]
+            .filter((o) => o.kind === "video" && o.account_id === accountId)
+            .reverse()
+            .map((o) => project({ id: o.id, title: o.title, status: videoStatusNow(o) }, p.fields)),
+          p,
+        );
       if (name === "insights") return insightsOf(accountId, p);
       return invalidParam(`Tried accessing nonexisting field (${name})`);
     }
@@ -522,6 +531,13 @@ export async function fakeMeta(options: {
       return { status: 200, body: { success: true } };
     }
     return invalidParam("upload_phase must be one of {start, transfer, finish, cancel}");
+  }
+
+  /** The status without counting a poll (what a list shows). */
+  function videoStatusNow(video: Obj): Record<string, unknown> {
+    if (!video.finished) return { video_status: "upload_incomplete" };
+    if (video.polls <= (options.videoProcessingPolls ?? 1)) return { video_status: "processing" };
+    return { video_status: video.broken ? "error" : "ready" };
   }
 
   function videoStatus(video: Obj): Record<string, unknown> {

@@ -133,6 +133,19 @@ describe("platform_a live on Meta's Marketing API", () => {
     videoCreativeId = await creativeOf(name);
   }, 120_000);
 
+  it("a push cut short while Meta processes the video finds that video on the next attempt instead of uploading a second copy", async () => {
+    const name = `meta-cut-${Date.now()}.mp4`;
+    const videosBefore = [...meta.objects.values()].filter((o) => o.kind === "video").length;
+    // The first status poll is answered with a transient failure: attempt 1 of the push fails after finish.
+    meta.loseNextAnswer(/^\/v24\.0\/\d+$/);
+    const [upload] = await pushed([{ name, type: "video/mp4", bytes: mp4Video(320, 240, 1) }]);
+    expect(upload.status).toBe("completed");
+    const made = [...meta.objects.values()].filter((o) => o.kind === "video");
+    expect(made.length).toBe(videosBefore + 1);
+    expect(made.at(-1)!.id).toBe(upload.platform_a.videoId);
+    expect(made.at(-1)!.title).toBe(`${name} [adloom:${upload.id}]`);
+  }, 120_000);
+
   it("a video Meta cannot process fails the upload with Meta's reason", async () => {
     const [upload] = await pushed([{ name: `meta-broken-${Date.now()}.mp4`, type: "video/mp4", bytes: mp4Video(320, 240, 1) }]);
     expect(upload.status).toBe("failed");

@@ -81,7 +81,7 @@ export async function transferVideoChunk(accountId: string, token: string, sessi
 }
 
 export async function finishVideoUpload(accountId: string, token: string, session: VideoSession, title: string): Promise<void> {
-  const answer = await graphPost(`${accountId}/advideos`, token, { upload_phase: "finish", upload_session_id: session.sessionId, title: title.slice(0, 255) });
+  const answer = await graphPost(`${accountId}/advideos`, token, { upload_phase: "finish", upload_session_id: session.sessionId, title });
   if (answer?.success !== true) throw new PlatformError("upstream_error", "platform_a did not confirm the end of the video upload", { retryable: true });
 }
 
@@ -114,17 +114,40 @@ export async function waitForVideoReady(videoId: string, token: string, options:
   }
 }
 
+/** The title a pushed video gets at finish: it names the upload, so a later attempt can find the video. */
+export const videoTitle = (fileName: string, uploadId: string) => `${fileName.slice(0, 200)} [adloom:${uploadId}]`;
+
+/**
+ * A video an earlier attempt of this upload finished (its title names the upload) and Meta has not
+ * refused: the newest 100 of the account's videos are looked at. A push cut short while Meta was
+ * processing then waits for that video instead of uploading a second copy.
+ */
+export async function findFinishedVideo(accountId: string, token: string, title: string): Promise<string | null> {
+  const page = await graphGet(`${accountId}/advideos`, token, { fields: "id,title,status", limit: 100 });
+  const earlier = (page.data ?? []).find((v: any) => v.title === title && v.status?.video_status !== "error" && v.status?.video_status !== "upload_incomplete");
+  return earlier ? String(earlier.id) : null;
+}
+
 /** The whole video upload: start, every chunk Meta asks for, finish, then processing. Answers the video id. */
-export async function uploadVideo(accountId: string, token: string, file: { name: string; storageKey: string; sizeBytes: number }): Promise<string> {
+export async function uploadVideo(
+  accountId: string,
+  token: string,
+  file: { name: string; storageKey: string; sizeBytes: number; title: string },
+): Promise<string> {
+  const earlier = await findFinishedVideo(accountId, token, file.title);
+  if (earlier) {
+    await waitForVideoReady(earlier, token);
+    return earlier;
+  }
   let session = await startVideoUpload(accountId, token, file.sizeBytes);
   while (session.startOffset < session.endOffset) session = await transferVideoChunk(accountId, token, session, file.storageKey);
-  await finishVideoUpload(accountId, token, session, file.name);
+  await finishVideoUpload(accountId, token, session, file.title);
   await waitForVideoReady(session.videoId, token);
   return session.videoId;
 }
 
 export async function pushMetaMedia(accountId: string, token: string, request: PushRequest): Promise<string> {
-  const file = { name: request.fileName, storageKey: request.storageKey, sizeBytes: request.sizeBytes };
+  const file = { name: request.fileName, storageKey: request.storageKey, sizeBytes: request.sizeBytes, title: videoTitle(request.fileName, request.uploadId) };
   if (request.sizeBytes === 0) throw new PlatformError("invalid_input", "platform_a refused the media: the file is empty", { retryable: false });
   return request.kind === "image" ? uploadImage(accountId, token, file) : uploadVideo(accountId, token, file);
 }
