@@ -186,14 +186,16 @@ export async function connectFromAuthorization(
   platform: Platform,
   options: { code: string; redirectUri: string },
 ): Promise<{ connected: AdAccountConnection[]; failed: { externalAccountId: string; message: string }[] }> {
-  const { accessToken, accountIds } = await exchangeAuthorization(platform, options);
+  const { accessToken, accountIds, pageIds = [] } = await exchangeAuthorization(platform, options);
+  // The Page ads publish as: the one granted; with several, the first (adaccount connect --page changes it).
+  const pageId = pageIds[0];
   if (!accountIds.length)
     throw new AppError("not_connected", `The ${platform} authorization reached no ad account; grant access to at least one and connect again`);
   const connected: AdAccountConnection[] = [];
   const failed: { externalAccountId: string; message: string }[] = [];
   for (const externalAccountId of accountIds.slice(0, 50)) {
     try {
-      connected.push(await connectAdAccount({ workspaceId, platform, externalAccountId, accessToken }));
+      connected.push(await connectAdAccount({ workspaceId, platform, externalAccountId, accessToken, ...(pageId ? { pageId } : {}) }));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       failed.push({ externalAccountId, message: err.message });

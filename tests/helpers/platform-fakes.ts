@@ -74,6 +74,17 @@ export async function fakeGraphApi(options: {
   const tokens = new Map<string, Set<string>>();
   const server = await listen((req, res) => {
     const v = `/${options.version}`;
+    if (options.oauth && req.path === `${v}/oauth/access_token` && req.query.get("grant_type") === "fb_exchange_token") {
+      // The long-lived token exchange (Facebook Login): the short-lived token for one of ~60 days.
+      const granted = tokens.get(req.query.get("fb_exchange_token") ?? "");
+      if (req.query.get("client_id") !== options.oauth.appId || req.query.get("client_secret") !== options.appSecret || !granted)
+        return json(res, 400, {
+          error: { message: "Error validating access token: Session has expired.", type: "OAuthException", code: 190, error_subcode: 463 },
+        });
+      const long = `${req.query.get("fb_exchange_token")}-long`;
+      tokens.set(long, granted);
+      return json(res, 200, { access_token: long, token_type: "bearer", expires_in: 5183944 });
+    }
     if (options.oauth && req.path === `${v}/oauth/access_token`) {
       const o = options.oauth;
       if (
@@ -91,6 +102,11 @@ export async function fakeGraphApi(options: {
       const granted = tokens.get(req.query.get("access_token") ?? "");
       if (!granted) return json(res, 400, { error: { message: "Invalid OAuth access token.", type: "OAuthException", code: 190 } });
       return json(res, 200, { data: [...granted].map((id) => ({ id, account_id: id.slice(4) })), paging: {} });
+    }
+    if (req.path === `${v}/me/accounts`) {
+      if (!tokens.has(req.query.get("access_token") ?? ""))
+        return json(res, 400, { error: { message: "Invalid OAuth access token.", type: "OAuthException", code: 190 } });
+      return json(res, 200, { data: [], paging: {} });
     }
     const match = new RegExp(`^/${options.version.replace(".", "\\.")}/(act_\\d+)$`).exec(req.path);
     if (!match || req.method !== "GET") return json(res, 400, { error: { message: "Unsupported get request.", type: "GraphMethodException", code: 100 } });

@@ -44,6 +44,23 @@ export function refusingAdapter(platform: Platform, mode: "sandbox" | "live", er
 }
 
 /**
+ * Runs a call with the live account's opened token. A token the platform refuses moves the account
+ * to `needs_reconnect` and answers not_connected (every later call answers it at once, see adapterFor).
+ */
+export async function withAccountToken<T>(account: AdAccountRef, call: (token: string) => Promise<T>): Promise<T> {
+  try {
+    const { accessToken } = await loadAccountCredentials(account);
+    return await call(accessToken);
+  } catch (err) {
+    if (err instanceof PlatformError && err.authRefused) {
+      await markNeedsReconnect(account.id, err.message);
+      throw accountNotConnected({ ...account, status: "needs_reconnect" }, err.message);
+    }
+    throw err;
+  }
+}
+
+/**
  * The real platform APIs for a live account: each call opens the account's sealed token. A token
  * the platform refuses moves the account to `needs_reconnect` (no retry: every later call answers
  * not_connected at once, see adapterFor). So far only the account read is built; issues 22/23 add
@@ -54,17 +71,8 @@ export class LivePlatformAdapter implements PlatformAdapter {
 
   constructor(readonly platform: Platform) {}
 
-  private async withToken<T>(account: AdAccountRef, call: (token: string) => Promise<T>): Promise<T> {
-    try {
-      const { accessToken } = await loadAccountCredentials(account);
-      return await call(accessToken);
-    } catch (err) {
-      if (err instanceof PlatformError && err.authRefused) {
-        await markNeedsReconnect(account.id, err.message);
-        throw accountNotConnected({ ...account, status: "needs_reconnect" }, err.message);
-      }
-      throw err;
-    }
+  private withToken<T>(account: AdAccountRef, call: (token: string) => Promise<T>): Promise<T> {
+    return withAccountToken(account, call);
   }
 
   private notBuilt(what: string): PlatformError {

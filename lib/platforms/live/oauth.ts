@@ -1,7 +1,7 @@
-import { createHmac } from "node:crypto";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { getConfig } from "@/lib/services";
 import { PlatformError } from "../types";
+import { exchangeMetaAuthorization, metaDialogUrl } from "./platform-a/oauth";
 import { callPlatform } from "./wire";
 
 /**
@@ -30,13 +30,7 @@ function appOrThrow(platform: Platform): { appId: string; appSecret: string } {
 export function authorizeUrl(platform: Platform, options: { state: string; redirectUri: string }): string {
   const { appId } = appOrThrow(platform);
   if (platform === "platform_a") {
-    const url = new URL(`https://www.facebook.com/${getConfig().platforms.platformA.apiVersion}/dialog/oauth`);
-    url.searchParams.set("client_id", appId);
-    url.searchParams.set("redirect_uri", options.redirectUri);
-    url.searchParams.set("state", options.state);
-    url.searchParams.set("scope", "ads_management,ads_read,business_management,pages_show_list,leads_retrieval,pages_manage_engagement");
-    url.searchParams.set("response_type", "code");
-    return url.toString();
+    return metaDialogUrl({ apiVersion: getConfig().platforms.platformA.apiVersion, appId, redirectUri: options.redirectUri, state: options.state });
   }
   const url = new URL("https://business-api.tiktok.com/portal/auth");
   url.searchParams.set("app_id", appId);
@@ -49,33 +43,9 @@ export function authorizeUrl(platform: Platform, options: { state: string; redir
 export async function exchangeAuthorization(
   platform: Platform,
   options: { code: string; redirectUri: string },
-): Promise<{ accessToken: string; accountIds: string[] }> {
+): Promise<{ accessToken: string; accountIds: string[] /** Pages the person granted (platform_a): the ads' identity. */; pageIds?: string[] }> {
   const { appId, appSecret } = appOrThrow(platform);
-  if (platform === "platform_a") {
-    const { apiUrl, apiVersion } = getConfig().platforms.platformA;
-    const tokenUrl = new URL(`${apiUrl}/${apiVersion}/oauth/access_token`);
-    for (const [k, v] of Object.entries({ client_id: appId, client_secret: appSecret, redirect_uri: options.redirectUri, code: options.code }))
-      tokenUrl.searchParams.set(k, v);
-    const token = await callPlatform("platform_a", tokenUrl.toString());
-    const accessToken = token.body?.access_token;
-    if (token.status !== 200 || typeof accessToken !== "string") {
-      throw new PlatformError("not_connected", `platform_a did not accept the authorization: ${token.body?.error?.message ?? `HTTP ${token.status}`}`, {
-        retryable: false,
-        authRefused: true,
-      });
-    }
-    const accountsUrl = new URL(`${apiUrl}/${apiVersion}/me/adaccounts`);
-    accountsUrl.searchParams.set("fields", "account_id,name");
-    accountsUrl.searchParams.set("access_token", accessToken);
-    accountsUrl.searchParams.set("appsecret_proof", createHmac("sha256", appSecret).update(accessToken).digest("hex"));
-    const accounts = await callPlatform("platform_a", accountsUrl.toString());
-    if (accounts.status !== 200)
-      throw new PlatformError("upstream_error", `platform_a did not list the ad accounts: ${accounts.body?.error?.message ?? `HTTP ${accounts.status}`}`, {
-        retryable: false,
-      });
-    const ids = (accounts.body?.data ?? []).map((a: any) => String(a.id ?? `act_${a.account_id}`)).filter((id: string) => /^act_\d+$/.test(id));
-    return { accessToken, accountIds: ids };
-  }
+  if (platform === "platform_a") return exchangeMetaAuthorization({ appId, appSecret, code: options.code, redirectUri: options.redirectUri });
   const { apiUrl } = getConfig().platforms.platformB;
   const res = await callPlatform("platform_b", `${apiUrl}/open_api/v1.3/oauth2/access_token/`, {
     method: "POST",

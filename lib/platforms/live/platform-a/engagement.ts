@@ -1,0 +1,160 @@
+import { PlatformError } from "../../types";
+import type { AdComment, CommentsQuery, LeadForm, LeadsQuery, LeadSubmission } from "../../ads-types";
+import { graphDelete, graphGet, graphList, graphPost } from "./graph";
+import type { MetaAccount } from "./ads";
+import { isoTime } from "./naming";
+
+/**
+ * What people do with the ads on the Page: comments on the ads' posts (the creative's
+ * effective_object_story_id) and lead-form submissions. Both belong to the Page, so these calls use
+ * the Page's access token (GET /<page_id>?fields=access_token with the user token: needs
+ * pages_read_engagement / pages_manage_engagement and leads_retrieval).
+ */
+
+const pageTokens = new Map<string, { token: string; until: number }>();
+
+function requirePage(a: MetaAccount): string {
+  if (!a.pageId)
+    throw new PlatformError("invalid_input", "platform_a comments and leads belong to the account's Page: reconnect the account and pick the Page", {
+      retryable: false,
+    });
+  return a.pageId;
+}
+
+/** The Page's token for this user token, kept for 10 minutes. */
+async function pageToken(a: MetaAccount): Promise<string> {
+  const pageId = requirePage(a);
+  const key = `${pageId}:${a.token}`;
+  const kept = pageTokens.get(key);
+  if (kept && kept.until > Date.now()) return kept.token;
+  const page = await graphGet(pageId, a.token, { fields: "access_token" });
+  if (typeof page.access_token !== "string")
+    throw new PlatformError("not_connected", `platform_a gave no access to Page ${pageId}: the token lacks the Page's permissions`, {
+      retryable: false,
+      authRefused: true,
+    });
+  pageTokens.set(key, { token: page.access_token, until: Date.now() + 10 * 60_000 });
+  return page.access_token;
+}
+
+const COMMENT_FIELDS = "id,from{id,name},message,created_time,is_hidden,parent{id}";
+
+/** A comment id is `<post id>_<comment id>`; a Page post's id is `<page id>_<post id>`. */
+const postPartOf = (commentId: string) => commentId.split("_")[0] ?? "";
+
+function toComment(c: any, adExternalId: string, pageId: string): AdComment {
+  return {
+    externalId: String(c.id),
+    adExternalId,
+    authorName: String(c.from?.name ?? ""),
+    message: String(c.message ?? ""),
+    createdAt: isoTime(c.created_time) ?? new Date(0).toISOString(),
+    hidden: c.is_hidden === true,
+    parentExternalId: c.parent?.id ? String(c.parent.id) : null,
+    byPage: String(c.from?.id ?? "") === pageId,
+  };
+}
+
+/** The account's ads and the Page posts they run as. */
+async function adPosts(a: MetaAccount, adIds?: string[]): Promise<Map<string, string>> {
+  const ads = await graphList(`${a.accountId}/ads`, a.token, {
+    fields: "id,creative{effective_object_story_id}",
+    ...(adIds?.length ? { filtering: [{ field: "id", operator: "IN", value: adIds }] } : {}),
+  });
+  const posts = new Map<string, string>();
+  for (const ad of ads) {
+    const story = ad.creative?.effective_object_story_id;
+    if (story) posts.set(String(story), String(ad.id));
+  }
+  return posts;
+}
+
+const byTimeThenId = (x: { createdAt: string; externalId: string }, y: { createdAt: string; externalId: string }) =>
+  x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : x.externalId < y.externalId ? -1 : x.externalId > y.externalId ? 1 : 0;
+
+function afterPosition<T extends { createdAt: string; externalId: string }>(items: T[], after?: string, afterId?: string): T[] {
+  if (!after) return items;
+  const at = new Date(after).toISOString();
+  return items.filter((i) => i.createdAt > at || (afterId !== undefined && i.createdAt === at && i.externalId > afterId));
+}
+
+/** Every comment (and reply: filter=stream) on the ads' posts, oldest first after the position. */
+export async function listComments(a: MetaAccount, query: CommentsQuery): Promise<AdComment[]> {
+  const pageId = requirePage(a);
+  const token = await pageToken(a);
+  const posts = await adPosts(a, query.adExternalIds);
+  const all: AdComment[] = [];
+  for (const [post, adId] of posts) {
+    const comments = await graphList(`${post}/comments`, token, {
+      fields: COMMENT_FIELDS,
+      filter: "stream",
+      order: "chronological",
+      ...(query.after ? { since: Math.floor(new Date(query.after).getTime() / 1000) - 1 } : {}),
+    });
+    all.push(...comments.map((c) => toComment(c, adId, pageId)));
+  }
+  return afterPosition(all.sort(byTimeThenId), query.after, query.afterExternalId).slice(0, query.limit);
+}
+
+async function readComment(a: MetaAccount, token: string, commentId: string): Promise<AdComment> {
+  const c = await graphGet(commentId, token, { fields: COMMENT_FIELDS });
+  const posts = await adPosts(a);
+  const adId = [...posts].find(([post]) => post.split("_")[1] === postPartOf(commentId))?.[1] ?? "";
+  return toComment(c, adId, requirePage(a));
+}
+
+export async function setCommentHidden(a: MetaAccount, commentId: string, hidden: boolean): Promise<AdComment> {
+  const token = await pageToken(a);
+  await graphPost(commentId, token, { is_hidden: hidden });
+  return readComment(a, token, commentId);
+}
+
+/** Replies as the Page; a reply the Page already made with the same text answers that one (a repeated call). */
+export async function replyToComment(a: MetaAccount, commentId: string, message: string): Promise<AdComment> {
+  const pageId = requirePage(a);
+  const token = await pageToken(a);
+  const parent = await readComment(a, token, commentId);
+  const replies = await graphList(`${commentId}/comments`, token, { fields: COMMENT_FIELDS });
+  const earlier = replies.find((r) => String(r.from?.id) === pageId && r.message === message);
+  const id = earlier ? String(earlier.id) : String((await graphPost(`${commentId}/comments`, token, { message })).id);
+  const reply = await graphGet(id, token, { fields: COMMENT_FIELDS });
+  return toComment({ ...reply, parent: reply.parent ?? { id: commentId } }, parent.adExternalId, pageId);
+}
+
+export async function deleteComment(a: MetaAccount, commentId: string): Promise<void> {
+  await graphDelete(commentId, await pageToken(a));
+}
+
+/** The Page's lead forms: GET /<page_id>/leadgen_forms. */
+export async function listLeadForms(a: MetaAccount): Promise<LeadForm[]> {
+  const token = await pageToken(a);
+  const forms = await graphList(`${requirePage(a)}/leadgen_forms`, token, { fields: "id,name,status,questions" });
+  return forms.map((f) => ({
+    externalId: String(f.id),
+    name: String(f.name ?? ""),
+    questions: (f.questions ?? []).map((q: any) => String(q.key ?? q.type ?? "").toLowerCase()).filter(Boolean),
+    status: f.status === "ACTIVE" ? "active" : "archived",
+  }));
+}
+
+/**
+ * A form's submissions after the position, oldest first by (createdAt, id): GET /<form_id>/leads
+ * filtered on time_created (seconds) from the position's second, ordered and cut here, since Graph
+ * lists leads newest first.
+ */
+export async function listLeadSubmissions(a: MetaAccount, query: LeadsQuery): Promise<LeadSubmission[]> {
+  const token = await pageToken(a);
+  const since = query.after ? Math.floor(new Date(query.after).getTime() / 1000) - 1 : null;
+  const leads = await graphList(`${query.formExternalId}/leads`, token, {
+    fields: "id,created_time,ad_id,form_id,field_data",
+    ...(since !== null ? { filtering: [{ field: "time_created", operator: "GREATER_THAN", value: since }] } : {}),
+  });
+  const submissions: LeadSubmission[] = leads.map((l) => ({
+    externalId: String(l.id),
+    formExternalId: String(l.form_id ?? query.formExternalId),
+    adExternalId: l.ad_id ? String(l.ad_id) : null,
+    createdAt: isoTime(l.created_time) ?? new Date(0).toISOString(),
+    fields: (l.field_data ?? []).map((f: any) => ({ name: String(f.name), values: (f.values ?? []).map(String) })),
+  }));
+  return afterPosition(submissions.sort(byTimeThenId), query.after, query.afterId).slice(0, query.limit);
+}

@@ -1,0 +1,58 @@
+import type { DailyInsight, InsightsQuery } from "../../ads-types";
+import { graphList } from "./graph";
+import type { MetaAccount } from "./ads";
+import { toMinor } from "./naming";
+
+/**
+ * Per ad per day from GET /act_<id>/insights (level=ad, time_increment=1, time_range in the account's
+ * time zone, which is how Meta reports days). Reach and frequency are unique-people metrics Meta
+ * does not break down by hour, so the hourly rollup re-reads today's partial row (contract) rather
+ * than summing hourly rows; the cumulative frequency per ad comes from a second, lifetime
+ * (date_preset=maximum) read of the same ads.
+ */
+
+/** Purchases (omni_purchase already includes purchase) plus leads. */
+function pick(actions: any[] | undefined): number {
+  const byType = new Map((actions ?? []).map((x: any) => [String(x.action_type), Number(x.value ?? 0)]));
+  const purchase = byType.get("omni_purchase") ?? byType.get("purchase") ?? 0;
+  const lead = byType.get("lead") ?? byType.get("onsite_conversion.lead_grouped") ?? 0;
+  return purchase + lead;
+}
+
+function adFilter(query: InsightsQuery) {
+  return query.adExternalIds?.length ? { filtering: [{ field: "ad.id", operator: "IN", value: query.adExternalIds }] } : {};
+}
+
+export async function getDailyInsights(a: MetaAccount, query: InsightsQuery): Promise<DailyInsight[]> {
+  if (query.adExternalIds && query.adExternalIds.length === 0) return [];
+  const days = await graphList(`${a.accountId}/insights`, a.token, {
+    level: "ad",
+    time_increment: 1,
+    time_range: { since: query.since, until: query.until },
+    fields: "ad_id,date_start,impressions,reach,clicks,spend,actions,action_values,account_currency",
+    ...adFilter(query),
+  });
+  if (!days.length) return [];
+  const lifetime = await graphList(`${a.accountId}/insights`, a.token, {
+    level: "ad",
+    date_preset: "maximum",
+    fields: "ad_id,frequency",
+    ...adFilter(query),
+  });
+  const frequency = new Map(lifetime.map((r) => [String(r.ad_id), Number(r.frequency ?? 0)]));
+  return days.map((r) => {
+    const currency = String(r.account_currency ?? "USD");
+    const values = new Map((r.action_values ?? []).map((x: any) => [String(x.action_type), x.value]));
+    return {
+      adExternalId: String(r.ad_id),
+      date: String(r.date_start),
+      impressions: Number(r.impressions ?? 0),
+      reach: Number(r.reach ?? 0),
+      clicks: Number(r.clicks ?? 0),
+      spendMinor: toMinor(r.spend, currency),
+      conversions: Math.round(pick(r.actions)),
+      conversionValueMinor: toMinor(values.get("omni_purchase") ?? values.get("purchase") ?? 0, currency),
+      frequency: frequency.get(String(r.ad_id)) ?? 0,
+    };
+  });
+}

@@ -1,0 +1,153 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { getStorage } from "@/lib/storage";
+import { PlatformError, type PushRequest } from "../../types";
+import { graphGet, graphPost, graphPostFile } from "./graph";
+
+/**
+ * Media into a Meta ad account's library, one function per phase of Meta's protocol so a chunked,
+ * resumable upload job can call them step by step:
+ *
+ * - images: POST /act_<id>/adimages with `bytes` (base64) -> `images.<name>.hash` (the spec's imageHash);
+ * - videos (resumable upload, /act_<id>/advideos): `upload_phase=start` with `file_size` -> session id,
+ *   video id and the first byte range; `upload_phase=transfer` with `start_offset` and `video_file_chunk`
+ *   per range Meta asks for next; `upload_phase=finish`; then GET /<video_id>?fields=status until
+ *   `status.video_status` is `ready` (or `error`, failing with Meta's reason).
+ */
+
+async function readAll(storageKey: string): Promise<Buffer> {
+  const object = await getStorage().read(storageKey);
+  if (!object) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+async function readRange(storageKey: string, start: number, endExclusive: number): Promise<Buffer> {
+  const object = await getStorage().read(storageKey, { range: { start, end: endExclusive - 1 } });
+  if (!object) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Uploads one image; answers its hash. The same bytes always get the same hash (Meta keeps one image). */
+export async function uploadImage(accountId: string, token: string, file: { name: string; storageKey: string; sizeBytes: number }): Promise<string> {
+  const bytes = await readAll(file.storageKey);
+  if (bytes.length !== file.sizeBytes) {
+    throw new PlatformError("upstream_error", `read ${bytes.length} of ${file.sizeBytes} bytes from storage; the file is incomplete`, { retryable: true });
+  }
+  const answer = await graphPost(`${accountId}/adimages`, token, { bytes: bytes.toString("base64"), name: file.name.slice(0, 100) });
+  const images = Object.values(answer?.images ?? {}) as { hash?: string }[];
+  const hash = images[0]?.hash;
+  if (typeof hash !== "string" || !hash) throw new PlatformError("upstream_error", "platform_a answered the image upload without a hash", { retryable: true });
+  return hash;
+}
+
+export interface VideoSession {
+  videoId: string;
+  sessionId: string;
+  /** The byte range Meta wants next: [startOffset, endOffset). Equal offsets mean everything arrived. */
+  startOffset: number;
+  endOffset: number;
+}
+
+export async function startVideoUpload(accountId: string, token: string, fileSize: number): Promise<VideoSession> {
+  const answer = await graphPost(`${accountId}/advideos`, token, { upload_phase: "start", file_size: fileSize });
+  if (!answer?.upload_session_id || !answer?.video_id)
+    throw new PlatformError("upstream_error", "platform_a answered the video upload start without a session", { retryable: true });
+  return {
+    videoId: String(answer.video_id),
+    sessionId: String(answer.upload_session_id),
+    startOffset: Number(answer.start_offset),
+    endOffset: Number(answer.end_offset),
+  };
+}
+
+/** Sends the range Meta asked for; answers the session with the next range. */
+export async function transferVideoChunk(accountId: string, token: string, session: VideoSession, storageKey: string): Promise<VideoSession> {
+  const bytes = await readRange(storageKey, session.startOffset, session.endOffset);
+  if (bytes.length !== session.endOffset - session.startOffset) {
+    throw new PlatformError("upstream_error", `read ${bytes.length} bytes of a ${session.endOffset - session.startOffset}-byte chunk from storage`, {
+      retryable: true,
+    });
+  }
+  const answer = await graphPostFile(
+    `${accountId}/advideos`,
+    token,
+    { upload_phase: "transfer", upload_session_id: session.sessionId, start_offset: session.startOffset },
+    { field: "video_file_chunk", name: "chunk", contentType: "application/octet-stream", bytes },
+  );
+  return { ...session, startOffset: Number(answer.start_offset), endOffset: Number(answer.end_offset) };
+}
+
+export async function finishVideoUpload(accountId: string, token: string, session: VideoSession, title: string): Promise<void> {
+  const answer = await graphPost(`${accountId}/advideos`, token, { upload_phase: "finish", upload_session_id: session.sessionId, title });
+  if (answer?.success !== true) throw new PlatformError("upstream_error", "platform_a did not confirm the end of the video upload", { retryable: true });
+}
+
+export type VideoProcessing = { state: "ready" } | { state: "processing"; progress: number } | { state: "error"; reason: string };
+
+/** Where Meta is with the video: `status.video_status` ready / processing / error (with the failed phase's errors). */
+export async function videoProcessing(videoId: string, token: string): Promise<VideoProcessing> {
+  const { status } = await graphGet(videoId, token, { fields: "status" });
+  if (status?.video_status === "ready") return { state: "ready" };
+  if (status?.video_status === "error") {
+    const phases = [status.uploading_phase, status.processing_phase, status.publishing_phase];
+    const reasons = phases.flatMap((p: any) => (p?.errors ?? []).map((e: any) => e?.message)).filter(Boolean);
+    return { state: "error", reason: reasons.join("; ") || "the video could not be processed" };
+  }
+  return { state: "processing", progress: Number(status?.processing_progress ?? 0) };
+}
+
+/** Polls until the video is ready; Meta's processing error is terminal (the file itself is refused). */
+export async function waitForVideoReady(videoId: string, token: string, options: { timeoutMs?: number; pollMs?: number } = {}): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
+  let wait = options.pollMs ?? 500;
+  for (;;) {
+    const state = await videoProcessing(videoId, token);
+    if (state.state === "ready") return;
+    if (state.state === "error") throw new PlatformError("invalid_input", `platform_a refused the video: ${state.reason}`, { retryable: false });
+    if (Date.now() + wait > deadline)
+      throw new PlatformError("upstream_error", `platform_a is still processing video ${videoId} (${state.progress}%)`, { retryable: true });
+    await sleep(wait);
+    wait = Math.min(wait * 2, 5_000);
+  }
+}
+
+/** The title a pushed video gets at finish: it names the upload, so a later attempt can find the video. */
+export const videoTitle = (fileName: string, uploadId: string) => `${fileName.slice(0, 200)} [adloom:${uploadId}]`;
+
+/**
+ * A video an earlier attempt of this upload finished (its title names the upload) and Meta has not
+ * refused: the newest 100 of the account's videos are looked at. A push cut short while Meta was
+ * processing then waits for that video instead of uploading a second copy.
+ */
+export async function findFinishedVideo(accountId: string, token: string, title: string): Promise<string | null> {
+  const page = await graphGet(`${accountId}/advideos`, token, { fields: "id,title,status", limit: 100 });
+  const earlier = (page.data ?? []).find((v: any) => v.title === title && v.status?.video_status !== "error" && v.status?.video_status !== "upload_incomplete");
+  return earlier ? String(earlier.id) : null;
+}
+
+/** The whole video upload: start, every chunk Meta asks for, finish, then processing. Answers the video id. */
+export async function uploadVideo(
+  accountId: string,
+  token: string,
+  file: { name: string; storageKey: string; sizeBytes: number; title: string },
+): Promise<string> {
+  const earlier = await findFinishedVideo(accountId, token, file.title);
+  if (earlier) {
+    await waitForVideoReady(earlier, token);
+    return earlier;
+  }
+  let session = await startVideoUpload(accountId, token, file.sizeBytes);
+  while (session.startOffset < session.endOffset) session = await transferVideoChunk(accountId, token, session, file.storageKey);
+  await finishVideoUpload(accountId, token, session, file.title);
+  await waitForVideoReady(session.videoId, token);
+  return session.videoId;
+}
+
+export async function pushMetaMedia(accountId: string, token: string, request: PushRequest): Promise<string> {
+  const file = { name: request.fileName, storageKey: request.storageKey, sizeBytes: request.sizeBytes, title: videoTitle(request.fileName, request.uploadId) };
+  if (request.sizeBytes === 0) throw new PlatformError("invalid_input", "platform_a refused the media: the file is empty", { retryable: false });
+  return request.kind === "image" ? uploadImage(accountId, token, file) : uploadVideo(accountId, token, file);
+}

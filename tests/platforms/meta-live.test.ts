@@ -1,0 +1,401 @@
+/**
+ * platform_a live: a workspace on PLATFORMS_MODE=live with a Meta ad account connected to a local
+ * Graph API fake (tests/helpers/fake-meta.ts, PLATFORM_A_API_URL). Through HTTP and the operator
+ * CLI: media pushes (image hash, resumable video upload and processing), building and launching an
+ * ad, status/budget/delete, insights into the rollup, leads, comments, and Graph errors mapped to
+ * the tool codes (rate limits, refusals, a revoked token -> needs_reconnect -> not_connected).
+ */
+import { createHmac } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { admin, api, createTenant, type Tenant } from "../helpers/fixtures";
+import { fakeMeta, type FakeMeta } from "../helpers/fake-meta";
+import { allCreatives, creativeWhen, finishedUpload, uploadIds, waitFor } from "../helpers/library";
+import { mp4Video, pngImage } from "../helpers/media-fixtures";
+import { startServer, tempDataDir, type TestServer } from "../helpers/server";
+import { callTool } from "../tools/helpers";
+import { cookieHeader, signIn } from "../dashboard/session";
+
+const APP_SECRET = "meta-app-secret";
+const ACCOUNT = "act_777000111";
+const PAGE = "1000001";
+const TOKEN = "meta-user-token";
+const TZ = "America/New_York";
+
+let meta: FakeMeta;
+let server: TestServer;
+let t: Tenant;
+const dataDir = tempDataDir("meta-live");
+
+const tool = (name: string, args: unknown = {}) => callTool(t.key, name, args, {}, server.url);
+async function ok(name: string, args: unknown = {}): Promise<any> {
+  const res = await tool(name, args);
+  if (res.status !== 200) throw new Error(`${name} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.result;
+}
+const run = (argv: string[]) => admin<any>(argv, server.dataDir);
+const proof = (token: string) => createHmac("sha256", APP_SECRET).update(token).digest("hex");
+const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: TZ, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+const calls = (pattern: RegExp, method?: string) => meta.requests.filter((r) => pattern.test(r.path) && (!method || r.method === method));
+
+async function pushed(files: { name: string; type: string; bytes: Buffer }[]): Promise<any[]> {
+  const ids = await uploadIds(t.key, files, { platform: "platform_a", baseUrl: server.url });
+  return Promise.all(ids.map((id) => finishedUpload(t.key, id, 90_000, server.url)));
+}
+
+async function creativeOf(fileName: string): Promise<string> {
+  const c = await waitFor(`creative of ${fileName}`, async () => (await allCreatives(t.key, server.url)).find((x) => x.fileName === fileName), 60_000);
+  await creativeWhen(t.key, c.id, (x) => x.status === "ready", 60_000, server.url);
+  return c.id;
+}
+
+beforeAll(async () => {
+  meta = await fakeMeta({
+    version: "v24.0",
+    appId: "meta-app-1",
+    appSecret: APP_SECRET,
+    accounts: {
+      [ACCOUNT]: { name: "Acme US", currency: "USD", timezone_name: TZ, account_status: 1 },
+      act_888000222: { name: "Acme EU", currency: "EUR", timezone_name: "Europe/Berlin", account_status: 1 },
+    },
+    pages: { [PAGE]: { name: "Acme" } },
+    oauth: { code: "meta-code-1", token: "meta-short-token", accountIds: ["act_888000222"], pageIds: [PAGE] },
+    videoChunkBytes: 16 * 1024,
+  });
+  meta.grant(TOKEN, [ACCOUNT], [PAGE]);
+  server = await startServer({
+    dataDir,
+    env: {
+      PLATFORMS_MODE: "live",
+      PLATFORM_A_API_URL: meta.url,
+      PLATFORM_A_API_VERSION: "v24.0",
+      PLATFORM_A_APP_ID: "meta-app-1",
+      PLATFORM_A_APP_SECRET: APP_SECRET,
+      PLATFORM_RETRY_DELAYS_MS: "200,200",
+      LEADS_POLL: "0",
+    },
+  });
+  t = await createTenant({ dataDir: server.dataDir });
+  await run([
+    "adaccount",
+    "connect",
+    "--workspace",
+    t.workspaceId,
+    "--platform",
+    "platform_a",
+    "--account",
+    ACCOUNT,
+    "--token",
+    TOKEN,
+    "--page",
+    PAGE,
+    "--default",
+    "true",
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await meta?.close();
+});
+
+describe("platform_a live on Meta's Marketing API", () => {
+  let imageCreativeId: string;
+  let videoCreativeId: string;
+  let imageHash: string;
+  let videoId: string;
+
+  it("pushes an image to /act_<id>/adimages: the upload's imageHash is Meta's hash; every call carries appsecret_proof", async () => {
+    const name = `meta-${Date.now()}.png`;
+    const [upload] = await pushed([{ name, type: "image/png", bytes: await pngImage(400, 400) }]);
+    expect(upload.status).toBe("completed");
+    const images = calls(/\/act_777000111\/adimages$/, "POST");
+    expect(images).toHaveLength(1);
+    expect(upload.platform_a.imageHash).toMatch(/^[0-9a-f]{32}$/);
+    imageHash = upload.platform_a.imageHash;
+    expect(meta.requests.every((r) => r.path.endsWith("/oauth/access_token") || r.params.appsecret_proof === proof(r.params.access_token ?? ""))).toBe(true);
+    imageCreativeId = await creativeOf(name);
+  }, 120_000);
+
+  it("pushes a video with the resumable phases (start, a transfer per chunk Meta asks for, finish) and waits for processing", async () => {
+    const name = `meta-${Date.now()}.mp4`;
+    const bytes = mp4Video(320, 240, 1);
+    const [upload] = await pushed([{ name, type: "video/mp4", bytes }]);
+    expect(upload.status).toBe("completed");
+    videoId = upload.platform_a.videoId;
+    const phases = calls(/\/advideos$/, "POST").map((r) => r.params.upload_phase);
+    expect(phases[0]).toBe("start");
+    expect(phases.at(-1)).toBe("finish");
+    expect(phases.filter((p) => p === "transfer").length).toBe(Math.ceil(bytes.length / (16 * 1024)));
+    const transfers = calls(/\/advideos$/, "POST").filter((r) => r.params.upload_phase === "transfer");
+    expect(Buffer.concat(transfers.map((r) => r.file!)).equals(bytes)).toBe(true);
+    expect(meta.objects.get(videoId)?.kind).toBe("video");
+    expect(calls(new RegExp(`/${videoId}$`), "GET").length).toBeGreaterThanOrEqual(2); // processing, then ready
+    videoCreativeId = await creativeOf(name);
+  }, 120_000);
+
+  it("a push cut short while Meta processes the video finds that video on the next attempt instead of uploading a second copy", async () => {
+    const name = `meta-cut-${Date.now()}.mp4`;
+    const videosBefore = [...meta.objects.values()].filter((o) => o.kind === "video").length;
+    // The first status poll is answered with a transient failure: attempt 1 of the push fails after finish.
+    meta.loseNextAnswer(/^\/v24\.0\/\d+$/);
+    const [upload] = await pushed([{ name, type: "video/mp4", bytes: mp4Video(320, 240, 1) }]);
+    expect(upload.status).toBe("completed");
+    const made = [...meta.objects.values()].filter((o) => o.kind === "video");
+    expect(made.length).toBe(videosBefore + 1);
+    expect(made.at(-1)!.id).toBe(upload.platform_a.videoId);
+    expect(made.at(-1)!.title).toBe(`${name} [adloom:${upload.id}]`);
+  }, 120_000);
+
+  it("a video Meta cannot process fails the upload with Meta's reason", async () => {
+    const [upload] = await pushed([{ name: `meta-broken-${Date.now()}.mp4`, type: "video/mp4", bytes: mp4Video(320, 240, 1) }]);
+    expect(upload.status).toBe("failed");
+    expect(upload.error).toMatch(/format that we don't support/);
+  }, 120_000);
+
+  let campaign: any;
+  let adSet: any;
+  let ad: any;
+  let videoAd: any;
+
+  it("builds a campaign, ad set and ads: ODAX objective, special_ad_categories, countries, minor-unit budget, object_story_spec from the library creative and copy", async () => {
+    campaign = (await ok("create_campaign", { platform: "platform_a", name: "Autumn sale", objective: "sales" })).campaign;
+    const c = meta.objects.get(campaign.externalId)!;
+    expect(c).toMatchObject({ objective: "OUTCOME_SALES", status: "PAUSED", special_ad_categories: [] });
+    expect(campaign.name).toBe("Autumn sale");
+
+    adSet = (
+      await ok("create_ad_set", {
+        campaignId: campaign.id,
+        platform: "platform_a",
+        name: "US and DE",
+        budget: { type: "daily", amountMinor: 5000 },
+        targetCountries: ["US", "DE"],
+      })
+    ).adSet;
+    expect(meta.objects.get(adSet.externalId)).toMatchObject({
+      campaign_id: campaign.externalId,
+      daily_budget: "5000",
+      billing_event: "IMPRESSIONS",
+      optimization_goal: "LINK_CLICKS",
+      status: "PAUSED",
+      targeting: { geo_locations: { countries: ["US", "DE"] } },
+    });
+
+    const copy = await ok("create_copy_variant", { creativeId: imageCreativeId, headline: "Fresh picks", primaryText: "Shop the new season", label: "A" });
+    const batchesBefore = calls(/^\/v24\.0\/?$/, "POST").length;
+    ad = (
+      await ok("create_ad", {
+        adSetId: adSet.id,
+        creativeId: imageCreativeId,
+        copyVariantId: copy.id,
+        callToAction: "shop_now",
+        landingUrl: "https://example.com/shop",
+      })
+    ).ad;
+    // The creative and the ad went in one batch request.
+    expect(calls(/^\/v24\.0\/?$/, "POST").length).toBe(batchesBefore + 1);
+    const made = meta.objects.get(ad.externalId)!;
+    expect(made).toMatchObject({ adset_id: adSet.externalId, status: "PAUSED" });
+    expect(meta.objects.get(made.creative_id)!.object_story_spec).toEqual({
+      page_id: PAGE,
+      link_data: {
+        image_hash: imageHash,
+        link: "https://example.com/shop",
+        message: "Shop the new season",
+        name: "Fresh picks",
+        call_to_action: { type: "SHOP_NOW", value: { link: "https://example.com/shop" } },
+      },
+    });
+
+    const videoCopy = await ok("create_copy_variant", { creativeId: videoCreativeId, headline: "Watch", primaryText: "See it move", label: "V" });
+    videoAd = (
+      await ok("create_ad", {
+        adSetId: adSet.id,
+        creativeId: videoCreativeId,
+        copyVariantId: videoCopy.id,
+        callToAction: "learn_more",
+        landingUrl: "https://example.com/v",
+      })
+    ).ad;
+    const videoSpec = meta.objects.get(meta.objects.get(videoAd.externalId)!.creative_id)!.object_story_spec;
+    expect(videoSpec.video_data).toMatchObject({ video_id: videoId, title: "Watch", message: "See it move", image_url: expect.stringContaining(videoId) });
+  }, 120_000);
+
+  it("a create whose answer was lost is found again by its clientRef on the retry: one campaign on Meta, not two", async () => {
+    meta.loseNextAnswer(/\/act_777000111\/campaigns$/);
+    const args = { platform: "platform_a", name: "Lost answer", objective: "awareness", clientRef: `lost-${Date.now()}` };
+    const first = await tool("create_campaign", args);
+    expect(first.status).toBe(502);
+    expect(first.body.error.code).toBe("upstream_error");
+    const again = await ok("create_campaign", args);
+    const onMeta = [...meta.objects.values()].filter((o) => o.kind === "campaign" && String(o.name).startsWith("Lost answer"));
+    expect(onMeta).toHaveLength(1);
+    expect(again.campaign).toMatchObject({ externalId: onMeta[0]!.id, name: "Lost answer", objective: "awareness" });
+  }, 60_000);
+
+  it("activates, changes the budget, pauses and deletes on Meta", async () => {
+    await ok("activate_campaign", { id: campaign.id });
+    await ok("activate_ad_set", { id: adSet.id });
+    await ok("activate_ads", { adIds: [ad.id, videoAd.id] });
+    expect(meta.objects.get(campaign.externalId)!.status).toBe("ACTIVE");
+    expect(meta.objects.get(ad.externalId)!.status).toBe("ACTIVE");
+    await ok("set_ad_set_budget", { id: adSet.id, budget: { type: "daily", amountMinor: 7500 } });
+    expect(meta.objects.get(adSet.externalId)!.daily_budget).toBe("7500");
+    await ok("update_campaign", { id: campaign.id, name: "Autumn sale 2" });
+    expect((await ok("get_campaign", { id: campaign.id })).campaign.name).toBe("Autumn sale 2");
+    await ok("pause_ads", { adIds: [videoAd.id] });
+    expect(meta.objects.get(videoAd.externalId)!.status).toBe("PAUSED");
+    await ok("delete_ads", { adIds: [videoAd.id] });
+    expect(meta.objects.get(videoAd.externalId)!.status).toBe("DELETED");
+  }, 60_000);
+
+  it("pulls insights (level=ad, daily in the account's time zone) into the rollup", async () => {
+    meta.setInsights(ad.externalId, today(), {
+      impressions: 1200,
+      reach: 900,
+      clicks: 30,
+      spend: "12.34",
+      purchases: 2,
+      purchaseValue: "80.50",
+      frequency: 1.4,
+    });
+    const summary = await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    expect(JSON.stringify(summary)).not.toMatch(/not_connected|upstream/);
+    const insightCalls = calls(/\/act_777000111\/insights$/, "GET");
+    expect(insightCalls.some((r) => r.params.level === "ad" && r.params.time_increment === "1" && JSON.parse(r.params.time_range!).until === today())).toBe(
+      true,
+    );
+    const got = (await ok("get_ad", { id: ad.id })).ad;
+    expect(got.today).toMatchObject({ impressions: 1200, clicks: 30, spendMinor: 1234, conversions: 2 });
+  }, 60_000);
+
+  it("pulls leads from the Page's forms oldest first, with the per-form cap and cursor", async () => {
+    const base = Date.now() - 60 * 60_000;
+    const form = `${PAGE}101`;
+    for (let i = 0; i < 5; i++)
+      meta.addLead(form, { adId: ad.externalId, at: new Date(base + i * 60_000), fields: { full_name: `Person ${i}`, email: `p${i}@example.com` } });
+    const first = await run(["leads", "pull", "--workspace", t.workspaceId, "--limit", "3"]);
+    expect(first.stored).toBe(3);
+    const second = await run(["leads", "pull", "--workspace", t.workspaceId]);
+    expect(second.stored).toBe(2);
+    const leads = (await ok("list_leads", { limit: 50 })).leads;
+    expect(leads).toHaveLength(5);
+    expect(leads.map((l: any) => l.fields?.find?.((f: any) => f.name === "email")?.values?.[0] ?? JSON.stringify(l)).sort()).toEqual(
+      [0, 1, 2, 3, 4].map((i) => `p${i}@example.com`),
+    );
+  }, 60_000);
+
+  it("pulls comments on the ads' posts into moderation, hides one and replies as the Page", async () => {
+    const spam = meta.comment(ad.externalId, "cheap pills here", { at: new Date(Date.now() - 120_000) });
+    const question = meta.comment(ad.externalId, "Do you ship to Germany?", { at: new Date(Date.now() - 60_000) });
+    await run(["moderation", "pull", "--workspace", t.workspaceId]);
+    const inbox = (await ok("list_ad_comments", { limit: 50 })).comments;
+    const bySpam = inbox.find((c: any) => c.externalId === spam.id);
+    const byQuestion = inbox.find((c: any) => c.externalId === question.id);
+    expect(bySpam).toBeTruthy();
+    expect(byQuestion).toBeTruthy();
+    await ok("hide_ad_comments", { ids: [bySpam.id] });
+    expect(meta.comments.get(spam.id)!.is_hidden).toBe(true);
+    await ok("unhide_ad_comments", { ids: [bySpam.id] });
+    expect(meta.comments.get(spam.id)!.is_hidden).toBe(false);
+    await ok("hide_ad_comments", { ids: [bySpam.id] });
+    await ok("reply_to_ad_comment", { id: byQuestion.id, message: "Yes, we do!" });
+    const replies = [...meta.comments.values()].filter((c) => c.parent?.id === question.id);
+    expect(replies).toMatchObject([{ message: "Yes, we do!", from: { id: PAGE } }]);
+    await ok("delete_ad_comments", { ids: [bySpam.id] });
+    expect(meta.comments.get(spam.id)!.deleted).toBe(true);
+  }, 60_000);
+
+  it("connects through Facebook Login: code, long-lived token (fb_exchange_token), the granted ad accounts and the Page", async () => {
+    const email = `meta-oauth-${Date.now()}@example.com`;
+    const { workspaceId, ownerUserId } = await run(["workspace", "create", "--name", "Meta OAuth Co", "--owner-email", email]);
+    await run(["user", "password", "--email", email, "--password", "a long enough password"]);
+    const { jar } = await signIn(email, "a long enough password", "", server.url);
+    const get = async (p: string) => {
+      const res = await fetch(server.url + p, { headers: { Cookie: cookieHeader(jar) }, redirect: "manual" });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const i = pair!.indexOf("=");
+        jar.set(pair!.slice(0, i).trim(), pair!.slice(i + 1));
+      }
+      return new URL(res.headers.get("location") ?? "", server.url);
+    };
+    const start = await get("/api/ad-accounts/oauth/platform_a/start");
+    expect(start.searchParams.get("scope")!.split(",")).toEqual(
+      expect.arrayContaining(["ads_management", "ads_read", "leads_retrieval", "pages_read_engagement", "pages_manage_engagement"]),
+    );
+    const back = await get(`/api/ad-accounts/oauth/platform_a/callback?code=meta-code-1&state=${start.searchParams.get("state")}`);
+    expect(back.searchParams.get("error")).toBeNull();
+    expect(back.searchParams.get("connected")).toBe("1");
+    expect(meta.requests.some((r) => r.path.endsWith("/oauth/access_token") && r.params.fb_exchange_token === "meta-short-token")).toBe(true);
+    // The adapter now calls with the long-lived token, and the Page granted became the ads' identity.
+    const account = (await run(["adaccount", "list", "--workspace", workspaceId])).adAccounts.find((a: any) => a.externalId === "act_888000222");
+    expect(account).toMatchObject({ mode: "live", status: "active", default: true });
+    const { key } = await run(["key", "create", "--workspace", workspaceId, "--user", ownerUserId]);
+    const listed = await callTool(key, "list_connected_ad_accounts", {}, {}, server.url);
+    expect(listed.body.result.adAccounts.find((a: any) => a.externalAccountId === "act_888000222")).toMatchObject({ pageId: PAGE });
+    const read = meta.requests.filter((r) => r.path.endsWith("/act_888000222"));
+    expect(read.at(-1)!.params.access_token).toBe("meta-short-token-long");
+  }, 60_000);
+
+  it("maps Graph errors: rate limits -> upstream_busy with the usage header's wait; a refused parameter -> invalid_input with Meta's message", async () => {
+    meta.failNext(
+      /\/act_777000111\/campaigns$/,
+      { message: "(#17) User request limit reached", type: "OAuthException", code: 17, error_subcode: 2446079, is_transient: true },
+      {
+        headers: {
+          "x-business-use-case-usage": JSON.stringify({
+            "999": [{ type: "ads_management", call_count: 100, total_cputime: 20, total_time: 30, estimated_time_to_regain_access: 3 }],
+          }),
+        },
+      },
+    );
+    const busy = await tool("create_campaign", { platform: "platform_a", name: "Busy", objective: "traffic" });
+    expect(busy.status).toBe(503);
+    expect(busy.body.error.code).toBe("upstream_busy");
+    expect(busy.headers.get("retry-after")).toBe("180");
+
+    meta.failNext(/\/act_777000111\/campaigns$/, {
+      message: "Invalid parameter",
+      type: "OAuthException",
+      code: 100,
+      error_subcode: 1885183,
+      error_user_title: "Ads creative post was created by an app that is in development mode",
+      error_user_msg: "The app must be set to public to create this ad.",
+    });
+    const refused = await tool("create_campaign", { platform: "platform_a", name: "Refused", objective: "traffic" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "invalid_input", message: expect.stringContaining("The app must be set to public") });
+  }, 60_000);
+
+  it("a revoked token moves the account to needs_reconnect; the next call answers not_connected without calling Meta", async () => {
+    meta.revoke(TOKEN);
+    const first = await tool("create_campaign", { platform: "platform_a", name: "After revoke", objective: "traffic" });
+    expect(first.status).toBe(400);
+    expect(first.body.error.code).toBe("not_connected");
+    const listed = await run(["adaccount", "list", "--workspace", t.workspaceId]);
+    expect(listed.adAccounts.find((a: any) => a.externalId === ACCOUNT).status).toBe("needs_reconnect");
+    const before = meta.requests.length;
+    const second = await tool("create_campaign", { platform: "platform_a", name: "Again", objective: "traffic" });
+    expect(second.body.error.code).toBe("not_connected");
+    expect(second.body.error.message).toMatch(/reconnect/i);
+    expect(meta.requests.length).toBe(before);
+    // Reconnecting with a new token brings it back.
+    meta.grant("meta-user-token-2", [ACCOUNT], [PAGE]);
+    await run([
+      "adaccount",
+      "connect",
+      "--workspace",
+      t.workspaceId,
+      "--platform",
+      "platform_a",
+      "--account",
+      ACCOUNT,
+      "--token",
+      "meta-user-token-2",
+      "--page",
+      PAGE,
+    ]);
+    expect((await api(t.key, server.url)("/api/v1/tools/list_campaigns", { method: "POST", json: { platform: "platform_a" } })).status).toBe(200);
+  }, 60_000);
+});
