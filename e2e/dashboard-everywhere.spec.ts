@@ -39,37 +39,48 @@ const screenshotName = (path: string) =>
         ? "creative"
         : path.split("/").pop()!;
 
+/**
+ * A workspace with something on every page (a creative, a key, a webhook with a delivery, an invite):
+ * the values the page list's paths need.
+ */
+async function workspaceWithEverything(page: import("@playwright/test").Page, receiverUrl: string): Promise<Record<string, string>> {
+  await signUp(page, { workspace: "Everywhere" });
+  await switchToPro(page);
+  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await admin(["folder", "create", "--workspace", workspaceId, "--name", "Summer campaign"]);
+  const creativeId = await uploadImage(page, "everywhere.png");
+
+  await page.goto("/dashboard/settings/api-keys");
+  await page.getByLabel("Name").fill("Reporting script");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("api-key-row")).toHaveCount(1);
+
+  await page.goto("/dashboard/settings/webhooks");
+  await page.getByLabel("Endpoint URL").fill(receiverUrl);
+  await page.getByRole("button", { name: "Save endpoint" }).click();
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-outcome", "succeeded", { timeout: 30_000 });
+
+  await page.goto("/dashboard/settings/team");
+  await page.getByLabel("Email").fill(uniqueEmail("invitee"));
+  await page.getByRole("button", { name: "Create invite link" }).click();
+  const inviteToken = (await page.getByTestId("invite-link").textContent())!.trim().split("/").pop()!;
+  return { creativeId, inviteToken };
+}
+
+// Each width is its own test (on its own worker when two run): every page, axe and tab stops.
 test.describe("every page", () => {
+  test.describe.configure({ mode: "parallel" });
   // The not-found page (in DASHBOARD_PAGES) answers 404 on purpose; the browser logs that status.
   test.use({ allowConsole: [/^Failed to load resource: the server responded with a status of 404 \(Not Found\)$/] });
 
-  test("every page fits a phone and a desktop, passes axe and has visible tab stops; the menu button opens the navigation", async ({ page, browser }) => {
+  test("at phone width every page fits, passes axe and has visible tab stops; the menu button opens the navigation", async ({ page, browser }) => {
     test.setTimeout(300_000);
     const receiver = await startReceiver(200);
     try {
-      await signUp(page, { workspace: "Everywhere" });
-      await switchToPro(page);
-      const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
-      await admin(["folder", "create", "--workspace", workspaceId, "--name", "Summer campaign"]);
-      const creativeId = await uploadImage(page, "everywhere.png");
+      const values = await workspaceWithEverything(page, receiver.url);
 
-      await page.goto("/dashboard/settings/api-keys");
-      await page.getByLabel("Name").fill("Reporting script");
-      await page.getByRole("button", { name: "Create key" }).click();
-      await expect(page.getByTestId("api-key-row")).toHaveCount(1);
-
-      await page.goto("/dashboard/settings/webhooks");
-      await page.getByLabel("Endpoint URL").fill(receiver.url);
-      await page.getByRole("button", { name: "Save endpoint" }).click();
-      await page.getByRole("button", { name: "Send test event" }).click();
-      await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-outcome", "succeeded", { timeout: 30_000 });
-
-      await page.goto("/dashboard/settings/team");
-      await page.getByLabel("Email").fill(uniqueEmail("invitee"));
-      await page.getByRole("button", { name: "Create invite link" }).click();
-      const inviteToken = (await page.getByTestId("invite-link").textContent())!.trim().split("/").pop()!;
-
-      // Phone: the sidebar is behind the menu button, and closes after navigating.
+      // The sidebar is behind the menu button, and closes after navigating.
       await page.setViewportSize(PHONE);
       await page.goto("/dashboard/library");
       const mainNav = page.getByRole("navigation", { name: "Main" });
@@ -80,7 +91,6 @@ test.describe("every page", () => {
       await expect(page).toHaveURL(/\/dashboard\/settings\/team$/);
       await expect(mainNav).toBeHidden();
 
-      const values = { creativeId, inviteToken };
       await visitEveryPage(page, DASHBOARD_PAGES, {
         values,
         viewport: PHONE,
@@ -89,6 +99,24 @@ test.describe("every page", () => {
           if (name) await screenshot(page, `${name}-phone`);
         },
       });
+      const guestContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+      const guest = await guestContext.newPage();
+      await visitEveryPage(guest, GUEST_PAGES, {
+        values,
+        viewport: PHONE,
+        onPage: async (path) => (path === "/sign-in" ? screenshot(guest, "sign-in-phone") : undefined),
+      });
+      await guestContext.close();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("at desktop width every page fits, passes axe and has visible tab stops", async ({ page, browser }) => {
+    test.setTimeout(300_000);
+    const receiver = await startReceiver(200);
+    try {
+      const values = await workspaceWithEverything(page, receiver.url);
       await visitEveryPage(page, DASHBOARD_PAGES, {
         values,
         viewport: DESKTOP,
@@ -97,14 +125,8 @@ test.describe("every page", () => {
           if (name) await screenshot(page, name);
         },
       });
-
       const guestContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
       const guest = await guestContext.newPage();
-      await visitEveryPage(guest, GUEST_PAGES, {
-        values,
-        viewport: PHONE,
-        onPage: async (path) => (path === "/sign-in" ? screenshot(guest, "sign-in-phone") : undefined),
-      });
       await visitEveryPage(guest, GUEST_PAGES, { values, viewport: DESKTOP });
       await guestContext.close();
     } finally {

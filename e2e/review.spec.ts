@@ -167,7 +167,7 @@ test("a guest comments at 2.5 s on a video and approves at phone width; the mark
   }
 });
 
-test("guest page budget: a link with 50 creatives paints its largest content in under 1.5 s at phone width", async ({ page }) => {
+test("guest page budget: a link with 50 creatives paints its largest content in under 1.5 s at phone width", { tag: "@budget" }, async ({ page }) => {
   const m = await marketer("Big Review");
   const { folderId } = await admin(["folder", "create", "--workspace", m.workspaceId, "--name", "Fifty"]);
   await admin(["library", "seed", "--workspace", m.workspaceId, "--count", "50", "--folder", folderId!]);
