@@ -1,5 +1,6 @@
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { accountNotConnected, LivePlatformAdapter, refusingAdapter } from "./live/adapter";
+import { TikTokLiveAdapter } from "./live/platform-b/adapter";
 import { SandboxPlatformAdapter } from "./sandbox";
 import type { AdAccountRef, PlatformAdapter } from "./types";
 
@@ -17,7 +18,8 @@ export { PlatformError, type AccountCredentials, type AdAccountRef, type Platfor
  */
 export function adapterFor(account: AdAccountRef): PlatformAdapter {
   if (account.status !== "active") return refusingAdapter(account.platform, account.mode, () => accountNotConnected(account));
-  return account.mode === "sandbox" ? new SandboxPlatformAdapter(account.platform) : new LivePlatformAdapter(account.platform);
+  if (account.mode === "sandbox") return new SandboxPlatformAdapter(account.platform);
+  return account.platform === "platform_b" ? new TikTokLiveAdapter() : new LivePlatformAdapter(account.platform);
 }
 
 /** The Upload columns (and spec fields) a platform's id lands in. */
