@@ -33,24 +33,23 @@ async function result(name: string, args: unknown = {}): Promise<any> {
 }
 const calls = (route: string) => tiktok.requests.filter((r) => r.path === `/open_api/v1.3/${route}`);
 
+const serverEnv = () => ({
+  PLATFORMS_MODE: "live",
+  PLATFORM_B_API_URL: tiktok.url,
+  PLATFORM_B_APP_ID: "tt-app-1",
+  PLATFORM_B_APP_SECRET: "tt-secret-1",
+  PLATFORM_B_CHUNK_THRESHOLD_BYTES: String(CHUNK_THRESHOLD),
+  PLATFORM_RETRY_DELAYS_MS: "1000",
+  LEADS_POLL: "0",
+});
+
 beforeAll(async () => {
   tiktok = await fakeTikTok({
     advertisers: { [ADVERTISER]: { name: "Acme TikTok", currency: "USD", timezone: "Etc/GMT", display_timezone: "UTC", status: "STATUS_ENABLE" } },
   });
   tiktok.chunkSize = 16 * 1024;
   tiktok.videoProcessingPolls = 2;
-  server = await startServer({
-    dataDir: tempDataDir("tiktok"),
-    env: {
-      PLATFORMS_MODE: "live",
-      PLATFORM_B_API_URL: tiktok.url,
-      PLATFORM_B_APP_ID: "tt-app-1",
-      PLATFORM_B_APP_SECRET: "tt-secret-1",
-      PLATFORM_B_CHUNK_THRESHOLD_BYTES: String(CHUNK_THRESHOLD),
-      PLATFORM_RETRY_DELAYS_MS: "1000",
-      LEADS_POLL: "0",
-    },
-  });
+  server = await startServer({ dataDir: tempDataDir("tiktok"), env: serverEnv() });
   t = await createTenant({ dataDir: server.dataDir });
   tiktok.grant(TOKEN, [ADVERTISER]);
   const connected = await admin<any>(
@@ -89,7 +88,7 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(sent!.body).toMatchObject({ advertiser_id: ADVERTISER, upload_type: "UPLOAD_BY_FILE", image_signature: md5(bytes) });
     expect(sent!.body.image_file.md5).toBe(md5(bytes));
     const [stored] = [...tiktok.images.values()];
-    expect(image.upload.imageId ?? image.upload.platformBImageId).toBe(stored!.image_id);
+    expect(image.upload.platform_b.imageId).toBe(stored!.image_id);
   }, 120_000);
 
   it("pushes a large video in chunks (start, transfer per chunk with its MD5, finish, bind by file id) and waits until it is displayable", async () => {
@@ -108,8 +107,24 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(calls("file/video/ad/info/").length).toBeGreaterThanOrEqual(3);
     const [stored] = [...tiktok.videos.values()];
     expect(stored!.signature).toBe(md5(bytes));
-    expect(video.upload.videoId ?? video.upload.platformBVideoId).toBe(stored!.video_id);
+    expect(video.upload.platform_b.videoId).toBe(stored!.video_id);
   }, 120_000);
+
+  it("a server killed (SIGKILL) while TikTok processes a pushed video resumes the push: one video in the library, the upload completed with it", async () => {
+    tiktok.videoProcessingPolls = 1_000_000;
+    const bytes = mp4Video(480, 480, 4);
+    const [id] = await uploadIds(t.key, [{ name: "tt-crash.mp4", type: "video/mp4", bytes }], { platform: "platform_b", baseUrl: server.url });
+    const inLibrary = () => [...tiktok.videos.values()].filter((v) => String(v.file_name).includes("tt-crash"));
+    await waitFor("the video bound into the library", async () => inLibrary().length > 0, 60_000);
+    await server.kill();
+    tiktok.videoProcessingPolls = 0;
+    server = await startServer({ dataDir: server.dataDir, env: serverEnv() });
+    const upload = await finishedUpload(t.key, id!, 120_000, server.url);
+    expect(upload.status).toBe("completed");
+    expect(inLibrary()).toHaveLength(1);
+    expect(upload.platform_b.videoId).toBe(inLibrary()[0]!.video_id);
+    expect(calls("file/video/ad/search/").at(-1)!.query.get("filtering")).toContain("tt-crash");
+  }, 240_000);
 
   it("builds a campaign, ad group and ad with TikTok's names; a repeated clientRef makes nothing twice", async () => {
     ({ campaign } = await result("create_campaign", { platform: "platform_b", name: "Spring TikTok", objective: "traffic", clientRef: "spring-tt" }));

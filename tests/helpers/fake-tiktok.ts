@@ -225,6 +225,14 @@ export async function fakeTikTok(options: {
         videos.set(video.video_id, video);
         return [{ video_id: video.video_id, file_name: video.file_name, signature, size }];
       }
+      case "GET file/video/ad/search/": {
+        const advertiserId = advertiserOf(token, body);
+        const name = filtering(body).video_name as string | undefined;
+        const rows = [...videos.values()]
+          .filter((v) => v.advertiser_id === advertiserId && (!name || String(v.file_name).includes(name)))
+          .map((v) => ({ video_id: v.video_id, file_name: v.file_name, signature: v.signature, size: v.size }));
+        return page(rows, body);
+      }
       case "GET file/video/ad/info/": {
         const advertiserId = advertiserOf(token, body);
         const ids = parseList(body.video_ids, "video_ids");

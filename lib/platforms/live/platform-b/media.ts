@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { getStorage } from "@/lib/storage";
 import { PlatformError, type PushRequest } from "../../types";
-import { getData, id, postForm, postJson } from "./client";
+import { getData, id, pageInfo, postForm, postJson } from "./client";
 
 /**
  * Media into the advertiser's creative library, in TikTok's phases, each its own function so an
@@ -172,14 +172,33 @@ export async function waitVideoUsable(token: string, advertiserId: string, video
   }
 }
 
+const videoSearch = z.object({ list: z.array(z.object({ video_id: id, file_name: z.string().nullish() })), page_info: pageInfo.optional() });
+
+/**
+ * The video an earlier attempt of this upload already put in the library (its file name carries the
+ * upload id): a push re-run after a crash or a lost answer finds it instead of uploading a second copy.
+ */
+export async function findUploadedVideo(token: string, advertiserId: string, request: PushRequest): Promise<string | null> {
+  const name = libraryFileName(request);
+  const { list } = await getData(
+    token,
+    "file/video/ad/search/",
+    { advertiser_id: advertiserId, filtering: { video_name: name }, page: 1, page_size: 100 },
+    videoSearch,
+    "the video search",
+  );
+  return list.find((v) => v.file_name === name)?.video_id ?? null;
+}
+
 /** The whole push behind today's `pushMedia`: the media's id in the advertiser's library. */
 export async function pushMediaToTikTok(token: string, advertiserId: string, request: PushRequest): Promise<string> {
   if (request.sizeBytes === 0) throw new PlatformError("invalid_input", "platform_b refused the media: the file is empty", { retryable: false });
   if (request.kind === "image") return uploadImage(token, advertiserId, request);
   const videoId =
-    request.sizeBytes > CHUNKED_VIDEO_THRESHOLD_BYTES
+    (await findUploadedVideo(token, advertiserId, request)) ??
+    (request.sizeBytes > CHUNKED_VIDEO_THRESHOLD_BYTES
       ? await uploadChunkedVideo(token, advertiserId, request)
-      : await uploadSmallVideo(token, advertiserId, request);
+      : await uploadSmallVideo(token, advertiserId, request));
   await waitVideoUsable(token, advertiserId, videoId);
   return videoId;
 }
