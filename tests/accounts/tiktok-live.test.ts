@@ -53,7 +53,22 @@ beforeAll(async () => {
   t = await createTenant({ dataDir: server.dataDir });
   tiktok.grant(TOKEN, [ADVERTISER]);
   const connected = await admin<any>(
-    ["adaccount", "connect", "--workspace", t.workspaceId, "--platform", "platform_b", "--account", ADVERTISER, "--token", TOKEN, "--identity", IDENTITY, "--default", "true"],
+    [
+      "adaccount",
+      "connect",
+      "--workspace",
+      t.workspaceId,
+      "--platform",
+      "platform_b",
+      "--account",
+      ADVERTISER,
+      "--token",
+      TOKEN,
+      "--identity",
+      IDENTITY,
+      "--default",
+      "true",
+    ],
     server.dataDir,
   );
   expect(connected).toMatchObject({ platform: "platform_b", externalId: ADVERTISER, currency: "USD", status: "active" });
@@ -158,8 +173,19 @@ describe("platform_b live (TikTok API for Business)", () => {
     });
     expect(g!.schedule_start_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
-    const { id: copyVariantId } = await result("create_copy_variant", { creativeId: image.creativeId, headline: "Fresh", primaryText: "Shop the new season today", label: "A" });
-    ({ ad } = await result("create_ad", { adSetId: adSet.id, creativeId: image.creativeId, copyVariantId, callToAction: "shop_now", landingUrl: "https://example.com/shop" }));
+    const { id: copyVariantId } = await result("create_copy_variant", {
+      creativeId: image.creativeId,
+      headline: "Fresh",
+      primaryText: "Shop the new season today",
+      label: "A",
+    });
+    ({ ad } = await result("create_ad", {
+      adSetId: adSet.id,
+      creativeId: image.creativeId,
+      copyVariantId,
+      callToAction: "shop_now",
+      landingUrl: "https://example.com/shop",
+    }));
     const [made] = [...tiktok.ads.values()];
     expect(made).toMatchObject({
       adgroup_id: g!.adgroup_id,
@@ -175,7 +201,13 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(ad.externalId ?? made!.ad_id).toBe(made!.ad_id);
 
     const { id: videoCopy } = await result("create_copy_variant", { creativeId: video.creativeId, headline: "Clip", primaryText: "Watch it move", label: "V" });
-    await result("create_ad", { adSetId: adSet.id, creativeId: video.creativeId, copyVariantId: videoCopy, callToAction: "learn_more", landingUrl: "https://example.com/clip" });
+    await result("create_ad", {
+      adSetId: adSet.id,
+      creativeId: video.creativeId,
+      copyVariantId: videoCopy,
+      callToAction: "learn_more",
+      landingUrl: "https://example.com/clip",
+    });
     const videoAd = [...tiktok.ads.values()].find((a) => a.ad_format === "SINGLE_VIDEO")!;
     expect(videoAd).toMatchObject({ video_id: [...tiktok.videos.values()][0]!.video_id, call_to_action: "LEARN_MORE" });
   }, 120_000);
@@ -200,7 +232,16 @@ describe("platform_b live (TikTok API for Business)", () => {
   it("pulls the integrated report (BASIC, AUCTION_AD, ad_id per day) into the rollup", async () => {
     const today = new Date().toISOString().slice(0, 10);
     const made = [...tiktok.ads.values()][0]!;
-    tiktok.setDelivery(made.ad_id, today, { spend: "12.34", impressions: "4000", reach: "3000", clicks: "52", conversion: "3", frequency: "1.33", complete_payment: "0", value_per_complete_payment: "0" });
+    tiktok.setDelivery(made.ad_id, today, {
+      spend: "12.34",
+      impressions: "4000",
+      reach: "3000",
+      clicks: "52",
+      conversion: "3",
+      frequency: "1.33",
+      complete_payment: "0",
+      value_per_complete_payment: "0",
+    });
     await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
     const report = calls("report/integrated/get/").at(-1)!;
     expect(Object.fromEntries(report.query)).toMatchObject({ advertiser_id: ADVERTISER, report_type: "BASIC", data_level: "AUCTION_AD" });
@@ -261,7 +302,10 @@ describe("platform_b live (TikTok API for Business)", () => {
     tiktok.failNext("adgroup/update/", 40002, "adgroup_name: Length must be between 1 and 512.");
     const invalid = await tool("update_ad_set", { id: adSet.id, name: "Renamed" });
     expect(invalid.status).toBe(400);
-    expect(invalid.body.error).toMatchObject({ code: "invalid_input", message: expect.stringContaining("adgroup_name: Length must be between 1 and 512. (code 40002)") });
+    expect(invalid.body.error).toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining("adgroup_name: Length must be between 1 and 512. (code 40002)"),
+    });
 
     tiktok.failNext("campaign/update/", 50002, "System busy, please retry.");
     const failed = await tool("update_campaign", { id: campaign.id, name: "Summer" });

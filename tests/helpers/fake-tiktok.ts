@@ -198,7 +198,15 @@ export async function fakeTikTok(options: {
         if (body.image_signature !== file.md5) throw new Refusal(40002, "The image_signature does not match the file's MD5.");
         const existing = [...images.values()].find((i) => i.advertiser_id === advertiserId && i.signature === file.md5);
         if (existing) return existing;
-        const image = { image_id: `ad-site-i18n-sg/${nextId()}`, advertiser_id: advertiserId, signature: file.md5, size: file.size, file_name: body.file_name, width: 400, height: 400 };
+        const image = {
+          image_id: `ad-site-i18n-sg/${nextId()}`,
+          advertiser_id: advertiserId,
+          signature: file.md5,
+          size: file.size,
+          file_name: body.file_name,
+          width: 400,
+          height: 400,
+        };
         images.set(image.image_id, image);
         return image;
       }
@@ -240,7 +248,13 @@ export async function fakeTikTok(options: {
           list: ids
             .map((id) => videos.get(id))
             .filter((v) => v && v.advertiser_id === advertiserId)
-            .map((v) => ({ video_id: v!.video_id, file_name: v!.file_name, signature: v!.signature, size: v!.size, displayable: ++v!.polls > fake.videoProcessingPolls })),
+            .map((v) => ({
+              video_id: v!.video_id,
+              file_name: v!.file_name,
+              signature: v!.signature,
+              size: v!.size,
+              displayable: ++v!.polls > fake.videoProcessingPolls,
+            })),
         };
       }
       case "POST file/start/upload/": {
@@ -280,7 +294,8 @@ export async function fakeTikTok(options: {
         if (!["TRAFFIC", "WEB_CONVERSIONS", "LEAD_GENERATION", "REACH", "ENGAGEMENT", "APP_PROMOTION", "VIDEO_VIEWS"].includes(body.objective_type)) {
           throw param("objective_type: Invalid enum value.");
         }
-        if (body.budget_mode && !["BUDGET_MODE_INFINITE", "BUDGET_MODE_DAY", "BUDGET_MODE_TOTAL"].includes(body.budget_mode)) throw param("budget_mode: Invalid enum value.");
+        if (body.budget_mode && !["BUDGET_MODE_INFINITE", "BUDGET_MODE_DAY", "BUDGET_MODE_TOTAL"].includes(body.budget_mode))
+          throw param("budget_mode: Invalid enum value.");
         const key = body.request_id ? `c|${advertiserId}|${body.request_id}` : null;
         if (key && requestIds.has(key)) return { campaign_id: requestIds.get(key) };
         const c = {
@@ -324,15 +339,27 @@ export async function fakeTikTok(options: {
       }
       case "POST adgroup/create/": {
         const advertiserId = advertiserOf(token, body);
-        requireFields(body, ["campaign_id", "adgroup_name", "budget_mode", "budget", "schedule_type", "schedule_start_time", "optimization_goal", "billing_event", "pacing"]);
+        requireFields(body, [
+          "campaign_id",
+          "adgroup_name",
+          "budget_mode",
+          "budget",
+          "schedule_type",
+          "schedule_start_time",
+          "optimization_goal",
+          "billing_event",
+          "pacing",
+        ]);
         const campaign = owned(campaigns, body.campaign_id, advertiserId, "Campaign");
-        if (body.placement_type === "PLACEMENT_TYPE_NORMAL" && !(body.placements ?? []).length) throw param("placements: Required when placement_type is PLACEMENT_TYPE_NORMAL.");
+        if (body.placement_type === "PLACEMENT_TYPE_NORMAL" && !(body.placements ?? []).length)
+          throw param("placements: Required when placement_type is PLACEMENT_TYPE_NORMAL.");
         const locations = parseList(body.location_ids, "location_ids");
         if (!locations.length) throw param("location_ids: Missing data for required field.");
         if (!["BUDGET_MODE_DAY", "BUDGET_MODE_TOTAL"].includes(body.budget_mode)) throw param("budget_mode: Invalid enum value.");
         if (typeof body.budget !== "number" || body.budget < 20) throw new Refusal(40002, "The ad group budget must be at least 20.");
         if (!TIME.test(body.schedule_start_time)) throw param("schedule_start_time: Format must be YYYY-MM-DD HH:MM:SS.");
-        if (body.schedule_type === "SCHEDULE_START_END" && !TIME.test(body.schedule_end_time ?? "")) throw param("schedule_end_time: Required for SCHEDULE_START_END.");
+        if (body.schedule_type === "SCHEDULE_START_END" && !TIME.test(body.schedule_end_time ?? ""))
+          throw param("schedule_end_time: Required for SCHEDULE_START_END.");
         if (body.budget_mode === "BUDGET_MODE_TOTAL" && body.schedule_type !== "SCHEDULE_START_END") throw param("A lifetime budget needs SCHEDULE_START_END.");
         const key = body.request_id ? `g|${advertiserId}|${body.request_id}` : null;
         if (key && requestIds.has(key)) return { adgroup_id: requestIds.get(key) };
@@ -388,10 +415,12 @@ export async function fakeTikTok(options: {
             if (!Array.isArray(c.image_ids) || !c.image_ids.every((i: string) => images.get(i)?.advertiser_id === advertiserId))
               throw new Refusal(40002, "image_ids: the image does not exist in this advertiser's library.");
           } else if (c.ad_format === "SINGLE_VIDEO") {
-            if (videos.get(c.video_id)?.advertiser_id !== advertiserId) throw new Refusal(40002, "video_id: the video does not exist in this advertiser's library.");
+            if (videos.get(c.video_id)?.advertiser_id !== advertiserId)
+              throw new Refusal(40002, "video_id: the video does not exist in this advertiser's library.");
           } else throw param("ad_format: Invalid enum value.");
           if ([...c.ad_text].length > 100) throw new Refusal(40002, "ad_text: Length must be between 1 and 100.");
-          const ad = route === "ad/update/" ? owned(ads, c.ad_id, advertiserId, "Ad") : { ad_id: nextId(), advertiser_id: advertiserId, tiktok_item_id: nextId() };
+          const ad =
+            route === "ad/update/" ? owned(ads, c.ad_id, advertiserId, "Ad") : { ad_id: nextId(), advertiser_id: advertiserId, tiktok_item_id: nextId() };
           Object.assign(ad, c, {
             adgroup_id: g.adgroup_id,
             campaign_id: g.campaign_id,
@@ -418,7 +447,8 @@ export async function fakeTikTok(options: {
         if (body.report_type !== "BASIC") throw param("report_type: Invalid enum value.");
         if (body.data_level !== "AUCTION_AD") throw param("data_level: Invalid enum value.");
         const dims = parseList(body.dimensions, "dimensions");
-        if (!dims.includes("ad_id") || !(dims.includes("stat_time_day") || dims.includes("stat_time_hour"))) throw param("dimensions: ad_id and a time dimension are required.");
+        if (!dims.includes("ad_id") || !(dims.includes("stat_time_day") || dims.includes("stat_time_hour")))
+          throw param("dimensions: ad_id and a time dimension are required.");
         const metrics = parseList(body.metrics, "metrics");
         requireFields(body, ["start_date", "end_date"]);
         let adFilter: string[] | null = null;
@@ -429,7 +459,10 @@ export async function fakeTikTok(options: {
         }
         const rows = [...delivery.entries()]
           .map(([k, m]) => ({ adId: k.split("|")[0]!, day: k.split("|")[1]!, m }))
-          .filter((r) => ads.get(r.adId)?.advertiser_id === advertiserId && r.day >= body.start_date && r.day <= body.end_date && (!adFilter || adFilter.includes(r.adId)))
+          .filter(
+            (r) =>
+              ads.get(r.adId)?.advertiser_id === advertiserId && r.day >= body.start_date && r.day <= body.end_date && (!adFilter || adFilter.includes(r.adId)),
+          )
           .map((r) => ({
             dimensions: { ad_id: r.adId, stat_time_day: `${r.day} 00:00:00` },
             metrics: Object.fromEntries(metrics.map((name) => [name, r.m[name] ?? "0"])),
@@ -465,7 +498,8 @@ export async function fakeTikTok(options: {
         const advertiserId = advertiserOf(token, body);
         requireFields(body, ["ad_id", "comment_id", "comment_type", "text", "identity_type", "identity_id"]);
         const parent = comments.get(String(body.comment_id));
-        if (!parent || parent.ad_id !== body.ad_id || ads.get(parent.ad_id)?.advertiser_id !== advertiserId) throw new Refusal(40002, "Comment does not exist.");
+        if (!parent || parent.ad_id !== body.ad_id || ads.get(parent.ad_id)?.advertiser_id !== advertiserId)
+          throw new Refusal(40002, "Comment does not exist.");
         if (body.tiktok_item_id !== parent.tiktok_item_id) throw param("tiktok_item_id: does not match the comment's video.");
         const reply = {
           ...parent,

@@ -167,7 +167,10 @@ function toAd(row: z.infer<typeof adRow>, clientRef: string): PlatformAd {
 async function getOne<T>(token: string, path: string, advertiserId: string, filtering: Record<string, string[]>, row: z.ZodType<T>, what: string): Promise<T> {
   const { list } = await getData(token, path, { advertiser_id: advertiserId, filtering, page: 1, page_size: 10 }, listOf(row), what);
   const found = list[0];
-  if (!found) throw new PlatformError("invalid_input", `platform_b has no ${what} ${Object.values(filtering)[0]?.[0]} on advertiser ${advertiserId}`, { retryable: false });
+  if (!found)
+    throw new PlatformError("invalid_input", `platform_b has no ${what} ${Object.values(filtering)[0]?.[0]} on advertiser ${advertiserId}`, {
+      retryable: false,
+    });
   return found;
 }
 
@@ -214,12 +217,30 @@ export async function createCampaign(token: string, a: TikTokAccount, write: Cam
     z.object({ campaign_id: id }),
     "the campaign create",
   );
-  return { externalId: made.campaign_id, clientRef: write.clientRef, name: write.name, objective: write.objective, status: "paused", createdAt: new Date().toISOString() };
+  return {
+    externalId: made.campaign_id,
+    clientRef: write.clientRef,
+    name: write.name,
+    objective: write.objective,
+    status: "paused",
+    createdAt: new Date().toISOString(),
+  };
 }
 
-export async function updateCampaign(token: string, a: TikTokAccount, campaignId: string, patch: ObjectPatch & { clientRef: string }): Promise<PlatformCampaign> {
+export async function updateCampaign(
+  token: string,
+  a: TikTokAccount,
+  campaignId: string,
+  patch: ObjectPatch & { clientRef: string },
+): Promise<PlatformCampaign> {
   if (patch.name !== undefined) {
-    await postJson(token, "campaign/update/", { advertiser_id: a.advertiserId, campaign_id: campaignId, campaign_name: patch.name }, z.unknown(), "the campaign update");
+    await postJson(
+      token,
+      "campaign/update/",
+      { advertiser_id: a.advertiserId, campaign_id: campaignId, campaign_name: patch.name },
+      z.unknown(),
+      "the campaign update",
+    );
   }
   if (patch.status !== undefined) await setStatus(token, a, "campaign", campaignId, patch.status);
   return toCampaign(await readCampaign(token, a, campaignId), patch.clientRef);
@@ -350,11 +371,23 @@ export async function createAd(token: string, a: TikTokAccount, write: AdWrite):
   const made = await postJson(
     token,
     "ad/create/",
-    { advertiser_id: a.advertiserId, adgroup_id: write.adSetExternalId, operation_status: "DISABLE", creatives: [creativeFields(a, write.name, write.creative)] },
+    {
+      advertiser_id: a.advertiserId,
+      adgroup_id: write.adSetExternalId,
+      operation_status: "DISABLE",
+      creatives: [creativeFields(a, write.name, write.creative)],
+    },
     z.object({ ad_ids: z.array(id).min(1) }),
     "the ad create",
   );
-  return { externalId: made.ad_ids[0]!, clientRef: write.clientRef, adSetExternalId: write.adSetExternalId, name: write.name, status: "paused", creative: write.creative };
+  return {
+    externalId: made.ad_ids[0]!,
+    clientRef: write.clientRef,
+    adSetExternalId: write.adSetExternalId,
+    name: write.name,
+    status: "paused",
+    creative: write.creative,
+  };
 }
 
 export async function updateAd(token: string, a: TikTokAccount, adId: string, patch: AdPatch & { clientRef: string }): Promise<PlatformAd> {

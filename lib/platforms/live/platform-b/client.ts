@@ -79,9 +79,13 @@ export async function postForm<T>(token: string, path: string, form: FormData, s
 function checked<T>(data: unknown, schema: z.ZodType<T>, what: string): T {
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
-    throw new PlatformError("upstream_error", `platform_b answered ${what} in an unexpected shape: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`, {
-      retryable: false,
-    });
+    throw new PlatformError(
+      "upstream_error",
+      `platform_b answered ${what} in an unexpected shape: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`,
+      {
+        retryable: false,
+      },
+    );
   }
   return parsed.data;
 }
@@ -97,10 +101,7 @@ export const pageInfo = z.object({
 });
 
 /** Reads every page of a list endpoint (`page_info` paging), up to `maxPages`. */
-export async function allPages<T>(
-  fetchPage: (page: number) => Promise<{ list: T[]; page_info?: z.infer<typeof pageInfo> }>,
-  maxPages = 50,
-): Promise<T[]> {
+export async function allPages<T>(fetchPage: (page: number) => Promise<{ list: T[]; page_info?: z.infer<typeof pageInfo> }>, maxPages = 50): Promise<T[]> {
   const out: T[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const { list, page_info } = await fetchPage(page);

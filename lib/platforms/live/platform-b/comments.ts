@@ -127,7 +127,9 @@ export async function setCommentHidden(token: string, a: TikTokAccount, commentI
 
 export async function replyToComment(token: string, a: TikTokAccount, commentId: string, message: string): Promise<AdComment> {
   if (!a.identityId) {
-    throw new PlatformError("invalid_input", "platform_b replies as the account's identity: connect the account again with its identity id", { retryable: false });
+    throw new PlatformError("invalid_input", "platform_b replies as the account's identity: connect the account again with its identity id", {
+      retryable: false,
+    });
   }
   const { row, siblings } = await findComment(token, a, commentId);
   // The same text to the same comment by the account is one reply: a retry finds the first.

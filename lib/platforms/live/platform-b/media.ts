@@ -103,7 +103,9 @@ export async function transferChunk(token: string, advertiserId: string, request
   const end = Math.min(session.endOffset, request.sizeBytes);
   const bytes = await readAll(request.storageKey, { start: session.startOffset, end: end - 1 });
   if (bytes.length !== end - session.startOffset) {
-    throw new PlatformError("upstream_error", `platform_b: storage gave ${bytes.length} of ${end - session.startOffset} bytes of the chunk`, { retryable: true });
+    throw new PlatformError("upstream_error", `platform_b: storage gave ${bytes.length} of ${end - session.startOffset} bytes of the chunk`, {
+      retryable: true,
+    });
   }
   const data = await postForm(
     token,
