@@ -84,6 +84,8 @@ const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 export async function fakeTikTok(options: {
   advertisers: Record<string, { name: string; currency: string; timezone: string; display_timezone?: string; status: string }>;
   oauth?: { appId: string; secret: string; code: string; token: string; advertiserIds: string[] };
+  /** Each advertiser's custom identities (/identity/get/). */
+  identities?: Record<string, string[]>;
 }): Promise<FakeTikTok> {
   const tokens = new Map<string, Set<string>>();
   const requests: TikTokRequest[] = [];
@@ -437,6 +439,18 @@ export async function fakeTikTok(options: {
         const ids = parseList(body.ad_ids, "ad_ids");
         statusUpdate(ads, ids, body.operation_status, advertiserId, "Ad");
         return { ad_ids: ids, status: body.operation_status };
+      }
+      case "GET identity/get/": {
+        const advertiserId = advertiserOf(token, body);
+        if (body.identity_type && !["CUSTOMIZED_USER", "AUTH_CODE", "TT_USER", "BC_AUTH_TT"].includes(body.identity_type))
+          throw param("identity_type: Invalid enum value.");
+        const list = (options.identities?.[advertiserId] ?? []).map((identity_id) => ({
+          identity_id,
+          identity_type: "CUSTOMIZED_USER",
+          display_name: `Identity ${identity_id}`,
+        }));
+        const p = page(list, body);
+        return { identity_list: p.list, page_info: p.page_info };
       }
       case "GET dmp/custom_audience/list/": {
         advertiserOf(token, body);

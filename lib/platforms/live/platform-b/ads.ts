@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { getDb } from "@/lib/db/client";
 import { fromPlatformName, PLATFORM_RULES } from "../../ad-rules";
 import type {
   AdObjectStatus,
@@ -342,18 +343,39 @@ export async function updateAdSet(token: string, a: TikTokAccount, adGroupId: st
 
 // ---- ads
 
-function creativeFields(a: TikTokAccount, name: string, creative: AdWrite["creative"]) {
-  if (!a.identityId) {
+const identities = z.object({ identity_list: z.array(z.object({ identity_id: id, identity_type: z.string().optional() })).default([]) });
+
+/**
+ * The identity ads are published as: the one chosen when connecting, else the advertiser's first custom
+ * identity (/identity/get/, CUSTOMIZED_USER), kept on the account so accounts connected by OAuth work too.
+ */
+export async function identityOf(token: string, a: TikTokAccount): Promise<string> {
+  if (a.identityId) return a.identityId;
+  const { identity_list } = await getData(
+    token,
+    "identity/get/",
+    { advertiser_id: a.advertiserId, identity_type: "CUSTOMIZED_USER", page: 1, page_size: 100 },
+    identities,
+    "the identity list",
+  );
+  const found = identity_list[0]?.identity_id;
+  if (!found) {
     throw new PlatformError(
       "invalid_input",
-      "platform_b ads are published as an identity: connect the account again with its identity id (identityId, --identity)",
+      "platform_b ads are published as an identity and this advertiser has none: create a custom identity in TikTok Ads Manager, or connect the account again with --identity",
       { retryable: false },
     );
   }
+  await getDb().adAccount.updateMany({ where: { id: a.accountId, identityId: null }, data: { identityId: found } });
+  a.identityId = found;
+  return found;
+}
+
+async function creativeFields(token: string, a: TikTokAccount, name: string, creative: AdWrite["creative"]) {
   return {
     ad_name: name,
     identity_type: "CUSTOMIZED_USER",
-    identity_id: a.identityId,
+    identity_id: await identityOf(token, a),
     ad_format: creative.kind === "video" ? "SINGLE_VIDEO" : "SINGLE_IMAGE",
     ...(creative.kind === "video" ? { video_id: creative.mediaId } : { image_ids: [creative.mediaId] }),
     ad_text: creative.primaryText ?? "",
@@ -375,7 +397,7 @@ export async function createAd(token: string, a: TikTokAccount, write: AdWrite):
       advertiser_id: a.advertiserId,
       adgroup_id: write.adSetExternalId,
       operation_status: "DISABLE",
-      creatives: [creativeFields(a, write.name, write.creative)],
+      creatives: [await creativeFields(token, a, write.name, write.creative)],
     },
     z.object({ ad_ids: z.array(id).min(1) }),
     "the ad create",
@@ -401,7 +423,7 @@ export async function updateAd(token: string, a: TikTokAccount, adId: string, pa
       {
         advertiser_id: a.advertiserId,
         adgroup_id: current.adSetExternalId,
-        creatives: [{ ad_id: adId, ...creativeFields(a, patch.name ?? current.name, creative) }],
+        creatives: [{ ad_id: adId, ...(await creativeFields(token, a, patch.name ?? current.name, creative)) }],
       },
       z.unknown(),
       "the ad update",

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import type { AdComment, CommentsQuery } from "../../ads-types";
 import { PlatformError } from "../../types";
 import { allPages, getData, id, pageInfo, postJson } from "./client";
-import { listAllAdGroups, listAllAds, type TikTokAccount } from "./ads";
+import { identityOf, listAllAdGroups, listAllAds, type TikTokAccount } from "./ads";
 
 /**
  * Comments on the advertiser's ads: /comment/list/ per ad group (search_field ADGROUP_ID, oldest
@@ -126,11 +126,7 @@ export async function setCommentHidden(token: string, a: TikTokAccount, commentI
 }
 
 export async function replyToComment(token: string, a: TikTokAccount, commentId: string, message: string): Promise<AdComment> {
-  if (!a.identityId) {
-    throw new PlatformError("invalid_input", "platform_b replies as the account's identity: connect the account again with its identity id", {
-      retryable: false,
-    });
-  }
+  const identityId = await identityOf(token, a);
   const { row, siblings } = await findComment(token, a, commentId);
   // The same text to the same comment by the account is one reply: a retry finds the first.
   const earlier = siblings.find((r) => r.comment_type === "REPLY" && r.reply_to_comment_id === commentId && r.content === message && toComment(r, a).byPage);
@@ -146,7 +142,7 @@ export async function replyToComment(token: string, a: TikTokAccount, commentId:
       comment_type: "REPLY",
       text: message,
       identity_type: "CUSTOMIZED_USER",
-      identity_id: a.identityId,
+      identity_id: identityId,
     },
     commentRow,
     "the reply",
