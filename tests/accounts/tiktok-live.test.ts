@@ -14,8 +14,10 @@ import { finishedUpload, uploadIds, waitFor, allCreatives, creativeWhen } from "
 import { mp4Video, pngImage } from "../helpers/media-fixtures";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { callTool } from "../tools/helpers";
+import { cookieHeader, signIn } from "../dashboard/session";
 
 const ADVERTISER = "7123456789012345678";
+const ADVERTISER_2 = "7000000000000000777";
 const IDENTITY = "6990001112223334445";
 const TOKEN = "tt-live-token";
 const CHUNK_THRESHOLD = 40_000;
@@ -45,7 +47,12 @@ const serverEnv = () => ({
 
 beforeAll(async () => {
   tiktok = await fakeTikTok({
-    advertisers: { [ADVERTISER]: { name: "Acme TikTok", currency: "USD", timezone: "Etc/GMT", display_timezone: "UTC", status: "STATUS_ENABLE" } },
+    advertisers: {
+      [ADVERTISER]: { name: "Acme TikTok", currency: "USD", timezone: "Etc/GMT", display_timezone: "UTC", status: "STATUS_ENABLE" },
+      [ADVERTISER_2]: { name: "Acme TikTok EU", currency: "EUR", timezone: "Etc/GMT-1", display_timezone: "Europe/Paris", status: "STATUS_ENABLE" },
+    },
+    oauth: { appId: "tt-app-1", secret: "tt-secret-1", code: "tt-code-1", token: "tt-oauth-token", advertiserIds: [ADVERTISER_2] },
+    identities: { [ADVERTISER_2]: ["6990000000000000222"] },
   });
   tiktok.chunkSize = 16 * 1024;
   tiktok.videoProcessingPolls = 2;
@@ -321,6 +328,71 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect([...tiktok.campaigns.values()][0]!.secondary_status).toMatch(/DELETE/);
     expect(calls("campaign/status/update/").at(-1)!.body).toMatchObject({ operation_status: "DELETE" });
   }, 60_000);
+
+  it("connects by TikTok's advertiser authorization (auth_code for a token and advertiser_ids) and publishes as the advertiser's custom identity", async () => {
+    const email = `tt-oauth-${Date.now()}@example.com`;
+    const { workspaceId, ownerUserId } = await admin<any>(["workspace", "create", "--name", "TT OAuth", "--owner-email", email], server.dataDir);
+    await admin(["user", "password", "--email", email, "--password", "a long enough password"], server.dataDir);
+    const { jar, signedIn } = await signIn(email, "a long enough password", "", server.url);
+    expect(signedIn).toBe(true);
+    const get = async (p: string) => {
+      const res = await fetch(server.url + p, { headers: { Cookie: cookieHeader(jar) }, redirect: "manual" });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const i = pair!.indexOf("=");
+        jar.set(pair!.slice(0, i).trim(), pair!.slice(i + 1));
+      }
+      return new URL(res.headers.get("location") ?? "", server.url);
+    };
+    const start = await get("/api/ad-accounts/oauth/platform_b/start");
+    expect(start.searchParams.get("app_id")).toBe("tt-app-1");
+    const back = await get(`/api/ad-accounts/oauth/platform_b/callback?auth_code=tt-code-1&state=${start.searchParams.get("state")}`);
+    expect(back.searchParams.get("connected")).toBe("1");
+    expect(calls("oauth2/access_token/").at(-1)!.body).toEqual({ app_id: "tt-app-1", secret: "tt-secret-1", auth_code: "tt-code-1" });
+
+    const { key } = await admin<any>(["key", "create", "--workspace", workspaceId, "--user", ownerUserId], server.dataDir);
+    const other = { workspaceId, ownerUserId, key, keyId: "" } as Tenant;
+    const mine = t;
+    t = other;
+    try {
+      const { adAccounts } = await result("list_connected_ad_accounts");
+      expect(adAccounts).toEqual([
+        expect.objectContaining({ platform: "platform_b", externalAccountId: ADVERTISER_2, mode: "live", status: "active", isDefault: true }),
+      ]);
+      const img = await pushed({ name: "tt-eu.png", type: "image/png", bytes: await pngImage(420, 420) });
+      const { campaign: c2 } = await result("create_campaign", { platform: "platform_b", name: "EU", objective: "awareness" });
+      const { adSet: g2 } = await result("create_ad_set", {
+        campaignId: c2.id,
+        platform: "platform_b",
+        name: "FR",
+        budget: { type: "daily", amountMinor: 5000 },
+        locationIds: ["3017382"],
+      });
+      const { id: copy } = await result("create_copy_variant", {
+        creativeId: img.creativeId,
+        headline: "Bonjour",
+        primaryText: "Nouvelle saison",
+        label: "FR",
+      });
+      await result("create_ad", {
+        adSetId: g2.id,
+        creativeId: img.creativeId,
+        copyVariantId: copy,
+        callToAction: "learn_more",
+        landingUrl: "https://example.com/fr",
+      });
+      const made = [...tiktok.ads.values()].find((a) => a.advertiser_id === ADVERTISER_2)!;
+      expect(made).toMatchObject({ identity_type: "CUSTOMIZED_USER", identity_id: "6990000000000000222" });
+      expect([...tiktok.adgroups.values()].find((g) => g.advertiser_id === ADVERTISER_2)).toMatchObject({
+        optimization_goal: "REACH",
+        billing_event: "CPM",
+        budget: 50,
+      });
+      expect(calls("file/image/ad/upload/").at(-1)!.headers["access-token"]).toBe("tt-oauth-token");
+    } finally {
+      t = mine;
+    }
+  }, 120_000);
 
   it("a token TikTok refuses (40105): the account needs reconnecting and the next call answers not_connected without calling TikTok", async () => {
     tiktok.revoke(TOKEN);
