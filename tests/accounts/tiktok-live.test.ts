@@ -232,6 +232,16 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(calls("adgroup/budget/update/").at(-1)!.body).toEqual({ advertiser_id: ADVERTISER, budget: [{ adgroup_id: g!.adgroup_id, budget: 90 }] });
     expect(g!.budget).toBe(90);
 
+    await result("update_ad", { id: ad.id, primaryText: "New season, new colours", landingUrl: "https://example.com/new" });
+    expect(calls("ad/update/").at(-1)!.body).toMatchObject({
+      advertiser_id: ADVERTISER,
+      adgroup_id: g!.adgroup_id,
+      creatives: [
+        expect.objectContaining({ ad_id: made.ad_id, ad_text: "New season, new colours", landing_page_url: "https://example.com/new", identity_id: IDENTITY }),
+      ],
+    });
+    expect(made.ad_text).toBe("New season, new colours");
+
     await result("pause_ads", { adIds: [ad.id] });
     expect(made.operation_status).toBe("DISABLE");
   }, 60_000);
@@ -254,6 +264,13 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(Object.fromEntries(report.query)).toMatchObject({ advertiser_id: ADVERTISER, report_type: "BASIC", data_level: "AUCTION_AD" });
     expect(JSON.parse(report.query.get("dimensions")!)).toEqual(["ad_id", "stat_time_day"]);
     expect(JSON.parse(report.query.get("metrics")!)).toEqual(expect.arrayContaining(["spend", "impressions", "clicks", "conversion"]));
+    // A long range is read in windows of at most 30 days (TikTok's limit at day granularity), a year back at most.
+    const before = calls("report/integrated/get/").length;
+    const platformDays = await result("get_ad_insights", { id: ad.id, since: "2000-01-01", until: today });
+    expect(platformDays.days.map((d: any) => d.date)).toEqual([today]);
+    const windows = calls("report/integrated/get/").slice(before);
+    expect(windows.length).toBeGreaterThan(10);
+    for (const w of windows) expect((Date.parse(w.query.get("end_date")!) - Date.parse(w.query.get("start_date")!)) / 86_400_000).toBeLessThan(30);
     const stored = await result("get_insights", { level: "ad", ids: [ad.id], breakdown: "day", since: today, until: today });
     expect(stored.rows.map((r: any) => [r.date, r.impressions, r.clicks, Math.round(r.spend * 100), r.conversions])).toEqual([[today, 4000, 52, 1234, 3]]);
   }, 60_000);
@@ -298,6 +315,10 @@ describe("platform_b live (TikTok API for Business)", () => {
       ["Love these colours", "replied"],
       ["Total scam, avoid", "hidden"],
     ]);
+
+    await result("delete_ad_comments", { ids: [inboxScam.id] });
+    expect(calls("comment/delete/").at(-1)!.body).toEqual({ advertiser_id: ADVERTISER, comment_id: scam.comment_id });
+    expect(tiktok.comments.has(scam.comment_id)).toBe(false);
   }, 60_000);
 
   it("maps TikTok's codes: 40100 -> upstream_busy, 40002 -> invalid_input with TikTok's message, 5xxxx -> upstream_error", async () => {

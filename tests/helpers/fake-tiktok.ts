@@ -465,6 +465,10 @@ export async function fakeTikTok(options: {
           throw param("dimensions: ad_id and a time dimension are required.");
         const metrics = parseList(body.metrics, "metrics");
         requireFields(body, ["start_date", "end_date"]);
+        const span = (Date.parse(body.end_date) - Date.parse(body.start_date)) / 86_400_000 + 1;
+        if (!(span >= 1)) throw param("end_date: Must not be before start_date.");
+        if (dims.includes("stat_time_day") && span > 30)
+          throw new Refusal(40002, "The time span between start_date and end_date must be within 30 days when stat_time_day is a dimension.");
         let adFilter: string[] | null = null;
         if (body.filtering) {
           const parsed = (typeof body.filtering === "string" ? JSON.parse(body.filtering) : body.filtering) as Obj[];

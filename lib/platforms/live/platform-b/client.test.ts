@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { requestIdFor, tiktokTime, toAmount, toMinor } from "./ads";
 import { businessApiError } from "./client";
+import { reportWindows } from "./reporting";
 
 describe("TikTok return codes as tool codes", () => {
   const classify = (code: number, message = "m") => {
@@ -43,5 +44,19 @@ describe("TikTok money, times and request ids", () => {
     expect(BigInt(a) < 2n ** 63n).toBe(true);
     expect(requestIdFor("adacct_1", "spring")).toBe(a);
     expect(requestIdFor("adacct_2", "spring")).not.toBe(a);
+  });
+});
+
+describe("report windows", () => {
+  it("cuts a range into windows of at most 30 days and looks back a year at most", () => {
+    expect(reportWindows("2026-01-01", "2026-01-01")).toEqual([{ start: "2026-01-01", end: "2026-01-01" }]);
+    expect(reportWindows("2026-01-01", "2026-02-15")).toEqual([
+      { start: "2026-01-01", end: "2026-01-30" },
+      { start: "2026-01-31", end: "2026-02-15" },
+    ]);
+    const far = reportWindows("2000-01-01", "2026-12-31");
+    expect(far[0]!.start).toBe("2026-01-01");
+    expect(far.at(-1)!.end).toBe("2026-12-31");
+    expect(far.length).toBe(13);
   });
 });

@@ -17,28 +17,51 @@ const reportRow = z.object({
 });
 const reportPage = z.object({ list: z.array(reportRow), page_info: pageInfo.optional() });
 
+/** The integrated report takes at most 30 days per query at day granularity. */
+export const REPORT_MAX_DAYS = 30;
+/** How far back a read goes at most (older days are clamped away rather than read in a hundred queries). */
+export const REPORT_MAX_LOOKBACK_DAYS = 365;
+
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** [since, until] cut into windows of at most REPORT_MAX_DAYS days. */
+export function reportWindows(since: string, until: string): { start: string; end: string }[] {
+  const earliest = addDays(until, -(REPORT_MAX_LOOKBACK_DAYS - 1));
+  const windows = [];
+  for (let start = since < earliest ? earliest : since; start <= until; start = addDays(start, REPORT_MAX_DAYS)) {
+    const end = addDays(start, REPORT_MAX_DAYS - 1);
+    windows.push({ start, end: end < until ? end : until });
+  }
+  return windows;
+}
+
 export async function getDailyInsights(token: string, a: TikTokAccount, query: InsightsQuery): Promise<DailyInsight[]> {
   if (query.adExternalIds && query.adExternalIds.length === 0) return [];
-  const rows = await allPages((page) =>
-    getData(
-      token,
-      "report/integrated/get/",
-      {
-        advertiser_id: a.advertiserId,
-        report_type: "BASIC",
-        data_level: "AUCTION_AD",
-        dimensions: ["ad_id", "stat_time_day"],
-        metrics: REPORT_METRICS,
-        start_date: query.since,
-        end_date: query.until,
-        ...(query.adExternalIds ? { filtering: [{ field_name: "ad_ids", filter_type: "IN", filter_value: JSON.stringify(query.adExternalIds) }] } : {}),
-        page,
-        page_size: 1000,
-      },
-      reportPage,
-      "the report",
-    ),
-  );
+  const rows = [];
+  for (const window of reportWindows(query.since, query.until)) {
+    rows.push(
+      ...(await allPages((page) =>
+        getData(
+          token,
+          "report/integrated/get/",
+          {
+            advertiser_id: a.advertiserId,
+            report_type: "BASIC",
+            data_level: "AUCTION_AD",
+            dimensions: ["ad_id", "stat_time_day"],
+            metrics: REPORT_METRICS,
+            start_date: window.start,
+            end_date: window.end,
+            ...(query.adExternalIds ? { filtering: [{ field_name: "ad_ids", filter_type: "IN", filter_value: JSON.stringify(query.adExternalIds) }] } : {}),
+            page,
+            page_size: 1000,
+          },
+          reportPage,
+          "the report",
+        ),
+      )),
+    );
+  }
   return rows
     .map((row) => {
       const m = row.metrics;
