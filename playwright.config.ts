@@ -10,12 +10,13 @@ export default defineConfig({
   testMatch: "**/*.spec.ts",
   globalSetup: "./e2e/global-setup.ts",
   // Two workers, a spec file each (tests of one file stay in order). Journeys are independent: each signs up
-  // its own workspace. What measures time (tagged @budget) runs afterwards, alone.
+  // its own workspace. What measures time is tagged @budget: `npm test` runs the project `budgets` on its own,
+  // after `journeys` (scripts/test.mjs), so nothing else loads the machine meanwhile.
   fullyParallel: false,
   workers: 2,
   projects: [
     { name: "journeys", grepInvert: /@budget/ },
-    { name: "budgets", grep: /@budget/, dependencies: ["journeys"], workers: 1 },
+    { name: "budgets", grep: /@budget/, workers: 1 },
   ],
   timeout: 120_000,
   expect: { timeout: 20_000 },

@@ -171,29 +171,32 @@ function runPlaywright() {
     countStep("playwright (not run: no Chromium)", false);
     return true;
   }
-  console.log("\n=== playwright (e2e) ===");
-  const report = path.join(os.tmpdir(), `adloom-e2e-${process.pid}.json`);
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
-  });
-  if (result.status !== 0) exitCode = 1;
-  try {
-    const { stats, suites } = JSON.parse(fs.readFileSync(report, "utf8"));
-    totals.passed += stats.expected;
-    totals.failed += stats.unexpected + (stats.flaky ?? 0);
-    totals.skipped += stats.skipped;
-    const walk = (suite) => {
-      for (const spec of suite.specs ?? []) {
-        const bad = (spec.tests ?? []).find((t) => t.status === "unexpected" || t.status === "flaky");
-        if (bad) failures.push(`playwright (${bad.status}): ${spec.file}:${spec.line} › ${spec.title}`);
-      }
-      for (const child of suite.suites ?? []) walk(child);
-    };
-    for (const suite of suites ?? []) walk(suite);
-  } catch {
-    countStep("playwright (no report)", false);
+  // The journeys on two workers, then the timed budgets alone (playwright.config.ts).
+  for (const project of ["journeys", "budgets"]) {
+    console.log(`\n=== playwright (e2e): ${project} ===`);
+    const report = path.join(os.tmpdir(), `adloom-e2e-${project}-${process.pid}.json`);
+    const result = spawnSync(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--project", project], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    });
+    if (result.status !== 0) exitCode = 1;
+    try {
+      const { stats, suites } = JSON.parse(fs.readFileSync(report, "utf8"));
+      totals.passed += stats.expected;
+      totals.failed += stats.unexpected + (stats.flaky ?? 0);
+      totals.skipped += stats.skipped;
+      const walk = (suite) => {
+        for (const spec of suite.specs ?? []) {
+          const bad = (spec.tests ?? []).find((t) => t.status === "unexpected" || t.status === "flaky");
+          if (bad) failures.push(`playwright (${bad.status}): ${spec.file}:${spec.line} › ${spec.title}`);
+        }
+        for (const child of suite.suites ?? []) walk(child);
+      };
+      for (const suite of suites ?? []) walk(suite);
+    } catch {
+      countStep(`playwright ${project} (no report)`, false);
+    }
   }
   return true;
 }

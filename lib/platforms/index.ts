@@ -1,6 +1,7 @@
 import type { Platform } from "@/lib/generated/prisma/enums";
-import { accountNotConnected, LivePlatformAdapter, refusingAdapter } from "./live/adapter";
+import { accountNotConnected, refusingAdapter } from "./live/adapter";
 import { MetaPlatformAdapter } from "./live/platform-a/adapter";
+import { TikTokLiveAdapter } from "./live/platform-b/adapter";
 import { SandboxPlatformAdapter } from "./sandbox";
 import type { AdAccountRef, PlatformAdapter } from "./types";
 
@@ -19,7 +20,7 @@ export { PlatformError, type AccountCredentials, type AdAccountRef, type Platfor
 export function adapterFor(account: AdAccountRef): PlatformAdapter {
   if (account.status !== "active") return refusingAdapter(account.platform, account.mode, () => accountNotConnected(account));
   if (account.mode === "sandbox") return new SandboxPlatformAdapter(account.platform);
-  return account.platform === "platform_a" ? new MetaPlatformAdapter() : new LivePlatformAdapter(account.platform);
+  return account.platform === "platform_a" ? new MetaPlatformAdapter() : new TikTokLiveAdapter();
 }
 
 /** The Upload columns (and spec fields) a platform's id lands in. */

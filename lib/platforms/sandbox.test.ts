@@ -16,7 +16,6 @@ afterAll(disposeServices);
 
 const { getStorage } = await import("@/lib/storage");
 const { SandboxPlatformAdapter, sandboxFaultOf } = await import("./sandbox");
-const { LivePlatformAdapter } = await import("./live/adapter");
 const { PlatformError } = await import("./types");
 
 let png: Buffer;
@@ -108,10 +107,5 @@ describe("sandbox platforms", () => {
     const started = Date.now();
     await a.pushMedia(request({ ...base, fileName: "sandbox-slow.png" }));
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-  });
-
-  it("live adapters do not take media yet, and say so", async () => {
-    const err = await refusal(new LivePlatformAdapter("platform_a").pushMedia(request({ storageKey: "k", sizeBytes: 1 })));
-    expect(err).toMatchObject({ code: "not_connected", retryable: false, status: 400 });
   });
 });

@@ -60,59 +60,6 @@ export async function withAccountToken<T>(account: AdAccountRef, call: (token: s
   }
 }
 
-/**
- * The real platform APIs for a live account: each call opens the account's sealed token. A token
- * the platform refuses moves the account to `needs_reconnect` (no retry: every later call answers
- * not_connected at once, see adapterFor). So far only the account read is built; issues 22/23 add
- * the rest of the contract per platform, and until then those calls say so.
- */
-export class LivePlatformAdapter implements PlatformAdapter {
-  readonly mode = "live" as const;
-
-  constructor(readonly platform: Platform) {}
-
-  private withToken<T>(account: AdAccountRef, call: (token: string) => Promise<T>): Promise<T> {
-    return withAccountToken(account, call);
-  }
-
-  private notBuilt(what: string): PlatformError {
-    return new PlatformError(
-      "not_connected",
-      `Live ${this.platform} accounts cannot ${what} yet: only reading the account is built; use the workspace's sandbox account for this`,
-      {
-        retryable: false,
-      },
-    );
-  }
-
-  private refuse = (what: string) => async (): Promise<never> => {
-    throw this.notBuilt(what);
-  };
-
-  getAccount = async (account: AdAccountRef): Promise<PlatformAccountInfo> => {
-    const read = this.platform === "platform_a" ? readPlatformAAccount : readPlatformBAdvertiser;
-    const info = await this.withToken(account, (token) => read(account.externalAccountId, token));
-    const now = Date.now();
-    return { ...info, now: new Date(now).toISOString(), today: localDayHour(now, info.timeZone).date };
-  };
-
-  pushMedia: PlatformAdapter["pushMedia"] = this.refuse("receive media");
-  createCampaign: AdsApi["createCampaign"] = this.refuse("create campaigns");
-  updateCampaign: AdsApi["updateCampaign"] = this.refuse("change campaigns");
-  createAdSet: AdsApi["createAdSet"] = this.refuse("create ad sets");
-  updateAdSet: AdsApi["updateAdSet"] = this.refuse("change ad sets");
-  createAd: AdsApi["createAd"] = this.refuse("create ads");
-  updateAd: AdsApi["updateAd"] = this.refuse("change ads");
-  listAudiences: AdsApi["listAudiences"] = this.refuse("list audiences");
-  getDailyInsights: AdsApi["getDailyInsights"] = this.refuse("report insights");
-  listComments: AdsApi["listComments"] = this.refuse("list comments");
-  setCommentHidden: AdsApi["setCommentHidden"] = this.refuse("hide comments");
-  replyToComment: AdsApi["replyToComment"] = this.refuse("reply to comments");
-  deleteComment: AdsApi["deleteComment"] = this.refuse("delete comments");
-  listLeadForms: AdsApi["listLeadForms"] = this.refuse("list lead forms");
-  listLeadSubmissions: AdsApi["listLeadSubmissions"] = this.refuse("list leads");
-}
-
 /** Reads a live account with a token not stored yet (connecting): the platform's answer, or its refusal. */
 export function readLiveAccount(platform: Platform, externalAccountId: string, token: string) {
   return platform === "platform_a" ? readPlatformAAccount(externalAccountId, token) : readPlatformBAdvertiser(externalAccountId, token);

@@ -1,28 +1,11 @@
-import { getConfig } from "@/lib/services";
 import { PlatformError } from "../types";
+import { apiUrl, businessApiError } from "./platform-b/client";
 import { callPlatform, type LiveAccountReadout } from "./wire";
 
 /**
- * platform_b speaks TikTok's API for Business: `{PLATFORM_B_API_URL}/open_api/v1.3/...`, the token
- * in the `Access-Token` header. Answers are HTTP 200 with `{ code, message, request_id, data }`:
- * code 0 is success, 40001 and 40100-40199 refuse the token or its authorization.
+ * platform_b speaks TikTok's API for Business (lib/platforms/live/platform-b/): reading the
+ * advertiser when connecting; the rest of the contract lives in that folder.
  */
-function apiUrl(path: string, params: Record<string, string> = {}): string {
-  const url = new URL(`${getConfig().platforms.platformB.apiUrl}/open_api/v1.3/${path}`);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  return url.toString();
-}
-
-function businessApiError(status: number, body: any): PlatformError {
-  const code = Number(body?.code);
-  const message = `platform_b refused the call: ${body?.message ?? `HTTP ${status}`}${Number.isFinite(code) ? ` (code ${code})` : ""}`;
-  if (code === 40001 || (code >= 40100 && code <= 40199) || status === 401)
-    return new PlatformError("not_connected", message, { retryable: false, authRefused: true });
-  if (code === 42900 || code === 40016 || status === 429) return new PlatformError("upstream_busy", message, { retryable: true, retryAfterSeconds: 60 });
-  if (code >= 50000 || status >= 500) return new PlatformError("upstream_error", message, { retryable: true });
-  return new PlatformError(code >= 40000 && code < 50000 ? "invalid_input" : "upstream_error", message, { retryable: false });
-}
-
 function advertiserStatus(value: unknown): LiveAccountReadout["status"] {
   if (value === "STATUS_ENABLE") return "active";
   if (typeof value === "string" && /PENDING|WAIT|UNAUDITED|CONTRACT/.test(value)) return "pending_settlement";

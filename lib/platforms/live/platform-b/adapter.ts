@@ -1,0 +1,70 @@
+import { getDb } from "@/lib/db/client";
+import { localDayHour } from "../../sandbox-ads/clock";
+import { markNeedsReconnect } from "../../accounts";
+import type { AdsApi, PlatformAccountInfo } from "../../ads-types";
+import { PlatformError, type AdAccountRef, type PlatformAdapter, type PushRequest, type PushResult } from "../../types";
+import { accountNotConnected } from "../adapter";
+import { loadAccountCredentials } from "../credentials";
+import { readPlatformBAdvertiser } from "../platform-b";
+import * as ads from "./ads";
+import * as comments from "./comments";
+import { pushMediaToTikTok } from "./media";
+import { getDailyInsights } from "./reporting";
+
+/**
+ * platform_b live: TikTok's API for Business behind the AdsApi contract. Each call opens the
+ * account's sealed token; a token TikTok refuses (40001, 40101-40199) moves the account to
+ * `needs_reconnect` and answers not_connected, and adapterFor answers every later call at once.
+ */
+export class TikTokLiveAdapter implements PlatformAdapter {
+  readonly platform = "platform_b" as const;
+  readonly mode = "live" as const;
+
+  private async call<T>(account: AdAccountRef, fn: (token: string, a: ads.TikTokAccount) => Promise<T>): Promise<T> {
+    try {
+      const { accessToken } = await loadAccountCredentials(account);
+      const row = await getDb().adAccount.findUnique({ where: { id: account.id }, select: { identityId: true, currency: true } });
+      const a: ads.TikTokAccount = {
+        advertiserId: account.externalAccountId,
+        identityId: row?.identityId ?? null,
+        currency: row?.currency ?? "USD",
+        accountId: account.id,
+      };
+      return await fn(accessToken, a);
+    } catch (err) {
+      if (err instanceof PlatformError && err.authRefused) {
+        await markNeedsReconnect(account.id, err.message);
+        throw accountNotConnected({ ...account, status: "needs_reconnect" }, err.message);
+      }
+      throw err;
+    }
+  }
+
+  getAccount = async (account: AdAccountRef): Promise<PlatformAccountInfo> => {
+    const info = await this.call(account, (token) => readPlatformBAdvertiser(account.externalAccountId, token));
+    const now = Date.now();
+    return { ...info, now: new Date(now).toISOString(), today: localDayHour(now, info.timeZone).date };
+  };
+
+  pushMedia = async (request: PushRequest): Promise<PushResult> => ({
+    externalId: await this.call(request.account, (token, a) => pushMediaToTikTok(token, a.advertiserId, request)),
+  });
+
+  createCampaign: AdsApi["createCampaign"] = (account, write) => this.call(account, (t, a) => ads.createCampaign(t, a, write));
+  updateCampaign: AdsApi["updateCampaign"] = (account, id, patch) => this.call(account, (t, a) => ads.updateCampaign(t, a, id, patch));
+  createAdSet: AdsApi["createAdSet"] = (account, write) => this.call(account, (t, a) => ads.createAdSet(t, a, write));
+  updateAdSet: AdsApi["updateAdSet"] = (account, id, patch) => this.call(account, (t, a) => ads.updateAdSet(t, a, id, patch));
+  createAd: AdsApi["createAd"] = (account, write) => this.call(account, (t, a) => ads.createAd(t, a, write));
+  updateAd: AdsApi["updateAd"] = (account, id, patch) => this.call(account, (t, a) => ads.updateAd(t, a, id, patch));
+  listAudiences: AdsApi["listAudiences"] = (account) => this.call(account, (t, a) => ads.listAudiences(t, a));
+  getDailyInsights: AdsApi["getDailyInsights"] = (account, query) => this.call(account, (t, a) => getDailyInsights(t, a, query));
+  listComments: AdsApi["listComments"] = (account, query) => this.call(account, (t, a) => comments.listComments(t, a, query));
+  setCommentHidden: AdsApi["setCommentHidden"] = (account, id, hidden) => this.call(account, (t, a) => comments.setCommentHidden(t, a, id, hidden));
+  replyToComment: AdsApi["replyToComment"] = (account, id, message) => this.call(account, (t, a) => comments.replyToComment(t, a, id, message));
+  deleteComment: AdsApi["deleteComment"] = (account, id) => this.call(account, (t, a) => comments.deleteComment(t, a, id));
+  /** Lead forms are platform A's (the spec): platform B has none to list. */
+  listLeadForms: AdsApi["listLeadForms"] = async () => [];
+  listLeadSubmissions: AdsApi["listLeadSubmissions"] = async () => {
+    throw new PlatformError("invalid_input", "platform_b has no lead forms here: lead forms are platform_a only", { retryable: false });
+  };
+}

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import type { AdComment, CommentsQuery } from "../../ads-types";
+import { PlatformError } from "../../types";
+import { allPages, getData, id, pageInfo, postJson } from "./client";
+import { identityOf, listAllAdGroups, listAllAds, type TikTokAccount } from "./ads";
+
+/**
+ * Comments on the advertiser's ads: /comment/list/ per ad group (search_field ADGROUP_ID, oldest
+ * first), /comment/status/update/ (HIDDEN, PUBLIC), /comment/post/ (a REPLY as the account's
+ * identity), /comment/delete/.
+ */
+
+const commentRow = z.object({
+  comment_id: id,
+  ad_id: id,
+  adgroup_id: id.optional(),
+  tiktok_item_id: id.nullish(),
+  content: z.string(),
+  comment_type: z.string().optional(),
+  comment_status: z.string().optional(),
+  reply_to_comment_id: id.nullish(),
+  original_comment_id: id.nullish(),
+  create_time: z.union([z.string(), z.number()]),
+  user_name: z.string().nullish(),
+  identity_id: id.nullish(),
+});
+type CommentRow = z.infer<typeof commentRow>;
+const commentPage = z.object({ comments: z.array(commentRow).default([]), page_info: pageInfo.optional() });
+
+/** create_time: Unix seconds (number or digits) or "YYYY-MM-DD HH:MM:SS" UTC. */
+function createdAt(value: string | number): string {
+  const s = String(value);
+  if (/^\d+$/.test(s)) return new Date(Number(s) * 1000).toISOString();
+  return new Date(`${s.replace(" ", "T")}${/Z|[+-]\d\d:?\d\d$/.test(s) ? "" : "Z"}`).toISOString();
+}
+
+function toComment(row: CommentRow, a: TikTokAccount): AdComment {
+  const reply = row.comment_type === "REPLY";
+  return {
+    externalId: row.comment_id,
+    adExternalId: row.ad_id,
+    authorName: row.user_name ?? "",
+    message: row.content,
+    createdAt: createdAt(row.create_time),
+    hidden: row.comment_status === "HIDDEN",
+    parentExternalId: reply ? (row.reply_to_comment_id ?? row.original_comment_id ?? null) : null,
+    // Replies the account posts carry its identity and no TikTok user.
+    byPage: reply && !!a.identityId && row.identity_id === a.identityId && !row.user_name,
+  };
+}
+
+const day = (iso: string) => iso.slice(0, 10);
+
+async function adGroupComments(token: string, a: TikTokAccount, adGroupId: string, since: string): Promise<CommentRow[]> {
+  return allPages(async (page) => {
+    const data = await getData(
+      token,
+      "comment/list/",
+      {
+        advertiser_id: a.advertiserId,
+        search_field: "ADGROUP_ID",
+        search_value: adGroupId,
+        start_time: since,
+        end_time: day(new Date().toISOString()),
+        comment_type: ["ALL"],
+        sort_field: "CREATE_TIME",
+        sort_type: "ASC",
+        page,
+        page_size: 100,
+      },
+      commentPage,
+      "the comment list",
+    );
+    return { list: data.comments, page_info: data.page_info };
+  });
+}
+
+async function adGroupsOf(token: string, a: TikTokAccount, adIds?: string[]): Promise<string[]> {
+  if (adIds?.length) return [...new Set((await listAllAds(token, a, { ad_ids: adIds })).map((ad) => ad.adgroup_id))];
+  return (await listAllAdGroups(token, a)).map((g) => g.adgroup_id);
+}
+
+export async function listComments(token: string, a: TikTokAccount, query: CommentsQuery): Promise<AdComment[]> {
+  if (query.adExternalIds && query.adExternalIds.length === 0) return [];
+  // TikTok keeps comments for its list going back a year at most; without a position, start there.
+  const since = day(query.after ?? new Date(Date.now() - 365 * 86_400_000).toISOString());
+  const all: AdComment[] = [];
+  for (const adGroupId of await adGroupsOf(token, a, query.adExternalIds)) {
+    for (const row of await adGroupComments(token, a, adGroupId, since)) all.push(toComment(row, a));
+  }
+  const after = query.after ? new Date(query.after).getTime() : null;
+  return all
+    .filter((c) => !query.adExternalIds || query.adExternalIds.includes(c.adExternalId))
+    .filter((c) => {
+      if (after === null) return true;
+      const t = new Date(c.createdAt).getTime();
+      return t > after || (t === after && query.afterExternalId !== undefined && c.externalId > query.afterExternalId);
+    })
+    .sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.externalId.localeCompare(y.externalId))
+    .slice(0, query.limit);
+}
+
+/** Finds one comment: in its ad's ad group when the inbox knows the ad, else across the advertiser's ad groups. */
+async function findComment(token: string, a: TikTokAccount, commentId: string): Promise<{ row: CommentRow; siblings: CommentRow[] }> {
+  const known = await getDb().adCommentItem.findFirst({ where: { adAccountId: a.accountId, externalId: commentId }, select: { adExternalId: true } });
+  const since = day(new Date(Date.now() - 365 * 86_400_000).toISOString());
+  for (const adGroupId of await adGroupsOf(token, a, known ? [known.adExternalId] : undefined)) {
+    const rows = await adGroupComments(token, a, adGroupId, since);
+    const row = rows.find((r) => r.comment_id === commentId);
+    if (row) return { row, siblings: rows };
+  }
+  throw new PlatformError("invalid_input", `platform_b has no comment ${commentId} on advertiser ${a.advertiserId}'s ads`, { retryable: false });
+}
+
+export async function setCommentHidden(token: string, a: TikTokAccount, commentId: string, hidden: boolean): Promise<AdComment> {
+  await postJson(
+    token,
+    "comment/status/update/",
+    { advertiser_id: a.advertiserId, comment_ids: [commentId], operation: hidden ? "HIDDEN" : "PUBLIC" },
+    z.unknown(),
+    "the comment status change",
+  );
+  const { row } = await findComment(token, a, commentId);
+  return toComment(row, a);
+}
+
+export async function replyToComment(token: string, a: TikTokAccount, commentId: string, message: string): Promise<AdComment> {
+  const identityId = await identityOf(token, a);
+  const { row, siblings } = await findComment(token, a, commentId);
+  // The same text to the same comment by the account is one reply: a retry finds the first.
+  const earlier = siblings.find((r) => r.comment_type === "REPLY" && r.reply_to_comment_id === commentId && r.content === message && toComment(r, a).byPage);
+  if (earlier) return toComment(earlier, a);
+  const posted = await postJson(
+    token,
+    "comment/post/",
+    {
+      advertiser_id: a.advertiserId,
+      ad_id: row.ad_id,
+      tiktok_item_id: row.tiktok_item_id ?? "",
+      comment_id: commentId,
+      comment_type: "REPLY",
+      text: message,
+      identity_type: "CUSTOMIZED_USER",
+      identity_id: identityId,
+    },
+    commentRow,
+    "the reply",
+  );
+  return toComment(posted, a);
+}
+
+export async function deleteComment(token: string, a: TikTokAccount, commentId: string): Promise<void> {
+  await postJson(token, "comment/delete/", { advertiser_id: a.advertiserId, comment_id: commentId }, z.unknown(), "the comment delete");
+}

@@ -1,0 +1,206 @@
+import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { z } from "zod";
+import { getStorage } from "@/lib/storage";
+import { PlatformError, type PushRequest } from "../../types";
+import { getData, id, pageInfo, postForm, postJson } from "./client";
+
+/**
+ * Media into the advertiser's creative library, in TikTok's phases, each its own function so an
+ * async upload session can drive them one at a time:
+ * - images: one multipart POST /file/image/ad/upload/ (UPLOAD_BY_FILE, image_signature = MD5) -> image_id;
+ * - small videos: one POST /file/video/ad/upload/ (UPLOAD_BY_FILE, video_signature = MD5);
+ * - large videos: /file/start/upload/ -> /file/transfer/upload/ per chunk (signature = the chunk's MD5,
+ *   start_offset) -> /file/finish/upload/ (file_id) -> /file/video/ad/upload/ (UPLOAD_BY_FILE_ID);
+ * - then /file/video/ad/info/ until the video is `displayable` -> video_id.
+ */
+
+/** Above this, videos go through the chunk upload (TikTok answers each chunk's range). */
+export const CHUNKED_VIDEO_THRESHOLD_BYTES = Number(process.env.PLATFORM_B_CHUNK_THRESHOLD_BYTES || 20 * 1024 * 1024);
+const VIDEO_READY_TIMEOUT_MS = 120_000;
+
+async function readAll(storageKey: string, range?: { start: number; end: number }): Promise<Buffer> {
+  const object = await getStorage().read(storageKey, range ? { range } : undefined);
+  if (!object) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+const md5 = (bytes: Buffer) => createHash("md5").update(bytes).digest("hex");
+
+/** The library's file name: the upload id keeps it unique per advertiser (TikTok refuses duplicate video names). */
+export function libraryFileName(request: Pick<PushRequest, "uploadId" | "fileName">): string {
+  return `${request.uploadId}-${request.fileName}`.slice(0, 100);
+}
+
+function fileForm(fields: Record<string, string>, fileField: string, bytes: Buffer, fileName: string, contentType: string): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  form.set(fileField, new Blob([new Uint8Array(bytes)], { type: contentType }), fileName);
+  return form;
+}
+
+export async function uploadImage(token: string, advertiserId: string, request: PushRequest): Promise<string> {
+  const bytes = await readAll(request.storageKey);
+  const data = await postForm(
+    token,
+    "file/image/ad/upload/",
+    fileForm(
+      { advertiser_id: advertiserId, upload_type: "UPLOAD_BY_FILE", image_signature: md5(bytes), file_name: libraryFileName(request) },
+      "image_file",
+      bytes,
+      request.fileName,
+      request.contentType,
+    ),
+    z.object({ image_id: id }),
+    "the image upload",
+  );
+  return data.image_id;
+}
+
+/** The video upload answers a list (one video per upload). */
+const uploadedVideos = z.array(z.object({ video_id: id })).min(1);
+
+export async function uploadSmallVideo(token: string, advertiserId: string, request: PushRequest): Promise<string> {
+  const bytes = await readAll(request.storageKey);
+  const [video] = await postForm(
+    token,
+    "file/video/ad/upload/",
+    fileForm(
+      { advertiser_id: advertiserId, upload_type: "UPLOAD_BY_FILE", video_signature: md5(bytes), file_name: libraryFileName(request) },
+      "video_file",
+      bytes,
+      request.fileName,
+      request.contentType,
+    ),
+    uploadedVideos,
+    "the video upload",
+  );
+  return video!.video_id;
+}
+
+export interface ChunkSession {
+  uploadId: string;
+  /** The range TikTok asks for next: [startOffset, endOffset). Equal offsets: every byte is in. */
+  startOffset: number;
+  endOffset: number;
+}
+
+export async function startChunkUpload(token: string, advertiserId: string, request: PushRequest): Promise<ChunkSession> {
+  const data = await postJson(
+    token,
+    "file/start/upload/",
+    { advertiser_id: advertiserId, size: request.sizeBytes, content_type: "video", name: libraryFileName(request) },
+    z.object({ upload_id: id, start_offset: z.coerce.number(), end_offset: z.coerce.number() }),
+    "the chunk upload start",
+  );
+  return { uploadId: data.upload_id, startOffset: data.start_offset, endOffset: data.end_offset };
+}
+
+/** Sends the chunk TikTok asked for; answers the next range it wants. */
+export async function transferChunk(token: string, advertiserId: string, request: PushRequest, session: ChunkSession): Promise<ChunkSession> {
+  const end = Math.min(session.endOffset, request.sizeBytes);
+  const bytes = await readAll(request.storageKey, { start: session.startOffset, end: end - 1 });
+  if (bytes.length !== end - session.startOffset) {
+    throw new PlatformError("upstream_error", `platform_b: storage gave ${bytes.length} of ${end - session.startOffset} bytes of the chunk`, {
+      retryable: true,
+    });
+  }
+  const data = await postForm(
+    token,
+    "file/transfer/upload/",
+    fileForm(
+      { advertiser_id: advertiserId, upload_id: session.uploadId, signature: md5(bytes), start_offset: String(session.startOffset) },
+      "file",
+      bytes,
+      request.fileName,
+      request.contentType,
+    ),
+    z.object({ start_offset: z.coerce.number(), end_offset: z.coerce.number() }),
+    "a chunk transfer",
+  );
+  return { uploadId: session.uploadId, startOffset: data.start_offset, endOffset: data.end_offset };
+}
+
+export async function finishChunkUpload(token: string, advertiserId: string, session: ChunkSession): Promise<string> {
+  const data = await postJson(
+    token,
+    "file/finish/upload/",
+    { advertiser_id: advertiserId, upload_id: session.uploadId },
+    z.object({ file_id: id }),
+    "the chunk upload finish",
+  );
+  return data.file_id;
+}
+
+/** Moves the finished file from the file repository into the creative library. */
+export async function bindVideoFile(token: string, advertiserId: string, fileId: string, request: PushRequest): Promise<string> {
+  const form = new FormData();
+  form.set("advertiser_id", advertiserId);
+  form.set("upload_type", "UPLOAD_BY_FILE_ID");
+  form.set("file_id", fileId);
+  form.set("file_name", libraryFileName(request));
+  const [video] = await postForm(token, "file/video/ad/upload/", form, uploadedVideos, "the video upload from the file repository");
+  return video!.video_id;
+}
+
+export async function uploadChunkedVideo(token: string, advertiserId: string, request: PushRequest): Promise<string> {
+  let session = await startChunkUpload(token, advertiserId, request);
+  for (let guard = 0; session.startOffset < session.endOffset; guard++) {
+    if (guard > 10_000) throw new PlatformError("upstream_error", "platform_b never finished asking for chunks", { retryable: true });
+    session = await transferChunk(token, advertiserId, request, session);
+  }
+  const fileId = await finishChunkUpload(token, advertiserId, session);
+  return bindVideoFile(token, advertiserId, fileId, request);
+}
+
+const videoInfo = z.object({ list: z.array(z.object({ video_id: id, displayable: z.boolean().optional() })) });
+
+/** Whether TikTok has processed the video far enough for ads (`displayable`). */
+export async function videoUsable(token: string, advertiserId: string, videoId: string): Promise<boolean> {
+  const { list } = await getData(token, "file/video/ad/info/", { advertiser_id: advertiserId, video_ids: [videoId] }, videoInfo, "the video info");
+  return list.some((v) => v.video_id === videoId && v.displayable === true);
+}
+
+export async function waitVideoUsable(token: string, advertiserId: string, videoId: string, timeoutMs = VIDEO_READY_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
+    if (await videoUsable(token, advertiserId, videoId)) return;
+    if (Date.now() + wait > deadline) {
+      throw new PlatformError("upstream_error", `platform_b is still processing video ${videoId}; the push is retried`, { retryable: true });
+    }
+    await sleep(wait);
+  }
+}
+
+const videoSearch = z.object({ list: z.array(z.object({ video_id: id, file_name: z.string().nullish() })), page_info: pageInfo.optional() });
+
+/**
+ * The video an earlier attempt of this upload already put in the library (its file name carries the
+ * upload id): a push re-run after a crash or a lost answer finds it instead of uploading a second copy.
+ */
+export async function findUploadedVideo(token: string, advertiserId: string, request: PushRequest): Promise<string | null> {
+  const name = libraryFileName(request);
+  const { list } = await getData(
+    token,
+    "file/video/ad/search/",
+    { advertiser_id: advertiserId, filtering: { video_name: name }, page: 1, page_size: 100 },
+    videoSearch,
+    "the video search",
+  );
+  return list.find((v) => v.file_name === name)?.video_id ?? null;
+}
+
+/** The whole push behind today's `pushMedia`: the media's id in the advertiser's library. */
+export async function pushMediaToTikTok(token: string, advertiserId: string, request: PushRequest): Promise<string> {
+  if (request.sizeBytes === 0) throw new PlatformError("invalid_input", "platform_b refused the media: the file is empty", { retryable: false });
+  if (request.kind === "image") return uploadImage(token, advertiserId, request);
+  const videoId =
+    (await findUploadedVideo(token, advertiserId, request)) ??
+    (request.sizeBytes > CHUNKED_VIDEO_THRESHOLD_BYTES
+      ? await uploadChunkedVideo(token, advertiserId, request)
+      : await uploadSmallVideo(token, advertiserId, request));
+  await waitVideoUsable(token, advertiserId, videoId);
+  return videoId;
+}

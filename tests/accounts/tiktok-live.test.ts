@@ -1,0 +1,430 @@
+/**
+ * platform_b live against a wire fake of TikTok's API for Business (tests/helpers/fake-tiktok.ts):
+ * a live-mode server (PLATFORMS_MODE=live) whose PLATFORM_B_API_URL points at the fake, an advertiser
+ * connected with a token and an identity, then the real stack over HTTP: media pushed by the upload
+ * job (image with its MD5, a video in chunks), campaign / ad group / ad built and launched, budgets,
+ * statuses and delete, the report pulled into the rollup, comments into moderation, and TikTok's
+ * return codes as the tools' errors (down to a refused token: needs_reconnect, then not_connected).
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { admin, createTenant, type Tenant } from "../helpers/fixtures";
+import { fakeTikTok, type FakeTikTok } from "../helpers/fake-tiktok";
+import { finishedUpload, uploadIds, waitFor, allCreatives, creativeWhen } from "../helpers/library";
+import { mp4Video, pngImage } from "../helpers/media-fixtures";
+import { startServer, tempDataDir, type TestServer } from "../helpers/server";
+import { callTool } from "../tools/helpers";
+import { cookieHeader, signIn } from "../dashboard/session";
+
+const ADVERTISER = "7123456789012345678";
+const ADVERTISER_2 = "7000000000000000777";
+const IDENTITY = "6990001112223334445";
+const TOKEN = "tt-live-token";
+const CHUNK_THRESHOLD = 40_000;
+
+let tiktok: FakeTikTok;
+let server: TestServer;
+let t: Tenant;
+
+const md5 = (b: Buffer) => createHash("md5").update(b).digest("hex");
+const tool = (name: string, args: unknown = {}) => callTool(t.key, name, args, {}, server.url);
+async function result(name: string, args: unknown = {}): Promise<any> {
+  const res = await tool(name, args);
+  if (res.status !== 200) throw new Error(`${name} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.result;
+}
+const calls = (route: string) => tiktok.requests.filter((r) => r.path === `/open_api/v1.3/${route}`);
+
+const serverEnv = () => ({
+  PLATFORMS_MODE: "live",
+  PLATFORM_B_API_URL: tiktok.url,
+  PLATFORM_B_APP_ID: "tt-app-1",
+  PLATFORM_B_APP_SECRET: "tt-secret-1",
+  PLATFORM_B_CHUNK_THRESHOLD_BYTES: String(CHUNK_THRESHOLD),
+  PLATFORM_RETRY_DELAYS_MS: "1000",
+  LEADS_POLL: "0",
+});
+
+beforeAll(async () => {
+  tiktok = await fakeTikTok({
+    advertisers: {
+      [ADVERTISER]: { name: "Acme TikTok", currency: "USD", timezone: "Etc/GMT", display_timezone: "UTC", status: "STATUS_ENABLE" },
+      [ADVERTISER_2]: { name: "Acme TikTok EU", currency: "EUR", timezone: "Etc/GMT-1", display_timezone: "Europe/Paris", status: "STATUS_ENABLE" },
+    },
+    oauth: { appId: "tt-app-1", secret: "tt-secret-1", code: "tt-code-1", token: "tt-oauth-token", advertiserIds: [ADVERTISER_2] },
+    identities: { [ADVERTISER_2]: ["6990000000000000222"] },
+  });
+  tiktok.chunkSize = 16 * 1024;
+  tiktok.videoProcessingPolls = 2;
+  server = await startServer({ dataDir: tempDataDir("tiktok"), env: serverEnv() });
+  t = await createTenant({ dataDir: server.dataDir });
+  tiktok.grant(TOKEN, [ADVERTISER]);
+  const connected = await admin<any>(
+    [
+      "adaccount",
+      "connect",
+      "--workspace",
+      t.workspaceId,
+      "--platform",
+      "platform_b",
+      "--account",
+      ADVERTISER,
+      "--token",
+      TOKEN,
+      "--identity",
+      IDENTITY,
+      "--default",
+      "true",
+    ],
+    server.dataDir,
+  );
+  expect(connected).toMatchObject({ platform: "platform_b", externalId: ADVERTISER, currency: "USD", status: "active" });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await tiktok?.close();
+});
+
+async function pushed(file: { name: string; type: string; bytes: Buffer }) {
+  const [id] = await uploadIds(t.key, [file], { platform: "platform_b", baseUrl: server.url });
+  const upload = await finishedUpload(t.key, id!, 90_000, server.url);
+  const creative = await waitFor(`creative of ${file.name}`, async () => (await allCreatives(t.key, server.url)).find((c) => c.fileName === file.name), 60_000);
+  await creativeWhen(t.key, creative.id, (c) => c.status === "ready", 60_000, server.url);
+  return { upload, creativeId: creative.id as string };
+}
+
+describe("platform_b live (TikTok API for Business)", () => {
+  let image: { upload: any; creativeId: string };
+  let video: { upload: any; creativeId: string };
+  let campaign: any;
+  let adSet: any;
+  let ad: any;
+
+  it("pushes an image by file with its MD5 signature: the Upload gets TikTok's image id", async () => {
+    const bytes = await pngImage(400, 400);
+    image = await pushed({ name: "tt-square.png", type: "image/png", bytes });
+    expect(image.upload.status).toBe("completed");
+    const [sent] = calls("file/image/ad/upload/");
+    expect(sent!.headers["access-token"]).toBe(TOKEN);
+    expect(sent!.body).toMatchObject({ advertiser_id: ADVERTISER, upload_type: "UPLOAD_BY_FILE", image_signature: md5(bytes) });
+    expect(sent!.body.image_file.md5).toBe(md5(bytes));
+    const [stored] = [...tiktok.images.values()];
+    expect(image.upload.platform_b.imageId).toBe(stored!.image_id);
+  }, 120_000);
+
+  it("pushes a large video in chunks (start, transfer per chunk with its MD5, finish, bind by file id) and waits until it is displayable", async () => {
+    const bytes = mp4Video(480, 480, 3);
+    expect(bytes.length).toBeGreaterThan(CHUNK_THRESHOLD);
+    video = await pushed({ name: "tt-clip.mp4", type: "video/mp4", bytes });
+    expect(video.upload.status).toBe("completed");
+    expect(calls("file/start/upload/")[0]!.body).toMatchObject({ advertiser_id: ADVERTISER, size: bytes.length, content_type: "video" });
+    const transfers = calls("file/transfer/upload/");
+    expect(transfers.length).toBe(Math.ceil(bytes.length / tiktok.chunkSize));
+    expect(transfers.map((r) => Number(r.body.start_offset))).toEqual(transfers.map((_, i) => i * tiktok.chunkSize));
+    for (const r of transfers) expect(r.body.signature).toBe(r.body.file.md5);
+    const bind = calls("file/video/ad/upload/").at(-1)!;
+    expect(bind.body).toMatchObject({ advertiser_id: ADVERTISER, upload_type: "UPLOAD_BY_FILE_ID", file_id: expect.any(String) });
+    // Polled until TikTok says the video can be used.
+    expect(calls("file/video/ad/info/").length).toBeGreaterThanOrEqual(3);
+    const [stored] = [...tiktok.videos.values()];
+    expect(stored!.signature).toBe(md5(bytes));
+    expect(video.upload.platform_b.videoId).toBe(stored!.video_id);
+  }, 120_000);
+
+  it("a server killed (SIGKILL) while TikTok processes a pushed video resumes the push: one video in the library, the upload completed with it", async () => {
+    tiktok.videoProcessingPolls = 1_000_000;
+    const bytes = mp4Video(480, 480, 4);
+    const [id] = await uploadIds(t.key, [{ name: "tt-crash.mp4", type: "video/mp4", bytes }], { platform: "platform_b", baseUrl: server.url });
+    const inLibrary = () => [...tiktok.videos.values()].filter((v) => String(v.file_name).includes("tt-crash"));
+    await waitFor("the video bound into the library", async () => inLibrary().length > 0, 60_000);
+    await server.kill();
+    tiktok.videoProcessingPolls = 0;
+    server = await startServer({ dataDir: server.dataDir, env: serverEnv() });
+    const upload = await finishedUpload(t.key, id!, 120_000, server.url);
+    expect(upload.status).toBe("completed");
+    expect(inLibrary()).toHaveLength(1);
+    expect(upload.platform_b.videoId).toBe(inLibrary()[0]!.video_id);
+    expect(calls("file/video/ad/search/").at(-1)!.query.get("filtering")).toContain("tt-crash");
+  }, 240_000);
+
+  it("builds a campaign, ad group and ad with TikTok's names; a repeated clientRef makes nothing twice", async () => {
+    ({ campaign } = await result("create_campaign", { platform: "platform_b", name: "Spring TikTok", objective: "traffic", clientRef: "spring-tt" }));
+    const again = await result("create_campaign", { platform: "platform_b", name: "Spring TikTok", objective: "traffic", clientRef: "spring-tt" });
+    expect(again.campaign.id).toBe(campaign.id);
+    expect(tiktok.campaigns.size).toBe(1);
+    const [c] = [...tiktok.campaigns.values()];
+    expect(c).toMatchObject({ campaign_name: "Spring TikTok", objective_type: "TRAFFIC", operation_status: "DISABLE" });
+    expect(calls("campaign/create/")[0]!.body.request_id).toMatch(/^\d+$/);
+
+    ({ adSet } = await result("create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_b",
+      name: "US group",
+      budget: { type: "daily", amountMinor: 6000 },
+      locationIds: ["6252001"],
+    }));
+    const [g] = [...tiktok.adgroups.values()];
+    expect(g).toMatchObject({
+      campaign_id: c!.campaign_id,
+      adgroup_name: "US group",
+      location_ids: ["6252001"],
+      placement_type: "PLACEMENT_TYPE_NORMAL",
+      placements: ["PLACEMENT_TIKTOK"],
+      budget_mode: "BUDGET_MODE_DAY",
+      budget: 60,
+      schedule_type: "SCHEDULE_FROM_NOW",
+      optimization_goal: "CLICK",
+      billing_event: "CPC",
+      operation_status: "DISABLE",
+    });
+    expect(g!.schedule_start_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+
+    const { id: copyVariantId } = await result("create_copy_variant", {
+      creativeId: image.creativeId,
+      headline: "Fresh",
+      primaryText: "Shop the new season today",
+      label: "A",
+    });
+    ({ ad } = await result("create_ad", {
+      adSetId: adSet.id,
+      creativeId: image.creativeId,
+      copyVariantId,
+      callToAction: "shop_now",
+      landingUrl: "https://example.com/shop",
+    }));
+    const [made] = [...tiktok.ads.values()];
+    expect(made).toMatchObject({
+      adgroup_id: g!.adgroup_id,
+      identity_type: "CUSTOMIZED_USER",
+      identity_id: IDENTITY,
+      ad_format: "SINGLE_IMAGE",
+      image_ids: [[...tiktok.images.values()][0]!.image_id],
+      ad_text: "Shop the new season today",
+      call_to_action: "SHOP_NOW",
+      landing_page_url: "https://example.com/shop",
+      operation_status: "DISABLE",
+    });
+    expect(ad.externalId ?? made!.ad_id).toBe(made!.ad_id);
+
+    const { id: videoCopy } = await result("create_copy_variant", { creativeId: video.creativeId, headline: "Clip", primaryText: "Watch it move", label: "V" });
+    await result("create_ad", {
+      adSetId: adSet.id,
+      creativeId: video.creativeId,
+      copyVariantId: videoCopy,
+      callToAction: "learn_more",
+      landingUrl: "https://example.com/clip",
+    });
+    const videoAd = [...tiktok.ads.values()].find((a) => a.ad_format === "SINGLE_VIDEO")!;
+    expect(videoAd).toMatchObject({ video_id: [...tiktok.videos.values()][0]!.video_id, call_to_action: "LEARN_MORE" });
+  }, 120_000);
+
+  it("launches, changes the budget, pauses and deletes through the status and budget endpoints", async () => {
+    await result("activate_ads", { adIds: [ad.id] });
+    const [c] = [...tiktok.campaigns.values()];
+    const [g] = [...tiktok.adgroups.values()];
+    const made = tiktok.ads.get([...tiktok.ads.values()][0]!.ad_id)!;
+    expect([c!.operation_status, g!.operation_status, made.operation_status]).toEqual(["ENABLE", "ENABLE", "ENABLE"]);
+    expect(calls("ad/status/update/").at(-1)!.body).toMatchObject({ advertiser_id: ADVERTISER, ad_ids: [made.ad_id], operation_status: "ENABLE" });
+
+    const budget = await result("set_ad_set_budget", { id: adSet.id, budget: { type: "daily", amountMinor: 9000 } });
+    expect(budget.adSet.budget).toEqual({ type: "daily", amountMinor: 9000 });
+    expect(calls("adgroup/budget/update/").at(-1)!.body).toEqual({ advertiser_id: ADVERTISER, budget: [{ adgroup_id: g!.adgroup_id, budget: 90 }] });
+    expect(g!.budget).toBe(90);
+
+    await result("update_ad", { id: ad.id, primaryText: "New season, new colours", landingUrl: "https://example.com/new" });
+    expect(calls("ad/update/").at(-1)!.body).toMatchObject({
+      advertiser_id: ADVERTISER,
+      adgroup_id: g!.adgroup_id,
+      creatives: [
+        expect.objectContaining({ ad_id: made.ad_id, ad_text: "New season, new colours", landing_page_url: "https://example.com/new", identity_id: IDENTITY }),
+      ],
+    });
+    expect(made.ad_text).toBe("New season, new colours");
+
+    await result("pause_ads", { adIds: [ad.id] });
+    expect(made.operation_status).toBe("DISABLE");
+  }, 60_000);
+
+  it("pulls the integrated report (BASIC, AUCTION_AD, ad_id per day) into the rollup", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const made = [...tiktok.ads.values()][0]!;
+    tiktok.setDelivery(made.ad_id, today, {
+      spend: "12.34",
+      impressions: "4000",
+      reach: "3000",
+      clicks: "52",
+      conversion: "3",
+      frequency: "1.33",
+      complete_payment: "0",
+      value_per_complete_payment: "0",
+    });
+    await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
+    const report = calls("report/integrated/get/").at(-1)!;
+    expect(Object.fromEntries(report.query)).toMatchObject({ advertiser_id: ADVERTISER, report_type: "BASIC", data_level: "AUCTION_AD" });
+    expect(JSON.parse(report.query.get("dimensions")!)).toEqual(["ad_id", "stat_time_day"]);
+    expect(JSON.parse(report.query.get("metrics")!)).toEqual(expect.arrayContaining(["spend", "impressions", "clicks", "conversion"]));
+    // A long range is read in windows of at most 30 days (TikTok's limit at day granularity), a year back at most.
+    const before = calls("report/integrated/get/").length;
+    const platformDays = await result("get_ad_insights", { id: ad.id, since: "2000-01-01", until: today });
+    expect(platformDays.days.map((d: any) => d.date)).toEqual([today]);
+    const windows = calls("report/integrated/get/").slice(before);
+    expect(windows.length).toBeGreaterThan(10);
+    for (const w of windows) expect((Date.parse(w.query.get("end_date")!) - Date.parse(w.query.get("start_date")!)) / 86_400_000).toBeLessThan(30);
+    const stored = await result("get_insights", { level: "ad", ids: [ad.id], breakdown: "day", since: today, until: today });
+    expect(stored.rows.map((r: any) => [r.date, r.impressions, r.clicks, Math.round(r.spend * 100), r.conversions])).toEqual([[today, 4000, 52, 1234, 3]]);
+  }, 60_000);
+
+  it("pulls comments into moderation; hide and reply reach TikTok; the account's own reply is not a new comment", async () => {
+    const made = [...tiktok.ads.values()][0]!;
+    const now = Math.floor(Date.now() / 1000);
+    const praise = tiktok.addComment(made.ad_id, "Love these colours", { userName: "mia", createTime: now - 60 });
+    const scam = tiktok.addComment(made.ad_id, "Total scam, avoid", { userName: "bob", createTime: now - 30 });
+    await admin(["moderation", "pull", "--workspace", t.workspaceId], server.dataDir);
+    const list = calls("comment/list/").at(-1)!;
+    expect(Object.fromEntries(list.query)).toMatchObject({ advertiser_id: ADVERTISER, search_field: "ADGROUP_ID", search_value: made.adgroup_id });
+    const { comments } = await result("list_ad_comments", {});
+    expect(comments.map((c: any) => [c.message, c.state]).sort()).toEqual([
+      ["Love these colours", "new"],
+      ["Total scam, avoid", "new"],
+    ]);
+    const inboxScam = comments.find((c: any) => c.message === scam.content);
+    const inboxPraise = comments.find((c: any) => c.message === praise.content);
+
+    await result("hide_ad_comments", { ids: [inboxScam.id] });
+    expect(tiktok.comments.get(scam.comment_id)!.comment_status).toBe("HIDDEN");
+    expect(calls("comment/status/update/").at(-1)!.body).toEqual({ advertiser_id: ADVERTISER, comment_ids: [scam.comment_id], operation: "HIDDEN" });
+
+    await result("reply_to_ad_comment", { id: inboxPraise.id, message: "Thank you!" });
+    await result("reply_to_ad_comment", { id: inboxPraise.id, message: "Thank you!" });
+    const replies = [...tiktok.comments.values()].filter((c) => c.comment_type === "REPLY");
+    expect(replies).toHaveLength(1);
+    expect(calls("comment/post/").at(-1)!.body).toMatchObject({
+      advertiser_id: ADVERTISER,
+      ad_id: made.ad_id,
+      tiktok_item_id: made.tiktok_item_id,
+      comment_id: praise.comment_id,
+      comment_type: "REPLY",
+      identity_type: "CUSTOMIZED_USER",
+      identity_id: IDENTITY,
+      text: "Thank you!",
+    });
+    await admin(["moderation", "pull", "--workspace", t.workspaceId], server.dataDir);
+    const after = (await result("list_ad_comments", {})).comments;
+    expect(after.map((c: any) => [c.message, c.state]).sort()).toEqual([
+      ["Love these colours", "replied"],
+      ["Total scam, avoid", "hidden"],
+    ]);
+
+    await result("delete_ad_comments", { ids: [inboxScam.id] });
+    expect(calls("comment/delete/").at(-1)!.body).toEqual({ advertiser_id: ADVERTISER, comment_id: scam.comment_id });
+    expect(tiktok.comments.has(scam.comment_id)).toBe(false);
+  }, 60_000);
+
+  it("maps TikTok's codes: 40100 -> upstream_busy, 40002 -> invalid_input with TikTok's message, 5xxxx -> upstream_error", async () => {
+    tiktok.throttle(1);
+    const busy = await tool("get_ad_account", { platform: "platform_b" });
+    expect(busy.status).toBe(503);
+    expect(busy.body.error).toMatchObject({ code: "upstream_busy", message: expect.stringMatching(/too frequently.*40100/) });
+
+    tiktok.failNext("adgroup/update/", 40002, "adgroup_name: Length must be between 1 and 512.");
+    const invalid = await tool("update_ad_set", { id: adSet.id, name: "Renamed" });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining("adgroup_name: Length must be between 1 and 512. (code 40002)"),
+    });
+
+    tiktok.failNext("campaign/update/", 50002, "System busy, please retry.");
+    const failed = await tool("update_campaign", { id: campaign.id, name: "Summer" });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.code).toBe("upstream_error");
+
+    expect((await result("update_campaign", { id: campaign.id, name: "Summer" })).campaign.name).toBe("Summer");
+    expect([...tiktok.campaigns.values()][0]!.campaign_name).toBe("Summer");
+  }, 60_000);
+
+  it("deletes a campaign with operation_status DELETE", async () => {
+    expect(await result("delete_campaign", { id: campaign.id })).toEqual({ ok: true });
+    expect([...tiktok.campaigns.values()][0]!.secondary_status).toMatch(/DELETE/);
+    expect(calls("campaign/status/update/").at(-1)!.body).toMatchObject({ operation_status: "DELETE" });
+  }, 60_000);
+
+  it("connects by TikTok's advertiser authorization (auth_code for a token and advertiser_ids) and publishes as the advertiser's custom identity", async () => {
+    const email = `tt-oauth-${Date.now()}@example.com`;
+    const { workspaceId, ownerUserId } = await admin<any>(["workspace", "create", "--name", "TT OAuth", "--owner-email", email], server.dataDir);
+    await admin(["user", "password", "--email", email, "--password", "a long enough password"], server.dataDir);
+    const { jar, signedIn } = await signIn(email, "a long enough password", "", server.url);
+    expect(signedIn).toBe(true);
+    const get = async (p: string) => {
+      const res = await fetch(server.url + p, { headers: { Cookie: cookieHeader(jar) }, redirect: "manual" });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const i = pair!.indexOf("=");
+        jar.set(pair!.slice(0, i).trim(), pair!.slice(i + 1));
+      }
+      return new URL(res.headers.get("location") ?? "", server.url);
+    };
+    const start = await get("/api/ad-accounts/oauth/platform_b/start");
+    expect(start.searchParams.get("app_id")).toBe("tt-app-1");
+    const back = await get(`/api/ad-accounts/oauth/platform_b/callback?auth_code=tt-code-1&state=${start.searchParams.get("state")}`);
+    expect(back.searchParams.get("connected")).toBe("1");
+    expect(calls("oauth2/access_token/").at(-1)!.body).toEqual({ app_id: "tt-app-1", secret: "tt-secret-1", auth_code: "tt-code-1" });
+
+    const { key } = await admin<any>(["key", "create", "--workspace", workspaceId, "--user", ownerUserId], server.dataDir);
+    const other = { workspaceId, ownerUserId, key, keyId: "" } as Tenant;
+    const mine = t;
+    t = other;
+    try {
+      const { adAccounts } = await result("list_connected_ad_accounts");
+      expect(adAccounts).toEqual([
+        expect.objectContaining({ platform: "platform_b", externalAccountId: ADVERTISER_2, mode: "live", status: "active", isDefault: true }),
+      ]);
+      const img = await pushed({ name: "tt-eu.png", type: "image/png", bytes: await pngImage(420, 420) });
+      const { campaign: c2 } = await result("create_campaign", { platform: "platform_b", name: "EU", objective: "awareness" });
+      const { adSet: g2 } = await result("create_ad_set", {
+        campaignId: c2.id,
+        platform: "platform_b",
+        name: "FR",
+        budget: { type: "daily", amountMinor: 5000 },
+        locationIds: ["3017382"],
+      });
+      const { id: copy } = await result("create_copy_variant", {
+        creativeId: img.creativeId,
+        headline: "Bonjour",
+        primaryText: "Nouvelle saison",
+        label: "FR",
+      });
+      await result("create_ad", {
+        adSetId: g2.id,
+        creativeId: img.creativeId,
+        copyVariantId: copy,
+        callToAction: "learn_more",
+        landingUrl: "https://example.com/fr",
+      });
+      const made = [...tiktok.ads.values()].find((a) => a.advertiser_id === ADVERTISER_2)!;
+      expect(made).toMatchObject({ identity_type: "CUSTOMIZED_USER", identity_id: "6990000000000000222" });
+      expect([...tiktok.adgroups.values()].find((g) => g.advertiser_id === ADVERTISER_2)).toMatchObject({
+        optimization_goal: "REACH",
+        billing_event: "CPM",
+        budget: 50,
+      });
+      expect(calls("file/image/ad/upload/").at(-1)!.headers["access-token"]).toBe("tt-oauth-token");
+    } finally {
+      t = mine;
+    }
+  }, 120_000);
+
+  it("a token TikTok refuses (40105): the account needs reconnecting and the next call answers not_connected without calling TikTok", async () => {
+    tiktok.revoke(TOKEN);
+    const refused = await tool("get_ad_account", { platform: "platform_b" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "not_connected", message: expect.stringMatching(/needs to be reconnected.*40105/) });
+    const before = tiktok.requests.length;
+    const next = await tool("list_audiences", { platform: "platform_b" });
+    expect(next.body.error.code).toBe("not_connected");
+    expect(tiktok.requests.length).toBe(before);
+    const listed = (await result("list_connected_ad_accounts")).adAccounts.find((a: any) => a.platform === "platform_b");
+    expect(listed).toMatchObject({ status: "needs_reconnect", statusReason: expect.stringMatching(/40105/) });
+  }, 60_000);
+});

@@ -1,0 +1,614 @@
+import { createHash } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A wire-level stand-in for TikTok's API for Business v1.3 (the endpoints the platform_b adapter
+ * uses), written from its reference: every answer is HTTP 200 with { code, message, request_id, data };
+ * every call needs the `Access-Token` header (40105 when unknown or revoked) and an advertiser_id the
+ * token was granted (40001); documented parameters are checked (40002 with the reason). Tests point
+ * PLATFORM_B_API_URL at it and read `requests` to see what the adapter sent.
+ */
+export interface TikTokRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  /** JSON body, or the multipart fields (files as { name, size, md5 }). */
+  body: any;
+}
+
+interface Obj {
+  [k: string]: any;
+}
+
+export interface FakeTikTok {
+  url: string;
+  requests: TikTokRequest[];
+  grant(token: string, advertiserIds: string[]): void;
+  revoke(token: string): void;
+  /** The next `n` calls answer code 40100 (requests made too frequently). */
+  throttle(n: number): void;
+  /** The next call to `route` (e.g. "adgroup/update/") answers this code and message. */
+  failNext(route: string, code: number, message: string): void;
+  campaigns: Map<string, Obj>;
+  adgroups: Map<string, Obj>;
+  ads: Map<string, Obj>;
+  images: Map<string, Obj>;
+  videos: Map<string, Obj>;
+  comments: Map<string, Obj>;
+  /** Delivery the report answers: per ad per day (YYYY-MM-DD), metrics as TikTok sends them (strings). */
+  setDelivery(adId: string, day: string, metrics: Record<string, string>): void;
+  /** A person comments on an ad (create_time: Unix seconds). */
+  addComment(adId: string, content: string, options?: { userName?: string; createTime?: number }): Obj;
+  /** How many polls of /file/video/ad/info/ answer a new video as not yet displayable. */
+  videoProcessingPolls: number;
+  /** Chunk size /file/start/upload/ and /file/transfer/upload/ ask for. */
+  chunkSize: number;
+  close(): Promise<void>;
+}
+
+const PATH = "/open_api/v1.3/";
+let seq = 7_100_000_000_000_000_000n;
+const nextId = () => String(++seq);
+const md5 = (b: Buffer) => createHash("md5").update(b).digest("hex");
+
+class Refusal extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+const param = (message: string) => new Refusal(40002, message);
+
+function parseList(value: unknown, name: string): string[] {
+  if (value === undefined || value === null || value === "") return [];
+  let v = value;
+  if (typeof v === "string") {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      throw param(`${name}: Not a valid list.`);
+    }
+  }
+  if (!Array.isArray(v)) throw param(`${name}: Not a valid list.`);
+  return v.map(String);
+}
+function requireFields(body: Obj, fields: string[]) {
+  for (const f of fields) if (body[f] === undefined || body[f] === null || body[f] === "") throw param(`${f}: Missing data for required field.`);
+}
+const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
+
+export async function fakeTikTok(options: {
+  advertisers: Record<string, { name: string; currency: string; timezone: string; display_timezone?: string; status: string }>;
+  oauth?: { appId: string; secret: string; code: string; token: string; advertiserIds: string[] };
+  /** Each advertiser's custom identities (/identity/get/). */
+  identities?: Record<string, string[]>;
+}): Promise<FakeTikTok> {
+  const tokens = new Map<string, Set<string>>();
+  const requests: TikTokRequest[] = [];
+  const campaigns = new Map<string, Obj>();
+  const adgroups = new Map<string, Obj>();
+  const ads = new Map<string, Obj>();
+  const images = new Map<string, Obj>();
+  const videos = new Map<string, Obj>();
+  const comments = new Map<string, Obj>();
+  const files = new Map<string, Obj>();
+  const sessions = new Map<string, { advertiserId: string; size: number; received: Buffer[]; offset: number; name: string }>();
+  const requestIds = new Map<string, string>();
+  const delivery = new Map<string, Record<string, string>>();
+  let throttled = 0;
+  const failures = new Map<string, { code: number; message: string }>();
+  let n = 0;
+
+  const fake: FakeTikTok = {
+    url: "",
+    requests,
+    grant: (token, ids) => tokens.set(token, new Set(ids)),
+    revoke: (token) => tokens.delete(token),
+    throttle: (count) => {
+      throttled = count;
+    },
+    failNext: (route, code, message) => failures.set(route, { code, message }),
+    campaigns,
+    adgroups,
+    ads,
+    images,
+    videos,
+    comments,
+    setDelivery: (adId, day, metrics) => delivery.set(`${adId}|${day}`, metrics),
+    addComment: (adId, content, o = {}) => {
+      const ad = ads.get(adId);
+      if (!ad) throw new Error(`no ad ${adId}`);
+      const c = {
+        comment_id: nextId(),
+        ad_id: adId,
+        adgroup_id: ad.adgroup_id,
+        campaign_id: adgroups.get(ad.adgroup_id)?.campaign_id,
+        tiktok_item_id: ad.tiktok_item_id,
+        content,
+        comment_type: "COMMENT",
+        comment_status: "PUBLIC",
+        create_time: String(o.createTime ?? Math.floor(Date.now() / 1000)),
+        user_name: o.userName ?? "viewer",
+        user_id: nextId(),
+        identity_id: ad.identity_id,
+        identity_type: "CUSTOMIZED_USER",
+        likes: 0,
+        replies: 0,
+      };
+      comments.set(c.comment_id, c);
+      return c;
+    },
+    videoProcessingPolls: 1,
+    chunkSize: 64 * 1024,
+    close: async () => undefined,
+  };
+
+  function advertiserOf(token: string, body: Obj): string {
+    const advertiserId = String(body.advertiser_id ?? "");
+    if (!advertiserId) throw param("advertiser_id: Missing data for required field.");
+    if (!tokens.get(token)!.has(advertiserId)) throw new Refusal(40001, "No permission to operate advertiser.");
+    return advertiserId;
+  }
+
+  function page(list: Obj[], body: Obj) {
+    const p = Math.max(1, Number(body.page ?? 1));
+    const size = Math.min(1000, Math.max(1, Number(body.page_size ?? 10)));
+    return {
+      list: list.slice((p - 1) * size, p * size),
+      page_info: { page: p, page_size: size, total_number: list.length, total_page: Math.max(1, Math.ceil(list.length / size)) },
+    };
+  }
+  function filtering(body: Obj): Obj {
+    if (!body.filtering) return {};
+    try {
+      return typeof body.filtering === "string" ? JSON.parse(body.filtering) : body.filtering;
+    } catch {
+      throw param("filtering: Not a valid JSON.");
+    }
+  }
+  function owned(map: Map<string, Obj>, id: string, advertiserId: string, what: string): Obj {
+    const o = map.get(String(id));
+    if (!o || o.advertiser_id !== advertiserId) throw new Refusal(40002, `${what} ${id} does not exist.`);
+    return o;
+  }
+  function statusUpdate(map: Map<string, Obj>, ids: string[], op: string, advertiserId: string, what: string) {
+    if (!["ENABLE", "DISABLE", "DELETE"].includes(op)) throw param("operation_status: Must be one of: ENABLE, DISABLE, DELETE.");
+    for (const id of ids) {
+      const o = owned(map, id, advertiserId, what);
+      if (o.secondary_status?.includes("DELETE")) throw new Refusal(40002, `${what} ${id} has been deleted.`);
+      if (op === "DELETE") o.secondary_status = `${what.toUpperCase()}_STATUS_DELETE`;
+      else o.operation_status = op;
+    }
+  }
+
+  function handle(token: string, method: string, route: string, body: Obj): unknown {
+    switch (`${method} ${route}`) {
+      case "GET advertiser/info/": {
+        const ids = parseList(body.advertiser_ids, "advertiser_ids");
+        if (ids.some((id) => !tokens.get(token)!.has(id))) throw new Refusal(40001, "No permission to operate advertiser.");
+        return { list: ids.filter((id) => options.advertisers[id]).map((id) => ({ advertiser_id: id, ...options.advertisers[id] })) };
+      }
+      case "POST file/image/ad/upload/": {
+        const advertiserId = advertiserOf(token, body);
+        if ((body.upload_type ?? "UPLOAD_BY_FILE") !== "UPLOAD_BY_FILE") throw param("upload_type: only UPLOAD_BY_FILE here.");
+        const file = body.image_file;
+        if (!file) throw param("image_file: Missing data for required field.");
+        if (body.image_signature !== file.md5) throw new Refusal(40002, "The image_signature does not match the file's MD5.");
+        const existing = [...images.values()].find((i) => i.advertiser_id === advertiserId && i.signature === file.md5);
+        if (existing) return existing;
+        const image = {
+          image_id: `ad-site-i18n-sg/${nextId()}`,
+          advertiser_id: advertiserId,
+          signature: file.md5,
+          size: file.size,
+          file_name: body.file_name,
+          width: 400,
+          height: 400,
+        };
+        images.set(image.image_id, image);
+        return image;
+      }
+      case "POST file/video/ad/upload/": {
+        const advertiserId = advertiserOf(token, body);
+        const type = body.upload_type ?? "UPLOAD_BY_FILE";
+        let signature: string;
+        let size: number;
+        if (type === "UPLOAD_BY_FILE") {
+          if (!body.video_file) throw param("video_file: Missing data for required field.");
+          if (body.video_signature !== body.video_file.md5) throw new Refusal(40002, "The video_signature does not match the file's MD5.");
+          signature = body.video_file.md5;
+          size = body.video_file.size;
+        } else if (type === "UPLOAD_BY_FILE_ID") {
+          const f = files.get(String(body.file_id));
+          if (!f || f.advertiser_id !== advertiserId) throw new Refusal(40002, "file_id is invalid or has expired.");
+          signature = f.signature;
+          size = f.size;
+        } else throw param("upload_type: Must be one of: UPLOAD_BY_FILE, UPLOAD_BY_FILE_ID.");
+        if ([...videos.values()].some((v) => v.advertiser_id === advertiserId && v.file_name === body.file_name)) {
+          throw new Refusal(40911, "Duplicated material name.");
+        }
+        const video = { video_id: `v10033g50000${nextId()}`, advertiser_id: advertiserId, file_name: body.file_name, signature, size, polls: 0 };
+        videos.set(video.video_id, video);
+        return [{ video_id: video.video_id, file_name: video.file_name, signature, size }];
+      }
+      case "GET file/video/ad/search/": {
+        const advertiserId = advertiserOf(token, body);
+        const name = filtering(body).video_name as string | undefined;
+        const rows = [...videos.values()]
+          .filter((v) => v.advertiser_id === advertiserId && (!name || String(v.file_name).includes(name)))
+          .map((v) => ({ video_id: v.video_id, file_name: v.file_name, signature: v.signature, size: v.size }));
+        return page(rows, body);
+      }
+      case "GET file/video/ad/info/": {
+        const advertiserId = advertiserOf(token, body);
+        const ids = parseList(body.video_ids, "video_ids");
+        return {
+          list: ids
+            .map((id) => videos.get(id))
+            .filter((v) => v && v.advertiser_id === advertiserId)
+            .map((v) => ({
+              video_id: v!.video_id,
+              file_name: v!.file_name,
+              signature: v!.signature,
+              size: v!.size,
+              displayable: ++v!.polls > fake.videoProcessingPolls,
+            })),
+        };
+      }
+      case "POST file/start/upload/": {
+        const advertiserId = advertiserOf(token, body);
+        requireFields(body, ["size", "content_type"]);
+        if (!["image", "video", "music"].includes(body.content_type)) throw param("content_type: Must be one of: image, video, music.");
+        const uploadId = nextId();
+        sessions.set(uploadId, { advertiserId, size: Number(body.size), received: [], offset: 0, name: String(body.name ?? "") });
+        return { upload_id: uploadId, file_name: body.name, start_offset: 0, end_offset: Math.min(fake.chunkSize, Number(body.size)) };
+      }
+      case "POST file/transfer/upload/": {
+        const advertiserId = advertiserOf(token, body);
+        const s = sessions.get(String(body.upload_id));
+        if (!s || s.advertiserId !== advertiserId) throw new Refusal(40002, "upload_id is invalid.");
+        if (Number(body.start_offset) !== s.offset) throw new Refusal(40002, `start_offset must be ${s.offset}.`);
+        const chunk = body.file;
+        if (!chunk) throw param("file: Missing data for required field.");
+        if (body.signature !== chunk.md5) throw new Refusal(40002, "The signature does not match the chunk's MD5.");
+        s.received.push(chunk.bytes);
+        s.offset += chunk.size;
+        return { start_offset: s.offset, end_offset: Math.min(s.offset + fake.chunkSize, s.size) };
+      }
+      case "POST file/finish/upload/": {
+        const advertiserId = advertiserOf(token, body);
+        const s = sessions.get(String(body.upload_id));
+        if (!s || s.advertiserId !== advertiserId) throw new Refusal(40002, "upload_id is invalid.");
+        if (s.offset !== s.size) throw new Refusal(40002, `The upload is incomplete: ${s.offset} of ${s.size} bytes.`);
+        const bytes = Buffer.concat(s.received);
+        const file = { file_id: nextId(), advertiser_id: advertiserId, signature: md5(bytes), size: bytes.length, file_name: s.name };
+        files.set(file.file_id, file);
+        sessions.delete(String(body.upload_id));
+        return { file_id: file.file_id, file_name: file.file_name, size: file.size, create_time: "2026-01-01 00:00:00" };
+      }
+      case "POST campaign/create/": {
+        const advertiserId = advertiserOf(token, body);
+        requireFields(body, ["campaign_name", "objective_type"]);
+        if (!["TRAFFIC", "WEB_CONVERSIONS", "LEAD_GENERATION", "REACH", "ENGAGEMENT", "APP_PROMOTION", "VIDEO_VIEWS"].includes(body.objective_type)) {
+          throw param("objective_type: Invalid enum value.");
+        }
+        if (body.budget_mode && !["BUDGET_MODE_INFINITE", "BUDGET_MODE_DAY", "BUDGET_MODE_TOTAL"].includes(body.budget_mode))
+          throw param("budget_mode: Invalid enum value.");
+        const key = body.request_id ? `c|${advertiserId}|${body.request_id}` : null;
+        if (key && requestIds.has(key)) return { campaign_id: requestIds.get(key) };
+        const c = {
+          campaign_id: nextId(),
+          advertiser_id: advertiserId,
+          campaign_name: body.campaign_name,
+          objective_type: body.objective_type,
+          budget_mode: body.budget_mode ?? "BUDGET_MODE_INFINITE",
+          operation_status: body.operation_status ?? "ENABLE",
+          secondary_status: "CAMPAIGN_STATUS_ENABLE",
+          create_time: "2026-01-01 00:00:00",
+        };
+        campaigns.set(c.campaign_id, c);
+        if (key) requestIds.set(key, c.campaign_id);
+        return { campaign_id: c.campaign_id };
+      }
+      case "POST campaign/update/": {
+        const advertiserId = advertiserOf(token, body);
+        const c = owned(campaigns, body.campaign_id, advertiserId, "Campaign");
+        if (body.campaign_name) c.campaign_name = body.campaign_name;
+        return { campaign_id: c.campaign_id };
+      }
+      case "POST campaign/status/update/": {
+        const advertiserId = advertiserOf(token, body);
+        const ids = parseList(body.campaign_ids, "campaign_ids");
+        statusUpdate(campaigns, ids, body.operation_status, advertiserId, "Campaign");
+        return { campaign_ids: ids, status: body.operation_status };
+      }
+      case "GET campaign/get/":
+      case "GET adgroup/get/":
+      case "GET ad/get/": {
+        const advertiserId = advertiserOf(token, body);
+        const f = filtering(body);
+        const [map, idsKey] = route === "campaign/get/" ? [campaigns, "campaign_ids"] : route === "adgroup/get/" ? [adgroups, "adgroup_ids"] : [ads, "ad_ids"];
+        let rows = [...map.values()].filter((o) => o.advertiser_id === advertiserId);
+        if (f[idsKey]) rows = rows.filter((o) => f[idsKey].map(String).includes(o[idsKey.slice(0, -1)]));
+        else rows = rows.filter((o) => !o.secondary_status?.includes("DELETE")); // deleted ones only by id
+        if (f.adgroup_ids && idsKey !== "adgroup_ids") rows = rows.filter((o) => f.adgroup_ids.map(String).includes(o.adgroup_id));
+        if (f.campaign_ids && idsKey !== "campaign_ids") rows = rows.filter((o) => f.campaign_ids.map(String).includes(o.campaign_id));
+        return page(rows, body);
+      }
+      case "POST adgroup/create/": {
+        const advertiserId = advertiserOf(token, body);
+        requireFields(body, [
+          "campaign_id",
+          "adgroup_name",
+          "budget_mode",
+          "budget",
+          "schedule_type",
+          "schedule_start_time",
+          "optimization_goal",
+          "billing_event",
+          "pacing",
+        ]);
+        const campaign = owned(campaigns, body.campaign_id, advertiserId, "Campaign");
+        if (body.placement_type === "PLACEMENT_TYPE_NORMAL" && !(body.placements ?? []).length)
+          throw param("placements: Required when placement_type is PLACEMENT_TYPE_NORMAL.");
+        const locations = parseList(body.location_ids, "location_ids");
+        if (!locations.length) throw param("location_ids: Missing data for required field.");
+        if (!["BUDGET_MODE_DAY", "BUDGET_MODE_TOTAL"].includes(body.budget_mode)) throw param("budget_mode: Invalid enum value.");
+        if (typeof body.budget !== "number" || body.budget < 20) throw new Refusal(40002, "The ad group budget must be at least 20.");
+        if (!TIME.test(body.schedule_start_time)) throw param("schedule_start_time: Format must be YYYY-MM-DD HH:MM:SS.");
+        if (body.schedule_type === "SCHEDULE_START_END" && !TIME.test(body.schedule_end_time ?? ""))
+          throw param("schedule_end_time: Required for SCHEDULE_START_END.");
+        if (body.budget_mode === "BUDGET_MODE_TOTAL" && body.schedule_type !== "SCHEDULE_START_END") throw param("A lifetime budget needs SCHEDULE_START_END.");
+        const key = body.request_id ? `g|${advertiserId}|${body.request_id}` : null;
+        if (key && requestIds.has(key)) return { adgroup_id: requestIds.get(key) };
+        const g: Obj = {
+          ...body,
+          adgroup_id: nextId(),
+          advertiser_id: advertiserId,
+          campaign_id: campaign.campaign_id,
+          location_ids: locations,
+          operation_status: body.operation_status ?? "ENABLE",
+          secondary_status: "ADGROUP_STATUS_DELIVERY_OK",
+        };
+        delete g.request_id;
+        adgroups.set(g.adgroup_id, g);
+        if (key) requestIds.set(key, g.adgroup_id);
+        return { adgroup_id: g.adgroup_id };
+      }
+      case "POST adgroup/update/": {
+        const advertiserId = advertiserOf(token, body);
+        const g = owned(adgroups, body.adgroup_id, advertiserId, "Adgroup");
+        if (body.adgroup_name) g.adgroup_name = body.adgroup_name;
+        if (body.schedule_end_time) {
+          if (!TIME.test(body.schedule_end_time)) throw param("schedule_end_time: Format must be YYYY-MM-DD HH:MM:SS.");
+          g.schedule_end_time = body.schedule_end_time;
+        }
+        return { adgroup_id: g.adgroup_id };
+      }
+      case "POST adgroup/budget/update/": {
+        const advertiserId = advertiserOf(token, body);
+        if (!Array.isArray(body.budget) || !body.budget.length) throw param("budget: Missing data for required field.");
+        for (const b of body.budget) {
+          const g = owned(adgroups, b.adgroup_id, advertiserId, "Adgroup");
+          if (typeof b.budget !== "number" || b.budget < 20) throw new Refusal(40002, "The ad group budget must be at least 20.");
+          g.budget = b.budget;
+        }
+        return {};
+      }
+      case "POST adgroup/status/update/": {
+        const advertiserId = advertiserOf(token, body);
+        const ids = parseList(body.adgroup_ids, "adgroup_ids");
+        statusUpdate(adgroups, ids, body.operation_status, advertiserId, "Adgroup");
+        return { adgroup_ids: ids, status: body.operation_status };
+      }
+      case "POST ad/create/":
+      case "POST ad/update/": {
+        const advertiserId = advertiserOf(token, body);
+        const g = owned(adgroups, body.adgroup_id, advertiserId, "Adgroup");
+        if (!Array.isArray(body.creatives) || !body.creatives.length) throw param("creatives: Missing data for required field.");
+        const made: string[] = [];
+        for (const c of body.creatives) {
+          requireFields(c, ["ad_name", "identity_type", "identity_id", "ad_format", "ad_text", "landing_page_url"]);
+          if (c.ad_format === "SINGLE_IMAGE") {
+            if (!Array.isArray(c.image_ids) || !c.image_ids.every((i: string) => images.get(i)?.advertiser_id === advertiserId))
+              throw new Refusal(40002, "image_ids: the image does not exist in this advertiser's library.");
+          } else if (c.ad_format === "SINGLE_VIDEO") {
+            if (videos.get(c.video_id)?.advertiser_id !== advertiserId)
+              throw new Refusal(40002, "video_id: the video does not exist in this advertiser's library.");
+          } else throw param("ad_format: Invalid enum value.");
+          if ([...c.ad_text].length > 100) throw new Refusal(40002, "ad_text: Length must be between 1 and 100.");
+          const ad =
+            route === "ad/update/" ? owned(ads, c.ad_id, advertiserId, "Ad") : { ad_id: nextId(), advertiser_id: advertiserId, tiktok_item_id: nextId() };
+          Object.assign(ad, c, {
+            adgroup_id: g.adgroup_id,
+            campaign_id: g.campaign_id,
+            operation_status: ad.operation_status ?? body.operation_status ?? "ENABLE",
+            secondary_status: ad.secondary_status ?? "AD_STATUS_DELIVERY_OK",
+          });
+          ads.set(ad.ad_id, ad);
+          made.push(ad.ad_id);
+        }
+        return { ad_ids: made, creatives: made.map((id) => ads.get(id)) };
+      }
+      case "POST ad/status/update/": {
+        const advertiserId = advertiserOf(token, body);
+        const ids = parseList(body.ad_ids, "ad_ids");
+        statusUpdate(ads, ids, body.operation_status, advertiserId, "Ad");
+        return { ad_ids: ids, status: body.operation_status };
+      }
+      case "GET identity/get/": {
+        const advertiserId = advertiserOf(token, body);
+        if (body.identity_type && !["CUSTOMIZED_USER", "AUTH_CODE", "TT_USER", "BC_AUTH_TT"].includes(body.identity_type))
+          throw param("identity_type: Invalid enum value.");
+        const list = (options.identities?.[advertiserId] ?? []).map((identity_id) => ({
+          identity_id,
+          identity_type: "CUSTOMIZED_USER",
+          display_name: `Identity ${identity_id}`,
+        }));
+        const p = page(list, body);
+        return { identity_list: p.list, page_info: p.page_info };
+      }
+      case "GET dmp/custom_audience/list/": {
+        advertiserOf(token, body);
+        return page([{ audience_id: "9001", name: "Past buyers", cover_num: 120000 }], body);
+      }
+      case "GET report/integrated/get/": {
+        const advertiserId = advertiserOf(token, body);
+        if (body.report_type !== "BASIC") throw param("report_type: Invalid enum value.");
+        if (body.data_level !== "AUCTION_AD") throw param("data_level: Invalid enum value.");
+        const dims = parseList(body.dimensions, "dimensions");
+        if (!dims.includes("ad_id") || !(dims.includes("stat_time_day") || dims.includes("stat_time_hour")))
+          throw param("dimensions: ad_id and a time dimension are required.");
+        const metrics = parseList(body.metrics, "metrics");
+        requireFields(body, ["start_date", "end_date"]);
+        const span = (Date.parse(body.end_date) - Date.parse(body.start_date)) / 86_400_000 + 1;
+        if (!(span >= 1)) throw param("end_date: Must not be before start_date.");
+        if (dims.includes("stat_time_day") && span > 30)
+          throw new Refusal(40002, "The time span between start_date and end_date must be within 30 days when stat_time_day is a dimension.");
+        let adFilter: string[] | null = null;
+        if (body.filtering) {
+          const parsed = (typeof body.filtering === "string" ? JSON.parse(body.filtering) : body.filtering) as Obj[];
+          const byAd = parsed.find((x) => x.field_name === "ad_ids");
+          if (byAd) adFilter = JSON.parse(byAd.filter_value);
+        }
+        const rows = [...delivery.entries()]
+          .map(([k, m]) => ({ adId: k.split("|")[0]!, day: k.split("|")[1]!, m }))
+          .filter(
+            (r) =>
+              ads.get(r.adId)?.advertiser_id === advertiserId && r.day >= body.start_date && r.day <= body.end_date && (!adFilter || adFilter.includes(r.adId)),
+          )
+          .map((r) => ({
+            dimensions: { ad_id: r.adId, stat_time_day: `${r.day} 00:00:00` },
+            metrics: Object.fromEntries(metrics.map((name) => [name, r.m[name] ?? "0"])),
+          }));
+        return page(rows, body);
+      }
+      case "GET comment/list/": {
+        const advertiserId = advertiserOf(token, body);
+        requireFields(body, ["start_time", "end_time", "search_field", "search_value"]);
+        if (body.search_field !== "ADGROUP_ID") throw param("search_field: Invalid enum value.");
+        const rows = [...comments.values()]
+          .filter((c) => ads.get(c.ad_id)?.advertiser_id === advertiserId && c.adgroup_id === body.search_value)
+          .filter((c) => {
+            const day = new Date(Number(c.create_time) * 1000).toISOString().slice(0, 10);
+            return day >= body.start_time && day <= body.end_time;
+          })
+          .sort((a, b) => Number(a.create_time) - Number(b.create_time) || a.comment_id.localeCompare(b.comment_id));
+        if (body.sort_type === "DESC") rows.reverse();
+        const p = page(rows, body);
+        return { comments: p.list, page_info: p.page_info };
+      }
+      case "POST comment/status/update/": {
+        const advertiserId = advertiserOf(token, body);
+        if (!["HIDDEN", "PUBLIC"].includes(body.operation)) throw param("operation: Must be one of: HIDDEN, PUBLIC.");
+        for (const id of parseList(body.comment_ids, "comment_ids")) {
+          const c = comments.get(id);
+          if (!c || ads.get(c.ad_id)?.advertiser_id !== advertiserId) throw new Refusal(40002, `Comment ${id} does not exist.`);
+          c.comment_status = body.operation;
+        }
+        return {};
+      }
+      case "POST comment/post/": {
+        const advertiserId = advertiserOf(token, body);
+        requireFields(body, ["ad_id", "comment_id", "comment_type", "text", "identity_type", "identity_id"]);
+        const parent = comments.get(String(body.comment_id));
+        if (!parent || parent.ad_id !== body.ad_id || ads.get(parent.ad_id)?.advertiser_id !== advertiserId)
+          throw new Refusal(40002, "Comment does not exist.");
+        if (body.tiktok_item_id !== parent.tiktok_item_id) throw param("tiktok_item_id: does not match the comment's video.");
+        const reply = {
+          ...parent,
+          comment_id: nextId(),
+          content: body.text,
+          comment_type: "REPLY",
+          comment_status: "PUBLIC",
+          reply_to_comment_id: parent.comment_id,
+          original_comment_id: parent.comment_id,
+          create_time: String(Math.floor(Date.now() / 1000)),
+          user_name: undefined,
+          user_id: undefined,
+          identity_id: body.identity_id,
+          identity_type: body.identity_type,
+        };
+        comments.set(reply.comment_id, reply);
+        parent.replies = (parent.replies ?? 0) + 1;
+        return reply;
+      }
+      case "POST comment/delete/": {
+        const advertiserId = advertiserOf(token, body);
+        const c = comments.get(String(body.comment_id));
+        if (!c || ads.get(c.ad_id)?.advertiser_id !== advertiserId) throw new Refusal(40002, "Comment does not exist.");
+        for (const [id, other] of comments) if (id === c.comment_id || other.reply_to_comment_id === c.comment_id) comments.delete(id);
+        return {};
+      }
+    }
+    throw new Refusal(40400, `Unknown endpoint ${method} ${route}`);
+  }
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const raw = Buffer.concat(chunks);
+      const type = String(req.headers["content-type"] ?? "");
+      let body: Obj = Object.fromEntries(url.searchParams);
+      const request_id = `2026${String(++n).padStart(10, "0")}`;
+      const answer = (code: number, message: string, data: unknown = {}) => {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ code, message, request_id, data }));
+      };
+      try {
+        if (type.startsWith("application/json") && raw.length) body = JSON.parse(raw.toString("utf8"));
+        else if (type.startsWith("multipart/form-data")) {
+          const form = await new Response(raw, { headers: { "content-type": type } }).formData();
+          body = {};
+          for (const [k, v] of form) {
+            if (typeof v === "string") body[k] = v;
+            else {
+              const bytes = Buffer.from(await v.arrayBuffer());
+              body[k] = { name: v.name, size: bytes.length, md5: md5(bytes), bytes };
+            }
+          }
+        }
+      } catch {
+        requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body: null });
+        return answer(40002, "Request body is not valid.");
+      }
+      requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body });
+      if (!url.pathname.startsWith(PATH)) return answer(40400, "Not found");
+      const route = url.pathname.slice(PATH.length);
+      if (options.oauth && route === "oauth2/access_token/" && req.method === "POST") {
+        const o = options.oauth;
+        if (body.app_id !== o.appId || body.secret !== o.secret || body.auth_code !== o.code) return answer(40110, "Invalid auth_code.");
+        tokens.set(o.token, new Set(o.advertiserIds));
+        return answer(0, "OK", { access_token: o.token, advertiser_ids: o.advertiserIds, scope: [4, 5] });
+      }
+      const token = String(req.headers["access-token"] ?? "");
+      if (!token) return answer(40104, "Access token is null, please carry it in the header.");
+      if (!tokens.has(token)) return answer(40105, "Access token is incorrect or has been revoked.");
+      if (throttled > 0) {
+        throttled--;
+        return answer(40100, "Requests made too frequently. Please try again later.");
+      }
+      const failure = failures.get(route);
+      if (failure) {
+        failures.delete(route);
+        return answer(failure.code, failure.message);
+      }
+      try {
+        answer(0, "OK", handle(token, req.method ?? "GET", route, body));
+      } catch (err) {
+        if (err instanceof Refusal) return answer(err.code, err.message);
+        answer(50000, `System error: ${(err as Error).message}`);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return fake;
+}
