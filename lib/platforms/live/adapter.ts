@@ -40,7 +40,7 @@ export function refusingAdapter(platform: Platform, mode: "sandbox" | "live", er
   const refuse = async () => {
     throw error();
   };
-  return Object.assign({ platform, mode, pushMedia: refuse }, Object.fromEntries(ADS_API_METHODS.map((m) => [m, refuse]))) as unknown as PlatformAdapter;
+  return Object.assign({ platform, mode, pushMedia: refuse, startMediaUpload: refuse, uploadChunk: refuse, finishMediaUpload: refuse, mediaStatus: refuse }, Object.fromEntries(ADS_API_METHODS.map((m) => [m, refuse]))) as unknown as PlatformAdapter;
 }
 
 /**
@@ -89,6 +89,10 @@ export class LivePlatformAdapter implements PlatformAdapter {
   };
 
   pushMedia: PlatformAdapter["pushMedia"] = this.refuse("receive media");
+  startMediaUpload: PlatformAdapter["startMediaUpload"] = this.refuse("receive media");
+  uploadChunk: PlatformAdapter["uploadChunk"] = this.refuse("receive media");
+  finishMediaUpload: PlatformAdapter["finishMediaUpload"] = this.refuse("receive media");
+  mediaStatus: PlatformAdapter["mediaStatus"] = this.refuse("report media processing");
   createCampaign: AdsApi["createCampaign"] = this.refuse("create campaigns");
   updateCampaign: AdsApi["updateCampaign"] = this.refuse("change campaigns");
   createAdSet: AdsApi["createAdSet"] = this.refuse("create ad sets");
