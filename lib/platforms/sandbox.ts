@@ -198,3 +198,22 @@ export class SandboxPlatformAdapter extends SandboxAdsApi implements PlatformAda
     return new PlatformError("invalid_input", `${this.platform} refused the media: ${message}`, { retryable: false });
   }
 }
+
+/** What the sandbox received in the workspace's chunked media uploads (`sandbox media`): per session, the chunks it accepted and the ones sent again. */
+export async function sandboxMediaSessionsOf(workspaceId: string) {
+  const sessions = await getDb().sandboxMediaSession.findMany({ where: { workspaceId }, orderBy: { createdAt: "asc" } });
+  return {
+    sessions: sessions.map((s) => ({
+      sessionId: s.id,
+      platform: s.platform,
+      accountId: s.accountExternalId,
+      fileName: s.fileName,
+      fileSize: s.fileSize,
+      receivedBytes: s.receivedBytes,
+      chunksAccepted: s.chunksAccepted,
+      chunksRepeated: s.chunksRepeated,
+      videoId: s.externalId,
+      finished: s.finishedAt !== null,
+    })),
+  };
+}
