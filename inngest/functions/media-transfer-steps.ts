@@ -31,6 +31,7 @@ export async function runMediaTransfer(step: Steps, attemptOnce: (attempt: numbe
   if (outcome.state === "ready") return { ok: true, externalId: outcome.externalId };
 
   const pushId = outcome.pushId;
+  if (!pushId) return { ok: true, externalId: outcome.externalId };
   for (let check = 0; check <= PROCESSING_POLL_SECONDS.length; check++) {
     if (check > 0) await step.sleep(`wait-for-processing-${check}`, `${PROCESSING_POLL_SECONDS[check - 1]}s`);
     const status = (await step.run(`processing-check-${check}`, () => checkProcessing(pushId, jobRun))) as ProcessingOutcome;
