@@ -99,10 +99,12 @@ describe("platform rules over REST", () => {
       callToAction: "learn_more",
       landingUrl: "https://example.com",
     });
-    // A creative uploaded to platform_a is sent to the platform_b account when the ad is built (tests/ads/one-creative-every-account.test.ts).
-    expect(elsewhere.status).toBe(200);
-    expect(elsewhere.body.result.ad.creativeId).toBe(onA!.creativeId);
-    expect((await toolResult(t.key, "list_ads", {})).ads.map((a: any) => a.creativeId)).toEqual([onA!.creativeId]);
+    // Being uploaded to platform_a is no problem (the build sends it to platform_b: tests/ads/one-creative-every-account.test.ts);
+    // platform_b's required ad text is.
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error.message).not.toContain("uploaded");
+    expect(elsewhere.body.error.message).toMatch(/primaryText/);
+    expect((await toolResult(t.key, "list_ads", {})).ads).toEqual([]);
   }, 180_000);
 });
 

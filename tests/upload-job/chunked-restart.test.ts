@@ -37,7 +37,6 @@ describe("a chunked push across a server crash", () => {
     await first.kill();
     expect(atKill.chunksAccepted).toBeLessThan(chunks);
     await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);
-    const [killed] = await sessionsOf();
 
     const second = await startServer({ dataDir, env });
     servers.push(second);
@@ -52,8 +51,6 @@ describe("a chunked push across a server crash", () => {
     expect(session).toMatchObject({ fileSize: size, receivedBytes: size, chunksAccepted: chunks, finished: true });
     // Nothing finished was sent again: at most the chunk in flight at the kill (accepted, not yet recorded).
     expect(session.chunksRepeated).toBeLessThanOrEqual(1);
-    expect(killed.chunksAccepted).toBeGreaterThanOrEqual(atKill.chunksAccepted);
-    expect(killed.chunksAccepted).toBeLessThan(chunks);
 
     const creativeId = upload.creativeId ?? (await waitFor("the creative", async () => (await callTool(tenant.key, "list_creatives", {}, {}, second.url)).body.result.creatives[0]?.id, 30_000));
     const { pushes } = (await callTool(tenant.key, "list_creative_pushes", { creativeId }, {}, second.url)).body.result;
