@@ -30,12 +30,7 @@ export async function loadMaterials(
  * Everything that keeps this creative + copy from becoming an ad on the platform (empty when it can).
  * Where the creative's media is does not matter: building the ad sends it to the account first.
  */
-export function materialProblems(
-  platform: Platform,
-  creative: Creative,
-  copy: CopyVariant | null,
-  callToAction: CallToAction,
-): string[] {
+export function materialProblems(platform: Platform, creative: Creative, copy: CopyVariant | null, callToAction: CallToAction): string[] {
   const problems: string[] = [];
   if (creative.status !== "ready") problems.push(`creative ${creative.id}: is ${creative.status}, not ready`);
   problems.push(

@@ -14,12 +14,17 @@ import { failPush, isChunked, transferOnce } from "./transfer";
  * ready push, or (for creatives uploaded before pushes were recorded) the id its upload got on
  * that platform's default account.
  */
-export async function mediaIdOnAccount(creative: Pick<Creative, "id" | "workspaceId">, account: Pick<AdAccount, "id" | "platform" | "defaultFor">): Promise<string | null> {
+export async function mediaIdOnAccount(
+  creative: Pick<Creative, "id" | "workspaceId">,
+  account: Pick<AdAccount, "id" | "platform" | "defaultFor">,
+): Promise<string | null> {
   const db = getDb();
   const push = await db.mediaPush.findUnique({ where: { creativeId_adAccountId: { creativeId: creative.id, adAccountId: account.id } } });
   if (push) return push.state === "ready" ? push.externalId : null;
   if (account.defaultFor !== account.platform) return null;
-  const upload = await db.upload.findFirst({ where: { workspaceId: creative.workspaceId, creativeId: creative.id, platform: account.platform, status: "completed" } });
+  const upload = await db.upload.findFirst({
+    where: { workspaceId: creative.workspaceId, creativeId: creative.id, platform: account.platform, status: "completed" },
+  });
   if (!upload) return null;
   return account.platform === "platform_a" ? (upload.platformAImageHash ?? upload.platformAVideoId) : (upload.platformBImageId ?? upload.platformBVideoId);
 }
@@ -33,7 +38,17 @@ async function openCreativePush(creative: Creative, account: AdAccount): Promise
   if (existing) {
     const { count } = await db.mediaPush.updateMany({
       where: { id: existing.id, jobRun: existing.jobRun, state: "failed" },
-      data: { jobRun: existing.jobRun + 1, state: "queued", sessionId: null, chunkSizeBytes: 0, chunksTotal: 0, chunksDone: 0, externalId: null, failureReason: null, finishedAt: null },
+      data: {
+        jobRun: existing.jobRun + 1,
+        state: "queued",
+        sessionId: null,
+        chunkSizeBytes: 0,
+        chunksTotal: 0,
+        chunksDone: 0,
+        externalId: null,
+        failureReason: null,
+        finishedAt: null,
+      },
     });
     return { push: await db.mediaPush.findUniqueOrThrow({ where: key }), fresh: count > 0 };
   }

@@ -13,7 +13,9 @@ export const MediaPushSchema = z.object({
   creativeId: z.string().nullable(),
   adAccountId: z.string(),
   platform: z.enum(["platform_a", "platform_b"]),
-  state: z.enum(["queued", "transferring", "processing", "ready", "failed"]).describe("queued, transferring (chunks), processing (on the platform), ready, failed"),
+  state: z
+    .enum(["queued", "transferring", "processing", "ready", "failed"])
+    .describe("queued, transferring (chunks), processing (on the platform), ready, failed"),
   externalId: z.string().nullable().describe("The platform's id for the media on that account (image hash, image id or video id), once known"),
   chunksDone: z.number().int().describe("Chunks the platform acknowledged (chunked pushes of large videos)"),
   chunksTotal: z.number().int().describe("0 for a push sent in one request"),

@@ -76,7 +76,14 @@ async function pushInChunks(push: MediaPush, account: AdAccount, api: PlatformAd
   let row = push;
   if (!row.sessionId) {
     const chunkSize = getConfig().platforms.mediaChunkBytes;
-    const { sessionId } = await api.startMediaUpload({ account, fileName: row.fileName, kind: row.kind, contentType: row.contentType, sizeBytes: row.sizeBytes, ...run });
+    const { sessionId } = await api.startMediaUpload({
+      account,
+      fileName: row.fileName,
+      kind: row.kind,
+      contentType: row.contentType,
+      sizeBytes: row.sizeBytes,
+      ...run,
+    });
     await db.mediaPush.updateMany({
       where: { id: row.id, jobRun: run.jobRun, sessionId: null },
       data: { sessionId, chunkSizeBytes: chunkSize, chunksTotal: Math.ceil(row.sizeBytes / chunkSize), chunksDone: 0, state: "transferring" },
@@ -106,7 +113,8 @@ async function readRange(storageKey: string, start: number, end: number): Promis
   const parts: Buffer[] = [];
   for await (const part of object.stream as AsyncIterable<Buffer>) parts.push(part);
   const bytes = Buffer.concat(parts);
-  if (bytes.length !== end - start) throw new PlatformError("upstream_error", `media storage returned ${bytes.length} of ${end - start} bytes`, { retryable: true });
+  if (bytes.length !== end - start)
+    throw new PlatformError("upstream_error", `media storage returned ${bytes.length} of ${end - start} bytes`, { retryable: true });
   return bytes;
 }
 

@@ -140,7 +140,9 @@ export class SandboxPlatformAdapter extends SandboxAdsApi implements PlatformAda
       throw this.refusedMedia(`chunk ${chunk.offset}-${end} lies outside the ${session.fileSize}-byte file`);
     }
     if (chunk.offset > session.receivedBytes) {
-      throw new PlatformError("invalid_input", `${this.platform} expected the chunk at offset ${session.receivedBytes}, got ${chunk.offset}`, { retryable: false });
+      throw new PlatformError("invalid_input", `${this.platform} expected the chunk at offset ${session.receivedBytes}, got ${chunk.offset}`, {
+        retryable: false,
+      });
     }
     if (chunk.offset === session.receivedBytes && !session.finishedAt) {
       const { count } = await db.sandboxMediaSession.updateMany({

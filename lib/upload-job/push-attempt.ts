@@ -35,7 +35,17 @@ async function openUploadPush(upload: Upload, account: AdAccountRef): Promise<Me
   if (existing) {
     await db.mediaPush.updateMany({
       where: { id: existing.id, jobRun: existing.jobRun },
-      data: { jobRun: upload.jobRun, state: "queued", sessionId: null, chunkSizeBytes: 0, chunksTotal: 0, chunksDone: 0, externalId: null, failureReason: null, finishedAt: null },
+      data: {
+        jobRun: upload.jobRun,
+        state: "queued",
+        sessionId: null,
+        chunkSizeBytes: 0,
+        chunksTotal: 0,
+        chunksDone: 0,
+        externalId: null,
+        failureReason: null,
+        finishedAt: null,
+      },
     });
     return db.mediaPush.findUniqueOrThrow({ where: key });
   }

@@ -7,7 +7,9 @@ import { callTool, toolResult } from "../tools/helpers";
 import { adCopy, adCreatives, campaignWithAdSet } from "./helpers";
 
 async function accountsOf(key: string, baseUrl?: string): Promise<Record<string, string>> {
-  const { adAccounts } = await (baseUrl ? callTool(key, "list_connected_ad_accounts", {}, {}, baseUrl).then((r) => r.body.result) : toolResult(key, "list_connected_ad_accounts", {}));
+  const { adAccounts } = await (baseUrl
+    ? callTool(key, "list_connected_ad_accounts", {}, {}, baseUrl).then((r) => r.body.result)
+    : toolResult(key, "list_connected_ad_accounts", {}));
   return Object.fromEntries(adAccounts.filter((a: any) => a.isDefault).map((a: any) => [a.platform, a.id]));
 }
 
@@ -20,23 +22,55 @@ describe("one creative, every ad account", () => {
 
     // The upload's own push is recorded on the platform_a default account.
     const before = (await toolResult(t.key, "list_creative_pushes", { creativeId })).pushes;
-    expect(before).toEqual([expect.objectContaining({ adAccountId: accounts.platform_a, platform: "platform_a", state: "ready", externalId: expect.stringMatching(/^[0-9a-f]{32}$/) })]);
+    expect(before).toEqual([
+      expect.objectContaining({
+        adAccountId: accounts.platform_a,
+        platform: "platform_a",
+        state: "ready",
+        externalId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      }),
+    ]);
 
     const { adSet } = await campaignWithAdSet(t.key, "platform_b");
-    const dry = await toolResult(t.key, "build_ads_from_library", { adSetId: adSet.id, creativeIds: [creativeId], copyVariantIds: [copyVariantId], callToAction: "shop_now", landingUrl: "https://example.com/b", dryRun: true });
+    const dry = await toolResult(t.key, "build_ads_from_library", {
+      adSetId: adSet.id,
+      creativeIds: [creativeId],
+      copyVariantIds: [copyVariantId],
+      callToAction: "shop_now",
+      landingUrl: "https://example.com/b",
+      dryRun: true,
+    });
     expect(dry.ads[0].problems).toEqual([]); // the picker no longer lists then fails
 
-    const built = await toolResult(t.key, "build_ads_from_library", { adSetId: adSet.id, creativeIds: [creativeId], copyVariantIds: [copyVariantId], callToAction: "shop_now", landingUrl: "https://example.com/b" });
+    const built = await toolResult(t.key, "build_ads_from_library", {
+      adSetId: adSet.id,
+      creativeIds: [creativeId],
+      copyVariantIds: [copyVariantId],
+      callToAction: "shop_now",
+      landingUrl: "https://example.com/b",
+    });
     expect(built).toMatchObject({ created: 1, failed: 0 });
     const { ad } = await toolResult(t.key, "get_ad", { id: built.ads[0].adId });
     expect(ad).toMatchObject({ creativeId, copyVariantId, platform: "platform_b", headline: "Fresh picks", primaryText: "Shop the new season today" });
 
     const pushes = (await toolResult(t.key, "list_creative_pushes", { creativeId })).pushes;
     expect(pushes).toHaveLength(2);
-    expect(pushes[1]).toMatchObject({ adAccountId: accounts.platform_b, platform: "platform_b", state: "ready", externalId: expect.stringMatching(/^\d+$/), creativeId });
+    expect(pushes[1]).toMatchObject({
+      adAccountId: accounts.platform_b,
+      platform: "platform_b",
+      state: "ready",
+      externalId: expect.stringMatching(/^\d+$/),
+      creativeId,
+    });
 
     // Building again (and sending explicitly) pushes nothing new; the library still holds one creative.
-    const again = await toolResult(t.key, "build_ads_from_library", { adSetId: adSet.id, creativeIds: [creativeId], copyVariantIds: [copyVariantId], callToAction: "shop_now", landingUrl: "https://example.com/b" });
+    const again = await toolResult(t.key, "build_ads_from_library", {
+      adSetId: adSet.id,
+      creativeIds: [creativeId],
+      copyVariantIds: [copyVariantId],
+      callToAction: "shop_now",
+      landingUrl: "https://example.com/b",
+    });
     expect(again).toMatchObject({ created: 0, existing: 1 });
     const sent = await toolResult(t.key, "send_creative_to_ad_account", { creativeId, adAccountId: accounts.platform_b });
     expect(sent).toMatchObject({ sent: false, push: { id: pushes[1].id, state: "ready" } });
@@ -52,10 +86,14 @@ describe("one creative, every ad account", () => {
     const { push, sent } = await toolResult(t.key, "send_creative_to_ad_account", { creativeId, adAccountId: accounts.platform_a });
     expect(sent).toBe(true);
     expect(push).toMatchObject({ platform: "platform_a", adAccountId: accounts.platform_a });
-    const ready = await waitFor("the push to platform_a", async () => {
-      const { pushes } = await toolResult(t.key, "list_creative_pushes", { creativeId });
-      return pushes.find((p: any) => p.id === push.id && p.state === "ready");
-    }, 60_000);
+    const ready = await waitFor(
+      "the push to platform_a",
+      async () => {
+        const { pushes } = await toolResult(t.key, "list_creative_pushes", { creativeId });
+        return pushes.find((p: any) => p.id === push.id && p.state === "ready");
+      },
+      60_000,
+    );
     expect(ready.externalId).toMatch(/^[0-9a-f]{32}$/);
 
     const unknownAccount = await callTool(t.key, "send_creative_to_ad_account", { creativeId, adAccountId: "adacct_nope" });
@@ -108,16 +146,24 @@ describe("chunked pushes (small chunks)", () => {
     const call = (name: string, args: unknown) => callTool(t.key, name, args, {}, server.url);
     const sent = await call("send_creative_to_ad_account", { creativeId: creative.id, adAccountId: accounts.platform_b });
     expect(sent.status).toBe(200);
-    const pushes = await waitFor("both pushes ready", async () => {
-      const list = (await call("list_creative_pushes", { creativeId: creative.id })).body.result.pushes;
-      return list.length === 2 && list.every((p: any) => p.state === "ready") && list;
-    }, 60_000);
+    const pushes = await waitFor(
+      "both pushes ready",
+      async () => {
+        const list = (await call("list_creative_pushes", { creativeId: creative.id })).body.result.pushes;
+        return list.length === 2 && list.every((p: any) => p.state === "ready") && list;
+      },
+      60_000,
+    );
     for (const p of pushes) expect(p).toMatchObject({ chunksTotal: chunks, chunksDone: chunks });
     expect(pushes[0].externalId).toBe(done.platform_a.videoId);
 
     const { sessions } = await admin<any>(["sandbox", "media", "--workspace", t.workspaceId], dataDir);
     const rows = sessions.map((s: any) => [s.fileName, s.platform, s.chunksAccepted, s.chunksRepeated, s.finished].join(" ")).sort();
-    expect(rows).toEqual([`clip.mp4 platform_a ${chunks} 0 true`, `clip.mp4 platform_b ${chunks} 0 true`, `sandbox-unprocessable-clip.mp4 platform_a ${chunks} 0 true`]);
+    expect(rows).toEqual([
+      `clip.mp4 platform_a ${chunks} 0 true`,
+      `clip.mp4 platform_b ${chunks} 0 true`,
+      `sandbox-unprocessable-clip.mp4 platform_a ${chunks} 0 true`,
+    ]);
     await server.stop();
   }, 240_000);
 });

@@ -28,12 +28,20 @@ describe("a chunked push across a server crash", () => {
     const chunks = Math.ceil(size / CHUNK);
     expect(chunks).toBe(24);
 
-    const [uploadId] = await uploadIds(tenant.key, [{ name: "sandbox-slow-big.mp4", type: "video/mp4", bytes: video }], { baseUrl: first.url, platform: "platform_a" });
+    const [uploadId] = await uploadIds(tenant.key, [{ name: "sandbox-slow-big.mp4", type: "video/mp4", bytes: video }], {
+      baseUrl: first.url,
+      platform: "platform_a",
+    });
     const sessionsOf = async () => (await admin<any>(["sandbox", "media", "--workspace", tenant.workspaceId], dataDir)).sessions;
-    const atKill = await waitFor("a few chunks at the sandbox", async () => {
-      const [session] = await sessionsOf();
-      return session && session.chunksAccepted >= 3 && session;
-    }, 90_000, 300);
+    const atKill = await waitFor(
+      "a few chunks at the sandbox",
+      async () => {
+        const [session] = await sessionsOf();
+        return session && session.chunksAccepted >= 3 && session;
+      },
+      90_000,
+      300,
+    );
     await first.kill();
     expect(atKill.chunksAccepted).toBeLessThan(chunks);
     await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);
@@ -52,7 +60,9 @@ describe("a chunked push across a server crash", () => {
     // Nothing finished was sent again: at most the chunk in flight at the kill (accepted, not yet recorded).
     expect(session.chunksRepeated).toBeLessThanOrEqual(1);
 
-    const creativeId = upload.creativeId ?? (await waitFor("the creative", async () => (await callTool(tenant.key, "list_creatives", {}, {}, second.url)).body.result.creatives[0]?.id, 30_000));
+    const creativeId =
+      upload.creativeId ??
+      (await waitFor("the creative", async () => (await callTool(tenant.key, "list_creatives", {}, {}, second.url)).body.result.creatives[0]?.id, 30_000));
     const { pushes } = (await callTool(tenant.key, "list_creative_pushes", { creativeId }, {}, second.url)).body.result;
     expect(pushes).toEqual([expect.objectContaining({ state: "ready", chunksDone: chunks, chunksTotal: chunks, externalId: session.videoId })]);
     await second.stop();

@@ -40,7 +40,10 @@ export function refusingAdapter(platform: Platform, mode: "sandbox" | "live", er
   const refuse = async () => {
     throw error();
   };
-  return Object.assign({ platform, mode, pushMedia: refuse, startMediaUpload: refuse, uploadChunk: refuse, finishMediaUpload: refuse, mediaStatus: refuse }, Object.fromEntries(ADS_API_METHODS.map((m) => [m, refuse]))) as unknown as PlatformAdapter;
+  return Object.assign(
+    { platform, mode, pushMedia: refuse, startMediaUpload: refuse, uploadChunk: refuse, finishMediaUpload: refuse, mediaStatus: refuse },
+    Object.fromEntries(ADS_API_METHODS.map((m) => [m, refuse])),
+  ) as unknown as PlatformAdapter;
 }
 
 /**

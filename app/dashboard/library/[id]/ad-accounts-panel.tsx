@@ -4,7 +4,8 @@ import { Badge, Card } from "@/components/ui/misc";
 import { loadAdAccountsAction, loadPushesAction, sendToAdAccountAction } from "./push-actions";
 
 type Push = Awaited<ReturnType<typeof loadPushesAction>> extends infer R ? (R extends { ok: true; data: { pushes: (infer P)[] } } ? P : never) : never;
-type Account = Awaited<ReturnType<typeof loadAdAccountsAction>> extends infer R ? (R extends { ok: true; data: { adAccounts: (infer A)[] } } ? A : never) : never;
+type Account =
+  Awaited<ReturnType<typeof loadAdAccountsAction>> extends infer R ? (R extends { ok: true; data: { adAccounts: (infer A)[] } } ? A : never) : never;
 
 const STATE_TONE = { queued: "slate", transferring: "sky", processing: "amber", ready: "green", failed: "rose" } as const;
 const PLATFORM_LABEL = { platform_a: "Platform A", platform_b: "Platform B" } as const;
