@@ -31,6 +31,8 @@ describe("a chunked push across a server crash", () => {
     const [uploadId] = await uploadIds(tenant.key, [{ name: "sandbox-slow-big.mp4", type: "video/mp4", bytes: video }], {
       baseUrl: first.url,
       platform: "platform_a",
+    }).catch((err) => {
+      throw new Error(`the 200 MB upload failed (${err.cause?.code ?? err.message}); the server said:\n${first.output().slice(-4000)}`);
     });
     const sessionsOf = async () => (await admin<any>(["sandbox", "media", "--workspace", tenant.workspaceId], dataDir)).sessions;
     const atKill = await waitFor(
