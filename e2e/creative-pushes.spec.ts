@@ -18,7 +18,7 @@ test("send a creative uploaded to platform A to the platform B ad account from i
   await expect(rows.first()).toContainText("ready");
   await expectNoAxeViolations(page);
 
-  await page.getByLabel("Ad account").selectOption({ label: `Platform B · ${accountB.name} (sandbox)` });
+  await page.getByRole("combobox", { name: "Ad account" }).selectOption({ label: `Platform B · ${accountB.name} (sandbox)` });
   await page.getByRole("button", { name: "Send to ad account" }).click();
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText("Platform B");
