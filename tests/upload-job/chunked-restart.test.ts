@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { admin, createTenant } from "../helpers/fixtures";
 import { finishedUpload, uploadIds, waitFor } from "../helpers/library";
 import { mp4Video } from "../helpers/media-fixtures";
+import { freshDatabaseUrl } from "../helpers/fresh-database";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { callTool } from "../tools/helpers";
 
@@ -19,7 +20,8 @@ describe("a chunked push across a server crash", () => {
     const dataDir = tempDataDir("chunked-restart");
     // Each chunk of a sandbox-slow file takes 800 ms at the sandbox: 25 chunks, ~20 s, room to kill in the middle.
     const env = { SANDBOX_SLOW_PUSH_MS: "800", MEDIA_CHUNK_BYTES: String(CHUNK) };
-    const first = await startServer({ dataDir, env });
+    const databaseUrl = await freshDatabaseUrl("chunked_restart");
+    const first = await startServer({ dataDir, databaseUrl, env });
     servers.push(first);
     const tenant = await createTenant({ dataDir });
     const size = 200 * 1000 * 1000;
@@ -48,7 +50,7 @@ describe("a chunked push across a server crash", () => {
     expect(atKill.chunksAccepted).toBeLessThan(chunks);
     await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);
 
-    const second = await startServer({ dataDir, env });
+    const second = await startServer({ dataDir, databaseUrl, env });
     servers.push(second);
     const upload = await finishedUpload(tenant.key, uploadId!, 120_000, second.url);
     expect(upload.status).toBe("completed");
