@@ -51,6 +51,7 @@ export const DATABASE_DEPENDENT = [
   "tests/api/admin-cli.test.ts", // the CLI opens the database itself or goes through the server
   "tests/api/rate-limit.test.ts", // INSERT … ON CONFLICT … RETURNING counters
   "tests/upload-job/restart.test.ts", // durable job state across a restart
+  "tests/upload-job/chunked-restart.test.ts", // chunk progress across a kill -9 (conditional updates)
   "tests/ads/bulk-restart.test.ts",
   "tests/webhooks/restart.test.ts",
   "tests/tasks/due-digest.test.ts", // two instances on one database

@@ -137,8 +137,10 @@ const envSchema = z.object({
     .optional()
     .default("1000,3000,8000,15000")
     .refine((v) => v.split(",").every((d) => /^\s*\d+\s*$/.test(d)), "must be comma-separated non-negative integers (milliseconds)"),
-  /** How long a push of a `sandbox-slow*` file takes in the sandbox. */
+  /** How long a push of a `sandbox-slow*` file takes in the sandbox (per chunk, for chunked pushes). */
   SANDBOX_SLOW_PUSH_MS: positiveInt(3000),
+  /** Videos larger than this go to the platform in chunks of this size (bytes; default 8 MiB). */
+  MEDIA_CHUNK_BYTES: positiveInt(8 * 1024 * 1024),
   /** Calls per second a sandbox ad account allows (its burst is three seconds' worth). */
   SANDBOX_ADS_CALLS_PER_SECOND: positiveInt(50),
   /** Live platform A (Meta's Graph API): base URL, version in paths, the app for OAuth (with the secret, every call carries appsecret_proof). */
@@ -241,6 +243,8 @@ export interface Config {
     mode: "sandbox" | "live";
     retryDelaysMs: number[];
     sandboxSlowPushMs: number;
+    /** Chunk size of resumable media pushes (lib/media-push); larger videos are sent in chunks. */
+    mediaChunkBytes: number;
     sandboxAdsCallsPerSecond: number;
     /** The live platforms' wire settings (lib/platforms/live). */
     platformA: { apiUrl: string; apiVersion: string; appId?: string; appSecret?: string };
@@ -332,6 +336,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       mode: e.PLATFORMS_MODE,
       retryDelaysMs: e.PLATFORM_RETRY_DELAYS_MS.split(",").map((d) => Number(d.trim())),
       sandboxSlowPushMs: e.SANDBOX_SLOW_PUSH_MS,
+      mediaChunkBytes: e.MEDIA_CHUNK_BYTES,
       sandboxAdsCallsPerSecond: e.SANDBOX_ADS_CALLS_PER_SECOND,
       platformA: {
         apiUrl: e.PLATFORM_A_API_URL.replace(/\/$/, ""),

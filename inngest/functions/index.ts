@@ -9,6 +9,7 @@ import { uploadPush } from "./upload-push";
 import { webhookDeliver } from "./webhook-deliver";
 import { webhookMaintenance } from "./webhook-maintenance";
 import { leadsPull } from "./leads-pull";
+import { mediaPush } from "./media-push";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
 export const functions: InngestFunction.Any[] = [
@@ -23,4 +24,5 @@ export const functions: InngestFunction.Any[] = [
   commentsPull,
   performanceRollup,
   leadsPull,
+  mediaPush,
 ];

@@ -131,6 +131,13 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       });
     },
   },
+  "sandbox media": {
+    flags: ["workspace"],
+    run: async (f) => {
+      const { sandboxMediaSessionsOf } = await import("@/lib/platforms/sandbox");
+      return sandboxMediaSessionsOf(required(f, "workspace"));
+    },
+  },
   "sandbox comments": {
     flags: ["workspace"],
     run: async (f) => {

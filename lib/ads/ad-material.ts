@@ -8,14 +8,6 @@ import type { Platform } from "@/lib/generated/prisma/enums";
 import { adProblems } from "@/lib/platforms/ad-rules";
 import type { CallToAction } from "@/lib/platforms/ads-types";
 
-/** What an ad is built from: a library creative (with its platform media id) and a copy variant. */
-export interface AdMaterial {
-  creative: Creative;
-  copy: CopyVariant | null;
-  /** The platform's id for the creative's media, or null when it was never pushed to that platform. */
-  mediaId: string | null;
-}
-
 /** The creatives (visible to the principal) and copy variants (of the workspace) by id; 404 naming the first missing one. */
 export async function loadMaterials(
   principal: Principal,
@@ -34,27 +26,13 @@ export async function loadMaterials(
   };
 }
 
-/** The media id the platform knows the creative by (from the upload that pushed it there). */
-export function mediaIdOn(platform: Platform, uploads: Upload[]): string | null {
-  for (const u of uploads) {
-    if (u.platform !== platform) continue;
-    const id = platform === "platform_a" ? (u.platformAImageHash ?? u.platformAVideoId) : (u.platformBImageId ?? u.platformBVideoId);
-    if (id) return id;
-  }
-  return null;
-}
-
-/** Everything that keeps this creative + copy from becoming an ad on the platform (empty when it can). */
-export function materialProblems(
-  platform: Platform,
-  creative: Creative,
-  mediaId: string | null,
-  copy: CopyVariant | null,
-  callToAction: CallToAction,
-): string[] {
+/**
+ * Everything that keeps this creative + copy from becoming an ad on the platform (empty when it can).
+ * Where the creative's media is does not matter: building the ad sends it to the account first.
+ */
+export function materialProblems(platform: Platform, creative: Creative, copy: CopyVariant | null, callToAction: CallToAction): string[] {
   const problems: string[] = [];
   if (creative.status !== "ready") problems.push(`creative ${creative.id}: is ${creative.status}, not ready`);
-  if (!mediaId) problems.push(`creative ${creative.id}: was not uploaded to ${platform}; upload the file to ${platform} first`);
   problems.push(
     ...adProblems(
       platform,

@@ -10,11 +10,12 @@ import { newId } from "@/lib/ids";
 import { adProblems } from "@/lib/platforms/ad-rules";
 import type { AdObjectStatus, CallToAction } from "@/lib/platforms/ads-types";
 import { toAd, type AdOut } from "./ad-schemas";
-import { adClientRef, defaultAdName, loadMaterials, materialProblems, mediaIdOn } from "./ad-material";
+import { adClientRef, defaultAdName, loadMaterials, materialProblems } from "./ad-material";
 import { invalidArgument, requireAd, requireAdSet, requireNotDeleted } from "./lookups";
 import { platformFor, withBusyRetry } from "./platform-access";
 import { recentByAd } from "./insights";
 import { notePlannerGrowth } from "./planner-stats";
+import { ensureMediaOnAccount } from "@/lib/media-push/creative-pushes";
 
 export interface AdSpecInput {
   adSetId: string;
@@ -57,8 +58,9 @@ export async function makeAd(
     return { ad: earlier, created: false };
   }
   const platform = plan.adSet.platform;
-  const mediaId = mediaIdOn(platform, plan.creative.uploads)!;
   const { account, api } = options.target ?? (await platformFor(principal, platform));
+  // The one creative, sent to this account first when it is not there yet (no second creative).
+  const mediaId = await ensureMediaOnAccount(plan.creative, await db.adAccount.findUniqueOrThrow({ where: { id: account.id } }));
   const call = () =>
     api.createAd(account, {
       clientRef,
@@ -130,7 +132,7 @@ export async function planAd(principal: Principal, input: AdSpecInput & { draftI
   const { creatives, copies } = await loadMaterials(principal, [input.creativeId], input.copyVariantId ? [input.copyVariantId] : []);
   const creative = creatives.get(input.creativeId)!;
   const copy = input.copyVariantId ? copies.get(input.copyVariantId)! : null;
-  const problems = materialProblems(adSet.platform, creative, mediaIdOn(adSet.platform, creative.uploads), copy, input.callToAction);
+  const problems = materialProblems(adSet.platform, creative, copy, input.callToAction);
   if (input.leadFormId) {
     const { account, api } = await platformFor(principal, adSet.platform);
     if (!(await api.listLeadForms(account)).some((f) => f.externalId === input.leadFormId))

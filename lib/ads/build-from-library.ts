@@ -2,7 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { isAppError } from "@/lib/errors";
 import type { CallToAction } from "@/lib/platforms/ads-types";
 import { toAd, type AdOut } from "./ad-schemas";
-import { adClientRef, defaultAdName, loadMaterials, materialProblems, mediaIdOn } from "./ad-material";
+import { adClientRef, defaultAdName, loadMaterials, materialProblems } from "./ad-material";
 import { checkBuildSize, makeAd, type PlannedAd } from "./ads";
 import { getDb } from "@/lib/db/client";
 import { invalidArgument, requireAdSet, requireNotDeleted } from "./lookups";
@@ -59,7 +59,7 @@ export async function buildAdsFromLibrary(
         creativeId,
         copyVariantId: copyId,
         name,
-        problems: materialProblems(adSet.platform, creative, mediaIdOn(adSet.platform, creative.uploads), copy, input.callToAction),
+        problems: materialProblems(adSet.platform, creative, copy, input.callToAction),
         adId: null,
         created: false,
         error: null,

@@ -10,7 +10,15 @@ export { readLiveAccount } from "./live/adapter";
 export { authorizeUrl, exchangeAuthorization, oauthAppId } from "./live/oauth";
 export { resealAllCredentials, sealAccountCredentials } from "./live/credentials";
 export type { LiveAccountReadout } from "./live/wire";
-export { PlatformError, type AccountCredentials, type AdAccountRef, type PlatformAdapter, type PushRequest, type PushResult } from "./types";
+export {
+  PlatformError,
+  type AccountCredentials,
+  type AdAccountRef,
+  type MediaProcessing,
+  type PlatformAdapter,
+  type PushRequest,
+  type PushResult,
+} from "./types";
 
 /**
  * The adapter that serves this ad account, chosen per account: the sandbox for sandbox accounts,

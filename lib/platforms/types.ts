@@ -46,6 +46,64 @@ export interface PushResult {
   externalId: string;
 }
 
+/**
+ * A resumable (chunked) media upload, as Meta's video upload (`upload_phase` start / transfer /
+ * finish) and TikTok's chunked video upload work. `startMediaUpload` opens a session for the whole
+ * file; `uploadChunk` sends the bytes at `offset` and is idempotent: a chunk the platform already
+ * has is acknowledged again, not stored twice; `finishMediaUpload` closes the session and answers
+ * the media id; `mediaStatus` then says whether the platform finished processing it.
+ */
+export interface MediaUploadStart {
+  account: AdAccountRef;
+  fileName: string;
+  kind: MediaKind;
+  contentType: string;
+  sizeBytes: number;
+  /** As in PushRequest: which job run and attempt open the session (fault steering, logs). */
+  jobRun: number;
+  attempt: number;
+}
+
+export interface MediaUploadSession {
+  /** The platform's upload session id (Meta's upload_session_id, TikTok's upload_id). */
+  sessionId: string;
+}
+
+export interface MediaChunk {
+  account: AdAccountRef;
+  sessionId: string;
+  /** Byte offset of the chunk's first byte in the file. */
+  offset: number;
+  bytes: Buffer;
+}
+
+export interface MediaChunkResult {
+  /** The offset the platform expects next (the file's size once every byte arrived). */
+  nextOffset: number;
+}
+
+export interface MediaUploadFinish {
+  account: AdAccountRef;
+  sessionId: string;
+  fileName: string;
+  kind: MediaKind;
+}
+
+/** A resumable (chunked) upload session API; see MediaUploadStart. */
+export interface ChunkedMediaUploads {
+  /** Opens a session for the whole file. */
+  startMediaUpload(request: MediaUploadStart): Promise<MediaUploadSession>;
+  /** Sends one chunk; idempotent per offset. */
+  uploadChunk(chunk: MediaChunk): Promise<MediaChunkResult>;
+  /** Closes the session once every byte arrived; answers the media id (processing may still be running). */
+  finishMediaUpload(request: MediaUploadFinish): Promise<PushResult>;
+  /** Whether the platform finished processing the media (videos); images are ready at once. */
+  mediaStatus(account: AdAccountRef, media: { externalId: string; kind: MediaKind }): Promise<MediaProcessing>;
+}
+
+/** The platform's processing of pushed media: usable, still processing, or refused with its reason. */
+export type MediaProcessing = { state: "processing" } | { state: "ready" } | { state: "failed"; reason: string };
+
 export type PlatformErrorCode = "upstream_error" | "upstream_busy" | "invalid_input" | "not_connected";
 
 /**
@@ -69,6 +127,12 @@ export class PlatformError extends AppError {
 export interface PlatformAdapter extends AdsApi {
   readonly platform: Platform;
   readonly mode: "sandbox" | "live";
-  /** Pushes the stored file into the account's media library; throws PlatformError on refusal. */
+  /** Pushes the stored file into the account's media library in one request (images, small videos); throws PlatformError on refusal. */
   pushMedia(request: PushRequest): Promise<PushResult>;
+  /**
+   * The platform's resumable upload, driven chunk by chunk by lib/media-push, which records each
+   * acknowledged chunk (the sandbox has it). An adapter without it sends a large video inside
+   * `pushMedia` with its own chunk loop and waits for processing there (the live adapters, for now).
+   */
+  readonly chunkedUploads?: ChunkedMediaUploads;
 }

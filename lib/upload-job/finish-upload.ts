@@ -30,6 +30,8 @@ export async function completeUpload(input: RunRef & { externalId: string }): Pr
       data: { status: "completed", error: null, finishedAt: new Date(), creativeId: id, ...platformIdColumns(upload.platform, upload.kind, input.externalId) },
     });
     if (!count) return null;
+    // The upload's push to the account now belongs to its creative: the creative is present there.
+    await tx.mediaPush.updateMany({ where: { uploadId: upload.id, jobRun: input.jobRun }, data: { creativeId: id } });
     await tx.creative.create({
       data: {
         id,
@@ -56,6 +58,10 @@ export async function failUpload(input: RunRef & { error: string }): Promise<voi
   await getDb().upload.updateMany({
     where: { id: input.uploadId, status: "processing", jobRun: input.jobRun },
     data: { status: "failed", error: input.error.slice(0, 2000), finishedAt: new Date() },
+  });
+  await getDb().mediaPush.updateMany({
+    where: { uploadId: input.uploadId, jobRun: input.jobRun, state: { not: "ready" } },
+    data: { state: "failed", failureReason: input.error.slice(0, 2000), finishedAt: new Date() },
   });
   await emitTerminalEvent(input);
 }

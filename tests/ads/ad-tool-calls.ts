@@ -272,6 +272,31 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     expect((await toolResult(t.key, "list_ads", { adSetId: adSet.id })).ads).toHaveLength(4);
   },
 
+  async send_creative_to_ad_account(t) {
+    const [{ creativeId }] = await adCreatives(t.key, { platform: "platform_a" });
+    const { adAccounts } = await toolResult(t.key, "list_connected_ad_accounts", {});
+    const accountB = adAccounts.find((a: any) => a.platform === "platform_b" && a.isDefault);
+    const { push, sent } = await toolResult(t.key, "send_creative_to_ad_account", { creativeId, adAccountId: accountB.id });
+    expect(sent).toBe(true);
+    expect(push).toMatchObject({ creativeId, adAccountId: accountB.id, platform: "platform_b" });
+    await waitFor(
+      "the push to be ready",
+      async () => {
+        const { pushes } = await toolResult(t.key, "list_creative_pushes", { creativeId });
+        return pushes.find((p: any) => p.id === push.id && p.state === "ready");
+      },
+      60_000,
+    );
+  },
+
+  async list_creative_pushes(t) {
+    const [{ creativeId }] = await adCreatives(t.key, { platform: "platform_b" });
+    const { pushes } = await toolResult(t.key, "list_creative_pushes", { creativeId });
+    expect(pushes).toEqual([
+      expect.objectContaining({ creativeId, platform: "platform_b", state: "ready", externalId: expect.stringMatching(/^\d+$/), chunksTotal: 0 }),
+    ]);
+  },
+
   async save_ad_draft(t) {
     const [{ creativeId }] = await adCreatives(t.key);
     const { draft, created } = await toolResult(t.key, "save_ad_draft", {

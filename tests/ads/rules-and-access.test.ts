@@ -99,7 +99,11 @@ describe("platform rules over REST", () => {
       callToAction: "learn_more",
       landingUrl: "https://example.com",
     });
-    expect(elsewhere.body.error.message).toContain("was not uploaded to platform_b");
+    // Being uploaded to platform_a is no problem (the build sends it to platform_b: tests/ads/one-creative-every-account.test.ts);
+    // platform_b's required ad text is.
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error.message).not.toContain("uploaded");
+    expect(elsewhere.body.error.message).toMatch(/primaryText/);
     expect((await toolResult(t.key, "list_ads", {})).ads).toEqual([]);
   }, 180_000);
 });

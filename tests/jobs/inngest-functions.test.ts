@@ -45,7 +45,7 @@ const CASES: Record<string, Case[]> = {
       steps: {
         "push-attempt-1": { ok: false, retryable: true, code: "upstream_busy", message: "busy" },
         "wait-before-attempt-2": null,
-        "push-attempt-2": { ok: true, externalId: "ext_1" },
+        "push-attempt-2": { ok: true, state: "ready", externalId: "ext_1", pushId: "mpush_1" },
         "mark-completed": { creativeId: "cr_1" },
         "import-creative": { status: "ready", kind: "video" },
         "render-preview": null,
@@ -61,11 +61,45 @@ const CASES: Record<string, Case[]> = {
       result: { uploadId: "upl_2", jobRun: 1, status: "failed", error: "bad file" },
     },
     {
+      what: "waits out the platform's processing of a chunked video with durable sleeps, and fails with the platform's reason",
+      event: { name: "upload/requested", data: { uploadId: "upl_3", workspaceId: "ws_1", jobRun: 1 } },
+      steps: {
+        "push-attempt-1": { ok: true, state: "processing", externalId: "v_1", pushId: "mpush_3" },
+        "processing-check-0": { state: "processing" },
+        "wait-for-processing-1": null,
+        "processing-check-1": { state: "failed", reason: "platform_a could not process the video" },
+        "mark-failed": null,
+      },
+      planned: ["push-attempt-1", "processing-check-0", "wait-for-processing-1", "processing-check-1", "mark-failed"],
+      result: { uploadId: "upl_3", jobRun: 1, status: "failed", error: "platform_a could not process the video" },
+    },
+    {
       what: "refuses a malformed event without retrying",
       event: { name: "upload/requested", data: { uploadId: "" } },
       steps: {},
       planned: [],
       error: /Malformed upload\/requested event/,
+    },
+  ],
+  "media-push": [
+    {
+      what: "resumes a chunked transfer after a retryable refusal, then checks processing until ready",
+      event: { name: "media/push.requested", data: { pushId: "mpush_1", workspaceId: "ws_1", jobRun: 1 } },
+      steps: {
+        "push-attempt-1": { ok: false, retryable: true, code: "upstream_error", message: "flaky" },
+        "wait-before-attempt-2": null,
+        "push-attempt-2": { ok: true, state: "processing", externalId: "v_1", pushId: "mpush_1" },
+        "processing-check-0": { state: "ready", externalId: "v_1" },
+      },
+      planned: ["push-attempt-1", "wait-before-attempt-2", "push-attempt-2", "processing-check-0"],
+      result: { pushId: "mpush_1", jobRun: 1, state: "ready", externalId: "v_1" },
+    },
+    {
+      what: "records a terminal refusal as the push's failure",
+      event: { name: "media/push.requested", data: { pushId: "mpush_2", workspaceId: "ws_1", jobRun: 2 } },
+      steps: { "push-attempt-1": { ok: false, retryable: false, code: "invalid_input", message: "not a video" }, "mark-failed": null },
+      planned: ["push-attempt-1", "mark-failed"],
+      result: { pushId: "mpush_2", jobRun: 2, state: "failed", error: "not a video" },
     },
   ],
   "webhook-deliver": [

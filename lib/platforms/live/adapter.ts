@@ -1,7 +1,6 @@
 import type { Platform } from "@/lib/generated/prisma/enums";
-import { localDayHour } from "../sandbox-ads/clock";
 import { markNeedsReconnect, reconnectHint } from "../accounts";
-import type { AdsApi, PlatformAccountInfo } from "../ads-types";
+import type { AdsApi } from "../ads-types";
 import { PlatformError, type AdAccountRef, type PlatformAdapter } from "../types";
 import { loadAccountCredentials } from "./credentials";
 import { readPlatformAAccount } from "./platform-a";

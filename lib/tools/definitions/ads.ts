@@ -20,6 +20,8 @@ import {
 import { createAdSet, getAdSet, listAdSets, setAdSetBudget, updateAdSet } from "@/lib/ads/ad-sets";
 import { ADS_PER_BUILD, createAd, getAd, listAds, updateAd } from "@/lib/ads/ads";
 import { buildAdsFromLibrary } from "@/lib/ads/build-from-library";
+import { listCreativePushes, sendCreativeToAdAccount } from "@/lib/media-push/creative-pushes";
+import { MediaPushSchema } from "@/lib/media-push/schema";
 import { createCampaign, getCampaign, listCampaigns, updateCampaign } from "@/lib/ads/campaigns";
 import { launchAdDraft, listAdDrafts, saveAdDraft } from "@/lib/ads/drafts";
 import { getAdInsights } from "@/lib/ads/insights";
@@ -381,6 +383,27 @@ export const adTools = [
     input: z.strictObject({ adIds }),
     output: z.object({ deleted: z.number().int() }),
     handler: deleteAds,
+  }),
+  defineTool({
+    ...write,
+    name: "send_creative_to_ad_account",
+    title: "Send creative to ad account",
+    description:
+      "Sends a library creative's media to one of the workspace's ad accounts (any platform), in the background: the same creative, never a copy; its copy, review and comments stay with it. " +
+      "Large videos go in resumable chunks, then the platform processes them; list_creative_pushes shows the push's state (queued, transferring, processing, ready, failed with the platform's reason). " +
+      "Already there or on its way: answers that push (sent: false). Building an ad on an account sends the creative there too.",
+    input: z.strictObject({ creativeId: idArg("Creative"), adAccountId: idArg("Ad account") }),
+    output: z.object({ push: MediaPushSchema, sent: z.boolean().describe("False when the media was already there or on its way") }),
+    handler: sendCreativeToAdAccount,
+  }),
+  defineTool({
+    ...read,
+    name: "list_creative_pushes",
+    title: "List creative pushes",
+    description: "Where a creative's media is: one push per ad account it was sent to, with its state, the platform's media id and chunk progress.",
+    input: z.strictObject({ creativeId: idArg("Creative") }),
+    output: z.object({ pushes: z.array(MediaPushSchema) }),
+    handler: listCreativePushes,
   }),
   defineTool({
     ...write,

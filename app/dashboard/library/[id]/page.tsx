@@ -10,6 +10,7 @@ import { userTimeZone } from "@/lib/dashboard/account";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { CopyEditor } from "./copy-editor";
 import { ReviewSection } from "./review-section";
+import { AdAccountsPanel } from "./ad-accounts-panel";
 
 export const metadata: Metadata = { title: "Creative" };
 export const dynamic = "force-dynamic";
@@ -91,6 +92,7 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
               </a>
             )}
           </Card>
+          {creative.status === "ready" && can(principal, "ads.read") && <AdAccountsPanel creativeId={creative.id} canSend={can(principal, "ads.write")} />}
           <ReviewSection principal={principal} creativeId={creative.id} kind={creative.kind} fileName={creative.fileName} />
         </div>
         <CopyEditor

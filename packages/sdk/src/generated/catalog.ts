@@ -3441,6 +3441,65 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
     }
   },
   {
+    "name": "send_creative_to_ad_account",
+    "title": "Send creative to ad account",
+    "description": "Sends a library creative's media to one of the workspace's ad accounts (any platform), in the background: the same creative, never a copy; its copy, review and comments stay with it. Large videos go in resumable chunks, then the platform processes them; list_creative_pushes shows the push's state (queued, transferring, processing, ready, failed with the platform's reason). Already there or on its way: answers that push (sent: false). Building an ad on an account sends the creative there too.",
+    "category": "ads",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "creativeId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative id"
+        },
+        "adAccountId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad account id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "creativeId",
+        "adAccountId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_creative_pushes",
+    "title": "List creative pushes",
+    "description": "Where a creative's media is: one push per ad account it was sent to, with its state, the platform's media id and chunk progress.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "creativeId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Creative id"
+        }
+      },
+      "required": [
+        "creativeId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "name": "build_ads_from_library",
     "title": "Build ads from the library",
     "description": "Builds paused ads for every creative x copy variant pair into one ad set (at most 200 per call; no copy variants: one ad per creative). Every pair is checked against the platform's rules first; dryRun answers the checked matrix without building. Repeating the call (e.g. after an interruption) builds only the missing pairs: one ad per pair.",

@@ -2671,6 +2671,90 @@ export interface DeleteAdsInput {
 export interface DeleteAdsResult {
   deleted: number;
 }
+export interface SendCreativeToAdAccountInput {
+  /**
+   * Creative id
+   */
+  creativeId: string;
+  /**
+   * Ad account id
+   */
+  adAccountId: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SendCreativeToAdAccountResult {
+  push: {
+    id: string;
+    creativeId: string | null;
+    adAccountId: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * queued, transferring (chunks), processing (on the platform), ready, failed
+     */
+    state: "queued" | "transferring" | "processing" | "ready" | "failed";
+    /**
+     * The platform's id for the media on that account (image hash, image id or video id), once known
+     */
+    externalId: string | null;
+    /**
+     * Chunks the platform acknowledged (chunked pushes of large videos)
+     */
+    chunksDone: number;
+    /**
+     * 0 for a push sent in one request
+     */
+    chunksTotal: number;
+    /**
+     * The platform's reason, when failed
+     */
+    failureReason: string | null;
+    createdAt: string;
+    updatedAt: string;
+  };
+  /**
+   * False when the media was already there or on its way
+   */
+  sent: boolean;
+}
+export interface ListCreativePushesInput {
+  /**
+   * Creative id
+   */
+  creativeId: string;
+}
+export interface ListCreativePushesResult {
+  pushes: {
+    id: string;
+    creativeId: string | null;
+    adAccountId: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * queued, transferring (chunks), processing (on the platform), ready, failed
+     */
+    state: "queued" | "transferring" | "processing" | "ready" | "failed";
+    /**
+     * The platform's id for the media on that account (image hash, image id or video id), once known
+     */
+    externalId: string | null;
+    /**
+     * Chunks the platform acknowledged (chunked pushes of large videos)
+     */
+    chunksDone: number;
+    /**
+     * 0 for a push sent in one request
+     */
+    chunksTotal: number;
+    /**
+     * The platform's reason, when failed
+     */
+    failureReason: string | null;
+    createdAt: string;
+    updatedAt: string;
+  }[];
+}
 export interface BuildAdsFromLibraryInput {
   /**
    * Ad set id

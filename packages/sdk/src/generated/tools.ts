@@ -170,6 +170,8 @@ import type {
   ListCopyVariantsResult,
   ListCreativePerformanceInput,
   ListCreativePerformanceResult,
+  ListCreativePushesInput,
+  ListCreativePushesResult,
   ListCreativeTestsInput,
   ListCreativeTestsResult,
   ListCreativeVersionsInput,
@@ -250,6 +252,8 @@ import type {
   SaveAdDraftResult,
   SaveCopyVariantInput,
   SaveCopyVariantResult,
+  SendCreativeToAdAccountInput,
+  SendCreativeToAdAccountResult,
   SetAdSetBudgetInput,
   SetAdSetBudgetResult,
   SetDefaultAdAccountInput,
@@ -454,6 +458,10 @@ export interface ToolTypes {
   pause_ads: { input: PauseAdsInput; result: PauseAdsResult; readOnly: false; destructive: false };
   /** Delete ads */
   delete_ads: { input: DeleteAdsInput; result: DeleteAdsResult; readOnly: false; destructive: true };
+  /** Send creative to ad account */
+  send_creative_to_ad_account: { input: SendCreativeToAdAccountInput; result: SendCreativeToAdAccountResult; readOnly: false; destructive: false };
+  /** List creative pushes */
+  list_creative_pushes: { input: ListCreativePushesInput; result: ListCreativePushesResult; readOnly: true; destructive: false };
   /** Build ads from the library */
   build_ads_from_library: { input: BuildAdsFromLibraryInput; result: BuildAdsFromLibraryResult; readOnly: false; destructive: true };
   /** Save ad draft */
@@ -666,6 +674,8 @@ export const TOOL_NAMES = [
   "activate_ads",
   "pause_ads",
   "delete_ads",
+  "send_creative_to_ad_account",
+  "list_creative_pushes",
   "build_ads_from_library",
   "save_ad_draft",
   "list_ad_drafts",

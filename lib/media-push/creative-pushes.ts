@@ -1,0 +1,153 @@
+import type { Principal } from "@/lib/auth/principal";
+import { isCreativeVisible } from "@/lib/creatives/list-creatives";
+import { getDb } from "@/lib/db/client";
+import { AppError, conflict, notFound } from "@/lib/errors";
+import { Prisma, type AdAccount, type Creative, type MediaPush } from "@/lib/generated/prisma/client";
+import { newId } from "@/lib/ids";
+import { sendEvent } from "@/lib/jobs/outbox";
+import { reconnectHint } from "@/lib/platforms";
+import { MEDIA_PUSH_REQUESTED_EVENT, toMediaPush, type MediaPushRequestedData } from "./schema";
+import { failPush, isChunked, transferOnce } from "./transfer";
+
+/**
+ * The platform's id for the creative's media on the account, or null when it is not there yet: a
+ * ready push, or (for creatives uploaded before pushes were recorded) the id its upload got on
+ * that platform's default account.
+ */
+export async function mediaIdOnAccount(
+  creative: Pick<Creative, "id" | "workspaceId">,
+  account: Pick<AdAccount, "id" | "platform" | "defaultFor">,
+): Promise<string | null> {
+  const db = getDb();
+  const push = await db.mediaPush.findUnique({ where: { creativeId_adAccountId: { creativeId: creative.id, adAccountId: account.id } } });
+  if (push) return push.state === "ready" ? push.externalId : null;
+  if (account.defaultFor !== account.platform) return null;
+  const upload = await db.upload.findFirst({
+    where: { workspaceId: creative.workspaceId, creativeId: creative.id, platform: account.platform, status: "completed" },
+  });
+  if (!upload) return null;
+  return account.platform === "platform_a" ? (upload.platformAImageHash ?? upload.platformAVideoId) : (upload.platformBImageId ?? upload.platformBVideoId);
+}
+
+/** The creative's push to the account: the existing one, or a new queued one (a failed one starts over as the next run). */
+async function openCreativePush(creative: Creative, account: AdAccount): Promise<{ push: MediaPush; fresh: boolean }> {
+  const db = getDb();
+  const key = { creativeId_adAccountId: { creativeId: creative.id, adAccountId: account.id } };
+  const existing = await db.mediaPush.findUnique({ where: key });
+  if (existing && existing.state !== "failed") return { push: existing, fresh: false };
+  if (existing) {
+    const { count } = await db.mediaPush.updateMany({
+      where: { id: existing.id, jobRun: existing.jobRun, state: "failed" },
+      data: {
+        jobRun: existing.jobRun + 1,
+        state: "queued",
+        sessionId: null,
+        chunkSizeBytes: 0,
+        chunksTotal: 0,
+        chunksDone: 0,
+        externalId: null,
+        failureReason: null,
+        finishedAt: null,
+      },
+    });
+    return { push: await db.mediaPush.findUniqueOrThrow({ where: key }), fresh: count > 0 };
+  }
+  try {
+    const push = await db.mediaPush.create({
+      data: {
+        id: newId("mpush"),
+        workspaceId: creative.workspaceId,
+        adAccountId: account.id,
+        platform: account.platform,
+        creativeId: creative.id,
+        fileName: creative.fileName,
+        kind: creative.kind,
+        contentType: creative.contentType,
+        sizeBytes: creative.sizeBytes,
+        storageKey: creative.storageKey,
+      },
+    });
+    return { push, fresh: true };
+  } catch (err) {
+    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+    return { push: await db.mediaPush.findUniqueOrThrow({ where: key }), fresh: false };
+  }
+}
+
+async function requireReadyCreative(principal: Principal, creativeId: string): Promise<Creative> {
+  if (!(await isCreativeVisible(principal, creativeId))) throw notFound(`Creative ${creativeId}`);
+  const creative = await getDb().creative.findFirst({ where: { id: creativeId, workspaceId: principal.workspaceId } });
+  if (!creative) throw notFound(`Creative ${creativeId}`);
+  if (creative.status !== "ready") throw conflict(`Creative ${creativeId} is ${creative.status}; only a ready creative can be sent to an ad account`);
+  return creative;
+}
+
+/** An account of the workspace that can receive media; `not_connected` (with how to reconnect) when it is not active. */
+async function requireActiveAccount(principal: Principal, adAccountId: string): Promise<AdAccount> {
+  const account = await getDb().adAccount.findFirst({ where: { id: adAccountId, workspaceId: principal.workspaceId } });
+  if (!account) throw notFound(`Ad account ${adAccountId}`);
+  if (account.status !== "active") {
+    throw new AppError("not_connected", `Ad account ${account.externalAccountId} (${account.platform}) is ${account.status}. ${reconnectHint(account)}`);
+  }
+  return account;
+}
+
+async function startPushJob(push: MediaPush): Promise<void> {
+  await sendEvent([
+    {
+      name: MEDIA_PUSH_REQUESTED_EVENT,
+      id: `${push.id}-run-${push.jobRun}`,
+      data: { pushId: push.id, workspaceId: push.workspaceId, jobRun: push.jobRun } satisfies MediaPushRequestedData as unknown as Record<string, unknown>,
+    },
+  ]);
+}
+
+/**
+ * Sends a library creative's media to one of the workspace's ad accounts, in the background (the
+ * media-push job): the same creative, never a copy. Already there or on its way: answers that push.
+ */
+export async function sendCreativeToAdAccount(principal: Principal, input: { creativeId: string; adAccountId: string }) {
+  const creative = await requireReadyCreative(principal, input.creativeId);
+  const account = await requireActiveAccount(principal, input.adAccountId);
+  const legacyId = await mediaIdOnAccount(creative, account);
+  if (legacyId) {
+    const { push } = await openCreativePush(creative, account);
+    if (push.state !== "ready") {
+      await getDb().mediaPush.updateMany({ where: { id: push.id, state: "queued" }, data: { state: "ready", externalId: legacyId, finishedAt: new Date() } });
+    }
+    return { push: toMediaPush(await getDb().mediaPush.findUniqueOrThrow({ where: { id: push.id } })), sent: false };
+  }
+  const { push, fresh } = await openCreativePush(creative, account);
+  if (fresh) await startPushJob(push);
+  return { push: toMediaPush(push), sent: fresh };
+}
+
+/** Where the creative's media is: one push per ad account it was sent to. */
+export async function listCreativePushes(principal: Principal, input: { creativeId: string }) {
+  if (!(await isCreativeVisible(principal, input.creativeId))) throw notFound(`Creative ${input.creativeId}`);
+  const rows = await getDb().mediaPush.findMany({ where: { workspaceId: principal.workspaceId, creativeId: input.creativeId }, orderBy: { createdAt: "asc" } });
+  return { pushes: rows.map(toMediaPush) };
+}
+
+/**
+ * The media id an ad on the account uses, pushing the creative there first when it is not yet
+ * present: in this call for media that goes in one request (images, small videos); a large video
+ * is started in the background (chunked) and the ad waits for it (`conflict`, build again once ready).
+ */
+export async function ensureMediaOnAccount(creative: Creative, account: AdAccount): Promise<string> {
+  const present = await mediaIdOnAccount(creative, account);
+  if (present) return present;
+  const { push, fresh } = await openCreativePush(creative, account);
+  if (isChunked(creative.kind, creative.sizeBytes)) {
+    if (fresh) await startPushJob(push);
+    throw conflict(
+      `Creative ${creative.id} is a large video being sent to ad account ${account.externalAccountId} in chunks (push ${push.id}, ${push.state}); ` +
+        "build the ad again once the push is ready (list_creative_pushes)",
+    );
+  }
+  const outcome = await transferOnce(push.id, { jobRun: push.jobRun, attempt: 1 });
+  if (outcome.ok) return outcome.externalId;
+  if ("stale" in outcome) throw conflict(`Creative ${creative.id} is being sent to ad account ${account.externalAccountId}; try again shortly`);
+  if (!outcome.retryable) await failPush(push.id, push.jobRun, outcome.message);
+  throw new AppError(outcome.code as "upstream_error", outcome.message);
+}
