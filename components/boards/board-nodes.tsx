@@ -1,10 +1,11 @@
 "use client";
 import { Handle, NodeResizer, Position, useStore, type Edge, type Node, type NodeProps, type NodeTypes, type ReactFlowState } from "@xyflow/react";
 import { memo } from "react";
-import type { ToolOutput } from "@/components/dashboard/tool-call";
+import type { CanvasCard, CanvasItem } from "@/lib/dashboard/boards-page";
 
-export type BoardItem = ToolOutput<"get_board">["items"][number];
-export type BoardCard = NonNullable<BoardItem["card"]>;
+/** What a canvas item reads: the get_board item without the fields the canvas does not show. */
+export type BoardItem = CanvasItem;
+export type BoardCard = CanvasCard;
 
 export interface ItemNodeData extends Record<string, unknown> {
   item: BoardItem;

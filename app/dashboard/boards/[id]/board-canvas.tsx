@@ -21,9 +21,10 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Select, SelectField, TextArea } from "@/components/ui/field";
 import { Alert } from "@/components/ui/misc";
+import type { CanvasPage } from "@/lib/dashboard/boards-page";
 import { callBoardsTool } from "../actions";
 
-type BoardPage = ToolOutput<"get_board">;
+type BoardPage = CanvasPage;
 type Creative = ToolOutput<"list_creatives">["creatives"][number];
 type ItemWrite = "move_board_item" | "resize_board_item" | "edit_board_item";
 
