@@ -1,10 +1,11 @@
 "use client";
-import { Handle, NodeResizer, Position, type Edge, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
+import { Handle, NodeResizer, Position, useStore, type Edge, type Node, type NodeProps, type NodeTypes, type ReactFlowState } from "@xyflow/react";
 import { memo } from "react";
-import type { ToolOutput } from "@/components/dashboard/tool-call";
+import type { CanvasCard, CanvasItem } from "@/lib/dashboard/boards-page";
 
-export type BoardItem = ToolOutput<"get_board">["items"][number];
-export type BoardCard = NonNullable<BoardItem["card"]>;
+/** What a canvas item reads: the get_board item without the fields the canvas does not show. */
+export type BoardItem = CanvasItem;
+export type BoardCard = CanvasCard;
 
 export interface ItemNodeData extends Record<string, unknown> {
   item: BoardItem;
@@ -33,11 +34,20 @@ const STATUS_TEXT: Record<string, string> = { none: "Not reviewed", in_review: "
 
 const money = (n: number | null) => (n === null ? "–" : n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 
+/**
+ * Below this zoom a card is a few dozen pixels wide and its text unreadable: it renders as a tile (label
+ * colour, thread count) without its picture, so an overview of hundreds of cards builds little DOM and
+ * fetches no pictures. Zooming in brings the full card back.
+ */
+export const CARD_DETAIL_ZOOM = 0.3;
+const zoomedOut = (s: ReactFlowState) => s.transform[2] < CARD_DETAIL_ZOOM;
+
+// Only the selected item mounts its resize handles (eight controls a node otherwise builds for nothing).
 function Resizer({ data, id, selected, min }: { data: ItemNodeData; id: string; selected: boolean; min: { w: number; h: number } }) {
-  if (!data.editable) return null;
+  if (!data.editable || !selected) return null;
   return (
     <NodeResizer
-      isVisible={selected}
+      isVisible
       minWidth={min.w}
       minHeight={min.h}
       color="#4f46e5"
@@ -100,15 +110,27 @@ export function CardBody({ card, imageUrl }: { card: BoardCard; imageUrl: string
   );
 }
 
+/** A card seen from far away: the label's colour and the open-thread count; no picture, no figures. */
+function CardTile({ card }: { card: BoardCard }) {
+  return (
+    <div className={`relative h-full w-full ${LABEL_TONE[card.label] ?? LABEL_TONE.neutral}`}>
+      {card.openThreads > 0 && <span className="absolute right-[6%] top-[5%] size-[18%] rounded-full bg-indigo-600" />}
+    </div>
+  );
+}
+
 const CreativeNode = memo(function CreativeNode({ id, data, selected }: NodeProps<ItemNode>) {
   const card = data.item.card;
+  const far = useStore(zoomedOut);
   return (
     <div
       className={`flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white shadow-sm ${selected ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-300"}`}
     >
       <Resizer data={data} id={id} selected={selected} min={{ w: 140, h: 160 }} />
       <Handles editable={data.editable} />
-      {card ? (
+      {card && far ? (
+        <CardTile card={card} />
+      ) : card ? (
         <CardBody card={card} imageUrl={data.imageUrl} />
       ) : (
         <span className="grid h-full place-items-center p-2 text-center text-sm text-slate-600">Creative not available</span>

@@ -21,9 +21,10 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Select, SelectField, TextArea } from "@/components/ui/field";
 import { Alert } from "@/components/ui/misc";
+import type { CanvasPage } from "@/lib/dashboard/boards-page";
 import { callBoardsTool } from "../actions";
 
-type BoardPage = ToolOutput<"get_board">;
+type BoardPage = CanvasPage;
 type Creative = ToolOutput<"list_creatives">["creatives"][number];
 type ItemWrite = "move_board_item" | "resize_board_item" | "edit_board_item";
 
@@ -396,9 +397,22 @@ function Toolbar({
   const [sortBy, setSortBy] = useState<(typeof SORTS)[number][0]>("spend");
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
+  // The picker's list is not needed for the board's first paint: it loads once the page is idle (or the
+  // picker is reached first), so its server action does not compete with opening a large board.
+  const creativesRequested = useRef(false);
+  const loadCreatives = useCallback(() => {
+    if (creativesRequested.current) return;
+    creativesRequested.current = true;
     void callBoardsTool("list_creatives", { limit: 200 }).then((a) => setCreatives(a.ok ? a.result.creatives.filter((c) => c.status === "ready") : []));
   }, []);
+  useEffect(() => {
+    if (!("requestIdleCallback" in window)) {
+      const timer = setTimeout(loadCreatives, 500);
+      return () => clearTimeout(timer);
+    }
+    const handle = window.requestIdleCallback(loadCreatives, { timeout: 1500 });
+    return () => window.cancelIdleCallback(handle);
+  }, [loadCreatives]);
 
   const arrange = async (e: FormEvent) => {
     e.preventDefault();
@@ -427,7 +441,14 @@ function Toolbar({
         <label className="sr-only" htmlFor="board-add-creative">
           Creative to add
         </label>
-        <Select id="board-add-creative" value={creativeId} onChange={(e) => setCreativeId(e.target.value)} className="h-8 max-w-44 py-0 text-sm">
+        <Select
+          id="board-add-creative"
+          value={creativeId}
+          onChange={(e) => setCreativeId(e.target.value)}
+          onFocus={loadCreatives}
+          onPointerEnter={loadCreatives}
+          className="h-8 max-w-44 py-0 text-sm"
+        >
           <option value="">{creatives === null ? "Loading creatives…" : creatives.length ? "Choose a creative" : "No ready creatives"}</option>
           {creatives?.map((c) => (
             <option key={c.id} value={c.id}>
