@@ -1438,7 +1438,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "maxLength": 100,
             "description": "User id"
           },
-          "description": "Members of the workspace to assign (user ids); replaces the set"
+          "description": "Members of the workspace to assign (user ids), each with a role that can complete tasks (not viewers); replaces the set"
         },
         "links": {
           "maxItems": 20,
@@ -1457,7 +1457,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 100,
-                "description": "Creative or ad id"
+                "description": "The creative's id (cre_...) or the ad's id (ad_...), of this workspace"
               }
             },
             "required": [
@@ -1554,7 +1554,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "maxLength": 100,
             "description": "User id"
           },
-          "description": "Members of the workspace to assign (user ids); replaces the set"
+          "description": "Members of the workspace to assign (user ids), each with a role that can complete tasks (not viewers); replaces the set"
         },
         "links": {
           "maxItems": 20,
@@ -1573,7 +1573,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 100,
-                "description": "Creative or ad id"
+                "description": "The creative's id (cre_...) or the ad's id (ad_...), of this workspace"
               }
             },
             "required": [
@@ -3443,7 +3443,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "build_ads_from_library",
     "title": "Build ads from the library",
-    "description": "Builds paused ads for every creative x copy variant pair into one ad set (at most 200 per call; no copy variants: one ad per creative). Every pair is checked against the platform's rules first; dryRun answers the checked matrix without building. Repeating the call (e.g. after an interruption) builds only the missing pairs: one ad per pair.",
+    "description": "Builds paused ads into one ad set (at most 200 per call). By default (pairing \"own\") each creative is paired with the chosen copy variants written for it (a creative with none chosen: one ad without copy; a chosen variant of a creative not chosen is refused); pairing \"all\" pairs every creative with every chosen variant; no copy variants: one ad per creative. Every pair is checked against the platform's rules first; dryRun answers the checked matrix without building. Repeating the call (e.g. after an interruption) builds only the missing pairs: one ad per pair.",
     "category": "ads",
     "readOnly": false,
     "destructive": true,
@@ -3477,6 +3477,14 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "description": "Copy variant id"
           }
         },
+        "pairing": {
+          "description": "own (default): each creative with its own chosen copy variants; all: every creative with every chosen copy variant (all-by-all)",
+          "type": "string",
+          "enum": [
+            "own",
+            "all"
+          ]
+        },
         "callToAction": {
           "type": "string",
           "enum": [
@@ -3499,6 +3507,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "description": "Where the ad leads (http or https)"
         },
         "dryRun": {
+          "description": "true: answer the checked pairs and their count without building anything",
           "type": "boolean"
         },
         "idempotencyKey": {
