@@ -1,5 +1,6 @@
 "use client";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { ImageWithPins } from "@/components/review/image-with-pins";
 import { ReviewStatusBadge } from "@/components/review/status-badge";
@@ -39,6 +40,7 @@ const pageVideo = () => document.querySelector<HTMLVideoElement>('[data-testid="
 
 /** Review on the creative page: status and decisions, reviewers, comment threads, versions and compare. */
 export function ReviewPanel({ creativeId, kind, fileName, initialReview, initialThreads, versions, members, userId, can }: Props) {
+  const router = useRouter();
   const current = versions.find((v) => v.current)?.number ?? 1;
   const [review, setReview] = useState(initialReview);
   const [threads, setThreads] = useState(initialThreads);
@@ -112,7 +114,7 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
               className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
               onClick={async () => {
                 const d = await run(() => setStatusAction(creativeId, "approved"));
-                if (d) setReview(d.review);
+                if (d) setReview(d.review), router.refresh(); // the server-rendered review history below
               }}
             >
               Approve
@@ -124,7 +126,7 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
               className="rounded bg-amber-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
               onClick={async () => {
                 const d = await run(() => setStatusAction(creativeId, "changes_requested"));
-                if (d) setReview(d.review);
+                if (d) setReview(d.review), router.refresh(); // the server-rendered review history below
               }}
             >
               Request changes

@@ -2248,7 +2248,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
         },
         "permissions": {
-          "description": "Defaults: comment true, decide false, download false",
+          "description": "Defaults: comment true, decide false, download false, internalComments false",
           "type": "object",
           "properties": {
             "comment": {
@@ -2262,6 +2262,10 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "download": {
               "type": "boolean",
               "description": "Guests may download the originals"
+            },
+            "internalComments": {
+              "type": "boolean",
+              "description": "Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies"
             }
           },
           "additionalProperties": false
@@ -6073,6 +6077,10 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "download": {
               "type": "boolean",
               "description": "Guests may download the originals"
+            },
+            "internalComments": {
+              "type": "boolean",
+              "description": "Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies"
             }
           },
           "additionalProperties": false

@@ -1510,7 +1510,7 @@ export interface CreateReviewLinkInput {
    */
   expiresAt?: string;
   /**
-   * Defaults: comment true, decide false, download false
+   * Defaults: comment true, decide false, download false, internalComments false
    */
   permissions?: {
     /**
@@ -1525,6 +1525,10 @@ export interface CreateReviewLinkInput {
      * Guests may download the originals
      */
     download?: boolean;
+    /**
+     * Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies
+     */
+    internalComments?: boolean;
   };
   /**
    * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
@@ -1558,6 +1562,10 @@ export interface ReviewLink {
      * Guests may download the originals
      */
     download: boolean;
+    /**
+     * Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies
+     */
+    internalComments: boolean;
   };
   /**
    * Created (ISO 8601, UTC)
@@ -5148,6 +5156,10 @@ export interface ShareBoardInput {
      * Guests may download the originals
      */
     download?: boolean;
+    /**
+     * Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies
+     */
+    internalComments?: boolean;
   };
   /**
    * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
