@@ -250,7 +250,8 @@ test("uploads: a viewer is told why Choose files is disabled; a failed upload re
   const viewerEmail = uniqueEmail("viewer");
   await admin(["member", "add", "--workspace", workspaceId, "--email", viewerEmail, "--role", "viewer"]);
   await admin(["user", "password", "--email", viewerEmail, "--password", PASSWORD]);
-  const viewer = await browser.newPage({ baseURL: process.env.E2E_BASE_URL });
+  const viewerContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL }); // axe needs a page of its own context
+  const viewer = await viewerContext.newPage();
   await viewer.goto("/dashboard/uploads");
   await viewer.getByLabel("Email").fill(viewerEmail);
   await viewer.getByLabel("Password").fill(PASSWORD);
@@ -277,7 +278,7 @@ test("uploads: a viewer is told why Choose files is disabled; a failed upload re
   const refused = await viewer.request.get("/api/v1/leads/export.csv");
   expect(refused.status()).toBe(403);
   expect((await refused.json()).error.code).toBe("forbidden");
-  await viewer.close();
+  await viewerContext.close();
 });
 
 test("library: duplicates are marked; creatives move by menu and by drag and drop; folders are renamed and deleted; filters narrow the grid", async ({
