@@ -80,6 +80,7 @@ try {
     adSetId: bulkSet,
     creativeIds: small.creativeIds,
     copyVariantIds: small.copyIds,
+    pairing: "all",
     callToAction: "shop_now",
     landingUrl: "https://example.com",
   });
@@ -91,6 +92,7 @@ try {
     adSetId: await fifty.adSet("Fifty"),
     creativeIds: fifty.creativeIds,
     copyVariantIds: fifty.copyIds,
+    pairing: "all",
     callToAction: "shop_now",
     landingUrl: "https://example.com",
   });
@@ -103,6 +105,7 @@ try {
       adSetId: await large.adSet(`Set ${i}`),
       creativeIds: large.creativeIds,
       copyVariantIds: large.copyIds,
+      pairing: "all",
       callToAction: "shop_now",
       landingUrl: "https://example.com",
     });

@@ -16,7 +16,7 @@ test("upload two images, add copy, launch four ads from the library, activate th
     await expect(page.locator(`[data-testid="upload-row"][data-file="${file}"]`)).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
   }
 
-  // Two copy variants on one image: every creative is paired with every picked variant.
+  // Two copy variants on one image: by default each creative runs its own copy; all-by-all only when chosen.
   await page.getByRole("link", { name: "Library", exact: true }).click();
   await page.getByRole("link", { name: /beach\.png/ }).click();
   for (const [label, headline] of [
@@ -53,9 +53,22 @@ test("upload two images, add copy, launch four ads from the library, activate th
   const launch = adSet.getByTestId("launch-from-library");
   await launch.getByRole("checkbox", { name: /beach\.png/ }).check();
   await launch.getByRole("checkbox", { name: /city\.png/ }).check();
-  await launch.getByRole("checkbox", { name: /Sun/ }).check();
-  await launch.getByRole("checkbox", { name: /Sale/ }).check();
+  // A picked creative's own copy is chosen until unticked, and pairs only with that creative.
+  await expect(launch.getByRole("checkbox", { name: /Sun/ })).toBeChecked();
+  await expect(launch.getByRole("checkbox", { name: /Sale/ })).toBeChecked();
+  await expect(launch.getByRole("radio", { name: /Each creative with its own copy/ })).toBeChecked();
+  await launch.getByRole("button", { name: "Preview 3 ads" }).click();
+  await expect(launch.getByTestId("build-count")).toContainText("3 ads to build: each creative with its own copy");
+  const rows = launch.getByTestId("matrix-row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.filter({ hasText: "beach.png" })).toHaveCount(2);
+  await expect(rows.filter({ hasText: "city.png" })).toHaveText(/city\.png\s*no copy/);
+  await expect(adSet.locator('[data-testid="ad-row"]')).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await screenshot(page, "ads-pairing");
+  await launch.getByRole("radio", { name: /Every copy with every creative/ }).check();
   await launch.getByRole("button", { name: "Preview 4 ads" }).click();
+  await expect(launch.getByTestId("build-count")).toContainText("4 ads to build: every copy with every creative");
   await expect(launch.getByTestId("matrix-row")).toHaveCount(4);
   await expect(launch.getByTestId("matrix-row").filter({ hasText: "passes Platform A checks" })).toHaveCount(4);
   await expectNoAxeViolations(page);

@@ -272,15 +272,35 @@ test("uploads: a viewer is told why Choose files is disabled; a failed upload re
   const viewerEmail = uniqueEmail("viewer");
   await admin(["member", "add", "--workspace", workspaceId, "--email", viewerEmail, "--role", "viewer"]);
   await admin(["user", "password", "--email", viewerEmail, "--password", PASSWORD]);
-  const viewer = await browser.newPage({ baseURL: process.env.E2E_BASE_URL });
+  const viewerContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL }); // axe needs a page of its own context
+  const viewer = await viewerContext.newPage();
   await viewer.goto("/dashboard/uploads");
   await viewer.getByLabel("Email").fill(viewerEmail);
   await viewer.getByLabel("Password").fill(PASSWORD);
   await viewer.getByRole("button", { name: "Sign in" }).click();
   await expect(viewer).toHaveURL(/\/dashboard\/uploads$/);
   await expect(viewer.getByRole("button", { name: "Choose files", exact: true })).toBeDisabled();
-  await expect(viewer.getByTestId("upload-not-allowed")).toContainText("Your role (viewer) can view uploads but not add files");
-  await viewer.close();
+  await expect(viewer.getByTestId("upload-not-allowed")).toContainText("Your role (viewer) can view uploads but not add, retry or dismiss them");
+  // Dismiss is disabled with the reason instead of answering a raw permission error.
+  const dismiss = viewer.getByRole("button", { name: "Dismiss linked.png" });
+  await expect(dismiss).toBeDisabled();
+  await expect(dismiss).toHaveAttribute("aria-describedby", "upload-not-allowed");
+  // Exporting leads (names, emails) needs leads.export, which viewers lack.
+  for (const viewport of [DESKTOP, PHONE]) {
+    await viewer.setViewportSize(viewport);
+    await viewer.goto("/dashboard/leads");
+    const exportButton = viewer.getByRole("button", { name: "Export CSV" });
+    await expect(exportButton).toBeDisabled();
+    await expect(viewer.getByTestId("export-not-allowed")).toContainText('needs the permission "leads.export"');
+    await expectNoAxeViolations(viewer);
+    await viewer.goto("/dashboard/uploads");
+    await expect(viewer.getByRole("button", { name: "Dismiss linked.png" })).toBeDisabled();
+    await expectNoAxeViolations(viewer);
+  }
+  const refused = await viewer.request.get("/api/v1/leads/export.csv");
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.code).toBe("forbidden");
+  await viewerContext.close();
 });
 
 test("library: duplicates are marked; creatives move by menu and by drag and drop; folders are renamed and deleted; filters narrow the grid", async ({

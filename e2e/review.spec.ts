@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { mp4Video } from "../tests/helpers/media-fixtures";
 import type { Page } from "@playwright/test";
 import { admin, expect, PASSWORD, screenshot, test, uniqueEmail } from "./support/fixtures";
+import { expectNoAxeViolations } from "./support/pages";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -126,6 +127,14 @@ test("a guest comments at 2.5 s on a video and approves at phone width; the mark
     const dashThread = page.getByTestId("thread");
     await expect(dashThread).toContainText("The logo should appear a beat earlier");
     await expect(dashThread).toContainText("Gina Guest");
+    // The review history names who decided: here a named guest, through the link.
+    const decision = page.getByTestId("review-history-entry").first();
+    await expect(decision).toHaveAttribute("data-status", "approved");
+    await expect(decision).toContainText("Approved by Gina Guest (guest, through a review link)");
+    await expectNoAxeViolations(page);
+    await page.goto("/dashboard/review-links");
+    await expect(page.getByTestId("review-link-row").first().getByTestId("review-link-internal")).toHaveText("internal comments hidden from guests");
+    await page.goto(`/dashboard/library/${creativeId}`);
     const player = page.getByTestId("creative-video");
     await player.evaluate(async (el: HTMLVideoElement) => {
       if (el.readyState < 1) await new Promise((r) => el.addEventListener("loadedmetadata", r, { once: true }));

@@ -58,7 +58,7 @@ export function ThreadList({
                     <span className="font-medium text-slate-900">{r.authorName}</span>
                     {r.guest && <span className="ml-1 text-xs text-slate-600">(guest)</span>}:{" "}
                     <span className="whitespace-pre-wrap break-words text-slate-800">{r.body}</span>
-                    {onDelete && canDelete?.(r.authorUserId) && (
+                    {onDelete && canDelete?.(r.authorUserId ?? null) && (
                       <button type="button" className="ml-2 text-xs text-rose-700 underline" onClick={() => onDelete(r.id)}>
                         Delete
                       </button>
@@ -67,7 +67,12 @@ export function ThreadList({
                 ))}
               </ul>
             )}
-            <ThreadActions thread={t} onReply={onReply} onResolve={onResolve} onDelete={onDelete && canDelete?.(t.authorUserId) ? onDelete : undefined} />
+            <ThreadActions
+              thread={t}
+              onReply={onReply}
+              onResolve={onResolve}
+              onDelete={onDelete && canDelete?.(t.authorUserId ?? null) ? onDelete : undefined}
+            />
           </li>
         );
       })}

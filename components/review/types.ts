@@ -3,7 +3,8 @@ export interface ReplyView {
   id: string;
   body: string;
   authorName: string;
-  authorUserId: string | null;
+  /** Absent in what guests receive: they never see internal user ids. */
+  authorUserId?: string | null;
   guest: boolean;
   createdAt: string;
   editedAt: string | null;

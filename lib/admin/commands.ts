@@ -168,6 +168,18 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       });
     },
   },
+  "tasks digest": {
+    flags: ["workspace", "now"],
+    // The morning task.due digest of one workspace, now (or at --now), whatever the hour; still once per local day.
+    run: async (f) => {
+      const { runDueDigestNow } = await import("@/lib/tasks/due-digest");
+      const now = f.now === undefined ? new Date() : new Date(f.now);
+      if (f.now !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(f.now) || Number.isNaN(now.getTime()))) {
+        throw badRequest(`--now must be an ISO 8601 date and time such as 2030-03-01T09:00:00Z, got "${f.now}"`);
+      }
+      return runDueDigestNow(required(f, "workspace"), now);
+    },
+  },
   "sandbox leads": {
     flags: ["workspace", "count", "form", "timestamps", "fields"],
     run: async (f) => {

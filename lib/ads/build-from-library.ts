@@ -14,7 +14,40 @@ export interface BuildInput {
   copyVariantIds?: string[];
   callToAction: CallToAction;
   landingUrl: string;
+  /** own (default): each creative with the chosen copy variants written for it; all: every creative with every chosen variant. */
+  pairing?: Pairing;
   dryRun?: boolean;
+}
+
+export const PAIRINGS = ["own", "all"] as const;
+export type Pairing = (typeof PAIRINGS)[number];
+
+/**
+ * The (creative, copy variant) pairs a build makes, in the order of the creatives. "own": a creative gets
+ * the chosen variants that belong to it (none chosen for it: one ad without copy), and a chosen variant of
+ * a creative not chosen is refused rather than quietly dropped; "all": every creative with every variant.
+ * No variants chosen: one ad per creative, without copy, either way.
+ */
+export function pairsFor(
+  creativeIds: string[],
+  copyIds: string[],
+  copyCreative: (copyId: string) => string,
+  pairing: Pairing,
+): { creativeId: string; copyId: string | null }[] {
+  if (pairing === "own") {
+    const chosen = new Set(creativeIds);
+    const strays = copyIds.filter((id) => !chosen.has(copyCreative(id)));
+    if (strays.length) {
+      throw invalidArgument(
+        `copyVariantIds: ${strays.map((id) => `${id} belongs to creative ${copyCreative(id)}`).join(", ")}, which is not among creativeIds; ` +
+          'add that creative, or pass pairing "all" to pair every copy variant with every creative',
+      );
+    }
+  }
+  return creativeIds.flatMap((creativeId) => {
+    const mine = pairing === "all" ? copyIds : copyIds.filter((id) => copyCreative(id) === creativeId);
+    return (mine.length ? mine : [null]).map((copyId) => ({ creativeId, copyId }));
+  });
 }
 
 export interface BuildRow {
@@ -30,7 +63,7 @@ export interface BuildRow {
 const CONCURRENCY = 4;
 
 /**
- * The ads for every creative x copy variant pair, paused, in one ad set. Every pair is checked
+ * The ads for the build's creative and copy variant pairs (see pairsFor), paused, in one ad set. Every pair is checked
  * against the platform's media and text rules first; with `dryRun` the checked matrix is the
  * answer, otherwise any problem refuses the whole call before anything is sent. Each ad is keyed
  * by its pair (adClientRef), so a call repeated after a crash or a kill makes only the missing
@@ -40,32 +73,33 @@ const CONCURRENCY = 4;
 export async function buildAdsFromLibrary(
   principal: Principal,
   input: BuildInput,
-): Promise<{ ads: BuildRow[]; created: number; existing: number; failed: number }> {
+): Promise<{ pairing: Pairing; pairs: number; ads: BuildRow[]; created: number; existing: number; failed: number }> {
   const creativeIds = [...new Set(input.creativeIds)];
   const copyIds = [...new Set(input.copyVariantIds ?? [])];
-  checkBuildSize(creativeIds.length * Math.max(1, copyIds.length));
+  const pairing = input.pairing ?? "own";
+  if (pairing === "all") checkBuildSize(creativeIds.length * Math.max(1, copyIds.length));
   const adSet = await requireAdSet(principal, input.adSetId);
   requireNotDeleted(adSet, "Ad set");
   const { creatives, copies } = await loadMaterials(principal, creativeIds, copyIds);
+  const pairs = pairsFor(creativeIds, copyIds, (id) => copies.get(id)!.creativeId, pairing);
+  checkBuildSize(pairs.length);
 
   const plans: PlannedAd[] = [];
   const rows: BuildRow[] = [];
-  for (const creativeId of creativeIds) {
-    for (const copyId of copyIds.length ? copyIds : [null]) {
-      const creative = creatives.get(creativeId)!;
-      const copy = copyId ? copies.get(copyId)! : null;
-      const name = defaultAdName(creative, copy);
-      rows.push({
-        creativeId,
-        copyVariantId: copyId,
-        name,
-        problems: materialProblems(adSet.platform, creative, copy, input.callToAction),
-        adId: null,
-        created: false,
-        error: null,
-      });
-      plans.push({ adSet, creative, copy, name, callToAction: input.callToAction, landingUrl: input.landingUrl, leadFormId: null, draftId: null });
-    }
+  for (const { creativeId, copyId } of pairs) {
+    const creative = creatives.get(creativeId)!;
+    const copy = copyId ? copies.get(copyId)! : null;
+    const name = defaultAdName(creative, copy);
+    rows.push({
+      creativeId,
+      copyVariantId: copyId,
+      name,
+      problems: materialProblems(adSet.platform, creative, copy, input.callToAction),
+      adId: null,
+      created: false,
+      error: null,
+    });
+    plans.push({ adSet, creative, copy, name, callToAction: input.callToAction, landingUrl: input.landingUrl, leadFormId: null, draftId: null });
   }
   // Ads already made for these pairs (a repeated build, or one cut short).
   const refs = rows.map((r) => adClientRef(adSet.id, r.creativeId, r.copyVariantId));
@@ -75,7 +109,7 @@ export async function buildAdsFromLibrary(
     r.adId = existingByRef.get(refs[i]!) ?? null;
   });
 
-  if (input.dryRun) return summarize(rows);
+  if (input.dryRun) return summarize(pairing, rows);
   const refused = rows.filter((r) => r.problems.length && !r.adId);
   if (refused.length) throw invalidArgument(refused.flatMap((r) => r.problems.map((p) => `${r.name}: ${p}`)).join("; "));
 
@@ -95,11 +129,13 @@ export async function buildAdsFromLibrary(
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, plans.length) }, worker));
-  return summarize(rows);
+  return summarize(pairing, rows);
 }
 
-function summarize(rows: BuildRow[]) {
+function summarize(pairing: Pairing, rows: BuildRow[]) {
   return {
+    pairing,
+    pairs: rows.length,
     ads: rows,
     created: rows.filter((r) => r.created).length,
     existing: rows.filter((r) => r.adId && !r.created).length,

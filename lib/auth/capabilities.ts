@@ -68,6 +68,11 @@ export const CAPABILITIES = {
   },
   "ads.launch": { permission: "ads.launch", scopes: ["launch"], summary: "Activating ads, ad sets and campaigns and changing budgets (spends money)" },
   "ads.delete": { permission: "ads.delete", scopes: ["ads_delete"], summary: "Deleting ads, ad sets and campaigns" },
+  "leads.export": {
+    permission: "leads.export",
+    scopes: ["ads_view"],
+    summary: "Exporting lead-ad submissions (names, emails) as CSV: owners, admins and editors; not viewers",
+  },
   "adaccounts.read": { permission: "ads.read", scopes: ["ads_view"], summary: "Listing the workspace's ad account connections (accounts tools)" },
   "adaccounts.manage": {
     permission: "ads.launch",

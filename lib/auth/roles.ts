@@ -17,6 +17,7 @@ export const PERMISSIONS = [
   "review.approve",
   "review.share",
   "ads.read",
+  "leads.export",
   "ads.write",
   "ads.launch",
   "ads.delete",
@@ -30,6 +31,7 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
+// Viewers read but do not take people's details away in bulk: leads.export (names, emails) is left out.
 const READ: Permission[] = ["account.read", "library.read", "ads.read", "tasks.read"];
 const ADMIN_ONLY: Permission[] = ["webhooks.manage", "team.manage", "billing.manage"];
 const EDITOR_DENIED: Permission[] = [...ADMIN_ONLY, "ads.launch", "ads.delete", "library.delete"];

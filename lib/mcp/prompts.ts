@@ -68,7 +68,7 @@ export async function getPrompt(principal: Principal, name: string, args: Record
             `Launch these creatives as ads${platform ? ` on ${platform}` : ""}: ${ids.join(", ")}.\n` +
               "1. Read each creative below; skip any that is not ready and say why.\n" +
               `2. ${platform ? "" : "Ask me which platform (platform_a or platform_b), then "}list the ad accounts (list_ad_accounts) and campaigns (list_campaigns) and ask me which campaign and ad set to use if it is not obvious.\n` +
-              "3. Call build_ads_from_library with dryRun: true and show me the checked matrix; fix or drop what the platform rules refuse.\n" +
+              '3. Call build_ads_from_library with dryRun: true (each creative pairs with its own copy variants; pairing: "all" only if I ask for every combination) and show me each pair, the count and the checks; fix or drop what the platform rules refuse.\n' +
               "4. Only after I confirm, call build_ads_from_library again without dryRun (with an idempotencyKey), and report the ads created.",
           ),
           ...(await Promise.all(ids.map((id) => embedded(principal, creativeUri(id))))),

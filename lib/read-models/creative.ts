@@ -6,7 +6,7 @@ import { toCreative } from "@/lib/creatives/creative-schema";
 import { findVisibleCreative } from "@/lib/creatives/list-creatives";
 import { getDb } from "@/lib/db/client";
 import { listComments } from "@/lib/review/comments";
-import { getReviewStatus } from "@/lib/review/status";
+import { getReviewStatus, reviewHistory } from "@/lib/review/status";
 import { listVersions } from "@/lib/review/versions";
 
 export { COPY_TEXT_LIMITS } from "@/lib/copy/copy-schema";
@@ -28,8 +28,9 @@ export async function creativePage(principal: Principal, creativeId: string) {
 /** The review panel: status, threads, versions, the teammates who may approve, and what the principal may do. */
 export async function reviewPanel(principal: Principal, creativeId: string) {
   authorize(principal, "creatives.list");
-  const [{ review }, { threads }, { versions }, members] = await Promise.all([
+  const [{ review }, { history }, { threads }, { versions }, members] = await Promise.all([
     getReviewStatus(principal, { creativeId }),
+    reviewHistory(principal, { creativeId, limit: 50 }),
     listComments(principal, { creativeId }),
     listVersions(principal, { creativeId }),
     getDb().membership.findMany({
@@ -40,6 +41,7 @@ export async function reviewPanel(principal: Principal, creativeId: string) {
   ]);
   return {
     review,
+    history,
     threads,
     versions,
     reviewers: members.filter((m) => roleAllows(m.role, "review.approve")).map((m) => ({ userId: m.user.id, name: m.user.name })),

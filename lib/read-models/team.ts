@@ -1,5 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { roleAllows } from "@/lib/auth/roles";
+import { TASK_COMPLETE_PERMISSION } from "@/lib/tasks/task-schema";
 import { listInvites } from "@/lib/team/invites";
 import { listMembers, listWorkspaceFolders } from "@/lib/team/manage";
 
@@ -19,3 +20,8 @@ export async function teamPage(principal: Principal) {
 
 /** The workspace's members (every member sees the team: assignees, reviewers). */
 export const workspaceMembers = listMembers;
+
+/** Members a task may be assigned to: those whose role can complete it (the rule create_task enforces). */
+export async function taskAssignees(principal: Principal) {
+  return (await listMembers(principal)).filter((m) => roleAllows(m.role, TASK_COMPLETE_PERMISSION));
+}

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
-import type { ReviewLink } from "@/lib/generated/prisma/client";
+import type { ReviewComment, ReviewLink } from "@/lib/generated/prisma/client";
 import { enforceRateLimit } from "@/lib/rate-limit/rate-limit";
 import { clearFailures, isThrottled, recordFailure } from "@/lib/session/throttle";
 import { verifyPassword, dummyPasswordHash } from "@/lib/session/password";
@@ -97,7 +97,29 @@ export interface GuestCreative {
   downloadUrl: string | null;
   status: ReviewStatusValue;
   versionNumber: number;
-  threads: Thread[];
+  threads: GuestThread[];
+}
+
+/** A thread as guests see it: no internal user ids (teammates are named, never identified). */
+export type GuestThread = Omit<Thread, "authorUserId" | "replies"> & { replies: Omit<Thread["replies"][number], "authorUserId">[] };
+
+/**
+ * The threads a link's guests see: all of them when the link shares the team's internal comments,
+ * otherwise only those guests started through this link (with every reply, the team's answers included).
+ * Either way without user ids.
+ */
+export function guestThreads(link: Pick<ReviewLink, "id" | "showInternalComments">, rows: ReviewComment[]): GuestThread[] {
+  const starters = new Map(rows.filter((r) => r.parentId === null).map((r) => [r.id, r]));
+  const visible = link.showInternalComments
+    ? rows
+    : rows.filter((r) => {
+        const starter = r.parentId === null ? r : starters.get(r.parentId);
+        return starter !== undefined && starter.authorUserId === null && starter.linkId === link.id;
+      });
+  return toThreads(visible).map(({ authorUserId: _thread, replies, ...thread }) => ({
+    ...thread,
+    replies: replies.map(({ authorUserId: _reply, ...reply }) => reply),
+  }));
 }
 
 export interface GuestView {
@@ -133,7 +155,10 @@ async function guestCreativeViews(token: string, link: ReviewLink, rows: Creativ
       downloadUrl: link.allowDownload ? signedGuestMediaUrl(token, link.id, row.id, "download") : null,
       status: review?.status ?? "none",
       versionNumber,
-      threads: toThreads(comments.filter((c) => c.creativeId === row.id && c.versionNumber === versionNumber)),
+      threads: guestThreads(
+        link,
+        comments.filter((c) => c.creativeId === row.id && c.versionNumber === versionNumber),
+      ),
     };
   });
 }

@@ -19,7 +19,7 @@ export interface CreateLinkInput {
   folderId?: string;
   password?: string;
   expiresAt?: string;
-  permissions?: { comment?: boolean; decide?: boolean; download?: boolean };
+  permissions?: { comment?: boolean; decide?: boolean; download?: boolean; internalComments?: boolean };
 }
 
 type LinkRow = ReviewLink & { creatives: { creativeId: string }[] };
@@ -39,7 +39,7 @@ export function toLinkView(link: LinkRow): ReviewLinkView {
     creativeIds: link.creatives.map((c) => c.creativeId),
     passwordProtected: link.passwordHash !== null,
     expiresAt: link.expiresAt?.toISOString() ?? null,
-    permissions: { comment: link.canComment, decide: link.canDecide, download: link.allowDownload },
+    permissions: { comment: link.canComment, decide: link.canDecide, download: link.allowDownload, internalComments: link.showInternalComments },
     createdAt: link.createdAt.toISOString(),
     revokedAt: link.revokedAt?.toISOString() ?? null,
   };
@@ -88,6 +88,7 @@ export async function createReviewLink(principal: Principal, input: CreateLinkIn
       canComment: input.permissions?.comment ?? true,
       canDecide: input.permissions?.decide ?? false,
       allowDownload: input.permissions?.download ?? false,
+      showInternalComments: input.permissions?.internalComments ?? false,
       creatives: { create: ids.map((creativeId) => ({ creativeId })) },
     },
     include: { creatives: { select: { creativeId: true } } },

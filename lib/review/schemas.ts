@@ -87,6 +87,9 @@ export const LinkPermissionsSchema = z.object({
   comment: z.boolean().describe("Guests may comment"),
   decide: z.boolean().describe("Guests may approve or request changes"),
   download: z.boolean().describe("Guests may download the originals"),
+  internalComments: z
+    .boolean()
+    .describe("Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies"),
 });
 
 export const ReviewLinkSchema = z

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
 import { addDays, fromDateString, isTimeZone, localTime, toDateString } from "./local-time";
 import { loadPeople, taskUrl } from "./tasks";
@@ -16,9 +17,9 @@ export interface SentDigest {
 }
 
 /** Each active workspace with the time zone of its first owner (UTC when unset or unknown). */
-async function workspaceMornings(): Promise<{ workspaceId: string; timeZone: string }[]> {
+async function workspaceMornings(onlyWorkspaceId?: string): Promise<{ workspaceId: string; timeZone: string }[]> {
   const owners = await getDb().membership.findMany({
-    where: { role: "owner", workspace: { status: "active" } },
+    where: { role: "owner", workspace: { status: "active" }, ...(onlyWorkspaceId ? { workspaceId: onlyWorkspaceId } : {}) },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { workspaceId: true, user: { select: { timeZone: true } } },
   });
@@ -40,35 +41,64 @@ async function workspaceMornings(): Promise<{ workspaceId: string; timeZone: str
  */
 export async function sendDueDigests(now = new Date()): Promise<SentDigest[]> {
   const sent: SentDigest[] = [];
-  const db = getDb();
-  for (const { workspaceId, timeZone } of await workspaceMornings()) {
-    const local = localTime(now, timeZone);
-    if (local.hour < DIGEST_FROM_HOUR || local.hour >= DIGEST_UNTIL_HOUR) continue;
-    const dedupeKey = `task.due:${local.date}`;
-    if (await db.webhookEvent.findUnique({ where: { workspaceId_dedupeKey: { workspaceId, dedupeKey } }, select: { id: true } })) continue;
-
-    const tomorrow = addDays(local.date, 1);
-    const yesterday = addDays(local.date, -1);
-    const rows = await db.task.findMany({
-      where: { workspaceId, status: { not: "done" }, dueDate: { in: [fromDateString(tomorrow), fromDateString(yesterday)] } },
-      orderBy: [{ dueDate: "asc" }, { createdAt: "asc" }, { id: "asc" }],
-      include: { assignees: { orderBy: { assignedAt: "asc" } } },
-    });
-    if (!rows.length) continue;
-    const people = await loadPeople(rows.flatMap((r) => r.assignees.map((a) => a.userId)));
-    const tasks = rows.map((row) => {
-      const dueDate = toDateString(row.dueDate!);
-      return {
-        taskId: row.id,
-        title: row.title,
-        url: taskUrl(row.id),
-        kind: dueDate === tomorrow ? ("due_soon" as const) : ("overdue" as const),
-        dueDate,
-        assignees: row.assignees.map((a) => ({ userId: a.userId, name: people.get(a.userId)?.name ?? "(former member)" })),
-      };
-    });
-    const event = await emitEvent({ workspaceId, type: "task.due", dedupeKey, data: { date: local.date, timeZone, tasks } });
-    sent.push({ workspaceId, date: local.date, eventId: event.id, taskCount: tasks.length });
+  for (const morning of await workspaceMornings()) {
+    const hour = localTime(now, morning.timeZone).hour;
+    if (hour < DIGEST_FROM_HOUR || hour >= DIGEST_UNTIL_HOUR) continue;
+    const outcome = await sendDigestOn(morning.workspaceId, morning.timeZone, now);
+    if (outcome.sent) sent.push({ workspaceId: morning.workspaceId, date: outcome.date, eventId: outcome.eventId!, taskCount: outcome.taskCount });
   }
   return sent;
+}
+
+export interface DigestRun {
+  workspaceId: string;
+  date: string;
+  timeZone: string;
+  /** false when nothing went out: the day's digest was already sent, or no open task is due tomorrow or was due yesterday. */
+  sent: boolean;
+  reason: "sent" | "already_sent" | "nothing_due";
+  /** The day's task.due event (the earlier one when already sent). */
+  eventId: string | null;
+  taskCount: number;
+}
+
+/**
+ * The operator's "run it now" (`admin tasks digest`): one workspace's digest for the local date of `now`
+ * in its owner's zone, whatever the hour (the operator chose the moment), still at most once that day.
+ */
+export async function runDueDigestNow(workspaceId: string, now = new Date()): Promise<DigestRun> {
+  const morning = (await workspaceMornings(workspaceId))[0];
+  if (!morning) throw new AppError("not_found", `Workspace ${workspaceId} not found (or archived)`);
+  return { workspaceId, timeZone: morning.timeZone, ...(await sendDigestOn(workspaceId, morning.timeZone, now)) };
+}
+
+async function sendDigestOn(workspaceId: string, timeZone: string, now: Date): Promise<Omit<DigestRun, "workspaceId" | "timeZone">> {
+  const db = getDb();
+  const local = localTime(now, timeZone);
+  const dedupeKey = `task.due:${local.date}`;
+  const earlier = await db.webhookEvent.findUnique({ where: { workspaceId_dedupeKey: { workspaceId, dedupeKey } }, select: { id: true } });
+  if (earlier) return { date: local.date, sent: false, reason: "already_sent", eventId: earlier.id, taskCount: 0 };
+
+  const tomorrow = addDays(local.date, 1);
+  const yesterday = addDays(local.date, -1);
+  const rows = await db.task.findMany({
+    where: { workspaceId, status: { not: "done" }, dueDate: { in: [fromDateString(tomorrow), fromDateString(yesterday)] } },
+    orderBy: [{ dueDate: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+    include: { assignees: { orderBy: { assignedAt: "asc" } } },
+  });
+  if (!rows.length) return { date: local.date, sent: false, reason: "nothing_due", eventId: null, taskCount: 0 };
+  const people = await loadPeople(rows.flatMap((r) => r.assignees.map((a) => a.userId)));
+  const tasks = rows.map((row) => {
+    const dueDate = toDateString(row.dueDate!);
+    return {
+      taskId: row.id,
+      title: row.title,
+      url: taskUrl(row.id),
+      kind: dueDate === tomorrow ? ("due_soon" as const) : ("overdue" as const),
+      dueDate,
+      assignees: row.assignees.map((a) => ({ userId: a.userId, name: people.get(a.userId)?.name ?? "(former member)" })),
+    };
+  });
+  const event = await emitEvent({ workspaceId, type: "task.due", dedupeKey, data: { date: local.date, timeZone, tasks } });
+  return { date: local.date, sent: true, reason: "sent", eventId: event.id, taskCount: tasks.length };
 }

@@ -1,7 +1,10 @@
 import { z } from "zod";
+import type { Permission } from "@/lib/auth/roles";
 
 export const TASK_STATUSES = ["todo", "in_progress", "done"] as const;
 export const TASK_LINK_KINDS = ["creative", "ad"] as const;
+/** What a member needs to complete (or otherwise change) a task, hence who may be assigned one. */
+export const TASK_COMPLETE_PERMISSION: Permission = "tasks.write";
 export const TASK_LIMITS = { title: 200, description: 5000, comment: 5000, listName: 100, assignees: 20, links: 20 } as const;
 
 export const TaskListSchema = z.object({ id: z.string(), name: z.string(), taskCount: z.number().int(), createdAt: z.string() }).meta({ id: "TaskList" });

@@ -1,4 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
+import { roleAllows } from "@/lib/auth/roles";
 import { getConfig } from "@/lib/services";
 import { isCreativeVisible } from "@/lib/creatives/list-creatives";
 import { getDb } from "@/lib/db/client";
@@ -8,7 +9,7 @@ import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { newId } from "@/lib/ids";
 import { fromDateString, toDateString } from "./local-time";
 import { emitTaskAssigned } from "./task-events";
-import type { Task, TaskLinkKind, TaskList, TaskStatus } from "./task-schema";
+import { TASK_COMPLETE_PERMISSION, type Task, type TaskLinkKind, type TaskList, type TaskStatus } from "./task-schema";
 
 export interface TaskLinkInput {
   kind: TaskLinkKind;
@@ -71,25 +72,35 @@ async function requireTaskRow(principal: Principal, id: string): Promise<TaskRow
   return row;
 }
 
-/** Assignees must be members of the workspace; every unknown id is named. */
+/**
+ * Assignees must be members of the workspace whose role can complete a task (`tasks.write`): a viewer
+ * assigned a task could never mark it done. Every refused id is named.
+ */
 async function requireMembers(principal: Principal, userIds: string[]): Promise<string[]> {
   const unique = [...new Set(userIds)];
   if (!unique.length) return unique;
   const members = await getDb().membership.findMany({
     where: { workspaceId: principal.workspaceId, userId: { in: unique } },
-    select: { userId: true },
+    select: { userId: true, role: true },
   });
-  const known = new Set(members.map((m) => m.userId));
+  const known = new Map(members.map((m) => [m.userId, m.role]));
   const strangers = unique.filter((id) => !known.has(id));
   if (strangers.length) throw badRequest(`assigneeIds: not members of this workspace: ${strangers.join(", ")}`);
+  const cannot = unique.filter((id) => !roleAllows(known.get(id)!, TASK_COMPLETE_PERMISSION));
+  if (cannot.length) throw badRequest(`assigneeIds: their role cannot complete tasks (viewers read only): ${cannot.join(", ")}`);
   return unique;
 }
 
-/** Creative links must name a creative the caller can see; ad links name the platform ad id. */
+/** Links must name a creative the caller can see, or an ad (its id, ad_...) of the workspace; others are refused. */
 async function requireLinks(principal: Principal, links: TaskLinkInput[]): Promise<TaskLinkInput[]> {
   const unique = [...new Map(links.map((l) => [`${l.kind}:${l.id}`, l])).values()];
+  const adIds = unique.filter((l) => l.kind === "ad").map((l) => l.id);
+  const knownAds = adIds.length
+    ? new Set((await getDb().ad.findMany({ where: { workspaceId: principal.workspaceId, id: { in: adIds } }, select: { id: true } })).map((a) => a.id))
+    : new Set<string>();
   for (const link of unique) {
     if (link.kind === "creative" && !(await isCreativeVisible(principal, link.id))) throw badRequest(`links: no creative ${link.id}`);
+    if (link.kind === "ad" && !knownAds.has(link.id)) throw badRequest(`links: no ad ${link.id}`);
   }
   return unique;
 }

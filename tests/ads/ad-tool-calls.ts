@@ -259,6 +259,7 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
       adSetId: adSet.id,
       creativeIds: creatives.map((c) => c.creativeId),
       copyVariantIds: copies,
+      pairing: "all",
       callToAction: "learn_more",
       landingUrl: "https://example.com",
     };

@@ -49,7 +49,7 @@ describe("building ads from the library across a server crash", () => {
       { campaignId: campaign.id, platform: "platform_a", name: "All", budget: { type: "daily", amountMinor: 5000 }, targetCountries: ["US"] },
       first.url,
     );
-    const build = { adSetId: adSet.id, creativeIds, copyVariantIds: copyIds, callToAction: "shop_now", landingUrl: "https://example.com" };
+    const build = { adSetId: adSet.id, creativeIds, copyVariantIds: copyIds, pairing: "all", callToAction: "shop_now", landingUrl: "https://example.com" };
     const pairs = creativeIds.length * copyIds.length;
 
     const inFlight = callTool(t.key, "build_ads_from_library", build, {}, first.url).catch(() => null);

@@ -142,9 +142,14 @@ describe("the leads CSV export", () => {
     for (const name of ["list_lead_forms", "list_leads", "get_lead"]) {
       expect((await callTool(uploadOnly, name, name === "get_lead" ? { id: lead.id } : {})).status).toBe(403);
     }
+    // Exporting people's names and emails needs leads.export: viewers lack it, editors have it (ads_view scope as before).
     const { key: viewer } = await createMemberKey(t, { role: "viewer", scopes: ["ads_view"] });
-    expect((await exportCsv(viewer, `?formId=${form.id}`)).status).toBe(200);
+    const viewerExport = await exportCsv(viewer, `?formId=${form.id}`);
+    expect(viewerExport.status).toBe(403);
+    expect(await viewerExport.json()).toEqual({ error: { code: "forbidden", message: expect.stringContaining("leads.export") } });
     expect((await toolResult(viewer, "get_lead", { id: lead.id })).lead.id).toBe(lead.id);
+    const { key: editor } = await createMemberKey(t, { role: "editor", scopes: ["ads_view"] });
+    expect((await exportCsv(editor, `?formId=${form.id}`)).status).toBe(200);
 
     const bad = await exportCsv(t.key, "?submittedAfter=yesterday");
     expect(bad.status).toBe(400);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemberKey, createTenant, type Tenant } from "../helpers/fixtures";
+import { pausedAd } from "../ads/helpers";
 import { callTool, toolResult } from "../tools/helpers";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
 
@@ -19,7 +20,7 @@ const eventsOf = async (type: string, n = 1) =>
 describe("tasks", () => {
   it("sends task.assigned to the newly assigned only, with the list, a dashboard link and who assigned", async () => {
     const editor = await createMemberKey(tenant, { role: "editor" });
-    const viewer = await createMemberKey(tenant, { role: "viewer" });
+    const second = await createMemberKey(tenant, { role: "editor" });
     const { list } = await toolResult(tenant.key, "create_task_list", { name: "Spring launch" });
     const { task } = await toolResult(tenant.key, "create_task", {
       listId: list.id,
@@ -37,9 +38,9 @@ describe("tasks", () => {
     expect(first.data.task.url).toMatch(/^http:\/\/.+\/dashboard\/tasks\?task=/);
 
     // Adding a second person sends one event naming only them; keeping the first sends nothing for them.
-    await toolResult(tenant.key, "update_task", { id: task.id, assigneeIds: [editor.userId, viewer.userId] });
+    await toolResult(tenant.key, "update_task", { id: task.id, assigneeIds: [editor.userId, second.userId] });
     const events = await eventsOf("task.assigned", 2);
-    expect(events[1].data.assignees.map((a: any) => a.userId)).toEqual([viewer.userId]);
+    expect(events[1].data.assignees.map((a: any) => a.userId)).toEqual([second.userId]);
     await toolResult(tenant.key, "update_task", { id: task.id, title: "Cut the 6 s edit" });
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.requests.filter((r) => JSON.parse(r.body).type === "task.assigned")).toHaveLength(2);
@@ -90,4 +91,45 @@ describe("tasks", () => {
     const bad = await callTool(tenant.key, "update_task", { id: task.id, assigneeIds: [stranger.ownerUserId] });
     expect(bad.status).toBe(400);
   });
+
+  it("assigns only people whose role can complete the task: a viewer is refused with the envelope, naming them", async () => {
+    const viewer = await createMemberKey(tenant, { role: "viewer" });
+    const editor = await createMemberKey(tenant, { role: "editor" });
+    const { list } = await toolResult(tenant.key, "create_task_list", { name: "Roles" });
+    const refused = await callTool(tenant.key, "create_task", { listId: list.id, title: "Approve", assigneeIds: [editor.userId, viewer.userId] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({ code: "invalid_input", message: expect.stringContaining(viewer.userId) });
+    expect(refused.body.error.message).not.toContain(editor.userId);
+    expect((await toolResult(tenant.key, "list_tasks", { listId: list.id })).tasks).toEqual([]);
+
+    const { task } = await toolResult(tenant.key, "create_task", { listId: list.id, title: "Approve", assigneeIds: [editor.userId] });
+    const added = await callTool(tenant.key, "update_task", { id: task.id, assigneeIds: [editor.userId, viewer.userId] });
+    expect(added.status).toBe(400);
+    expect(added.body.error.code).toBe("invalid_input");
+    expect((await toolResult(tenant.key, "get_task", { id: task.id })).task.assignees.map((a: any) => a.userId)).toEqual([editor.userId]);
+  });
+
+  it("checks ad links like creative links: an unknown ad or another workspace's is refused, the workspace's own is kept", async () => {
+    const { ad } = await pausedAd(tenant.key);
+    const stranger = await createTenant();
+    const { ad: strangersAd, creativeId: strangersCreative } = await pausedAd(stranger.key);
+    const { list } = await toolResult(tenant.key, "create_task_list", { name: "Links" });
+    for (const [links, named] of [
+      [[{ kind: "ad", id: "ad_does_not_exist" }], "ad_does_not_exist"],
+      [[{ kind: "ad", id: strangersAd.id }], strangersAd.id],
+      [[{ kind: "creative", id: strangersCreative }], strangersCreative],
+      [[{ kind: "ad", id: ad.externalId }], ad.externalId],
+    ] as const) {
+      const res = await callTool(tenant.key, "create_task", { listId: list.id, title: "Check", links });
+      expect(res.status, named).toBe(400);
+      expect(res.body.error, named).toEqual({ code: "invalid_input", message: `Invalid input: links: no ${links[0].kind} ${named}` });
+    }
+    expect((await toolResult(tenant.key, "list_tasks", { listId: list.id })).tasks).toEqual([]);
+
+    const { task } = await toolResult(tenant.key, "create_task", { listId: list.id, title: "Check the ad", links: [{ kind: "ad", id: ad.id }] });
+    expect(task.links).toEqual([{ kind: "ad", id: ad.id }]);
+    const moved = await callTool(tenant.key, "update_task", { id: task.id, links: [{ kind: "ad", id: strangersAd.id }] });
+    expect(moved.status).toBe(400);
+    expect((await toolResult(tenant.key, "get_task", { id: task.id })).task.links).toEqual([{ kind: "ad", id: ad.id }]);
+  }, 120_000);
 });

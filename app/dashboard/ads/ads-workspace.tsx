@@ -13,6 +13,31 @@ interface Flags {
   canWrite: boolean;
   canLaunch: boolean;
   canDelete: boolean;
+  /** The member's role, for saying why a control is disabled. */
+  role: string;
+}
+
+/** Ids of the sentences saying why controls are disabled; a disabled control points at its reason (aria-describedby). */
+const WRITE_REASON = "ads-write-reason";
+const LAUNCH_REASON = "ads-launch-reason";
+const reasonFor = (allowed: boolean, id: string) => (allowed ? undefined : id);
+
+function DisabledReasons({ flags }: { flags: Flags }) {
+  if (flags.canWrite && flags.canLaunch) return null;
+  return (
+    <div className="space-y-1 rounded-md border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700" data-testid="ads-disabled-reasons">
+      {!flags.canWrite && (
+        <p id={WRITE_REASON}>
+          Your role ({flags.role}) can view ads and results but not create, change or pause them (needs &quot;ads.write&quot;: editors and above).
+        </p>
+      )}
+      {!flags.canLaunch && (
+        <p id={LAUNCH_REASON}>
+          Your role ({flags.role}) cannot activate ads or change budgets, which spends money (needs &quot;ads.launch&quot;: owners and admins).
+        </p>
+      )}
+    </div>
+  );
 }
 
 type Objective = Campaign["objective"];
@@ -31,6 +56,7 @@ export function AdsWorkspace(flags: Flags) {
 
   return (
     <div className="space-y-8">
+      <DisabledReasons flags={flags} />
       <Section id="accounts" title="Ad accounts">
         {accounts.error && <Alert>{message(accounts.error)}</Alert>}
         <div className="grid gap-3 sm:grid-cols-2">
@@ -87,18 +113,34 @@ function Campaigns({ account, flags }: { account: Account; flags: Flags }) {
 
   return (
     <Section id="campaigns" title={`Campaigns on ${PLATFORM_LABEL[platform]}`}>
-      {flags.canWrite && (
+      {
         <Card className="mb-4 p-4">
           <form onSubmit={create} className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end" aria-label="New campaign">
-            <Field id="campaign-name" label="New campaign name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
-            <SelectField id="campaign-objective" label="Objective" value={objective} onChange={(e) => setObjective(e.target.value as Objective)}>
+            <Field
+              id="campaign-name"
+              label="New campaign name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              maxLength={200}
+              disabled={!flags.canWrite}
+              aria-describedby={reasonFor(flags.canWrite, WRITE_REASON)}
+            />
+            <SelectField
+              id="campaign-objective"
+              label="Objective"
+              value={objective}
+              onChange={(e) => setObjective(e.target.value as Objective)}
+              disabled={!flags.canWrite}
+              aria-describedby={reasonFor(flags.canWrite, WRITE_REASON)}
+            >
               {OBJECTIVES.map((o) => (
                 <option key={o} value={o}>
                   {o}
                 </option>
               ))}
             </SelectField>
-            <Button type="submit" disabled={busy || !name.trim()}>
+            <Button type="submit" disabled={busy || !name.trim() || !flags.canWrite} aria-describedby={reasonFor(flags.canWrite, WRITE_REASON)}>
               Create campaign
             </Button>
           </form>
@@ -108,7 +150,7 @@ function Campaigns({ account, flags }: { account: Account; flags: Flags }) {
             </div>
           )}
         </Card>
-      )}
+      }
       {campaigns.error && <Alert>{message(campaigns.error)}</Alert>}
       {campaigns.data && campaigns.data.campaigns.length === 0 && (
         <EmptyState title="No campaigns yet">Create a campaign, then an {adSetNoun(platform)} in it, then launch ads from your library.</EmptyState>
@@ -147,8 +189,14 @@ function CampaignCard({ campaign, account, flags }: { campaign: Campaign; accoun
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          {canToggle && (
-            <Button size="sm" variant="secondary" onClick={toggle}>
+          {campaign.status !== "deleted" && (
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={toggle}
+              disabled={!canToggle}
+              aria-describedby={reasonFor(canToggle, campaign.status === "active" ? WRITE_REASON : LAUNCH_REASON)}
+            >
               {campaign.status === "active" ? "Pause campaign" : "Activate campaign"}
             </Button>
           )}
@@ -168,7 +216,11 @@ function CampaignCard({ campaign, account, flags }: { campaign: Campaign; accoun
             <AdSetBlock key={s.id} adSet={s} account={account} flags={flags} />
           ))}
           {adSets.data && adSets.data.adSets.length === 0 && <p className="text-sm text-slate-600">No {adSetNoun(campaign.platform)}s yet.</p>}
-          {flags.canWrite && <AdSetForm campaign={campaign} account={account} />}
+          {flags.canWrite ? (
+            <AdSetForm campaign={campaign} account={account} />
+          ) : (
+            <p className="text-sm text-slate-600">New {adSetNoun(campaign.platform)}s need the permission &quot;ads.write&quot;.</p>
+          )}
         </div>
       )}
     </Card>
@@ -305,14 +357,26 @@ function AdSetBlock({ adSet, account, flags }: { adSet: AdSet; account: Account;
           <Button size="sm" variant="ghost" onClick={refresh}>
             Refresh
           </Button>
-          {flags.canWrite && (
-            <Button size="sm" variant="secondary" aria-expanded={launching} onClick={() => setLaunching(!launching)}>
-              Launch from library
-            </Button>
-          )}
-          {flags.canLaunch && paused.length > 0 && <ActivateAdsButton adIds={paused} onDone={refresh} />}
-          {flags.canWrite && (ads.data?.ads ?? []).some((a) => a.status === "active") && (
-            <Button size="sm" variant="secondary" onClick={pauseAds}>
+          <Button
+            size="sm"
+            variant="secondary"
+            aria-expanded={launching}
+            onClick={() => setLaunching(!launching)}
+            disabled={!flags.canWrite}
+            aria-describedby={reasonFor(flags.canWrite, WRITE_REASON)}
+          >
+            Launch from library
+          </Button>
+          {paused.length > 0 &&
+            (flags.canLaunch ? (
+              <ActivateAdsButton adIds={paused} onDone={refresh} />
+            ) : (
+              <Button size="sm" disabled aria-describedby={LAUNCH_REASON}>
+                Activate {paused.length} ad{paused.length === 1 ? "" : "s"}
+              </Button>
+            ))}
+          {(ads.data?.ads ?? []).some((a) => a.status === "active") && (
+            <Button size="sm" variant="secondary" onClick={pauseAds} disabled={!flags.canWrite} aria-describedby={reasonFor(flags.canWrite, WRITE_REASON)}>
               Pause ads
             </Button>
           )}
@@ -323,7 +387,7 @@ function AdSetBlock({ adSet, account, flags }: { adSet: AdSet; account: Account;
           <Alert>{error}</Alert>
         </div>
       )}
-      {launching && (
+      {launching && flags.canWrite && (
         <div className="border-t border-slate-100 p-3">
           <LaunchFromLibrary adSet={adSet} canLaunch={flags.canLaunch} onBuilt={refresh} />
         </div>

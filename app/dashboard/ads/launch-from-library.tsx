@@ -12,6 +12,13 @@ import { adSetNoun, tool, type AdSet } from "./ads-api";
 type Copy = ToolOutput<"list_copy_variants">["copies"][number];
 type Build = ToolOutput<"build_ads_from_library">;
 type CallToAction = ToolInput<"build_ads_from_library">["callToAction"];
+type Pairing = NonNullable<ToolInput<"build_ads_from_library">["pairing"]>;
+
+/** How many ads a build makes: the same rule as the tool's pairing (lib/ads/build-from-library.ts pairsFor). */
+function pairCount(picked: string[], chosen: { id: string; creativeId: string }[], pairing: Pairing): number {
+  if (pairing === "all") return picked.length * Math.max(1, chosen.length);
+  return picked.reduce((n, id) => n + Math.max(1, chosen.filter((c) => c.creativeId === id).length), 0);
+}
 
 const CTAS: Record<string, CallToAction[]> = {
   platform_a: ["learn_more", "shop_now", "sign_up", "download", "contact_us", "book_now", "get_offer", "subscribe"],
@@ -20,11 +27,17 @@ const CTAS: Record<string, CallToAction[]> = {
 
 const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]);
 
-/** Pick creatives and copy variants, preview the matrix with each ad's platform checks, create the ads paused, then activate. */
+/**
+ * Pick creatives and copy variants (a picked creative's own variants are chosen until unticked), choose how they
+ * pair (each creative with its own copy, or every copy with every creative), preview each pair with its platform
+ * checks and the count, create the ads paused, then activate.
+ */
 export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet; canLaunch: boolean; onBuilt: () => void | Promise<unknown> }) {
   const creatives = useQuery({ queryKey: ["creatives-for-ads"], queryFn: () => tool("list_creatives", { limit: 200 }) });
   const [picked, setPicked] = useState<string[]>([]);
-  const [copies, setCopies] = useState<string[]>([]);
+  // Variants the marketer unticked; every other variant of a picked creative is chosen.
+  const [unticked, setUnticked] = useState<string[]>([]);
+  const [pairing, setPairing] = useState<Pairing>("own");
   const [cta, setCta] = useState<CallToAction>("learn_more");
   const [url, setUrl] = useState("https://example.com");
   const [preview, setPreview] = useState<Build | null>(null);
@@ -34,19 +47,21 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
   const copyOptions = useQuery({
     queryKey: ["copies-for-ads", picked],
     queryFn: async () => {
-      const all: (Copy & { fileName: string })[] = [];
+      const all: (Copy & { creativeId: string; fileName: string })[] = [];
       for (const id of picked) {
         const c = creatives.data?.creatives.find((x) => x.id === id);
         const { copies } = await tool("list_copy_variants", { creativeId: id, limit: 200 });
-        all.push(...copies.map((copy) => ({ ...copy, fileName: c?.fileName ?? id })));
+        all.push(...copies.map((copy) => ({ ...copy, creativeId: id, fileName: c?.fileName ?? id })));
       }
       return all;
     },
     enabled: picked.length > 0,
   });
   const ready = (creatives.data?.creatives ?? []).filter((c) => c.status === "ready");
-  const args = { adSetId: adSet.id, creativeIds: picked, copyVariantIds: copies, callToAction: cta, landingUrl: url };
-  const pairs = picked.length * Math.max(1, copies.length);
+  const chosen = (copyOptions.data ?? []).filter((c) => picked.includes(c.creativeId) && !unticked.includes(c.id));
+  const copies = chosen.map((c) => c.id);
+  const args = { adSetId: adSet.id, creativeIds: picked, copyVariantIds: copies, pairing, callToAction: cta, landingUrl: url };
+  const pairs = pairCount(picked, chosen, pairing);
 
   const run = async (dryRun: boolean) => {
     setBusy(true);
@@ -92,7 +107,7 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
       </fieldset>
       {picked.length > 0 && (
         <fieldset>
-          <legend className="text-sm font-medium text-slate-800">Copy variants (each is paired with every creative)</legend>
+          <legend className="text-sm font-medium text-slate-800">Copy variants</legend>
           {copyOptions.data?.length === 0 && (
             <p className="text-sm text-slate-600">The picked creatives have no copy yet: one ad per creative, without copy.</p>
           )}
@@ -100,13 +115,40 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
             {copyOptions.data?.map((c) => (
               <li key={c.id}>
                 <label className="flex items-center gap-2 rounded border border-slate-200 bg-white px-3 py-2 text-sm">
-                  <input type="checkbox" checked={copies.includes(c.id)} onChange={() => (setCopies(toggle(copies, c.id)), setPreview(null))} />
+                  <input type="checkbox" checked={copies.includes(c.id)} onChange={() => (setUnticked(toggle(unticked, c.id)), setPreview(null))} />
                   <span className="truncate">{c.label ?? c.headline ?? "(untitled)"}</span>
                   <span className="ml-auto shrink-0 truncate text-xs text-slate-600">{c.fileName}</span>
                 </label>
               </li>
             ))}
           </ul>
+        </fieldset>
+      )}
+      {picked.length > 0 && (copyOptions.data?.length ?? 0) > 0 && (
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-800">Pairing</legend>
+          <div className="mt-1 space-y-1 text-sm">
+            {(
+              [
+                ["own", "Each creative with its own copy", "a creative without chosen copy gets one ad without copy"],
+                ["all", "Every copy with every creative", "all-by-all: copy written for one creative runs on the others too"],
+              ] as const
+            ).map(([value, label, hint]) => (
+              <label key={value} className="flex items-start gap-2">
+                <input
+                  type="radio"
+                  name={`pairing-${adSet.id}`}
+                  value={value}
+                  className="mt-1"
+                  checked={pairing === value}
+                  onChange={() => (setPairing(value), setPreview(null))}
+                />
+                <span>
+                  {label} <span className="text-xs text-slate-600">({hint})</span>
+                </span>
+              </label>
+            ))}
+          </div>
         </fieldset>
       )}
       <div className="grid gap-3 sm:grid-cols-2">
@@ -135,6 +177,12 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
         )}
       </div>
       {error && <Alert>{error}</Alert>}
+      {preview && (
+        <p className="text-sm text-slate-800" data-testid="build-count">
+          {preview.pairs} ad{preview.pairs === 1 ? "" : "s"} to build:{" "}
+          {preview.pairing === "own" ? "each creative with its own copy" : "every copy with every creative"}. Nothing is created until you confirm.
+        </p>
+      )}
       {preview && (
         <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Ads to build">
           <table className="w-full min-w-[28rem] text-left text-sm" aria-label="Ads to build">

@@ -31,7 +31,12 @@ export default async function AdsPage() {
         title="Ads"
         description="Campaigns, ad sets and ads on both ad platforms, built from your library. Everything is created paused; activating switches spending on."
       />
-      <AdsWorkspace canWrite={can(principal, "ads.write")} canLaunch={can(principal, "ads.launch")} canDelete={can(principal, "ads.delete")} />
+      <AdsWorkspace
+        role={principal.role}
+        canWrite={can(principal, "ads.write")}
+        canLaunch={can(principal, "ads.launch")}
+        canDelete={can(principal, "ads.delete")}
+      />
     </>
   );
 }

@@ -45,6 +45,7 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
     pageError = err.message;
   }
   const total = forms.reduce((n, f) => n + f.leadCount, 0);
+  const canExport = can(principal, "leads.export");
   const exportHref = `/api/v1/leads/export.csv${selected ? `?formId=${encodeURIComponent(selected.id)}` : ""}`;
   const hrefFor = (formId: string | null, next?: string) => {
     const q = new URLSearchParams();
@@ -66,12 +67,24 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
                 Check for new leads
               </button>
             </form>
-            <a href={exportHref} download className={buttonClass()}>
-              Export CSV
-            </a>
+            {canExport ? (
+              <a href={exportHref} download className={buttonClass()}>
+                Export CSV
+              </a>
+            ) : (
+              <button type="button" disabled aria-describedby="export-not-allowed" className={buttonClass()}>
+                Export CSV
+              </button>
+            )}
           </>
         }
       />
+      {!canExport && (
+        <p id="export-not-allowed" data-testid="export-not-allowed" className="mb-4 text-sm text-slate-700">
+          Your role ({principal.role}) can see leads but not export them: exporting people&apos;s names and emails needs the permission &quot;leads.export&quot;
+          (owners, admins and editors).
+        </p>
+      )}
       <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
         <nav aria-label="Lead forms">
           <ul className="flex gap-2 overflow-x-auto lg:flex-col">

@@ -13,6 +13,7 @@ export async function shareFolderAction(input: {
   comment: boolean;
   decide: boolean;
   download: boolean;
+  internalComments?: boolean;
 }) {
   return runTool(
     "create_review_link",
@@ -21,7 +22,7 @@ export async function shareFolderAction(input: {
       folderId: input.folderId,
       password: input.password || undefined,
       expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : undefined,
-      permissions: { comment: input.comment, decide: input.decide, download: input.download },
+      permissions: { comment: input.comment, decide: input.decide, download: input.download, internalComments: input.internalComments },
     },
     "/dashboard/review-links",
   );

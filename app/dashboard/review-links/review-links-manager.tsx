@@ -11,7 +11,16 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
   const [links, setLinks] = useState(initialLinks);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
-  const [form, setForm] = useState({ folderId: folders[0]?.id ?? "", name: "", password: "", expiresAt: "", comment: true, decide: true, download: false });
+  const [form, setForm] = useState({
+    folderId: folders[0]?.id ?? "",
+    name: "",
+    password: "",
+    expiresAt: "",
+    comment: true,
+    decide: true,
+    download: false,
+    internalComments: false,
+  });
 
   return (
     <div className="space-y-6">
@@ -75,10 +84,16 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
             </label>
             <fieldset className="flex flex-wrap gap-3 sm:col-span-2">
               <legend className="sr-only">Guests may</legend>
-              {(["comment", "decide", "download"] as const).map((k) => (
+              {(["comment", "decide", "download", "internalComments"] as const).map((k) => (
                 <label key={k} className="flex items-center gap-1 text-slate-800">
                   <input type="checkbox" checked={form[k]} onChange={(e) => setForm({ ...form, [k]: e.target.checked })} />
-                  {k === "comment" ? "Comment" : k === "decide" ? "Approve / request changes" : "Download originals"}
+                  {k === "comment"
+                    ? "Comment"
+                    : k === "decide"
+                      ? "Approve / request changes"
+                      : k === "download"
+                        ? "Download originals"
+                        : "See the team's internal comments"}
                 </label>
               ))}
             </fieldset>
@@ -121,6 +136,10 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
                     {l.passwordProtected ? " · password" : ""} · guests may{" "}
                     {[l.permissions.comment && "comment", l.permissions.decide && "decide", l.permissions.download && "download"].filter(Boolean).join(", ") ||
                       "view"}
+                    {" · "}
+                    <span data-testid="review-link-internal">
+                      {l.permissions.internalComments ? "guests see internal comments" : "internal comments hidden from guests"}
+                    </span>
                   </p>
                 </div>
                 {l.state === "active" && (

@@ -3,7 +3,7 @@ import { PlanRequired } from "@/components/dashboard/page-gates";
 import { PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/dashboard/access";
 import { requirePrincipal } from "@/lib/dashboard/current";
-import { workspaceMembers } from "@/lib/read-models/team";
+import { taskAssignees, workspaceMembers } from "@/lib/read-models/team";
 import { planStatus } from "@/lib/dashboard/access";
 import { TasksWorkspace } from "./tasks-workspace";
 
@@ -19,14 +19,18 @@ export default async function TasksPage() {
       </PlanRequired>
     );
   }
-  const members = (await workspaceMembers(principal)).map(({ userId, name, email }) => ({ userId, name, email }));
+  const person = ({ userId, name, email }: { userId: string; name: string; email: string }) => ({ userId, name, email });
+  const [members, assignable] = await Promise.all([
+    workspaceMembers(principal).then((m) => m.map(person)),
+    taskAssignees(principal).then((m) => m.map(person)),
+  ]);
   return (
     <>
       <PageHeader
         title="Tasks"
         description="Plan the work around your creatives and ads: lists, assignees, due dates and comments. Assignees hear about it by webhook, and a digest of what is due goes out every morning."
       />
-      <TasksWorkspace members={members} me={principal.userId} canWrite={can(principal, "tasks.write")} />
+      <TasksWorkspace members={members} assignable={assignable} me={principal.userId} canWrite={can(principal, "tasks.write")} />
     </>
   );
 }

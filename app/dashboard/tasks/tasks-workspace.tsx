@@ -8,6 +8,7 @@ import { callTool, type ToolInput, type ToolOutput } from "@/components/dashboar
 import { Button } from "@/components/ui/button";
 import { Field, Select, SelectField, TextArea } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState } from "@/components/ui/misc";
+import { LinkSelect, parseLinkValue, TaskLinksEditor } from "./task-links";
 
 type Task = ToolOutput<"get_task">["task"];
 type TaskList = ToolOutput<"list_task_lists">["lists"][number];
@@ -48,7 +49,8 @@ function toArgs(f: Filters, me: string): ToolInput<"list_tasks"> {
   };
 }
 
-export function TasksWorkspace({ members, me, canWrite }: { members: Member[]; me: string; canWrite: boolean }) {
+/** `members` fill the assignee filter; `assignable` (roles that can complete a task) are who a task may be assigned to. */
+export function TasksWorkspace({ members, assignable, me, canWrite }: { members: Member[]; assignable: Member[]; me: string; canWrite: boolean }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const pathname = usePathname();
@@ -156,13 +158,21 @@ export function TasksWorkspace({ members, me, canWrite }: { members: Member[]; m
       </div>
 
       {canWrite ? (
-        <NewTask lists={lists.data?.lists ?? []} members={members} defaultListId={filters.listId} onDone={refresh} onError={setProblem} />
+        <NewTask lists={lists.data?.lists ?? []} members={assignable} defaultListId={filters.listId} onDone={refresh} onError={setProblem} />
       ) : (
         <p className="text-sm text-slate-600">Your role can read tasks but not change them.</p>
       )}
 
       {openTaskId && (
-        <TaskDetail id={openTaskId} members={members} lists={lists.data?.lists ?? []} canWrite={canWrite} onClose={() => open(null)} onChanged={refresh} />
+        <TaskDetail
+          id={openTaskId}
+          members={members}
+          assignable={assignable}
+          lists={lists.data?.lists ?? []}
+          canWrite={canWrite}
+          onClose={() => open(null)}
+          onChanged={refresh}
+        />
       )}
 
       {tasks.isLoading ? (
@@ -285,7 +295,10 @@ function NewTask({
   });
   const submitTask = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
+    // React clears e.currentTarget once the handler returns: keep the form to reset it after the call.
+    const formElement = e.currentTarget;
+    const form = new FormData(formElement);
+    const link = parseLinkValue(String(form.get("link") ?? ""));
     const dueDate = String(form.get("dueDate") ?? "");
     const description = String(form.get("description") ?? "").trim();
     createTask.mutate(
@@ -295,8 +308,9 @@ function NewTask({
         ...(dueDate ? { dueDate } : {}),
         ...(description ? { description } : {}),
         assigneeIds: form.getAll("assigneeIds").map(String),
+        ...(link ? { links: [link] } : {}),
       },
-      { onSuccess: () => e.currentTarget?.reset() },
+      { onSuccess: () => formElement.reset() },
     );
   };
   return (
@@ -312,8 +326,15 @@ function NewTask({
             ))}
           </SelectField>
           <Field id="new-task-due" name="dueDate" type="date" label="Due date" />
+          <div className="space-y-1">
+            <label htmlFor="new-task-link" className="block text-sm font-medium text-slate-800">
+              Link to
+            </label>
+            <LinkSelect id="new-task-link" name="link" emptyLabel="No creative or ad" />
+          </div>
           <fieldset className="space-y-1">
             <legend className="text-sm font-medium text-slate-800">Assignees</legend>
+            <p className="text-xs text-slate-600">Viewers are not listed: their role cannot complete tasks.</p>
             <div className="flex flex-wrap gap-x-4 gap-y-1">
               {members.map((m) => (
                 <label key={m.userId} className="flex items-center gap-2 text-sm">
@@ -361,6 +382,7 @@ function NewTask({
 function TaskDetail({
   id,
   members,
+  assignable,
   lists,
   canWrite,
   onClose,
@@ -368,6 +390,7 @@ function TaskDetail({
 }: {
   id: string;
   members: Member[];
+  assignable: Member[];
   lists: TaskList[];
   canWrite: boolean;
   onClose: () => void;
@@ -400,6 +423,8 @@ function TaskDetail({
   if (!task.data) return <p className="text-sm text-slate-600">Opening the task…</p>;
   const t = task.data.task;
   const assigned = new Set(t.assignees.map((a) => a.userId));
+  // Someone assigned before their role changed stays listed, so they can be taken off the task.
+  const choices = [...assignable, ...members.filter((m) => assigned.has(m.userId) && !assignable.some((a) => a.userId === m.userId))];
   return (
     <Card className="p-4">
       <section aria-labelledby="task-detail-heading" className="space-y-4">
@@ -446,7 +471,7 @@ function TaskDetail({
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">Assignees</legend>
           <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-            {members.map((m) => (
+            {choices.map((m) => (
               <label key={m.userId} className="flex items-center gap-2 text-sm">
                 <input
                   type="checkbox"
@@ -460,6 +485,7 @@ function TaskDetail({
             ))}
           </div>
         </fieldset>
+        <TaskLinksEditor links={t.links} canWrite={canWrite} busy={save.isPending} onChange={(links) => save.mutate({ links })} />
         <section aria-labelledby="task-comments-heading">
           <h3 id="task-comments-heading" className="text-sm font-semibold text-slate-900">
             Comments

@@ -173,7 +173,7 @@ export function UploadsWorkspace({
           </Button>
           {!canUpload && (
             <p id="upload-not-allowed" data-testid="upload-not-allowed" className="mt-2 text-sm text-slate-700">
-              Your role ({role}) can view uploads but not add files. Ask an owner or admin to make you an editor.
+              Your role ({role}) can view uploads but not add, retry or dismiss them. Ask an owner or admin to make you an editor.
             </p>
           )}
           <input
@@ -298,7 +298,13 @@ export function UploadsWorkspace({
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-right">
                       {u.status === "failed" && (
-                        <Button size="sm" variant="secondary" onClick={() => act.mutate({ id: u.id, action: "retry" })} disabled={act.isPending}>
+                        <Button
+                          size="sm"
+                          variant="secondary"
+                          onClick={() => act.mutate({ id: u.id, action: "retry" })}
+                          disabled={act.isPending || !canUpload}
+                          aria-describedby={canUpload ? undefined : "upload-not-allowed"}
+                        >
                           Retry
                         </Button>
                       )}
@@ -307,7 +313,8 @@ export function UploadsWorkspace({
                           size="sm"
                           variant="ghost"
                           onClick={() => act.mutate({ id: u.id, action: "dismiss" })}
-                          disabled={act.isPending}
+                          disabled={act.isPending || !canUpload}
+                          aria-describedby={canUpload ? undefined : "upload-not-allowed"}
                           aria-label={`Dismiss ${u.fileName}`}
                         >
                           Dismiss

@@ -16,7 +16,7 @@ export const exportLeadsOperation = defineOperation({
     "exported forms. Several values of one field share a cell joined by `; `; a cell a spreadsheet would run as a formula starts " +
     "with an apostrophe. Streamed from the database in batches, so any size downloads with flat memory. Also answers the dashboard's session.",
   tag: "Leads",
-  capability: "ads.read",
+  capability: "leads.export",
   allowSession: true,
   query: z.object({
     formId: z.string().min(1).max(100).optional().describe("Only this lead form's submissions (list_lead_forms id); all forms when absent"),

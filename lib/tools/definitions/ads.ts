@@ -19,7 +19,7 @@ import {
 } from "@/lib/ads/ad-schemas";
 import { createAdSet, getAdSet, listAdSets, setAdSetBudget, updateAdSet } from "@/lib/ads/ad-sets";
 import { ADS_PER_BUILD, createAd, getAd, listAds, updateAd } from "@/lib/ads/ads";
-import { buildAdsFromLibrary } from "@/lib/ads/build-from-library";
+import { buildAdsFromLibrary, PAIRINGS } from "@/lib/ads/build-from-library";
 import { listCreativePushes, sendCreativeToAdAccount } from "@/lib/media-push/creative-pushes";
 import { MediaPushSchema } from "@/lib/media-push/schema";
 import { createCampaign, getCampaign, listCampaigns, updateCampaign } from "@/lib/ads/campaigns";
@@ -411,18 +411,31 @@ export const adTools = [
     name: "build_ads_from_library",
     title: "Build ads from the library",
     description:
-      `Builds paused ads for every creative x copy variant pair into one ad set (at most ${ADS_PER_BUILD} per call; no copy variants: one ad per creative). ` +
+      `Builds paused ads into one ad set (at most ${ADS_PER_BUILD} per call). By default (pairing "own") each creative is paired with the chosen copy variants written for it ` +
+      '(a creative with none chosen: one ad without copy; a chosen variant of a creative not chosen is refused); pairing "all" pairs every creative with every chosen variant; ' +
+      "no copy variants: one ad per creative. " +
       "Every pair is checked against the platform's rules first; dryRun answers the checked matrix without building. " +
       "Repeating the call (e.g. after an interruption) builds only the missing pairs: one ad per pair.",
     input: z.strictObject({
       adSetId: idArg("Ad set"),
       creativeIds: z.array(idArg("Creative")).min(1).max(ADS_PER_BUILD),
       copyVariantIds: z.array(idArg("Copy variant")).max(ADS_PER_BUILD).optional(),
+      pairing: z
+        .enum(PAIRINGS)
+        .optional()
+        .describe("own (default): each creative with its own chosen copy variants; all: every creative with every chosen copy variant (all-by-all)"),
       callToAction: CallToActionSchema,
       landingUrl: LandingUrlArg,
-      dryRun: z.boolean().optional(),
+      dryRun: z.boolean().optional().describe("true: answer the checked pairs and their count without building anything"),
     }),
-    output: z.object({ ads: z.array(BuildRowSchema), created: z.number().int(), existing: z.number().int(), failed: z.number().int() }),
+    output: z.object({
+      pairing: z.enum(PAIRINGS),
+      pairs: z.number().int().describe("How many ads the build makes (one per row of ads)"),
+      ads: z.array(BuildRowSchema),
+      created: z.number().int(),
+      existing: z.number().int(),
+      failed: z.number().int(),
+    }),
     handler: buildAdsFromLibrary,
   }),
   defineTool({

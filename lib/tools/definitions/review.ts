@@ -217,7 +217,7 @@ export const reviewTools = [
       folderId: idArg("Folder").optional(),
       password: z.string().min(LINK_PASSWORD_MIN).max(200).optional().describe(`Guests must give it (at least ${LINK_PASSWORD_MIN} characters)`),
       expiresAt: z.iso.datetime({ offset: true }).optional().describe("When the link stops working (ISO 8601)"),
-      permissions: LinkPermissionsSchema.partial().strict().optional().describe("Defaults: comment true, decide false, download false"),
+      permissions: LinkPermissionsSchema.partial().strict().optional().describe("Defaults: comment true, decide false, download false, internalComments false"),
     }),
     output: z.object({ link: ReviewLinkSchema, token: z.string(), url: z.string().describe("The guest page") }),
     handler: createReviewLink,

@@ -10,9 +10,17 @@ const listName = z.string().trim().min(1).max(TASK_LIMITS.listName).describe("Li
 const title = z.string().trim().min(1).max(TASK_LIMITS.title).describe("Task title");
 const description = z.string().max(TASK_LIMITS.description).nullable().describe("Longer description; null clears it");
 const status = z.enum(TASK_STATUSES).describe("todo, in_progress or done");
-const assigneeIds = z.array(idArg("User")).max(TASK_LIMITS.assignees).describe("Members of the workspace to assign (user ids); replaces the set");
+const assigneeIds = z
+  .array(idArg("User"))
+  .max(TASK_LIMITS.assignees)
+  .describe("Members of the workspace to assign (user ids), each with a role that can complete tasks (not viewers); replaces the set");
 const links = z
-  .array(z.strictObject({ kind: z.enum(TASK_LINK_KINDS), id: idArg("Creative or ad") }))
+  .array(
+    z.strictObject({
+      kind: z.enum(TASK_LINK_KINDS),
+      id: idArg("Creative or ad").describe("The creative's id (cre_...) or the ad's id (ad_...), of this workspace"),
+    }),
+  )
   .max(TASK_LIMITS.links)
   .describe("Library creatives or ads the task is about; replaces the set");
 const ListRef = z.object({ list: TaskListSchema });

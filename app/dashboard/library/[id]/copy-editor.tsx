@@ -88,12 +88,20 @@ export function CopyEditor({
         <h2 id="copy-heading" className="text-lg font-semibold text-slate-900">
           Copy variants
         </h2>
-        {canEdit && (
-          <Button size="sm" onClick={() => setCopies((list) => [{ key: `new-${Date.now()}`, id: null, fields: toFields(), saved: toFields() }, ...list])}>
-            Add variant
-          </Button>
-        )}
+        <Button
+          size="sm"
+          disabled={!canEdit}
+          aria-describedby={canEdit ? undefined : "copy-reason"}
+          onClick={() => setCopies((list) => [{ key: `new-${Date.now()}`, id: null, fields: toFields(), saved: toFields() }, ...list])}
+        >
+          Add variant
+        </Button>
       </div>
+      {!canEdit && (
+        <p id="copy-reason" data-testid="copy-disabled-reason" className="text-sm text-slate-700">
+          Your role can read this copy but not change it (needs &quot;library.write&quot;: editors and above).
+        </p>
+      )}
       {error && <Alert>{error}</Alert>}
       {copies.length === 0 && (
         <EmptyState title="No copy yet">Write headlines and ad texts for this creative; each variant can hold as little as a headline.</EmptyState>
@@ -154,7 +162,7 @@ export function CopyEditor({
                   </div>
                 );
               })}
-              {canEdit && (
+              {canEdit ? (
                 <div className="flex items-center gap-2">
                   <Button type="submit" size="sm" disabled={!dirty || over || busy === copy.key}>
                     {busy === copy.key ? "Saving…" : copy.id ? "Save changes" : `Save variant${index === 0 ? "" : ""}`}
@@ -172,6 +180,15 @@ export function CopyEditor({
                       {copy.id ? "Delete" : "Discard"}
                     </Button>
                   )}
+                </div>
+              ) : (
+                <div className="flex items-center gap-2">
+                  <Button type="submit" size="sm" disabled aria-describedby="copy-reason">
+                    Save changes
+                  </Button>
+                  <Button size="sm" variant="danger-ghost" className="ml-auto" disabled aria-describedby="copy-reason">
+                    Delete
+                  </Button>
                 </div>
               )}
             </form>

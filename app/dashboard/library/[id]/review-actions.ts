@@ -44,12 +44,13 @@ export async function shareCreativeAction(input: {
   comment: boolean;
   decide: boolean;
   download: boolean;
+  internalComments?: boolean;
 }) {
   return runTool("create_review_link", {
     name: input.name,
     creativeIds: [input.creativeId],
     password: input.password || undefined,
     expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : undefined,
-    permissions: { comment: input.comment, decide: input.decide, download: input.download },
+    permissions: { comment: input.comment, decide: input.decide, download: input.download, internalComments: input.internalComments },
   });
 }

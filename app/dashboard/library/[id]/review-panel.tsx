@@ -1,5 +1,6 @@
 "use client";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { ImageWithPins } from "@/components/review/image-with-pins";
 import { ReviewStatusBadge } from "@/components/review/status-badge";
@@ -39,6 +40,7 @@ const pageVideo = () => document.querySelector<HTMLVideoElement>('[data-testid="
 
 /** Review on the creative page: status and decisions, reviewers, comment threads, versions and compare. */
 export function ReviewPanel({ creativeId, kind, fileName, initialReview, initialThreads, versions, members, userId, can }: Props) {
+  const router = useRouter();
   const current = versions.find((v) => v.current)?.number ?? 1;
   const [review, setReview] = useState(initialReview);
   const [threads, setThreads] = useState(initialThreads);
@@ -96,32 +98,41 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
           <ReviewStatusBadge status={review.status} />
         </div>
         {review.requestedReviewers.length > 0 && <p className="text-sm text-slate-700">Reviewers: {review.requestedReviewers.map((r) => r.name).join(", ")}</p>}
-        {can.approve && (
+        {(!can.approve || !can.comment || !can.share) && (
+          <ul data-testid="review-disabled-reasons" className="space-y-1 text-sm text-slate-700">
+            {!can.approve && <li id="approve-reason">Approving and asking for changes need &quot;review.approve&quot; (editors and above).</li>}
+            {!can.comment && <li id="comment-reason">Commenting and asking teammates to review need &quot;review.comment&quot; (editors and above).</li>}
+            {!can.share && <li id="share-reason">Sharing review links with guests needs &quot;review.share&quot; (editors and above).</li>}
+          </ul>
+        )}
+        {
           <div className="flex flex-wrap gap-2">
             <button
               type="button"
-              disabled={busy || review.status === "approved"}
+              aria-describedby={can.approve ? undefined : "approve-reason"}
+              disabled={!can.approve || busy || review.status === "approved"}
               className="rounded bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
               onClick={async () => {
                 const d = await run(() => setStatusAction(creativeId, "approved"));
-                if (d) setReview(d.review);
+                if (d) setReview(d.review), router.refresh(); // the server-rendered review history below
               }}
             >
               Approve
             </button>
             <button
               type="button"
-              disabled={busy || review.status === "changes_requested"}
+              aria-describedby={can.approve ? undefined : "approve-reason"}
+              disabled={!can.approve || busy || review.status === "changes_requested"}
               className="rounded bg-amber-700 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50"
               onClick={async () => {
                 const d = await run(() => setStatusAction(creativeId, "changes_requested"));
-                if (d) setReview(d.review);
+                if (d) setReview(d.review), router.refresh(); // the server-rendered review history below
               }}
             >
               Request changes
             </button>
           </div>
-        )}
+        }
         {can.comment && members.length > 0 && (
           <form
             className="flex flex-wrap items-end gap-2"

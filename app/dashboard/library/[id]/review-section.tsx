@@ -1,5 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
+import { userTimeZone } from "@/lib/dashboard/account";
 import { reviewPanel } from "@/lib/read-models/creative";
+import { ReviewHistory } from "./review-history";
 import { ReviewPanel } from "./review-panel";
 
 /** Loads the review panel of a creative the principal can see (status, threads, versions, possible reviewers). */
@@ -14,18 +16,24 @@ export async function ReviewSection({
   kind: "image" | "video";
   fileName: string;
 }) {
-  const { review, threads, versions, reviewers, can } = await reviewPanel(principal, creativeId);
+  const [{ review, history, threads, versions, reviewers, can }, timeZone] = await Promise.all([
+    reviewPanel(principal, creativeId),
+    userTimeZone(principal.userId),
+  ]);
   return (
-    <ReviewPanel
-      creativeId={creativeId}
-      kind={kind}
-      fileName={fileName}
-      initialReview={review}
-      initialThreads={threads}
-      versions={versions}
-      members={reviewers}
-      userId={principal.userId}
-      can={can}
-    />
+    <>
+      <ReviewPanel
+        creativeId={creativeId}
+        kind={kind}
+        fileName={fileName}
+        initialReview={review}
+        initialThreads={threads}
+        versions={versions}
+        members={reviewers}
+        userId={principal.userId}
+        can={can}
+      />
+      <ReviewHistory history={history} timeZone={timeZone} />
+    </>
   );
 }

@@ -7,7 +7,7 @@ export function ShareForm({ creativeId, fileName }: { creativeId: string; fileNa
   const [name, setName] = useState(fileName);
   const [password, setPassword] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
-  const [perms, setPerms] = useState({ comment: true, decide: true, download: false });
+  const [perms, setPerms] = useState({ comment: true, decide: true, download: false, internalComments: false });
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -48,10 +48,16 @@ export function ShareForm({ creativeId, fileName }: { creativeId: string; fileNa
       </div>
       <fieldset className="flex flex-wrap gap-3">
         <legend className="sr-only">Guests may</legend>
-        {(["comment", "decide", "download"] as const).map((k) => (
+        {(["comment", "decide", "download", "internalComments"] as const).map((k) => (
           <label key={k} className="flex items-center gap-1 text-slate-800">
             <input type="checkbox" checked={perms[k]} onChange={(e) => setPerms({ ...perms, [k]: e.target.checked })} />
-            {k === "comment" ? "Comment" : k === "decide" ? "Approve / request changes" : "Download originals"}
+            {k === "comment"
+              ? "Comment"
+              : k === "decide"
+                ? "Approve / request changes"
+                : k === "download"
+                  ? "Download originals"
+                  : "See the team's internal comments"}
           </label>
         ))}
       </fieldset>

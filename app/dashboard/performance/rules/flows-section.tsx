@@ -48,7 +48,13 @@ export function FlowsSection({ canManage }: { canManage: boolean }) {
     <Section id="flows" title="Flows">
       {flows.error && <Alert>{message(flows.error)}</Alert>}
       {error && <Alert>{error}</Alert>}
-      {canManage && <FlowForm onCreated={(s) => setSecret(s)} />}
+      {canManage ? (
+        <FlowForm onCreated={(s) => setSecret(s)} />
+      ) : (
+        <p id="flows-reason" data-testid="flows-disabled-reason" className="text-sm text-slate-700">
+          Creating and deleting flows needs &quot;rules.manage&quot; and webhook management (owners and admins).
+        </p>
+      )}
       {secret && (
         <div className="mt-3">
           <Alert tone="green">
@@ -76,11 +82,16 @@ export function FlowsSection({ canManage }: { canManage: boolean }) {
                 ) : (
                   <Badge>not run</Badge>
                 )}
-                {canManage && (
-                  <Button size="sm" variant="ghost" onClick={() => void remove(f.id)} aria-label={`Delete flow ${f.name}`}>
-                    Delete
-                  </Button>
-                )}
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => void remove(f.id)}
+                  aria-label={`Delete flow ${f.name}`}
+                  disabled={!canManage}
+                  aria-describedby={canManage ? undefined : "flows-reason"}
+                >
+                  Delete
+                </Button>
               </div>
             </Card>
           </li>

@@ -126,9 +126,16 @@ export function RulesEditor({ canManage, canLaunch, canManageFlows }: { canManag
     <div className="space-y-8">
       <Section id="rules" title="Rules">
         {rules.error && <Alert>{message(rules.error)}</Alert>}
-        {canManage && editing === null && (
+        {!canManage && (
+          <p id="rules-reason" data-testid="rules-disabled-reason" className="mb-3 text-sm text-slate-700">
+            Your role can see rules and their runs but not create, edit or delete them (needs &quot;rules.manage&quot;: editors and above).
+          </p>
+        )}
+        {editing === null && (
           <div className="mb-4">
-            <Button onClick={() => setEditing("new")}>New rule</Button>
+            <Button onClick={() => setEditing("new")} disabled={!canManage} aria-describedby={canManage ? undefined : "rules-reason"}>
+              New rule
+            </Button>
           </div>
         )}
         {editing !== null && (
@@ -188,16 +195,19 @@ function RuleCard({ rule, canManage, onEdit }: { rule: Rule; canManage: boolean;
           <Button size="sm" variant="secondary" aria-expanded={showRuns} onClick={() => setShowRuns((v) => !v)}>
             Run log
           </Button>
-          {canManage && (
-            <>
-              <Button size="sm" variant="secondary" onClick={onEdit}>
-                Edit
-              </Button>
-              <Button size="sm" variant="ghost" onClick={remove} aria-label={`Delete rule ${rule.name}`}>
-                Delete
-              </Button>
-            </>
-          )}
+          <Button size="sm" variant="secondary" onClick={onEdit} disabled={!canManage} aria-describedby={canManage ? undefined : "rules-reason"}>
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={remove}
+            aria-label={`Delete rule ${rule.name}`}
+            disabled={!canManage}
+            aria-describedby={canManage ? undefined : "rules-reason"}
+          >
+            Delete
+          </Button>
         </div>
       </div>
       {error && <Alert>{error}</Alert>}

@@ -1438,7 +1438,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "maxLength": 100,
             "description": "User id"
           },
-          "description": "Members of the workspace to assign (user ids); replaces the set"
+          "description": "Members of the workspace to assign (user ids), each with a role that can complete tasks (not viewers); replaces the set"
         },
         "links": {
           "maxItems": 20,
@@ -1457,7 +1457,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 100,
-                "description": "Creative or ad id"
+                "description": "The creative's id (cre_...) or the ad's id (ad_...), of this workspace"
               }
             },
             "required": [
@@ -1554,7 +1554,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "maxLength": 100,
             "description": "User id"
           },
-          "description": "Members of the workspace to assign (user ids); replaces the set"
+          "description": "Members of the workspace to assign (user ids), each with a role that can complete tasks (not viewers); replaces the set"
         },
         "links": {
           "maxItems": 20,
@@ -1573,7 +1573,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 100,
-                "description": "Creative or ad id"
+                "description": "The creative's id (cre_...) or the ad's id (ad_...), of this workspace"
               }
             },
             "required": [
@@ -2248,7 +2248,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
         },
         "permissions": {
-          "description": "Defaults: comment true, decide false, download false",
+          "description": "Defaults: comment true, decide false, download false, internalComments false",
           "type": "object",
           "properties": {
             "comment": {
@@ -2262,6 +2262,10 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "download": {
               "type": "boolean",
               "description": "Guests may download the originals"
+            },
+            "internalComments": {
+              "type": "boolean",
+              "description": "Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies"
             }
           },
           "additionalProperties": false
@@ -3502,7 +3506,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "build_ads_from_library",
     "title": "Build ads from the library",
-    "description": "Builds paused ads for every creative x copy variant pair into one ad set (at most 200 per call; no copy variants: one ad per creative). Every pair is checked against the platform's rules first; dryRun answers the checked matrix without building. Repeating the call (e.g. after an interruption) builds only the missing pairs: one ad per pair.",
+    "description": "Builds paused ads into one ad set (at most 200 per call). By default (pairing \"own\") each creative is paired with the chosen copy variants written for it (a creative with none chosen: one ad without copy; a chosen variant of a creative not chosen is refused); pairing \"all\" pairs every creative with every chosen variant; no copy variants: one ad per creative. Every pair is checked against the platform's rules first; dryRun answers the checked matrix without building. Repeating the call (e.g. after an interruption) builds only the missing pairs: one ad per pair.",
     "category": "ads",
     "readOnly": false,
     "destructive": true,
@@ -3536,6 +3540,14 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "description": "Copy variant id"
           }
         },
+        "pairing": {
+          "description": "own (default): each creative with its own chosen copy variants; all: every creative with every chosen copy variant (all-by-all)",
+          "type": "string",
+          "enum": [
+            "own",
+            "all"
+          ]
+        },
         "callToAction": {
           "type": "string",
           "enum": [
@@ -3558,6 +3570,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "description": "Where the ad leads (http or https)"
         },
         "dryRun": {
+          "description": "true: answer the checked pairs and their count without building anything",
           "type": "boolean"
         },
         "idempotencyKey": {
@@ -6123,6 +6136,10 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "download": {
               "type": "boolean",
               "description": "Guests may download the originals"
+            },
+            "internalComments": {
+              "type": "boolean",
+              "description": "Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies"
             }
           },
           "additionalProperties": false

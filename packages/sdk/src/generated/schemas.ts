@@ -1011,7 +1011,7 @@ export interface CreateTaskInput {
   status?: "todo" | "in_progress" | "done";
   dueDate?: string | null;
   /**
-   * Members of the workspace to assign (user ids); replaces the set
+   * Members of the workspace to assign (user ids), each with a role that can complete tasks (not viewers); replaces the set
    *
    * @maxItems 20
    *
@@ -1026,7 +1026,7 @@ export interface CreateTaskInput {
   links?: {
     kind: "creative" | "ad";
     /**
-     * Creative or ad id
+     * The creative's id (cre_...) or the ad's id (ad_...), of this workspace
      */
     id: string;
   }[];
@@ -1064,7 +1064,7 @@ export interface UpdateTaskInput {
    */
   dueDate?: string | null;
   /**
-   * Members of the workspace to assign (user ids); replaces the set
+   * Members of the workspace to assign (user ids), each with a role that can complete tasks (not viewers); replaces the set
    *
    * @maxItems 20
    *
@@ -1079,7 +1079,7 @@ export interface UpdateTaskInput {
   links?: {
     kind: "creative" | "ad";
     /**
-     * Creative or ad id
+     * The creative's id (cre_...) or the ad's id (ad_...), of this workspace
      */
     id: string;
   }[];
@@ -1510,7 +1510,7 @@ export interface CreateReviewLinkInput {
    */
   expiresAt?: string;
   /**
-   * Defaults: comment true, decide false, download false
+   * Defaults: comment true, decide false, download false, internalComments false
    */
   permissions?: {
     /**
@@ -1525,6 +1525,10 @@ export interface CreateReviewLinkInput {
      * Guests may download the originals
      */
     download?: boolean;
+    /**
+     * Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies
+     */
+    internalComments?: boolean;
   };
   /**
    * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
@@ -1558,6 +1562,10 @@ export interface ReviewLink {
      * Guests may download the originals
      */
     download: boolean;
+    /**
+     * Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies
+     */
+    internalComments: boolean;
   };
   /**
    * Created (ISO 8601, UTC)
@@ -2774,6 +2782,10 @@ export interface BuildAdsFromLibraryInput {
    */
   copyVariantIds?: string[];
   /**
+   * own (default): each creative with its own chosen copy variants; all: every creative with every chosen copy variant (all-by-all)
+   */
+  pairing?: "own" | "all";
+  /**
    * The ad's button; platform_a and platform_b each offer a subset (docs/platforms.md)
    */
   callToAction: "learn_more" | "shop_now" | "sign_up" | "download" | "contact_us" | "book_now" | "get_offer" | "apply_now" | "subscribe";
@@ -2781,6 +2793,9 @@ export interface BuildAdsFromLibraryInput {
    * Where the ad leads (http or https)
    */
   landingUrl: string;
+  /**
+   * true: answer the checked pairs and their count without building anything
+   */
   dryRun?: boolean;
   /**
    * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
@@ -2788,6 +2803,11 @@ export interface BuildAdsFromLibraryInput {
   idempotencyKey?: string;
 }
 export interface BuildAdsFromLibraryResult {
+  pairing: "own" | "all";
+  /**
+   * How many ads the build makes (one per row of ads)
+   */
+  pairs: number;
   ads: {
     creativeId: string;
     copyVariantId: string | null;
@@ -5220,6 +5240,10 @@ export interface ShareBoardInput {
      * Guests may download the originals
      */
     download?: boolean;
+    /**
+     * Guests see the team's own comment threads too; off (the default): only the threads guests started through this link, with their replies
+     */
+    internalComments?: boolean;
   };
   /**
    * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
