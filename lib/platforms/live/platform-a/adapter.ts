@@ -39,13 +39,13 @@ export class MetaPlatformAdapter implements PlatformAdapter {
 
   createCampaign: AdsApi["createCampaign"] = (account, write) => this.run(account, (m) => ads.createCampaign(m, write));
   updateCampaign: AdsApi["updateCampaign"] = (account, id, patch) => this.run(account, (m) => ads.updateCampaign(m, id, patch));
-  createAdSet: AdsApi["createAdSet"] = (account, write) => {
+  createAdSet: AdsApi["createAdSet"] = async (account, write) => {
     // Meta's minimums are in the account currency's minor units; the currency is named only in the message.
     checkAdSetWrite(PLATFORM_A_RULES, "platform_a", write, "in the account currency");
     return this.run(account, (m) => ads.createAdSet(m, write));
   };
   updateAdSet: AdsApi["updateAdSet"] = (account, id, patch) => this.run(account, (m) => ads.updateAdSet(m, id, patch));
-  createAd: AdsApi["createAd"] = (account, write) => {
+  createAd: AdsApi["createAd"] = async (account, write) => {
     checkAdCreative(PLATFORM_A_RULES, "platform_a", write.creative);
     return this.run(account, (m) => ads.createAd(m, write));
   };

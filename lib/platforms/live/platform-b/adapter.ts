@@ -60,7 +60,7 @@ export class TikTokLiveAdapter implements PlatformAdapter {
       return ads.createAdSet(t, a, write);
     });
   updateAdSet: AdsApi["updateAdSet"] = (account, id, patch) => this.call(account, (t, a) => ads.updateAdSet(t, a, id, patch));
-  createAd: AdsApi["createAd"] = (account, write) => {
+  createAd: AdsApi["createAd"] = async (account, write) => {
     checkAdCreative(PLATFORM_B_RULES, "platform_b", write.creative);
     return this.call(account, (t, a) => ads.createAd(t, a, write));
   };
