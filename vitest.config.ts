@@ -11,6 +11,7 @@ import { defineConfig } from "vitest/config";
 /** tests/ files that start no server and use no inject("baseUrl"): they run in the unit project. */
 export const IN_PROCESS = [
   "tests/ads/sandbox-platform.test.ts",
+  "tests/platforms/contract.test.ts",
   "tests/api/idempotency-module.test.ts",
   "tests/api/observed-statuses.test.ts",
   "tests/api/wrapper-in-process.test.ts",

@@ -1,182 +1,34 @@
-import type { MediaKind, Platform } from "@/lib/generated/prisma/enums";
-import type { AdObjectStatus, BudgetType, CallToAction, Objective } from "./ads-types";
+import type { Platform } from "@/lib/generated/prisma/enums";
+import type { CallToAction } from "./ads-types";
+import { PLATFORM_A_RULES } from "./live/platform-a/rules";
+import { PLATFORM_B_RULES } from "./live/platform-b/rules";
+import * as checks from "./rule-checks";
+import type { CreativeForRules, PlatformRules, TextForRules } from "./rule-checks";
+
+export { formatMinor, fromPlatformName, scheduledDays, type CreativeForRules, type PlatformRules, type TextForRules } from "./rule-checks";
 
 /**
- * What each platform accepts, in one table per platform: the names it uses, its budget
- * minimums, its media and text limits. The domain checks ads against these before anything
- * is sent; the sandbox enforces the same table, as the real platform would.
+ * What each platform accepts, as its adapter declares it (live/platform-a/rules.ts,
+ * live/platform-b/rules.ts). Domain code (lib/ads, lib/ai) reads the rules only from here. The sandbox
+ * enforces its own copy (sandbox-ads/rules.ts); the contract suite keeps the two equal.
  */
-export interface PlatformRules {
-  /** What the platform calls an ad set. */
-  adSetNoun: "ad set" | "ad group";
-  objectiveNames: Record<Objective, string>;
-  /** The platform's own status names. */
-  statusNames: Record<AdObjectStatus, string>;
-  callToActionNames: Partial<Record<CallToAction, string>>;
-  /** Minimum budget in minor units: per day for daily budgets, per scheduled day for lifetime budgets. */
-  minBudgetPerDayMinor: Record<BudgetType, number>;
-  media: {
-    image: { minWidth: number; minHeight: number; minAspect: number; maxAspect: number; maxBytes: number };
-    video: { minWidth: number; minHeight: number; maxDurationMs: number; maxBytes: number };
-  };
-  /** Code-point limits; 0 means the platform has no such field (it must be empty). */
-  text: { headline: number; primaryText: number; description: number };
-  /** primaryText is required (platform B ads always carry ad text). */
-  primaryTextRequired: boolean;
+export const PLATFORM_RULES: Readonly<Record<Platform, PlatformRules>> = { platform_a: PLATFORM_A_RULES, platform_b: PLATFORM_B_RULES };
+
+export function platformRules(platform: Platform): PlatformRules {
+  return PLATFORM_RULES[platform];
 }
 
-export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
-  platform_a: {
-    adSetNoun: "ad set",
-    objectiveNames: {
-      traffic: "OUTCOME_TRAFFIC",
-      sales: "OUTCOME_SALES",
-      leads: "OUTCOME_LEADS",
-      awareness: "OUTCOME_AWARENESS",
-      engagement: "OUTCOME_ENGAGEMENT",
-    },
-    statusNames: { active: "ACTIVE", paused: "PAUSED", archived: "ARCHIVED", deleted: "DELETED" },
-    callToActionNames: {
-      learn_more: "LEARN_MORE",
-      shop_now: "SHOP_NOW",
-      sign_up: "SIGN_UP",
-      download: "DOWNLOAD",
-      contact_us: "CONTACT_US",
-      book_now: "BOOK_TRAVEL",
-      get_offer: "GET_OFFER",
-      subscribe: "SUBSCRIBE",
-    },
-    minBudgetPerDayMinor: { daily: 100, lifetime: 100 },
-    media: {
-      image: { minWidth: 200, minHeight: 200, minAspect: 9 / 16, maxAspect: 1.91, maxBytes: 30 * 1024 * 1024 },
-      video: { minWidth: 120, minHeight: 120, maxDurationMs: 240 * 60_000, maxBytes: 200 * 1024 * 1024 },
-    },
-    text: { headline: 255, primaryText: 2200, description: 255 },
-    primaryTextRequired: false,
-  },
-  platform_b: {
-    adSetNoun: "ad group",
-    objectiveNames: {
-      traffic: "TRAFFIC",
-      sales: "WEB_CONVERSIONS",
-      leads: "LEAD_GENERATION",
-      awareness: "REACH",
-      engagement: "ENGAGEMENT",
-    },
-    statusNames: { active: "ENABLE", paused: "DISABLE", archived: "ARCHIVE", deleted: "DELETE" },
-    callToActionNames: {
-      learn_more: "LEARN_MORE",
-      shop_now: "SHOP_NOW",
-      sign_up: "SIGN_UP",
-      download: "DOWNLOAD_NOW",
-      contact_us: "CONTACT_US",
-      apply_now: "APPLY_NOW",
-      subscribe: "SUBSCRIBE",
-    },
-    minBudgetPerDayMinor: { daily: 2000, lifetime: 2000 },
-    media: {
-      image: { minWidth: 300, minHeight: 300, minAspect: 9 / 16 - 0.01, maxAspect: 16 / 9 + 0.01, maxBytes: 30 * 1024 * 1024 },
-      video: { minWidth: 360, minHeight: 360, maxDurationMs: 10 * 60_000, maxBytes: 200 * 1024 * 1024 },
-    },
-    text: { headline: 40, primaryText: 100, description: 0 },
-    primaryTextRequired: true,
-  },
-};
-
-export function formatMinor(amountMinor: number, currency: string): string {
-  return `${(amountMinor / 100).toFixed(2)} ${currency}`;
-}
-
-/** Whole days a lifetime budget is scheduled over (at least 1). */
-export function scheduledDays(startTime: Date, endTime: Date): number {
-  return Math.max(1, Math.ceil((endTime.getTime() - startTime.getTime()) / 86_400_000));
-}
-
-/** Why the budget is refused, or null. Lifetime budgets need an end time; the minimum scales with the days scheduled. */
+/** Why the budget is refused by the platform, or null (see rule-checks' budgetProblem). */
 export function budgetProblem(
   platform: Platform,
-  budget: { type: BudgetType; amountMinor: number },
-  schedule: { startTime: Date; endTime: Date | null },
+  budget: Parameters<typeof checks.budgetProblem>[2],
+  schedule: Parameters<typeof checks.budgetProblem>[3],
   currency: string,
 ): string | null {
-  const rules = PLATFORM_RULES[platform];
-  const perDay = rules.minBudgetPerDayMinor[budget.type];
-  if (budget.type === "daily") {
-    return budget.amountMinor < perDay
-      ? `budget.amountMinor: ${platform} needs a daily budget of at least ${perDay} (${formatMinor(perDay, currency)}); got ${budget.amountMinor}`
-      : null;
-  }
-  if (!schedule.endTime) return `endTime: a lifetime budget needs an end time`;
-  if (schedule.endTime.getTime() <= schedule.startTime.getTime()) return `endTime: must be after the start time`;
-  const days = scheduledDays(schedule.startTime, schedule.endTime);
-  const min = perDay * days;
-  return budget.amountMinor < min
-    ? `budget.amountMinor: ${platform} needs a lifetime budget of at least ${min} (${formatMinor(perDay, currency)} per day over ${days} day${days > 1 ? "s" : ""}); got ${budget.amountMinor}`
-    : null;
+  return checks.budgetProblem(platformRules(platform), platform, budget, schedule, currency);
 }
-
-export interface CreativeForRules {
-  id: string;
-  kind: MediaKind;
-  width: number | null;
-  height: number | null;
-  durationMs: number | null;
-  sizeBytes: number;
-}
-
-export interface TextForRules {
-  headline: string | null;
-  primaryText: string | null;
-  description: string | null;
-}
-
-const length = (s: string | null) => (s ? [...s].length : 0);
 
 /** Every way the creative and text break the platform's media and text rules (empty when the ad is acceptable). */
 export function adProblems(platform: Platform, creative: CreativeForRules, text: TextForRules, callToAction: CallToAction): string[] {
-  const rules = PLATFORM_RULES[platform];
-  const problems: string[] = [];
-  const w = creative.width;
-  const h = creative.height;
-  if (creative.kind === "image") {
-    const r = rules.media.image;
-    if (w === null || h === null)
-      problems.push(`creative ${creative.id}: its dimensions are unknown; ${platform} needs at least ${r.minWidth}x${r.minHeight} px`);
-    else {
-      if (w < r.minWidth || h < r.minHeight)
-        problems.push(`creative ${creative.id}: ${w}x${h} px is below ${platform}'s minimum of ${r.minWidth}x${r.minHeight} px`);
-      const aspect = w / h;
-      if (aspect < r.minAspect || aspect > r.maxAspect) {
-        problems.push(
-          `creative ${creative.id}: aspect ratio ${aspect.toFixed(2)} is outside ${platform}'s ${r.minAspect.toFixed(2)} to ${r.maxAspect.toFixed(2)}`,
-        );
-      }
-    }
-    if (creative.sizeBytes > r.maxBytes) problems.push(`creative ${creative.id}: ${creative.sizeBytes} bytes is over ${platform}'s ${r.maxBytes}`);
-  } else {
-    const r = rules.media.video;
-    if (w !== null && h !== null && (w < r.minWidth || h < r.minHeight)) {
-      problems.push(`creative ${creative.id}: ${w}x${h} px is below ${platform}'s minimum of ${r.minWidth}x${r.minHeight} px for video`);
-    }
-    if (creative.durationMs !== null && creative.durationMs > r.maxDurationMs) {
-      problems.push(`creative ${creative.id}: the video runs ${Math.round(creative.durationMs / 1000)} s, over ${platform}'s ${r.maxDurationMs / 1000} s`);
-    }
-    if (creative.sizeBytes > r.maxBytes) problems.push(`creative ${creative.id}: ${creative.sizeBytes} bytes is over ${platform}'s ${r.maxBytes}`);
-  }
-  for (const field of ["headline", "primaryText", "description"] as const) {
-    const max = rules.text[field];
-    const n = length(text[field]);
-    if (max === 0 && n > 0) problems.push(`${field}: ${platform} ads have no ${field}; leave it empty`);
-    else if (n > max) problems.push(`${field}: ${n} characters is over ${platform}'s ${max}`);
-  }
-  if (rules.primaryTextRequired && length(text.primaryText) === 0) problems.push(`primaryText: ${platform} ads need ad text (the copy variant's primary text)`);
-  if (!rules.callToActionNames[callToAction]) {
-    problems.push(`callToAction: ${platform} does not offer "${callToAction}"; use one of ${Object.keys(rules.callToActionNames).join(", ")}`);
-  }
-  return problems;
-}
-
-/** The neutral value whose platform name is `name` in the table, or undefined. */
-export function fromPlatformName<K extends string>(table: Partial<Record<K, string>>, name: string): K | undefined {
-  return (Object.keys(table) as K[]).find((k) => table[k] === name);
+  return checks.adProblems(platformRules(platform), platform, creative, text, callToAction);
 }

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { useFreshDatabase } from "../helpers/in-process-db";
 
 // The sandbox ads platform in-process, against a real database: state, delivery, faults, limits.
@@ -163,4 +163,28 @@ describe("the sandbox ads platform", () => {
     expect(summary.adsDelivered).toBe(200);
     expect(await getDb().sandboxAdDay.count({ where: { accountId: account.externalAccountId } })).toBeGreaterThanOrEqual(200 * 30);
   }, 180_000);
+});
+
+describe("planner statistics", () => {
+  it("refreshes the ads tables and, through lib/platforms, the sandbox's own, without naming them in lib/ads", async () => {
+    const { notePlannerGrowth } = await import("@/lib/ads/planner-stats");
+    const warn = vi.spyOn(console, "warn");
+    const analyzed: string[] = [];
+    const db = getDb();
+    const raw = db.$executeRawUnsafe.bind(db);
+    const spy = vi.spyOn(db, "$executeRawUnsafe").mockImplementation(((sql: string) => {
+      analyzed.push(sql);
+      return raw(sql);
+    }) as typeof db.$executeRawUnsafe);
+    try {
+      await notePlannerGrowth(250);
+    } finally {
+      spy.mockRestore();
+    }
+    // Only the embedded database needs it (PostgreSQL's autovacuum keeps its statistics).
+    const { getPglite } = await import("@/lib/db/client");
+    expect(analyzed).toEqual(getPglite() ? ["ANALYZE ads, ad_sets, ad_campaigns", "ANALYZE sandbox_ads, sandbox_ad_days"] : []);
+    expect(warn).not.toHaveBeenCalledWith(expect.stringContaining("planner statistics"));
+    warn.mockRestore();
+  });
 });

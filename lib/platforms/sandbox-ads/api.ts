@@ -2,7 +2,8 @@ import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { randomUUID } from "node:crypto";
 import type { SandboxAd, SandboxAdSet, SandboxCampaign, SandboxComment } from "@/lib/generated/prisma/client";
-import { adProblems, budgetProblem, fromPlatformName, PLATFORM_RULES } from "../ad-rules";
+import { adProblems, budgetProblem, fromPlatformName } from "../rule-checks";
+import { SANDBOX_RULES } from "./rules";
 import type {
   AdComment,
   AdCreativeSpec,
@@ -37,7 +38,7 @@ export class SandboxAdsApi implements AdsApi {
   constructor(readonly platform: Platform) {}
 
   private get rules() {
-    return PLATFORM_RULES[this.platform];
+    return SANDBOX_RULES[this.platform];
   }
 
   /** Rate limit, then bring delivery up to the current simulated hour. */
@@ -125,7 +126,7 @@ export class SandboxAdsApi implements AdsApi {
     if (!campaign) throw this.notFound("campaign", write.campaignExternalId);
     this.checkTargeting(write.targeting);
     const start = write.startTime ? new Date(write.startTime) : new Date(simulatedNow(acct));
-    const problem = budgetProblem(this.platform, write.budget, { startTime: start, endTime: write.endTime ? new Date(write.endTime) : null }, acct.currency);
+    const problem = budgetProblem(this.rules, this.platform, write.budget, { startTime: start, endTime: write.endTime ? new Date(write.endTime) : null }, acct.currency);
     if (problem) throw this.invalid(problem);
     applyNameFault(this.platform, this.rules.adSetNoun, write.name, `${account.externalAccountId}:${write.clientRef}:create`);
     const audience = write.audienceId ? sandboxAudiences(account.externalAccountId).find((a) => a.externalId === write.audienceId) : undefined;
@@ -172,7 +173,7 @@ export class SandboxAdsApi implements AdsApi {
     if (patch.budget || patch.endTime !== undefined) {
       const budget = patch.budget ?? { type: row.budgetType as Budget["type"], amountMinor: row.budgetMinor };
       const endTime = patch.endTime !== undefined ? (patch.endTime ? new Date(patch.endTime) : null) : row.endTime;
-      const problem = budgetProblem(this.platform, budget, { startTime: row.startTime ?? row.createdAt, endTime }, acct.currency);
+      const problem = budgetProblem(this.rules, this.platform, budget, { startTime: row.startTime ?? row.createdAt, endTime }, acct.currency);
       if (problem) throw this.invalid(problem);
     }
     applyNameFault(this.platform, this.rules.adSetNoun, patch.name ?? row.name, `${account.externalAccountId}:${patch.clientRef}:update`);
@@ -414,6 +415,7 @@ export class SandboxAdsApi implements AdsApi {
 
   private checkCreative(creative: AdCreativeSpec): void {
     const problems = adProblems(
+      this.rules,
       this.platform,
       { id: creative.mediaId, kind: creative.kind, width: null, height: null, durationMs: null, sizeBytes: 0 },
       creative,

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { PLATFORM_RULES } from "../ad-rules";
+import { SANDBOX_RULES } from "./rules";
 import { COMMENT_AUTHORS, COMMENT_MESSAGES, LEAD_NAMES, sandboxLeadForms } from "./catalog";
 import { floorHour, HOUR_MS, localDayHour, simulatedNow, type SandboxAccountRow } from "./clock";
 import { hash32, numericIdFrom, seededRandom } from "./seeded";
@@ -109,7 +109,7 @@ export async function syncDelivery(account: SandboxAccountRow): Promise<Delivery
 async function deliverHours(tx: Prisma.TransactionClient, account: SandboxAccountRow, fromMs: number, toMs: number): Promise<DeliverySummary> {
   const summary = emptySummary();
   summary.hours = (toMs - fromMs) / HOUR_MS;
-  const active = PLATFORM_RULES[account.platform].statusNames.active;
+  const active = SANDBOX_RULES[account.platform].statusNames.active;
   const ads = await tx.$queryRawUnsafe<ActiveAd[]>(
     `SELECT a.id, a."adSetId", a.name, a.quality, a.impressions::float8 AS impressions, a.reach, a."spendMinor"::float8 AS "spendMinor",
             a."leadFormId", s."budgetType", s."budgetMinor",
@@ -124,7 +124,7 @@ async function deliverHours(tx: Prisma.TransactionClient, account: SandboxAccoun
     active,
   );
   if (ads.length === 0) return summary;
-  const objectives = PLATFORM_RULES[account.platform].objectiveNames;
+  const objectives = SANDBOX_RULES[account.platform].objectiveNames;
   const neutralObjective = (name: string) => (Object.keys(objectives) as (keyof typeof objectives)[]).find((k) => objectives[k] === name) ?? "traffic";
 
   const firstDate = localDayHour(fromMs, account.timeZone).date;

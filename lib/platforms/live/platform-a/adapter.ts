@@ -9,6 +9,8 @@ import type { MetaAccount } from "./ads";
 import * as engagement from "./engagement";
 import { getDailyInsights } from "./insights";
 import { pushMetaMedia } from "./media";
+import { PLATFORM_A_RULES } from "./rules";
+import { checkAdCreative, checkAdSetWrite } from "../rule-guard";
 
 /**
  * platform_a for live accounts: the AdsApi contract and media pushes on Meta's Marketing API.
@@ -37,9 +39,16 @@ export class MetaPlatformAdapter implements PlatformAdapter {
 
   createCampaign: AdsApi["createCampaign"] = (account, write) => this.run(account, (m) => ads.createCampaign(m, write));
   updateCampaign: AdsApi["updateCampaign"] = (account, id, patch) => this.run(account, (m) => ads.updateCampaign(m, id, patch));
-  createAdSet: AdsApi["createAdSet"] = (account, write) => this.run(account, (m) => ads.createAdSet(m, write));
+  createAdSet: AdsApi["createAdSet"] = async (account, write) => {
+    // Meta's minimums are in the account currency's minor units; the currency is named only in the message.
+    checkAdSetWrite(PLATFORM_A_RULES, "platform_a", write, "in the account currency");
+    return this.run(account, (m) => ads.createAdSet(m, write));
+  };
   updateAdSet: AdsApi["updateAdSet"] = (account, id, patch) => this.run(account, (m) => ads.updateAdSet(m, id, patch));
-  createAd: AdsApi["createAd"] = (account, write) => this.run(account, (m) => ads.createAd(m, write));
+  createAd: AdsApi["createAd"] = async (account, write) => {
+    checkAdCreative(PLATFORM_A_RULES, "platform_a", write.creative);
+    return this.run(account, (m) => ads.createAd(m, write));
+  };
   updateAd: AdsApi["updateAd"] = (account, id, patch) => this.run(account, (m) => ads.updateAd(m, id, patch));
   listAudiences: AdsApi["listAudiences"] = (account) => this.run(account, (m) => ads.listAudiences(m));
   getDailyInsights: AdsApi["getDailyInsights"] = (account, query) => this.run(account, (m) => getDailyInsights(m, query));

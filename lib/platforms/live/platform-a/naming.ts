@@ -1,16 +1,14 @@
-import { PLATFORM_RULES } from "../../ad-rules";
+import { PLATFORM_A_RULES as RULES } from "./rules";
 import type { AdObjectStatus, CallToAction, Objective } from "../../ads-types";
 
 /**
- * Our neutral names <-> the Marketing API's, from the one table (lib/platforms/ad-rules.ts), and the
+ * Our neutral names <-> the Marketing API's, from Meta's rules (./rules.ts), and the
  * client reference carried in object names.
  *
  * Meta has no idempotency key for creates, so the clientRef rides in the object's name as a
  * trailing ` [adloom:<ref>]`; a create first looks for an object whose name carries it (Graph
  * `filtering` on name CONTAIN), so a step re-run after a crash finds its earlier write.
  */
-const RULES = PLATFORM_RULES.platform_a;
-
 export const tagged = (name: string, clientRef: string) => `${name} [adloom:${clientRef}]`;
 export const refTag = (clientRef: string) => `[adloom:${clientRef}]`;
 

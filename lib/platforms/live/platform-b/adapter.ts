@@ -10,6 +10,8 @@ import * as ads from "./ads";
 import * as comments from "./comments";
 import { pushMediaToTikTok } from "./media";
 import { getDailyInsights } from "./reporting";
+import { PLATFORM_B_RULES } from "./rules";
+import { checkAdCreative, checkAdSetWrite } from "../rule-guard";
 
 /**
  * platform_b live: TikTok's API for Business behind the AdsApi contract. Each call opens the
@@ -52,9 +54,16 @@ export class TikTokLiveAdapter implements PlatformAdapter {
 
   createCampaign: AdsApi["createCampaign"] = (account, write) => this.call(account, (t, a) => ads.createCampaign(t, a, write));
   updateCampaign: AdsApi["updateCampaign"] = (account, id, patch) => this.call(account, (t, a) => ads.updateCampaign(t, a, id, patch));
-  createAdSet: AdsApi["createAdSet"] = (account, write) => this.call(account, (t, a) => ads.createAdSet(t, a, write));
+  createAdSet: AdsApi["createAdSet"] = (account, write) =>
+    this.call(account, (t, a) => {
+      checkAdSetWrite(PLATFORM_B_RULES, "platform_b", write, a.currency);
+      return ads.createAdSet(t, a, write);
+    });
   updateAdSet: AdsApi["updateAdSet"] = (account, id, patch) => this.call(account, (t, a) => ads.updateAdSet(t, a, id, patch));
-  createAd: AdsApi["createAd"] = (account, write) => this.call(account, (t, a) => ads.createAd(t, a, write));
+  createAd: AdsApi["createAd"] = async (account, write) => {
+    checkAdCreative(PLATFORM_B_RULES, "platform_b", write.creative);
+    return this.call(account, (t, a) => ads.createAd(t, a, write));
+  };
   updateAd: AdsApi["updateAd"] = (account, id, patch) => this.call(account, (t, a) => ads.updateAd(t, a, id, patch));
   listAudiences: AdsApi["listAudiences"] = (account) => this.call(account, (t, a) => ads.listAudiences(t, a));
   getDailyInsights: AdsApi["getDailyInsights"] = (account, query) => this.call(account, (t, a) => getDailyInsights(t, a, query));

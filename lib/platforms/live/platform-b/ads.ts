@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { fromPlatformName, PLATFORM_RULES } from "../../ad-rules";
+import { fromPlatformName } from "../../rule-checks";
+import { PLATFORM_B_RULES as RULES } from "./rules";
 import type {
   AdObjectStatus,
   AdPatch,
@@ -23,7 +24,7 @@ import { allPages, getData, id, pageInfo, postJson } from "./client";
 
 /**
  * Campaigns, ad groups and ads on TikTok (/campaign|adgroup|ad/create|update|get/, /status/update/,
- * /adgroup/budget/update/), mapped from the neutral AdsApi terms with ad-rules' platform_b table.
+ * /adgroup/budget/update/), mapped from the neutral AdsApi terms with TikTok's rules (./rules.ts).
  */
 
 /** What every call needs from the connected account. */
@@ -35,8 +36,6 @@ export interface TikTokAccount {
   /** Scopes `request_id`s to the account. */
   accountId: string;
 }
-
-const RULES = PLATFORM_RULES.platform_b;
 
 /** Minor units -> TikTok's decimal amounts in the currency (JPY has none, USD two). */
 function fractionDigits(currency: string): number {
