@@ -249,7 +249,9 @@ describe.each(subjects)("the ad platform contract: $name", (subject) => {
   });
 
   it(`refuses a daily budget below ${platform}'s minimum (${rules.minBudgetPerDayMinor.daily}) with invalid_input (the sets above are built at the minimum)`, async () => {
-    const err = await refusal(api.createAdSet(account, adSetWrite(platform, campaignId, { budget: { type: "daily", amountMinor: rules.minBudgetPerDayMinor.daily - 1 } })));
+    const err = await refusal(
+      api.createAdSet(account, adSetWrite(platform, campaignId, { budget: { type: "daily", amountMinor: rules.minBudgetPerDayMinor.daily - 1 } })),
+    );
     expect(err.code).toBe("invalid_input");
     expect(err.message).toContain("budget");
   });
@@ -298,7 +300,13 @@ describe.each(subjects)("the ad platform contract: $name", (subject) => {
   }
 
   it(rules.primaryTextRequired ? "refuses an ad without primary text (required)" : "accepts an ad without primary text (optional)", async () => {
-    const write = { clientRef: ref("ad"), adSetExternalId: adSetId, name: "No text", status: "paused" as const, creative: creative(platform, mediaId, { primaryText: null }) };
+    const write = {
+      clientRef: ref("ad"),
+      adSetExternalId: adSetId,
+      name: "No text",
+      status: "paused" as const,
+      creative: creative(platform, mediaId, { primaryText: null }),
+    };
     if (rules.primaryTextRequired) expect((await refusal(api.createAd(account, write))).code).toBe("invalid_input");
     else expect((await api.createAd(account, write)).creative.primaryText ?? null).toBeNull();
   });
@@ -306,7 +314,13 @@ describe.each(subjects)("the ad platform contract: $name", (subject) => {
   it("refuses a call to action the platform does not offer", async () => {
     const offered = Object.keys(rules.callToActionNames);
     const missing = (["book_now", "get_offer", "apply_now"] as const).find((c) => !offered.includes(c))!;
-    const write = { clientRef: ref("ad"), adSetExternalId: adSetId, name: "CTA", status: "paused" as const, creative: creative(platform, mediaId, { callToAction: missing }) };
+    const write = {
+      clientRef: ref("ad"),
+      adSetExternalId: adSetId,
+      name: "CTA",
+      status: "paused" as const,
+      creative: creative(platform, mediaId, { callToAction: missing }),
+    };
     expect((await refusal(api.createAd(account, write))).code).toBe("invalid_input");
   });
 

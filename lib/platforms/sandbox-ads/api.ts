@@ -126,7 +126,13 @@ export class SandboxAdsApi implements AdsApi {
     if (!campaign) throw this.notFound("campaign", write.campaignExternalId);
     this.checkTargeting(write.targeting);
     const start = write.startTime ? new Date(write.startTime) : new Date(simulatedNow(acct));
-    const problem = budgetProblem(this.rules, this.platform, write.budget, { startTime: start, endTime: write.endTime ? new Date(write.endTime) : null }, acct.currency);
+    const problem = budgetProblem(
+      this.rules,
+      this.platform,
+      write.budget,
+      { startTime: start, endTime: write.endTime ? new Date(write.endTime) : null },
+      acct.currency,
+    );
     if (problem) throw this.invalid(problem);
     applyNameFault(this.platform, this.rules.adSetNoun, write.name, `${account.externalAccountId}:${write.clientRef}:create`);
     const audience = write.audienceId ? sandboxAudiences(account.externalAccountId).find((a) => a.externalId === write.audienceId) : undefined;

@@ -64,4 +64,3 @@ export const SANDBOX_RULES: Record<Platform, PlatformRules> = {
     primaryTextRequired: true,
   },
 };
-
