@@ -7,7 +7,7 @@ import { newId } from "@/lib/ids";
 import { sendEvent } from "@/lib/jobs/outbox";
 import { reconnectHint } from "@/lib/platforms";
 import { MEDIA_PUSH_REQUESTED_EVENT, toMediaPush, type MediaPushRequestedData } from "./schema";
-import { failPush, isChunked, transferOnce } from "./transfer";
+import { failPush, isChunked, requeuedPush, transferOnce } from "./transfer";
 
 /**
  * The platform's id for the creative's media on the account, or null when it is not there yet: a
@@ -38,17 +38,7 @@ async function openCreativePush(creative: Creative, account: AdAccount): Promise
   if (existing) {
     const { count } = await db.mediaPush.updateMany({
       where: { id: existing.id, jobRun: existing.jobRun, state: "failed" },
-      data: {
-        jobRun: existing.jobRun + 1,
-        state: "queued",
-        sessionId: null,
-        chunkSizeBytes: 0,
-        chunksTotal: 0,
-        chunksDone: 0,
-        externalId: null,
-        failureReason: null,
-        finishedAt: null,
-      },
+      data: requeuedPush(existing.jobRun + 1),
     });
     return { push: await db.mediaPush.findUniqueOrThrow({ where: key }), fresh: count > 0 };
   }

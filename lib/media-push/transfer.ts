@@ -16,6 +16,21 @@ export type TransferOutcome =
 
 export type ProcessingOutcome = { state: "processing" } | { state: "ready"; externalId: string } | { state: "failed"; reason: string } | { state: "stale" };
 
+/** The columns of a push queued for a new job run: no session, no progress, no result (a resend or a retried upload). */
+export function requeuedPush(jobRun: number) {
+  return {
+    jobRun,
+    state: "queued" as const,
+    sessionId: null,
+    chunkSizeBytes: 0,
+    chunksTotal: 0,
+    chunksDone: 0,
+    externalId: null,
+    failureReason: null,
+    finishedAt: null,
+  };
+}
+
 /** Videos larger than one chunk go in chunks (MEDIA_CHUNK_BYTES); images and small videos in one request. */
 export function isChunked(kind: MediaKind, sizeBytes: number): boolean {
   return kind === "video" && sizeBytes > getConfig().platforms.mediaChunkBytes;

@@ -3,7 +3,7 @@ import type { AdAccountRef } from "@/lib/platforms";
 import { getAdAccount } from "@/lib/platforms";
 import { Prisma, type MediaPush, type Upload } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
-import { transferOnce, type TransferOutcome } from "@/lib/media-push/transfer";
+import { requeuedPush, transferOnce, type TransferOutcome } from "@/lib/media-push/transfer";
 
 /** What one push attempt came to; plain JSON so a job step can memoize it. */
 export type PushOutcome = TransferOutcome;
@@ -35,17 +35,7 @@ async function openUploadPush(upload: Upload, account: AdAccountRef): Promise<Me
   if (existing) {
     await db.mediaPush.updateMany({
       where: { id: existing.id, jobRun: existing.jobRun },
-      data: {
-        jobRun: upload.jobRun,
-        state: "queued",
-        sessionId: null,
-        chunkSizeBytes: 0,
-        chunksTotal: 0,
-        chunksDone: 0,
-        externalId: null,
-        failureReason: null,
-        finishedAt: null,
-      },
+      data: requeuedPush(upload.jobRun),
     });
     return db.mediaPush.findUniqueOrThrow({ where: key });
   }

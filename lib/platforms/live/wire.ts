@@ -15,10 +15,15 @@ const TIMEOUT_MS = 30_000;
  * One HTTP call to a live platform, answered as parsed JSON with its status. A network failure or
  * timeout is a retryable upstream_error; the caller classifies the platform's own answers.
  */
-export async function callPlatform(platformName: string, url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+export async function callPlatform(
+  platformName: string,
+  url: string,
+  init: RequestInit = {},
+  timeoutMs = TIMEOUT_MS,
+): Promise<{ status: number; body: any; headers: Headers }> {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     throw new PlatformError("upstream_error", `${platformName} could not be reached (${(err as Error).message})`, { retryable: true });
   }
@@ -31,5 +36,5 @@ export async function callPlatform(platformName: string, url: string, init: Requ
   }
   if (body === undefined && res.ok)
     throw new PlatformError("upstream_error", `${platformName} answered HTTP ${res.status} without a JSON body`, { retryable: true });
-  return { status: res.status, body };
+  return { status: res.status, body, headers: res.headers };
 }

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { getConfig } from "@/lib/services";
 import { PlatformError } from "../../types";
+import { callPlatform } from "../wire";
 
 /**
  * The one place platform_a's wire lives: Meta's Graph API at `{PLATFORM_A_API_URL}/{PLATFORM_A_API_VERSION}/...`,
@@ -48,21 +49,11 @@ export interface GraphAnswer {
 }
 
 async function send(url: string, init: RequestInit): Promise<GraphAnswer> {
-  let res: Response;
-  try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (err) {
-    throw new PlatformError("upstream_error", `platform_a could not be reached (${(err as Error).message})`, { retryable: true });
-  }
-  const text = await res.text();
-  let body: any;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  if (body === undefined) throw new PlatformError("upstream_error", `platform_a answered HTTP ${res.status} without a JSON body`, { retryable: true });
-  return { status: res.status, body, headers: res.headers };
+  const answer = await callPlatform("platform_a", url, init, TIMEOUT_MS);
+  // Graph errors are JSON too: an answer without a body is a failure whatever its status.
+  if (answer.body === undefined)
+    throw new PlatformError("upstream_error", `platform_a answered HTTP ${answer.status} without a JSON body`, { retryable: true });
+  return answer;
 }
 
 function answered(answer: GraphAnswer): any {
