@@ -110,10 +110,23 @@ describe("embedded job runner", () => {
 
   it("sleeps with a durable timer, then continues", async () => {
     await sendEvent({ name: "test/sleep" });
-    const sleeping = await eventually(async () => (await listRuns({ functionId: "test-sleeper", status: "sleeping" }))[0], 5000, "a sleeping run");
-    expect(sleeping.nextAt!.getTime()).toBeGreaterThan(Date.now() - 100);
-    const waits = await getDb().jobWait.findMany({ where: { runId: sleeping.id } });
+    // The sleeping run and its wait, read together (the wait is deleted when the run wakes).
+    const { sleeping, waits } = await eventually(
+      async () => {
+        const [run] = await listRuns({ functionId: "test-sleeper", status: "sleeping" });
+        const rows = run ? await getDb().jobWait.findMany({ where: { runId: run.id } }) : [];
+        return run && rows.length ? { sleeping: run, waits: rows } : undefined;
+      },
+      5000,
+      "a sleeping run",
+    );
     expect(waits.map((w) => w.kind)).toEqual(["sleep"]);
+    // Due about a second after it was written: measured against the row, not the test's clock, which a busy
+    // machine may bring here after the timer is due (the duration itself is checked by `slept` below).
+    const dueAfterMs = waits[0]!.until.getTime() - waits[0]!.createdAt.getTime();
+    expect(dueAfterMs).toBeGreaterThan(0);
+    expect(dueAfterMs).toBeLessThanOrEqual(2000);
+    expect(sleeping.nextAt!.getTime()).toBe(waits[0]!.until.getTime());
     const [run] = await finishedRuns("test-sleeper");
     expect(run!.status).toBe("completed");
     expect((run!.output as { slept: number }).slept).toBeGreaterThanOrEqual(1000);
