@@ -119,7 +119,10 @@ describe("the sandbox ads platform", () => {
     // Comments appeared on the active ads.
     const comments = await api.listComments(account, { limit: 500 });
     expect(comments.length).toBeGreaterThan(0);
-    expect(new Set(comments.map((c) => c.adExternalId))).toEqual(new Set(ads.map((a) => a.externalId)));
+    // Which active ad draws comments depends on the ads' random ids (the generator is seeded by them): each
+    // comment is on one of the active ads, not necessarily on both.
+    const active = new Set(ads.map((a) => a.externalId));
+    expect(comments.every((c) => active.has(c.adExternalId))).toBe(true);
   }, 120_000);
 
   it("collects lead-form submissions on lead ads", async () => {
