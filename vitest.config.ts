@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./tests/setup/longest-first";
 
 // Three projects (docs/testing.md says which test goes where):
 //   unit        everything that needs no server: lib/ and packages/ tests, and the tests/ files listed in
@@ -31,6 +32,7 @@ export const IN_PROCESS = [
   "tests/performance/rollup-health.test.ts",
   "tests/review/link-views.test.ts",
   "tests/sdk/generated-types.test.ts",
+  "tests/setup/longest-first.test.ts",
   "tests/storage/local-driver.test.ts",
   "tests/storage/s3-driver.test.ts",
   "tests/upload-job/terminal-transitions.test.ts",
@@ -83,6 +85,8 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     reporters: ["default"],
+    // Longest files first, by a recorded run (tests/setup/longest-first.ts): a clean clone has no results cache.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

@@ -124,7 +124,8 @@ function runVitest(project, { serverChecks }) {
   });
   if (result.status !== 0) exitCode = 1;
   try {
-    for (const row of JSON.parse(fs.readFileSync(durations, "utf8"))) fileDurations.push({ file: `${row.file} (${row.project})`, ms: row.ms });
+    for (const row of JSON.parse(fs.readFileSync(durations, "utf8")))
+      fileDurations.push({ file: `${row.file} (${row.project})`, key: `${row.project}:${row.file}`, ms: row.ms });
   } catch {
     // no durations: the run ended before its reporters did; the failure is counted below
   }
@@ -229,6 +230,22 @@ if (!built.ok) {
   if (onlyDb !== "postgres") await timed("integration (PGlite)", () => runVitest("integration", { serverChecks: true }));
   if (onlyDb !== "pglite") await timed("postgres", () => runVitest("postgres", { serverChecks: true }));
   if (fullRun && !onlyDb) await timed("playwright", runPlaywright);
+}
+
+// `npm run test:durations`: this run's file times become the order the next runs start files in (longest first,
+// tests/setup/longest-first.ts). Files this run did not reach keep their recorded time.
+if (process.env.ADLOOM_RECORD_DURATIONS === "1" && fileDurations.length) {
+  const record = path.join(root, "tests/file-durations.json");
+  const merged = fs.existsSync(record) ? JSON.parse(fs.readFileSync(record, "utf8")) : {};
+  for (const row of fileDurations) merged[row.key] = row.ms;
+  const exists = (key) => fs.existsSync(path.join(root, key.slice(key.indexOf(":") + 1)));
+  const sorted = Object.fromEntries(
+    Object.entries(merged)
+      .filter(([key]) => exists(key))
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+  fs.writeFileSync(record, `${JSON.stringify(sorted, null, 2)}\n`);
+  console.log(`\nrecorded ${fileDurations.length} file durations in tests/file-durations.json`);
 }
 
 // The budget: `.ci/run` (clean install + npm test) within 12 minutes on the 2-core CI machine; install is not counted here.

@@ -1,0 +1,41 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { TestSpecification } from "vitest/node";
+import LongestFirst, { recordedDurations } from "./longest-first";
+
+const root = "/repo";
+const spec = (project: string, file: string) =>
+  ({ project: { name: project, config: { root } }, moduleId: path.join(root, file) }) as unknown as TestSpecification;
+
+describe("the longest-first test order", () => {
+  it("starts unrecorded files, then recorded ones from the longest, project by project", async () => {
+    const sequencer = new LongestFirst({} as never);
+    (sequencer as unknown as { durations: Map<string, number> }).durations = new Map([
+      ["integration:tests/a.test.ts", 5_000],
+      ["integration:tests/b.test.ts", 60_000],
+      ["postgres:tests/a.test.ts", 90_000],
+    ]);
+    const order = await sequencer.sort([
+      spec("integration", "tests/a.test.ts"),
+      spec("postgres", "tests/a.test.ts"),
+      spec("integration", "tests/new.test.ts"),
+      spec("integration", "tests/b.test.ts"),
+    ]);
+    expect(order.map((s) => `${s.project.name}:${path.relative(root, s.moduleId)}`)).toEqual([
+      "integration:tests/new.test.ts",
+      "integration:tests/b.test.ts",
+      "integration:tests/a.test.ts",
+      "postgres:tests/a.test.ts",
+    ]);
+  });
+
+  it("reads the committed record, and no record means no known durations", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "durations-"));
+    fs.writeFileSync(path.join(dir, "d.json"), JSON.stringify({ "unit:lib/x.test.ts": 12 }));
+    expect(recordedDurations(path.join(dir, "d.json")).get("unit:lib/x.test.ts")).toBe(12);
+    expect(recordedDurations(path.join(dir, "missing.json")).size).toBe(0);
+    expect(recordedDurations().size).toBeGreaterThan(100); // the committed record is found and read
+  });
+});
