@@ -54,6 +54,7 @@ const nextConfig = {
     "pglite-prisma-adapter",
     "@prisma/adapter-pg",
     "@prisma/migrate",
+    "@prisma/schema-engine-wasm",
     "@prisma/driver-adapter-utils",
     "pg",
     "busboy",

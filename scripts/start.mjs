@@ -1,14 +1,20 @@
-// `npm start`: validate configuration and apply migrations, build when needed, then serve.
-import { spawn, spawnSync } from "node:child_process";
+// `npm start`: validate the configuration, build when needed, then serve (the server migrates the database).
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildIfStale } from "./build-if-stale.mjs";
+import { loadConfigCheck } from "./bundle-config-check.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
-const preflight = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/preflight.ts")], { cwd: root, stdio: "inherit", env });
-if (preflight.status !== 0) process.exit(preflight.status ?? 1);
+// The configuration first, before a build can keep anyone waiting; the server prepares the database itself
+// (lib/server/prepare-database.ts), so a start opens it once.
+const problem = (await loadConfigCheck()).configurationProblem(process.env);
+if (problem) {
+  console.error(`[adloom] ${problem}`);
+  process.exit(1);
+}
 
 try {
   if (process.env.ADLOOM_SKIP_BUILD !== "1") buildIfStale();

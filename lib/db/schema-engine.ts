@@ -47,8 +47,9 @@ let engineClass: Promise<typeof SchemaEngine> | undefined;
 // The package's main entry imports the .wasm file as an ES module, which Node cannot do,
 // and @prisma/migrate's own loader looks for the file in the wrong package.
 async function loadEngineClass(): Promise<typeof SchemaEngine> {
-  const require = createRequire(import.meta.url);
-  const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
+  // Resolved from the project, not from this module: inside the server's bundle (the server migrates at start)
+  // the bundler would turn a resolve relative to import.meta.url into a module id.
+  const gluePath = createRequire(path.join(process.cwd(), "package.json")).resolve("@prisma/schema-engine-wasm/schema_engine_bg");
   const glue = await import("@prisma/schema-engine-wasm/schema_engine_bg");
   const bytes = await fs.promises.readFile(gluePath.replace(/\.js$/, ".wasm"));
   const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": glue });

@@ -1,15 +1,33 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { freePort } from "../helpers/ports";
 import { tempDataDir } from "../helpers/server";
 
-it("refuses to start on a bad configuration value, naming the variable", () => {
-  const result = spawnSync(process.execPath, [path.resolve(__dirname, "../../scripts/start.mjs")], {
-    env: { ...process.env, NODE_ENV: "production", PORT: "not-a-port", DATA_DIR: tempDataDir("badcfg"), ADLOOM_SKIP_BUILD: "1" },
+const start = (env: Record<string, string>) =>
+  spawnSync(process.execPath, [path.resolve(__dirname, "../../scripts/start.mjs")], {
+    env: { ...process.env, NODE_ENV: "production", DATA_DIR: tempDataDir("badcfg"), ADLOOM_SKIP_BUILD: "1", ...env },
     encoding: "utf8",
     timeout: 60_000,
   });
+
+it("refuses to start on a bad configuration value, naming the variable", () => {
+  const result = start({ PORT: "not-a-port" });
   expect(result.status).toBe(1);
   expect(result.stderr).toMatch(/Invalid configuration/);
   expect(result.stderr).toMatch(/PORT: must be a positive integer, got "not-a-port"/);
+});
+
+it("refuses PostgreSQL without the key that seals platform tokens, before starting the server", () => {
+  const result = start({ PORT: "1", DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/CREDENTIALS_KEY: required with DATABASE_URL/);
+  expect(result.stdout).not.toMatch(/Next\.js/); // refused by npm start's check, not by a server that started
+});
+
+it("stops, saying why, when the server cannot prepare its database", async () => {
+  const env = { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none", CREDENTIALS_KEY: "test-credentials-key-0123456789abcdef0123" };
+  const result = start({ ...env, PORT: String(await freePort()) });
+  expect(result.status, result.stderr).toBe(1);
+  expect(result.stderr).toMatch(/\[adloom\] could not prepare the database: /);
 });

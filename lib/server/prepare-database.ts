@@ -1,0 +1,34 @@
+import { ConfigError } from "@/lib/config";
+import { getCredentialKeyRing } from "@/lib/credentials/keys";
+import { ensureMigrated } from "@/lib/db/migrate-configured";
+import { getConfig } from "@/lib/services";
+
+/** Why the server cannot start: printed as one `[adloom] …` line (or block) before the process exits. */
+export class StartRefused extends Error {}
+
+/**
+ * What must hold before the server answers anything: the configuration is valid, instances sharing PostgreSQL
+ * have the key that seals platform tokens, the key ring exists (generated into DATA_DIR on the embedded
+ * default's first start, so any backup holds it), and the database is migrated. It runs inside the server
+ * process on the connection the server keeps, so a start opens the database once.
+ */
+export async function prepareDatabase(): Promise<string[]> {
+  let config: ReturnType<typeof getConfig>;
+  try {
+    config = getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) throw new StartRefused(err.message);
+    throw err;
+  }
+  if (config.database.kind === "postgres" && !config.credentials.key) {
+    throw new StartRefused(
+      "Invalid configuration:\n  - CREDENTIALS_KEY: required with DATABASE_URL (the same value on every instance), e.g. openssl rand -base64 32",
+    );
+  }
+  getCredentialKeyRing();
+  try {
+    return await ensureMigrated();
+  } catch (err) {
+    throw new StartRefused(`could not prepare the database: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
