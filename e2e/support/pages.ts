@@ -90,27 +90,48 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
  * shows a focus ring). The skip link counts: it appears when focused.
  */
 export async function expectVisibleTabStops(page: Page, maxStops = 40): Promise<void> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // Each Tab's focused element is measured in the page when the key comes up (after focus moved), so a stop
+  // costs one round trip, not two; the stops are read back in batches.
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    const w = window as unknown as { __tabStops: unknown[]; __tabStopsListening?: boolean };
+    w.__tabStops = [];
+    if (w.__tabStopsListening) return;
+    w.__tabStopsListening = true;
+    window.addEventListener(
+      "keyup",
+      (event) => {
+        if (event.key !== "Tab") return;
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return void w.__tabStops.push(null);
+        const r = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        const described = `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40)}"`;
+        const key = described + `@${Math.round(r.x)},${Math.round(r.y)}`;
+        const visible = r.width >= 2 && r.height >= 2 && style.visibility !== "hidden" && Number(style.opacity) > 0;
+        const ring = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0 ? true : style.boxShadow !== "none";
+        w.__tabStops.push({ key, described, visible, ring });
+      },
+      true,
+    );
+  });
   const problems: string[] = [];
   const seen = new Set<string>();
-  for (let i = 0; i < maxStops; i++) {
-    await page.keyboard.press("Tab");
-    const stop = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      if (!el || el === document.body) return null;
-      const r = el.getBoundingClientRect();
-      const style = getComputedStyle(el);
-      const described = `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40)}"`;
-      const key = described + `@${Math.round(r.x)},${Math.round(r.y)}`;
-      const visible = r.width >= 2 && r.height >= 2 && style.visibility !== "hidden" && Number(style.opacity) > 0;
-      const ring = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0 ? true : style.boxShadow !== "none";
-      return { key, described, visible, ring };
-    });
-    if (!stop) break;
-    if (seen.has(stop.key)) break;
-    seen.add(stop.key);
-    if (!stop.visible) problems.push(`invisible tab stop: ${stop.described}`);
-    else if (!stop.ring) problems.push(`no focus ring: ${stop.described}`);
+  const BATCH = 8;
+  walk: for (let pressed = 0; pressed < maxStops; ) {
+    const n = Math.min(BATCH, maxStops - pressed);
+    for (let i = 0; i < n; i++) await page.keyboard.press("Tab");
+    const stops = await page.evaluate(([from, count]) => (window as unknown as { __tabStops: unknown[] }).__tabStops.slice(from, from + count), [
+      pressed,
+      n,
+    ] as const);
+    pressed += n;
+    for (const stop of stops as ({ key: string; described: string; visible: boolean; ring: boolean } | null)[]) {
+      if (!stop || seen.has(stop.key)) break walk;
+      seen.add(stop.key);
+      if (!stop.visible) problems.push(`invisible tab stop: ${stop.described}`);
+      else if (!stop.ring) problems.push(`no focus ring: ${stop.described}`);
+    }
   }
   expect(problems, `tab stops at ${page.url()}`).toEqual([]);
 }
