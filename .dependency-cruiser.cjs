@@ -21,7 +21,8 @@ const JOB_ENTRIES = "^inngest/(functions/|serve\\.ts$)";
 const DOMAIN =
   "^lib/(?!(http|api|mcp|openapi|dashboard|server|admin|tools|read-models|db|storage|platforms|credentials|jobs|pagination|json|random|observability|cli|sdk|generated)/)[^/]+/";
 /** What the domain runs on: database, media storage, ad platforms, stored-credential encryption, jobs, configuration, the service registry. */
-const INFRA = "^lib/(db|storage|platforms|credentials|jobs|observability)/|^lib/(config|services|log)\\.ts$|^inngest/client\\.ts$|^packages/pglite-driver/";
+const INFRA =
+  "^lib/(db|storage|platforms|credentials|jobs|observability)/|^lib/(config|services|log)\\.ts$|^inngest/client\\.ts$|^packages/(pglite-driver|job-runner)/";
 /** Shared by every layer and importing none: error values, ids, pagination. */
 const NEUTRAL = "^lib/(errors|ids|text-input)\\.ts$|^lib/http-edge-defaults\\.mjs$|^lib/(pagination|json|random)/";
 /**
@@ -42,17 +43,17 @@ module.exports = {
     {
       name: "packages-through-public-api",
       comment:
-        "Platform packages (packages/pglite-driver) are reached only through their public API (the package's index, " +
-        'its package.json "exports"): import "@adloom/pglite-driver", never a file inside it.',
+        "Platform packages (packages/pglite-driver, packages/job-runner) are reached only through their public API (the package's " +
+        'index, its package.json "exports"): import "@adloom/pglite-driver" or "@adloom/job-runner", never a file inside it.',
       severity: "error",
-      from: { pathNot: "^packages/pglite-driver/" },
-      to: { path: "^packages/pglite-driver/src/", pathNot: "^packages/pglite-driver/src/index\\.ts$" },
+      from: { pathNot: "^packages/(pglite-driver|job-runner)/" },
+      to: { path: "^packages/(pglite-driver|job-runner)/src/", pathNot: "^packages/(pglite-driver|job-runner)/src/index\\.ts$" },
     },
     {
       name: "packages-not-app",
       comment: "A platform package knows nothing of the app that uses it: no import of lib/, app/, inngest/ or another layer.",
       severity: "error",
-      from: { path: "^packages/pglite-driver/" },
+      from: { path: "^packages/(pglite-driver|job-runner)/" },
       to: { path: "^(lib|app|inngest|pages|components)/" },
     },
     {

@@ -46,8 +46,8 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
   // Pages API routes (/api/media) load node_modules as external ESM, where next-auth's
   // extensionless `import "next/server"` fails; bundling it works in both routers.
-  // @adloom/pglite-driver (packages/pglite-driver) is a workspace package shipped as TypeScript source.
-  transpilePackages: ["next-auth", "@adloom/pglite-driver"],
+  // @adloom/pglite-driver and @adloom/job-runner (packages/) are workspace packages shipped as TypeScript source.
+  transpilePackages: ["next-auth", "@adloom/pglite-driver", "@adloom/job-runner"],
   // Native or WASM packages that must be loaded from node_modules at run time, not bundled.
   serverExternalPackages: [
     "@electric-sql/pglite",

@@ -75,6 +75,7 @@ export default defineConfig({
       // The workspace packages are tested from their sources (the built dist is what the packaging test checks).
       { find: /^@adloom\/sdk\/catalog$/, replacement: path.join(root, "packages/sdk/src/catalog.ts") },
       { find: /^@adloom\/pglite-driver$/, replacement: path.join(root, "packages/pglite-driver/src/index.ts") },
+      { find: /^@adloom\/job-runner$/, replacement: path.join(root, "packages/job-runner/src/index.ts") },
       { find: /^@adloom\/sdk$/, replacement: path.join(root, "packages/sdk/src/index.ts") },
       { find: /^@\//, replacement: `${root}/` },
     ],

@@ -10,6 +10,7 @@ const SOURCES = [
   "app",
   "lib",
   "packages/pglite-driver/src",
+  "packages/job-runner/src",
   "components",
   "inngest",
   "prisma",

@@ -1,8 +1,8 @@
 import { inngest } from "@/inngest/client";
 import { getConfig } from "@/lib/services";
 import { directSql, type SqlClient } from "@/lib/db/client";
-import { recordEvents } from "./embedded/event-store";
-import { wakeRunners } from "./embedded/wake";
+import { recordEvents } from "./embedded-store/event-store";
+import { jobSignals } from "./embedded/signals";
 
 /**
  * The outbox: the one way the domain starts background work, whatever runs the jobs (the
@@ -27,7 +27,7 @@ export async function sendEvent(event: JobEventInput | JobEventInput[]): Promise
     return inngest.send(events.map((e) => ({ name: e.name, data: e.data ?? {}, ...(e.id ? { id: e.id } : {}) })));
   }
   const ids = await recordEvents(directSql, events, new Date());
-  wakeRunners();
+  jobSignals().wakeRunners();
   return { ids };
 }
 
@@ -48,5 +48,5 @@ export async function enqueueInTransaction(tx: SqlClient, events: OutboxEvent[])
     };
   }
   await recordEvents(tx, events, new Date());
-  return async () => wakeRunners();
+  return async () => jobSignals().wakeRunners();
 }

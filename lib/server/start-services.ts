@@ -17,11 +17,7 @@ export async function startServerServices(): Promise<void> {
   await getDb().$queryRaw`SELECT 1`;
   await startAdminSocket(config.dataDir);
   if (config.jobs.mode === "embedded") {
-    const [{ startEmbeddedRunner }, { appJobs }, { queueDepth }] = await Promise.all([
-      import("@/lib/jobs/embedded"),
-      import("@/inngest/serve"),
-      import("@/lib/jobs/embedded/run-store"),
-    ]);
+    const [{ startEmbeddedRunner, queueDepth }, { appJobs }] = await Promise.all([import("@/lib/jobs/embedded"), import("@/inngest/serve")]);
     await startEmbeddedRunner(appJobs);
     setQueueDepthSource(() => queueDepth(getDb(), new Date()));
   }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ID, inngest } from "@/inngest/client";
 import { getDb } from "@/lib/db/client";
 import { EmbeddedRunner } from "@/lib/jobs/embedded";
-import { canonicalJson, signBody } from "@/lib/jobs/embedded/inngest-internals";
+import { canonicalJson, signBody } from "@adloom/job-runner";
 import { getRun, listRuns } from "@/lib/jobs/runs";
 import { sendEvent } from "@/lib/jobs/outbox";
 import { getEmbeddedSigningKey } from "@/lib/jobs/signing-key";

@@ -1,10 +1,27 @@
+import { EmbeddedRunner as JobRunner, type RunnerLogger, type RunnerOptions as JobRunnerOptions } from "@adloom/job-runner";
 import type { Config } from "@/lib/config";
 import { getServices } from "@/lib/services";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Db } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { recordJobRunEnded } from "@/lib/observability/metrics";
+import { prismaJobStore } from "../embedded-store";
 import { getEmbeddedSigningKey } from "../signing-key";
-import { EmbeddedRunner, type RunnerOptions } from "./runner";
+import { jobSignals } from "./signals";
 
-export { EmbeddedRunner, type RunnerOptions } from "./runner";
+export { queueDepth } from "../embedded-store";
+
+/** The runner's options with the app's adapters filled in: its database, ids, log and metrics, the process's signals. */
+export type RunnerOptions = Omit<JobRunnerOptions, "store" | "signals" | "newId" | "logger" | "onRunEnded"> & { db: Db; logger?: RunnerLogger };
+
+const appLogger: RunnerLogger = { info: (m) => log.info(m, { component: "jobs" }), error: (m, e) => log.error(m, { component: "jobs", err: e }) };
+
+/** @adloom/job-runner's runner over the app's job tables (lib/jobs/embedded-store). */
+export class EmbeddedRunner extends JobRunner {
+  constructor({ db, logger, ...options }: RunnerOptions) {
+    super({ ...options, store: prismaJobStore(db), signals: jobSignals, newId, logger: logger ?? appLogger, onRunEnded: recordJobRunEnded });
+  }
+}
 
 // One runner per service registry (so per process), whichever bundle (instrumentation, a route, a script) starts it.
 const RUNNER = "jobs.embedded-runner";

@@ -1,7 +1,7 @@
 import type { Db, SqlClient } from "@/lib/db/client";
 import { sqlTime } from "@/lib/db/sql-time";
 import { newId } from "@/lib/ids";
-import type { JobEventPayload, JsonObject, SendEventInput } from "./types";
+import type { CandidateWait, JobEventPayload, JsonObject, SendEventInput } from "@adloom/job-runner";
 
 const RECORD_EVENTS = `
       INSERT INTO job_events (id, name, data, ts, "createdAt")
@@ -26,16 +26,6 @@ export async function recordEvents(sql: SqlClient, events: SendEventInput[], now
   });
   if (rows.length) await sql.queryRows(RECORD_EVENTS, [JSON.stringify(rows), sqlTime(now)]);
   return rows.map((r) => r.id);
-}
-
-/** A pending step.waitForEvent that one of a batch's events may satisfy. */
-export interface CandidateWait {
-  runId: string;
-  stepId: string;
-  eventName: string;
-  expression: string | null;
-  /** The waiting run's own triggering event (the expression's `event`). */
-  runEvent: unknown;
 }
 
 /**

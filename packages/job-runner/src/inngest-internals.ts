@@ -1,4 +1,4 @@
-import { canonicalJson } from "@/lib/json/canonical-json";
+import { canonicalJson } from "./canonical-json";
 import { createHmac } from "node:crypto";
 import type { InngestFunction } from "inngest";
 import { parseRetryAfter } from "./duration";

@@ -1,19 +1,7 @@
 import { queryRows, type Db } from "@/lib/db/client";
 import { sqlTime } from "@/lib/db/sql-time";
 import { Prisma, type JobRun } from "@/lib/generated/prisma/client";
-import type { JobEventPayload, JsonValue, StepResult } from "./types";
-
-/** Runs the runner may still drive. */
-export const PENDING = ["queued", "running", "sleeping"] as const;
-
-export interface NewRun {
-  id: string;
-  functionId: string;
-  triggerKey: string;
-  event: JobEventPayload;
-  maxAttempts: number;
-  nextAt: Date;
-}
+import { PENDING, type ClaimedRun, type NewRun, type RunState, type StepResult, type JsonValue } from "@adloom/job-runner";
 
 /** Clears a nullable JSON column (SQL NULL, not JSON null). */
 export const NO_JSON = Prisma.DbNull;
@@ -55,11 +43,6 @@ export async function releaseLeases(db: Db, owner: string): Promise<void> {
 export async function updateOwnedRun(db: Db, id: string, owner: string, data: Prisma.JobRunUpdateManyMutationInput): Promise<boolean> {
   const { count } = await db.jobRun.updateMany({ where: { id, leaseOwner: owner, status: { in: [...PENDING] } }, data });
   return count === 1;
-}
-
-export interface RunState {
-  run: JobRun;
-  steps: { stepId: string; result: StepResult }[];
 }
 
 export async function loadRunState(db: Db, id: string): Promise<RunState | null> {
@@ -107,13 +90,6 @@ export async function nextDueAt(db: Db, now: Date, limited: readonly string[] = 
 
 const PENDING_LIST = "('queued', 'running', 'sleeping')";
 const PENDING_SQL = Prisma.raw(PENDING_LIST);
-
-/** A run claimed (leased) by this runner, with what the drive needs to start without re-reading it. */
-export interface ClaimedRun {
-  run: JobRun;
-  /** The memoized steps, when known (a run that never started has none); null: load them. */
-  steps: { stepId: string; result: StepResult }[] | null;
-}
 
 /**
  * Creates the runs `events` triggered and marks those events processed, in one statement.

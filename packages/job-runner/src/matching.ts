@@ -1,5 +1,6 @@
-import { evaluate } from "./expression";
+import { evaluate, parseExpression } from "./expression";
 import type { FunctionDef } from "./registry";
+import type { CandidateWait } from "./store";
 import type { JobEventPayload } from "./types";
 
 function nameMatches(pattern: string, name: string): boolean {
@@ -15,4 +16,9 @@ export function functionsForEvent(registry: readonly FunctionDef[], event: JobEv
 /** Whether any function listens for events named `name`. */
 export function hasListener(registry: readonly FunctionDef[], name: string): boolean {
   return registry.some((fn) => fn.events.some((t) => nameMatches(t.name, name)));
+}
+
+/** Whether `event` satisfies a pending step.waitForEvent (its `if` expression, when it has one; the name is the caller's check). */
+export function matchesWait(wait: CandidateWait, event: JobEventPayload): boolean {
+  return !wait.expression || evaluate(parseExpression(wait.expression), { event: wait.runEvent, async: event });
 }

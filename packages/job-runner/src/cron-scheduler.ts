@@ -1,8 +1,6 @@
-import type { Db } from "@/lib/db/client";
 import { nextFireTime } from "./cron";
 import type { FunctionDef } from "./registry";
-import { createRuns } from "./run-store";
-import { newId } from "@/lib/ids";
+import type { JobStore } from "./store";
 
 export const SCHEDULED_EVENT = "inngest/scheduled.timer";
 
@@ -12,20 +10,20 @@ export const SCHEDULED_EVENT = "inngest/scheduled.timer";
  * crash between the two writes cannot fire it twice; missed fire times while the
  * server was down collapse into one run. Returns the earliest upcoming fire time.
  */
-export async function fireDueCrons(db: Db, registry: readonly FunctionDef[], now: Date): Promise<Date | null> {
+export async function fireDueCrons(store: JobStore, newId: (prefix: string) => string, registry: readonly FunctionDef[], now: Date): Promise<Date | null> {
   const crons = registry.flatMap((fn) => fn.crons.map((schedule) => ({ fn, schedule })));
   if (!crons.length) return null;
-  const rows = await db.jobCronSchedule.findMany({ where: { functionId: { in: [...new Set(crons.map((c) => c.fn.id))] } } });
+  const rows = await store.cronSchedules([...new Set(crons.map((c) => c.fn.id))]);
   let earliest: Date | null = null;
   for (const { fn, schedule } of crons) {
     const row = rows.find((r) => r.functionId === fn.id && r.cron === schedule.expression);
     let next = row?.nextAt;
     if (!row) {
       next = nextFireTime(schedule, now);
-      await db.jobCronSchedule.createMany({ data: [{ functionId: fn.id, cron: schedule.expression, nextAt: next }], skipDuplicates: true });
+      await store.insertCronSchedule({ functionId: fn.id, cron: schedule.expression, nextAt: next });
     } else if (row.nextAt <= now) {
       const at = row.nextAt;
-      await createRuns(db, [
+      await store.createRuns([
         {
           id: newId("run"),
           functionId: fn.id,
@@ -36,7 +34,7 @@ export async function fireDueCrons(db: Db, registry: readonly FunctionDef[], now
         },
       ]);
       next = nextFireTime(schedule, now);
-      await db.jobCronSchedule.updateMany({ where: { functionId: fn.id, cron: schedule.expression, nextAt: at }, data: { nextAt: next } });
+      await store.advanceCronSchedule(fn.id, schedule.expression, at, next);
     }
     if (next && (!earliest || next < earliest)) earliest = next;
   }

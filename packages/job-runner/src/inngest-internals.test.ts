@@ -22,9 +22,9 @@ import {
 /**
  * Canary for the Inngest SDK's private executor protocol: every piece inngest-internals.ts relies on,
  * exercised against the installed SDK through a real serve handler, in-process. When one of these fails
- * after an upgrade, the protocol changed: fix lib/jobs/embedded/inngest-internals.ts (and only it).
+ * after an upgrade, the protocol changed: fix packages/job-runner/src/inngest-internals.ts (and only it).
  */
-const changed = (what: string) => `Inngest SDK private API changed: ${what}. Everything that relies on it is in lib/jobs/embedded/inngest-internals.ts`;
+const changed = (what: string) => `Inngest SDK private API changed: ${what}. Everything that relies on it is in packages/job-runner/src/inngest-internals.ts`;
 
 const APP = "canary";
 const signingKey = `signkey-prod-${"c0".repeat(32)}`;
@@ -100,7 +100,7 @@ function opsOf(res: ExecutionResponse): Op[] {
 
 const memo = (op: Op, data: unknown = op.data ?? null) => ({ stepId: op.id, result: { type: "data", data } as StepResult });
 
-describe("Inngest private API canary (lib/jobs/embedded/inngest-internals.ts)", () => {
+describe("Inngest private API canary (packages/job-runner/src/inngest-internals.ts)", () => {
   it("reads the function configuration the SDK would sync (getConfig)", () => {
     const [config] = syncedConfigs(journey, APP);
     expect(config?.id, changed("getConfig() no longer answers the full function id")).toBe(`${APP}-journey`);

@@ -1,18 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { CandidateWait } from "./event-store";
-import type { JobEventPayload } from "./types";
+import { matchesWait, type CandidateWait, type JobEventPayload, type NewWait } from "@adloom/job-runner";
 import { saveStep } from "./run-store";
-import { evaluate, parseExpression } from "./expression";
-
-export interface NewWait {
-  stepId: string;
-  kind: "sleep" | "event";
-  name?: string;
-  until: Date;
-  eventName?: string;
-  expression?: string;
-}
 
 /** Records sleeps / event waits the SDK reported; already-known or already-fulfilled ones are left alone. */
 export async function addWaits(db: Db, runId: string, waits: NewWait[]): Promise<void> {
@@ -56,7 +45,7 @@ export async function resolveEventWaitsBatch(db: Db, events: JobEventPayload[], 
     for (let i = 0; i < open.length; i++) {
       const w = open[i]!;
       if (w.eventName !== event.name) continue;
-      if (w.expression && !evaluate(parseExpression(w.expression), { event: w.runEvent, async: event })) continue;
+      if (!matchesWait(w, event)) continue;
       open.splice(i--, 1);
       const { count } = await db.jobWait.updateMany({
         where: { runId: w.runId, stepId: w.stepId, resolvedAt: null },

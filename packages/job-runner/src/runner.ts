@@ -1,32 +1,15 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { InngestFunction } from "inngest";
-import { sqlOf, type Db } from "@/lib/db/client";
-import type { JobRun } from "@/lib/generated/prisma/client";
-import { newId } from "@/lib/ids";
-import { recordJobRunEnded } from "@/lib/observability/metrics";
 import { exponentialBackoff, type BackoffFn } from "./backoff";
 import { fireDueCrons } from "./cron-scheduler";
 import { driveRun, type DriveContext } from "./drive";
-import { recordEvents, takeEventsAndWaits } from "./event-store";
 import type { ServeHandler } from "./inngest-internals";
 import { functionsForEvent, hasListener } from "./matching";
 import { buildRegistry, type FunctionDef } from "./registry";
-import {
-  claimDueRunsWithState,
-  claimLimitedRuns,
-  createRunsForEvents,
-  nextDueAt,
-  releaseForeignLeases,
-  releaseLeases,
-  renewLeases,
-  type ClaimedRun,
-  type NewRun,
-} from "./run-store";
+import type { JobSignals } from "./signals";
+import type { ClaimedRun, JobRunRow, JobStore, NewRun } from "./store";
 import type { Clock, SerializedError } from "./types";
-import { onWake } from "./wake";
-import { resolveEventWaitsBatch } from "./wait-store";
-import { log } from "@/lib/log";
 
 export const FUNCTION_FAILED_EVENT = "inngest/function.failed";
 
@@ -36,7 +19,12 @@ export interface RunnerLogger {
 }
 
 export interface RunnerOptions {
-  db: Db;
+  /** The durable store of runs, steps, waits, events and cron schedules. */
+  store: JobStore;
+  /** The process's signals (wake-ups from sendEvent, step checkpoints), as the client's fetch sees them. */
+  signals: () => JobSignals;
+  /** A new unique id with `prefix` (runs: "run"). */
+  newId: (prefix: string) => string;
   appId: string;
   functions: readonly InngestFunction.Any[];
   /** The serve handler's POST (the same one app/api/inngest exports). */
@@ -52,7 +40,9 @@ export interface RunnerOptions {
   now?: Clock;
   /** True on PGlite: only this process can open the database, so any lease is a dead process's. */
   reclaimLeasesOnStart?: boolean;
-  logger?: RunnerLogger;
+  logger: RunnerLogger;
+  /** Called when a run this runner held has ended (metrics). */
+  onRunEnded?(functionId: string, status: "completed" | "failed"): void;
 }
 
 const EVENT_BATCH = 100;
@@ -98,9 +88,10 @@ export class EmbeddedRunner {
     this.limited = this.registry.filter((f) => f.concurrencyLimit !== null);
     this.limitedIds = this.limited.map((f) => f.id);
     this.now = opts.now ?? (() => new Date());
-    this.log = opts.logger ?? { info: (m) => log.info(m, { component: "jobs" }), error: (m, e) => log.error(m, { component: "jobs", err: e }) };
+    this.log = opts.logger;
     this.drive = {
-      db: opts.db,
+      store: opts.store,
+      signals: opts.signals,
       handler: opts.handler,
       signingKey: opts.signingKey,
       owner: this.owner,
@@ -114,7 +105,7 @@ export class EmbeddedRunner {
       },
       maxRequestsPerClaim: 50,
       yielding: () => this.stopping,
-      onEnded: (run, status) => recordJobRunEnded(run.functionId, status),
+      onEnded: (run, status) => opts.onRunEnded?.(run.functionId, status),
     };
   }
 
@@ -125,15 +116,15 @@ export class EmbeddedRunner {
   async start(): Promise<void> {
     if (this.loop) return;
     if (this.opts.reclaimLeasesOnStart) {
-      const n = await releaseForeignLeases(this.opts.db, this.owner);
+      const n = await this.opts.store.releaseForeignLeases(this.owner);
       if (n) this.log.info(`resuming ${n} run(s) interrupted by a previous process`);
     }
-    this.unsubscribe = onWake(() => this.wakeForEvents());
+    this.unsubscribe = this.opts.signals().onWake(() => this.wakeForEvents());
     const leaseMs = this.opts.leaseMs ?? 30_000;
     this.heartbeat = setInterval(
       () => {
         const ids = [...this.inFlight.keys()];
-        renewLeases(this.opts.db, this.owner, ids, new Date(this.now().getTime() + leaseMs)).catch((err) => this.log.error("lease renewal failed", err));
+        this.opts.store.renewLeases(this.owner, ids, new Date(this.now().getTime() + leaseMs)).catch((err) => this.log.error("lease renewal failed", err));
       },
       Math.max(50, Math.floor(leaseMs / 3)),
     );
@@ -163,7 +154,7 @@ export class EmbeddedRunner {
     clearInterval(this.heartbeat);
     clearTimeout(this.coalesce);
     this.unsubscribe?.();
-    await releaseLeases(this.opts.db, this.owner);
+    await this.opts.store.releaseLeases(this.owner);
   }
 
   /** Runs driven right now by this runner (for metrics). */
@@ -240,7 +231,7 @@ export class EmbeddedRunner {
    * statement with their state, so a drive of a run that never started reads nothing more.
    */
   private async tick(): Promise<number> {
-    const { db } = this.opts;
+    const { store } = this.opts;
     const now = this.now();
     const pollMs = this.opts.pollIntervalMs ?? 1000;
     const full = this.fullRequested || now.getTime() - this.lastFullAt >= pollMs;
@@ -254,14 +245,14 @@ export class EmbeddedRunner {
     const leaseMs = this.opts.leaseMs ?? 30_000;
     if (this.needEvents) {
       this.needEvents = false;
-      const { events, waits } = await takeEventsAndWaits(db, EVENT_BATCH, now);
+      const { events, waits } = await store.takeEventsAndWaits(EVENT_BATCH, now);
       if (events.length) {
-        const woken = waits.length ? await resolveEventWaitsBatch(db, events, waits, now) : [];
+        const woken = waits.length ? await store.resolveEventWaitsBatch(events, waits, now) : [];
         const matched = events.flatMap((event) => functionsForEvent(this.registry, event).map((fn) => ({ fn, event })));
         // Runs of limited functions come last: they are never created claimed (their limit is checked by a claim).
         matched.sort((a, b) => Number(a.fn.concurrencyLimit !== null) - Number(b.fn.concurrencyLimit !== null));
         const runs: NewRun[] = matched.map(({ fn, event }) => ({
-          id: newId("run"),
+          id: this.opts.newId("run"),
           functionId: fn.id,
           triggerKey: `event:${event.id}`,
           event,
@@ -273,8 +264,7 @@ export class EmbeddedRunner {
         // With no older due runs known to be waiting, new runs are created already claimed by
         // this runner (up to its free slots) and driven from memory; the rest wait in the queue.
         const free = this.needClaim || woken.length ? 0 : Math.min(unlimited, this.opts.concurrency - this.inFlight.size);
-        const { created, leased } = await createRunsForEvents(
-          db,
+        const { created, leased } = await store.createRunsForEvents(
           runs,
           events.map((e) => e.id),
           now,
@@ -295,12 +285,12 @@ export class EmbeddedRunner {
 
     // Cron schedules only change when they fire: skip the lookup until the known next fire time.
     if (this.nextCronAt === undefined || (this.nextCronAt !== null && this.nextCronAt <= now)) {
-      this.nextCronAt = await fireDueCrons(db, this.registry, now);
+      this.nextCronAt = await fireDueCrons(store, this.opts.newId, this.registry, now);
       this.needClaim = this.needLimitedClaim = true;
     }
     let free = this.opts.concurrency - this.inFlight.size;
     if (this.needClaim && free > 0) {
-      const claimed = await claimDueRunsWithState(db, this.owner, free, now, leaseMs, this.limitedIds);
+      const claimed = await store.claimDueRunsWithState(this.owner, free, now, leaseMs, this.limitedIds);
       for (const c of claimed) this.startDrive(c);
       // A full claim may have left more due runs: look again as soon as a slot frees.
       this.needClaim = claimed.length === free;
@@ -308,7 +298,7 @@ export class EmbeddedRunner {
       if (this.needLimitedClaim && free > 0) {
         this.needLimitedClaim = false;
         for (const fn of this.limited) {
-          const taken = await claimLimitedRuns(db, fn.id, fn.concurrencyLimit!, this.owner, free, now, leaseMs);
+          const taken = await store.claimLimitedRuns(fn.id, fn.concurrencyLimit!, this.owner, free, now, leaseMs);
           for (const c of taken) this.startDrive(c);
           free -= taken.length;
           if (free <= 0) {
@@ -321,7 +311,7 @@ export class EmbeddedRunner {
     }
     if (this.needTimer && !this.needClaim) {
       this.needTimer = false;
-      this.nextRunAt = await nextDueAt(db, now, this.limitedIds);
+      this.nextRunAt = await store.nextDueAt(now, this.limitedIds);
     }
     const nextCron = this.nextCronAt;
     const next = [nextCron, this.needClaim ? null : this.nextRunAt].filter((d): d is Date => d != null).map((d) => d.getTime() - now.getTime());
@@ -345,11 +335,10 @@ export class EmbeddedRunner {
     this.inFlight.set(id, p);
   }
 
-  private async emitFailure(run: JobRun, error: SerializedError): Promise<void> {
+  private async emitFailure(run: JobRunRow, error: SerializedError): Promise<void> {
     this.log.error(`run ${run.id} of ${run.functionId} failed: ${String(error.message ?? "")}`);
     if (!hasListener(this.registry, FUNCTION_FAILED_EVENT)) return;
-    await recordEvents(
-      sqlOf(this.opts.db),
+    await this.opts.store.recordEvents(
       [{ id: `failed-${run.id}`, name: FUNCTION_FAILED_EVENT, data: { function_id: run.functionId, run_id: run.id, error, event: run.event } }],
       this.now(),
     );

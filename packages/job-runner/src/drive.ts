@@ -1,17 +1,16 @@
-import type { Db } from "@/lib/db/client";
-import type { JobRun } from "@/lib/generated/prisma/client";
 import type { BackoffFn } from "./backoff";
 import { resolveUntil, parseDuration } from "./duration";
-import { onCheckpoint } from "./checkpoint";
 import { parseExpression } from "./expression";
-import { answeredVersion, callFunction, interpret, OP, UNSUPPORTED_OPS, type Op, type Outcome, type ServeHandler, type StepResult } from "./inngest-internals";
+import { answeredVersion, callFunction, interpret, OP, UNSUPPORTED_OPS, type Op, type Outcome, type ServeHandler } from "./inngest-internals";
 import type { FunctionDef } from "./registry";
-import { finishOwnedRun, loadRunState, NO_JSON, PENDING, saveStepsOwned, toJson, updateOwnedRun, type ClaimedRun } from "./run-store";
+import type { JobSignals } from "./signals";
+import { PENDING, type ClaimedRun, type JobRunRow, type JobStore, type NewStep, type NewWait } from "./store";
 import type { Clock, JobEventPayload, JsonValue, SerializedError } from "./types";
-import { addWaits, nextWaitAt, settleWaits, type NewWait } from "./wait-store";
 
 export interface DriveContext {
-  db: Db;
+  store: JobStore;
+  /** The process's signals (checkpoints reach the drive through them). */
+  signals: () => JobSignals;
   handler: ServeHandler;
   signingKey: string;
   owner: string;
@@ -19,13 +18,13 @@ export interface DriveContext {
   backoff: BackoffFn;
   now: Clock;
   /** Called once a run has failed for good (emits `inngest/function.failed`). */
-  onFailed(run: JobRun, error: SerializedError): Promise<void>;
+  onFailed(run: JobRunRow, error: SerializedError): Promise<void>;
   /** Called when a run was put back to wait for a later time (retry, sleep, out of budget). */
   onRescheduled?(): void;
   /** Requests per claim before the run goes back to the queue, so one long run cannot hog a slot. */
   maxRequestsPerClaim: number;
   /** Called when a run this runner held has ended (for metrics). */
-  onEnded?(run: JobRun, status: "completed" | "failed"): void;
+  onEnded?(run: JobRunRow, status: "completed" | "failed"): void;
   /** True once the runner is shutting down: hand the run back after the step in flight. */
   yielding?(): boolean;
 }
@@ -95,9 +94,6 @@ function readOps(outcome: Outcome, now: Date): StepReport {
   return report;
 }
 
-/** A step result that arrived in a reply, to memoize. */
-type NewStep = { stepId: string; name?: string; result: StepResult };
-
 function stepsOf(ops: unknown, includeStep = true): NewStep[] {
   const out: NewStep[] = [];
   for (const op of Array.isArray(ops) ? (ops as Op[]) : []) {
@@ -119,7 +115,7 @@ function stepsOf(ops: unknown, includeStep = true): NewStep[] {
  * or re-reads the state from the database. A run with possible waits is re-read every time.
  */
 export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<void> {
-  const { db, owner } = ctx;
+  const { store, owner } = ctx;
   const runId = claimed.run.id;
   let run = claimed.run;
   let steps = claimed.steps;
@@ -132,8 +128,8 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
   for (let request = 0; request < ctx.maxRequestsPerClaim; request++) {
     if (ctx.yielding?.()) break;
     if (steps === null || waitsPossible) {
-      if (waitsPossible) await settleWaits(db, runId, ctx.now());
-      const state = await loadRunState(db, runId);
+      if (waitsPossible) await store.settleWaits(runId, ctx.now());
+      const state = await store.loadRunState(runId);
       if (!state || !(PENDING as readonly string[]).includes(state.run.status) || state.run.leaseOwner !== owner) return;
       run = state.run;
       steps = state.steps;
@@ -143,7 +139,7 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
     if (!fn) return finish(ctx, run, fail(`Function "${run.functionId}" is not served by this app`)!, versionDirty ? version : null);
     if (run.status !== "running" || !run.startedAt) {
       const startedAt = run.startedAt ?? ctx.now();
-      if (!(await updateOwnedRun(db, runId, owner, { status: "running", startedAt }))) return;
+      if (!(await store.updateOwnedRun(runId, owner, { status: "running", startedAt }))) return;
       run = { ...run, status: "running", startedAt };
     }
 
@@ -167,7 +163,7 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
     /** Memoizes `fresh`; false when the lease is no longer ours (stop driving). */
     const persist = async (fresh: NewStep[]): Promise<boolean> => {
       if (!fresh.length) return true;
-      const { inserted, owned } = await saveStepsOwned(runId, owner, fresh, versionDirty ? version : null, ctx.now());
+      const { inserted, owned } = await store.saveStepsOwned(runId, owner, fresh, versionDirty ? version : null, ctx.now());
       if (owned) versionDirty = false;
       if (inserted < fresh.length) reload = true; // another result was recorded first: it is the one that counts
       saved.push(...fresh);
@@ -179,7 +175,7 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
     let checkpointed = 0;
     const checkpointing = run.attempt === 0;
     const stopCheckpoints = checkpointing
-      ? onCheckpoint(runId, async (ops) => {
+      ? ctx.signals().onCheckpoint(runId, async (ops) => {
           const fresh = stepsOf(ops);
           if (!fresh.length) return true;
           const owned = await persist(fresh);
@@ -225,13 +221,13 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
         if (!(await persist(results))) return;
       }
     }
-    await addWaits(db, runId, report.waits);
+    await store.addWaits(runId, report.waits);
     if (report.waits.length) waitsPossible = true;
 
     if (report.retry) return scheduleRetry(ctx, run, report.retry, versionPatch());
     if (report.progressed) {
       if (run.attempt !== 0 || versionDirty) {
-        if (!(await updateOwnedRun(db, runId, owner, { attempt: 0, error: NO_JSON, ...versionPatch() }))) return;
+        if (!(await store.updateOwnedRun(runId, owner, { attempt: 0, clearError: true, ...versionPatch() }))) return;
         versionDirty = false;
         run = { ...run, attempt: 0, error: null };
       }
@@ -239,33 +235,33 @@ export async function driveRun(ctx: DriveContext, claimed: ClaimedRun): Promise<
       steps = reload || !saved.length ? null : [...known, ...saved.map((s) => ({ stepId: s.stepId, result: s.result }))];
       continue;
     }
-    const wakeAt = await nextWaitAt(db, runId, ctx.now());
+    const wakeAt = await store.nextWaitAt(runId, ctx.now());
     if (!wakeAt) return scheduleRetry(ctx, run, { error: { name: "Error", message: "The function reported no progress" } }, versionPatch());
-    await updateOwnedRun(db, runId, owner, { status: "sleeping", nextAt: wakeAt, leaseOwner: null, leaseExpiresAt: null, ...versionPatch() });
+    await store.updateOwnedRun(runId, owner, { status: "sleeping", nextAt: wakeAt, leaseOwner: null, leaseExpiresAt: null, ...versionPatch() });
     ctx.onRescheduled?.();
     // An event may have resolved a wait between our read and our write: look once more.
-    const again = await nextWaitAt(db, runId, ctx.now());
-    if (again && again.getTime() < wakeAt.getTime()) await db.jobRun.updateMany({ where: { id: runId, status: "sleeping" }, data: { nextAt: again } });
+    const again = await store.nextWaitAt(runId, ctx.now());
+    if (again && again.getTime() < wakeAt.getTime()) await store.advanceSleepingRun(runId, again);
     return;
   }
   // Out of budget for this claim, or shutting down: let other runs (or runners) have it.
-  await updateOwnedRun(db, runId, owner, { nextAt: ctx.now(), leaseOwner: null, leaseExpiresAt: null, ...versionPatch() });
+  await store.updateOwnedRun(runId, owner, { nextAt: ctx.now(), leaseOwner: null, leaseExpiresAt: null, ...versionPatch() });
   ctx.onRescheduled?.();
 }
 
 async function scheduleRetry(
   ctx: DriveContext,
-  run: JobRun,
+  run: JobRunRow,
   retry: { error: SerializedError; retryAfter?: Date },
   extra: { requestVersion?: number | null } = {},
 ): Promise<void> {
   const attempt = run.attempt + 1;
   if (attempt >= run.maxAttempts) return finish(ctx, run, { status: "failed", error: retry.error }, extra.requestVersion ?? null);
   const nextAt = retry.retryAfter ?? new Date(ctx.now().getTime() + ctx.backoff(attempt));
-  await updateOwnedRun(ctx.db, run.id, ctx.owner, {
+  await ctx.store.updateOwnedRun(run.id, ctx.owner, {
     status: "running",
     attempt,
-    error: toJson(retry.error),
+    error: retry.error,
     nextAt,
     leaseOwner: null,
     leaseExpiresAt: null,
@@ -274,8 +270,8 @@ async function scheduleRetry(
   ctx.onRescheduled?.();
 }
 
-async function finish(ctx: DriveContext, run: JobRun, done: NonNullable<StepReport["done"]>, version: number | null): Promise<void> {
-  const ended = await finishOwnedRun(
+async function finish(ctx: DriveContext, run: JobRunRow, done: NonNullable<StepReport["done"]>, version: number | null): Promise<void> {
+  const ended = await ctx.store.finishOwnedRun(
     run.id,
     ctx.owner,
     done.status === "completed" ? { status: "completed", output: done.output } : { status: "failed", error: done.error },
