@@ -1,6 +1,9 @@
 import { expect, signUp, test } from "./support/fixtures";
 import { expectNoAxeViolations, expectNoSidewaysScroll } from "./support/pages";
 
+// The refused pattern is a 400 on purpose; the browser logs it.
+test.use({ allowConsole: [/^Failed to load resource: the server responded with a status of 400 \(Bad Request\)$/] });
+
 test("naming settings: a pattern is refused with its reason, saved, previewed on a file name, and cleared; phone width too", async ({ page }) => {
   await signUp(page, { workspace: "Naming Co" });
   await page.getByRole("link", { name: "Naming" }).click();
