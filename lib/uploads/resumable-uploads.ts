@@ -62,9 +62,16 @@ function principalOf(req: Request): Principal {
  * one the tus protocol prescribes (404/410 unknown or expired, 409 wrong offset, 413 too large).
  */
 export async function handleResumableUpload(request: Request, principal: Principal, uploadId?: string): Promise<Response> {
-  if (request.method === "HEAD" && uploadId) {
+  if (uploadId && request.method !== "POST") {
     const finished = await finishedUploadHead(principal, uploadId);
-    if (finished) return finished;
+    if (finished && request.method === "HEAD") return finished;
+    if (finished) {
+      return errorResponse(
+        409,
+        "conflict",
+        `This resumable upload is complete: it is upload ${uploadId} (GET /api/v1/uploads/${uploadId}); nothing more can be sent to it`,
+      );
+    }
   }
   const tusRequest = new Request(request.url, {
     method: request.method,

@@ -41,6 +41,9 @@ describe("resumable uploads (tus)", () => {
 
     // A resume after the answer was lost: HEAD reports the whole file, so the client is done.
     expect(await tusHead(tenant.key, created.url)).toMatchObject({ status: 200, offset: video.length, length: video.length });
+    const again = await tusPatch(tenant.key, created.url, video.length, Buffer.alloc(1));
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: "conflict", message: expect.stringContaining(`it is upload ${uploadId}`) });
   }, 120_000);
 
   it("answers bad offsets, unknown ids and another workspace's upload with clear errors in the envelope", async () => {

@@ -71,7 +71,7 @@ export const resumableUploadOperations = [
     description:
       "Body: the bytes from `Upload-Offset` on (`Content-Type: application/offset+octet-stream`), streamed to disk as they arrive. " +
       "A connection cut mid-body keeps what arrived: HEAD reads the new offset and the next PATCH continues from it. " +
-      "409 when `Upload-Offset` is not the upload's current offset. Answers 204 with the new `Upload-Offset`, or on the last byte " +
+      "409 when `Upload-Offset` is not the upload's current offset, or the upload is already complete. Answers 204 with the new `Upload-Offset`, or on the last byte " +
       "200 with the upload job (as POST /api/v1/uploads answers; a file whose bytes fail the checks answers 400 and is dropped). " +
       ACCESS,
     tag: TAG,
