@@ -16,12 +16,19 @@ const API_CSP = [{ key: "Content-Security-Policy", value: "default-src 'none'; f
 const CORS_HEADERS = [
   { key: "Access-Control-Allow-Origin", value: "*" },
   { key: "Access-Control-Allow-Methods", value: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" },
-  { key: "Access-Control-Allow-Headers", value: "Authorization, Content-Type, Idempotency-Key, If-None-Match, If-Modified-Since, Range, Last-Event-ID" },
+  {
+    key: "Access-Control-Allow-Headers",
+    value:
+      "Authorization, Content-Type, Idempotency-Key, If-None-Match, If-Modified-Since, Range, Last-Event-ID, " +
+      // Resumable (tus) uploads: lib/uploads/resumable-uploads.ts
+      "Tus-Resumable, Upload-Length, Upload-Metadata, Upload-Offset, Upload-Defer-Length",
+  },
   {
     key: "Access-Control-Expose-Headers",
     value:
       "X-Request-Id, ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotent-Replayed, " +
-      "Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified",
+      "Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified, " +
+      "Location, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Upload-Offset, Upload-Length, Upload-Expires, Upload-Metadata",
   },
   { key: "Access-Control-Max-Age", value: "600" },
 ];

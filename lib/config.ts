@@ -141,6 +141,8 @@ const envSchema = z.object({
   SANDBOX_SLOW_PUSH_MS: positiveInt(3000),
   /** Videos larger than this go to the platform in chunks of this size (bytes; default 8 MiB). */
   MEDIA_CHUNK_BYTES: positiveInt(8 * 1024 * 1024),
+  /** How long an unfinished resumable (tus) upload may sit before it and its partial file are removed (seconds; default 24 h). */
+  RESUMABLE_UPLOAD_EXPIRY_SECONDS: positiveInt(24 * 60 * 60),
   /** Calls per second a sandbox ad account allows (its burst is three seconds' worth). */
   SANDBOX_ADS_CALLS_PER_SECOND: positiveInt(50),
   /** Live platform A (Meta's Graph API): base URL, version in paths, the app for OAuth (with the secret, every call carries appsecret_proof). */
@@ -239,6 +241,8 @@ export interface Config {
   storage:
     | { driver: "local"; dir: string }
     | { driver: "s3"; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  /** Resumable (tus) uploads: where unfinished uploads are staged (local disk, whatever the storage driver) and how long they live. */
+  resumableUploads: { dir: string; expiryMs: number };
   platforms: {
     mode: "sandbox" | "live";
     retryDelaysMs: number[];
@@ -332,6 +336,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
             forcePathStyle: e.S3_FORCE_PATH_STYLE,
           }
         : { driver: "local", dir: path.join(dataDir, "media") },
+    resumableUploads: { dir: path.join(dataDir, "tus"), expiryMs: e.RESUMABLE_UPLOAD_EXPIRY_SECONDS * 1000 },
     platforms: {
       mode: e.PLATFORMS_MODE,
       retryDelaysMs: e.PLATFORM_RETRY_DELAYS_MS.split(",").map((d) => Number(d.trim())),

@@ -38,6 +38,7 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/assistant", heading: "Assistant" },
   { path: "/dashboard/settings/api-keys", heading: "API keys" },
   { path: "/dashboard/settings/webhooks", heading: "Webhooks" },
+  { path: "/dashboard/settings/naming", heading: "Naming" },
   { path: "/dashboard/settings/team", heading: "Team" },
   { path: "/dashboard/settings/plan", heading: "Plan" },
   { path: "/dashboard/settings/security", heading: "Security" },

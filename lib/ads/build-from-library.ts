@@ -7,6 +7,7 @@ import { checkBuildSize, makeAd, type PlannedAd } from "./ads";
 import { getDb } from "@/lib/db/client";
 import { invalidArgument, requireAdSet, requireNotDeleted } from "./lookups";
 import { platformFor } from "./platform-access";
+import { groupByConcept } from "./concepts";
 
 export interface BuildInput {
   adSetId: string;
@@ -16,6 +17,8 @@ export interface BuildInput {
   landingUrl: string;
   /** own (default): each creative with the chosen copy variants written for it; all: every creative with every chosen variant. */
   pairing?: Pairing;
+  /** One ad per concept (creatives whose naming-convention labels differ only in aspect), with the aspect that fits the platform best. */
+  byConcept?: boolean;
   dryRun?: boolean;
 }
 
@@ -58,6 +61,8 @@ export interface BuildRow {
   adId: string | null;
   created: boolean;
   error: { code: string; message: string } | null;
+  /** byConcept: every chosen creative of this ad's concept (the ad uses `creativeId`, the best fit). */
+  conceptCreativeIds?: string[];
 }
 
 const CONCURRENCY = 4;
@@ -81,7 +86,16 @@ export async function buildAdsFromLibrary(
   const adSet = await requireAdSet(principal, input.adSetId);
   requireNotDeleted(adSet, "Ad set");
   const { creatives, copies } = await loadMaterials(principal, creativeIds, copyIds);
-  const pairs = pairsFor(creativeIds, copyIds, (id) => copies.get(id)!.creativeId, pairing);
+  const concepts = input.byConcept
+    ? groupByConcept(
+        adSet.platform,
+        creativeIds.map((id) => creatives.get(id)!),
+        (c) => materialProblems(adSet.platform, c, null, input.callToAction).length === 0,
+      )
+    : null;
+  const chosenIds = concepts ? concepts.map((g) => g.chosen) : creativeIds;
+  const chosenFor = new Map(concepts?.flatMap((g) => g.members.map((m) => [m, g.chosen] as const)));
+  const pairs = pairsFor(chosenIds, copyIds, (id) => chosenFor.get(copies.get(id)!.creativeId) ?? copies.get(id)!.creativeId, pairing);
   checkBuildSize(pairs.length);
 
   const plans: PlannedAd[] = [];
@@ -98,6 +112,7 @@ export async function buildAdsFromLibrary(
       adId: null,
       created: false,
       error: null,
+      ...(concepts ? { conceptCreativeIds: concepts.find((g) => g.chosen === creativeId)!.members } : {}),
     });
     plans.push({ adSet, creative, copy, name, callToAction: input.callToAction, landingUrl: input.landingUrl, leadFormId: null, draftId: null });
   }

@@ -30,6 +30,8 @@ export const CAPABILITIES = {
   "creatives.list": { permission: "library.read", scopes: [], summary: "GET /api/v1/creatives" },
   "creatives.delete": { permission: "library.delete", scopes: ["delete"], summary: "DELETE /api/v1/creatives" },
   "creatives.move": { permission: "library.write", scopes: ["upload"], summary: "Moving creatives between library folders" },
+  "naming.read": { permission: "library.read", scopes: [], summary: "Reading the workspace's file-name convention" },
+  "naming.write": { permission: "library.write", scopes: ["edit"], summary: "Setting the workspace's file-name convention (labels of new creatives)" },
 
   "copy.list": { permission: "library.read", scopes: [], summary: "GET /api/v1/creatives/{id}/copy" },
   "copy.write": { permission: "library.write", scopes: ["edit"], summary: "POST /api/v1/creatives/{id}/copy" },

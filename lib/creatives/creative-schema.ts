@@ -17,6 +17,12 @@ export const CreativeSchema = z
       .describe("`/api/media/<creative_id>`, fetched with the same Bearer key; `?download=<filename>` makes it an attachment. Null until ready"),
     previewPath: z.string().nullable().optional().describe("720p MP4 preview of a video; null until transcoded, always null for images"),
     copyCount: z.number().int().describe("Number of copy variants"),
+    labels: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        "Labels read from the file name by the workspace's naming convention when the creative was made (e.g. concept, hook, aspect); absent when it has none",
+      ),
     createdAt: z.string().describe("Creation time (ISO 8601, UTC)"),
   })
   .meta({ id: "Creative" });
@@ -42,9 +48,14 @@ export function toCreative(row: CreativeRow & { _count: { copies: number } }): C
     mediaPath: ready ? creativeMediaPath(row.id) : null,
     previewPath: row.kind === "video" && ready && row.previewStorageKey ? creativePreviewPath(row.id) : null,
     copyCount: row._count.copies,
+    ...(isLabels(row.nameLabels) ? { labels: row.nameLabels } : {}),
     createdAt: row.createdAt.toISOString(),
   };
 }
 
 /** Prisma `include` that loads what toCreative needs. */
 export const CREATIVE_INCLUDE = { _count: { select: { copies: true } } } as const;
+
+function isLabels(value: unknown): value is Record<string, string> {
+  return !!value && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string");
+}

@@ -12,7 +12,9 @@ import { json, toErrorResponse } from "./responses";
 import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
 
 export type { HttpMethod };
-const MUTATING: ReadonlySet<HttpMethod> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** A REST operation's method: a tool's, or HEAD (the resumable-upload protocol reads offsets with it). */
+export type OperationMethod = HttpMethod | "HEAD";
+const MUTATING: ReadonlySet<OperationMethod> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export interface ApiResult<R> {
   status: number;
@@ -34,7 +36,7 @@ export interface OperationContext<Q, B, P> {
  * The schemas here are the only description of the request and response.
  */
 export interface OperationDef<Q = unknown, B = unknown, P = unknown, R = unknown> {
-  method: HttpMethod;
+  method: OperationMethod;
   /** OpenAPI-style path, e.g. `/api/v1/uploads/{id}`. */
   path: string;
   operationId: string;

@@ -1,11 +1,11 @@
 import { AppError } from "@/lib/errors";
-import { handle, type HttpMethod, type OperationDef, type RouteHandler } from "./operation";
+import { handle, type OperationDef, type OperationMethod, type RouteHandler } from "./operation";
 import { errorResponse, newRequestId, REQUEST_ID_HEADER, toErrorResponse } from "./responses";
 
 interface Route {
   /** Path segments; `{name}` segments capture a parameter. */
   segments: string[];
-  methods: Partial<Record<HttpMethod, RouteHandler>>;
+  methods: Partial<Record<OperationMethod, RouteHandler>>;
 }
 
 function splitPath(path: string): string[] {
@@ -65,11 +65,18 @@ export function createRouter(operations: OperationDef<any, any, any, any>[]): Ro
     for (const route of routes) {
       const params = match(route, segments);
       if (!params) continue;
-      const handler = route.methods[request.method as HttpMethod];
+      const handler = route.methods[request.method as OperationMethod];
       if (handler) return handler(request, { params: Promise.resolve(params) });
+      // HEAD of a GET route: its answer's status and headers, without the body.
+      if (request.method === "HEAD" && route.methods.GET) return headOf(await route.methods.GET(request, { params: Promise.resolve(params) }));
       const allowed = Object.keys(route.methods).join(", ");
       return errorResponse("method_not_allowed", `Method not allowed; this path supports ${allowed}`, { Allow: allowed });
     }
     return errorResponse("not_found", `No API route ${request.method} ${pathname}`);
   };
+}
+
+function headOf(response: Response): Response {
+  void response.body?.cancel();
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

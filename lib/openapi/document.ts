@@ -97,6 +97,12 @@ function otherResponses(other: OtherAnswers, success: { description: string; con
     responses: {
       ...Object.fromEntries(Object.entries(other.sameBody ?? {}).map(([status, description]) => [status, { ...success, description }])),
       ...Object.fromEntries(Object.entries(other.empty ?? {}).map(([status, description]) => [status, { description }])),
+      ...Object.fromEntries(
+        Object.entries(other.errorStatuses ?? {}).map(([status, description]) => [
+          status,
+          { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+        ]),
+      ),
     },
     headers: Object.entries(other.headers ?? {}).map(([name, description]) => ({
       name,
@@ -111,7 +117,8 @@ function otherResponses(other: OtherAnswers, success: { description: string; con
 function operationObject(op: OperationDef<any, any, any, any>, components: Record<string, JsonSchema>) {
   const errors: ErrorCode[] = [...COMMON_ERRORS, ...(op.errors ?? [])];
   if (op.params || op.query || op.body || op.streamedBody) errors.push("invalid_request");
-  if (op.method !== "GET") errors.push("conflict");
+  const readOnly = op.method === "GET" || op.method === "HEAD";
+  if (!readOnly) errors.push("conflict");
   const capability = op.capability ? CAPABILITIES[op.capability] : null;
   const access = capability
     ? `Needs the role permission \`${capability.permission}\`; ${
@@ -141,7 +148,7 @@ function operationObject(op: OperationDef<any, any, any, any>, components: Recor
     parameters: [
       ...parametersOf(op.params, "path", components),
       ...parametersOf(op.query, "query", components),
-      ...(op.method !== "GET"
+      ...(!readOnly
         ? [
             {
               name: "Idempotency-Key",

@@ -8,6 +8,7 @@ import { boardTools } from "./definitions/boards";
 import { copyTools } from "./definitions/copy";
 import { creativeTools } from "./definitions/creatives";
 import { folderTools } from "./definitions/folders";
+import { namingTools } from "./definitions/naming";
 import { performanceTools } from "./definitions/performance";
 import { leadTools } from "./definitions/leads";
 import { taskTools } from "./definitions/tasks";
@@ -27,6 +28,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...accountTools,
   ...uploadTools,
   ...creativeTools,
+  ...namingTools,
   ...copyTools,
   ...folderTools,
   ...webhookTools,

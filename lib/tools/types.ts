@@ -42,6 +42,8 @@ export interface OtherAnswers {
   empty?: Record<string, string>;
   /** Optional request headers those answers depend on. */
   headers?: Record<string, string>;
+  /** Error statuses a protocol prescribes beyond the error codes' own (tus: 410, 412, 413), answered in the error envelope. */
+  errorStatuses?: Record<string, string>;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -1,3 +1,4 @@
+import { labelsForNewCreative } from "@/lib/creatives/naming";
 import { getDb } from "@/lib/db/client";
 import { emitEvent } from "@/lib/events/emit";
 import { newId } from "@/lib/ids";
@@ -32,6 +33,9 @@ export async function completeUpload(input: RunRef & { externalId: string }): Pr
     if (!count) return null;
     // The upload's push to the account now belongs to its creative: the creative is present there.
     await tx.mediaPush.updateMany({ where: { uploadId: upload.id, jobRun: input.jobRun }, data: { creativeId: id } });
+    // Every new creative passes here (uploads, resumable uploads, imports): its name is read by the workspace's convention.
+    const workspace = await tx.workspace.findUnique({ where: { id: upload.workspaceId }, select: { fileNamePattern: true } });
+    const nameLabels = labelsForNewCreative(workspace?.fileNamePattern, upload.fileName);
     await tx.creative.create({
       data: {
         id,
@@ -45,6 +49,7 @@ export async function completeUpload(input: RunRef & { externalId: string }): Pr
         sizeBytes: upload.sizeBytes,
         storageKey: upload.storageKey,
         status: "importing",
+        ...(nameLabels ? { nameLabels } : {}),
       },
     });
     return id;

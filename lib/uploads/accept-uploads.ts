@@ -20,6 +20,8 @@ export interface IncomingFile {
   /** The content type the client declared; the file's bytes must agree with it. */
   declaredType: string;
   stream: Readable;
+  /** The upload's id when it was chosen beforehand (a resumable upload keeps its tus id); a new id otherwise. */
+  id?: string;
 }
 
 /** The request's options, unchecked. Absent: platform_a, and the library root. */
@@ -79,11 +81,8 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
     if (++fileCount > UPLOAD_LIMITS.maxFiles) throw badRequest(`Too many files: at most ${UPLOAD_LIMITS.maxFiles} per request`);
     const fileName = safeFileName(file.fileName);
     const declaredType = normalizeContentType(file.declaredType);
-    const declaredKind = kindOfDeclaredType(declaredType);
-    if (!declaredKind) {
-      throw badRequest(`File "${fileName}" has the unsupported type "${declaredType || "(none)"}": only image/* and video/* files are accepted`);
-    }
-    const id = newId("upl");
+    const declaredKind = requireMediaKind(fileName, declaredType);
+    const id = file.id ?? newId("upl");
     const storageKey = uploadStorageKey(principal.workspaceId, id);
     const inspector = new MediaInspector(fileName, declaredType, declaredKind);
     // The inspector can fail on the first chunk, before storage attaches to it; storage
@@ -157,7 +156,7 @@ export async function startUploadJobs(workspaceId: string, uploads: { id: string
 }
 
 /** Exact names only: `" platform_a"` is refused, as the JSON API refuses it (a guessed value is a wrong value). */
-function parsePlatform(value: string): PlatformName {
+export function parsePlatform(value: string): PlatformName {
   if (!(PLATFORMS as readonly string[]).includes(value)) {
     throw badRequest(`Invalid platform ${JSON.stringify(value)}: use ${PLATFORMS.join(" or ")}`);
   }
@@ -165,12 +164,19 @@ function parsePlatform(value: string): PlatformName {
 }
 
 /** The folder must exist in the caller's workspace and be visible to them; otherwise it is unknown. */
-async function requireUsableFolder(principal: Principal, value: string): Promise<string> {
+export async function requireUsableFolder(principal: Principal, value: string): Promise<string> {
   const folderId = value.trim();
   if (!folderId) throw badRequest("folderId is empty: omit it to upload into the library root");
   const folder = await getDb().folder.findFirst({ where: { id: folderId, workspaceId: principal.workspaceId }, select: { id: true } });
   if (!folder || !(await canUseFolder(principal, folder.id))) throw badRequest(`Unknown folderId "${folderId}": no such folder in this workspace`);
   return folder.id;
+}
+
+/** The kind a declared content type promises (its bytes are checked as they stream); a 400 unless image/* or video/*. */
+export function requireMediaKind(fileName: string, declaredType: string): MediaKind {
+  const kind = kindOfDeclaredType(declaredType);
+  if (!kind) throw badRequest(`File "${fileName}" has the unsupported type "${declaredType || "(none)"}": only image/* and video/* files are accepted`);
+  return kind;
 }
 
 function kindOfDeclaredType(type: string): MediaKind | null {

@@ -5,6 +5,7 @@ import { getCreativeMediaOperation, getCreativePreviewOperation } from "../media
 import { getCreativeVersionMediaOperation } from "../version-media";
 import { streamEvents } from "./events-stream";
 import { exportLeadsOperation } from "./leads-export";
+import { resumableUploadOperations } from "./resumable-uploads";
 import { callToolOperation, listToolsOperation } from "./tools";
 
 /**
@@ -19,6 +20,7 @@ export const operations: OperationDef<any, any, any, any>[] = [
   getCreativePreviewOperation,
   getCreativeVersionMediaOperation,
   ...TOOLS.filter((tool) => tool.rest).map(operationFromTool),
+  ...resumableUploadOperations,
   streamEvents,
   exportLeadsOperation,
 ];

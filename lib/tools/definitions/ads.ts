@@ -92,6 +92,10 @@ const BuildRowSchema = z.object({
   adId: z.string().nullable(),
   created: z.boolean(),
   error: z.object({ code: z.string(), message: z.string() }).nullable().describe("The platform's refusal of this pair"),
+  conceptCreativeIds: z
+    .array(z.string())
+    .optional()
+    .describe("byConcept: the chosen creatives of this ad's concept; the ad uses creativeId, the aspect that fits the platform best"),
 });
 
 const ActivationSchema = z.object({
@@ -426,6 +430,13 @@ export const adTools = [
         .describe("own (default): each creative with its own chosen copy variants; all: every creative with every chosen copy variant (all-by-all)"),
       callToAction: CallToActionSchema,
       landingUrl: LandingUrlArg,
+      byConcept: z
+        .boolean()
+        .optional()
+        .describe(
+          "true: one ad per concept instead of per creative: creatives whose naming-convention labels differ only in aspect (9x16, 4x5, 1x1) are one concept, " +
+            "and its ad uses the aspect the ad set's platform fits best (platform_a: 4x5, 1x1, 9x16; platform_b: 9x16 first). Copy variants of any of the concept's creatives go with its ad",
+        ),
       dryRun: z.boolean().optional().describe("true: answer the checked pairs and their count without building anything"),
     }),
     output: z.object({

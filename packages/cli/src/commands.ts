@@ -7,6 +7,7 @@ import { exportLeads } from "./leads-export.js";
 import { listen } from "./listen.js";
 import { printJson, printRecord, printTable } from "./output.js";
 import { uploadProgress } from "./progress.js";
+import { resumableUploads } from "./resumable.js";
 
 type Json = Record<string, unknown>;
 
@@ -99,12 +100,13 @@ export const COMMANDS: CommandSpec[] = [
 
   {
     name: "uploads push",
-    summary: "Upload files (streamed, with progress); --wait polls until each is completed or failed",
+    summary: "Upload files (streamed, with progress; files over 20 MB resumably, resumed when run again); --wait polls until each is completed or failed",
     positionals: [{ name: "files", rest: true }],
     flags: {
       platform: { type: "string", placeholder: "platform_a|platform_b", description: "Ad platform to push to" },
       folder: { type: "string", placeholder: "ID", description: "Library folder for the creatives" },
       wait: { type: "boolean", description: "Wait for the results; exit 4 when one failed" },
+      resumable: { type: "boolean", description: "Send every file resumably (tus), not only those over 20 MB" },
     },
     async run(ctx) {
       const files = ctx.args.positionals.slice(2);
@@ -125,10 +127,12 @@ export const COMMANDS: CommandSpec[] = [
         files.map((f) => f.split(/[\\/]/).pop()!),
         sizes,
       );
-      const created = await client.uploads.create(files, {
+      const created = await client.uploads.upload(files, {
         platform: platform as Platform | undefined,
         folderId: stringFlag(ctx.args, "folder"),
         onProgress: progress.onProgress,
+        ...resumableUploads(),
+        ...(booleanFlag(ctx.args, "resumable") ? { resumableAboveBytes: 0 } : {}),
       });
       progress.done();
       if (!booleanFlag(ctx.args, "wait")) {

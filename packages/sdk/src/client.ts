@@ -2,6 +2,7 @@ import { AdloomError } from "./errors.js";
 import { EventsResource } from "./events.js";
 import { type FileInput, multipartBlob, multipartStream, prepareFiles, type UploadProgress } from "./multipart.js";
 import { paginate } from "./paginate.js";
+import { RESUMABLE_THRESHOLD_BYTES, type ResumableUploadOptions, sizeOf, uploadResumable } from "./resumable.js";
 import { type ClientOptions, newIdempotencyKey, Transport } from "./transport.js";
 import type { ToolTypes } from "./generated/tools.js";
 import type { Account, CopyFields, CopyVariant, Creative, DeliveryFilters, Page, Platform, Tool, Upload, WebhookDelivery, WebhookEndpoint } from "./types.js";
@@ -139,6 +140,42 @@ class UploadsResource {
       replayable: prepared.every((f) => f.replayable),
     });
     return data.uploads;
+  }
+
+  /**
+   * Uploads one file over the resumable (tus) endpoint: a dropped connection resumes from the
+   * server's offset. Needs `tus-js-client` (an optional peer dependency, or pass `{ tus }`).
+   */
+  async createResumable(file: FileInput, options: ResumableUploadOptions = {}): Promise<{ id: string; status: "processing" }> {
+    return uploadResumable(this.t, file, options);
+  }
+
+  /**
+   * Uploads files the best way for their size: files over `resumableAboveBytes` (20 MiB by default)
+   * one by one over tus (`createResumable`), the rest together in one multipart request (`create`).
+   * Returns one processing upload per file, in the order given.
+   */
+  async upload(
+    files: FileInput[],
+    options: CreateUploadsOptions & Omit<ResumableUploadOptions, "onProgress"> & { resumableAboveBytes?: number | undefined } = {},
+  ): Promise<{ id: string; status: "processing" }[]> {
+    const threshold = options.resumableAboveBytes ?? RESUMABLE_THRESHOLD_BYTES;
+    const sizes = await Promise.all(files.map(sizeOf));
+    const large = new Set(files.map((_, i) => i).filter((i) => (sizes[i] ?? 0) > threshold));
+    const small = files.filter((_, i) => !large.has(i));
+    const { onProgress, resumableAboveBytes: _, ...rest } = options;
+    const smallResults = small.length ? await this.create(small, options) : [];
+    const results: { id: string; status: "processing" }[] = [];
+    let s = 0;
+    for (const [index, file] of files.entries()) {
+      if (!large.has(index)) {
+        results.push(smallResults[s++]!);
+        continue;
+      }
+      const fileName = typeof file === "string" ? file : "path" in file ? (file.name ?? file.path) : file.name;
+      results.push(await this.createResumable(file, { ...rest, onProgress: (loaded, total) => onProgress?.({ index, fileName, loaded, total }) }));
+    }
+    return results;
   }
 
   /** Runs a failed upload's job again. */

@@ -78,6 +78,11 @@ export class Transport {
     this.streamUploads = options.streamUploads ?? canStreamRequestBodies();
   }
 
+  /** The headers every request carries (the key, and any the client was given): for requests made by other HTTP stacks (tus). */
+  authHeaders(): Record<string, string> {
+    return { ...this.headers, Authorization: `Bearer ${this.apiKey}` };
+  }
+
   url(path: string, query?: RequestOptions["query"]): string {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));

@@ -8,4 +8,4 @@ export const dynamic = "force-dynamic";
 export const maxDuration = 3600;
 
 const route = createRouter(operations);
-export { route as GET, route as POST, route as PUT, route as PATCH, route as DELETE };
+export { route as GET, route as HEAD, route as POST, route as PUT, route as PATCH, route as DELETE };

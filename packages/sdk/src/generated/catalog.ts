@@ -456,6 +456,59 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
     }
   },
   {
+    "name": "get_naming_convention",
+    "title": "Get naming convention",
+    "description": "The workspace's file-name pattern (e.g. {concept}_{hook}_{aspect}): new creatives get labels parsed from their file names by it (the creative's labels).",
+    "category": "creatives",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "set_naming_convention",
+    "title": "Set naming convention",
+    "description": "Sets the workspace's file-name pattern: {field} placeholders separated by text, e.g. {concept}_{hook}_{aspect}. Files uploaded or imported from now on are parsed (extension aside) into labels stored on their creatives; {aspect} matches a ratio such as 9x16, 4x5, 1x1 (9:16 is read as 9x16), and creatives whose labels differ only in aspect are one concept (build_ads_from_library with byConcept makes one ad per concept). A name that does not fit gets no labels. pattern null clears it. Pass example to see how a file name would be parsed.",
+    "category": "creatives",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "pattern": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 200
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "e.g. {concept}_{hook}_{aspect}; null or empty to clear"
+        },
+        "example": {
+          "description": "A file name to parse with the new pattern, e.g. spring_hookA_9x16.mp4",
+          "type": "string",
+          "maxLength": 255
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "pattern"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "name": "list_copy_variants",
     "title": "List copy variants",
     "description": "Lists a creative's copy variants (ad texts), newest first. Paginated: pass nextCursor back as cursor.",
@@ -3568,6 +3621,10 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "maxLength": 2000,
           "format": "uri",
           "description": "Where the ad leads (http or https)"
+        },
+        "byConcept": {
+          "description": "true: one ad per concept instead of per creative: creatives whose naming-convention labels differ only in aspect (9x16, 4x5, 1x1) are one concept, and its ad uses the aspect the ad set's platform fits best (platform_a: 4x5, 1x1, 9x16; platform_b: 9x16 first). Copy variants of any of the concept's creatives go with its ad",
+          "type": "boolean"
         },
         "dryRun": {
           "description": "true: answer the checked pairs and their count without building anything",

@@ -145,6 +145,12 @@ export interface Creative {
    */
   copyCount: number;
   /**
+   * Labels read from the file name by the workspace's naming convention when the creative was made (e.g. concept, hook, aspect); absent when it has none
+   */
+  labels?: {
+    [k: string]: string;
+  };
+  /**
    * Creation time (ISO 8601, UTC)
    */
   createdAt: string;
@@ -499,6 +505,54 @@ export interface MoveCreativesInput {
 }
 export interface MoveCreativesResult {
   moved: number;
+}
+export interface GetNamingConventionInput {}
+export interface GetNamingConventionResult {
+  namingConvention: {
+    /**
+     * The file-name pattern, e.g. {concept}_{hook}_{aspect}; null when none is set
+     */
+    pattern: string | null;
+    /**
+     * The pattern's fields, in order
+     */
+    fields: string[];
+  };
+}
+export interface SetNamingConventionInput {
+  /**
+   * e.g. {concept}_{hook}_{aspect}; null or empty to clear
+   */
+  pattern: string | null;
+  /**
+   * A file name to parse with the new pattern, e.g. spring_hookA_9x16.mp4
+   */
+  example?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SetNamingConventionResult {
+  namingConvention: {
+    /**
+     * The file-name pattern, e.g. {concept}_{hook}_{aspect}; null when none is set
+     */
+    pattern: string | null;
+    /**
+     * The pattern's fields, in order
+     */
+    fields: string[];
+  };
+  example: {
+    fileName: string;
+    /**
+     * null: the name does not fit the pattern
+     */
+    labels: {
+      [k: string]: string;
+    } | null;
+  } | null;
 }
 export interface ListCopyVariantsInput {
   /**
@@ -2794,6 +2848,10 @@ export interface BuildAdsFromLibraryInput {
    */
   landingUrl: string;
   /**
+   * true: one ad per concept instead of per creative: creatives whose naming-convention labels differ only in aspect (9x16, 4x5, 1x1) are one concept, and its ad uses the aspect the ad set's platform fits best (platform_a: 4x5, 1x1, 9x16; platform_b: 9x16 first). Copy variants of any of the concept's creatives go with its ad
+   */
+  byConcept?: boolean;
+  /**
    * true: answer the checked pairs and their count without building anything
    */
   dryRun?: boolean;
@@ -2825,6 +2883,10 @@ export interface BuildAdsFromLibraryResult {
       code: string;
       message: string;
     } | null;
+    /**
+     * byConcept: the chosen creatives of this ad's concept; the ad uses creativeId, the aspect that fits the platform best
+     */
+    conceptCreativeIds?: string[];
   }[];
   created: number;
   existing: number;

@@ -126,6 +126,8 @@ import type {
   GetInsightsResult,
   GetLeadInput,
   GetLeadResult,
+  GetNamingConventionInput,
+  GetNamingConventionResult,
   GetPerformanceFactsInput,
   GetPerformanceFactsResult,
   GetPerformanceGoalInput,
@@ -258,6 +260,8 @@ import type {
   SetAdSetBudgetResult,
   SetDefaultAdAccountInput,
   SetDefaultAdAccountResult,
+  SetNamingConventionInput,
+  SetNamingConventionResult,
   SetPerformanceGoalInput,
   SetPerformanceGoalResult,
   SetReviewStatusInput,
@@ -320,6 +324,10 @@ export interface ToolTypes {
   delete_creatives: { input: DeleteCreativesInput; result: DeleteCreativesResult; readOnly: false; destructive: true };
   /** Move creatives */
   move_creatives: { input: MoveCreativesInput; result: MoveCreativesResult; readOnly: false; destructive: false };
+  /** Get naming convention */
+  get_naming_convention: { input: GetNamingConventionInput; result: GetNamingConventionResult; readOnly: true; destructive: false };
+  /** Set naming convention */
+  set_naming_convention: { input: SetNamingConventionInput; result: SetNamingConventionResult; readOnly: false; destructive: false };
   /** List copy variants */
   list_copy_variants: { input: ListCopyVariantsInput; result: ListCopyVariantsResult; readOnly: true; destructive: false };
   /** Add copy variant */
@@ -605,6 +613,8 @@ export const TOOL_NAMES = [
   "get_creative",
   "delete_creatives",
   "move_creatives",
+  "get_naming_convention",
+  "set_naming_convention",
   "list_copy_variants",
   "create_copy_variant",
   "save_copy_variant",
