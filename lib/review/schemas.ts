@@ -75,6 +75,10 @@ export const VersionSchema = z
     width: z.number().int().nullable(),
     height: z.number().int().nullable(),
     mediaPath: z.string().describe("`/api/media/<creative_id>/versions/<number>` (same Bearer key as mediaPath)"),
+    thumbnails: z
+      .object({ small: z.string().describe("320 px wide WebP"), large: z.string().describe("960 px wide WebP") })
+      .optional()
+      .describe("This version's thumbnails (a video's poster frame), cached as immutable"),
     current: z.boolean(),
     actorName: z.string().describe("Who added it"),
     commentCount: z.number().int(),

@@ -198,7 +198,7 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
 
       {kind === "image" ? (
         <ImageWithPins
-          src={shownVersion.mediaPath}
+          src={shownVersion.thumbnails?.large ?? shownVersion.mediaPath}
           alt={`${fileName}, version ${shown}`}
           width={shownVersion.width}
           height={shownVersion.height}
@@ -338,10 +338,11 @@ function CompareVersions({
             </label>
             {v.kind === "image" ? (
               // eslint-disable-next-line @next/next/no-img-element -- session media
-              <img src={v.mediaPath} alt={`${fileName}, version ${v.number}`} className="w-full rounded bg-slate-900 object-contain" />
+              <img src={v.thumbnails?.large ?? v.mediaPath} alt={`${fileName}, version ${v.number}`} className="w-full rounded bg-slate-900 object-contain" />
             ) : (
               <video
                 src={v.mediaPath}
+                poster={v.thumbnails?.large}
                 controls
                 playsInline
                 preload="metadata"

@@ -141,6 +141,19 @@ export interface Creative {
    */
   previewPath?: string | null;
   /**
+   * Thumbnail paths (same Bearer key as mediaPath), cached as immutable: they change when the file does. Null until ready
+   */
+  thumbnails?: {
+    /**
+     * 320 px wide WebP (a video's poster frame)
+     */
+    small: string;
+    /**
+     * 960 px wide WebP (a video's poster frame)
+     */
+    large: string;
+  } | null;
+  /**
    * Number of copy variants
    */
   copyCount: number;
@@ -1445,6 +1458,19 @@ export interface CreativeVersion {
    * `/api/media/<creative_id>/versions/<number>` (same Bearer key as mediaPath)
    */
   mediaPath: string;
+  /**
+   * This version's thumbnails (a video's poster frame), cached as immutable
+   */
+  thumbnails?: {
+    /**
+     * 320 px wide WebP
+     */
+    small: string;
+    /**
+     * 960 px wide WebP
+     */
+    large: string;
+  };
   current: boolean;
   /**
    * Who added it
@@ -4873,6 +4899,19 @@ export interface BoardCard {
    * `/api/media/<id>` once ready (same key or session)
    */
   mediaPath: string | null;
+  /**
+   * Thumbnails (a video's poster frame) once ready, cached as immutable
+   */
+  thumbnails?: {
+    /**
+     * 320 px wide WebP
+     */
+    small: string;
+    /**
+     * 960 px wide WebP
+     */
+    large: string;
+  } | null;
   width: number | null;
   height: number | null;
   durationSeconds: number | null;
