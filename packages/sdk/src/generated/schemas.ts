@@ -1598,6 +1598,27 @@ export interface ReviewLink {
    */
   createdAt: string;
   revokedAt: string | null;
+  /**
+   * Whether get_review_link_url can show its address again (links made before that could not)
+   */
+  copyable: boolean;
+  /**
+   * What the link shares, by name (in list_review_links)
+   */
+  shares?: {
+    /**
+     * The shared folder's name (with its subfolders); null for a creatives link
+     */
+    folderName: string | null;
+    /**
+     * File names of the first shared creatives (up to 5)
+     */
+    creativeNames: string[];
+    /**
+     * How many creatives the link names (0 for a folder link)
+     */
+    creativeCount: number;
+  };
 }
 export interface CreateReviewLinkResult {
   link: ReviewLink;
@@ -1620,6 +1641,18 @@ export interface ListReviewLinksInput {
 export interface ListReviewLinksResult {
   links: ReviewLink[];
   nextCursor: string | null;
+}
+export interface GetReviewLinkUrlInput {
+  /**
+   * Review link id
+   */
+  id: string;
+}
+export interface GetReviewLinkUrlResult {
+  /**
+   * The guest page's address
+   */
+  url: string;
 }
 export interface RevokeReviewLinkInput {
   /**
