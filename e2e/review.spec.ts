@@ -244,7 +244,15 @@ test("review links manager at phone width: the folder link is listed and revoked
   await expect(link).toBeVisible();
   const url = (await link.textContent())!.trim();
   await expect(page.getByTestId("review-link-row")).toHaveCount(1);
+  // After a reload the list says what the link shares, and shows its address again on request.
+  await page.reload();
+  const row = page.getByTestId("review-link-row");
+  await expect(row.getByTestId("review-link-shares")).toHaveText("Shares the folder Summer and its subfolders");
+  await row.getByRole("button", { name: "Show link" }).click();
+  await expect(row.getByTestId("review-link-url")).toHaveText(url);
+  await expect(row.getByRole("button", { name: "Copy link" })).toBeVisible();
   expect(await contentOverflows(page)).toBe(false);
+  await expectNoAxeViolations(page);
   await screenshot(page, "review-links");
   await page.getByRole("button", { name: "Revoke" }).click();
   await expect(page.getByTestId("review-link-row")).toContainText("revoked");
