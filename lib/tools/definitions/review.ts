@@ -225,7 +225,8 @@ export const reviewTools = [
   defineTool({
     name: "list_review_links",
     title: "List review links",
-    description: "The workspace's review links, newest first, with their state (active, expired, revoked) and what they share by name. get_review_link_url shows an address again. Paginated.",
+    description:
+      "The workspace's review links, newest first, with their state (active, expired, revoked) and what they share by name. get_review_link_url shows an address again. Paginated.",
     category: "review",
     capability: "review.share",
     readOnly: true,
