@@ -1,5 +1,6 @@
 import { mp4Video, pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 
 test("upload an image and a video, watch them complete, edit copy, play and seek the video, delete", async ({ page }) => {
   await signUp(page, { workspace: "Media Team" });
@@ -179,4 +180,46 @@ test("library budget: with 10,000 creatives the page paints within 1.5 s and a s
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await page.getByRole("button", { name: "Teasers", exact: true }).click();
   await expect(page.getByText("This folder is empty")).toBeVisible();
+});
+
+test("the library, the creative page and a video show thumbnails, not originals, at 390 and 1440 px with axe clean", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signUp(page, { workspace: "Thumbnails" });
+  await switchToPro(page);
+  // A 3000 × 2000 photo and a video, uploaded as a marketer would.
+  await page.goto("/dashboard/uploads");
+  await page.getByTestId("upload-input").setInputFiles([
+    { name: "photo.png", mimeType: "image/png", buffer: await pngImage(3000, 2000) },
+    { name: "clip.mp4", mimeType: "video/mp4", buffer: mp4Video(640, 360, 2) },
+  ]);
+  for (const file of ["photo.png", "clip.mp4"])
+    await expect(page.locator(`[data-testid="upload-row"][data-file="${file}"]`)).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+
+  const mediaRequests: string[] = [];
+  page.on("request", (r) => {
+    const { pathname } = new URL(r.url());
+    if (pathname.startsWith("/api/media/")) mediaRequests.push(pathname);
+  });
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await page.goto("/dashboard/library");
+    const tiles = page.getByTestId("creative-tile");
+    await expect(tiles).toHaveCount(2, { timeout: 30_000 });
+    for (const name of ["photo.png", "clip.mp4"]) {
+      const img = page.getByRole("img", { name });
+      await expect(img).toHaveJSProperty("complete", true);
+      // The browser chose one of the two WebP widths, and the picture decoded.
+      expect(await img.evaluate((el: HTMLImageElement) => el.currentSrc)).toMatch(/\/api\/media\/[^/]+\/thumbnails\/(320|960)\/[0-9a-f]{24}$/);
+      expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
+    }
+    await expectNoSidewaysScroll(page);
+    await expectNoAxeViolations(page);
+  }
+  await page.getByRole("link", { name: /photo\.png/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("photo.png");
+  await expect(page.getByRole("img", { name: "photo.png" }).first()).toHaveJSProperty("complete", true);
+  await expect(page.getByTestId("view-original")).toHaveAttribute("href", /\/api\/media\/[^/]+$/);
+  await expectNoAxeViolations(page);
+  // No page asked for an original: only thumbnails (and the video's preview, when played).
+  expect(mediaRequests.filter((p) => !/\/thumbnails\//.test(p))).toEqual([]);
 });

@@ -151,6 +151,28 @@ test("a guest comments at 2.5 s on a video and approves at phone width; the mark
     await expect(page.getByTestId("thread")).toContainText("The logo should appear a beat earlier");
     await page.getByRole("button", { name: "Compare" }).click();
     await expect(page.getByTestId("compare").locator("video")).toHaveCount(2);
+    // Side by side, the two versions play, pause and seek together.
+    const left = page.getByTestId("compare-video-left");
+    const right = page.getByTestId("compare-video-right");
+    for (const v of [left, right])
+      await v.evaluate(async (el: HTMLVideoElement) => {
+        el.muted = true;
+        if (el.readyState < 1) await new Promise((r) => el.addEventListener("loadedmetadata", r, { once: true }));
+      });
+    await page.getByRole("button", { name: "Play or pause both" }).click();
+    await expect.poll(() => right.evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
+    await page.getByRole("button", { name: "Play or pause both" }).click();
+    await expect.poll(() => right.evaluate((el: HTMLVideoElement) => el.paused)).toBe(true);
+    expect(await left.evaluate((el: HTMLVideoElement) => el.paused)).toBe(true);
+    await left.evaluate((el: HTMLVideoElement) => {
+      el.currentTime = 1.5;
+    });
+    await expect.poll(() => right.evaluate((el: HTMLVideoElement) => el.currentTime)).toBeCloseTo(1.5, 1);
+    await right.evaluate((el: HTMLVideoElement) => el.play());
+    await expect.poll(() => left.evaluate((el: HTMLVideoElement) => !el.paused)).toBe(true);
+    await right.evaluate((el: HTMLVideoElement) => el.pause());
+    await expect.poll(() => left.evaluate((el: HTMLVideoElement) => el.paused)).toBe(true);
+    await expectNoAxeViolations(page);
     await page.getByRole("button", { name: "v2 (current)" }).click();
 
     await page.goto("/dashboard/library?review=approved");
@@ -222,7 +244,15 @@ test("review links manager at phone width: the folder link is listed and revoked
   await expect(link).toBeVisible();
   const url = (await link.textContent())!.trim();
   await expect(page.getByTestId("review-link-row")).toHaveCount(1);
+  // After a reload the list says what the link shares, and shows its address again on request.
+  await page.reload();
+  const row = page.getByTestId("review-link-row");
+  await expect(row.getByTestId("review-link-shares")).toHaveText("Shares the folder Summer and its subfolders");
+  await row.getByRole("button", { name: "Show link" }).click();
+  await expect(row.getByTestId("review-link-url")).toHaveText(url);
+  await expect(row.getByRole("button", { name: "Copy link" })).toBeVisible();
   expect(await contentOverflows(page)).toBe(false);
+  await expectNoAxeViolations(page);
   await screenshot(page, "review-links");
   await page.getByRole("button", { name: "Revoke" }).click();
   await expect(page.getByTestId("review-link-row")).toContainText("revoked");

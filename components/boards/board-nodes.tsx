@@ -69,7 +69,7 @@ export function CardBody({ card, imageUrl }: { card: BoardCard; imageUrl: string
   return (
     <>
       <div className="relative min-h-0 flex-1 bg-slate-100">
-        {card.kind === "image" && imageUrl ? (
+        {imageUrl && (card.kind === "image" || card.thumbnails) ? (
           // Lazy, so a board of hundreds of cards fetches only the pictures in view.
           <img src={imageUrl} alt="" loading="lazy" decoding="async" draggable={false} className="h-full w-full object-contain" />
         ) : (

@@ -9,8 +9,8 @@ import type { ThreadView } from "./types";
  */
 export const VideoWithMarks = forwardRef<
   HTMLVideoElement,
-  { src: string; title: string; durationSeconds: number | null; threads: ThreadView[]; preload?: "none" | "metadata" }
->(function VideoWithMarks({ src, title, durationSeconds, threads, preload = "metadata" }, ref) {
+  { src: string; title: string; durationSeconds: number | null; threads: ThreadView[]; preload?: "none" | "metadata"; poster?: string | null }
+>(function VideoWithMarks({ src, title, durationSeconds, threads, preload = "metadata", poster }, ref) {
   const [duration, setDuration] = useState<number | null>(durationSeconds);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   useEffect(() => {
@@ -32,6 +32,7 @@ export const VideoWithMarks = forwardRef<
         controls
         playsInline
         preload={preload}
+        poster={poster ?? undefined}
         aria-label={title}
         className="aspect-video w-full bg-slate-900"
       />

@@ -1,7 +1,7 @@
 import { NonRetriableError } from "inngest";
 import { z } from "zod";
 import { inngest } from "@/inngest/client";
-import { finishCreativeImport, renderCreativePreview } from "@/lib/creatives/import-creative";
+import { finishCreativeImport, renderCreativePreview, renderCreativeThumbnails } from "@/lib/creatives/import-creative";
 import { abandonRun, completeUpload, failUpload } from "@/lib/upload-job/finish-upload";
 import { pushUploadOnce } from "@/lib/upload-job/push-attempt";
 import { UPLOAD_REQUESTED_EVENT } from "@/lib/uploads/upload-schema";
@@ -15,7 +15,8 @@ import { runMediaTransfer } from "./media-transfer-steps";
  * media push, lib/media-push: each attempt its own step with durable sleeps between them,
  * PLATFORM_RETRY_DELAYS_MS; large videos in recorded chunks, then the platform's processing),
  * so a restart resumes where it stopped. Success completes the upload and files its
- * creative, which is then probed (and, for videos, given a 720p preview) in later steps;
+ * creative, which is then probed, given WebP thumbnails (lib/creatives/renditions) and, for
+ * videos, a 720p preview in later steps;
  * a terminal refusal or exhausted retries fail it. Each outcome emits one event per run.
  */
 export const uploadPush = inngest.createFunction(
@@ -49,6 +50,7 @@ export const uploadPush = inngest.createFunction(
     if (!creativeId) return { uploadId, jobRun, status: "skipped" };
 
     const imported = await step.run("import-creative", () => finishCreativeImport(creativeId));
+    if (imported.status === "ready") await step.run("render-thumbnails", () => renderCreativeThumbnails(creativeId));
     if (imported.status === "ready" && imported.kind === "video") {
       await step.run("render-preview", () => renderCreativePreview(creativeId));
     }

@@ -88,8 +88,15 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
     run: async (f) => resetPassword(email(required(f, "email")), required(f, "password")),
   },
   "library seed": {
-    flags: ["workspace", "count", "folder"],
-    run: async (f) => seedLibrary({ workspaceId: required(f, "workspace"), count: Number(required(f, "count")), folderId: f.folder }),
+    flags: ["workspace", "count", "folder", "from"],
+    run: async (f) => seedLibrary({ workspaceId: required(f, "workspace"), count: Number(required(f, "count")), folderId: f.folder, fromFile: f.from }),
+  },
+  "creatives thumbnails": {
+    flags: ["workspace"],
+    run: async (f) => {
+      const { backfillThumbnails } = await import("./backfill-thumbnails");
+      return backfillThumbnails({ workspaceId: f.workspace });
+    },
   },
   "backup create": {
     flags: ["out"],

@@ -1,3 +1,5 @@
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
 import { Readable } from "node:stream";
 import sharp from "sharp";
 import { getDb } from "@/lib/db/client";
@@ -16,9 +18,10 @@ const SHAPES = [
 
 /**
  * Operator tool for demos and performance budgets: fills a workspace's library with `count` ready
- * image creatives (small real PNGs in media storage), without running upload jobs.
+ * image creatives (small real PNGs in media storage, or copies of the image at `fromFile`), without
+ * running upload jobs (so without thumbnails: `creatives thumbnails` renders them).
  */
-export async function seedLibrary(input: { workspaceId: string; count: number; folderId?: string | null }): Promise<{ created: number }> {
+export async function seedLibrary(input: { workspaceId: string; count: number; folderId?: string | null; fromFile?: string }): Promise<{ created: number }> {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > SEED_LIBRARY_MAX) throw badRequest(`--count must be 1 to ${SEED_LIBRARY_MAX}`);
   const db = getDb();
   if (!(await db.workspace.findUnique({ where: { id: input.workspaceId }, select: { id: true } }))) throw notFound("Workspace");
@@ -26,6 +29,7 @@ export async function seedLibrary(input: { workspaceId: string; count: number; f
     throw notFound("Folder");
 
   const storage = getStorage();
+  if (input.fromFile) return seedFromFile({ ...input, fromFile: input.fromFile });
   const images = await Promise.all(
     SHAPES.flatMap((shape, s) =>
       [0, 1, 2].map(async (c) => {
@@ -60,5 +64,49 @@ export async function seedLibrary(input: { workspaceId: string; count: number; f
     });
   }
   await db.creative.createMany({ data: rows });
+  return { created: rows.length };
+}
+
+const FORMATS: Record<string, { contentType: string; extension: string }> = {
+  jpeg: { contentType: "image/jpeg", extension: "jpg" },
+  png: { contentType: "image/png", extension: "png" },
+  webp: { contentType: "image/webp", extension: "webp" },
+};
+
+/** `count` creatives sharing one real image's bytes (each its own stored copy, as uploads would be). */
+async function seedFromFile(input: { workspaceId: string; count: number; folderId?: string | null; fromFile: string }): Promise<{ created: number }> {
+  const stat = await fs.stat(input.fromFile).catch(() => null);
+  if (!stat?.isFile()) throw badRequest(`--from: no file at ${input.fromFile}`);
+  const meta = await sharp(input.fromFile)
+    .metadata()
+    .catch(() => null);
+  const format = meta?.format ? FORMATS[meta.format] : undefined;
+  if (!meta?.width || !meta.height || !format) throw badRequest("--from must be a JPEG, PNG or WebP image");
+  const storage = getStorage();
+  const now = Date.now();
+  const rows = [];
+  let first: string | null = null;
+  for (let i = 0; i < input.count; i++) {
+    const id = newId("cre");
+    const storageKey = `${input.workspaceId}/seed/${id}.${format.extension}`;
+    if (first) await storage.copy(first, storageKey);
+    else await storage.put(storageKey, createReadStream(input.fromFile), { contentType: format.contentType });
+    first ??= storageKey;
+    rows.push({
+      id,
+      workspaceId: input.workspaceId,
+      folderId: input.folderId ?? null,
+      fileName: `seed-${String(i + 1).padStart(4, "0")}.${format.extension}`,
+      kind: "image" as const,
+      contentType: format.contentType,
+      sizeBytes: stat.size,
+      status: "ready" as const,
+      width: meta.width,
+      height: meta.height,
+      storageKey,
+      createdAt: new Date(now - i * 1000),
+    });
+  }
+  await getDb().creative.createMany({ data: rows });
   return { created: rows.length };
 }

@@ -1,5 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { mediaPath } from "@/lib/creatives/creative-media";
+import { thumbnailPaths } from "@/lib/creatives/renditions";
 import { getDb } from "@/lib/db/client";
 import { folderScope } from "@/lib/folders/access";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -14,7 +15,7 @@ export async function loadCards(workspaceId: string, creativeIds: string[], scop
   const [creatives, reviews, performance] = await Promise.all([
     db.creative.findMany({
       where: { id: { in: ids }, workspaceId, ...scope },
-      select: { id: true, fileName: true, kind: true, status: true, width: true, height: true, durationMs: true },
+      select: { id: true, fileName: true, kind: true, status: true, width: true, height: true, durationMs: true, storageKey: true },
     }),
     db.creativeReview.findMany({ where: { creativeId: { in: ids }, workspaceId }, select: { creativeId: true, status: true, currentVersion: true } }),
     db.creativePerformance.findMany({ where: { creativeId: { in: ids }, workspaceId } }),
@@ -38,6 +39,7 @@ export async function loadCards(workspaceId: string, creativeIds: string[], scop
       kind: c.kind,
       status: c.status,
       mediaPath: c.status === "ready" ? mediaPath(c.id) : null,
+      thumbnails: c.status === "ready" ? thumbnailPaths(c.id, c.storageKey) : null,
       width: c.width,
       height: c.height,
       durationSeconds: c.durationMs === null ? null : c.durationMs / 1000,

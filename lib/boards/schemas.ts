@@ -50,6 +50,11 @@ export const BoardCardSchema = z
     kind: z.enum(["image", "video"]),
     status: z.enum(["importing", "ready", "failed"]),
     mediaPath: z.string().nullable().describe("`/api/media/<id>` once ready (same key or session)"),
+    thumbnails: z
+      .object({ small: z.string().describe("320 px wide WebP"), large: z.string().describe("960 px wide WebP") })
+      .nullable()
+      .optional()
+      .describe("Thumbnails (a video's poster frame) once ready, cached as immutable"),
     width: z.number().int().nullable(),
     height: z.number().int().nullable(),
     durationSeconds: z.number().nullable(),

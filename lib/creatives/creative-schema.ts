@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Creative as CreativeRow } from "@/lib/generated/prisma/client";
+import { thumbnailPaths } from "./renditions";
 
 /** The spec's Creative resource. Used by REST, tools and the dashboard. */
 export const CreativeSchema = z
@@ -16,6 +17,14 @@ export const CreativeSchema = z
       .nullable()
       .describe("`/api/media/<creative_id>`, fetched with the same Bearer key; `?download=<filename>` makes it an attachment. Null until ready"),
     previewPath: z.string().nullable().optional().describe("720p MP4 preview of a video; null until transcoded, always null for images"),
+    thumbnails: z
+      .object({
+        small: z.string().describe("320 px wide WebP (a video's poster frame)"),
+        large: z.string().describe("960 px wide WebP (a video's poster frame)"),
+      })
+      .nullable()
+      .optional()
+      .describe("Thumbnail paths (same Bearer key as mediaPath), cached as immutable: they change when the file does. Null until ready"),
     copyCount: z.number().int().describe("Number of copy variants"),
     labels: z
       .record(z.string(), z.string())
@@ -47,6 +56,7 @@ export function toCreative(row: CreativeRow & { _count: { copies: number } }): C
     height: row.height,
     mediaPath: ready ? creativeMediaPath(row.id) : null,
     previewPath: row.kind === "video" && ready && row.previewStorageKey ? creativePreviewPath(row.id) : null,
+    thumbnails: ready ? thumbnailPaths(row.id, row.storageKey) : null,
     copyCount: row._count.copies,
     ...(isLabels(row.nameLabels) ? { labels: row.nameLabels } : {}),
     createdAt: row.createdAt.toISOString(),

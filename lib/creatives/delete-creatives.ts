@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { folderScope } from "@/lib/folders/access";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { discardStoredFiles } from "@/lib/storage";
+import { thumbnailKeysOf } from "./renditions";
 
 export const DELETE_CREATIVES_MAX = 200;
 
@@ -30,9 +31,12 @@ export async function deleteCreatives(principal: Principal, input: { ids: string
     WHERE "workspaceId" = ${principal.workspaceId} AND "id" IN (${Prisma.join(visible.map((c) => c.id))})
     RETURNING "id", "storageKey", "previewStorageKey"`;
   const removedIds = new Set(removed.map((r) => r.id));
+  const workspaceId = principal.workspaceId;
   const keys = [
-    ...removed.flatMap((r) => [r.storageKey, r.previewStorageKey]),
-    ...versions.filter((v) => removedIds.has(v.creativeId)).flatMap((v) => [v.storageKey, v.previewStorageKey]),
+    ...removed.flatMap((r) => [r.storageKey, r.previewStorageKey, ...thumbnailKeysOf({ id: r.id, workspaceId, storageKey: r.storageKey })]),
+    ...versions
+      .filter((v) => removedIds.has(v.creativeId))
+      .flatMap((v) => [v.storageKey, v.previewStorageKey, ...thumbnailKeysOf({ id: v.creativeId, workspaceId, storageKey: v.storageKey })]),
   ];
   await discardStoredFiles([...new Set(keys.filter((k): k is string => Boolean(k)))], "deleted creative");
   return { deleted: removed.length };

@@ -3,6 +3,7 @@ import { creativeDerivedKey, discardStoredFiles, getStorage } from "@/lib/storag
 import { sha256File } from "./duplicates";
 import { probeImage, probeVideo } from "./probe-media";
 import { renderVideoPreview } from "./render-preview";
+import { ensureThumbnails } from "./renditions";
 import { log } from "@/lib/log";
 
 export type ImportOutcome = { status: "ready" | "failed" | "gone"; kind?: "image" | "video"; error?: string };
@@ -67,5 +68,25 @@ export async function renderCreativePreview(creativeId: string): Promise<{ previ
     // Not recorded: leave no file behind; the job's step retry renders it again.
     await discardStoredFiles([key], "preview not recorded");
     throw err;
+  }
+}
+
+/**
+ * Renders a ready creative's thumbnails (a video's from its poster frame) into media storage.
+ * Cheap for most files but not for a 27 MB photo or a long video, so it runs as its own job step
+ * after the import rather than inline in the upload request; a failure is logged and the
+ * thumbnail route renders it on first request instead.
+ */
+export async function renderCreativeThumbnails(creativeId: string): Promise<{ thumbnails: boolean; error?: string }> {
+  const creative = await getDb().creative.findUnique({
+    where: { id: creativeId },
+    select: { id: true, workspaceId: true, kind: true, status: true, storageKey: true, durationMs: true },
+  });
+  if (creative?.status !== "ready") return { thumbnails: false };
+  try {
+    return { thumbnails: await ensureThumbnails(creative) };
+  } catch (err) {
+    log.error("thumbnails failed", { component: "creatives", creativeId, err });
+    return { thumbnails: false, error: (err as Error).message };
   }
 }

@@ -14,7 +14,8 @@ function sameSignature(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export type GuestRendition = "original" | "preview" | "download";
+/** `thumbnail`: the 960 px WebP (a video's poster frame), what the guest page shows instead of the original. */
+export type GuestRendition = "original" | "preview" | "download" | "thumbnail";
 
 const mediaPayload = (linkId: string, creativeId: string, rendition: GuestRendition, exp: number) => [linkId, creativeId, rendition, exp].join("|");
 
@@ -34,7 +35,7 @@ export function verifyGuestMedia(
   now = Date.now(),
 ): GuestRendition | null {
   const rendition = query.r as GuestRendition;
-  if (!["original", "preview", "download"].includes(rendition)) return null;
+  if (!["original", "preview", "download", "thumbnail"].includes(rendition)) return null;
   const exp = Number(query.exp);
   if (!Number.isInteger(exp) || exp * 1000 < now || !query.sig) return null;
   return sameSignature(hmac("guest-media", mediaPayload(linkId, creativeId, rendition, exp)), query.sig) ? rendition : null;

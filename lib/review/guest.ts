@@ -1,3 +1,4 @@
+import { ensureThumbnails, thumbnailKey } from "@/lib/creatives/renditions";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import type { ReviewComment, ReviewLink } from "@/lib/generated/prisma/client";
@@ -92,7 +93,10 @@ export interface GuestCreative {
   width: number | null;
   height: number | null;
   durationSeconds: number | null;
+  /** Images: the 960 px thumbnail (pins are relative, so they sit the same); videos: the preview or original. */
   mediaUrl: string;
+  /** A video's poster frame (960 px WebP); null for images. */
+  posterUrl: string | null;
   posterless: boolean;
   downloadUrl: string | null;
   status: ReviewStatusValue;
@@ -142,7 +146,7 @@ async function guestCreativeViews(token: string, link: ReviewLink, rows: Creativ
   return rows.map((row) => {
     const review = reviewOf.get(row.id);
     const versionNumber = review?.currentVersion ?? 1;
-    const rendition: GuestRendition = row.kind === "video" && row.previewStorageKey ? "preview" : "original";
+    const rendition: GuestRendition = row.kind === "image" ? "thumbnail" : row.previewStorageKey ? "preview" : "original";
     return {
       id: row.id,
       fileName: row.fileName,
@@ -151,6 +155,7 @@ async function guestCreativeViews(token: string, link: ReviewLink, rows: Creativ
       height: row.height,
       durationSeconds: row.durationMs === null ? null : row.durationMs / 1000,
       mediaUrl: signedGuestMediaUrl(token, link.id, row.id, rendition),
+      posterUrl: row.kind === "video" ? signedGuestMediaUrl(token, link.id, row.id, "thumbnail") : null,
       posterless: row.kind === "video",
       downloadUrl: link.allowDownload ? signedGuestMediaUrl(token, link.id, row.id, "download") : null,
       status: review?.status ?? "none",
@@ -209,6 +214,10 @@ export async function guestDecision(
 export async function guestMedia(link: ReviewLink, creativeId: string, rendition: GuestRendition) {
   const row = await linkCreative(link, creativeId);
   if (rendition === "download" && !link.allowDownload) throw notFound("Media");
+  if (rendition === "thumbnail") {
+    if (!(await ensureThumbnails(row).catch(() => false))) throw notFound("Media");
+    return { storageKey: thumbnailKey(row, 960), contentType: "image/webp", fileName: row.fileName };
+  }
   if (rendition === "preview") {
     if (!row.previewStorageKey) throw notFound("Media");
     return { storageKey: row.previewStorageKey, contentType: "video/mp4", fileName: row.fileName };

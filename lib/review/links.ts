@@ -7,7 +7,7 @@ import type { ReviewLink } from "@/lib/generated/prisma/client";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { newId } from "@/lib/ids";
 import { hashPassword } from "@/lib/session/password";
-import { hashLinkToken, newLinkToken } from "./link-token";
+import { hashLinkToken, linkTokenFor, recoverLinkToken } from "./link-token";
 import type { ReviewLinkView } from "./schemas";
 
 export const LINK_CREATIVES_MAX = 200;
@@ -42,6 +42,7 @@ export function toLinkView(link: LinkRow): ReviewLinkView {
     permissions: { comment: link.canComment, decide: link.canDecide, download: link.allowDownload, internalComments: link.showInternalComments },
     createdAt: link.createdAt.toISOString(),
     revokedAt: link.revokedAt?.toISOString() ?? null,
+    copyable: recoverLinkToken(link) !== null,
   };
 }
 
@@ -73,11 +74,12 @@ export async function createReviewLink(principal: Principal, input: CreateLinkIn
     if (Number.isNaN(expiresAt.getTime())) throw new AppError("invalid_request", "expiresAt: not a date-time");
     if (expiresAt <= new Date()) throw new AppError("invalid_request", "expiresAt: must be in the future");
   }
-  const token = newLinkToken();
+  const id = newId("rvl");
+  const token = linkTokenFor(id);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const link = await db.reviewLink.create({
     data: {
-      id: newId("rvl"),
+      id,
       workspaceId: principal.workspaceId,
       createdById: principal.userId,
       name: input.name,
@@ -108,7 +110,52 @@ export async function listReviewLinks(
     include: { creatives: { select: { creativeId: true } } },
   });
   const page = toPage(rows, input.limit);
-  return { links: page.items.map(toLinkView), nextCursor: page.nextCursor };
+  const shares = await sharesOf(principal.workspaceId, page.items);
+  return { links: page.items.map((l) => ({ ...toLinkView(l), shares: shares.get(l.id)! })), nextCursor: page.nextCursor };
+}
+
+const SHARED_NAMES_MAX = 5;
+
+/** What each link shares, by name: its folder, or its first creatives' file names (two queries for the page). */
+async function sharesOf(workspaceId: string, links: LinkRow[]): Promise<Map<string, NonNullable<ReviewLinkView["shares"]>>> {
+  const db = getDb();
+  const folderIds = [...new Set(links.map((l) => l.folderId).filter((x): x is string => Boolean(x)))];
+  const creativeIds = [...new Set(links.flatMap((l) => l.creatives.slice(0, SHARED_NAMES_MAX).map((c) => c.creativeId)))];
+  const [folders, creatives] = await Promise.all([
+    folderIds.length ? db.folder.findMany({ where: { id: { in: folderIds }, workspaceId }, select: { id: true, name: true } }) : [],
+    creativeIds.length ? db.creative.findMany({ where: { id: { in: creativeIds }, workspaceId }, select: { id: true, fileName: true } }) : [],
+  ]);
+  const folderName = new Map(folders.map((f) => [f.id, f.name]));
+  const fileName = new Map(creatives.map((c) => [c.id, c.fileName]));
+  return new Map(
+    links.map((l) => [
+      l.id,
+      {
+        folderName: l.folderId ? (folderName.get(l.folderId) ?? null) : null,
+        creativeNames: l.creatives
+          .slice(0, SHARED_NAMES_MAX)
+          .map((c) => fileName.get(c.creativeId))
+          .filter((n): n is string => Boolean(n)),
+        creativeCount: l.creatives.length,
+      },
+    ]),
+  );
+}
+
+/**
+ * A link's address again, for those who may manage it (the same as revoking: review.share, and a
+ * folder-scoped member only for links they made). A revoked or expired link has none worth sharing.
+ */
+export async function getReviewLinkUrl(principal: Principal, input: { id: string }): Promise<{ url: string }> {
+  const link = await getDb().reviewLink.findFirst({
+    where: { id: input.id, workspaceId: principal.workspaceId, ...(principal.folderIds ? { createdById: principal.userId } : {}) },
+  });
+  if (!link) throw notFound("Review link");
+  const state = linkState(link);
+  if (state !== "active") throw new AppError("conflict", `The link is ${state}; share a new one`);
+  const token = recoverLinkToken(link);
+  if (!token) throw new AppError("conflict", "This link's address was shown once, when it was made (before links could be copied again); share a new one");
+  return { url: reviewLinkUrl(token) };
 }
 
 /** Revokes a link; its next request (page, media, comment) finds nothing. Revoking twice is harmless. */

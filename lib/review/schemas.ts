@@ -75,6 +75,10 @@ export const VersionSchema = z
     width: z.number().int().nullable(),
     height: z.number().int().nullable(),
     mediaPath: z.string().describe("`/api/media/<creative_id>/versions/<number>` (same Bearer key as mediaPath)"),
+    thumbnails: z
+      .object({ small: z.string().describe("320 px wide WebP"), large: z.string().describe("960 px wide WebP") })
+      .optional()
+      .describe("This version's thumbnails (a video's poster frame), cached as immutable"),
     current: z.boolean(),
     actorName: z.string().describe("Who added it"),
     commentCount: z.number().int(),
@@ -104,6 +108,15 @@ export const ReviewLinkSchema = z
     permissions: LinkPermissionsSchema,
     createdAt: iso("Created"),
     revokedAt: iso("Revoked").nullable(),
+    copyable: z.boolean().describe("Whether get_review_link_url can show its address again (links made before that could not)"),
+    shares: z
+      .object({
+        folderName: z.string().nullable().describe("The shared folder's name (with its subfolders); null for a creatives link"),
+        creativeNames: z.array(z.string()).describe("File names of the first shared creatives (up to 5)"),
+        creativeCount: z.number().int().describe("How many creatives the link names (0 for a folder link)"),
+      })
+      .optional()
+      .describe("What the link shares, by name (in list_review_links)"),
   })
   .meta({ id: "ReviewLink" });
 export type ReviewLinkView = z.infer<typeof ReviewLinkSchema>;

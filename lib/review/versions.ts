@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { Principal } from "@/lib/auth/principal";
 import { probeImage, probeVideo } from "@/lib/creatives/probe-media";
+import { thumbnailPaths } from "@/lib/creatives/renditions";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
@@ -59,6 +60,7 @@ export async function listVersions(principal: Principal, input: { creativeId: st
       width: v.width,
       height: v.height,
       mediaPath: versionMediaPath(creative.id, v.number),
+      thumbnails: thumbnailPaths(creative.id, v.storageKey),
       current: v.number === current,
       actorName: v.actorName,
       commentCount: counts.find((c) => c.versionNumber === v.number)?._count._all ?? 0,

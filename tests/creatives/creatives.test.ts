@@ -39,6 +39,7 @@ describe("GET /api/v1/creatives", () => {
       "mediaPath",
       "previewPath",
       "status",
+      "thumbnails",
       "width",
     ]);
     expect(c).toMatchObject({ kind: "image", contentType: "image/png", status: "ready", width: 32, height: 24, copyCount: 0, previewPath: null });

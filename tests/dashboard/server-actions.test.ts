@@ -124,6 +124,7 @@ describe("dashboard server actions answer the tool's refusal", () => {
     await expectToolRefusal(review.requestReviewAction("crv_any", []), "request_review", { creativeId: "crv_any", reviewerIds: [] }, "invalid_input");
     await expectToolRefusal(review.reviewStateAction("crv_missing"), "get_review_status", { creativeId: "crv_missing" }, "not_found");
     await expectToolRefusal(links.revokeLinkAction(""), "revoke_review_link", { id: "" }, "invalid_input");
+    await expectToolRefusal(links.reviewLinkUrlAction(""), "get_review_link_url", { id: "" }, "invalid_input");
   });
 
   it("library: folder names, moves and deletes the tools refuse", async () => {

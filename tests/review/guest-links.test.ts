@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import sharp from "sharp";
+import { describe, expect, inject, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
 import { finishedUpload } from "../helpers/library";
 import { callTool, pngBase64, readyCreative, toolResult } from "../tools/helpers";
@@ -41,11 +42,16 @@ describe("a review link's isolation", () => {
 
     // Media: the signed URL works for its creative and rendition only.
     const mediaUrl: string = view.body.creatives[0].mediaUrl;
-    const ok = await guest(mediaUrl);
+    // An image is shown as its 960 px WebP thumbnail, not the original.
+    expect(mediaUrl).toContain("r=thumbnail");
+    const ok = await fetch(inject("baseUrl") + mediaUrl);
     expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("image/webp");
+    expect((await sharp(Buffer.from(await ok.arrayBuffer())).metadata()).format).toBe("webp");
+    expect(view.body.creatives[0].posterUrl).toBeNull();
     const swapped = mediaUrl.replace(shared.creativeId, sibling.creativeId);
     expect((await guest(swapped)).status).toBe(404);
-    expect((await guest(mediaUrl.replace("r=original", "r=download"))).status).toBe(404);
+    expect((await guest(mediaUrl.replace("r=thumbnail", "r=download"))).status).toBe(404);
     expect((await guest(mediaUrl.replace(/sig=[^&]+/, "sig=AAAA"))).status).toBe(404);
     expect((await guest(mediaUrl.replace(/exp=\d+/, "exp=9999999999"))).status).toBe(404);
     expect((await guest(mediaUrl.split("?")[0]!)).status).toBe(404);

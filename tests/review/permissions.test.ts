@@ -22,13 +22,14 @@ async function calls(t: Awaited<ReturnType<typeof createTenant>>) {
     create_review_link: { name: "x", creativeIds: [creativeId] },
     list_review_links: {},
     revoke_review_link: { id: link.id },
+    get_review_link_url: { id: link.id },
   } as Record<string, Record<string, unknown>>;
 }
 
 const READS = ["get_review_status", "list_review_history", "list_comments", "list_creative_versions"];
 const COMMENT = ["request_review", "add_comment", "reply_to_comment", "resolve_comment", "reopen_comment"];
 const REVIEW = ["set_review_status"];
-const SHARE = ["create_review_link", "list_review_links", "revoke_review_link"];
+const SHARE = ["create_review_link", "list_review_links", "get_review_link_url", "revoke_review_link"];
 const VERSION = ["add_creative_version"];
 const ALL = [...READS, ...COMMENT, ...REVIEW, ...SHARE, ...VERSION];
 

@@ -195,6 +195,14 @@ export const REVIEW_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     expect(JSON.stringify(links)).not.toMatch(/rvl_[A-Za-z0-9_-]{43}/);
   },
 
+  async get_review_link_url(t) {
+    const { creativeId } = await readyCreative(t.key);
+    const { link, url } = await toolResult(t.key, "create_review_link", { name: "Again", creativeIds: [creativeId] });
+    expect(await toolResult(t.key, "get_review_link_url", { id: link.id })).toEqual({ url });
+    const other = await createTenant();
+    expect((await callTool(other.key, "get_review_link_url", { id: link.id })).status).toBe(404);
+  },
+
   async revoke_review_link(t) {
     const { creativeId } = await readyCreative(t.key);
     const { link, token } = await toolResult(t.key, "create_review_link", { name: "Short-lived", creativeIds: [creativeId] });

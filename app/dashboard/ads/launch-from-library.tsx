@@ -1,4 +1,5 @@
 "use client";
+import { CreativeThumbnail } from "@/components/ui/creative-thumbnail";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
@@ -98,6 +99,11 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
             <li key={c.id}>
               <label className="flex items-center gap-2 rounded border border-slate-200 bg-white px-3 py-2 text-sm">
                 <input type="checkbox" checked={picked.includes(c.id)} onChange={() => (setPicked(toggle(picked, c.id)), setPreview(null))} />
+                {c.thumbnails && (
+                  <span className="size-10 shrink-0 overflow-hidden rounded bg-slate-100">
+                    <CreativeThumbnail thumbnails={c.thumbnails} alt="" sizes="40px" className="size-full object-cover" />
+                  </span>
+                )}
                 <span className="truncate">{c.fileName}</span>
                 <span className="ml-auto shrink-0 text-xs text-slate-600">{c.width && c.height ? `${c.width}×${c.height}` : c.kind}</span>
               </label>

@@ -1,4 +1,5 @@
 "use client";
+import { CreativeThumbnail } from "@/components/ui/creative-thumbnail";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -465,21 +466,18 @@ function CreativeTile({
       >
         {/* A fixed square box: thumbnails load into reserved space, so nothing shifts. */}
         <div className="relative aspect-square w-full bg-slate-100">
-          {c.mediaPath && c.kind === "image" && (
-            // eslint-disable-next-line @next/next/no-img-element -- media is served by our API with the session, not by next/image
-            <img
-              src={c.mediaPath}
+          {c.mediaPath && c.thumbnails && (
+            <CreativeThumbnail
+              thumbnails={c.thumbnails}
               alt={c.fileName}
-              width={c.width ?? undefined}
-              height={c.height ?? undefined}
-              loading={eager ? "eager" : "lazy"}
-              fetchPriority={eager ? "high" : undefined}
-              decoding="async"
-              draggable={false}
+              sizes="(min-width: 640px) 280px, 50vw"
+              eager={eager}
+              width={c.width}
+              height={c.height}
               className="absolute inset-0 size-full object-contain"
             />
           )}
-          {c.mediaPath && c.kind === "video" && <LazyVideoThumb src={c.previewPath ?? c.mediaPath} label={c.fileName} />}
+          {c.mediaPath && !c.thumbnails && c.kind === "video" && <LazyVideoThumb src={c.previewPath ?? c.mediaPath} label={c.fileName} />}
           {!c.mediaPath && (
             <span className="absolute inset-0 grid place-items-center text-sm text-slate-500">{c.status === "failed" ? "Import failed" : "Importing…"}</span>
           )}

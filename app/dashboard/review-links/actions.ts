@@ -27,3 +27,7 @@ export async function shareFolderAction(input: {
     "/dashboard/review-links",
   );
 }
+
+export async function reviewLinkUrlAction(id: string) {
+  return runTool("get_review_link_url", { id });
+}

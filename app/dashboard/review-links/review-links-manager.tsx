@@ -3,14 +3,27 @@ import { useState } from "react";
 import { formatDateTime } from "@/components/dashboard/format";
 import { Badge, Card } from "@/components/ui/misc";
 import type { ReviewLinkView } from "@/lib/review/schemas";
-import { revokeLinkAction, shareFolderAction } from "./actions";
+import { CopyButton } from "@/components/ui/copy-button";
+import { reviewLinkUrlAction, revokeLinkAction, shareFolderAction } from "./actions";
 
 const STATE_TONE = { active: "green", expired: "amber", revoked: "rose" } as const;
+
+/** "the folder Campaign Q3 and its subfolders" or "a.png, b.mp4 and 3 more". */
+function sharesText(l: ReviewLinkView): string {
+  if (l.folderId) return l.shares?.folderName ? `the folder ${l.shares.folderName} and its subfolders` : "a folder and its subfolders";
+  const count = l.shares?.creativeCount ?? l.creativeIds.length;
+  const names = l.shares?.creativeNames ?? [];
+  if (!names.length) return `${count} creative${count === 1 ? "" : "s"}`;
+  const more = count - names.length;
+  return more > 0 ? `${names.join(", ")} and ${more} more` : names.join(", ");
+}
 
 export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: ReviewLinkView[]; folders: { id: string; name: string }[] }) {
   const [links, setLinks] = useState(initialLinks);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
+  // Addresses shown again on request (get_review_link_url), by link id.
+  const [shown, setShown] = useState<Record<string, string>>({});
   const [form, setForm] = useState({
     folderId: folders[0]?.id ?? "",
     name: "",
@@ -105,7 +118,7 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
           </form>
           {created && (
             <p className="mt-3 break-all rounded bg-emerald-50 p-2 text-sm text-emerald-900">
-              Copy it now, it is shown once:{" "}
+              Your link (Review links can show it again):{" "}
               <a href={created} className="underline">
                 {created}
               </a>
@@ -129,9 +142,11 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
                   <p className="break-words font-medium text-slate-900">
                     {l.name} <Badge tone={STATE_TONE[l.state]}>{l.state}</Badge>
                   </p>
+                  <p className="break-words text-slate-800" data-testid="review-link-shares">
+                    Shares {sharesText(l)}
+                  </p>
                   <p className="text-slate-600">
-                    {l.folderId ? "A folder" : `${l.creativeIds.length} creative${l.creativeIds.length === 1 ? "" : "s"}`} · created{" "}
-                    {formatDateTime(l.createdAt)}
+                    Created {formatDateTime(l.createdAt)}
                     {l.expiresAt ? ` · expires ${formatDateTime(l.expiresAt)}` : ""}
                     {l.passwordProtected ? " · password" : ""} · guests may{" "}
                     {[l.permissions.comment && "comment", l.permissions.decide && "decide", l.permissions.download && "download"].filter(Boolean).join(", ") ||
@@ -141,19 +156,43 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
                       {l.permissions.internalComments ? "guests see internal comments" : "internal comments hidden from guests"}
                     </span>
                   </p>
+                  {shown[l.id] && (
+                    <p className="mt-1 flex flex-wrap items-center gap-2">
+                      <a href={shown[l.id]} className="break-all text-indigo-700 underline" data-testid="review-link-url">
+                        {shown[l.id]}
+                      </a>
+                      <CopyButton value={shown[l.id]!} label="Copy link" />
+                    </p>
+                  )}
                 </div>
                 {l.state === "active" && (
-                  <button
-                    type="button"
-                    className="self-start rounded border border-rose-300 px-2 py-1 text-rose-800 sm:self-auto"
-                    onClick={async () => {
-                      const res = await revokeLinkAction(l.id);
-                      if (!res.ok) return setError(res.error);
-                      setLinks((all) => all.map((x) => (x.id === l.id ? res.data.link : x)));
-                    }}
-                  >
-                    Revoke
-                  </button>
+                  <div className="flex flex-wrap items-center gap-2 self-start sm:self-auto">
+                    {l.copyable &&
+                      (shown[l.id] ? null : (
+                        <button
+                          type="button"
+                          className="rounded border border-slate-300 px-2 py-1 text-slate-800"
+                          onClick={async () => {
+                            const res = await reviewLinkUrlAction(l.id);
+                            if (!res.ok) return setError(res.error);
+                            setShown((all) => ({ ...all, [l.id]: res.data.url }));
+                          }}
+                        >
+                          Show link
+                        </button>
+                      ))}
+                    <button
+                      type="button"
+                      className="self-start rounded border border-rose-300 px-2 py-1 text-rose-800 sm:self-auto"
+                      onClick={async () => {
+                        const res = await revokeLinkAction(l.id);
+                        if (!res.ok) return setError(res.error);
+                        setLinks((all) => all.map((x) => (x.id === l.id ? res.data.link : x)));
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  </div>
                 )}
               </Card>
             </li>

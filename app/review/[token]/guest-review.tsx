@@ -198,6 +198,7 @@ function CreativeCard({
           durationSeconds={creative.durationSeconds}
           threads={creative.threads}
           preload={eager ? "metadata" : "none"}
+          poster={creative.posterUrl}
         />
       )}
       {creative.downloadUrl && (

@@ -1,7 +1,7 @@
 import type { OperationDef } from "@/lib/http/operation";
 import { operationFromTool } from "@/lib/http/tool-operation";
 import { TOOLS } from "@/lib/tools/catalog";
-import { getCreativeMediaOperation, getCreativePreviewOperation } from "../media";
+import { getCreativeMediaOperation, getCreativePreviewOperation, getCreativeThumbnailOperation } from "../media";
 import { getCreativeVersionMediaOperation } from "../version-media";
 import { streamEvents } from "./events-stream";
 import { exportLeadsOperation } from "./leads-export";
@@ -18,6 +18,7 @@ export const operations: OperationDef<any, any, any, any>[] = [
   callToolOperation,
   getCreativeMediaOperation,
   getCreativePreviewOperation,
+  getCreativeThumbnailOperation,
   getCreativeVersionMediaOperation,
   ...TOOLS.filter((tool) => tool.rest).map(operationFromTool),
   ...resumableUploadOperations,

@@ -11,7 +11,11 @@ import { parseRange } from "./http-range";
  * Streams stored media as an HTTP response: validators and 304, single byte ranges
  * (206/416) so browsers can seek in videos, and an optional attachment name.
  */
-export async function mediaResponse(request: Request, media: CreativeMedia, options: { downloadName?: string | null } = {}): Promise<Response> {
+export async function mediaResponse(
+  request: Request,
+  media: CreativeMedia,
+  options: { downloadName?: string | null; immutable?: boolean } = {},
+): Promise<Response> {
   const storage = getStorage();
   const info = await storage.stat(media.storageKey);
   if (!info) throw notFound("Media");
@@ -23,7 +27,8 @@ export async function mediaResponse(request: Request, media: CreativeMedia, opti
     "Accept-Ranges": "bytes",
     // The response depends on the caller's key: never shared caches, always revalidated;
     // no-transform keeps compression off (it would drop Content-Length and break ranges).
-    "Cache-Control": "private, no-cache, no-transform",
+    // Content-addressed renditions (their URL changes with the bytes) are kept by the browser for a year.
+    "Cache-Control": options.immutable ? "private, max-age=31536000, immutable, no-transform" : "private, no-cache, no-transform",
     "X-Content-Type-Options": "nosniff",
   });
   if (options.downloadName != null) headers.set("Content-Disposition", attachmentDisposition(options.downloadName, media.fileName));

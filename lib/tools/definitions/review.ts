@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { addComment, deleteComment, editComment, listComments, replyToComment, setThreadResolved } from "@/lib/review/comments";
-import { createReviewLink, LINK_CREATIVES_MAX, LINK_PASSWORD_MIN, listReviewLinks, revokeReviewLink } from "@/lib/review/links";
+import { createReviewLink, LINK_CREATIVES_MAX, LINK_PASSWORD_MIN, getReviewLinkUrl, listReviewLinks, revokeReviewLink } from "@/lib/review/links";
 import {
   CommentBodySchema,
   LinkPermissionsSchema,
@@ -225,7 +225,8 @@ export const reviewTools = [
   defineTool({
     name: "list_review_links",
     title: "List review links",
-    description: "The workspace's review links, newest first, with their state (active, expired, revoked). Tokens are never shown again. Paginated.",
+    description:
+      "The workspace's review links, newest first, with their state (active, expired, revoked) and what they share by name. get_review_link_url shows an address again. Paginated.",
     category: "review",
     capability: "review.share",
     readOnly: true,
@@ -233,6 +234,20 @@ export const reviewTools = [
     input: z.strictObject({ ...pageArgs({ defaultLimit: 50, maxLimit: 200 }) }),
     output: z.object({ links: z.array(ReviewLinkSchema), nextCursor: z.string().nullable() }),
     handler: listReviewLinks,
+  }),
+  defineTool({
+    name: "get_review_link_url",
+    title: "Get review link address",
+    description:
+      "The guest address of an active review link again, to copy and send (the same permission as revoking; folder-scoped members only for links they made). " +
+      "Links made before addresses could be shown again answer 409 conflict: share a new one.",
+    category: "review",
+    capability: "review.share",
+    readOnly: true,
+    destructive: false,
+    input: z.strictObject({ id: idArg("Review link") }),
+    output: z.object({ url: z.string().describe("The guest page's address") }),
+    handler: getReviewLinkUrl,
   }),
   defineTool({
     name: "revoke_review_link",

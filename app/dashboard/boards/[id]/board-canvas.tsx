@@ -80,7 +80,7 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
   }, []);
   const flowOf = useCallback(
     (list: BoardItem[], selected: ReadonlySet<string>) =>
-      toFlow(list, { editable: canWrite, imageUrl: (i) => i.card?.mediaPath ?? null, selected, onResizeEnd }),
+      toFlow(list, { editable: canWrite, imageUrl: (i) => i.card?.thumbnails?.small ?? i.card?.mediaPath ?? null, selected, onResizeEnd }),
     [canWrite, onResizeEnd],
   );
   const first = useMemo(() => flowOf(initial.items, new Set()), [flowOf, initial.items]);
@@ -591,7 +591,7 @@ function Inspector({
                   setPin({ x: Math.min(1, Math.max(0, (e.clientX - r.left) / r.width)), y: Math.min(1, Math.max(0, (e.clientY - r.top) / r.height)) });
                 }}
               >
-                <img src={card.mediaPath} alt="" className="block w-full" />
+                <img src={card.thumbnails?.large ?? card.mediaPath} alt="" className="block w-full" />
                 {pin && (
                   <span
                     aria-hidden

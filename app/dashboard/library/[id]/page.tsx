@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatBytes, formatDateTime } from "@/components/dashboard/format";
 import { buttonClass } from "@/components/ui/button";
+import { CreativeThumbnail } from "@/components/ui/creative-thumbnail";
 import { Badge, Card } from "@/components/ui/misc";
 import { can } from "@/lib/dashboard/access";
 import { COPY_TEXT_LIMITS, creativePage } from "@/lib/read-models/creative";
@@ -35,13 +36,14 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
         <div className="space-y-4">
           <Card className="overflow-hidden">
             <div className="flex max-h-[70vh] items-center justify-center bg-slate-900" style={{ aspectRatio: ratio }}>
-              {creative.mediaPath && creative.kind === "image" && (
-                // eslint-disable-next-line @next/next/no-img-element -- served by our API with the session
-                <img
-                  src={creative.mediaPath}
+              {creative.mediaPath && creative.kind === "image" && creative.thumbnails && (
+                <CreativeThumbnail
+                  thumbnails={creative.thumbnails}
                   alt={creative.fileName}
-                  width={creative.width ?? undefined}
-                  height={creative.height ?? undefined}
+                  sizes="(min-width: 1024px) 60vw, 100vw"
+                  eager
+                  width={creative.width}
+                  height={creative.height}
                   className="max-h-[70vh] size-full object-contain"
                 />
               )}
@@ -53,6 +55,7 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
                   playsInline
                   className="max-h-[70vh] size-full"
                   src={creative.previewPath ?? creative.mediaPath}
+                  poster={creative.thumbnails?.large}
                 >
                   Your browser cannot play this video. <a href={`${creative.mediaPath}?download=`}>Download it</a> instead.
                 </video>
@@ -87,9 +90,15 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
               </div>
             </dl>
             {creative.mediaPath && (
-              <a href={`${creative.mediaPath}?download=${encodeURIComponent(creative.fileName)}`} className={`${buttonClass("secondary", "sm")} mt-4`} download>
-                Download original
-              </a>
+              <div className="mt-4 flex flex-wrap gap-2">
+                {/* The page shows a thumbnail; the full-size file only when asked for. */}
+                <a href={creative.mediaPath} target="_blank" rel="noopener" className={buttonClass("secondary", "sm")} data-testid="view-original">
+                  View original
+                </a>
+                <a href={`${creative.mediaPath}?download=${encodeURIComponent(creative.fileName)}`} className={buttonClass("secondary", "sm")} download>
+                  Download original
+                </a>
+              </div>
             )}
           </Card>
           {creative.status === "ready" && can(principal, "ads.read") && <AdAccountsPanel creativeId={creative.id} canSend={can(principal, "ads.write")} />}

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ImageWithPins } from "@/components/review/image-with-pins";
 import { ReviewStatusBadge } from "@/components/review/status-badge";
 import { ThreadList } from "@/components/review/thread-list";
@@ -198,7 +198,7 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
 
       {kind === "image" ? (
         <ImageWithPins
-          src={shownVersion.mediaPath}
+          src={shownVersion.thumbnails?.large ?? shownVersion.mediaPath}
           alt={`${fileName}, version ${shown}`}
           width={shownVersion.width}
           height={shownVersion.height}
@@ -315,43 +315,121 @@ function CompareVersions({
   onChange: (p: [number, number]) => void;
   fileName: string;
 }) {
+  const videos = useRef<(HTMLVideoElement | null)[]>([null, null]);
+  const bothVideos = pair.every((n) => (versions.find((x) => x.number === n) ?? versions[0]!).kind === "video");
+  // Same elements when a side switches version (only src changes), so the listeners stay attached.
+  useSyncedVideos(videos, bothVideos);
   return (
-    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="compare">
-      {pair.map((n, side) => {
-        const v = versions.find((x) => x.number === n) ?? versions[0]!;
-        return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the two sides of the comparison are fixed positions
-          <figure key={side} className="space-y-1">
-            <label className="block text-xs text-slate-700">
-              <span className="sr-only">{side === 0 ? "Left" : "Right"} version</span>
-              <select
-                value={n}
-                onChange={(e) => onChange(side === 0 ? [Number(e.target.value), pair[1]] : [pair[0], Number(e.target.value)])}
-                className="rounded border border-slate-300 px-1 py-0.5 text-xs"
-              >
-                {versions.map((x) => (
-                  <option key={x.number} value={x.number}>
-                    v{x.number}
-                  </option>
-                ))}
-              </select>
-            </label>
-            {v.kind === "image" ? (
-              // eslint-disable-next-line @next/next/no-img-element -- session media
-              <img src={v.mediaPath} alt={`${fileName}, version ${v.number}`} className="w-full rounded bg-slate-900 object-contain" />
-            ) : (
-              <video
-                src={v.mediaPath}
-                controls
-                playsInline
-                preload="metadata"
-                aria-label={`${fileName}, version ${v.number}`}
-                className="w-full rounded bg-slate-900"
-              />
-            )}
-          </figure>
-        );
-      })}
+    <div className="space-y-2">
+      {bothVideos && (
+        <div className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+          <button
+            type="button"
+            className="rounded border border-slate-300 px-2 py-1 text-sm text-slate-800"
+            onClick={() => {
+              const [left, right] = videos.current;
+              if (!left || !right) return;
+              if (left.paused) {
+                right.currentTime = left.currentTime;
+                void left.play().catch(() => undefined);
+                void right.play().catch(() => undefined);
+              } else {
+                left.pause();
+                right.pause();
+              }
+            }}
+          >
+            Play or pause both
+          </button>
+          <span>The two versions play, pause and seek together.</span>
+        </div>
+      )}
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="compare">
+        {pair.map((n, side) => {
+          const v = versions.find((x) => x.number === n) ?? versions[0]!;
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the two sides of the comparison are fixed positions
+            <figure key={side} className="space-y-1">
+              <label className="block text-xs text-slate-700">
+                <span className="sr-only">{side === 0 ? "Left" : "Right"} version</span>
+                <select
+                  value={n}
+                  onChange={(e) => onChange(side === 0 ? [Number(e.target.value), pair[1]] : [pair[0], Number(e.target.value)])}
+                  className="rounded border border-slate-300 px-1 py-0.5 text-xs"
+                >
+                  {versions.map((x) => (
+                    <option key={x.number} value={x.number}>
+                      v{x.number}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {v.kind === "image" ? (
+                // eslint-disable-next-line @next/next/no-img-element -- session media
+                <img src={v.thumbnails?.large ?? v.mediaPath} alt={`${fileName}, version ${v.number}`} className="w-full rounded bg-slate-900 object-contain" />
+              ) : (
+                <video
+                  ref={(el) => {
+                    videos.current[side] = el;
+                  }}
+                  data-testid={`compare-video-${side === 0 ? "left" : "right"}`}
+                  src={v.mediaPath}
+                  poster={v.thumbnails?.large}
+                  // One soundtrack: the right side stays muted.
+                  muted={side === 1}
+                  controls
+                  playsInline
+                  preload="metadata"
+                  aria-label={`${fileName}, version ${v.number}`}
+                  className="w-full rounded bg-slate-900"
+                />
+              )}
+            </figure>
+          );
+        })}
+      </div>
     </div>
   );
+}
+
+/**
+ * Keeps two compared videos together: playing, pausing or seeking either does the same to the
+ * other, and the right one is nudged back when it drifts from the left by more than a few frames.
+ */
+function useSyncedVideos(videos: { current: (HTMLVideoElement | null)[] }, enabled: boolean) {
+  useEffect(() => {
+    const [left, right] = videos.current;
+    if (!enabled || !left || !right) return;
+    const other = (el: HTMLVideoElement) => (el === left ? right : left);
+    const onPlay = (e: Event) => {
+      const o = other(e.target as HTMLVideoElement);
+      if (o.paused) void o.play().catch(() => undefined);
+    };
+    const onPause = (e: Event) => {
+      const o = other(e.target as HTMLVideoElement);
+      if (!o.paused) o.pause();
+    };
+    const onSeeked = (e: Event) => {
+      const el = e.target as HTMLVideoElement;
+      const o = other(el);
+      if (Math.abs(o.currentTime - el.currentTime) > 0.1) o.currentTime = el.currentTime;
+    };
+    const onTime = () => {
+      if (!left.paused && !right.seeking && Math.abs(right.currentTime - left.currentTime) > 0.25) right.currentTime = left.currentTime;
+    };
+    for (const el of [left, right]) {
+      el.addEventListener("play", onPlay);
+      el.addEventListener("pause", onPause);
+      el.addEventListener("seeked", onSeeked);
+    }
+    left.addEventListener("timeupdate", onTime);
+    return () => {
+      for (const el of [left, right]) {
+        el.removeEventListener("play", onPlay);
+        el.removeEventListener("pause", onPause);
+        el.removeEventListener("seeked", onSeeked);
+      }
+      left.removeEventListener("timeupdate", onTime);
+    };
+  }, [videos, enabled]);
 }

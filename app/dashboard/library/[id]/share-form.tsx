@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { shareCreativeAction } from "./review-actions";
 
-/** Creates a review link for this creative; the link is shown once (only its hash is kept). */
+/** Creates a review link for this creative; the page Review links can show its address again (derived, only its hash is kept). */
 export function ShareForm({ creativeId, fileName }: { creativeId: string; fileName: string }) {
   const [name, setName] = useState(fileName);
   const [password, setPassword] = useState("");
@@ -71,7 +71,7 @@ export function ShareForm({ creativeId, fileName }: { creativeId: string; fileNa
       )}
       {url && (
         <p className="break-all rounded bg-emerald-50 p-2 text-emerald-900">
-          Copy it now, it is shown once:{" "}
+          Your link (Review links can show it again):{" "}
           <a data-testid="review-link-url" href={url} className="underline">
             {url}
           </a>

@@ -2339,7 +2339,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "list_review_links",
     "title": "List review links",
-    "description": "The workspace's review links, newest first, with their state (active, expired, revoked). Tokens are never shown again. Paginated.",
+    "description": "The workspace's review links, newest first, with their state (active, expired, revoked) and what they share by name. get_review_link_url shows an address again. Paginated.",
     "category": "review",
     "readOnly": true,
     "destructive": false,
@@ -2359,6 +2359,29 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "minLength": 1
         }
       },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_review_link_url",
+    "title": "Get review link address",
+    "description": "The guest address of an active review link again, to copy and send (the same permission as revoking; folder-scoped members only for links they made). Links made before addresses could be shown again answer 409 conflict: share a new one.",
+    "category": "review",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Review link id"
+        }
+      },
+      "required": [
+        "id"
+      ],
       "additionalProperties": false
     }
   },

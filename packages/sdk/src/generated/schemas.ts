@@ -141,6 +141,19 @@ export interface Creative {
    */
   previewPath?: string | null;
   /**
+   * Thumbnail paths (same Bearer key as mediaPath), cached as immutable: they change when the file does. Null until ready
+   */
+  thumbnails?: {
+    /**
+     * 320 px wide WebP (a video's poster frame)
+     */
+    small: string;
+    /**
+     * 960 px wide WebP (a video's poster frame)
+     */
+    large: string;
+  } | null;
+  /**
    * Number of copy variants
    */
   copyCount: number;
@@ -1499,6 +1512,19 @@ export interface CreativeVersion {
    * `/api/media/<creative_id>/versions/<number>` (same Bearer key as mediaPath)
    */
   mediaPath: string;
+  /**
+   * This version's thumbnails (a video's poster frame), cached as immutable
+   */
+  thumbnails?: {
+    /**
+     * 320 px wide WebP
+     */
+    small: string;
+    /**
+     * 960 px wide WebP
+     */
+    large: string;
+  };
   current: boolean;
   /**
    * Who added it
@@ -1626,6 +1652,27 @@ export interface ReviewLink {
    */
   createdAt: string;
   revokedAt: string | null;
+  /**
+   * Whether get_review_link_url can show its address again (links made before that could not)
+   */
+  copyable: boolean;
+  /**
+   * What the link shares, by name (in list_review_links)
+   */
+  shares?: {
+    /**
+     * The shared folder's name (with its subfolders); null for a creatives link
+     */
+    folderName: string | null;
+    /**
+     * File names of the first shared creatives (up to 5)
+     */
+    creativeNames: string[];
+    /**
+     * How many creatives the link names (0 for a folder link)
+     */
+    creativeCount: number;
+  };
 }
 export interface CreateReviewLinkResult {
   link: ReviewLink;
@@ -1648,6 +1695,18 @@ export interface ListReviewLinksInput {
 export interface ListReviewLinksResult {
   links: ReviewLink[];
   nextCursor: string | null;
+}
+export interface GetReviewLinkUrlInput {
+  /**
+   * Review link id
+   */
+  id: string;
+}
+export interface GetReviewLinkUrlResult {
+  /**
+   * The guest page's address
+   */
+  url: string;
 }
 export interface RevokeReviewLinkInput {
   /**
@@ -4935,6 +4994,19 @@ export interface BoardCard {
    * `/api/media/<id>` once ready (same key or session)
    */
   mediaPath: string | null;
+  /**
+   * Thumbnails (a video's poster frame) once ready, cached as immutable
+   */
+  thumbnails?: {
+    /**
+     * 320 px wide WebP
+     */
+    small: string;
+    /**
+     * 960 px wide WebP
+     */
+    large: string;
+  } | null;
   width: number | null;
   height: number | null;
   durationSeconds: number | null;

@@ -132,6 +132,8 @@ import type {
   GetPerformanceFactsResult,
   GetPerformanceGoalInput,
   GetPerformanceGoalResult,
+  GetReviewLinkUrlInput,
+  GetReviewLinkUrlResult,
   GetReviewStatusInput,
   GetReviewStatusResult,
   GetTaskInput,
@@ -412,6 +414,8 @@ export interface ToolTypes {
   create_review_link: { input: CreateReviewLinkInput; result: CreateReviewLinkResult; readOnly: false; destructive: false };
   /** List review links */
   list_review_links: { input: ListReviewLinksInput; result: ListReviewLinksResult; readOnly: true; destructive: false };
+  /** Get review link address */
+  get_review_link_url: { input: GetReviewLinkUrlInput; result: GetReviewLinkUrlResult; readOnly: true; destructive: false };
   /** Revoke review link */
   revoke_review_link: { input: RevokeReviewLinkInput; result: RevokeReviewLinkResult; readOnly: false; destructive: true };
   /** List ad accounts */
@@ -657,6 +661,7 @@ export const TOOL_NAMES = [
   "add_creative_version",
   "create_review_link",
   "list_review_links",
+  "get_review_link_url",
   "revoke_review_link",
   "list_ad_accounts",
   "get_ad_account",
