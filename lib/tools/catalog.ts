@@ -8,6 +8,7 @@ import { boardTools } from "./definitions/boards";
 import { copyTools } from "./definitions/copy";
 import { creativeTools } from "./definitions/creatives";
 import { folderTools } from "./definitions/folders";
+import { importTools } from "./definitions/import";
 import { performanceTools } from "./definitions/performance";
 import { leadTools } from "./definitions/leads";
 import { taskTools } from "./definitions/tasks";
@@ -26,6 +27,7 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
 export const TOOLS: readonly ToolDefinition[] = [
   ...accountTools,
   ...uploadTools,
+  ...importTools,
   ...creativeTools,
   ...copyTools,
   ...folderTools,
