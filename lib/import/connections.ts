@@ -8,18 +8,16 @@ import { type ConnectionRow, sourceFor } from "./sources";
 import type { S3SourceSettings } from "./sources/s3";
 import { importUrlPolicy } from "./sources/url";
 
-export type ConnectStorageInput =
-  | {
-      provider: "s3";
-      name?: string;
-      bucket: string;
-      region?: string;
-      endpoint?: string;
-      forcePathStyle?: boolean;
-      accessKeyId: string;
-      secretAccessKey: string;
-    }
-  | { provider: "url"; name?: string };
+export interface ConnectStorageInput {
+  provider: "s3" | "url";
+  name?: string;
+  bucket?: string;
+  region?: string;
+  endpoint?: string;
+  forcePathStyle?: boolean;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+}
 
 export interface StorageConnectionView {
   id: string;
@@ -59,9 +57,11 @@ export async function connectStorage(principal: Principal, input: ConnectStorage
   let secrets: string | null = null;
   let name: string;
   if (input.provider === "s3") {
+    const missing = (["bucket", "accessKeyId", "secretAccessKey"] as const).filter((k) => !input[k]);
+    if (missing.length) throw new AppError("invalid_input", `Invalid input: ${missing.join(", ")} required for an s3 connection`);
     if (input.endpoint) await checkEndpoint(input.endpoint);
     const s3: S3SourceSettings = {
-      bucket: input.bucket,
+      bucket: input.bucket!,
       region: input.region ?? "us-east-1",
       endpoint: input.endpoint ?? null,
       forcePathStyle: input.forcePathStyle ?? Boolean(input.endpoint),
@@ -70,6 +70,8 @@ export async function connectStorage(principal: Principal, input: ConnectStorage
     secrets = JSON.stringify({ accessKeyId: input.accessKeyId, secretAccessKey: input.secretAccessKey });
     name = input.name ?? `s3://${input.bucket}`;
   } else {
+    const extra = (["bucket", "region", "endpoint", "forcePathStyle", "accessKeyId", "secretAccessKey"] as const).filter((k) => input[k] !== undefined);
+    if (extra.length) throw new AppError("invalid_input", `Invalid input: ${extra.join(", ")} not used by a url connection`);
     name = input.name ?? "Public URLs";
   }
   const row = {

@@ -17,22 +17,22 @@ const targetArgs = {
   platform: z.enum(PLATFORMS).optional().describe("Ad platform the files are pushed to, as uploads are; default platform_a"),
 };
 
-const ConnectInput = z.discriminatedUnion("provider", [
-  z.strictObject({
-    provider: z.literal("s3"),
-    name: z.string().min(1).max(100).optional().describe("Shown in lists; default s3://<bucket>"),
-    bucket: z.string().min(3).max(63),
-    region: z.string().min(1).max(40).optional().describe("Default us-east-1"),
-    endpoint: z.string().min(1).max(2048).optional().describe("An S3-compatible service's endpoint (https), e.g. https://<account>.r2.cloudflarestorage.com; absent: AWS"),
-    forcePathStyle: z.boolean().optional().describe("Path-style addressing (bucket in the path); default true with an endpoint"),
-    accessKeyId: z.string().min(1).max(200),
-    secretAccessKey: z.string().min(1).max(200).describe("Stored encrypted; never shown again"),
-  }),
-  z.strictObject({
-    provider: z.literal("url"),
-    name: z.string().min(1).max(100).optional().describe("Shown in lists; default Public URLs"),
-  }),
-]);
+/** One flat object (MCP and the catalog want an object schema); what each provider needs is checked by connectStorage. */
+const ConnectInput = z.strictObject({
+  provider: z.enum(["s3", "url"]).describe("s3: an S3-compatible bucket by access key; url: public HTTPS URLs (no credentials)"),
+  name: z.string().min(1).max(100).optional().describe("Shown in lists; default s3://<bucket>, or Public URLs"),
+  bucket: z.string().min(3).max(63).optional().describe("s3: the bucket (required)"),
+  region: z.string().min(1).max(40).optional().describe("s3: default us-east-1"),
+  endpoint: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .describe("s3: an S3-compatible service's endpoint (https), e.g. https://<account>.r2.cloudflarestorage.com; absent: AWS"),
+  forcePathStyle: z.boolean().optional().describe("s3: path-style addressing (bucket in the path); default true with an endpoint"),
+  accessKeyId: z.string().min(1).max(200).optional().describe("s3: required"),
+  secretAccessKey: z.string().min(1).max(200).optional().describe("s3: required; stored encrypted, never shown again"),
+});
 
 export const importTools = [
   defineTool({
