@@ -23,7 +23,7 @@ test("import: connect a bucket, browse and import picked files, watch a folder a
     await form.getByLabel("Access key id").fill(s3.accessKeyId);
     await form.getByLabel("Secret access key").fill(s3.secretAccessKey);
     await form.getByRole("button", { name: "Connect" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Connected Creative bucket." })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Connected Creative bucket." })).toBeVisible();
     const connections = page.getByRole("table", { name: "Storage connections" });
     await expect(connections.getByRole("row").filter({ hasText: "Creative bucket" })).toContainText("Active");
 
@@ -32,7 +32,7 @@ test("import: connect a bucket, browse and import picked files, watch a folder a
     await listing.getByRole("button", { name: "spring/" }).click();
     await listing.getByLabel("hero.png").check();
     await page.getByRole("button", { name: "Import 1 selected" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Importing 1 file." })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Importing 1 file." })).toBeVisible();
     const runs = page.getByRole("table", { name: "Import runs" });
     await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: 30_000 });
     await expect(runs.getByRole("row").nth(1).getByRole("cell").nth(2)).toHaveText("1");
@@ -43,12 +43,12 @@ test("import: connect a bucket, browse and import picked files, watch a folder a
     await page.getByRole("button", { name: "Watch this folder" }).click();
     const watched = page.getByRole("table", { name: "Watched folders" });
     await expect(watched).toContainText("watched/");
-    await page.getByRole("button", { name: "Sync watched/ now" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Syncing 1 new file." })).toBeVisible();
+    await page.getByRole("button", { name: "Sync now watched/" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Syncing 1 new file." })).toBeVisible();
     await expect(runs.getByRole("row").nth(1)).toContainText("Folder sync");
     await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: 30_000 });
-    await page.getByRole("button", { name: "Sync watched/ now" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Nothing new in the folder." })).toBeVisible();
+    await page.getByRole("button", { name: "Sync now watched/" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Nothing new in the folder." })).toBeVisible();
 
     await page.setViewportSize(PHONE);
     await page.reload();

@@ -8,7 +8,9 @@ function picture(value: (x: number, y: number) => number): Promise<Buffer> {
   const height = 150;
   const pixels = Buffer.alloc(width * height);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels[y * width + x] = Math.max(0, Math.min(255, Math.round(value(x, y))));
-  return sharp(pixels, { raw: { width, height, channels: 1 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
 }
 
 describe("differenceHash", () => {

@@ -35,7 +35,8 @@ export async function importFiles(principal: Principal, input: ImportFilesInput)
   for (const path of input.paths) {
     if (path.endsWith("/")) files.push(...(await source.listFolder(path, null)).files);
     else files.push(await source.stat(path));
-    if (files.length > MAX_IMPORT_FILES) throw new AppError("limit_exceeded", `More than ${MAX_IMPORT_FILES} files in one import: pick fewer, or watch the folder`);
+    if (files.length > MAX_IMPORT_FILES)
+      throw new AppError("limit_exceeded", `More than ${MAX_IMPORT_FILES} files in one import: pick fewer, or watch the folder`);
   }
   if (!files.length) throw badRequest("Nothing to import: the folders named are empty");
   const run = await startRun({
@@ -135,7 +136,10 @@ export async function settleRun(runId: string): Promise<void> {
   const duplicateCount = await db.importItem.count({ where: { runId, nearDuplicateOf: { not: null } } });
   const open = count("queued") + count("transferring");
   const counts = { importedCount: count("imported"), skippedCount: count("skipped"), failedCount: count("failed"), duplicateCount };
-  await db.importRun.updateMany({ where: { id: runId, status: "running" }, data: { ...counts, ...(open === 0 ? { status: "completed", finishedAt: new Date() } : {}) } });
+  await db.importRun.updateMany({
+    where: { id: runId, status: "running" },
+    data: { ...counts, ...(open === 0 ? { status: "completed", finishedAt: new Date() } : {}) },
+  });
 }
 
 export async function listImportRuns(

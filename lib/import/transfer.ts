@@ -70,7 +70,9 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
         contentHash: stored.contentHash,
         bytesDone: BigInt(stored.sizeBytes),
         uploadId: null,
-        error: twin ? `Same bytes as "${twin.fileName}", imported by run ${twin.runId}` : `Same bytes as creative "${twinCreative!.fileName}" (${twinCreative!.id})`,
+        error: twin
+          ? `Same bytes as "${twin.fileName}", imported by run ${twin.runId}`
+          : `Same bytes as creative "${twinCreative!.fileName}" (${twinCreative!.id})`,
         finishedAt: new Date(),
       },
     });

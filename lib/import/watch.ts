@@ -77,7 +77,12 @@ export async function syncWatchedFolder(watched: WatchedRow, options: { recordEm
   const connection = await findConnection({ workspaceId: watched.workspaceId }, watched.connectionId);
   const listing = await sourceFor(connection).listFolder(watched.sourcePath, watched.cursor);
   const known = await db.importItem.findMany({
-    where: { workspaceId: watched.workspaceId, connectionId: connection.id, sourceId: { in: listing.files.map((f) => f.id) }, status: { in: ["imported", "skipped", "queued", "transferring"] } },
+    where: {
+      workspaceId: watched.workspaceId,
+      connectionId: connection.id,
+      sourceId: { in: listing.files.map((f) => f.id) },
+      status: { in: ["imported", "skipped", "queued", "transferring"] },
+    },
     select: { sourceId: true, sourceRevision: true },
   });
   const seen = new Set(known.map((k) => `${k.sourceId}\n${k.sourceRevision}`));
@@ -104,7 +109,9 @@ export async function syncWatchedFolder(watched: WatchedRow, options: { recordEm
 export async function syncAllWatchedFolders(): Promise<{ synced: number; failed: number }> {
   const rows = await getDb().watchedFolder.findMany({ orderBy: { lastSyncAt: { sort: "asc", nulls: "first" } } });
   const active = new Set(
-    (await getDb().storageConnection.findMany({ where: { id: { in: rows.map((r) => r.connectionId) }, status: "active" }, select: { id: true } })).map((c) => c.id),
+    (await getDb().storageConnection.findMany({ where: { id: { in: rows.map((r) => r.connectionId) }, status: "active" }, select: { id: true } })).map(
+      (c) => c.id,
+    ),
   );
   let synced = 0;
   let failed = 0;

@@ -13,7 +13,10 @@ let connectionId: string;
 
 beforeAll(async () => {
   t = await createTenant();
-  files = await fileServer({ "/a.png": { type: "image/png", bytes: await pngImage(40, 30) }, "/page.html": { type: "text/html", bytes: Buffer.from("<html></html>") } });
+  files = await fileServer({
+    "/a.png": { type: "image/png", bytes: await pngImage(40, 30) },
+    "/page.html": { type: "text/html", bytes: Buffer.from("<html></html>") },
+  });
   connectionId = (await toolResult(t.key, "connect_storage", { provider: "url" })).connection.id;
 });
 afterAll(async () => files?.close());

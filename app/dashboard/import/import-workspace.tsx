@@ -66,36 +66,49 @@ export function ImportWorkspace({ folders, canImport, mustPickFolder }: { folder
       {notice && <Alert tone="green">{notice}</Alert>}
 
       <Section id="connections" title="Connections">
-        <Card className="overflow-x-auto">
-          <table aria-label="Storage connections" className="w-full text-left text-sm">
-            <TableHead columns={["Connection", "Status"]} actions />
-            <tbody className="divide-y divide-slate-100">
-              {connections.data?.connections.map((c) => (
-                <tr key={c.id}>
-                  <td className="px-4 py-3">
-                    <span className="font-medium text-slate-900">{c.name}</span>
-                    <p className="mt-0.5 text-xs text-slate-600">
-                      {PROVIDER_LABEL[c.provider]}
-                      {typeof c.settings.endpoint === "string" ? ` · ${c.settings.endpoint}` : ""}
-                    </p>
-                  </td>
-                  <td className="px-4 py-3">{c.status === "active" ? <Badge tone="green">Active</Badge> : <Badge>Disconnected</Badge>}</td>
-                  <td className="px-4 py-3 text-right">
-                    {c.status === "active" && (
-                      <div className="flex flex-wrap justify-end gap-2">
-                        <Button size="sm" variant="secondary" onClick={() => setBrowsing(c)} aria-label={`Browse ${c.name}`}>
-                          {c.provider === "url" ? "Import links" : "Browse"}
-                        </Button>
-                        <Button size="sm" variant="danger-ghost" disabled={disconnect.isPending} onClick={() => disconnect.mutate(c)} aria-label={`Disconnect ${c.name}`}>
-                          Disconnect
-                        </Button>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <Card>
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Storage connections, scrollable">
+            <table aria-label="Storage connections" className="w-full text-left text-sm">
+              <TableHead columns={["Connection", "Status"]} actions />
+              <tbody className="divide-y divide-slate-100">
+                {connections.data?.connections.map((c) => (
+                  <tr key={c.id}>
+                    <td className="px-4 py-3">
+                      <span className="font-medium text-slate-900">{c.name}</span>
+                      <p className="mt-0.5 text-xs text-slate-600">
+                        {PROVIDER_LABEL[c.provider]}
+                        {typeof c.settings.endpoint === "string" ? ` · ${c.settings.endpoint}` : ""}
+                      </p>
+                    </td>
+                    <td className="px-4 py-3">{c.status === "active" ? <Badge tone="green">Active</Badge> : <Badge>Disconnected</Badge>}</td>
+                    <td className="px-4 py-3 text-right">
+                      {c.status === "active" && (
+                        <div className="flex flex-wrap justify-end gap-2">
+                          <Button
+                            size="sm"
+                            variant="secondary"
+                            onClick={() => setBrowsing(c)}
+                            aria-label={`${c.provider === "url" ? "Import links" : "Browse"} ${c.name}`}
+                          >
+                            {c.provider === "url" ? "Import links" : "Browse"}
+                          </Button>
+                          <Button
+                            size="sm"
+                            variant="danger-ghost"
+                            disabled={disconnect.isPending}
+                            onClick={() => disconnect.mutate(c)}
+                            aria-label={`Disconnect ${c.name}`}
+                          >
+                            Disconnect
+                          </Button>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {connections.data?.connections.length === 0 && (
             <EmptyState title="No storage connected yet">Connect a bucket or public links below to import from them.</EmptyState>
           )}
@@ -118,45 +131,61 @@ export function ImportWorkspace({ folders, canImport, mustPickFolder }: { folder
       )}
 
       <Section id="watched" title="Watched folders">
-        <Card className="overflow-x-auto">
-          <table aria-label="Watched folders" className="w-full text-left text-sm">
-            <TableHead columns={["Folder", "Last sync"]} actions />
-            <tbody className="divide-y divide-slate-100">
-              {watched.data?.watchedFolders.map((w) => (
-                <tr key={w.id}>
-                  <td className="px-4 py-3">
-                    <span className="font-mono text-xs text-slate-900">{w.sourcePath || "/"}</span>
-                    <p className="mt-0.5 text-xs text-slate-600">{connectionName(w.connectionId)}</p>
-                  </td>
-                  <td className="px-4 py-3 text-slate-700">{w.lastSyncAt ? new Date(w.lastSyncAt).toLocaleString() : "Not yet"}</td>
-                  <td className="px-4 py-3 text-right">
-                    <div className="flex flex-wrap justify-end gap-2">
-                      <Button size="sm" variant="secondary" disabled={sync.isPending} onClick={() => sync.mutate(w.id)} aria-label={`Sync ${w.sourcePath} now`}>
-                        Sync now
-                      </Button>
-                      <Button size="sm" variant="danger-ghost" disabled={unwatch.isPending} onClick={() => unwatch.mutate(w.id)} aria-label={`Stop watching ${w.sourcePath}`}>
-                        Stop watching
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <Card>
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Watched folders, scrollable">
+            <table aria-label="Watched folders" className="w-full text-left text-sm">
+              <TableHead columns={["Folder", "Last sync"]} actions />
+              <tbody className="divide-y divide-slate-100">
+                {watched.data?.watchedFolders.map((w) => (
+                  <tr key={w.id}>
+                    <td className="px-4 py-3">
+                      <span className="font-mono text-xs text-slate-900">{w.sourcePath || "/"}</span>
+                      <p className="mt-0.5 text-xs text-slate-600">{connectionName(w.connectionId)}</p>
+                    </td>
+                    <td className="px-4 py-3 text-slate-700">{w.lastSyncAt ? new Date(w.lastSyncAt).toLocaleString() : "Not yet"}</td>
+                    <td className="px-4 py-3 text-right">
+                      <div className="flex flex-wrap justify-end gap-2">
+                        <Button
+                          size="sm"
+                          variant="secondary"
+                          disabled={sync.isPending}
+                          onClick={() => sync.mutate(w.id)}
+                          aria-label={`Sync now ${w.sourcePath}`}
+                        >
+                          Sync now
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="danger-ghost"
+                          disabled={unwatch.isPending}
+                          onClick={() => unwatch.mutate(w.id)}
+                          aria-label={`Stop watching ${w.sourcePath}`}
+                        >
+                          Stop watching
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {watched.data?.watchedFolders.length === 0 && <EmptyState title="No watched folders">Browse a connection and choose “Watch this folder”.</EmptyState>}
         </Card>
       </Section>
 
       <Section id="runs" title="Import runs">
-        <Card className="overflow-x-auto">
-          <table aria-label="Import runs" className="w-full text-left text-sm">
-            <TableHead columns={["Run", "Status", "Imported", "Skipped", "Failed", "Near-duplicates"]} />
-            <tbody className="divide-y divide-slate-100">
-              {runs.data?.runs.map((r) => (
-                <RunRow key={r.id} run={r} connectionName={connectionName(r.connectionId)} />
-              ))}
-            </tbody>
-          </table>
+        <Card>
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Import runs, scrollable">
+            <table aria-label="Import runs" className="w-full text-left text-sm">
+              <TableHead columns={["Run", "Status", "Imported", "Skipped", "Failed", "Near-duplicates"]} />
+              <tbody className="divide-y divide-slate-100">
+                {runs.data?.runs.map((r) => (
+                  <RunRow key={r.id} run={r} connectionName={connectionName(r.connectionId)} />
+                ))}
+              </tbody>
+            </table>
+          </div>
           {runs.data?.runs.length === 0 && <EmptyState title="No imports yet" />}
         </Card>
       </Section>
@@ -173,7 +202,15 @@ function RunRow({ run, connectionName }: { run: Run; connectionName: string }) {
           {connectionName} · {new Date(run.createdAt).toLocaleString()} · {run.itemCount} file{run.itemCount === 1 ? "" : "s"}
         </p>
       </td>
-      <td className="px-4 py-3">{run.status === "running" ? <Badge tone="sky">Running</Badge> : run.status === "completed" ? <Badge tone="green">Done</Badge> : <Badge tone="rose">Failed</Badge>}</td>
+      <td className="px-4 py-3">
+        {run.status === "running" ? (
+          <Badge tone="sky">Running</Badge>
+        ) : run.status === "completed" ? (
+          <Badge tone="green">Done</Badge>
+        ) : (
+          <Badge tone="rose">Failed</Badge>
+        )}
+      </td>
       <td className="px-4 py-3 tabular-nums">{run.importedCount}</td>
       <td className="px-4 py-3 tabular-nums">{run.skippedCount}</td>
       <td className="px-4 py-3 tabular-nums">{run.failedCount}</td>
@@ -221,7 +258,15 @@ function ConnectForm({ onConnected, onError }: { onConnected: (c: Connection) =>
           <Field id="connect-endpoint" name="endpoint" label="Endpoint (optional)" hint="For R2, MinIO, Wasabi…; empty for AWS" autoComplete="off" />
           <Field id="connect-region" name="region" label="Region (optional)" placeholder="us-east-1" autoComplete="off" />
           <Field id="connect-key" name="accessKeyId" label="Access key id" required autoComplete="off" />
-          <Field id="connect-secret" name="secretAccessKey" label="Secret access key" type="password" required autoComplete="off" hint="Stored encrypted; a read-only key is enough" />
+          <Field
+            id="connect-secret"
+            name="secretAccessKey"
+            label="Secret access key"
+            type="password"
+            required
+            autoComplete="off"
+            hint="Stored encrypted; a read-only key is enough"
+          />
         </>
       )}
       <div className="sm:col-span-2">
@@ -294,7 +339,14 @@ function Browser({
           <TextArea id="import-links" rows={4} value={links} onChange={(e) => setLinks(e.target.value)} placeholder="https://cdn.example.com/hero.png" />
           <Button
             disabled={importFiles.isPending || links.trim() === ""}
-            onClick={() => importFiles.mutate(links.split("\n").map((l) => l.trim()).filter(Boolean))}
+            onClick={() =>
+              importFiles.mutate(
+                links
+                  .split("\n")
+                  .map((l) => l.trim())
+                  .filter(Boolean),
+              )
+            }
           >
             Import links
           </Button>
@@ -322,7 +374,9 @@ function Browser({
                   <label className="flex min-w-0 flex-1 items-center gap-2">
                     <input type="checkbox" checked={picked.includes(e.id)} onChange={() => toggle(e.id)} />
                     <span className="min-w-0 truncate">{e.name}</span>
-                    <span className="ml-auto shrink-0 text-xs text-slate-600">{e.sizeBytes === null ? "" : `${Math.max(1, Math.round(e.sizeBytes / 1024))} KB`}</span>
+                    <span className="ml-auto shrink-0 text-xs text-slate-600">
+                      {e.sizeBytes === null ? "" : `${Math.max(1, Math.round(e.sizeBytes / 1024))} KB`}
+                    </span>
                   </label>
                 )}
               </li>
@@ -333,7 +387,7 @@ function Browser({
             <Button disabled={importFiles.isPending || picked.length === 0} onClick={() => importFiles.mutate(picked)}>
               Import {picked.length || ""} selected
             </Button>
-            <Button variant="secondary" disabled={importFiles.isPending} onClick={() => importFiles.mutate([path || "/"])} aria-label="Import everything in this folder">
+            <Button variant="secondary" disabled={importFiles.isPending} onClick={() => importFiles.mutate([path || "/"])}>
               Import whole folder
             </Button>
             <Button variant="secondary" disabled={watch.isPending} onClick={() => watch.mutate()}>

@@ -32,7 +32,15 @@ export class UrlSource implements StorageSource {
 
   async stat(id: string): Promise<SourceEntry> {
     const url = await checkUrl(id);
-    return { id, path: id, name: decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? url.hostname), isFolder: false, sizeBytes: null, revision: null, modifiedAt: null };
+    return {
+      id,
+      path: id,
+      name: decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? url.hostname),
+      isFolder: false,
+      sizeBytes: null,
+      revision: null,
+      modifiedAt: null,
+    };
   }
 
   async open(id: string) {

@@ -49,7 +49,8 @@ export const importTools = [
     ...read,
     name: "list_storage_connections",
     title: "List storage connections",
-    description: "The workspace's storage connections, newest first, with their status (revoked ones stay listed and answer not_connected). Secrets are never shown.",
+    description:
+      "The workspace's storage connections, newest first, with their status (revoked ones stay listed and answer not_connected). Secrets are never shown.",
     input: z.strictObject({}),
     output: z.object({ connections: z.array(StorageConnectionSchema) }),
     handler: listStorageConnections,
@@ -58,7 +59,8 @@ export const importTools = [
     ...write,
     name: "disconnect_storage",
     title: "Disconnect storage",
-    description: "Revokes a storage connection: its stored credentials are erased, it stays listed as revoked, its watched folders stop syncing, and using it answers not_connected. Creatives imported through it stay.",
+    description:
+      "Revokes a storage connection: its stored credentials are erased, it stays listed as revoked, its watched folders stop syncing, and using it answers not_connected. Creatives imported through it stay.",
     input: z.strictObject({ connectionId }),
     output: z.object({ connection: StorageConnectionSchema }),
     handler: disconnectStorage,
