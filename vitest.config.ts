@@ -46,6 +46,7 @@ export const IN_PROCESS = [
  * PGlite is PostgreSQL compiled to WebAssembly with one connection: the same SQL, but no second writer.
  */
 export const DATABASE_DEPENDENT = [
+  "tests/import/s3-import.test.ts", // import runs: grouped counts, BigInt byte counts, skips by revision and content hash
   "tests/db/migrate.test.ts", // migrations through the WASM schema engine on both adapters
   "tests/jobs/runner.test.ts", // runner rows, leases, retries
   "tests/jobs/cron.test.ts", // one cron fire per slot across runners

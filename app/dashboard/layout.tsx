@@ -44,6 +44,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               <nav aria-label="Main" className="mt-2 flex-1 space-y-1 overflow-y-auto px-2">
                 <NavLink href="/dashboard/library">Library</NavLink>
                 <NavLink href="/dashboard/uploads">Uploads</NavLink>
+                <NavLink href="/dashboard/import">Import</NavLink>
                 <NavLink href="/dashboard/ads">Ads</NavLink>
                 <NavLink href="/dashboard/performance">Performance</NavLink>
                 <NavLink href="/dashboard/boards">Boards</NavLink>

@@ -28,6 +28,7 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/library/:creativeId", heading: /\.png$/ },
   { path: "/dashboard/library/cre_does_not_exist", heading: "Not found" },
   { path: "/dashboard/uploads", heading: "Uploads" },
+  { path: "/dashboard/import", heading: "Import" },
   { path: "/dashboard/ads", heading: "Ads" },
   { path: "/dashboard/performance/rules", heading: "Performance" },
   { path: "/dashboard/performance", heading: "Performance" },

@@ -10,6 +10,8 @@ import { webhookDeliver } from "./webhook-deliver";
 import { webhookMaintenance } from "./webhook-maintenance";
 import { leadsPull } from "./leads-pull";
 import { mediaPush } from "./media-push";
+import { importItem } from "./import-item";
+import { importSync } from "./import-sync";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
 export const functions: InngestFunction.Any[] = [
@@ -25,4 +27,6 @@ export const functions: InngestFunction.Any[] = [
   performanceRollup,
   leadsPull,
   mediaPush,
+  importItem,
+  importSync,
 ];

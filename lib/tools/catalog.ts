@@ -9,6 +9,7 @@ import { copyTools } from "./definitions/copy";
 import { creativeTools } from "./definitions/creatives";
 import { folderTools } from "./definitions/folders";
 import { namingTools } from "./definitions/naming";
+import { importTools } from "./definitions/import";
 import { performanceTools } from "./definitions/performance";
 import { leadTools } from "./definitions/leads";
 import { taskTools } from "./definitions/tasks";
@@ -27,6 +28,7 @@ import type { ToolDefinition, ToolDescriptor } from "./types";
 export const TOOLS: readonly ToolDefinition[] = [
   ...accountTools,
   ...uploadTools,
+  ...importTools,
   ...creativeTools,
   ...namingTools,
   ...copyTools,

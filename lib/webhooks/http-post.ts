@@ -87,7 +87,7 @@ export function postPinned(target: PinnedTarget, headers: Record<string, string>
 }
 
 /** Answers every resolution with the checked address (so DNS cannot redirect the connection). */
-function pinnedLookup(target: PinnedTarget): LookupFunction {
+export function pinnedLookup(target: PinnedTarget): LookupFunction {
   return (_hostname, opts, callback) => {
     if (opts.all)
       (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);

@@ -124,6 +124,30 @@ const CASES: Record<string, Case[]> = {
       result: { requeued: 2, purged: { deliveries: 7, events: 1 } },
     },
   ],
+  "import-item": [
+    {
+      what: "transfers the file in one step, then settles its run",
+      event: { name: "import/item.requested", data: { itemId: "imi_1", workspaceId: "ws_1" } },
+      steps: { transfer: { status: "imported", uploadId: "upl_1" }, "settle-run": null },
+      planned: ["transfer", "settle-run"],
+      result: { itemId: "imi_1", status: "imported", uploadId: "upl_1" },
+    },
+    {
+      what: "refuses a malformed event without retrying",
+      event: { name: "import/item.requested", data: { itemId: "" } },
+      steps: {},
+      planned: [],
+      error: /Malformed import\/item.requested event/,
+    },
+  ],
+  "import-sync": [
+    {
+      what: "syncs the watched folders in one step",
+      steps: { "sync-watched-folders": { synced: 2, failed: 0 } },
+      planned: ["sync-watched-folders"],
+      result: { synced: 2, failed: 0 },
+    },
+  ],
   "task-due-digest": [
     { what: "sends the due digests in one step", steps: { "send-due-digests": { sent: 2 } }, planned: ["send-due-digests"], result: { sent: 2 } },
   ],

@@ -240,6 +240,371 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
     }
   },
   {
+    "name": "connect_storage",
+    "title": "Connect file storage",
+    "description": "Connects external file storage to import creatives from: an S3-compatible bucket by access key (any https endpoint; the key is checked by listing the bucket and stored encrypted), or public HTTPS URLs (provider url, no credentials). Dropbox and Google Drive connect by OAuth from the dashboard's Import page.",
+    "category": "import",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "provider": {
+          "type": "string",
+          "enum": [
+            "s3",
+            "url"
+          ],
+          "description": "s3: an S3-compatible bucket by access key; url: public HTTPS URLs (no credentials)"
+        },
+        "name": {
+          "description": "Shown in lists; default s3://<bucket>, or Public URLs",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "bucket": {
+          "description": "s3: the bucket (required)",
+          "type": "string",
+          "minLength": 3,
+          "maxLength": 63
+        },
+        "region": {
+          "description": "s3: default us-east-1",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 40
+        },
+        "endpoint": {
+          "description": "s3: an S3-compatible service's endpoint (https), e.g. https://<account>.r2.cloudflarestorage.com; absent: AWS",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2048
+        },
+        "forcePathStyle": {
+          "description": "s3: path-style addressing (bucket in the path); default true with an endpoint",
+          "type": "boolean"
+        },
+        "accessKeyId": {
+          "description": "s3: required",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "secretAccessKey": {
+          "description": "s3: required; stored encrypted, never shown again",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "provider"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_storage_connections",
+    "title": "List storage connections",
+    "description": "The workspace's storage connections, newest first, with their status (revoked ones stay listed and answer not_connected). Secrets are never shown.",
+    "category": "import",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "disconnect_storage",
+    "title": "Disconnect storage",
+    "description": "Revokes a storage connection: its stored credentials are erased, it stays listed as revoked, its watched folders stop syncing, and using it answers not_connected. Creatives imported through it stay.",
+    "category": "import",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connectionId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Storage connection id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "connectionId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "browse_storage",
+    "title": "Browse storage",
+    "description": "One level of a connection's folder: sub-folders first, then files, with size and the provider's revision. path is a key prefix (S3, e.g. campaigns/spring/), empty for the top. Paginated: pass nextCursor back as cursor.",
+    "category": "import",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connectionId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Storage connection id"
+        },
+        "path": {
+          "description": "Folder to list; empty or absent: the top",
+          "type": "string",
+          "maxLength": 1024
+        },
+        "cursor": {
+          "anyOf": [
+            {
+              "type": "string",
+              "maxLength": 2048
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      },
+      "required": [
+        "connectionId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "import_files",
+    "title": "Import files from storage",
+    "description": "Imports files from a storage connection: each file is streamed into the library and becomes an upload (type, size and format checked as for an upload; its job pushes it to the ad account and files the creative). paths are file ids from browse_storage (S3 keys; an id ending in / takes the whole folder) or, for a url connection, https URLs. At most 500 files. Files imported before (same provider revision, or same bytes) are skipped. Answers the run at once; poll list_import_runs with runId.",
+    "category": "import",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connectionId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Storage connection id"
+        },
+        "paths": {
+          "minItems": 1,
+          "maxItems": 200,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2048
+          },
+          "description": "File (or folder) ids to import"
+        },
+        "folderId": {
+          "description": "Folder the creatives are filed under (default: the library root)",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "platform": {
+          "description": "Ad platform the files are pushed to, as uploads are; default platform_a",
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ]
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "connectionId",
+        "paths"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_import_runs",
+    "title": "List import runs",
+    "description": "Import runs (one-off imports and watched-folder syncs), newest first, each with its summary: items imported, skipped (already imported), failed, and flagged as near-duplicates. With runId: that run and its items (each file's status, error and resulting upload and creative). Paginated.",
+    "category": "import",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "runId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Import run id"
+        },
+        "watchedFolderId": {
+          "description": "Only this watched folder's syncs",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "limit": {
+          "default": 50,
+          "description": "Items per page, 1 to 200 (default 50)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 200
+        },
+        "cursor": {
+          "description": "The nextCursor of the previous page",
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "watch_storage_folder",
+    "title": "Watch a storage folder",
+    "description": "Watches a folder of a storage connection: every quarter hour (or with sync_watched_folder) its new files are imported into the library folder given; files already imported (same provider revision or same bytes) are skipped and near-duplicate images are flagged. conflict if the folder is already watched.",
+    "category": "import",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "connectionId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Storage connection id"
+        },
+        "path": {
+          "type": "string",
+          "maxLength": 1024,
+          "description": "The folder (S3 key prefix)"
+        },
+        "folderId": {
+          "description": "Folder the creatives are filed under (default: the library root)",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100
+        },
+        "platform": {
+          "description": "Ad platform the files are pushed to, as uploads are; default platform_a",
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ]
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "connectionId",
+        "path"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "unwatch_storage_folder",
+    "title": "Stop watching a folder",
+    "description": "Stops syncing a watched folder. Its past runs and the creatives they made stay.",
+    "category": "import",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "watchedFolderId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Watched folder id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "watchedFolderId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_watched_folders",
+    "title": "List watched folders",
+    "description": "The workspace's watched storage folders with their last sync time.",
+    "category": "import",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "sync_watched_folder",
+    "title": "Sync a watched folder now",
+    "description": "Syncs a watched folder now instead of waiting for the schedule: answers the run with the new files queued (none when nothing changed); its summary completes as they finish (list_import_runs with runId).",
+    "category": "import",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "watchedFolderId": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Watched folder id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "watchedFolderId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "name": "list_creatives",
     "title": "List creatives",
     "description": "Lists the creatives in the library, newest first, with status, size, media paths and copy count. Optional filters (search in the file name, kind, aspect, date range, uploader, folder, status) and sort (newest, oldest, name) run in the database. Paginated: pass nextCursor back as cursor, with the same filters and sort.",

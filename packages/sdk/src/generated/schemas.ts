@@ -413,6 +413,392 @@ export interface DismissUploadInput {
 export interface DismissUploadResult {
   ok: true;
 }
+export interface ConnectStorageInput {
+  /**
+   * s3: an S3-compatible bucket by access key; url: public HTTPS URLs (no credentials)
+   */
+  provider: "s3" | "url";
+  /**
+   * Shown in lists; default s3://<bucket>, or Public URLs
+   */
+  name?: string;
+  /**
+   * s3: the bucket (required)
+   */
+  bucket?: string;
+  /**
+   * s3: default us-east-1
+   */
+  region?: string;
+  /**
+   * s3: an S3-compatible service's endpoint (https), e.g. https://<account>.r2.cloudflarestorage.com; absent: AWS
+   */
+  endpoint?: string;
+  /**
+   * s3: path-style addressing (bucket in the path); default true with an endpoint
+   */
+  forcePathStyle?: boolean;
+  /**
+   * s3: required
+   */
+  accessKeyId?: string;
+  /**
+   * s3: required; stored encrypted, never shown again
+   */
+  secretAccessKey?: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ConnectStorageResult {
+  connection: {
+    id: string;
+    provider: "s3" | "url" | "dropbox" | "google_drive";
+    name: string;
+    /**
+     * revoked: disconnected or refused by the provider; using it answers not_connected
+     */
+    status: "active" | "revoked";
+    statusReason: string | null;
+    /**
+     * What is not secret: bucket, endpoint, region
+     */
+    settings: {
+      [k: string]: unknown;
+    };
+    createdAt: string;
+    revokedAt: string | null;
+  };
+}
+export interface ListStorageConnectionsInput {}
+export interface ListStorageConnectionsResult {
+  connections: {
+    id: string;
+    provider: "s3" | "url" | "dropbox" | "google_drive";
+    name: string;
+    /**
+     * revoked: disconnected or refused by the provider; using it answers not_connected
+     */
+    status: "active" | "revoked";
+    statusReason: string | null;
+    /**
+     * What is not secret: bucket, endpoint, region
+     */
+    settings: {
+      [k: string]: unknown;
+    };
+    createdAt: string;
+    revokedAt: string | null;
+  }[];
+}
+export interface DisconnectStorageInput {
+  /**
+   * Storage connection id
+   */
+  connectionId: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DisconnectStorageResult {
+  connection: {
+    id: string;
+    provider: "s3" | "url" | "dropbox" | "google_drive";
+    name: string;
+    /**
+     * revoked: disconnected or refused by the provider; using it answers not_connected
+     */
+    status: "active" | "revoked";
+    statusReason: string | null;
+    /**
+     * What is not secret: bucket, endpoint, region
+     */
+    settings: {
+      [k: string]: unknown;
+    };
+    createdAt: string;
+    revokedAt: string | null;
+  };
+}
+export interface BrowseStorageInput {
+  /**
+   * Storage connection id
+   */
+  connectionId: string;
+  /**
+   * Folder to list; empty or absent: the top
+   */
+  path?: string;
+  cursor?: string | null;
+}
+export interface BrowseStorageResult {
+  entries: {
+    /**
+     * Pass to import_files as a path (S3 key; a folder id ends with /)
+     */
+    id: string;
+    path: string;
+    name: string;
+    isFolder: boolean;
+    sizeBytes: number | null;
+    /**
+     * The provider's version of the bytes (S3 ETag, Dropbox rev, Drive checksum)
+     */
+    revision: string | null;
+    modifiedAt: string | null;
+  }[];
+  nextCursor: string | null;
+}
+export interface ImportFilesInput {
+  /**
+   * Storage connection id
+   */
+  connectionId: string;
+  /**
+   * File (or folder) ids to import
+   *
+   * @minItems 1
+   * @maxItems 200
+   */
+  paths: string[];
+  /**
+   * Folder the creatives are filed under (default: the library root)
+   */
+  folderId?: string;
+  /**
+   * Ad platform the files are pushed to, as uploads are; default platform_a
+   */
+  platform?: "platform_a" | "platform_b";
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface ImportFilesResult {
+  run: {
+    id: string;
+    kind: "one_off" | "sync";
+    status: "running" | "completed" | "failed";
+    connectionId: string;
+    watchedFolderId: string | null;
+    folderId: string | null;
+    itemCount: number;
+    importedCount: number;
+    skippedCount: number;
+    failedCount: number;
+    /**
+     * Images flagged as near-duplicates of earlier ones (imported all the same)
+     */
+    duplicateCount: number;
+    error: string | null;
+    createdAt: string;
+    finishedAt: string | null;
+    items?: {
+      id: string;
+      sourceId: string;
+      fileName: string;
+      status: "queued" | "transferring" | "imported" | "skipped" | "failed";
+      /**
+       * Why it failed, or why it was skipped
+       */
+      error: string | null;
+      sizeBytes: number | null;
+      bytesDone: number;
+      /**
+       * sha256 of the bytes, hex
+       */
+      contentHash: string | null;
+      /**
+       * An earlier import item whose image nearly matches this one (perceptual hash)
+       */
+      nearDuplicateOf: string | null;
+      /**
+       * The upload the file became; its job pushes it and files the creative
+       */
+      uploadId: string | null;
+      creativeId: string | null;
+    }[];
+  };
+}
+export interface ListImportRunsInput {
+  /**
+   * Import run id
+   */
+  runId?: string;
+  /**
+   * Only this watched folder's syncs
+   */
+  watchedFolderId?: string;
+  /**
+   * Items per page, 1 to 200 (default 50)
+   */
+  limit?: number;
+  /**
+   * The nextCursor of the previous page
+   */
+  cursor?: string;
+}
+export interface ListImportRunsResult {
+  runs: {
+    id: string;
+    kind: "one_off" | "sync";
+    status: "running" | "completed" | "failed";
+    connectionId: string;
+    watchedFolderId: string | null;
+    folderId: string | null;
+    itemCount: number;
+    importedCount: number;
+    skippedCount: number;
+    failedCount: number;
+    /**
+     * Images flagged as near-duplicates of earlier ones (imported all the same)
+     */
+    duplicateCount: number;
+    error: string | null;
+    createdAt: string;
+    finishedAt: string | null;
+    items?: {
+      id: string;
+      sourceId: string;
+      fileName: string;
+      status: "queued" | "transferring" | "imported" | "skipped" | "failed";
+      /**
+       * Why it failed, or why it was skipped
+       */
+      error: string | null;
+      sizeBytes: number | null;
+      bytesDone: number;
+      /**
+       * sha256 of the bytes, hex
+       */
+      contentHash: string | null;
+      /**
+       * An earlier import item whose image nearly matches this one (perceptual hash)
+       */
+      nearDuplicateOf: string | null;
+      /**
+       * The upload the file became; its job pushes it and files the creative
+       */
+      uploadId: string | null;
+      creativeId: string | null;
+    }[];
+  }[];
+  nextCursor: string | null;
+}
+export interface WatchStorageFolderInput {
+  /**
+   * Storage connection id
+   */
+  connectionId: string;
+  /**
+   * The folder (S3 key prefix)
+   */
+  path: string;
+  /**
+   * Folder the creatives are filed under (default: the library root)
+   */
+  folderId?: string;
+  /**
+   * Ad platform the files are pushed to, as uploads are; default platform_a
+   */
+  platform?: "platform_a" | "platform_b";
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface WatchStorageFolderResult {
+  watchedFolder: {
+    id: string;
+    connectionId: string;
+    sourcePath: string;
+    folderId: string | null;
+    lastSyncAt: string | null;
+    createdAt: string;
+  };
+}
+export interface UnwatchStorageFolderInput {
+  /**
+   * Watched folder id
+   */
+  watchedFolderId: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface UnwatchStorageFolderResult {
+  ok: true;
+}
+export interface ListWatchedFoldersInput {}
+export interface ListWatchedFoldersResult {
+  watchedFolders: {
+    id: string;
+    connectionId: string;
+    sourcePath: string;
+    folderId: string | null;
+    lastSyncAt: string | null;
+    createdAt: string;
+  }[];
+}
+export interface SyncWatchedFolderInput {
+  /**
+   * Watched folder id
+   */
+  watchedFolderId: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SyncWatchedFolderResult {
+  run: {
+    id: string;
+    kind: "one_off" | "sync";
+    status: "running" | "completed" | "failed";
+    connectionId: string;
+    watchedFolderId: string | null;
+    folderId: string | null;
+    itemCount: number;
+    importedCount: number;
+    skippedCount: number;
+    failedCount: number;
+    /**
+     * Images flagged as near-duplicates of earlier ones (imported all the same)
+     */
+    duplicateCount: number;
+    error: string | null;
+    createdAt: string;
+    finishedAt: string | null;
+    items?: {
+      id: string;
+      sourceId: string;
+      fileName: string;
+      status: "queued" | "transferring" | "imported" | "skipped" | "failed";
+      /**
+       * Why it failed, or why it was skipped
+       */
+      error: string | null;
+      sizeBytes: number | null;
+      bytesDone: number;
+      /**
+       * sha256 of the bytes, hex
+       */
+      contentHash: string | null;
+      /**
+       * An earlier import item whose image nearly matches this one (perceptual hash)
+       */
+      nearDuplicateOf: string | null;
+      /**
+       * The upload the file became; its job pushes it and files the creative
+       */
+      uploadId: string | null;
+      creativeId: string | null;
+    }[];
+  };
+}
 export interface ListCreativesInput {
   /**
    * Items per page, 1 to 200 (default 100)

@@ -20,12 +20,16 @@ import type {
   AnnotateBoardCardResult,
   ArrangeBoardInput,
   ArrangeBoardResult,
+  BrowseStorageInput,
+  BrowseStorageResult,
   BuildAdsFromLibraryInput,
   BuildAdsFromLibraryResult,
   ChangePlanInput,
   ChangePlanResult,
   ConnectAdAccountInput,
   ConnectAdAccountResult,
+  ConnectStorageInput,
+  ConnectStorageResult,
   CreateAdInput,
   CreateAdResult,
   CreateAdSetInput,
@@ -86,6 +90,8 @@ import type {
   DeleteWebhookResult,
   DisconnectAdAccountInput,
   DisconnectAdAccountResult,
+  DisconnectStorageInput,
+  DisconnectStorageResult,
   DismissUploadInput,
   DismissUploadResult,
   DraftCopyVariantsInput,
@@ -144,6 +150,8 @@ import type {
   GetWebhookResult,
   HideAdCommentsInput,
   HideAdCommentsResult,
+  ImportFilesInput,
+  ImportFilesResult,
   InviteMemberInput,
   InviteMemberResult,
   LaunchAdDraftInput,
@@ -184,6 +192,8 @@ import type {
   ListCreativesResult,
   ListFoldersInput,
   ListFoldersResult,
+  ListImportRunsInput,
+  ListImportRunsResult,
   ListLeadFormsInput,
   ListLeadFormsResult,
   ListLeadsInput,
@@ -198,6 +208,8 @@ import type {
   ListRuleRunsResult,
   ListRulesInput,
   ListRulesResult,
+  ListStorageConnectionsInput,
+  ListStorageConnectionsResult,
   ListTaskCommentsInput,
   ListTaskCommentsResult,
   ListTaskListsInput,
@@ -206,6 +218,8 @@ import type {
   ListTasksResult,
   ListUploadsInput,
   ListUploadsResult,
+  ListWatchedFoldersInput,
+  ListWatchedFoldersResult,
   ListWebhookDeliveriesInput,
   ListWebhookDeliveriesResult,
   MoveBoardItemInput,
@@ -280,10 +294,14 @@ import type {
   SuggestNamesResult,
   SummarizeReviewThreadsInput,
   SummarizeReviewThreadsResult,
+  SyncWatchedFolderInput,
+  SyncWatchedFolderResult,
   TestWebhookInput,
   TestWebhookResult,
   UnhideAdCommentsInput,
   UnhideAdCommentsResult,
+  UnwatchStorageFolderInput,
+  UnwatchStorageFolderResult,
   UpdateAdInput,
   UpdateAdResult,
   UpdateAdSetInput,
@@ -300,6 +318,8 @@ import type {
   UpdateRuleResult,
   UpdateTaskInput,
   UpdateTaskResult,
+  WatchStorageFolderInput,
+  WatchStorageFolderResult,
 } from "./schemas.js";
 
 /** Every tool this version of the library knows, by name: its arguments, its result and its hints. */
@@ -318,6 +338,26 @@ export interface ToolTypes {
   retry_upload: { input: RetryUploadInput; result: RetryUploadResult; readOnly: false; destructive: false };
   /** Dismiss upload */
   dismiss_upload: { input: DismissUploadInput; result: DismissUploadResult; readOnly: false; destructive: false };
+  /** Connect file storage */
+  connect_storage: { input: ConnectStorageInput; result: ConnectStorageResult; readOnly: false; destructive: false };
+  /** List storage connections */
+  list_storage_connections: { input: ListStorageConnectionsInput; result: ListStorageConnectionsResult; readOnly: true; destructive: false };
+  /** Disconnect storage */
+  disconnect_storage: { input: DisconnectStorageInput; result: DisconnectStorageResult; readOnly: false; destructive: false };
+  /** Browse storage */
+  browse_storage: { input: BrowseStorageInput; result: BrowseStorageResult; readOnly: true; destructive: false };
+  /** Import files from storage */
+  import_files: { input: ImportFilesInput; result: ImportFilesResult; readOnly: false; destructive: false };
+  /** List import runs */
+  list_import_runs: { input: ListImportRunsInput; result: ListImportRunsResult; readOnly: true; destructive: false };
+  /** Watch a storage folder */
+  watch_storage_folder: { input: WatchStorageFolderInput; result: WatchStorageFolderResult; readOnly: false; destructive: false };
+  /** Stop watching a folder */
+  unwatch_storage_folder: { input: UnwatchStorageFolderInput; result: UnwatchStorageFolderResult; readOnly: false; destructive: false };
+  /** List watched folders */
+  list_watched_folders: { input: ListWatchedFoldersInput; result: ListWatchedFoldersResult; readOnly: true; destructive: false };
+  /** Sync a watched folder now */
+  sync_watched_folder: { input: SyncWatchedFolderInput; result: SyncWatchedFolderResult; readOnly: false; destructive: false };
   /** List creatives */
   list_creatives: { input: ListCreativesInput; result: ListCreativesResult; readOnly: true; destructive: false };
   /** Get creative */
@@ -613,6 +653,16 @@ export const TOOL_NAMES = [
   "create_upload",
   "retry_upload",
   "dismiss_upload",
+  "connect_storage",
+  "list_storage_connections",
+  "disconnect_storage",
+  "browse_storage",
+  "import_files",
+  "list_import_runs",
+  "watch_storage_folder",
+  "unwatch_storage_folder",
+  "list_watched_folders",
+  "sync_watched_folder",
   "list_creatives",
   "get_creative",
   "delete_creatives",

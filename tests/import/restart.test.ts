@@ -1,0 +1,85 @@
+// kill -9 in the middle of an import: after the restart every file ends imported, the file that was
+// mid-transfer is read again from its start, and the files finished before the crash are not read again.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { currentOwner } from "@adloom/pglite-driver";
+import { afterAll, describe, expect, it } from "vitest";
+import { api, createTenant } from "../helpers/fixtures";
+import { freshDatabaseUrl } from "../helpers/fresh-database";
+import { waitFor } from "../helpers/library";
+import { jpegImage, pngImage } from "../helpers/media-fixtures";
+import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
+
+const servers: TestServer[] = [];
+let files: http.Server | undefined;
+afterAll(async () => {
+  for (const s of servers) await s.kill();
+  files?.close();
+});
+
+describe("import jobs across a server crash", () => {
+  it("resumes: the interrupted file is fetched again, finished files are not, and the run completes", async () => {
+    const slow = Buffer.concat([await pngImage(300, 200), Buffer.alloc(0)]);
+    const quick = await jpegImage(50, 50);
+    const requests: Record<string, number> = {};
+    files = http.createServer(async (req, res) => {
+      const name = req.url ?? "";
+      requests[name] = (requests[name] ?? 0) + 1;
+      const bytes = name === "/slow.png" ? slow : name === "/quick.jpg" ? quick : null;
+      if (!bytes) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": "image/png", "content-length": bytes.length });
+      if (name !== "/slow.png" || requests[name]! > 1) return void res.end(bytes);
+      // The first time: trickle the file out over ~6 s, so the crash finds it mid-transfer.
+      const step = Math.ceil(bytes.length / 30);
+      for (let i = 0; i < bytes.length; i += step) {
+        if (res.destroyed) return;
+        res.write(bytes.subarray(i, i + step));
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      res.end();
+    });
+    await new Promise<void>((resolve) => files!.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+
+    const databaseUrl = await freshDatabaseUrl("import_restart");
+    const dataDir = databaseUrl ? tempDataDir("import-restart") : await migratedDataDir("import-restart");
+    const first = await startServer({ dataDir, databaseUrl });
+    servers.push(first);
+    const tenant = await createTenant({ dataDir });
+    const call = (server: TestServer) => (name: string, args: unknown) =>
+      api(tenant.key, server.url)(`/api/v1/tools/${name}`, { method: "POST", json: args }).then((r) => {
+        if (r.status !== 200) throw new Error(`${name}: ${r.status} ${JSON.stringify(r.body)}`);
+        return r.body.result;
+      });
+    const { connection } = await call(first)("connect_storage", { provider: "url" });
+    const { run } = await call(first)("import_files", { connectionId: connection.id, paths: [`${base}/quick.jpg`, `${base}/slow.png`] });
+
+    await waitFor("the quick file imported and the slow one under way", async () => {
+      const [r] = (await call(first)("list_import_runs", { runId: run.id })).runs;
+      return r.items[0].status === "imported" && r.items[1].status === "transferring" ? r : undefined;
+    });
+    await first.kill();
+    await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);
+
+    const second = await startServer({ dataDir, databaseUrl });
+    servers.push(second);
+    const done = await waitFor(
+      "the run to complete after the restart",
+      async () => {
+        const [r] = (await call(second)("list_import_runs", { runId: run.id })).runs;
+        return r.status === "completed" && r.items.every((i: any) => i.creativeId) ? r : undefined;
+      },
+      120_000,
+    );
+    expect(done).toMatchObject({ importedCount: 2, failedCount: 0 });
+    expect(done.items.map((i: any) => [i.fileName, i.status, i.bytesDone])).toEqual([
+      ["quick.jpg", "imported", quick.length],
+      ["slow.png", "imported", slow.length],
+    ]);
+    expect(requests).toEqual({ "/quick.jpg": 1, "/slow.png": 2 });
+    const creatives = (await api(tenant.key, second.url)("/api/v1/creatives")).body.creatives;
+    expect(creatives.map((c: any) => c.fileName).sort()).toEqual(["quick.jpg", "slow.png"]);
+    await second.stop();
+  }, 240_000);
+});
