@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import LongestFirst from "./tests/setup/longest-first";
+import LongestFirst from "./tests/setup/longest-first.ts";
 
 // Three projects (docs/testing.md says which test goes where):
 //   unit        everything that needs no server: lib/ and packages/ tests, and the tests/ files listed in

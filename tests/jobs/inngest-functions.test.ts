@@ -48,9 +48,10 @@ const CASES: Record<string, Case[]> = {
         "push-attempt-2": { ok: true, state: "ready", externalId: "ext_1", pushId: "mpush_1" },
         "mark-completed": { creativeId: "cr_1" },
         "import-creative": { status: "ready", kind: "video" },
+        "render-thumbnails": { thumbnails: true },
         "render-preview": null,
       },
-      planned: ["push-attempt-1", "wait-before-attempt-2", "push-attempt-2", "mark-completed", "import-creative", "render-preview"],
+      planned: ["push-attempt-1", "wait-before-attempt-2", "push-attempt-2", "mark-completed", "import-creative", "render-thumbnails", "render-preview"],
       result: { uploadId: "upl_1", jobRun: 1, status: "completed", creativeId: "cr_1", creative: "ready" },
     },
     {

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import http from "node:http";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
-import { finishedUpload, uploadIds, waitFor } from "../helpers/library";
+import { allCreatives, finishedUpload, uploadIds, waitFor } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
 import { callTool, pngBase64, readyCreative, toolResult } from "./helpers";
 import { REVIEW_TOOL_CALLS } from "./review-tool-calls";
@@ -235,6 +235,24 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
     } finally {
       await receiver.close();
     }
+  },
+
+  async set_naming_convention(t) {
+    const set = await toolResult(t.key, "set_naming_convention", { pattern: "{concept}_{aspect}", example: "spring_4x5.png" });
+    expect(set.example).toEqual({ fileName: "spring_4x5.png", labels: { concept: "spring", aspect: "4x5" } });
+    // What it set is what an upload is parsed by: the new creative carries the labels.
+    const [id] = await uploadIds(t.key, [{ name: "spring_4x5.png", type: "image/png", bytes: await pngImage(40, 50) }]);
+    expect((await finishedUpload(t.key, id!)).status).toBe("completed");
+    const made = await waitFor("the creative", async () => (await allCreatives(t.key)).find((c) => c.fileName === "spring_4x5.png"));
+    expect(made.labels).toEqual({ concept: "spring", aspect: "4x5" });
+    expect((await callTool(t.key, "set_naming_convention", { pattern: "{concept}{aspect}" })).status).toBe(400); // fields need text between them
+    expect((await toolResult(t.key, "set_naming_convention", { pattern: null })).namingConvention.pattern).toBeNull();
+  },
+
+  async get_naming_convention(t) {
+    expect((await toolResult(t.key, "get_naming_convention", {})).namingConvention).toEqual({ pattern: null, fields: [] });
+    await toolResult(t.key, "set_naming_convention", { pattern: "{concept}_{hook}" });
+    expect((await toolResult(t.key, "get_naming_convention", {})).namingConvention).toEqual({ pattern: "{concept}_{hook}", fields: ["concept", "hook"] });
   },
 
   async set_webhook_url(t) {
