@@ -236,11 +236,15 @@ try {
     const base = mbps(bytes, Math.min(...timings[name].baseline));
     const service = mbps(bytes, Math.min(...timings[name].service));
     ratios[name] = service / base;
-    console.log(`${name.padEnd(7)} baseline (plain Node, body -> file) ${base.toFixed(0).padStart(6)} MB/s   POST /api/v1/uploads ${service.toFixed(0).padStart(6)} MB/s`);
+    console.log(
+      `${name.padEnd(7)} baseline (plain Node, body -> file) ${base.toFixed(0).padStart(6)} MB/s   POST /api/v1/uploads ${service.toFixed(0).padStart(6)} MB/s`,
+    );
     console.log(`${name.padEnd(7)} throughput ratio service ÷ baseline: ${ratios[name]!.toFixed(2)} (target ≥ ${target})`);
   }
-  const sum = (xs: number[]) => Math.min(...xs);
-  const combined = mbps(totalBytes, sum(timings.video.service) + sum(timings.images.service)) / mbps(totalBytes, sum(timings.video.baseline) + sum(timings.images.baseline));
+  const best = (xs: number[]) => Math.min(...xs);
+  const combined =
+    mbps(totalBytes, best(timings.video.service) + best(timings.images.service)) /
+    mbps(totalBytes, best(timings.video.baseline) + best(timings.images.baseline));
   console.log(`both    throughput ratio service ÷ baseline: ${combined.toFixed(2)}`);
   console.log(`server peak RSS growth while uploading: ${(peakGrowth / MB).toFixed(1)} MB (target < 64 MB; ${pids.length} processes sampled)`);
   if (latencies) {
