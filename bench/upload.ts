@@ -1,5 +1,5 @@
 /**
- * npm run bench:upload [-- --db postgres] [-- --rounds N]
+ * npm run bench:upload [-- --db postgres] [-- --rounds N] [-- --settle]
  * Posts a ~200 MB video (one request) and 25 images of 1 MB (one request) to
  * POST /api/v1/uploads, and the very same multipart bytes to a plain Node HTTP server
  * that streams the body to a file on the same disk (the physical baseline), in one run,
@@ -18,6 +18,8 @@ import sharp from "sharp";
 import { benchTenant, rssBytes, serverProcessIds, startBenchServer } from "./lib";
 
 const MB = 1024 * 1024;
+/** `--settle`: before each service request, wait until the jobs of the earlier uploads (imports, video previews) have finished. */
+const SETTLE = process.argv.includes("--settle");
 const ROUNDS = process.argv.includes("--rounds") ? Number(process.argv[process.argv.indexOf("--rounds") + 1]) : 3;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-bench-upload-"));
 
@@ -191,6 +193,7 @@ try {
       ["images", imagesBody],
     ] as const) {
       timings[name].baseline.push((await post(baseline.url, body)).ms);
+      if (SETTLE) await waitUntilQuiet(server.url, auth, 180_000);
       const rssBefore = rssBytes(pids);
       let peak = rssBefore;
       const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pids))), 20);
@@ -226,7 +229,7 @@ try {
   }
 
   console.log(
-    `\nbench:upload — database ${db}, 1 video of ${(videoBody.bytes / MB).toFixed(1)} MB and 25 images of ~1 MB (${(imagesBody.bytes / MB).toFixed(1)} MB) per round, best of ${ROUNDS}`,
+    `\nbench:upload — database ${db}, 1 video of ${(videoBody.bytes / MB).toFixed(1)} MB and 25 images of ~1 MB (${(imagesBody.bytes / MB).toFixed(1)} MB) per round, best of ${ROUNDS}${SETTLE ? ", each service request after the earlier uploads' jobs finished" : ""}`,
   );
   const ratios: Record<string, number> = {};
   for (const [name, bytes, target] of [

@@ -15,7 +15,17 @@ const ignoreUntilPiped = () => undefined;
 export class LocalMediaStorage implements MediaStorage {
   readonly driver = "local" as const;
 
+  /** Directories known to exist (created or seen by this instance): a batch of files into one folder makes it once. */
+  private readonly knownDirs = new Set<string>();
+
   constructor(private readonly root: string) {}
+
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.knownDirs.has(dir)) return;
+    await fs.mkdir(dir, { recursive: true });
+    if (this.knownDirs.size > 10_000) this.knownDirs.clear();
+    this.knownDirs.add(dir);
+  }
 
   /** The absolute path of a key's file. */
   pathOf(key: string): string {
@@ -28,16 +38,30 @@ export class LocalMediaStorage implements MediaStorage {
     const target = this.pathOf(key);
     const partial = path.join(this.root, PARTIAL_DIR, `${randomBytes(12).toString("hex")}.part`);
     body.on("error", ignoreUntilPiped); // an error while we create directories still reaches pipeline()
-    await fs.mkdir(path.dirname(partial), { recursive: true });
+    await this.ensureDir(path.dirname(partial));
+    const file = createWriteStream(partial, { flags: "wx" });
     try {
-      await pipeline(body, createWriteStream(partial, { flags: "wx" }));
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.rename(partial, target);
+      await pipeline(body, file);
+      await this.renameIntoPlace(partial, target);
     } catch (err) {
       await fs.rm(partial, { force: true });
       throw err;
     }
-    return { sizeBytes: (await fs.stat(target)).size };
+    return { sizeBytes: file.bytesWritten };
+  }
+
+  /** A directory removed since it was made (a delete emptied it) is made again. */
+  private async renameIntoPlace(partial: string, target: string): Promise<void> {
+    const dir = path.dirname(target);
+    await this.ensureDir(dir);
+    try {
+      await fs.rename(partial, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      this.knownDirs.delete(dir);
+      await this.ensureDir(dir);
+      await fs.rename(partial, target);
+    }
   }
 
   async stat(key: string): Promise<StoredObjectInfo | null> {
