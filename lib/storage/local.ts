@@ -11,6 +11,13 @@ const PARTIAL_DIR = ".partial";
 
 const ignoreUntilPiped = () => undefined;
 
+/**
+ * How much a write may buffer before the stream feeding it is paused: with Node's 16 KB default
+ * every network chunk (64 KB) paused the whole upload chain until its write returned; with 1 MB the
+ * chain keeps reading while the disk writes, and buffered chunks go to disk in one writev.
+ */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
 /** Media in a directory on the local disk (default: DATA_DIR/media). */
 export class LocalMediaStorage implements MediaStorage {
   readonly driver = "local" as const;
@@ -39,7 +46,7 @@ export class LocalMediaStorage implements MediaStorage {
     const partial = path.join(this.root, PARTIAL_DIR, `${randomBytes(12).toString("hex")}.part`);
     body.on("error", ignoreUntilPiped); // an error while we create directories still reaches pipeline()
     await this.ensureDir(path.dirname(partial));
-    const file = createWriteStream(partial, { flags: "wx" });
+    const file = createWriteStream(partial, { flags: "wx", highWaterMark: WRITE_BUFFER_BYTES });
     try {
       await pipeline(body, file);
       await this.renameIntoPlace(partial, target);
