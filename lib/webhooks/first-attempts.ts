@@ -131,6 +131,14 @@ export async function startFirstAttempts(): Promise<void> {
   wakeFirstAttempts();
 }
 
+/**
+ * For the server's shutdown: stops claiming and resolves once every attempt in flight has been
+ * sent and recorded, before the services it uses (the delivery connections, the database) stop.
+ */
+export function stopFirstAttemptsNow(): Promise<void> {
+  return stopFirstAttempts(state());
+}
+
 /** Stops claiming, and resolves once every attempt in flight has been sent and recorded. */
 async function stopFirstAttempts(s: FirstAttempts): Promise<void> {
   s.running = false;
