@@ -5,9 +5,14 @@ import { sendAdminCommand } from "@/lib/admin/socket";
 import { startPostgres } from "../tests/helpers/postgres";
 import { startServer, type TestServer } from "../tests/helpers/server";
 
-/** Starts the production server for a benchmark on the database named by --db (pglite default). */
+/**
+ * Starts the production server for a benchmark on the database named by --db (pglite default).
+ * BENCH_CPU_PROF=<dir>: the server's processes write V8 CPU profiles there when they exit (node --cpu-prof).
+ */
 export async function startBenchServer(env: Record<string, string> = {}): Promise<{ server: TestServer; db: string; stop(): Promise<void> }> {
   buildIfStale();
+  const profileDir = process.env.BENCH_CPU_PROF;
+  if (profileDir) env = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${profileDir}`.trim(), ...env };
   const db = process.argv.includes("--db") ? process.argv[process.argv.indexOf("--db") + 1]! : "pglite";
   const pg = db === "postgres" ? await startPostgres() : undefined;
   const server = await startServer({ env: { ADLOOM_BENCH: "1", ...env }, databaseUrl: pg ? await pg.createDatabase("bench") : undefined });

@@ -3,7 +3,7 @@
  * The overhead of calling a read-only tool (POST /api/v1/tools/{name}) over the equivalent
  * REST route, measured in the same run on the same server: GET /api/v1/me vs get_account,
  * and GET /api/v1/creatives?limit=20 vs list_creatives {limit: 20} over 20 seeded creatives.
- * Ratio = time per tool call ÷ time per REST call (target ≤ 1.20); each side runs twice, A-B-B-A.
+ * Ratio = time per tool call ÷ time per REST call (target ≤ 1.05); each side runs twice, A-B-B-A.
  */
 import autocannon from "autocannon";
 import sharp from "sharp";
@@ -84,10 +84,10 @@ try {
     worst = Math.max(worst, ratio);
     console.log(row(p.rest[0], rest));
     console.log(row(p.tool[0], tool));
-    console.log(`overhead ${p.tool[0]} ÷ ${p.rest[0]}: ${ratio.toFixed(2)} (target ≤ 1.20)\n`);
+    console.log(`overhead ${p.tool[0]} ÷ ${p.rest[0]}: ${ratio.toFixed(2)} (target ≤ 1.05)\n`);
     if (rest.non2xx || tool.non2xx) console.log("warning: some requests failed; the figures are not comparable");
   }
-  console.log(`worst overhead ratio: ${worst.toFixed(2)} (target ≤ 1.20)`);
+  console.log(`worst overhead ratio: ${worst.toFixed(2)} (target ≤ 1.05)`);
 } finally {
   await stop();
 }

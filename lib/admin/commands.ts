@@ -122,6 +122,13 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       return advanceSandbox(required(f, "workspace"), hours);
     },
   },
+  "webhooks load-test": {
+    flags: ["workspace", "count", "rate"],
+    run: async (f) => {
+      const { emitTestEventLoad } = await import("@/lib/webhooks/load-test");
+      return emitTestEventLoad(required(f, "workspace"), Number(required(f, "count")), Number(f.rate ?? "100"));
+    },
+  },
   "automation run": {
     flags: ["workspace", "rule"],
     run: async (f) => runAutomationNow(required(f, "workspace"), f.rule?.trim() || undefined),

@@ -1,10 +1,9 @@
 import { queueFlowsForEvent } from "@/lib/automation/flow-trigger";
-import { getDb, inTransaction, sqlOf } from "@/lib/db/client";
+import { getDb, queryRows } from "@/lib/db/client";
 import { sqlTime } from "@/lib/db/sql-time";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { enqueueInTransaction, sendEvent } from "@/lib/jobs/outbox";
-import { WEBHOOK_DELIVER_EVENT, type WebhookDeliverData } from "@/lib/webhooks/job-events";
+import { wakeFirstAttempts } from "@/lib/webhooks/first-attempts";
 import { ALWAYS_DELIVERED, EVENT_DATA_SCHEMAS, type EventData, type EventEnvelope, type EventType } from "./types";
 
 export interface EmitEventInput<T extends EventType> {
@@ -55,7 +54,9 @@ const EMIT_STATEMENT = `
       WHERE $9::boolean OR e."subscribesAll" OR $3::text = ANY(e.events)
       RETURNING id
     )
-    SELECT (SELECT count(*) FROM ev)::int AS created, (SELECT count(*) FROM disp)::int AS queued`;
+    SELECT (SELECT count(*) FROM ev)::int AS created, (SELECT count(*) FROM disp)::int AS queued,
+      -- the flows this kind triggers (lib/automation/flow-trigger.ts), read in the same round trip
+      coalesce((SELECT array_agg(id) FROM automation_flows WHERE "workspaceId" = $2::text AND "triggerKind" = 'event' AND "eventType" = $3::text), '{}') AS flows`;
 
 export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): Promise<EmittedEvent> {
   const data = EVENT_DATA_SCHEMAS[input.type].parse(input.data);
@@ -64,24 +65,19 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
 
   const always = ALWAYS_DELIVERED.has(input.type);
   const dispatchId = newId("whq");
-  const job = jobEventFor({ dispatchId, workspaceId: input.workspaceId });
-  // The dispatch and its job event commit together, so an event can never be left stored but not
-  // queued. Straight through the driver (inTransaction): this is the ingest hot path.
-  const { rows, afterCommit } = await inTransaction(async (tx) => {
-    const rows = await tx.queryRows<{ created: number; queued: number }>(EMIT_STATEMENT, [
-      envelope.id,
-      input.workspaceId,
-      input.type,
-      JSON.stringify(envelope),
-      input.dedupeKey ?? null,
-      sqlTime(createdAt),
-      input.onlyWithEndpoint === true,
-      dispatchId,
-      always,
-    ]);
-    const afterCommit = rows[0]?.queued ? await enqueueInTransaction(tx, [job]) : undefined;
-    return { rows, afterCommit };
-  });
+  // The event and its dispatch in one statement: the pending dispatch is the delivery's work item
+  // (lib/webhooks/first-attempts.ts claims it), so it can never be stored but not queued.
+  const rows = await queryRows<{ created: number; queued: number; flows: string[] }>(EMIT_STATEMENT, [
+    envelope.id,
+    input.workspaceId,
+    input.type,
+    JSON.stringify(envelope),
+    input.dedupeKey ?? null,
+    sqlTime(createdAt),
+    input.onlyWithEndpoint === true,
+    dispatchId,
+    always,
+  ]);
   if (!rows[0]?.created) {
     if (input.dedupeKey) {
       const first = await redeliverPendingFor(input.workspaceId, input.dedupeKey);
@@ -94,8 +90,8 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
     throw new Error(`Event ${envelope.id} was not stored`);
   }
   const queue = rows[0].queued > 0;
-  await afterCommit?.();
-  await startFlows(input.workspaceId, envelope);
+  if (queue) wakeFirstAttempts();
+  await startFlows(input.workspaceId, envelope, rows[0].flows);
   return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: queue, stored: true };
 }
 
@@ -104,38 +100,28 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
  * dedupe key returned above. Flows are extra work; a failure to queue them is logged, and the
  * event, already stored, still counts as emitted.
  */
-async function startFlows(workspaceId: string, envelope: EventEnvelope): Promise<void> {
+async function startFlows(workspaceId: string, envelope: EventEnvelope, flowIds?: string[]): Promise<void> {
   try {
-    await queueFlowsForEvent(workspaceId, {
-      id: envelope.id,
-      type: envelope.type,
-      createdAt: envelope.createdAt,
-      data: envelope.data as Record<string, unknown>,
-    });
+    await queueFlowsForEvent(
+      workspaceId,
+      { id: envelope.id, type: envelope.type, createdAt: envelope.createdAt, data: envelope.data as Record<string, unknown> },
+      flowIds,
+    );
   } catch (err) {
     log.warn("automation flows not queued", { eventId: envelope.id, type: envelope.type, err });
   }
 }
 
-/** Starts (or, with the same id, harmlessly re-starts) the delivery job of a dispatch. */
-export async function queueDispatch(data: WebhookDeliverData): Promise<void> {
-  await sendEvent(jobEventFor(data));
-}
-
-function jobEventFor(data: WebhookDeliverData): { id: string; name: string; data: Record<string, unknown> } {
-  return { name: WEBHOOK_DELIVER_EVENT, data: { dispatchId: data.dispatchId, workspaceId: data.workspaceId }, id: `webhook-deliver-${data.dispatchId}` };
-}
-
 /**
- * A repeated emit: answer with the first event. If the first emitter died between storing the
- * event and queueing it, its pending dispatch is queued again (the job event id deduplicates).
+ * A repeated emit: answer with the first event (its pending dispatch, if any, is still claimed by
+ * the first attempts' loop).
  */
 async function redeliverPendingFor(workspaceId: string, dedupeKey: string): Promise<EmittedEvent | null> {
   const db = getDb();
   const event = await db.webhookEvent.findUnique({ where: { workspaceId_dedupeKey: { workspaceId, dedupeKey } } });
   if (!event) return null; // nothing stored under the key: the insert was skipped for want of an endpoint
   const dispatch = await db.webhookDispatch.findFirst({ where: { eventId: event.id }, orderBy: { createdAt: "asc" } });
-  if (dispatch?.status === "pending") await queueDispatch({ dispatchId: dispatch.id, workspaceId });
+  if (dispatch?.status === "pending") wakeFirstAttempts();
   return { id: event.id, type: event.type as EventType, createdAt: event.createdAt.toISOString(), queued: dispatch !== null, stored: true };
 }
 
@@ -197,10 +183,9 @@ export async function emitEventsInTransaction<T extends EventType>(
     sqlTime(createdAt),
   );
   const queued = rows[0]?.queued ?? [];
-  // The deliveries' job events commit with the caller's transaction, through the outbox.
-  const afterCommit = await enqueueInTransaction(
-    sqlOf(tx),
-    queued.map((dispatchId) => jobEventFor({ dispatchId, workspaceId })),
-  );
+  // The dispatches commit with the caller's transaction; once it has, the first attempts' loop is woken.
+  const afterCommit = async () => {
+    if (queued.length) wakeFirstAttempts();
+  };
   return { created: rows[0]?.created ?? 0, afterCommit };
 }

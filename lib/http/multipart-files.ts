@@ -19,6 +19,7 @@ export interface MultipartUploadForm {
 }
 
 const FIELDS = new Set<string>(["platform", "folderId"]);
+const PART_BUFFER_BYTES = 1024 * 1024;
 
 /**
  * The HTTP edge of uploads: parses a multipart/form-data request body as it arrives (busboy),
@@ -123,7 +124,8 @@ async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: Upl
     }
     // The consumer reads the part through a pass-through, so a part the parser breaks (a body cut short)
     // reaches it as the client's error (400), not as a failure of ours.
-    const part = new PassThrough();
+    // A roomy buffer (as storage's write, lib/storage/local.ts): the parser keeps reading while the disk writes.
+    const part = new PassThrough({ highWaterMark: PART_BUFFER_BYTES });
     stream.on("error", (err: Error & { code?: string }) => {
       part.destroy(!isAppError(err) && !err.code ? badRequest(`Malformed multipart body: ${err.message}`) : err);
     });

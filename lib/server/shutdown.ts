@@ -8,7 +8,8 @@ import { log } from "@/lib/log";
  * NEXT_MANUAL_SIG_HANDLE=1, so these handlers are the only ones):
  *   1. readiness answers 503 at once (load balancers stop sending);
  *   2. the HTTP server stops accepting connections and finishes the requests in flight, while the
- *      embedded runner stops claiming and hands each run back after the step it is in;
+ *      embedded runner stops claiming and hands each run back after the step it is in, and webhook
+ *      first attempts in flight are sent and recorded (lib/webhooks/first-attempts.ts);
  *   3. the operator socket and the database close, and the process exits 0.
  * Whatever is still running after SHUTDOWN_TIMEOUT_MS is cut off (connections closed, leases
  * released), so a stuck client cannot hold a rolling restart.
@@ -54,6 +55,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
     await Promise.all([
       closeHttpServers(shutdownTimeoutMs),
       jobs.mode === "embedded" ? import("@/lib/jobs/embedded").then((m) => m.stopEmbeddedRunnerWithin(shutdownTimeoutMs)) : undefined,
+      import("@/lib/webhooks/first-attempts").then((m) => m.stopFirstAttemptsNow()),
     ]);
     await disposeServices(); // the operator socket, the database and the rest, newest first
     log.info("shut down", { ms: Date.now() - started });

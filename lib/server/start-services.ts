@@ -10,7 +10,8 @@ import { describeMailTransport } from "@/lib/mail/send-mail";
 
 /**
  * Opens the database (taking the embedded database's lock), serves the operator
- * CLI's socket, and starts the embedded job runner unless Inngest runs the jobs.
+ * CLI's socket, starts the embedded job runner unless Inngest runs the jobs, and starts sending
+ * webhook first attempts.
  */
 export async function startServerServices(): Promise<void> {
   const config = getConfig();
@@ -21,6 +22,9 @@ export async function startServerServices(): Promise<void> {
     await startEmbeddedRunner(appJobs);
     setQueueDepthSource(() => queueDepth(getDb(), new Date()));
   }
+  // Webhook first attempts are sent by the server itself, whichever runs the jobs (lib/webhooks/first-attempts.ts).
+  const { startFirstAttempts } = await import("@/lib/webhooks/first-attempts");
+  await startFirstAttempts();
   log.info("mail", { transport: describeMailTransport() });
   startState().started = true;
   log.info("ready", { database: config.database.kind, jobs: config.jobs.mode, storage: config.storage.driver, dataDir: config.dataDir });

@@ -72,16 +72,21 @@ const RECORD_ATTEMPT_STATEMENT = `
     )
     SELECT count(*)::int AS n FROM del`;
 
-/**
- * Sends one event to the workspace's current endpoint once and logs the attempt, updating the
- * endpoint's health and (for retry chains) the dispatch, in one statement. `target` may be given
- * when the caller has just read it (the dispatch path reads it with the dispatch).
- */
-export async function attemptDelivery(input: AttemptInput, policy: UrlPolicy = configuredUrlPolicy(), target?: AttemptTarget): Promise<AttemptResult> {
-  const { endpoint, event } = target ?? (await loadAttemptTarget(input.workspaceId, input.eventId));
-  if (!event) return { kind: "no_event" };
-  if (!endpoint) return { kind: "no_endpoint" };
+export interface SentAttempt {
+  /** The log entry of the attempt, as it is to be stored. */
+  delivery: WebhookDelivery;
+  /** The dispatch's status after this attempt. */
+  dispatchStatus: "succeeded" | "retrying" | "failed";
+  finishedAt: Date | null;
+}
 
+/** Sends the event to the endpoint once (signed, over the checked address) and describes the attempt; writes nothing. */
+export async function sendAttempt(
+  input: AttemptInput,
+  endpoint: NonNullable<AttemptTarget["endpoint"]>,
+  event: NonNullable<AttemptTarget["event"]>,
+  policy: UrlPolicy = configuredUrlPolicy(),
+): Promise<SentAttempt> {
   const deliveryId = newId("whd");
   const sent = await sendSignedRequest(
     { url: endpoint.url, secret: endpoint.secret, body: event.body, eventId: input.eventId, eventType: event.type, deliveryId },
@@ -92,9 +97,6 @@ export async function attemptDelivery(input: AttemptInput, policy: UrlPolicy = c
   const now = new Date();
   const nextRetryAt = !succeeded && input.retryInMs !== null ? new Date(now.getTime() + input.retryInMs) : null;
   const error = sent.outcome.error ?? (succeeded ? null : `The endpoint answered ${sent.outcome.status}; any 2xx status is expected`);
-  const dispatchStatus = succeeded ? "succeeded" : nextRetryAt ? "retrying" : "failed";
-  const finishedAt = succeeded || !nextRetryAt ? now : null;
-
   const delivery: WebhookDelivery = {
     id: deliveryId,
     workspaceId: input.workspaceId,
@@ -114,10 +116,24 @@ export async function attemptDelivery(input: AttemptInput, policy: UrlPolicy = c
     nextRetryAt,
     createdAt: now,
   };
+  return { delivery, dispatchStatus: succeeded ? "succeeded" : nextRetryAt ? "retrying" : "failed", finishedAt: succeeded || !nextRetryAt ? now : null };
+}
+
+/**
+ * Sends one event to the workspace's current endpoint once and logs the attempt, updating the
+ * endpoint's health and (for retry chains) the dispatch, in one statement. `target` may be given
+ * when the caller has just read it (the dispatch path reads it with the dispatch).
+ */
+export async function attemptDelivery(input: AttemptInput, policy: UrlPolicy = configuredUrlPolicy(), target?: AttemptTarget): Promise<AttemptResult> {
+  const { endpoint, event } = target ?? (await loadAttemptTarget(input.workspaceId, input.eventId));
+  if (!event) return { kind: "no_event" };
+  if (!endpoint) return { kind: "no_endpoint" };
+
+  const { delivery, dispatchStatus, finishedAt } = await sendAttempt(input, endpoint, event, policy);
   // One statement: the log entry, the endpoint's health and the dispatch commit together
   // (straight through the driver: the answer is the row just written, built above).
   await queryRows(RECORD_ATTEMPT_STATEMENT, [
-    deliveryId,
+    delivery.id,
     input.workspaceId,
     input.eventId,
     event.type,
@@ -125,15 +141,15 @@ export async function attemptDelivery(input: AttemptInput, policy: UrlPolicy = c
     input.attempt,
     input.trigger,
     endpoint.url,
-    sent.remoteAddress,
-    succeeded,
-    JSON.stringify(sent.headers),
-    sent.outcome.status,
-    sent.outcome.responseExcerpt,
-    sent.outcome.durationMs,
-    error,
-    sqlTime(nextRetryAt),
-    sqlTime(now),
+    delivery.remoteAddress,
+    delivery.succeeded,
+    JSON.stringify(delivery.requestHeaders),
+    delivery.responseStatus,
+    delivery.responseBody,
+    delivery.durationMs,
+    delivery.error,
+    sqlTime(delivery.nextRetryAt),
+    sqlTime(delivery.createdAt),
     endpoint.id,
     dispatchStatus,
     sqlTime(finishedAt),

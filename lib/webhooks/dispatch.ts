@@ -1,10 +1,13 @@
 import { getDb, queryRows } from "@/lib/db/client";
+import { sqlTime } from "@/lib/db/sql-time";
 import { attemptDelivery, targetOf } from "./attempt";
+import { FIRST_ATTEMPT_LEASE_MS } from "./first-attempts";
 
 export interface DispatchStepResult {
   /** True when no further attempt follows (delivered, gave up, or the endpoint is gone). */
   done: boolean;
-  outcome: "succeeded" | "failed" | "retrying" | "cancelled";
+  /** `first-attempts`: the dispatch's first attempt is with lib/webhooks/first-attempts.ts, which starts the chain again if it fails. */
+  outcome: "succeeded" | "failed" | "retrying" | "cancelled" | "first-attempts";
   /** When the next attempt is due (ISO), while retrying. */
   nextAttemptAt: string | null;
 }
@@ -42,6 +45,9 @@ export async function runDispatchAttempt(dispatchId: string, attempt: number, re
   const dispatch = rows[0];
   if (!dispatch || dispatch.status === "cancelled") return { done: true, outcome: "cancelled", nextAttemptAt: null };
   if (dispatch.attempts >= attempt) return resultOf(dispatch);
+  // A job queued for a dispatch before it was sent at all (job events of older versions): the
+  // first attempt is the first attempts' loop's, unless this job takes its lease first.
+  if (dispatch.attempts === 0 && !(await leaseFirstAttempt(dispatchId))) return { done: true, outcome: "first-attempts", nextAttemptAt: null };
 
   const result = await attemptDelivery(
     {
@@ -64,6 +70,17 @@ export async function runDispatchAttempt(dispatchId: string, attempt: number, re
   return delivery.nextRetryAt
     ? { done: false, outcome: "retrying", nextAttemptAt: delivery.nextRetryAt.toISOString() }
     : { done: true, outcome: "failed", nextAttemptAt: null };
+}
+
+const LEASE_STATEMENT = `
+    UPDATE webhook_dispatches SET "nextAttemptAt" = $3::timestamp(3)
+    WHERE id = $1::text AND status = 'pending' AND attempts = 0 AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= $2::timestamp(3))
+    RETURNING id`;
+
+async function leaseFirstAttempt(dispatchId: string): Promise<boolean> {
+  const now = Date.now();
+  const rows = await queryRows(LEASE_STATEMENT, [dispatchId, sqlTime(new Date(now)), sqlTime(new Date(now + FIRST_ATTEMPT_LEASE_MS))]);
+  return rows.length > 0;
 }
 
 function resultOf(dispatch: { status: string; nextAttemptAtMs: number | null }): DispatchStepResult {

@@ -98,6 +98,13 @@ export function pinnedLookup(target: PinnedTarget): LookupFunction {
 /** How long an idle delivery connection is kept for reuse (short: far below usual server keep-alive timeouts). */
 export const IDLE_CONNECTION_MS = 1000;
 const MAX_AGENTS = 256;
+/**
+ * Idle connections kept per endpoint (checked target): as many as deliveries can be in flight at
+ * once (lib/webhooks/first-attempts.ts), so a busy endpoint is served over a steady pool instead of
+ * connections opened and closed per burst. No cap on open ones: a delivery never queues behind
+ * another (its 5 s starts when it is sent).
+ */
+const FREE_CONNECTIONS_PER_ENDPOINT = 256;
 /** The delivery agents of the process; stopping its services closes their idle connections. */
 const deliveryAgents = defineService(
   "webhooks.delivery-agents",
@@ -122,7 +129,13 @@ function pinnedAgent(target: PinnedTarget): http.Agent {
   if (agent) {
     agents.delete(key); // most recently used last
   } else {
-    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, maxFreeSockets: 32, scheduling: "lifo" as const, lookup: pinnedLookup(target) };
+    const options = {
+      keepAlive: true,
+      timeout: IDLE_CONNECTION_MS,
+      maxFreeSockets: FREE_CONNECTIONS_PER_ENDPOINT,
+      scheduling: "lifo" as const,
+      lookup: pinnedLookup(target),
+    };
     agent = target.url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
     if (agents.size >= MAX_AGENTS) {
       const [oldestKey, oldest] = agents.entries().next().value as [string, http.Agent];

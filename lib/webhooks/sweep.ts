@@ -1,19 +1,21 @@
 import { getDb } from "@/lib/db/client";
-import { queueDispatch } from "@/lib/events/emit";
+import { sendEvent } from "@/lib/jobs/outbox";
+import { retryChainJobEvent } from "./job-events";
 
-/** A dispatch still "pending" this long after creation was stored but its job never started. */
+/** A retry due this long ago whose attempt was not logged has no job running it. */
 const STUCK_AFTER_MS = 2 * 60 * 1000;
 
 /**
- * Re-queues dispatches whose delivery job was never started (the process died between storing
- * the event and queueing it). The job event id deduplicates, so a dispatch already running is untouched.
+ * Re-queues retry chains whose job is missing (a backstop: the job event commits with the failed
+ * first attempt). The job event id deduplicates, so a chain already running is untouched. Pending
+ * dispatches need nothing here: the first attempts' loop claims them again once their lease ends.
  */
 export async function requeueStuckDispatches(now = new Date()): Promise<number> {
   const stuck = await getDb().webhookDispatch.findMany({
-    where: { status: "pending", attempts: 0, createdAt: { lt: new Date(now.getTime() - STUCK_AFTER_MS) } },
+    where: { status: "retrying", nextAttemptAt: { lt: new Date(now.getTime() - STUCK_AFTER_MS) } },
     select: { id: true, workspaceId: true },
     take: 500,
   });
-  for (const d of stuck) await queueDispatch({ dispatchId: d.id, workspaceId: d.workspaceId });
+  if (stuck.length) await sendEvent(stuck.map((d) => retryChainJobEvent({ dispatchId: d.id, workspaceId: d.workspaceId })));
   return stuck.length;
 }

@@ -48,21 +48,22 @@ describe("enqueueInTransaction", () => {
   });
 });
 
-describe("webhook events queue their delivery through the outbox", () => {
+describe("webhook events and their deliveries", () => {
   let workspaceId: string;
   beforeAll(async () => {
     ({ workspaceId } = await createWorkspace({ name: "Outbox", plan: "pro" }));
     await getDb().webhookEndpoint.create({ data: { id: newId("whe"), workspaceId, url: "https://hooks.example/x", secret: "whsec_test" } });
   });
 
-  it("emitEvent stores the event, its dispatch and the dispatch's job event together", async () => {
+  it("emitEvent stores the event and its pending dispatch together, with no job: the first attempts' loop claims the dispatch", async () => {
     const emitted = await emitEvent({ workspaceId, type: "test", data: { message: "hello", triggeredBy: null } });
     expect(emitted).toMatchObject({ queued: true, stored: true });
     const dispatch = await getDb().webhookDispatch.findFirstOrThrow({ where: { eventId: emitted.id } });
-    expect(await jobEvent(`webhook-deliver-${dispatch.id}`)).toMatchObject({ name: "webhook/deliver", data: { dispatchId: dispatch.id, workspaceId } });
+    expect(dispatch).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: null });
+    expect(await getDb().jobEvent.count({ where: { name: "webhook/deliver", data: { path: ["dispatchId"], equals: dispatch.id } } })).toBe(0);
   });
 
-  it("emitEventsInTransaction leaves neither events nor job events behind when the caller rolls back", async () => {
+  it("emitEventsInTransaction leaves neither events nor dispatches behind when the caller rolls back", async () => {
     const dedupeKey = newId("key");
     await expect(
       getDb().$transaction(async (tx) => {
@@ -72,6 +73,6 @@ describe("webhook events queue their delivery through the outbox", () => {
       }),
     ).rejects.toThrow("rolled back");
     expect(await getDb().webhookEvent.findFirst({ where: { workspaceId, dedupeKey } })).toBeNull();
-    expect(await getDb().jobEvent.count({ where: { name: "webhook/deliver", data: { path: ["workspaceId"], equals: workspaceId } } })).toBe(1);
+    expect(await getDb().webhookDispatch.count({ where: { workspaceId } })).toBe(1);
   });
 });
