@@ -64,6 +64,7 @@ export const DATABASE_DEPENDENT = [
   "tests/ads/sandbox-platform.test.ts", // raw aggregates cast to float8
   "tests/creatives/creatives.test.ts", // raw DELETE … RETURNING
   "tests/webhooks/delivery.test.ts", // raw join read of the delivery attempt
+  "tests/webhooks/kill.test.ts", // first attempts claimed under a lease across a kill -9
   "tests/ai/assistant.test.ts", // the credit ledger under 50 concurrent calls: conditional updates and a CHECK
   "tests/jobs/outbox.test.ts", // a row and its job event commit or roll back together
 ];
