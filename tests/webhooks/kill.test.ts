@@ -13,7 +13,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const EVENTS = 300;
+// More events than the server sends at once (256 in flight), and a receiver slow enough that the kill finds most unsent.
+const EVENTS = 600;
 
 /** Every entry of the delivery log, following its cursor. */
 async function deliveryLog(key: string, baseUrl: string): Promise<{ eventId: string; attempt: number; outcome: string }[]> {
@@ -35,7 +36,7 @@ describe("webhook first attempts under kill -9", () => {
     const first = await startOwnServer(storage);
     servers.push(first);
     // A slow receiver, so that deliveries are in flight when the server dies.
-    receiver = await startReceiver(() => ({ status: 200, delayMs: 200 }));
+    receiver = await startReceiver(() => ({ status: 200, delayMs: 1000 }));
     const tenant = await createTenant({ dataDir: first.dataDir });
     const { webhook } = (await api(tenant.key, first.url)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url } })).body;
 
@@ -73,7 +74,7 @@ describe("webhook first attempts under kill -9", () => {
       );
     }
     // The log holds one successful first attempt per event, and nothing else (the receiver answers
-    // 200 ms after it records a request, so the last attempts are logged a little after arriving).
+    // a second after it records a request, so the last attempts are logged a little after arriving).
     const log = await until(async () => {
       const entries = await deliveryLog(tenant.key, second.url);
       return entries.length >= EVENTS && entries;
