@@ -193,14 +193,16 @@ async function finishIfComplete(principal: Principal, id: string, head: Response
   }
 }
 
-let lastSweep = 0;
+/** When this process last swept expired uploads (service state: a new registry starts over). */
+const sweepState = defineService("resumable-uploads.sweep", () => ({ lastSweep: 0 }));
 
 /** Removes expired unfinished uploads, at most once per expiry period (or minute), in the background. */
 function sweepExpiredUploads(): void {
   const { expiryMs } = getConfig().resumableUploads;
   const now = Date.now();
-  if (now - lastSweep < Math.min(expiryMs, 60_000)) return;
-  lastSweep = now;
+  const state = sweepState();
+  if (now - state.lastSweep < Math.min(expiryMs, 60_000)) return;
+  state.lastSweep = now;
   getTusServer()
     .cleanUpExpiredUploads()
     .catch((err) => log.warn("could not remove expired resumable uploads", { component: "uploads", err }));
