@@ -67,7 +67,7 @@ describe("list_creatives filters", () => {
     expect((await callTool(t.key, "list_creatives", { aspect: "round" })).status).toBe(400);
   });
 
-  it("GET /api/v1/creatives is unchanged: newest first, the same fields", async () => {
+  it("GET /api/v1/creatives is unchanged by the filters: newest first, the same fields", async () => {
     const res = await api(t.key)("/api/v1/creatives?limit=2");
     expect(res.status).toBe(200);
     expect(res.body.creatives.map((c: any) => c.fileName)).toEqual(["square-post-again.png", "clip.mp4"]);
@@ -82,6 +82,7 @@ describe("list_creatives filters", () => {
       "mediaPath",
       "previewPath",
       "status",
+      "thumbnails",
       "width",
     ]);
   });
