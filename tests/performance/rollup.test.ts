@@ -284,7 +284,7 @@ describe("performance rollup", () => {
       try {
         await liveAdSet(t.key, { creatives: 4 });
         const run = () =>
-          promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", "performance", "rollup", "--workspace", t.workspaceId], {
+          promisify(execFile)(process.execPath, ["scripts/admin.mjs", "performance", "rollup", "--workspace", t.workspaceId], {
             env: { ...process.env, DATABASE_URL: inject("databaseUrl"), DATA_DIR: inject("dataDir") },
             cwd: path.resolve(import.meta.dirname, "../.."),
           });
