@@ -21,6 +21,7 @@ export const IN_PROCESS = [
   "tests/dashboard/plan-trial.test.ts",
   "tests/db/embedded-database.test.ts",
   "tests/db/migrate.test.ts",
+  "tests/db/sandbox-schema.test.ts",
   "tests/jobs/crash-recovery.test.ts",
   "tests/jobs/cron.test.ts",
   "tests/jobs/runner.test.ts",

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { useFreshDatabase } from "../helpers/in-process-db";
 
 // The sandbox ads platform in-process, against a real database: state, delivery, faults, limits.
-await useFreshDatabase("sandbox_ads");
+await useFreshDatabase("sandbox_platform");
 const { createWorkspace } = await import("@/lib/workspaces/workspaces");
 const { getAdAccount, adapterFor, PlatformError } = await import("@/lib/platforms");
 const { advanceSandbox, burstLimit, sandboxCampaigns, sandboxDeliveryDays } = await import("@/lib/platforms/sandbox/operator");
