@@ -81,7 +81,17 @@ describe.runIf(onPglite)("the sandbox's own schema", () => {
         `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables WHERE table_name LIKE '%sandbox%' OR table_schema = 'sandbox' ORDER BY 1, 2`,
       );
       expect(tables.filter((t) => t.schema === "public")).toEqual([]);
-      expect(tables.map((t) => t.name).sort()).toEqual(["accounts", "ad_days", "ad_sets", "ads", "campaigns", "comments", "leads", "media_sessions", "migrations"]);
+      expect(tables.map((t) => t.name).sort()).toEqual([
+        "accounts",
+        "ad_days",
+        "ad_sets",
+        "ads",
+        "campaigns",
+        "comments",
+        "leads",
+        "media_sessions",
+        "migrations",
+      ]);
 
       // Read back through the sandbox itself: the account's clock and zone, its objects, comments, upload sessions.
       const { adapterFor, getAdAccount } = await import("@/lib/platforms");
