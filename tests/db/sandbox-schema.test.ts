@@ -9,12 +9,39 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { applyMigrations, MIGRATIONS_DIR } from "@/lib/db/migrate";
+import { freshPostgresDatabase } from "../helpers/fresh-database";
 
 const HANDOVER = "20261126052916_sandbox_leaves_app_schema";
 const SLOW = 180_000;
-const onPglite = process.env.TEST_DB !== "postgres";
+// `npm test` runs this file once per database (TEST_DB): PGlite in the unit project, PostgreSQL in the postgres one.
+const onPostgres = process.env.TEST_DB === "postgres";
+
+/** Yesterday's database: the old migrations applied, then `sql` run; answers the DATABASE_URL (PostgreSQL) or nothing (PGlite in dataDir/db). */
+async function oldDatabase(dataDir: string, migrationsDir: string, sql: string): Promise<string | undefined> {
+  if (onPostgres) {
+    const url = await freshPostgresDatabase("sandbox_upgrade");
+    await applyMigrations(url, { migrationsDir });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+    return url;
+  }
+  const old = new PGlite(path.join(dataDir, "db"));
+  try {
+    await applyMigrations(old, { migrationsDir });
+    await old.exec(sql);
+  } finally {
+    await old.close();
+  }
+  return undefined;
+}
 
 /** The app's migrations before the sandbox had its own: what an installation upgraded today last applied. */
 function migrationsBeforeHandover(): string {
@@ -33,7 +60,7 @@ afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe.runIf(onPglite)("the sandbox's own schema", () => {
+describe("the sandbox's own schema", () => {
   it(
     "an upgrade moves the app's old sandbox tables into the schema 'sandbox' with every row; the sandbox's migration adopts them",
     async () => {
@@ -43,11 +70,12 @@ describe.runIf(onPglite)("the sandbox's own schema", () => {
 
       // Yesterday's installation: the sandbox's tables in the app's schema, holding an account with an
       // advanced clock, a campaign, an ad, a comment with a reply and a chunked upload session.
-      const old = new PGlite(path.join(dataDir, "db"));
-      await applyMigrations(old, { migrationsDir: oldMigrations });
       const acct = "act_100000000000001";
       const deliveredThrough = "2026-11-20T10:00:00.000Z";
-      await old.exec(`
+      const databaseUrl = await oldDatabase(
+        dataDir,
+        oldMigrations,
+        `
         INSERT INTO workspaces (id, name) VALUES ('ws_upgrade', 'Upgrade');
         INSERT INTO ad_accounts (id, "workspaceId", platform, mode, "externalAccountId", "defaultFor", "updatedAt")
           VALUES ('adacct_upgrade', 'ws_upgrade', 'platform_a', 'sandbox', '${acct}', 'platform_a', now());
@@ -63,14 +91,15 @@ describe.runIf(onPglite)("the sandbox's own schema", () => {
           VALUES ('445', '${acct}', '333', 'Page', 'Kept reply', '444', true, '2026-11-20T08:40:00.000Z');
         INSERT INTO sandbox_media_sessions (id, "workspaceId", "accountExternalId", platform, "fileName", kind, "fileSize", "receivedBytes", "chunksAccepted", "externalId")
           VALUES ('sbxup_kept', 'ws_upgrade', '${acct}', 'platform_a', 'big.mp4', 'video', 100, 40, 1, '555');
-      `);
-      await old.close();
+      `,
+      );
+      const env = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } as unknown as NodeJS.ProcessEnv;
 
       // Today's start: the app's migrations, then the sandbox's own (what lib/server/prepare-database.ts runs).
       const { createServices, disposeServices } = await import("@/lib/services");
       const { parseConfig } = await import("@/lib/config");
       await disposeServices();
-      createServices(parseConfig({ DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv));
+      createServices(parseConfig(env));
       const { ensureMigrated } = await import("@/lib/db/migrate-configured");
       const { ensureSandboxSchema } = await import("@/lib/platforms/sandbox");
       expect(await ensureMigrated()).toContain(HANDOVER);
@@ -117,7 +146,7 @@ describe.runIf(onPglite)("the sandbox's own schema", () => {
 
       // Applied once: a second start (a new registry on the same database) applies nothing.
       await disposeServices();
-      createServices(parseConfig({ DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv));
+      createServices(parseConfig(env));
       expect(await ensureMigrated()).toEqual([]);
       expect(await ensureSandboxSchema()).toEqual([]);
     },
