@@ -98,7 +98,7 @@ interface LeadRow {
 }
 
 /**
- * The sandbox's ads API: objects stored in its own tables (prisma/schema/sandbox-ads.prisma),
+ * The sandbox's ads API: objects stored in its own tables (schema `sandbox`, ./migrations),
  * platform-native names inside, the neutral contract outside. Every call first delivers the
  * hours that passed (so a change applies from the current simulated hour on), and is
  * rate-limited in bursts per account; writes are idempotent by clientRef.
