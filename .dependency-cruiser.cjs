@@ -57,6 +57,26 @@ module.exports = {
       to: { path: "^(lib|app|inngest|pages|components)/" },
     },
     {
+      name: "sandbox-through-public-api",
+      comment:
+        "The sandbox ad platform (lib/platforms/sandbox/) is a fenced module with its own schema and migrations: it is " +
+        "reached only through its public files, index.ts (the adapter factory, server start) and operator.ts (operator " +
+        "commands and tests), never a file inside it. Its tables are its own business.",
+      severity: "error",
+      from: { pathNot: "^lib/platforms/sandbox/" },
+      to: { path: "^lib/platforms/sandbox/", pathNot: "^lib/platforms/sandbox/(index|operator)\\.ts$" },
+    },
+    {
+      name: "sandbox-through-the-contract",
+      comment:
+        "Domain code, tools, jobs and pages reach the sandbox only through the platform contract: adapterFor(account) " +
+        "from lib/platforms. Only the adapter factory (lib/platforms/index.ts), the server's start (lib/server) and " +
+        "the operator commands (lib/admin) import the sandbox module.",
+      severity: "error",
+      from: { pathNot: "^lib/platforms/(sandbox/|index\\.ts$)|^lib/(server|admin)/" },
+      to: { path: "^lib/platforms/sandbox/" },
+    },
+    {
       name: "domain-not-edge",
       comment:
         "Domain modules (lib/<domain>/) hold the business rules every surface shares: they must not import the request pipeline, " +

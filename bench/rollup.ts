@@ -24,7 +24,7 @@ const { createServices, disposeServices } = await import("@/lib/services");
 createServices();
 const { ensureMigrated } = await import("@/lib/db/migrate-configured");
 await ensureMigrated();
-const { advanceSandbox } = await import("@/lib/platforms/sandbox-ads/advance");
+const { advanceSandbox } = await import("@/lib/platforms/sandbox/operator");
 const { workspaceWith } = await import("../tests/performance/many-ads");
 const { runRollup } = await import("@/lib/performance/rollup");
 

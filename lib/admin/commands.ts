@@ -14,8 +14,7 @@ import { connectAdAccount, disconnectAdAccount, listConnections } from "@/lib/ad
 import { resealAllCredentials } from "@/lib/platforms";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { runAutomationNow } from "@/lib/automation/run-now";
-import { advanceSandbox, MAX_ADVANCE_HOURS } from "@/lib/platforms/sandbox-ads/advance";
-import { seedSandboxLeads } from "@/lib/platforms/sandbox-ads/seed-leads";
+import { advanceSandbox, MAX_ADVANCE_HOURS, seedSandboxLeads } from "@/lib/platforms/sandbox/operator";
 import { pullWorkspaceLeads } from "@/lib/leads/pull";
 import { archiveWorkspace, createWorkspace, requireTwoFactorFor, setPlan, type Plan } from "@/lib/workspaces/workspaces";
 
@@ -136,7 +135,7 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
   "sandbox comment": {
     flags: ["workspace", "ad", "message", "author"],
     run: async (f) => {
-      const { postSandboxComment } = await import("@/lib/platforms/sandbox-ads/comments");
+      const { postSandboxComment } = await import("@/lib/platforms/sandbox/operator");
       return postSandboxComment({
         workspaceId: required(f, "workspace"),
         adExternalId: required(f, "ad"),
@@ -148,14 +147,14 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
   "sandbox media": {
     flags: ["workspace"],
     run: async (f) => {
-      const { sandboxMediaSessionsOf } = await import("@/lib/platforms/sandbox");
+      const { sandboxMediaSessionsOf } = await import("@/lib/platforms/sandbox/operator");
       return sandboxMediaSessionsOf(required(f, "workspace"));
     },
   },
   "sandbox comments": {
     flags: ["workspace"],
     run: async (f) => {
-      const { sandboxCommentsOf } = await import("@/lib/platforms/sandbox-ads/comments");
+      const { sandboxCommentsOf } = await import("@/lib/platforms/sandbox/operator");
       return sandboxCommentsOf(required(f, "workspace"));
     },
   },

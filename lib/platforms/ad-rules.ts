@@ -10,7 +10,7 @@ export { formatMinor, fromPlatformName, scheduledDays, type CreativeForRules, ty
 /**
  * What each platform accepts, as its adapter declares it (live/platform-a/rules.ts,
  * live/platform-b/rules.ts). Domain code (lib/ads, lib/ai) reads the rules only from here. The sandbox
- * enforces its own copy (sandbox-ads/rules.ts); the contract suite keeps the two equal.
+ * enforces its own copy (sandbox/rules.ts); the contract suite keeps the two equal.
  */
 export const PLATFORM_RULES: Readonly<Record<Platform, PlatformRules>> = { platform_a: PLATFORM_A_RULES, platform_b: PLATFORM_B_RULES };
 

@@ -5,7 +5,7 @@ import { TikTokLiveAdapter } from "./live/platform-b/adapter";
 import { SandboxPlatformAdapter } from "./sandbox";
 import type { AdAccountRef, PlatformAdapter } from "./types";
 
-export { analyzeSandboxTables as refreshPlatformPlannerStats } from "./sandbox-ads/planner-stats";
+export { analyzeSandboxTables as refreshPlatformPlannerStats } from "./sandbox";
 export { ensureDefaultAccounts, getAdAccount, PLATFORMS, reconnectHint } from "./accounts";
 export { readLiveAccount } from "./live/adapter";
 export { authorizeUrl, exchangeAuthorization, oauthAppId } from "./live/oauth";

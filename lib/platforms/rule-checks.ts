@@ -5,7 +5,7 @@ import type { AdObjectStatus, BudgetType, CallToAction, Objective } from "./ads-
  * The shape of a platform's rules (the names it uses, its budget minimums, its media and text limits)
  * and the checks over one such table. The tables live with each platform's adapter
  * (live/platform-a/rules.ts, live/platform-b/rules.ts, read through ad-rules.ts' platformRules), and the
- * sandbox has its own copy (sandbox-ads/rules.ts): these functions take the table to check against.
+ * sandbox has its own copy (sandbox/rules.ts): these functions take the table to check against.
  */
 export interface PlatformRules {
   /** What the platform calls an ad set. */

@@ -1,6 +1,7 @@
 import { ConfigError } from "@/lib/config";
 import { getCredentialKeyRing } from "@/lib/credentials/keys";
 import { ensureMigrated } from "@/lib/db/migrate-configured";
+import { ensureSandboxSchema } from "@/lib/platforms/sandbox";
 import { getConfig } from "@/lib/services";
 
 /** Why the server cannot start: printed as one `[adloom] …` line (or block) before the process exits. */
@@ -10,7 +11,9 @@ export class StartRefused extends Error {}
  * What must hold before the server answers anything: the configuration is valid, instances sharing PostgreSQL
  * have the key that seals platform tokens, the key ring exists (generated into DATA_DIR on the embedded
  * default's first start, so any backup holds it), and the database is migrated. It runs inside the server
- * process on the connection the server keeps, so a start opens the database once.
+ * process on the connection the server keeps, so a start opens the database once. The app's migrations run
+ * first, then the sandbox ad platform's own (lib/platforms/sandbox/migrations), which adopt the tables the
+ * app's migrations handed over; the names applied come back as `sandbox/<name>`.
  */
 export async function prepareDatabase(): Promise<string[]> {
   let config: ReturnType<typeof getConfig>;
@@ -27,7 +30,9 @@ export async function prepareDatabase(): Promise<string[]> {
   }
   getCredentialKeyRing();
   try {
-    return await ensureMigrated();
+    const applied = await ensureMigrated();
+    const sandbox = await ensureSandboxSchema();
+    return [...applied, ...sandbox.map((name) => `sandbox/${name}`)];
   } catch (err) {
     throw new StartRefused(`could not prepare the database: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -40,6 +40,9 @@ const FORBIDDEN: [rule: string, from: string, to: string][] = [
   ["packages-not-app", "packages/pglite-driver/src/index.ts", "lib/services.ts"],
   ["packages-through-public-api", "lib/server/start-services.ts", "packages/job-runner/src/runner.ts"],
   ["packages-not-app", "packages/job-runner/src/runner.ts", "lib/db/client.ts"],
+  ["sandbox-through-public-api", "lib/admin/commands.ts", "lib/platforms/sandbox/delivery.ts"],
+  ["sandbox-through-the-contract", "lib/ads/planner-stats.ts", "lib/platforms/sandbox/index.ts"],
+  ["sandbox-through-the-contract", "lib/moderation/pull.ts", "lib/platforms/sandbox/operator.ts"],
 ];
 
 /** One tree holding every forbidden import above (each target exists, so only a rule can object). */

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { commentsPull } from "@/inngest/functions/comments-pull";
 import { getDb } from "@/lib/db/client";
 import { getAdAccount } from "@/lib/platforms";
-import { sandboxAccount } from "@/lib/platforms/sandbox-ads/clock";
+import { plantSandboxComments, sandboxClock } from "@/lib/platforms/sandbox/operator";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 import { migrateTestDatabase } from "../jobs/helpers/database";
 import { finishedRuns } from "../jobs/helpers/wait";
@@ -17,7 +17,7 @@ const runner = () => clockedRunner([commentsPull], () => clock);
 async function workspaceWithComments(count: number) {
   const { workspaceId } = await createWorkspace({ name: `Job ${Math.random()}`, plan: "pro" });
   const account = (await getAdAccount(workspaceId, "platform_a"))!;
-  const row = await sandboxAccount(account);
+  const clock = await sandboxClock(account);
   const adExternalId = `7${Math.floor(Math.random() * 1e12)}`;
   await getDb().ad.create({
     data: {
@@ -35,16 +35,16 @@ async function workspaceWithComments(count: number) {
       landingUrl: "https://example.com",
     },
   });
-  await getDb().sandboxComment.createMany({
-    data: Array.from({ length: count }, (_, i) => ({
+  await plantSandboxComments(
+    account,
+    Array.from({ length: count }, (_, i) => ({
       id: `${adExternalId}${String(i).padStart(4, "0")}`,
-      accountId: account.externalAccountId,
       adId: adExternalId,
       authorName: "Someone",
       message: `hello ${i}`,
-      createdAt: new Date(row.deliveredThrough.getTime() - 60_000 + i),
+      createdAt: new Date(clock.deliveredThrough.getTime() - 60_000 + i),
     })),
-  });
+  );
   return { workspaceId };
 }
 

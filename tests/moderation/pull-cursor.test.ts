@@ -9,8 +9,7 @@ import { useFreshDatabase } from "../helpers/in-process-db";
 await useFreshDatabase("comment_pull");
 const { createWorkspace } = await import("@/lib/workspaces/workspaces");
 const { getAdAccount, adapterFor } = await import("@/lib/platforms");
-const { sandboxAccount } = await import("@/lib/platforms/sandbox-ads/clock");
-const { advanceSandbox } = await import("@/lib/platforms/sandbox-ads/advance");
+const { advanceSandbox, plantSandboxComments, sandboxClock, sandboxReplyCount } = await import("@/lib/platforms/sandbox/operator");
 const { getDb } = await import("@/lib/db/client");
 const pull = await import("@/lib/moderation/pull");
 
@@ -19,21 +18,21 @@ type Account = NonNullable<Awaited<ReturnType<typeof getAdAccount>>>;
 async function accountWithComments(count: number, options: { sameTime?: boolean } = {}): Promise<{ workspaceId: string; account: Account; ids: string[] }> {
   const { workspaceId } = await createWorkspace({ name: `Pull ${Math.random()}`, plan: "pro" });
   const account = (await getAdAccount(workspaceId, "platform_a"))!;
-  const row = await sandboxAccount(account);
-  const base = row.deliveredThrough.getTime() - 3_600_000;
+  const clock = await sandboxClock(account);
+  const base = clock.deliveredThrough.getTime() - 3_600_000;
   const run = String(Math.floor(Math.random() * 1e6)).padStart(6, "0");
   const ids = Array.from({ length: count }, (_, i) => `9${run}${String(i).padStart(10, "0")}`);
-  await getDb().sandboxComment.createMany({
-    data: ids.map((id, i) => ({
+  await plantSandboxComments(
+    account,
+    ids.map((id, i) => ({
       id,
-      accountId: account.externalAccountId,
       adId: "1000",
       authorName: "Planted",
       message: `comment ${i}`,
       // Runs of three comments share a millisecond, so pages end inside a run.
       createdAt: new Date(base + (options.sameTime ? 0 : Math.floor(i / 3))),
     })),
-  });
+  );
   return { workspaceId, account, ids };
 }
 
@@ -90,7 +89,7 @@ describe("the comment pull's cursor", () => {
     // The same clientRef answers the first reply, also from two calls at once: nothing is posted twice.
     const again = await Promise.all([0, 1].map(() => api.replyToComment(account, ids[0]!, "Thanks for asking", "reply-1")));
     expect(again).toEqual([reply, reply]);
-    expect(await getDb().sandboxComment.count({ where: { parentId: ids[0] } })).toBe(1);
+    expect(await sandboxReplyCount(account, ids[0]!)).toBe(1);
     // Published with the next simulated hour, like every comment.
     expect((await api.listComments(account, { limit: 10 })).map((c) => c.externalId)).toEqual(ids);
     await advanceSandbox(workspaceId, 1);

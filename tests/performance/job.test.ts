@@ -10,6 +10,7 @@ import { performanceRollup } from "@/inngest/functions/performance-rollup";
 import { getDb } from "@/lib/db/client";
 import type { EmbeddedRunner } from "@/lib/jobs/embedded";
 import { listRuns } from "@/lib/jobs/runs";
+import { setSandboxTimeZone } from "@/lib/platforms/sandbox/operator";
 import { migrateTestDatabase } from "../jobs/helpers/database";
 import { eventually, finishedRuns } from "../jobs/helpers/wait";
 import { workspaceWith } from "./many-ads";
@@ -33,7 +34,7 @@ describe("performance-rollup (Inngest cron)", () => {
     const broken = await workspaceWith(8, 24);
     // A platform that answers nonsense for one account (a time zone no one knows): that account fails, the others go on.
     const brokenAccount = await getDb().adAccount.findFirstOrThrow({ where: { workspaceId: broken } });
-    await getDb().sandboxAccount.update({ where: { externalAccountId: brokenAccount.externalAccountId }, data: { timeZone: "Nowhere/Atlantis" } });
+    await setSandboxTimeZone(brokenAccount, "Nowhere/Atlantis");
     await runner.start();
     const schedule = await eventually(
       async () =>
@@ -62,7 +63,7 @@ describe("performance-rollup (Inngest cron)", () => {
 
     // The next hour: the same state again (nothing moved on the platform), no new event.
     const insightsBefore = await getDb().adDailyInsight.count({ where: { workspaceId: first } });
-    await getDb().sandboxAccount.update({ where: { externalAccountId: brokenAccount.externalAccountId }, data: { timeZone: "UTC" } });
+    await setSandboxTimeZone(brokenAccount, "UTC");
     clock = new Date("2030-01-01T01:05:30Z");
     runner.wake();
     const runs = await finishedRuns("performance-rollup", 2, 120_000);

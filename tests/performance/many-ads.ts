@@ -1,13 +1,12 @@
 /**
- * A workspace with many active sandbox ads and their history, written straight into the sandbox's
- * and the ads domain's tables (fast setup for the bench and the job test; the rollup under test
- * reads them through the platform adapter like any ads).
+ * A workspace with many active sandbox ads and their history: planted on the sandbox platform through
+ * its test surface (plantSandboxAds) and written straight into the ads domain's tables (fast setup for
+ * the bench and the job test; the rollup under test reads them through the platform adapter like any ads).
  */
 import { getDb } from "@/lib/db/client";
 import { PLATFORM_RULES } from "@/lib/platforms/ad-rules";
 import { getAdAccount } from "@/lib/platforms";
-import { advanceSandbox } from "@/lib/platforms/sandbox-ads/advance";
-import { sandboxAccount } from "@/lib/platforms/sandbox-ads/clock";
+import { advanceSandbox, plantSandboxAds } from "@/lib/platforms/sandbox/operator";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
 const ADS_PER_SET = 20;
@@ -19,12 +18,22 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
   const { workspaceId } = await createWorkspace({ name: `Bench ${ads}`, plan: "pro" });
   const account = (await getAdAccount(workspaceId, "platform_a"))!;
   const acct = account.externalAccountId;
-  await sandboxAccount(account);
   const rules = PLATFORM_RULES.platform_a;
   const active = rules.statusNames.active;
   const sets = Math.ceil(ads / ADS_PER_SET);
-  await prisma.sandboxCampaign.create({
-    data: { id: `${acct}-c`, accountId: acct, clientRef: "c", name: "Bench", objective: rules.objectiveNames.sales, status: active },
+  await plantSandboxAds(account, {
+    objective: rules.objectiveNames.sales,
+    status: active,
+    adSets: Array.from({ length: sets }, (_, s) => ({ clientRef: `s${s}`, name: `Set ${s}`, budgetMinor: 20_000 })),
+    ads: Array.from({ length: ads }, (_, i) => ({
+      clientRef: `a${i}`,
+      name: `Ad ${i}`,
+      adSet: Math.floor(i / ADS_PER_SET),
+      mediaId: `media-${i}`,
+      callToAction: "SHOP_NOW",
+      landingUrl: "https://example.com",
+      quality: 0.6 + ((i * 37) % 80) / 100,
+    })),
   });
   await prisma.adCampaign.create({
     data: {
@@ -38,20 +47,6 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
       objective: "sales",
       status: "active",
     },
-  });
-  await prisma.sandboxAdSet.createMany({
-    data: Array.from({ length: sets }, (_, s) => ({
-      id: `${acct}-s${s}`,
-      accountId: acct,
-      campaignId: `${acct}-c`,
-      clientRef: `s${s}`,
-      name: `Set ${s}`,
-      status: active,
-      budgetType: "daily",
-      budgetMinor: 20_000,
-      targeting: { countries: ["US"] },
-      audienceSize: 40_000,
-    })),
   });
   await prisma.adSet.createMany({
     data: Array.from({ length: sets }, (_, s) => ({
@@ -70,21 +65,6 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
   for (let start = 0; start < ads; start += 1000) {
     const n = Math.min(1000, ads - start);
     const idx = Array.from({ length: n }, (_, k) => start + k);
-    await prisma.sandboxAd.createMany({
-      data: idx.map((i) => ({
-        id: `${acct}-a${i}`,
-        accountId: acct,
-        adSetId: `${acct}-s${Math.floor(i / ADS_PER_SET)}`,
-        clientRef: `a${i}`,
-        name: `Ad ${i}`,
-        status: active,
-        mediaId: `media-${i}`,
-        mediaKind: "image",
-        callToAction: "SHOP_NOW",
-        landingUrl: "https://example.com",
-        quality: 0.6 + ((i * 37) % 80) / 100,
-      })),
-    });
     await prisma.ad.createMany({
       data: idx.map((i) => ({
         id: `ad_${acct}_${i}`,

@@ -22,7 +22,8 @@ async function workspace(ads: number) {
   const owner = await db.membership.findFirstOrThrow({ where: { workspaceId, role: "owner" } });
   const principal = (await principalForUser(owner.userId, workspaceId))!;
   const account = await db.adAccount.findFirstOrThrow({ where: { workspaceId, platform: "platform_a" } });
-  const setTimeZone = (timeZone: string) => db.sandboxAccount.update({ where: { externalAccountId: account.externalAccountId }, data: { timeZone } });
+  const { setSandboxTimeZone } = await import("@/lib/platforms/sandbox/operator");
+  const setTimeZone = (timeZone: string) => setSandboxTimeZone(account, timeZone);
   return { workspaceId, principal, setTimeZone };
 }
 

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { AdsApi, PlatformAccountInfo } from "../../ads-types";
-import { localDayHour } from "../../sandbox-ads/clock";
+import { localDayHour } from "../../local-time";
 import type { AdAccountRef, PlatformAdapter, PushRequest, PushResult } from "../../types";
 import { withAccountToken } from "../adapter";
 import { readPlatformAAccount } from "../platform-a";

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { localDayHour } from "../../sandbox-ads/clock";
+import { localDayHour } from "../../local-time";
 import { markNeedsReconnect } from "../../accounts";
 import type { AdsApi, PlatformAccountInfo } from "../../ads-types";
 import { PlatformError, type AdAccountRef, type PlatformAdapter, type PushRequest, type PushResult } from "../../types";

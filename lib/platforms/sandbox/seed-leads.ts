@@ -1,9 +1,9 @@
-import { getDb } from "@/lib/db/client";
 import { badRequest, notFound } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { getAdAccount } from "../accounts";
 import { LEAD_NAMES, sandboxLeadForms } from "./catalog";
-import { HOUR_MS, sandboxAccount } from "./clock";
+import { advanceClock, HOUR_MS, sandboxAccount } from "./clock";
+import { insertLeads, type NewLead } from "./batches";
+import { row as oneRow, TABLE } from "./store";
 import { syncDelivery } from "./delivery";
 import { hash32, numericIdFrom, seededRandom } from "./seeded";
 
@@ -34,19 +34,18 @@ export async function seedSandboxLeads(input: SeedLeadsInput): Promise<{ workspa
   const forms = sandboxLeadForms(account.externalAccountId);
   const form = input.formExternalId ? forms.find((f) => f.externalId === input.formExternalId) : forms[0];
   if (!form) throw notFound(`Lead form ${input.formExternalId}`);
-  const db = getDb();
   const row = await sandboxAccount(account);
   await syncDelivery(row);
   const hourStart = row.deliveredThrough.getTime();
-  const ad = await db.sandboxAd.findFirst({
-    where: { accountId: account.externalAccountId, leadFormId: form.externalId },
-    orderBy: { id: "asc" },
-    select: { id: true },
-  });
+  const ad = await oneRow<{ id: string }>(
+    `SELECT id FROM ${TABLE.ads} WHERE "accountId" = $1 AND "leadFormId" = $2 ORDER BY id LIMIT 1`,
+    account.externalAccountId,
+    form.externalId,
+  );
   const random = seededRandom(hash32(`${form.externalId}:${hourStart}:${input.count}`));
   const batch = `${hourStart}:${random()}`;
   const sameAt = hourStart + Math.floor(random() * HOUR_MS);
-  const rows: Prisma.SandboxLeadCreateManyInput[] = [];
+  const rows: NewLead[] = [];
   for (let i = 0; i < input.count; i++) {
     const name = LEAD_NAMES[Math.floor(random() * LEAD_NAMES.length)]!;
     const generated: Record<string, string> = {
@@ -64,9 +63,8 @@ export async function seedSandboxLeads(input: SeedLeadsInput): Promise<{ workspa
       createdAt: new Date(input.sameTime ? sameAt : hourStart + Math.floor(random() * HOUR_MS)),
     });
   }
-  for (let i = 0; i < rows.length; i += 2000) await db.sandboxLead.createMany({ data: rows.slice(i, i + 2000), skipDuplicates: true });
-  await db.sandboxAccount.update({ where: { externalAccountId: row.externalAccountId }, data: { offsetSeconds: { increment: 3600 } } });
-  row.offsetSeconds += 3600;
+  await insertLeads(rows);
+  await advanceClock(row, 3600);
   await syncDelivery(row);
   return {
     workspaceId: input.workspaceId,

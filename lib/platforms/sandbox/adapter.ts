@@ -3,8 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/services";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { getStorage } from "@/lib/storage";
-import { detectMediaFormat, SIGNATURE_BYTES } from "./media-signature";
-import { SandboxAdsApi } from "./sandbox-ads/api";
+import { detectMediaFormat, SIGNATURE_BYTES } from "../media-signature";
+import { SandboxAdsApi } from "./ads-api";
 import {
   PlatformError,
   type AdAccountRef,
@@ -18,10 +18,27 @@ import {
   type PlatformAdapter,
   type PushRequest,
   type PushResult,
-} from "./types";
-import { getDb } from "@/lib/db/client";
+} from "../types";
 import { newId } from "@/lib/ids";
 import type { MediaKind } from "@/lib/generated/prisma/enums";
+import { execute, row, rows, TABLE, ts } from "./store";
+
+interface MediaSessionRow {
+  id: string;
+  workspaceId: string;
+  accountExternalId: string;
+  platform: Platform;
+  fileName: string;
+  kind: MediaKind;
+  fileSize: number;
+  receivedBytes: number;
+  headBase64: string;
+  chunksAccepted: number;
+  chunksRepeated: number;
+  externalId: string;
+  finishedAt: Date | null;
+}
+const SESSION_COLUMNS = `id, "workspaceId", "accountExternalId", platform, "fileName", kind, "fileSize", "receivedBytes", "headBase64", "chunksAccepted", "chunksRepeated", "externalId", "finishedAt"`;
 
 /** How long the sandbox "processes" a video after a chunked upload finishes. */
 export const SANDBOX_PROCESSING_MS = 2000;
@@ -118,24 +135,23 @@ export class SandboxPlatformAdapter extends SandboxAdsApi implements PlatformAda
   async startMediaUpload(request: MediaUploadStart): Promise<MediaUploadSession> {
     this.steer(request);
     const id = newId("sbxup");
-    await getDb().sandboxMediaSession.create({
-      data: {
-        id,
-        workspaceId: request.account.workspaceId,
-        accountExternalId: request.account.externalAccountId,
-        platform: this.platform,
-        fileName: request.fileName,
-        kind: request.kind,
-        fileSize: request.sizeBytes,
-        externalId: numericId(this.platform === "platform_a" ? 15 : 19),
-      },
-    });
+    await execute(
+      `INSERT INTO ${TABLE.mediaSessions} (id, "workspaceId", "accountExternalId", platform, "fileName", kind, "fileSize", "externalId")
+       VALUES ($1, $2, $3, $4, $5, $6, $7::int, $8)`,
+      id,
+      request.account.workspaceId,
+      request.account.externalAccountId,
+      this.platform,
+      request.fileName,
+      request.kind,
+      request.sizeBytes,
+      numericId(this.platform === "platform_a" ? 15 : 19),
+    );
     return { sessionId: id };
   }
 
   /** Accepts the chunk at the offset it expects next; a chunk it already has is acknowledged again (and counted), never stored twice. */
   async uploadChunk(chunk: MediaChunk): Promise<MediaChunkResult> {
-    const db = getDb();
     const session = await this.session(chunk.account, chunk.sessionId);
     if (sandboxFaultOf(session.fileName) === "slow") await sleep(getConfig().platforms.sandboxSlowPushMs);
     const end = chunk.offset + chunk.bytes.length;
@@ -148,18 +164,21 @@ export class SandboxPlatformAdapter extends SandboxAdsApi implements PlatformAda
       });
     }
     if (chunk.offset === session.receivedBytes && !session.finishedAt) {
-      const { count } = await db.sandboxMediaSession.updateMany({
-        where: { id: session.id, receivedBytes: chunk.offset },
-        data: {
-          receivedBytes: end,
-          chunksAccepted: { increment: 1 },
-          ...(chunk.offset === 0 ? { headBase64: chunk.bytes.subarray(0, SIGNATURE_BYTES).toString("base64") } : {}),
-        },
-      });
+      const count = await execute(
+        `UPDATE ${TABLE.mediaSessions} SET "receivedBytes" = $3::int, "chunksAccepted" = "chunksAccepted" + 1, "headBase64" = COALESCE($4::text, "headBase64")
+          WHERE id = $1 AND "receivedBytes" = $2::int`,
+        session.id,
+        chunk.offset,
+        end,
+        chunk.offset === 0 ? chunk.bytes.subarray(0, SIGNATURE_BYTES).toString("base64") : null,
+      );
       if (count) return { nextOffset: end };
     }
-    const repeated = await db.sandboxMediaSession.update({ where: { id: session.id }, data: { chunksRepeated: { increment: 1 } } });
-    return { nextOffset: repeated.receivedBytes };
+    const repeated = await row<{ receivedBytes: number }>(
+      `UPDATE ${TABLE.mediaSessions} SET "chunksRepeated" = "chunksRepeated" + 1 WHERE id = $1 RETURNING "receivedBytes"`,
+      session.id,
+    );
+    return { nextOffset: repeated?.receivedBytes ?? session.receivedBytes };
   }
 
   async finishMediaUpload(request: MediaUploadFinish): Promise<PushResult> {
@@ -170,15 +189,20 @@ export class SandboxPlatformAdapter extends SandboxAdsApi implements PlatformAda
     const media = detectMediaFormat(Buffer.from(session.headBase64, "base64"));
     if (!media) throw this.refusedMedia(`"${session.fileName}" is not an image or video format the platform accepts`);
     if (media.kind !== session.kind) throw this.refusedMedia(`"${session.fileName}" was sent as ${session.kind} but its bytes are ${media.contentType}`);
-    if (!session.finishedAt) await getDb().sandboxMediaSession.updateMany({ where: { id: session.id, finishedAt: null }, data: { finishedAt: new Date() } });
+    if (!session.finishedAt) {
+      await execute(`UPDATE ${TABLE.mediaSessions} SET "finishedAt" = $2::timestamp(3) WHERE id = $1 AND "finishedAt" IS NULL`, session.id, ts(new Date()));
+    }
     return { externalId: session.externalId };
   }
 
   /** Media from a chunked session is processed for SANDBOX_PROCESSING_MS after finishing (`sandbox-unprocessable*` files fail); the rest is ready at once. */
   async mediaStatus(account: AdAccountRef, media: { externalId: string; kind: MediaKind }): Promise<MediaProcessing> {
-    const session = await getDb().sandboxMediaSession.findFirst({
-      where: { externalId: media.externalId, accountExternalId: account.externalAccountId, platform: this.platform },
-    });
+    const session = await row<MediaSessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM ${TABLE.mediaSessions} WHERE "externalId" = $1 AND "accountExternalId" = $2 AND platform = $3 LIMIT 1`,
+      media.externalId,
+      account.externalAccountId,
+      this.platform,
+    );
     if (!session) return { state: "ready" };
     if (!session.finishedAt || Date.now() - session.finishedAt.getTime() < SANDBOX_PROCESSING_MS) return { state: "processing" };
     if (sandboxFaultOf(session.fileName) === "unprocessable") {
@@ -188,7 +212,7 @@ export class SandboxPlatformAdapter extends SandboxAdsApi implements PlatformAda
   }
 
   private async session(account: AdAccountRef, sessionId: string) {
-    const session = await getDb().sandboxMediaSession.findUnique({ where: { id: sessionId } });
+    const session = await row<MediaSessionRow>(`SELECT ${SESSION_COLUMNS} FROM ${TABLE.mediaSessions} WHERE id = $1`, sessionId);
     if (!session || session.accountExternalId !== account.externalAccountId || session.platform !== this.platform) {
       throw new PlatformError("invalid_input", `${this.platform} has no upload session ${sessionId} on this ad account`, { retryable: false });
     }
@@ -206,7 +230,10 @@ export class SandboxPlatformAdapter extends SandboxAdsApi implements PlatformAda
 
 /** What the sandbox received in the workspace's chunked media uploads (`sandbox media`): per session, the chunks it accepted and the ones sent again. */
 export async function sandboxMediaSessionsOf(workspaceId: string) {
-  const sessions = await getDb().sandboxMediaSession.findMany({ where: { workspaceId }, orderBy: { createdAt: "asc" } });
+  const sessions = await rows<MediaSessionRow>(
+    `SELECT ${SESSION_COLUMNS} FROM ${TABLE.mediaSessions} WHERE "workspaceId" = $1 ORDER BY "createdAt", id`,
+    workspaceId,
+  );
   return {
     sessions: sessions.map((s) => ({
       sessionId: s.id,

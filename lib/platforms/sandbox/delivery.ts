@@ -1,9 +1,9 @@
-import { getDb } from "@/lib/db/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { SANDBOX_RULES } from "./rules";
 import { COMMENT_AUTHORS, COMMENT_MESSAGES, LEAD_NAMES, sandboxLeadForms } from "./catalog";
 import { floorHour, HOUR_MS, localDayHour, simulatedNow, type SandboxAccountRow } from "./clock";
 import { hash32, numericIdFrom, seededRandom } from "./seeded";
+import { insertComments, insertLeads, type NewComment, type NewLead } from "./batches";
+import { inSandboxTransaction, type SandboxSql, TABLE, ts } from "./store";
 
 /**
  * The sandbox's delivery model. Deterministic: every hour of every ad draws from a generator
@@ -91,13 +91,15 @@ export async function syncDelivery(account: SandboxAccountRow): Promise<Delivery
   const from = account.deliveredThrough.getTime();
   if (target <= from) return emptySummary();
   const start = Math.max(from, target - MAX_HOURS_PER_SYNC * HOUR_MS);
-  return getDb().$transaction(
+  return inSandboxTransaction(
     async (tx) => {
-      const moved = await tx.sandboxAccount.updateMany({
-        where: { externalAccountId: account.externalAccountId, deliveredThrough: account.deliveredThrough },
-        data: { deliveredThrough: new Date(target) },
-      });
-      if (moved.count === 0) return emptySummary(); // another sync delivered these hours
+      const moved = await tx.$executeRawUnsafe(
+        `UPDATE ${TABLE.accounts} SET "deliveredThrough" = $3::timestamp(3) WHERE "externalAccountId" = $1 AND "deliveredThrough" = $2::timestamp(3)`,
+        account.externalAccountId,
+        ts(account.deliveredThrough),
+        ts(target),
+      );
+      if (moved === 0) return emptySummary(); // another sync delivered these hours
       const summary = await deliverHours(tx, account, start, target);
       account.deliveredThrough = new Date(target);
       return summary;
@@ -106,7 +108,7 @@ export async function syncDelivery(account: SandboxAccountRow): Promise<Delivery
   );
 }
 
-async function deliverHours(tx: Prisma.TransactionClient, account: SandboxAccountRow, fromMs: number, toMs: number): Promise<DeliverySummary> {
+async function deliverHours(tx: SandboxSql, account: SandboxAccountRow, fromMs: number, toMs: number): Promise<DeliverySummary> {
   const summary = emptySummary();
   summary.hours = (toMs - fromMs) / HOUR_MS;
   const active = SANDBOX_RULES[account.platform].statusNames.active;
@@ -115,9 +117,9 @@ async function deliverHours(tx: Prisma.TransactionClient, account: SandboxAccoun
             a."leadFormId", s."budgetType", s."budgetMinor",
             (extract(epoch from s."startTime") * 1000)::float8 AS "startMs", (extract(epoch from s."endTime") * 1000)::float8 AS "endMs",
             s."audienceSize", c.objective
-       FROM sandbox_ads a
-       JOIN sandbox_ad_sets s ON s.id = a."adSetId"
-       JOIN sandbox_campaigns c ON c.id = s."campaignId"
+       FROM ${TABLE.ads} a
+       JOIN ${TABLE.adSets} s ON s.id = a."adSetId"
+       JOIN ${TABLE.campaigns} c ON c.id = s."campaignId"
       WHERE a."accountId" = $1 AND a.status = $2 AND s.status = $2 AND c.status = $2
       ORDER BY a.id`,
     account.externalAccountId,
@@ -132,12 +134,12 @@ async function deliverHours(tx: Prisma.TransactionClient, account: SandboxAccoun
   // What each ad set already spent: per day from the first day on (daily budgets), in total (lifetime budgets).
   const existingDays = await tx.$queryRawUnsafe<DayRow[]>(
     `SELECT "adId", date, "adSetId", impressions, reach, clicks, "spendMinor", conversions, "valueMinor", frequency
-       FROM sandbox_ad_days WHERE "adSetId" = ANY($1::text[]) AND date >= $2`,
+       FROM ${TABLE.adDays} WHERE "adSetId" = ANY($1::text[]) AND date >= $2`,
     adSetIds,
     firstDate,
   );
   const lifetime = await tx.$queryRawUnsafe<{ adSetId: string; spent: number }[]>(
-    `SELECT "adSetId", sum("spendMinor")::float8 AS spent FROM sandbox_ads WHERE "adSetId" = ANY($1::text[]) GROUP BY "adSetId"`,
+    `SELECT "adSetId", sum("spendMinor")::float8 AS spent FROM ${TABLE.ads} WHERE "adSetId" = ANY($1::text[]) GROUP BY "adSetId"`,
     adSetIds,
   );
   const days = new Map<string, DayRow>();
@@ -150,8 +152,8 @@ async function deliverHours(tx: Prisma.TransactionClient, account: SandboxAccoun
   const bySet = new Map<string, ActiveAd[]>();
   for (const ad of ads) bySet.set(ad.adSetId, [...(bySet.get(ad.adSetId) ?? []), ad]);
   const touched = new Set<ActiveAd>();
-  const comments: Prisma.SandboxCommentCreateManyInput[] = [];
-  const leads: Prisma.SandboxLeadCreateManyInput[] = [];
+  const comments: NewComment[] = [];
+  const leads: NewLead[] = [];
   const forms = new Map(sandboxLeadForms(account.externalAccountId).map((f) => [f.externalId, f]));
 
   for (let t = fromMs; t < toMs; t += HOUR_MS) {
@@ -273,8 +275,8 @@ async function deliverHours(tx: Prisma.TransactionClient, account: SandboxAccoun
   summary.leads = leads.length;
   await writeDays(tx, account.externalAccountId, [...days.values()]);
   await writeAdTotals(tx, [...touched]);
-  for (let i = 0; i < comments.length; i += 2000) await tx.sandboxComment.createMany({ data: comments.slice(i, i + 2000), skipDuplicates: true });
-  for (let i = 0; i < leads.length; i += 2000) await tx.sandboxLead.createMany({ data: leads.slice(i, i + 2000), skipDuplicates: true });
+  await insertComments(comments, tx);
+  await insertLeads(leads, tx);
   return summary;
 }
 
@@ -286,7 +288,7 @@ function fatigueOf(ad: Pick<ActiveAd, "impressions" | "reach">): number {
 
 const CHUNK = 500;
 
-async function writeDays(tx: Prisma.TransactionClient, accountId: string, rows: DayRow[]): Promise<void> {
+async function writeDays(tx: SandboxSql, accountId: string, rows: DayRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     const params: unknown[] = [];
@@ -296,7 +298,7 @@ async function writeDays(tx: Prisma.TransactionClient, accountId: string, rows: 
       return `($${n - 10}, $${n - 9}, $${n - 8}, $${n - 7}, $${n - 6}::int, $${n - 5}::int, $${n - 4}::int, $${n - 3}::int, $${n - 2}::int, $${n - 1}::int, $${n}::float8)`;
     });
     await tx.$executeRawUnsafe(
-      `INSERT INTO sandbox_ad_days ("adId", date, "accountId", "adSetId", impressions, reach, clicks, "spendMinor", conversions, "valueMinor", frequency)
+      `INSERT INTO ${TABLE.adDays} ("adId", date, "accountId", "adSetId", impressions, reach, clicks, "spendMinor", conversions, "valueMinor", frequency)
        VALUES ${values.join(", ")}
        ON CONFLICT ("adId", date) DO UPDATE SET impressions = excluded.impressions, reach = excluded.reach, clicks = excluded.clicks,
          "spendMinor" = excluded."spendMinor", conversions = excluded.conversions, "valueMinor" = excluded."valueMinor", frequency = excluded.frequency`,
@@ -305,11 +307,11 @@ async function writeDays(tx: Prisma.TransactionClient, accountId: string, rows: 
   }
 }
 
-async function writeAdTotals(tx: Prisma.TransactionClient, ads: ActiveAd[]): Promise<void> {
+async function writeAdTotals(tx: SandboxSql, ads: ActiveAd[]): Promise<void> {
   for (let i = 0; i < ads.length; i += CHUNK) {
     const chunk = ads.slice(i, i + CHUNK);
     await tx.$executeRawUnsafe(
-      `UPDATE sandbox_ads a SET impressions = v.impressions, reach = v.reach, "spendMinor" = v.spend
+      `UPDATE ${TABLE.ads} a SET impressions = v.impressions, reach = v.reach, "spendMinor" = v.spend
          FROM unnest($1::text[], $2::bigint[], $3::int[], $4::bigint[]) AS v(id, impressions, reach, spend)
         WHERE a.id = v.id`,
       chunk.map((a) => a.id),

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { createServices, disposeServices } from "@/lib/services";
-import type { PushRequest } from "./types";
+import type { PushRequest } from "../types";
 
 // Real local media storage in a throwaway directory: this file's own service registry.
 createServices(
@@ -15,8 +15,8 @@ createServices(
 afterAll(disposeServices);
 
 const { getStorage } = await import("@/lib/storage");
-const { SandboxPlatformAdapter, sandboxFaultOf } = await import("./sandbox");
-const { PlatformError } = await import("./types");
+const { SandboxPlatformAdapter, sandboxFaultOf } = await import("./adapter");
+const { PlatformError } = await import("../types");
 
 let png: Buffer;
 beforeAll(async () => {

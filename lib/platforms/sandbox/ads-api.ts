@@ -1,7 +1,5 @@
-import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { randomUUID } from "node:crypto";
-import type { SandboxAd, SandboxAdSet, SandboxCampaign, SandboxComment } from "@/lib/generated/prisma/client";
 import { adProblems, budgetProblem, fromPlatformName } from "../rule-checks";
 import { SANDBOX_RULES } from "./rules";
 import type {
@@ -27,9 +25,80 @@ import { localDayHour, sandboxAccount, simulatedNow, SANDBOX_ACCOUNT_SETTINGS } 
 import { syncDelivery } from "./delivery";
 import { adsFaultOf, applyCommentFault, applyNameFault, slowAnswer, takeCallToken } from "./faults";
 import { numericIdFrom } from "./seeded";
+import { execute, row as oneRow, rows as allRows, TABLE, ts, updateById } from "./store";
+
+export interface CampaignRow {
+  id: string;
+  accountId: string;
+  clientRef: string;
+  name: string;
+  objective: string;
+  status: string;
+  createdAt: Date;
+}
+const CAMPAIGN_COLUMNS = `id, "accountId", "clientRef", name, objective, status, "createdAt"`;
+
+export interface AdSetRow {
+  id: string;
+  accountId: string;
+  campaignId: string;
+  clientRef: string;
+  name: string;
+  status: string;
+  budgetType: string;
+  budgetMinor: number;
+  startTime: Date | null;
+  endTime: Date | null;
+  targeting: unknown;
+  audienceId: string | null;
+  audienceSize: number;
+  createdAt: Date;
+}
+const AD_SET_COLUMNS = `id, "accountId", "campaignId", "clientRef", name, status, "budgetType", "budgetMinor", "startTime", "endTime", targeting, "audienceId", "audienceSize", "createdAt"`;
+
+export interface AdRow {
+  id: string;
+  accountId: string;
+  adSetId: string;
+  clientRef: string;
+  name: string;
+  status: string;
+  mediaId: string;
+  mediaKind: string;
+  headline: string | null;
+  primaryText: string | null;
+  description: string | null;
+  callToAction: string;
+  landingUrl: string;
+  leadFormId: string | null;
+  quality: number;
+}
+const AD_COLUMNS = `id, "accountId", "adSetId", "clientRef", name, status, "mediaId", "mediaKind", headline, "primaryText", description, "callToAction", "landingUrl", "leadFormId", quality`;
+
+export interface CommentRow {
+  id: string;
+  accountId: string;
+  adId: string;
+  authorName: string;
+  message: string;
+  hidden: boolean;
+  parentId: string | null;
+  byPage: boolean;
+  deletedAt: Date | null;
+  createdAt: Date;
+}
+export const COMMENT_COLUMNS = `id, "accountId", "adId", "authorName", message, hidden, "parentId", "byPage", "deletedAt", "createdAt"`;
+
+interface LeadRow {
+  id: string;
+  formId: string;
+  adId: string | null;
+  fields: unknown;
+  createdAt: Date;
+}
 
 /**
- * The sandbox's ads API: objects stored in its own tables (prisma/schema/sandbox-ads.prisma),
+ * The sandbox's ads API: objects stored in its own tables (schema `sandbox`, ./migrations),
  * platform-native names inside, the neutral contract outside. Every call first delivers the
  * hours that passed (so a change applies from the current simulated hour on), and is
  * rate-limited in bursts per account; writes are idempotent by clientRef.
@@ -78,51 +147,56 @@ export class SandboxAdsApi implements AdsApi {
 
   async createCampaign(account: AdAccountRef, write: CampaignWrite): Promise<PlatformCampaign> {
     await this.enter(account);
-    const db = getDb();
-    const existing = await db.sandboxCampaign.findUnique({
-      where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } },
-    });
+    const existing = await this.byClientRef<CampaignRow>(TABLE.campaigns, CAMPAIGN_COLUMNS, account, write.clientRef);
     if (existing) return this.campaignOut(existing);
     applyNameFault(this.platform, "campaign", write.name, `${account.externalAccountId}:${write.clientRef}:create`);
-    await db.sandboxCampaign.createMany({
-      data: [
-        {
-          id: this.newObjectId(account, write.clientRef, "campaign"),
-          accountId: account.externalAccountId,
-          clientRef: write.clientRef,
-          name: write.name,
-          objective: this.rules.objectiveNames[write.objective],
-          status: this.rules.statusNames.paused,
-        },
-      ],
-      skipDuplicates: true,
-    });
-    await slowAnswer(write.name);
-    return this.campaignOut(
-      await db.sandboxCampaign.findUniqueOrThrow({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } }),
+    await execute(
+      `INSERT INTO ${TABLE.campaigns} (id, "accountId", "clientRef", name, objective, status) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+      this.newObjectId(account, write.clientRef, "campaign"),
+      account.externalAccountId,
+      write.clientRef,
+      write.name,
+      this.rules.objectiveNames[write.objective],
+      this.rules.statusNames.paused,
     );
+    await slowAnswer(write.name);
+    return this.campaignOut(await this.byClientRefOrThrow<CampaignRow>(TABLE.campaigns, CAMPAIGN_COLUMNS, account, write.clientRef));
+  }
+
+  /** The account's object made with this clientRef (what makes creates idempotent). */
+  private byClientRef<T>(table: string, columns: string, account: AdAccountRef, clientRef: string): Promise<T | null> {
+    return oneRow<T>(`SELECT ${columns} FROM ${table} WHERE "accountId" = $1 AND "clientRef" = $2`, account.externalAccountId, clientRef);
+  }
+
+  private async byClientRefOrThrow<T>(table: string, columns: string, account: AdAccountRef, clientRef: string): Promise<T> {
+    const found = await this.byClientRef<T>(table, columns, account, clientRef);
+    if (!found) throw new PlatformError("upstream_error", `${this.platform} lost the object it made for ${clientRef}`, { retryable: true });
+    return found;
+  }
+
+  /** The account's object with this id. */
+  private byId<T>(table: string, columns: string, account: AdAccountRef, id: string): Promise<T | null> {
+    return oneRow<T>(`SELECT ${columns} FROM ${table} WHERE id = $1 AND "accountId" = $2`, id, account.externalAccountId);
   }
 
   async updateCampaign(account: AdAccountRef, externalId: string, patch: { name?: string; status?: AdObjectStatus; clientRef: string }) {
     await this.enter(account);
-    const db = getDb();
-    const row = await db.sandboxCampaign.findFirst({ where: { id: externalId, accountId: account.externalAccountId } });
+    const row = await this.byId<CampaignRow>(TABLE.campaigns, CAMPAIGN_COLUMNS, account, externalId);
     if (!row) throw this.notFound("campaign", externalId);
     this.checkWritable(row.status, "campaign", externalId);
     applyNameFault(this.platform, "campaign", patch.name ?? row.name, `${account.externalAccountId}:${patch.clientRef}:update`);
-    const updated = await db.sandboxCampaign.update({
-      where: { id: externalId },
-      data: { ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.status ? { status: this.rules.statusNames[patch.status] } : {}) },
+    const updated = await updateById<CampaignRow>(TABLE.campaigns, CAMPAIGN_COLUMNS, externalId, {
+      name: patch.name,
+      status: patch.status ? this.rules.statusNames[patch.status] : undefined,
     });
-    return this.campaignOut(updated);
+    return this.campaignOut(updated ?? row);
   }
 
   async createAdSet(account: AdAccountRef, write: AdSetWrite): Promise<PlatformAdSet> {
     const acct = await this.enter(account);
-    const db = getDb();
-    const existing = await db.sandboxAdSet.findUnique({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } });
+    const existing = await this.byClientRef<AdSetRow>(TABLE.adSets, AD_SET_COLUMNS, account, write.clientRef);
     if (existing) return this.adSetOut(existing);
-    const campaign = await db.sandboxCampaign.findFirst({ where: { id: write.campaignExternalId, accountId: account.externalAccountId } });
+    const campaign = await this.byId<CampaignRow>(TABLE.campaigns, CAMPAIGN_COLUMNS, account, write.campaignExternalId);
     if (!campaign) throw this.notFound("campaign", write.campaignExternalId);
     this.checkTargeting(write.targeting);
     const start = write.startTime ? new Date(write.startTime) : new Date(simulatedNow(acct));
@@ -140,30 +214,25 @@ export class SandboxAdsApi implements AdsApi {
     const audienceSize =
       audience?.approximateSize ??
       (write.targeting.platform === "platform_a" ? 40_000 * write.targeting.countries.length : 30_000 * write.targeting.locationIds.length);
-    await db.sandboxAdSet.createMany({
-      data: [
-        {
-          id: this.newObjectId(account, write.clientRef, "adset"),
-          accountId: account.externalAccountId,
-          campaignId: campaign.id,
-          clientRef: write.clientRef,
-          name: write.name,
-          status: this.rules.statusNames.paused,
-          budgetType: write.budget.type,
-          budgetMinor: write.budget.amountMinor,
-          startTime: write.startTime ? new Date(write.startTime) : null,
-          endTime: write.endTime ? new Date(write.endTime) : null,
-          targeting: write.targeting as object,
-          audienceId: write.audienceId,
-          audienceSize,
-        },
-      ],
-      skipDuplicates: true,
-    });
-    await slowAnswer(write.name);
-    return this.adSetOut(
-      await db.sandboxAdSet.findUniqueOrThrow({ where: { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } } }),
+    await execute(
+      `INSERT INTO ${TABLE.adSets} (id, "accountId", "campaignId", "clientRef", name, status, "budgetType", "budgetMinor", "startTime", "endTime", targeting, "audienceId", "audienceSize")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::int, $9::timestamp(3), $10::timestamp(3), $11::jsonb, $12, $13::int) ON CONFLICT DO NOTHING`,
+      this.newObjectId(account, write.clientRef, "adset"),
+      account.externalAccountId,
+      campaign.id,
+      write.clientRef,
+      write.name,
+      this.rules.statusNames.paused,
+      write.budget.type,
+      write.budget.amountMinor,
+      ts(write.startTime),
+      ts(write.endTime),
+      JSON.stringify(write.targeting),
+      write.audienceId ?? null,
+      audienceSize,
     );
+    await slowAnswer(write.name);
+    return this.adSetOut(await this.byClientRefOrThrow<AdSetRow>(TABLE.adSets, AD_SET_COLUMNS, account, write.clientRef));
   }
 
   async updateAdSet(
@@ -172,8 +241,7 @@ export class SandboxAdsApi implements AdsApi {
     patch: { name?: string; status?: AdObjectStatus; budget?: Budget; endTime?: string | null; clientRef: string },
   ) {
     const acct = await this.enter(account);
-    const db = getDb();
-    const row = await db.sandboxAdSet.findFirst({ where: { id: externalId, accountId: account.externalAccountId } });
+    const row = await this.byId<AdSetRow>(TABLE.adSets, AD_SET_COLUMNS, account, externalId);
     if (!row) throw this.notFound(this.rules.adSetNoun, externalId);
     this.checkWritable(row.status, this.rules.adSetNoun, externalId);
     if (patch.budget || patch.endTime !== undefined) {
@@ -183,29 +251,31 @@ export class SandboxAdsApi implements AdsApi {
       if (problem) throw this.invalid(problem);
     }
     applyNameFault(this.platform, this.rules.adSetNoun, patch.name ?? row.name, `${account.externalAccountId}:${patch.clientRef}:update`);
-    const updated = await db.sandboxAdSet.update({
-      where: { id: externalId },
-      data: {
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.status ? { status: this.rules.statusNames[patch.status] } : {}),
-        ...(patch.budget ? { budgetType: patch.budget.type, budgetMinor: patch.budget.amountMinor } : {}),
-        ...(patch.endTime !== undefined ? { endTime: patch.endTime ? new Date(patch.endTime) : null } : {}),
+    const updated = await updateById<AdSetRow>(
+      TABLE.adSets,
+      AD_SET_COLUMNS,
+      externalId,
+      {
+        name: patch.name,
+        status: patch.status ? this.rules.statusNames[patch.status] : undefined,
+        budgetType: patch.budget?.type,
+        budgetMinor: patch.budget?.amountMinor,
+        endTime: patch.endTime !== undefined ? ts(patch.endTime) : undefined,
       },
-    });
-    return this.adSetOut(updated);
+      { budgetMinor: "int", endTime: "timestamp(3)" },
+    );
+    return this.adSetOut(updated ?? row);
   }
 
   async createAd(account: AdAccountRef, write: AdWrite): Promise<PlatformAd> {
     await this.enter(account);
-    const db = getDb();
-    const key = { accountId_clientRef: { accountId: account.externalAccountId, clientRef: write.clientRef } };
-    const existing = await db.sandboxAd.findUnique({ where: key });
+    const existing = await this.byClientRef<AdRow>(TABLE.ads, AD_COLUMNS, account, write.clientRef);
     if (existing) return this.adOut(existing);
-    const adSet = await db.sandboxAdSet.findFirst({ where: { id: write.adSetExternalId, accountId: account.externalAccountId } });
+    const adSet = await this.byId<AdSetRow>(TABLE.adSets, AD_SET_COLUMNS, account, write.adSetExternalId);
     if (!adSet) throw this.notFound(this.rules.adSetNoun, write.adSetExternalId);
     this.checkCreative(write.creative);
     applyNameFault(this.platform, "ad", write.name, `${account.externalAccountId}:${write.clientRef}:create`);
-    const row = {
+    const row: AdRow = {
       id: this.newObjectId(account, write.clientRef, "ad"),
       accountId: account.externalAccountId,
       adSetId: adSet.id,
@@ -214,19 +284,19 @@ export class SandboxAdsApi implements AdsApi {
       status: this.rules.statusNames.paused,
       mediaId: write.creative.mediaId,
       mediaKind: write.creative.kind,
-      headline: write.creative.headline,
-      primaryText: write.creative.primaryText,
-      description: write.creative.description,
+      headline: write.creative.headline ?? null,
+      primaryText: write.creative.primaryText ?? null,
+      description: write.creative.description ?? null,
       callToAction: this.rules.callToActionNames[write.creative.callToAction]!,
       landingUrl: write.creative.landingUrl,
-      leadFormId: write.creative.leadFormId,
+      leadFormId: write.creative.leadFormId ?? null,
       quality: qualityOf(write.creative.mediaId),
     };
-    const { count } = await db.sandboxAd.createMany({ data: [row], skipDuplicates: true });
+    const count = await insertAds([row]);
     await slowAnswer(write.name);
     // Made now: answer what was written; otherwise a concurrent create of the same clientRef won, answer that.
-    if (count) return this.adOut({ ...row, impressions: 0n, reach: 0, spendMinor: 0n, createdAt: new Date() });
-    return this.adOut(await db.sandboxAd.findUniqueOrThrow({ where: key }));
+    if (count) return this.adOut(row);
+    return this.adOut(await this.byClientRefOrThrow<AdRow>(TABLE.ads, AD_COLUMNS, account, write.clientRef));
   }
 
   async updateAd(
@@ -235,26 +305,23 @@ export class SandboxAdsApi implements AdsApi {
     patch: { name?: string; status?: AdObjectStatus; creative?: Partial<AdCreativeSpec>; clientRef: string },
   ) {
     await this.enter(account);
-    const db = getDb();
-    const row = await db.sandboxAd.findFirst({ where: { id: externalId, accountId: account.externalAccountId } });
+    const row = await this.byId<AdRow>(TABLE.ads, AD_COLUMNS, account, externalId);
     if (!row) throw this.notFound("ad", externalId);
     this.checkWritable(row.status, "ad", externalId);
     const c = patch.creative ?? {};
     if (patch.creative) this.checkCreative({ ...this.adOut(row).creative, ...c });
     applyNameFault(this.platform, "ad", patch.name ?? row.name, `${account.externalAccountId}:${patch.clientRef}:update`);
-    const updated = await db.sandboxAd.update({
-      where: { id: externalId },
-      data: {
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.status ? { status: this.rules.statusNames[patch.status] } : {}),
-        ...(c.headline !== undefined ? { headline: c.headline } : {}),
-        ...(c.primaryText !== undefined ? { primaryText: c.primaryText } : {}),
-        ...(c.description !== undefined ? { description: c.description } : {}),
-        ...(c.callToAction !== undefined ? { callToAction: this.rules.callToActionNames[c.callToAction]! } : {}),
-        ...(c.landingUrl !== undefined ? { landingUrl: c.landingUrl } : {}),
-      },
+    // null clears a text; undefined leaves it (updateById skips undefined only).
+    const updated = await updateById<AdRow>(TABLE.ads, AD_COLUMNS, externalId, {
+      name: patch.name,
+      status: patch.status ? this.rules.statusNames[patch.status] : undefined,
+      headline: c.headline,
+      primaryText: c.primaryText,
+      description: c.description,
+      callToAction: c.callToAction !== undefined ? this.rules.callToActionNames[c.callToAction]! : undefined,
+      landingUrl: c.landingUrl,
     });
-    return this.adOut(updated);
+    return this.adOut(updated ?? row);
   }
 
   async listAudiences(account: AdAccountRef) {
@@ -264,14 +331,25 @@ export class SandboxAdsApi implements AdsApi {
 
   async getDailyInsights(account: AdAccountRef, query: { since: string; until: string; adExternalIds?: string[] }) {
     await this.enter(account);
-    const rows = await getDb().sandboxAdDay.findMany({
-      where: {
-        accountId: account.externalAccountId,
-        date: { gte: query.since, lte: query.until },
-        ...(query.adExternalIds ? { adId: { in: query.adExternalIds } } : {}),
-      },
-      orderBy: [{ date: "asc" }, { adId: "asc" }],
-    });
+    const rows = await allRows<{
+      adId: string;
+      date: string;
+      impressions: number;
+      reach: number;
+      clicks: number;
+      spendMinor: number;
+      conversions: number;
+      valueMinor: number;
+      frequency: number;
+    }>(
+      `SELECT "adId", date, impressions, reach, clicks, "spendMinor", conversions, "valueMinor", frequency FROM ${TABLE.adDays}
+        WHERE "accountId" = $1 AND date >= $2 AND date <= $3 AND ($4::text[] IS NULL OR "adId" = ANY($4::text[]))
+        ORDER BY date, "adId"`,
+      account.externalAccountId,
+      query.since,
+      query.until,
+      query.adExternalIds ?? null,
+    );
     return rows.map((r) => ({
       adExternalId: r.adId,
       date: r.date,
@@ -288,29 +366,31 @@ export class SandboxAdsApi implements AdsApi {
   async listComments(account: AdAccountRef, query: { after?: string; afterExternalId?: string; adExternalIds?: string[]; limit: number }) {
     const acct = await this.enter(account);
     const after = query.after ? new Date(query.after) : null;
-    const rows = await getDb().sandboxComment.findMany({
-      where: {
-        accountId: account.externalAccountId,
-        deletedAt: null,
-        // Published by the hour: what was written in the hour not yet delivered shows once it is, so
-        // a reader moving forward by (createdAt, id) never sees an older comment appear behind it.
-        createdAt: { lt: acct.deliveredThrough },
-        ...(after
-          ? query.afterExternalId
-            ? { OR: [{ createdAt: { gt: after } }, { createdAt: after, id: { gt: query.afterExternalId } }] }
-            : { createdAt: { gt: after } }
-          : {}),
-        ...(query.adExternalIds ? { adId: { in: query.adExternalIds } } : {}),
-      },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      take: query.limit,
-    });
+    // Published by the hour: what was written in the hour not yet delivered shows once it is, so
+    // a reader moving forward by (createdAt, id) never sees an older comment appear behind it.
+    const rows = await allRows<CommentRow>(
+      `SELECT ${COMMENT_COLUMNS} FROM ${TABLE.comments}
+        WHERE "accountId" = $1 AND "deletedAt" IS NULL AND "createdAt" < $2::timestamp(3)
+          AND ($3::timestamp(3) IS NULL OR "createdAt" > $3::timestamp(3) OR ($4::text IS NOT NULL AND "createdAt" = $3::timestamp(3) AND id > $4::text))
+          AND ($5::text[] IS NULL OR "adId" = ANY($5::text[]))
+        ORDER BY "createdAt", id LIMIT $6::int`,
+      account.externalAccountId,
+      ts(acct.deliveredThrough),
+      ts(after),
+      query.afterExternalId ?? null,
+      query.adExternalIds ?? null,
+      query.limit,
+    );
     return rows.map(commentOut);
   }
 
   /** A comment people can act on: present, not deleted; its text steers faults like object names do. */
   private async actionableComment(account: AdAccountRef, commentExternalId: string, action: string) {
-    const row = await getDb().sandboxComment.findFirst({ where: { id: commentExternalId, accountId: account.externalAccountId, deletedAt: null } });
+    const row = await oneRow<CommentRow>(
+      `SELECT ${COMMENT_COLUMNS} FROM ${TABLE.comments} WHERE id = $1 AND "accountId" = $2 AND "deletedAt" IS NULL`,
+      commentExternalId,
+      account.externalAccountId,
+    );
     if (!row) throw this.notFound("comment", commentExternalId);
     applyCommentFault(this.platform, row.message, action);
     return row;
@@ -319,7 +399,8 @@ export class SandboxAdsApi implements AdsApi {
   async setCommentHidden(account: AdAccountRef, commentExternalId: string, hidden: boolean) {
     await this.enter(account);
     await this.actionableComment(account, commentExternalId, hidden ? "hide" : "unhide");
-    const updated = await getDb().sandboxComment.update({ where: { id: commentExternalId }, data: { hidden } });
+    const updated = await updateById<CommentRow>(TABLE.comments, COMMENT_COLUMNS, commentExternalId, { hidden });
+    if (!updated) throw this.notFound("comment", commentExternalId);
     return commentOut(updated);
   }
 
@@ -331,37 +412,37 @@ export class SandboxAdsApi implements AdsApi {
     if (message.length > COMMENT_MAX_LENGTH) throw this.invalid(`a reply is at most ${COMMENT_MAX_LENGTH} characters`);
     // The same clientRef names the same reply: a retry whose first answer was lost does not post twice
     // (concurrent ones included: the second insert is skipped). A deleted reply is gone; then it posts anew.
-    const db = getDb();
     const first = numericIdFrom(`${commentExternalId}:reply:${clientRef}`, 17);
-    const existing = await db.sandboxComment.findUnique({ where: { id: first } });
+    const byId = (id: string) => oneRow<CommentRow>(`SELECT ${COMMENT_COLUMNS} FROM ${TABLE.comments} WHERE id = $1`, id);
+    const existing = await byId(first);
     if (existing && !existing.deletedAt) return commentOut(existing);
     const id = existing ? numericIdFrom(`${first}:${randomUUID()}`, 17) : first;
-    await db.sandboxComment.createMany({
-      data: [
-        {
-          id,
-          accountId: account.externalAccountId,
-          adId: parent.adId,
-          authorName: SANDBOX_ACCOUNT_SETTINGS[this.platform].name,
-          message,
-          parentId: parent.id,
-          byPage: true,
-          createdAt: new Date(simulatedNow(acct)),
-        },
-      ],
-      skipDuplicates: true,
-    });
-    return commentOut(await db.sandboxComment.findUniqueOrThrow({ where: { id } }));
+    await execute(
+      `INSERT INTO ${TABLE.comments} (id, "accountId", "adId", "authorName", message, "parentId", "byPage", "createdAt")
+       VALUES ($1, $2, $3, $4, $5, $6, true, $7::timestamp(3)) ON CONFLICT (id) DO NOTHING`,
+      id,
+      account.externalAccountId,
+      parent.adId,
+      SANDBOX_ACCOUNT_SETTINGS[this.platform].name,
+      message,
+      parent.id,
+      ts(simulatedNow(acct)),
+    );
+    const reply = await byId(id);
+    if (!reply) throw new PlatformError("upstream_error", `${this.platform} lost the reply it posted`, { retryable: true });
+    return commentOut(reply);
   }
 
   async deleteComment(account: AdAccountRef, commentExternalId: string) {
     const acct = await this.enter(account);
     await this.actionableComment(account, commentExternalId, "delete");
     // The comment and its replies go together, as on the real platforms.
-    await getDb().sandboxComment.updateMany({
-      where: { accountId: account.externalAccountId, OR: [{ id: commentExternalId }, { parentId: commentExternalId }], deletedAt: null },
-      data: { deletedAt: new Date(simulatedNow(acct)) },
-    });
+    await execute(
+      `UPDATE ${TABLE.comments} SET "deletedAt" = $3::timestamp(3) WHERE "accountId" = $1 AND (id = $2 OR "parentId" = $2) AND "deletedAt" IS NULL`,
+      account.externalAccountId,
+      commentExternalId,
+      ts(simulatedNow(acct)),
+    );
   }
 
   async listLeadForms(account: AdAccountRef) {
@@ -372,22 +453,20 @@ export class SandboxAdsApi implements AdsApi {
   async listLeadSubmissions(account: AdAccountRef, query: LeadsQuery) {
     const row = await this.enter(account);
     const after = query.after ? new Date(query.after) : null;
-    const rows = await getDb().sandboxLead.findMany({
-      where: {
-        accountId: account.externalAccountId,
-        formId: query.formExternalId,
-        // Only submissions of hours already delivered: seeded ones wait for their hour like real ones,
-        // so nothing ever appears behind a position a reader has already passed.
-        createdAt: { lt: row.deliveredThrough },
-        ...(after
-          ? query.afterId
-            ? { OR: [{ createdAt: { gt: after } }, { createdAt: after, id: { gt: query.afterId } }] }
-            : { createdAt: { gt: after } }
-          : {}),
-      },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      take: query.limit,
-    });
+    // Only submissions of hours already delivered: seeded ones wait for their hour like real ones,
+    // so nothing ever appears behind a position a reader has already passed.
+    const rows = await allRows<LeadRow>(
+      `SELECT id, "formId", "adId", fields, "createdAt" FROM ${TABLE.leads}
+        WHERE "accountId" = $1 AND "formId" = $2 AND "createdAt" < $3::timestamp(3)
+          AND ($4::timestamp(3) IS NULL OR "createdAt" > $4::timestamp(3) OR ($5::text IS NOT NULL AND "createdAt" = $4::timestamp(3) AND id > $5::text))
+        ORDER BY "createdAt", id LIMIT $6::int`,
+      account.externalAccountId,
+      query.formExternalId,
+      ts(row.deliveredThrough),
+      ts(after),
+      query.afterId ?? null,
+      query.limit,
+    );
     const poisoned = rows.find((r) => (r.fields as { values: string[] }[]).some((f) => f.values.some((v) => adsFaultOf(v) === "reject")));
     if (poisoned) {
       throw new PlatformError(
@@ -433,7 +512,7 @@ export class SandboxAdsApi implements AdsApi {
     if (!/^https?:\/\//.test(creative.landingUrl)) throw this.invalid("the landing URL must be http(s)");
   }
 
-  private campaignOut(row: SandboxCampaign): PlatformCampaign {
+  private campaignOut(row: CampaignRow): PlatformCampaign {
     return {
       externalId: row.id,
       clientRef: row.clientRef,
@@ -444,7 +523,7 @@ export class SandboxAdsApi implements AdsApi {
     };
   }
 
-  private adSetOut(row: SandboxAdSet): PlatformAdSet {
+  private adSetOut(row: AdSetRow): PlatformAdSet {
     return {
       externalId: row.id,
       clientRef: row.clientRef,
@@ -459,7 +538,7 @@ export class SandboxAdsApi implements AdsApi {
     };
   }
 
-  private adOut(row: SandboxAd): PlatformAd {
+  private adOut(row: AdRow): PlatformAd {
     return {
       externalId: row.id,
       clientRef: row.clientRef,
@@ -493,7 +572,7 @@ export function qualityOf(mediaId: string): number {
 /** The longest comment or reply the sandbox accepts (the real platforms allow about 8,000 characters). */
 export const COMMENT_MAX_LENGTH = 8000;
 
-export function commentOut(r: SandboxComment): AdComment {
+export function commentOut(r: CommentRow): AdComment {
   return {
     externalId: r.id,
     adExternalId: r.adId,
@@ -504,4 +583,35 @@ export function commentOut(r: SandboxComment): AdComment {
     parentExternalId: r.parentId,
     byPage: r.byPage,
   };
+}
+
+/** Stores ads as given (a clientRef or id already there is kept as it is); answers how many were new. */
+export async function insertAds(ads: AdRow[]): Promise<number> {
+  let inserted = 0;
+  for (let i = 0; i < ads.length; i += 2000) {
+    const chunk = ads.slice(i, i + 2000);
+    const column = <K extends keyof AdRow>(key: K) => chunk.map((ad) => ad[key]);
+    inserted += await execute(
+      `INSERT INTO ${TABLE.ads} (${AD_COLUMNS})
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                            $11::text[], $12::text[], $13::text[], $14::text[], $15::float8[])
+       ON CONFLICT DO NOTHING`,
+      column("id"),
+      column("accountId"),
+      column("adSetId"),
+      column("clientRef"),
+      column("name"),
+      column("status"),
+      column("mediaId"),
+      column("mediaKind"),
+      column("headline"),
+      column("primaryText"),
+      column("description"),
+      column("callToAction"),
+      column("landingUrl"),
+      column("leadFormId"),
+      column("quality"),
+    );
+  }
+  return inserted;
 }

@@ -2,8 +2,9 @@ import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { getAdAccount } from "../accounts";
-import { sandboxAccount, simulatedNow } from "./clock";
+import { advanceClock, sandboxAccount, simulatedNow } from "./clock";
 import { emptySummary, syncDelivery, type DeliverySummary } from "./delivery";
+import { row as oneRow, TABLE } from "./store";
 
 export const MAX_ADVANCE_HOURS = 24 * 90;
 
@@ -28,20 +29,24 @@ export async function advanceSandbox(
     const row = await sandboxAccount(account);
     // Deliver up to now first, so the advanced hours start where real time left off.
     await syncDelivery(row);
-    await getDb().sandboxAccount.update({ where: { externalAccountId: row.externalAccountId }, data: { offsetSeconds: { increment: hours * 3600 } } });
-    row.offsetSeconds += hours * 3600;
+    await advanceClock(row, hours * 3600);
     const summary = await syncDelivery(row);
     now = simulatedNow(row);
-    const where = { accountId: row.externalAccountId };
-    const db = getDb();
     // What the platform holds: lets an operator (or a test) see that nothing was made twice.
-    const objects = {
-      campaigns: await db.sandboxCampaign.count({ where }),
-      adSets: await db.sandboxAdSet.count({ where }),
-      ads: await db.sandboxAd.count({ where }),
-    };
+    const objects = await objectCounts(row.externalAccountId);
     platforms[platform] = { ...summary, currency: row.currency, objects };
     for (const k of Object.keys(total) as (keyof DeliverySummary)[]) if (k !== "hours") total[k] += summary[k];
   }
   return { workspaceId, simulatedNow: new Date(now).toISOString(), ...total, hours, platforms };
+}
+
+/** How many campaigns, ad sets and ads the account holds. */
+export async function objectCounts(accountId: string): Promise<{ campaigns: number; adSets: number; ads: number }> {
+  const counts = await oneRow<{ campaigns: number; adSets: number; ads: number }>(
+    `SELECT (SELECT count(*)::int FROM ${TABLE.campaigns} WHERE "accountId" = $1) AS campaigns,
+            (SELECT count(*)::int FROM ${TABLE.adSets} WHERE "accountId" = $1) AS "adSets",
+            (SELECT count(*)::int FROM ${TABLE.ads} WHERE "accountId" = $1) AS ads`,
+    accountId,
+  );
+  return counts ?? { campaigns: 0, adSets: 0, ads: 0 };
 }
