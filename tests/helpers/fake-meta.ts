@@ -30,6 +30,8 @@ export interface GraphRequest {
   params: Record<string, string>;
   /** The file part of a multipart POST (a video chunk). */
   file?: Buffer;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 interface Obj {
@@ -323,7 +325,7 @@ export async function fakeMeta(options: {
         access_token: token,
       };
       if (options.appSecret) inner.appsecret_proof = createHmac("sha256", options.appSecret).update(token).digest("hex");
-      const answer = handle({ method: String(call.method ?? "GET").toUpperCase(), path: `${v}/${path!.replace(/^\//, "")}`, params: inner });
+      const answer = handle({ method: String(call.method ?? "GET").toUpperCase(), path: `${v}/${path!.replace(/^\//, "")}`, params: inner, at: Date.now() });
       if (call.name && answer.status === 200) named.set(call.name, answer.body);
       return {
         code: answer.status,
@@ -750,7 +752,7 @@ export async function fakeMeta(options: {
           else if (k === "video_file_chunk") file = Buffer.from(await value.arrayBuffer());
         }
       }
-      const request: GraphRequest = { method: req.method ?? "GET", path: url.pathname, params, ...(file ? { file } : {}) };
+      const request: GraphRequest = { method: req.method ?? "GET", path: url.pathname, params, ...(file ? { file } : {}), at: Date.now() };
       requests.push(request);
       let answer = handle(request);
       const drop = lost.findIndex((p) => p.test(url.pathname));

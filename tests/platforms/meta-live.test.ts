@@ -116,6 +116,20 @@ describe("platform_a live on Meta's Marketing API", () => {
     imageCreativeId = await creativeOf(name);
   }, 120_000);
 
+  it("a rate-limited image push waits for Meta's wait (x-ad-account-usage reset_time_duration) before its next attempt", async () => {
+    meta.failNext(
+      /\/act_777000111\/adimages$/,
+      { message: "(#17) User request limit reached", type: "OAuthException", code: 17, error_subcode: 2446079, is_transient: true },
+      { headers: { "x-ad-account-usage": JSON.stringify({ acc_id_util_pct: 100, reset_time_duration: 4, ads_api_access_tier: "standard_access" }) } },
+    );
+    const before = calls(/\/act_777000111\/adimages$/, "POST").length;
+    const [upload] = await pushed([{ name: `meta-busy-${Date.now()}.png`, type: "image/png", bytes: await pngImage(300, 300) }]);
+    expect(upload.status).toBe("completed");
+    const [refused, accepted] = calls(/\/act_777000111\/adimages$/, "POST").slice(before);
+    // The configured backoff is 200 ms; the job slept Meta's four seconds instead.
+    expect(accepted!.at - refused!.at).toBeGreaterThanOrEqual(4000);
+  }, 120_000);
+
   it("pushes a video with the resumable phases (start, a transfer per chunk Meta asks for, finish) and waits for processing", async () => {
     const name = `meta-${Date.now()}.mp4`;
     const bytes = mp4Video(320, 240, 1);
