@@ -275,6 +275,31 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(stored.rows.map((r: any) => [r.date, r.impressions, r.clicks, Math.round(r.spend * 100), r.conversions])).toEqual([[today, 4000, 52, 1234, 3]]);
   }, 60_000);
 
+  it("pulls the integrated report by hour (stat_time_hour, one day per query) into hourly rows, one row per ad and hour", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const made = [...tiktok.ads.values()][0]!;
+    tiktok.setHourlyDelivery(made.ad_id, today, 7, { spend: "1.50", impressions: "300", clicks: "4", conversion: "0" });
+    tiktok.setHourlyDelivery(made.ad_id, today, 8, { spend: "2.25", impressions: "450", clicks: "9", conversion: "1" });
+    const hourly = () => calls("report/integrated/get/").filter((r) => JSON.parse(r.query.get("dimensions")!).includes("stat_time_hour"));
+    const before = hourly().length;
+    await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
+    await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir); // again: the same hours, not twice
+    const asked = hourly().slice(before);
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (const r of asked) {
+      expect(Object.fromEntries(r.query)).toMatchObject({ advertiser_id: ADVERTISER, report_type: "BASIC", data_level: "AUCTION_AD" });
+      expect(JSON.parse(r.query.get("dimensions")!)).toEqual(["ad_id", "stat_time_hour"]);
+      expect(r.query.get("start_date")).toBe(r.query.get("end_date"));
+      expect(JSON.parse(r.query.get("metrics")!)).not.toContain("reach");
+    }
+    expect(asked.at(-1)!.query.get("start_date")).toBe(today); // incremental: from the last partial day
+    const hours = await result("get_insights", { level: "ad", ids: [ad.id], breakdown: "hour", since: today, until: today });
+    expect(hours.rows.map((h: any) => [h.hour, h.impressions, h.clicks, Math.round(h.spend * 100), h.conversions])).toEqual([
+      [7, 300, 4, 150, 0],
+      [8, 450, 9, 225, 1],
+    ]);
+  }, 60_000);
+
   it("pulls comments into moderation; hide and reply reach TikTok; the account's own reply is not a new comment", async () => {
     const made = [...tiktok.ads.values()][0]!;
     const now = Math.floor(Date.now() / 1000);

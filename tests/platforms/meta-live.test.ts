@@ -283,6 +283,28 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(got.today).toMatchObject({ impressions: 1200, clicks: 30, spendMinor: 1234, conversions: 2 });
   }, 60_000);
 
+  it("pulls the hourly breakdown (advertiser time zone, no unique fields) incrementally into hourly rows, one row per ad and hour", async () => {
+    meta.setHourlyInsights(ad.externalId, today(), 9, { impressions: 500, clicks: 10, spend: "4.00" });
+    meta.setHourlyInsights(ad.externalId, today(), 10, { impressions: 700, clicks: 20, spend: "8.34", purchases: 2, purchaseValue: "80.50" });
+    const hourlyCalls = () => calls(/\/act_777000111\/insights$/, "GET").filter((r) => r.params.breakdowns !== undefined);
+    const before = hourlyCalls().length;
+    await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    await run(["performance", "rollup", "--workspace", t.workspaceId]); // again: the same hours, not twice
+    const asked = hourlyCalls().slice(before);
+    expect(asked.length).toBe(2);
+    for (const r of asked) {
+      expect(r.params).toMatchObject({ level: "ad", time_increment: "1", breakdowns: "hourly_stats_aggregated_by_advertiser_time_zone" });
+      expect(r.params.fields!.split(",")).not.toContain("reach");
+      // Incremental: from the day the last pull left partial (today), not the 30-day window.
+      expect(JSON.parse(r.params.time_range!)).toEqual({ since: today(), until: today() });
+    }
+    const hours = (await ok("get_insights", { level: "ad", ids: [ad.id], breakdown: "hour", since: today(), until: today() })).rows;
+    expect(hours.map((h: any) => [h.hour, h.impressions, h.clicks, Math.round(h.spend * 100), h.conversions, h.frequency])).toEqual([
+      [9, 500, 10, 400, 0, null],
+      [10, 700, 20, 834, 2, null],
+    ]);
+  }, 60_000);
+
   it("pulls leads from the Page's forms oldest first, with the per-form cap and cursor", async () => {
     const base = Date.now() - 60 * 60_000;
     const form = `${PAGE}101`;
