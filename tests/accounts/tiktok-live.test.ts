@@ -42,6 +42,7 @@ const serverEnv = () => ({
   PLATFORM_B_APP_SECRET: "tt-secret-1",
   PLATFORM_B_CHUNK_THRESHOLD_BYTES: String(CHUNK_THRESHOLD),
   PLATFORM_RETRY_DELAYS_MS: "1000",
+  PLATFORM_B_BUSY_WAIT_SECONDS: "3",
   LEADS_POLL: "0",
 });
 
@@ -111,6 +112,15 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(sent!.body.image_file.md5).toBe(md5(bytes));
     const [stored] = [...tiktok.images.values()];
     expect(image.upload.platform_b.imageId).toBe(stored!.image_id);
+  }, 120_000);
+
+  it("a push TikTok rate limits (40100) waits PLATFORM_B_BUSY_WAIT_SECONDS, not the 1 s backoff, before its next attempt", async () => {
+    tiktok.failNext("file/image/ad/upload/", 40100, "Requests made too frequently.");
+    const before = calls("file/image/ad/upload/").length;
+    const busy = await pushed({ name: "tt-busy.png", type: "image/png", bytes: await pngImage(320, 320) });
+    expect(busy.upload.status).toBe("completed");
+    const [refused, accepted] = calls("file/image/ad/upload/").slice(before);
+    expect(accepted!.at - refused!.at).toBeGreaterThanOrEqual(3000);
   }, 120_000);
 
   it("pushes a large video in chunks (start, transfer per chunk with its MD5, finish, bind by file id) and waits until it is displayable", async () => {

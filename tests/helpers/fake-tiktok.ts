@@ -16,6 +16,8 @@ export interface TikTokRequest {
   headers: http.IncomingHttpHeaders;
   /** JSON body, or the multipart fields (files as { name, size, md5 }). */
   body: any;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 interface Obj {
@@ -591,10 +593,10 @@ export async function fakeTikTok(options: {
           }
         }
       } catch {
-        requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body: null });
+        requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body: null, at: Date.now() });
         return answer(40002, "Request body is not valid.");
       }
-      requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body });
+      requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body, at: Date.now() });
       if (!url.pathname.startsWith(PATH)) return answer(40400, "Not found");
       const route = url.pathname.slice(PATH.length);
       if (options.oauth && route === "oauth2/access_token/" && req.method === "POST") {
