@@ -65,6 +65,8 @@ export interface FakeMeta {
   revoke(token: string): void;
   /** The next call whose path matches answers this Graph error (HTTP 400 unless said otherwise). */
   failNext(pathPattern: RegExp, error: Record<string, unknown>, options?: { status?: number; headers?: Record<string, string>; times?: number }): void;
+  /** The next matching call (path, and a parameter test) is held unanswered until the returned release is called. */
+  holdNext(pathPattern: RegExp, params?: (p: Record<string, string>) => boolean): { arrived: Promise<void>; release(): void };
   /** The next matching call is carried out, but its answer is lost (a 500, as if the connection dropped after the write). */
   loseNextAnswer(pathPattern: RegExp): void;
   objects: Map<string, Obj>;
@@ -197,6 +199,7 @@ export async function fakeMeta(options: {
   const leads: Lead[] = [];
   const failures: { pattern: RegExp; answer: Answer; times: number }[] = [];
   const lost: RegExp[] = [];
+  const holds: { pattern: RegExp; params?: (p: Record<string, string>) => boolean; arrive(): void; released: Promise<void> }[] = [];
   const requests: GraphRequest[] = [];
   const chunk = options.videoChunkBytes ?? 64 * 1024;
 
@@ -795,6 +798,12 @@ export async function fakeMeta(options: {
       }
       const request: GraphRequest = { method: req.method ?? "GET", path: url.pathname, params, ...(file ? { file } : {}), at: Date.now() };
       requests.push(request);
+      const held = holds.findIndex((h) => h.pattern.test(url.pathname) && (!h.params || h.params(params)));
+      if (held >= 0) {
+        const [hold] = holds.splice(held, 1);
+        hold!.arrive();
+        await hold!.released;
+      }
       let answer = handle(request);
       const drop = lost.findIndex((p) => p.test(url.pathname));
       if (drop >= 0) {
@@ -830,6 +839,14 @@ export async function fakeMeta(options: {
         answer: { status: opts.status ?? 400, body: { error: { fbtrace_id: "AfakeTrace", ...error } }, headers: opts.headers },
       }),
     loseNextAnswer: (pattern) => lost.push(pattern),
+    holdNext: (pattern, params) => {
+      let arrive!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((r) => (arrive = r));
+      const released = new Promise<void>((r) => (release = r));
+      holds.push({ pattern, params, arrive, released });
+      return { arrived, release };
+    },
     setInsights: (adId, date, row) => {
       if (!insights.has(adId)) insights.set(adId, new Map());
       insights.get(adId)!.set(date, { date, ...row });

@@ -23,6 +23,7 @@ const TZ = "America/New_York";
 
 let meta: FakeMeta;
 let server: TestServer;
+let serverEnv: Record<string, string>;
 let t: Tenant;
 const dataDir = tempDataDir("meta-live");
 
@@ -62,18 +63,16 @@ beforeAll(async () => {
     videoChunkBytes: 16 * 1024,
   });
   meta.grant(TOKEN, [ACCOUNT], [PAGE]);
-  server = await startServer({
-    dataDir,
-    env: {
-      PLATFORMS_MODE: "live",
-      PLATFORM_A_API_URL: meta.url,
-      PLATFORM_A_API_VERSION: "v24.0",
-      PLATFORM_A_APP_ID: "meta-app-1",
-      PLATFORM_A_APP_SECRET: APP_SECRET,
-      PLATFORM_RETRY_DELAYS_MS: "200,200",
-      LEADS_POLL: "0",
-    },
-  });
+  serverEnv = {
+    PLATFORMS_MODE: "live",
+    PLATFORM_A_API_URL: meta.url,
+    PLATFORM_A_API_VERSION: "v24.0",
+    PLATFORM_A_APP_ID: "meta-app-1",
+    PLATFORM_A_APP_SECRET: APP_SECRET,
+    PLATFORM_RETRY_DELAYS_MS: "200,200",
+    LEADS_POLL: "0",
+  };
+  server = await startServer({ dataDir, env: serverEnv });
   t = await createTenant({ dataDir: server.dataDir });
   await run([
     "adaccount",
@@ -304,6 +303,28 @@ describe("platform_a live on Meta's Marketing API", () => {
       [10, 700, 20, 834, 2, null],
     ]);
   }, 60_000);
+
+  it("a server killed (SIGKILL) during an insights pull loses nothing: the next pull re-reads the same days, one row per ad and day and per ad and hour", async () => {
+    meta.setInsights(ad.externalId, today(), { impressions: 2000, reach: 1500, clicks: 40, spend: "20.00", frequency: 1.5 });
+    meta.setHourlyInsights(ad.externalId, today(), 11, { impressions: 800, clicks: 10, spend: "7.66" });
+    // The daily rows are written; the hourly read is in flight when the server dies.
+    const hold = meta.holdNext(/\/act_777000111\/insights$/, (p) => p.breakdowns !== undefined);
+    const killed = run(["performance", "rollup", "--workspace", t.workspaceId]).catch(() => "killed");
+    await hold.arrived;
+    await server.kill();
+    hold.release();
+    expect(await killed).toBe("killed");
+    server = await startServer({ dataDir: server.dataDir, env: serverEnv });
+    await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    const days = (await ok("get_insights", { level: "ad", ids: [ad.id], breakdown: "day", since: today(), until: today() })).rows;
+    expect(days.map((d: any) => [d.date, d.impressions, d.clicks, Math.round(d.spend * 100)])).toEqual([[today(), 2000, 40, 2000]]);
+    const hours = (await ok("get_insights", { level: "ad", ids: [ad.id], breakdown: "hour", since: today(), until: today() })).rows;
+    expect(hours.map((h: any) => [h.hour, h.impressions])).toEqual([
+      [9, 500],
+      [10, 700],
+      [11, 800],
+    ]);
+  }, 180_000);
 
   it("pulls leads from the Page's forms oldest first, with the per-form cap and cursor", async () => {
     const base = Date.now() - 60 * 60_000;
