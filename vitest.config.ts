@@ -25,6 +25,7 @@ export const IN_PROCESS = [
   "tests/jobs/crash-recovery.test.ts",
   "tests/jobs/cron.test.ts",
   "tests/jobs/runner.test.ts",
+  "tests/jobs/platform-waits.test.ts",
   "tests/layers/layer-rules.test.ts",
   "tests/moderation/comments-pull-job.test.ts",
   "tests/moderation/pull-cursor.test.ts",

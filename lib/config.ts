@@ -158,6 +158,8 @@ const envSchema = z.object({
   PLATFORM_B_API_URL: z.url().optional().default("https://business-api.tiktok.com"),
   PLATFORM_B_APP_ID: z.string().optional(),
   PLATFORM_B_APP_SECRET: z.string().optional(),
+  /** TikTok's rate-limit codes (40100...) say no wait: the jobs wait this long before calling again. */
+  PLATFORM_B_BUSY_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).optional().default(60),
   /** Encrypts stored platform and storage credentials (lib/credentials); generated into DATA_DIR when unset on the embedded database. */
   CREDENTIALS_KEY: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
   /** Earlier CREDENTIALS_KEY values (comma-separated), still accepted for reading while credentials are re-encrypted. */
@@ -252,7 +254,7 @@ export interface Config {
     sandboxAdsCallsPerSecond: number;
     /** The live platforms' wire settings (lib/platforms/live). */
     platformA: { apiUrl: string; apiVersion: string; appId?: string; appSecret?: string };
-    platformB: { apiUrl: string; appId?: string; appSecret?: string };
+    platformB: { apiUrl: string; appId?: string; appSecret?: string; busyWaitSeconds: number };
   };
   /** Stored-credential encryption keys (lib/credentials): the current one (unset: generated, embedded database only) and earlier ones. */
   credentials: { key?: string; previousKeys: string[] };
@@ -349,7 +351,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
         appId: e.PLATFORM_A_APP_ID || undefined,
         appSecret: e.PLATFORM_A_APP_SECRET || undefined,
       },
-      platformB: { apiUrl: e.PLATFORM_B_API_URL.replace(/\/$/, ""), appId: e.PLATFORM_B_APP_ID || undefined, appSecret: e.PLATFORM_B_APP_SECRET || undefined },
+      platformB: { apiUrl: e.PLATFORM_B_API_URL.replace(/\/$/, ""), appId: e.PLATFORM_B_APP_ID || undefined, appSecret: e.PLATFORM_B_APP_SECRET || undefined, busyWaitSeconds: e.PLATFORM_B_BUSY_WAIT_SECONDS },
     },
     credentials: {
       key: e.CREDENTIALS_KEY || undefined,

@@ -13,7 +13,8 @@ export type MediaTransferResult = { ok: true; externalId: string } | { ok: false
 
 /**
  * The steps of one media push, shared by the upload job and the media-push job: transfer attempts
- * (each its own memoized step, durable sleeps of PLATFORM_RETRY_DELAYS_MS between them; a chunked
+ * (each its own memoized step, durable sleeps of PLATFORM_RETRY_DELAYS_MS between them, or the wait a
+ * rate-limiting platform asked for when longer; a chunked
  * transfer resumes from its recorded chunks), then, while the platform is processing, checks with
  * backoff (step.sleep, never a held request) until it is ready or fails with the platform's reason.
  */
@@ -24,7 +25,9 @@ export async function runMediaTransfer(step: Steps, attemptOnce: (attempt: numbe
   for (let attempt = 1; attempt <= attempts; attempt++) {
     outcome = (await step.run(`push-attempt-${attempt}`, () => attemptOnce(attempt))) as TransferOutcome;
     if (outcome.ok || "stale" in outcome || !outcome.retryable || attempt === attempts) break;
-    await step.sleep(`wait-before-attempt-${attempt + 1}`, asSleep(delays[attempt - 1]!));
+    // A rate-limiting platform's own wait wins over the configured backoff when it is longer.
+    const wait = Math.max(delays[attempt - 1]!, (outcome.retryAfterSeconds ?? 0) * 1000);
+    await step.sleep(`wait-before-attempt-${attempt + 1}`, asSleep(wait));
   }
   if (!outcome || (!outcome.ok && "stale" in outcome)) return { ok: false, stale: true };
   if (!outcome.ok) return { ok: false, message: `${outcome.message}${outcome.retryable ? ` (gave up after ${attempts} attempts)` : ""}` };

@@ -1,7 +1,7 @@
 import { withBusyRetry } from "@/lib/ads/platform-access";
 import { getDb } from "@/lib/db/client";
 import type { LeadForm } from "@/lib/generated/prisma/client";
-import type { AdAccountRef, PlatformAdapter } from "@/lib/platforms";
+import { platformWaitSeconds, type AdAccountRef, type PlatformAdapter } from "@/lib/platforms";
 import { leadsAccount, syncLeadForms } from "./forms";
 import { LEADS_PAGE_SIZE, LEADS_PER_FORM_PER_POLL } from "./lead-schema";
 import { storeLeadPage, type LeadCursor } from "./store-page";
@@ -16,6 +16,8 @@ export interface FormPull {
   /** The cap was reached: the rest waits for the next poll. */
   capped: boolean;
   error: string | null;
+  /** The platform is rate limiting: the wait it asked for (seconds) before this form is pulled again. */
+  retryAfterSeconds?: number;
 }
 
 export interface WorkspacePull {
@@ -24,6 +26,8 @@ export interface WorkspacePull {
   forms: FormPull[];
   /** Why the account's forms could not be listed (nothing was pulled). */
   error: string | null;
+  /** The platform is rate limiting (the forms or a form): the longest wait it asked for, in seconds. */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -40,11 +44,14 @@ export async function pullWorkspaceLeads(workspaceId: string, options: { cap?: n
   try {
     forms = await withBusyRetry(() => syncLeadForms(workspaceId, connected.account, connected.api));
   } catch (err) {
-    return { workspaceId, stored: 0, forms: [], error: messageOf(err) };
+    const wait = platformWaitSeconds(err);
+    return { workspaceId, stored: 0, forms: [], error: messageOf(err), ...(wait ? { retryAfterSeconds: wait } : {}) };
   }
   const results: FormPull[] = [];
   for (const form of forms) results.push(await pullForm(form, connected.account, connected.api, cap));
-  return { workspaceId, stored: results.reduce((n, r) => n + r.stored, 0), forms: results, error: null };
+  const waits = results.map((r) => r.retryAfterSeconds ?? 0);
+  const wait = Math.max(0, ...waits);
+  return { workspaceId, stored: results.reduce((n, r) => n + r.stored, 0), forms: results, error: null, ...(wait ? { retryAfterSeconds: wait } : {}) };
 }
 
 async function pullForm(form: LeadForm, account: AdAccountRef, api: PlatformAdapter, cap: number): Promise<FormPull> {
@@ -73,6 +80,8 @@ async function pullForm(form: LeadForm, account: AdAccountRef, api: PlatformAdap
     await db.leadForm.update({ where: { id: form.id }, data: { lastPolledAt: new Date(), lastError: null } });
   } catch (err) {
     result.error = messageOf(err);
+    const wait = platformWaitSeconds(err);
+    if (wait) result.retryAfterSeconds = wait;
     await db.leadForm.update({ where: { id: form.id }, data: { lastPolledAt: new Date(), lastError: result.error } }).catch(() => undefined);
   }
   return result;

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import type { AdAccount, MediaPush } from "@/lib/generated/prisma/client";
 import type { MediaKind } from "@/lib/generated/prisma/enums";
 import { log } from "@/lib/log";
-import { adapterFor, PlatformError, type PlatformAdapter } from "@/lib/platforms";
+import { adapterFor, PlatformError, platformWaitSeconds, type PlatformAdapter } from "@/lib/platforms";
 import type { ChunkedMediaUploads, MediaProcessing } from "@/lib/platforms/types";
 import { getConfig } from "@/lib/services";
 import { getStorage } from "@/lib/storage";
@@ -10,7 +10,8 @@ import { getStorage } from "@/lib/storage";
 /** What one transfer attempt came to; plain JSON so a job step can memoize it. */
 export type TransferOutcome =
   | { ok: true; state: "processing" | "ready"; externalId: string; pushId: string }
-  | { ok: false; retryable: boolean; code: string; message: string }
+  /** `retryAfterSeconds`: the wait a rate-limiting platform asked for (the job sleeps at least that long). */
+  | { ok: false; retryable: boolean; code: string; message: string; retryAfterSeconds?: number }
   /** The push is no longer this run's (a newer run took it over, or it already failed). */
   | { ok: false; stale: true };
 
@@ -59,7 +60,10 @@ export async function transferOnce(pushId: string, run: { jobRun: number; attemp
     if (!isChunked(push.kind, push.sizeBytes) || !api.chunkedUploads) return await pushInOneRequest(push, account, api, run);
     return await pushInChunks(push, account, api.chunkedUploads, run);
   } catch (err) {
-    if (err instanceof PlatformError) return { ok: false, retryable: err.retryable, code: err.code, message: err.message };
+    if (err instanceof PlatformError) {
+      const wait = platformWaitSeconds(err);
+      return { ok: false, retryable: err.retryable, code: err.code, message: err.message, ...(wait ? { retryAfterSeconds: wait } : {}) };
+    }
     log.error("media push failed unexpectedly", { component: "media-push", pushId, err });
     return { ok: false, retryable: true, code: "upstream_error", message: `${push.platform} could not be reached` };
   }

@@ -16,8 +16,10 @@ const MAX_OBJECTS = 50;
 export interface InsightRow {
   id: string;
   name: string;
-  /** The day (account time zone) with a daily breakdown; null for the range's total. */
+  /** The day (account time zone) with a daily or hourly breakdown; null for the range's total. */
   date: string | null;
+  /** The hour (0-23, account time zone) with the hourly breakdown. */
+  hour?: number;
   impressions: number;
   clicks: number;
   spend: number;
@@ -56,7 +58,7 @@ async function namesOf(workspaceId: string, level: InsightLevel, ids: string[]):
  */
 export async function getInsights(
   principal: Principal,
-  input: { level: InsightLevel; ids?: string[]; since?: string; until?: string; breakdown?: "day" | "none" },
+  input: { level: InsightLevel; ids?: string[]; since?: string; until?: string; breakdown?: "day" | "hour" | "none" },
 ): Promise<{ level: InsightLevel; since: string; until: string; currency: string; rows: InsightRow[] }> {
   const { today, currency } = await latestDay(principal.workspaceId);
   const until = input.until ?? today;
@@ -77,6 +79,7 @@ export async function getInsights(
     ids = top.map((t) => t.id);
   }
   if (!ids.length) return { level: input.level, since, until, currency, rows: [] };
+  if (input.breakdown === "hour") return { level: input.level, since, until, currency, rows: await hourlyRows(principal.workspaceId, input.level, ids, since, until) };
   const daily = input.breakdown === "day";
   const sums = await queryRows<Record<string, string | number | null>>(
     `SELECT ${column} AS id, ${daily ? "date" : "NULL::text AS date"},
@@ -128,6 +131,41 @@ export async function getInsights(
           frequency: null,
         });
   return { level: input.level, since, until, currency, rows };
+}
+
+/** Per object, day and hour from ad_hourly_insights (the live platforms' hourly breakdowns; no frequency by hour). */
+async function hourlyRows(workspaceId: string, level: InsightLevel, ids: string[], since: string, until: string): Promise<InsightRow[]> {
+  const column = COLUMN[level];
+  const sums = await queryRows<Record<string, string | number>>(
+    `SELECT ${column} AS id, date, hour, sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS spend,
+            sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS value
+       FROM ad_hourly_insights WHERE "workspaceId" = $1 AND ${column} = ANY($2::text[]) AND date BETWEEN $3 AND $4
+      GROUP BY ${column}, date, hour ORDER BY ${column}, date, hour`,
+    [workspaceId, ids, since, until],
+  );
+  const names = await namesOf(workspaceId, level, ids);
+  return sums.map((s) => {
+    const impressions = Number(s.impressions),
+      clicks = Number(s.clicks),
+      spendMinor = Number(s.spend),
+      conversions = Number(s.conversions),
+      valueMinor = Number(s.value);
+    return {
+      id: String(s.id),
+      name: names.get(String(s.id)) ?? String(s.id),
+      date: String(s.date),
+      hour: Number(s.hour),
+      impressions,
+      clicks,
+      spend: spendMinor / 100,
+      conversions,
+      conversionValue: valueMinor / 100,
+      ctr: impressions ? clicks / impressions : null,
+      cpa: conversions ? spendMinor / conversions / 100 : null,
+      roas: spendMinor ? valueMinor / spendMinor : null,
+      frequency: null,
+    };
+  });
 }
 
 export const PERFORMANCE_SORTS = ["spend", "impressions", "clicks", "conversions", "ctr", "cpa", "roas", "frequency", "label"] as const;

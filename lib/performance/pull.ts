@@ -2,11 +2,14 @@ import { withBusyRetry } from "@/lib/ads/platform-access";
 import { getDb, queryRows } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { adapterFor, getAdAccount } from "@/lib/platforms";
-import type { DailyInsight } from "@/lib/platforms/ads-types";
+import type { DailyInsight, HourlyInsight } from "@/lib/platforms/ads-types";
 import { addDays, WINDOW_DAYS } from "./window";
 
 /** Rows per INSERT statement (one statement per chunk). */
 export const INSIGHT_CHUNK = 1_000;
+
+/** Days of hourly rows a first pull reads (today and yesterday); later pulls read from the last partial day. */
+export const HOURLY_FIRST_DAYS = 2;
 
 export interface PullOptions {
   /** Drills: chunks this run may still write before it stops (throws), as a killed process would; shared by the run's accounts. */
@@ -19,6 +22,8 @@ export interface PullResult {
   since: string;
   until: string;
   rows: number;
+  /** Hourly rows written (platforms with an hourly breakdown). */
+  hourlyRows: number;
 }
 
 export class SimulatedCrash extends Error {
@@ -30,8 +35,10 @@ export class SimulatedCrash extends Error {
 /**
  * Pulls one ad account's daily insights into ad_daily_insights: from the day the last run left
  * partial (the account's today then) through today, or the last 30 days on the first run. One
- * platform read for the whole account, upserts in chunks of one statement each; the cursor
- * moves only after every chunk is written, so a run killed midway re-reads the same days.
+ * platform read for the whole account, upserts in chunks of one statement each; on platforms with an
+ * hourly breakdown, the same days' hours too (ad_hourly_insights, from yesterday on a first pull). The
+ * cursor moves only after every chunk is written, so a run killed midway re-reads the same days, and
+ * the upserts (keyed by ad and day, or ad, day and hour) leave one row each.
  */
 export async function pullAccount(workspaceId: string, platform: Platform, options: PullOptions = {}): Promise<PullResult | null> {
   const db = getDb();
@@ -55,6 +62,17 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
     if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
     await writeChunk(workspaceId, platform, rows.slice(i, i + INSIGHT_CHUNK), byExternal);
   }
+  // Hourly rows (live platforms): from the last partial day, like the days; written before the cursor moves.
+  let hourly: HourlyInsight[] = [];
+  if (ads.length && api.getHourlyInsights) {
+    const firstHourlyDay = addDays(info.today, -(HOURLY_FIRST_DAYS - 1));
+    const hourlySince = since > firstHourlyDay ? since : firstHourlyDay;
+    hourly = (await withBusyRetry(() => api.getHourlyInsights!(account, { since: hourlySince, until: info.today }))).filter((r) => byExternal.has(r.adExternalId));
+    for (let i = 0; i < hourly.length; i += INSIGHT_CHUNK) {
+      if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
+      await writeHourlyChunk(workspaceId, platform, hourly.slice(i, i + INSIGHT_CHUNK), byExternal);
+    }
+  }
   if (options.stopBudget && options.stopBudget.chunksLeft <= 0) throw new SimulatedCrash();
 
   const now = new Date();
@@ -66,7 +84,7 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
     create: { workspaceId, platform, ...status },
     update: status,
   });
-  return { workspaceId, platform, since, until: info.today, rows: rows.length };
+  return { workspaceId, platform, since, until: info.today, rows: rows.length, hourlyRows: hourly.length };
 }
 
 /**
@@ -109,6 +127,30 @@ async function writeChunk(workspaceId: string, platform: Platform, rows: DailyIn
       rows.map((r) => r.conversions),
       rows.map((r) => r.conversionValueMinor),
       rows.map((r) => r.frequency),
+    ],
+  );
+}
+
+async function writeHourlyChunk(workspaceId: string, platform: Platform, rows: HourlyInsight[], ads: Map<string, AdKeys>): Promise<void> {
+  await queryRows(
+    `INSERT INTO ad_hourly_insights ("adId", date, hour, "workspaceId", platform, "creativeId", impressions, clicks, "spendMinor", conversions, "conversionValueMinor")
+     SELECT v."adId", v.date, v.hour, $1::text, $2::"Platform", v."creativeId", v.impressions, v.clicks, v.spend, v.conversions, v.value
+       FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::int[], $9::int[], $10::int[], $11::int[])
+         AS v("adId", date, hour, "creativeId", impressions, clicks, spend, conversions, value)
+     ON CONFLICT ("adId", date, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
+       "spendMinor" = excluded."spendMinor", conversions = excluded.conversions, "conversionValueMinor" = excluded."conversionValueMinor"`,
+    [
+      workspaceId,
+      platform,
+      rows.map((r) => ads.get(r.adExternalId)!.id),
+      rows.map((r) => r.date),
+      rows.map((r) => r.hour),
+      rows.map((r) => ads.get(r.adExternalId)!.creativeId),
+      rows.map((r) => r.impressions),
+      rows.map((r) => r.clicks),
+      rows.map((r) => r.spendMinor),
+      rows.map((r) => r.conversions),
+      rows.map((r) => r.conversionValueMinor),
     ],
   );
 }

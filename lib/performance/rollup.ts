@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
+import { platformWaitSeconds } from "@/lib/platforms";
 import { evaluateCreativeTests } from "./creative-tests";
 import { evaluateLabels, type EvaluateOptions, type LabelChangeOut } from "./evaluate";
 import { pullAccount, recordPullError, SimulatedCrash, type PullOptions, type PullResult } from "./pull";
@@ -26,7 +27,10 @@ export async function rollupTargets(onlyWorkspaceId?: string): Promise<RollupTar
   return [...out].map(([workspaceId, platforms]) => ({ workspaceId, platforms }));
 }
 
-export type AccountOutcome = (PullResult & { ok: true }) | { ok: false; workspaceId: string; platform: Platform; error: string };
+/** A failed pull; `retryAfterSeconds` when the platform is rate limiting (the wait it asked for). */
+export type AccountOutcome =
+  | (PullResult & { ok: true })
+  | { ok: false; workspaceId: string; platform: Platform; error: string; retryAfterSeconds?: number };
 
 /** One account's pull; a failure is recorded and answered, never thrown, so the other accounts go on. */
 export async function rollupAccount(workspaceId: string, platform: Platform, options: PullOptions = {}): Promise<AccountOutcome | null> {
@@ -37,7 +41,8 @@ export async function rollupAccount(workspaceId: string, platform: Platform, opt
     if (err instanceof SimulatedCrash) throw err; // a simulated kill ends the run, as a real one would
     const error = err instanceof Error ? err.message : String(err);
     await recordPullError(workspaceId, platform, error);
-    return { ok: false, workspaceId, platform, error };
+    const wait = platformWaitSeconds(err);
+    return { ok: false, workspaceId, platform, error, ...(wait ? { retryAfterSeconds: wait } : {}) };
   }
 }
 

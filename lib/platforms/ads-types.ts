@@ -158,6 +158,22 @@ export interface DailyInsight {
   frequency: number;
 }
 
+/**
+ * One ad's delivery in one hour of a day (the account's time zone): the additive metrics only, as
+ * platforms break down by hour (reach and frequency count unique people and are not broken down).
+ */
+export interface HourlyInsight {
+  adExternalId: string;
+  date: string;
+  /** 0-23, in the account's time zone. */
+  hour: number;
+  impressions: number;
+  clicks: number;
+  spendMinor: number;
+  conversions: number;
+  conversionValueMinor: number;
+}
+
 export interface InsightsQuery {
   /** Inclusive days in the account's time zone (YYYY-MM-DD). */
   since: string;
@@ -244,6 +260,11 @@ export interface AdsApi {
   listAudiences(account: AdAccountRef): Promise<PlatformAudience[]>;
 
   getDailyInsights(account: AdAccountRef, query: InsightsQuery): Promise<DailyInsight[]>;
+  /**
+   * Per ad per hour of one day (`since` = `until`, the account's day): the live adapters (Meta's hourly
+   * breakdown, TikTok's stat_time_hour report); a platform without it is rolled up by day only.
+   */
+  getHourlyInsights?(account: AdAccountRef, query: InsightsQuery): Promise<HourlyInsight[]>;
 
   listComments(account: AdAccountRef, query: CommentsQuery): Promise<AdComment[]>;
   setCommentHidden(account: AdAccountRef, commentExternalId: string, hidden: boolean): Promise<AdComment>;

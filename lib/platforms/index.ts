@@ -13,6 +13,7 @@ export { resealAllCredentials, sealAccountCredentials } from "./live/credentials
 export type { LiveAccountReadout } from "./live/wire";
 export {
   PlatformError,
+  platformWaitSeconds,
   type AccountCredentials,
   type AdAccountRef,
   type MediaProcessing,

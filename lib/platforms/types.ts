@@ -114,13 +114,25 @@ export class PlatformError extends AppError {
   readonly retryable: boolean;
   /** The platform refused the account's credentials (expired or revoked token): the account needs reconnecting. */
   readonly authRefused: boolean;
+  /** The wait the platform asked for before the next call (rate limits), in seconds; null when it said none. */
+  readonly retryAfterSeconds: number | null;
 
   constructor(code: PlatformErrorCode, message: string, options: { retryable: boolean; retryAfterSeconds?: number; authRefused?: boolean }) {
     super(code, message, options.retryAfterSeconds ? { "Retry-After": String(options.retryAfterSeconds) } : {});
     this.name = "PlatformError";
     this.retryable = options.retryable;
     this.authRefused = options.authRefused ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds ? Math.ceil(options.retryAfterSeconds) : null;
   }
+}
+
+/**
+ * The wait a rate-limited platform asked for (`upstream_busy` with a Retry-After), in seconds, or null
+ * for any other error: what the jobs sleep (durably) before calling that platform again.
+ */
+export function platformWaitSeconds(err: unknown): number | null {
+  if (!(err instanceof PlatformError) || err.code !== "upstream_busy") return null;
+  return err.retryAfterSeconds ?? 1;
 }
 
 /** One ad platform's API: media upload and the ads API (./ads-types.ts). An adapter per platform and mode (sandbox, live), chosen per account. */

@@ -42,6 +42,7 @@ const serverEnv = () => ({
   PLATFORM_B_APP_SECRET: "tt-secret-1",
   PLATFORM_B_CHUNK_THRESHOLD_BYTES: String(CHUNK_THRESHOLD),
   PLATFORM_RETRY_DELAYS_MS: "1000",
+  PLATFORM_B_BUSY_WAIT_SECONDS: "3",
   LEADS_POLL: "0",
 });
 
@@ -111,6 +112,15 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(sent!.body.image_file.md5).toBe(md5(bytes));
     const [stored] = [...tiktok.images.values()];
     expect(image.upload.platform_b.imageId).toBe(stored!.image_id);
+  }, 120_000);
+
+  it("a push TikTok rate limits (40100) waits PLATFORM_B_BUSY_WAIT_SECONDS, not the 1 s backoff, before its next attempt", async () => {
+    tiktok.failNext("file/image/ad/upload/", 40100, "Requests made too frequently.");
+    const before = calls("file/image/ad/upload/").length;
+    const busy = await pushed({ name: "tt-busy.png", type: "image/png", bytes: await pngImage(320, 320) });
+    expect(busy.upload.status).toBe("completed");
+    const [refused, accepted] = calls("file/image/ad/upload/").slice(before);
+    expect(accepted!.at - refused!.at).toBeGreaterThanOrEqual(3000);
   }, 120_000);
 
   it("pushes a large video in chunks (start, transfer per chunk with its MD5, finish, bind by file id) and waits until it is displayable", async () => {
@@ -260,7 +270,8 @@ describe("platform_b live (TikTok API for Business)", () => {
       value_per_complete_payment: "0",
     });
     await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
-    const report = calls("report/integrated/get/").at(-1)!;
+    // The daily read (the hourly one follows it: next case).
+    const report = calls("report/integrated/get/").filter((r) => !JSON.parse(r.query.get("dimensions")!).includes("stat_time_hour")).at(-1)!;
     expect(Object.fromEntries(report.query)).toMatchObject({ advertiser_id: ADVERTISER, report_type: "BASIC", data_level: "AUCTION_AD" });
     expect(JSON.parse(report.query.get("dimensions")!)).toEqual(["ad_id", "stat_time_day"]);
     expect(JSON.parse(report.query.get("metrics")!)).toEqual(expect.arrayContaining(["spend", "impressions", "clicks", "conversion"]));
@@ -273,6 +284,31 @@ describe("platform_b live (TikTok API for Business)", () => {
     for (const w of windows) expect((Date.parse(w.query.get("end_date")!) - Date.parse(w.query.get("start_date")!)) / 86_400_000).toBeLessThan(30);
     const stored = await result("get_insights", { level: "ad", ids: [ad.id], breakdown: "day", since: today, until: today });
     expect(stored.rows.map((r: any) => [r.date, r.impressions, r.clicks, Math.round(r.spend * 100), r.conversions])).toEqual([[today, 4000, 52, 1234, 3]]);
+  }, 60_000);
+
+  it("pulls the integrated report by hour (stat_time_hour, one day per query) into hourly rows, one row per ad and hour", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const made = [...tiktok.ads.values()][0]!;
+    tiktok.setHourlyDelivery(made.ad_id, today, 7, { spend: "1.50", impressions: "300", clicks: "4", conversion: "0" });
+    tiktok.setHourlyDelivery(made.ad_id, today, 8, { spend: "2.25", impressions: "450", clicks: "9", conversion: "1" });
+    const hourly = () => calls("report/integrated/get/").filter((r) => JSON.parse(r.query.get("dimensions")!).includes("stat_time_hour"));
+    const before = hourly().length;
+    await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
+    await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir); // again: the same hours, not twice
+    const asked = hourly().slice(before);
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (const r of asked) {
+      expect(Object.fromEntries(r.query)).toMatchObject({ advertiser_id: ADVERTISER, report_type: "BASIC", data_level: "AUCTION_AD" });
+      expect(JSON.parse(r.query.get("dimensions")!)).toEqual(["ad_id", "stat_time_hour"]);
+      expect(r.query.get("start_date")).toBe(r.query.get("end_date"));
+      expect(JSON.parse(r.query.get("metrics")!)).not.toContain("reach");
+    }
+    expect(asked.at(-1)!.query.get("start_date")).toBe(today); // incremental: from the last partial day
+    const hours = await result("get_insights", { level: "ad", ids: [ad.id], breakdown: "hour", since: today, until: today });
+    expect(hours.rows.map((h: any) => [h.hour, h.impressions, h.clicks, Math.round(h.spend * 100), h.conversions])).toEqual([
+      [7, 300, 4, 150, 0],
+      [8, 450, 9, 225, 1],
+    ]);
   }, 60_000);
 
   it("pulls comments into moderation; hide and reply reach TikTok; the account's own reply is not a new comment", async () => {

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
  * /act_<id>/advideos resumable upload (start / transfer / finish) and the video's `status`,
  * /act_<id>/campaigns, adsets, adcreatives, ads (create, list with `filtering` and cursor paging,
  * read and update by id), batch requests (POST / with `batch`, `{result=name:$.id}` references),
- * /act_<id>/insights (level=ad, time_increment=1, date_preset=maximum), customaudiences, the Page's
+ * /act_<id>/insights (level=ad, time_increment=1, date_preset=maximum, the hourly breakdowns), customaudiences, the Page's
  * token, comments on ad posts (filter=stream, is_hidden, replies, delete), leadgen_forms and leads.
  *
  * Every call checks the token and, with an app secret, `appsecret_proof`; parameters are checked
@@ -30,6 +30,8 @@ export interface GraphRequest {
   params: Record<string, string>;
   /** The file part of a multipart POST (a video chunk). */
   file?: Buffer;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 interface Obj {
@@ -63,6 +65,8 @@ export interface FakeMeta {
   revoke(token: string): void;
   /** The next call whose path matches answers this Graph error (HTTP 400 unless said otherwise). */
   failNext(pathPattern: RegExp, error: Record<string, unknown>, options?: { status?: number; headers?: Record<string, string>; times?: number }): void;
+  /** The next matching call (path, and a parameter test) is held unanswered until the returned release is called. */
+  holdNext(pathPattern: RegExp, params?: (p: Record<string, string>) => boolean): { arrived: Promise<void>; release(): void };
   /** The next matching call is carried out, but its answer is lost (a 500, as if the connection dropped after the write). */
   loseNextAnswer(pathPattern: RegExp): void;
   objects: Map<string, Obj>;
@@ -72,6 +76,8 @@ export interface FakeMeta {
     date: string,
     row: { impressions: number; reach: number; clicks: number; spend: string; purchases?: number; purchaseValue?: string; frequency?: number },
   ): void;
+  /** Delivery of an ad in one hour of a day, the account's time zone (what the hourly breakdown reports). */
+  setHourlyInsights(adId: string, date: string, hour: number, row: { impressions: number; clicks: number; spend: string; purchases?: number; purchaseValue?: string }): void;
   /** A person comments on the ad's post. */
   comment(adId: string, message: string, options?: { author?: string; at?: Date }): Comment;
   comments: Map<string, Comment>;
@@ -188,10 +194,12 @@ export async function fakeMeta(options: {
   const images = new Map<string, Set<string>>(); // account -> hashes
   const sessions = new Map<string, { videoId: string; size: number; received: Buffer[]; offset: number }>();
   const insights = new Map<string, Map<string, any>>(); // ad -> date -> row
+  const hourlyInsights = new Map<string, Map<string, any>>(); // ad -> "date|hour" -> row
   const comments = new Map<string, Comment>();
   const leads: Lead[] = [];
   const failures: { pattern: RegExp; answer: Answer; times: number }[] = [];
   const lost: RegExp[] = [];
+  const holds: { pattern: RegExp; params?: (p: Record<string, string>) => boolean; arrive(): void; released: Promise<void> }[] = [];
   const requests: GraphRequest[] = [];
   const chunk = options.videoChunkBytes ?? 64 * 1024;
 
@@ -323,7 +331,7 @@ export async function fakeMeta(options: {
         access_token: token,
       };
       if (options.appSecret) inner.appsecret_proof = createHmac("sha256", options.appSecret).update(token).digest("hex");
-      const answer = handle({ method: String(call.method ?? "GET").toUpperCase(), path: `${v}/${path!.replace(/^\//, "")}`, params: inner });
+      const answer = handle({ method: String(call.method ?? "GET").toUpperCase(), path: `${v}/${path!.replace(/^\//, "")}`, params: inner, at: Date.now() });
       if (call.name && answer.status === 200) named.set(call.name, answer.body);
       return {
         code: answer.status,
@@ -576,6 +584,7 @@ export async function fakeMeta(options: {
     const range = parseJson(p.time_range);
     if (!range?.since || !range?.until || !/^\d{4}-\d{2}-\d{2}$/.test(range.since)) return invalidParam("time_range must be {since, until} as YYYY-MM-DD");
     if (p.time_increment !== "1") return invalidParam("This fake answers time_increment=1");
+    if (p.breakdowns !== undefined) return hourlyOf(ads, range, p, currency);
     for (const ad of ads) {
       for (const [date, row] of [...(insights.get(ad.id) ?? new Map()).entries()].sort()) {
         if (date < range.since || date > range.until) continue;
@@ -599,6 +608,43 @@ export async function fakeMeta(options: {
     }
     return cursorPage(
       rows.map((r) => ({ ...project(r, p.fields), date_start: r.date_start, date_stop: r.date_stop })),
+      p,
+    );
+  }
+
+  /** The hourly breakdowns (Insights Breakdowns reference): unique fields (reach, frequency, unique_*) are refused with them. */
+  function hourlyOf(ads: Obj[], range: { since: string; until: string }, p: Record<string, string>, currency: string): Answer {
+    const HOURLY = ["hourly_stats_aggregated_by_advertiser_time_zone", "hourly_stats_aggregated_by_audience_time_zone"];
+    if (!HOURLY.includes(p.breakdowns!)) return invalidParam(`breakdowns[0] must be one of the following values: ${HOURLY.join(", ")} (this fake answers the hourly ones)`);
+    const fields = String(p.fields ?? "").split(",").map((f) => f.trim());
+    const unique = fields.find((f) => f === "reach" || f === "frequency" || f.startsWith("unique_"));
+    if (unique) return invalidParam(`${unique} is not supported with the hourly breakdowns`);
+    const rows: Record<string, any>[] = [];
+    for (const ad of ads) {
+      for (const [key, row] of [...(hourlyInsights.get(ad.id) ?? new Map()).entries()].sort()) {
+        const [date, hour] = key.split("|");
+        if (date! < range.since || date! > range.until) continue;
+        const hh = String(hour).padStart(2, "0");
+        rows.push({
+          account_currency: currency,
+          ad_id: ad.id,
+          impressions: String(row.impressions),
+          clicks: String(row.clicks),
+          spend: row.spend,
+          ...(row.purchases
+            ? {
+                actions: [{ action_type: "omni_purchase", value: String(row.purchases) }],
+                action_values: [{ action_type: "omni_purchase", value: row.purchaseValue ?? "0" }],
+              }
+            : {}),
+          date_start: date,
+          date_stop: date,
+          [p.breakdowns!]: `${hh}:00:00 - ${hh}:59:59`,
+        });
+      }
+    }
+    return cursorPage(
+      rows.map((r) => ({ ...project(r, p.fields), date_start: r.date_start, date_stop: r.date_stop, [p.breakdowns!]: r[p.breakdowns!] })),
       p,
     );
   }
@@ -750,8 +796,14 @@ export async function fakeMeta(options: {
           else if (k === "video_file_chunk") file = Buffer.from(await value.arrayBuffer());
         }
       }
-      const request: GraphRequest = { method: req.method ?? "GET", path: url.pathname, params, ...(file ? { file } : {}) };
+      const request: GraphRequest = { method: req.method ?? "GET", path: url.pathname, params, ...(file ? { file } : {}), at: Date.now() };
       requests.push(request);
+      const held = holds.findIndex((h) => h.pattern.test(url.pathname) && (!h.params || h.params(params)));
+      if (held >= 0) {
+        const [hold] = holds.splice(held, 1);
+        hold!.arrive();
+        await hold!.released;
+      }
       let answer = handle(request);
       const drop = lost.findIndex((p) => p.test(url.pathname));
       if (drop >= 0) {
@@ -787,9 +839,21 @@ export async function fakeMeta(options: {
         answer: { status: opts.status ?? 400, body: { error: { fbtrace_id: "AfakeTrace", ...error } }, headers: opts.headers },
       }),
     loseNextAnswer: (pattern) => lost.push(pattern),
+    holdNext: (pattern, params) => {
+      let arrive!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((r) => (arrive = r));
+      const released = new Promise<void>((r) => (release = r));
+      holds.push({ pattern, params, arrive, released });
+      return { arrived, release };
+    },
     setInsights: (adId, date, row) => {
       if (!insights.has(adId)) insights.set(adId, new Map());
       insights.get(adId)!.set(date, { date, ...row });
+    },
+    setHourlyInsights: (adId, date, hour, row) => {
+      if (!hourlyInsights.has(adId)) hourlyInsights.set(adId, new Map());
+      hourlyInsights.get(adId)!.set(`${date}|${hour}`, row);
     },
     comment: (adId, message, opts = {}) => {
       const ad = objects.get(adId);

@@ -16,6 +16,8 @@ export interface TikTokRequest {
   headers: http.IncomingHttpHeaders;
   /** JSON body, or the multipart fields (files as { name, size, md5 }). */
   body: any;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 interface Obj {
@@ -39,6 +41,8 @@ export interface FakeTikTok {
   comments: Map<string, Obj>;
   /** Delivery the report answers: per ad per day (YYYY-MM-DD), metrics as TikTok sends them (strings). */
   setDelivery(adId: string, day: string, metrics: Record<string, string>): void;
+  /** Delivery of an ad in one hour of a day (the advertiser's time zone), what the report answers with stat_time_hour. */
+  setHourlyDelivery(adId: string, day: string, hour: number, metrics: Record<string, string>): void;
   /** A person comments on an ad (create_time: Unix seconds). */
   addComment(adId: string, content: string, options?: { userName?: string; createTime?: number }): Obj;
   /** How many polls of /file/video/ad/info/ answer a new video as not yet displayable. */
@@ -99,6 +103,7 @@ export async function fakeTikTok(options: {
   const sessions = new Map<string, { advertiserId: string; size: number; received: Buffer[]; offset: number; name: string }>();
   const requestIds = new Map<string, string>();
   const delivery = new Map<string, Record<string, string>>();
+  const hourlyDelivery = new Map<string, Record<string, string>>(); // "ad|YYYY-MM-DD HH" -> metrics
   let throttled = 0;
   const failures = new Map<string, { code: number; message: string }>();
   let n = 0;
@@ -119,6 +124,7 @@ export async function fakeTikTok(options: {
     videos,
     comments,
     setDelivery: (adId, day, metrics) => delivery.set(`${adId}|${day}`, metrics),
+    setHourlyDelivery: (adId, day, hour, metrics) => hourlyDelivery.set(`${adId}|${day} ${String(hour).padStart(2, "0")}`, metrics),
     addComment: (adId, content, o = {}) => {
       const ad = ads.get(adId);
       if (!ad) throw new Error(`no ad ${adId}`);
@@ -469,6 +475,18 @@ export async function fakeTikTok(options: {
         if (!(span >= 1)) throw param("end_date: Must not be before start_date.");
         if (dims.includes("stat_time_day") && span > 30)
           throw new Refusal(40002, "The time span between start_date and end_date must be within 30 days when stat_time_day is a dimension.");
+        if (dims.includes("stat_time_hour") && span > 1)
+          throw new Refusal(40002, "The time span between start_date and end_date must be within 1 day when stat_time_hour is a dimension.");
+        if (dims.includes("stat_time_hour")) {
+          const rows = [...hourlyDelivery.entries()]
+            .map(([k, m]) => ({ adId: k.split("|")[0]!, hour: k.split("|")[1]!, m }))
+            .filter((r) => ads.get(r.adId)?.advertiser_id === advertiserId && r.hour.slice(0, 10) === body.start_date)
+            .map((r) => ({
+              dimensions: { ad_id: r.adId, stat_time_hour: `${r.hour}:00:00` },
+              metrics: Object.fromEntries(metrics.map((name) => [name, r.m[name] ?? "0"])),
+            }));
+          return page(rows, body);
+        }
         let adFilter: string[] | null = null;
         if (body.filtering) {
           const parsed = (typeof body.filtering === "string" ? JSON.parse(body.filtering) : body.filtering) as Obj[];
@@ -575,10 +593,10 @@ export async function fakeTikTok(options: {
           }
         }
       } catch {
-        requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body: null });
+        requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body: null, at: Date.now() });
         return answer(40002, "Request body is not valid.");
       }
-      requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body });
+      requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body, at: Date.now() });
       if (!url.pathname.startsWith(PATH)) return answer(40400, "Not found");
       const route = url.pathname.slice(PATH.length);
       if (options.oauth && route === "oauth2/access_token/" && req.method === "POST") {

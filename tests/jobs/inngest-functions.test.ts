@@ -194,6 +194,18 @@ const CASES: Record<string, Case[]> = {
       planned: ["list-ad-accounts", "pull-acc_1", "pull-acc_2"],
       result: { accounts: 2, added: 3 },
     },
+    {
+      what: "polls a rate-limited account again after a durable sleep of the platform's wait",
+      steps: {
+        "list-ad-accounts": [{ adAccountId: "acc_1" }, { adAccountId: "acc_2" }],
+        "pull-acc_1": { added: 0, retryAfterSeconds: 120 },
+        "pull-acc_2": { added: 1 },
+        "platform-wait-pull-acc_1": null,
+        "pull-acc_1-after-wait": { added: 2 },
+      },
+      planned: ["list-ad-accounts", "pull-acc_1", "pull-acc_2", "platform-wait-pull-acc_1", "pull-acc_1-after-wait"],
+      result: { accounts: 2, added: 3 },
+    },
   ],
   "performance-rollup": [
     {
@@ -207,6 +219,19 @@ const CASES: Record<string, Case[]> = {
       planned: ["targets", "pull-ws_1-platform_a", "pull-ws_1-platform_b", "evaluate-ws_1"],
       result: { workspaces: 1, failedAccounts: 1, labelChanges: 2 },
     },
+    {
+      what: "pulls a rate-limited account again after the platform's wait, before evaluating; a wait past the hour is left to the next run",
+      steps: {
+        targets: [{ workspaceId: "ws_1", platforms: ["platform_a", "platform_b"] }],
+        "pull-ws_1-platform_a": { ok: false, retryAfterSeconds: 600 },
+        "pull-ws_1-platform_b": { ok: false, retryAfterSeconds: 7200 },
+        "platform-wait-pull-ws_1-platform_a": null,
+        "pull-ws_1-platform_a-after-wait": { ok: true },
+        "evaluate-ws_1": { changes: 0, decidedTests: 0 },
+      },
+      planned: ["targets", "pull-ws_1-platform_a", "pull-ws_1-platform_b", "platform-wait-pull-ws_1-platform_a", "pull-ws_1-platform_a-after-wait", "evaluate-ws_1"],
+      result: { workspaces: 1, failedAccounts: 1, labelChanges: 0 },
+    },
   ],
   "leads-pull": [
     {
@@ -214,6 +239,17 @@ const CASES: Record<string, Case[]> = {
       steps: { workspaces: ["ws_1", "ws_2"], "pull-ws_1": { stored: 4, errors: [] }, "pull-ws_2": { stored: 0, errors: ["form gone"] } },
       planned: ["workspaces", "pull-ws_1", "pull-ws_2"],
       result: { workspaces: 2, stored: 4 },
+    },
+    {
+      what: "pulls a rate-limited workspace's forms again after the platform's wait",
+      steps: {
+        workspaces: ["ws_1"],
+        "pull-ws_1": { stored: 1, errors: ["busy"], retryAfterSeconds: 20 },
+        "platform-wait-pull-ws_1": null,
+        "pull-ws_1-after-wait": { stored: 2, errors: [], retryAfterSeconds: 0 },
+      },
+      planned: ["workspaces", "pull-ws_1", "platform-wait-pull-ws_1", "pull-ws_1-after-wait"],
+      result: { workspaces: 1, stored: 3 },
     },
   ],
 };

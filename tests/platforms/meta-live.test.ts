@@ -23,6 +23,7 @@ const TZ = "America/New_York";
 
 let meta: FakeMeta;
 let server: TestServer;
+let serverEnv: Record<string, string>;
 let t: Tenant;
 const dataDir = tempDataDir("meta-live");
 
@@ -62,18 +63,16 @@ beforeAll(async () => {
     videoChunkBytes: 16 * 1024,
   });
   meta.grant(TOKEN, [ACCOUNT], [PAGE]);
-  server = await startServer({
-    dataDir,
-    env: {
-      PLATFORMS_MODE: "live",
-      PLATFORM_A_API_URL: meta.url,
-      PLATFORM_A_API_VERSION: "v24.0",
-      PLATFORM_A_APP_ID: "meta-app-1",
-      PLATFORM_A_APP_SECRET: APP_SECRET,
-      PLATFORM_RETRY_DELAYS_MS: "200,200",
-      LEADS_POLL: "0",
-    },
-  });
+  serverEnv = {
+    PLATFORMS_MODE: "live",
+    PLATFORM_A_API_URL: meta.url,
+    PLATFORM_A_API_VERSION: "v24.0",
+    PLATFORM_A_APP_ID: "meta-app-1",
+    PLATFORM_A_APP_SECRET: APP_SECRET,
+    PLATFORM_RETRY_DELAYS_MS: "200,200",
+    LEADS_POLL: "0",
+  };
+  server = await startServer({ dataDir, env: serverEnv });
   t = await createTenant({ dataDir: server.dataDir });
   await run([
     "adaccount",
@@ -114,6 +113,20 @@ describe("platform_a live on Meta's Marketing API", () => {
     imageHash = upload.platform_a.imageHash;
     expect(meta.requests.every((r) => r.path.endsWith("/oauth/access_token") || r.params.appsecret_proof === proof(r.params.access_token ?? ""))).toBe(true);
     imageCreativeId = await creativeOf(name);
+  }, 120_000);
+
+  it("a rate-limited image push waits for Meta's wait (x-ad-account-usage reset_time_duration) before its next attempt", async () => {
+    meta.failNext(
+      /\/act_777000111\/adimages$/,
+      { message: "(#17) User request limit reached", type: "OAuthException", code: 17, error_subcode: 2446079, is_transient: true },
+      { headers: { "x-ad-account-usage": JSON.stringify({ acc_id_util_pct: 100, reset_time_duration: 4, ads_api_access_tier: "standard_access" }) } },
+    );
+    const before = calls(/\/act_777000111\/adimages$/, "POST").length;
+    const [upload] = await pushed([{ name: `meta-busy-${Date.now()}.png`, type: "image/png", bytes: await pngImage(300, 300) }]);
+    expect(upload.status).toBe("completed");
+    const [refused, accepted] = calls(/\/act_777000111\/adimages$/, "POST").slice(before);
+    // The configured backoff is 200 ms; the job slept Meta's four seconds instead.
+    expect(accepted!.at - refused!.at).toBeGreaterThanOrEqual(4000);
   }, 120_000);
 
   it("pushes a video with the resumable phases (start, a transfer per chunk Meta asks for, finish) and waits for processing", async () => {
@@ -268,6 +281,50 @@ describe("platform_a live on Meta's Marketing API", () => {
     const got = (await ok("get_ad", { id: ad.id })).ad;
     expect(got.today).toMatchObject({ impressions: 1200, clicks: 30, spendMinor: 1234, conversions: 2 });
   }, 60_000);
+
+  it("pulls the hourly breakdown (advertiser time zone, no unique fields) incrementally into hourly rows, one row per ad and hour", async () => {
+    meta.setHourlyInsights(ad.externalId, today(), 9, { impressions: 500, clicks: 10, spend: "4.00" });
+    meta.setHourlyInsights(ad.externalId, today(), 10, { impressions: 700, clicks: 20, spend: "8.34", purchases: 2, purchaseValue: "80.50" });
+    const hourlyCalls = () => calls(/\/act_777000111\/insights$/, "GET").filter((r) => r.params.breakdowns !== undefined);
+    const before = hourlyCalls().length;
+    await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    await run(["performance", "rollup", "--workspace", t.workspaceId]); // again: the same hours, not twice
+    const asked = hourlyCalls().slice(before);
+    expect(asked.length).toBe(2);
+    for (const r of asked) {
+      expect(r.params).toMatchObject({ level: "ad", time_increment: "1", breakdowns: "hourly_stats_aggregated_by_advertiser_time_zone" });
+      expect(r.params.fields!.split(",")).not.toContain("reach");
+      // Incremental: from the day the last pull left partial (today), not the 30-day window.
+      expect(JSON.parse(r.params.time_range!)).toEqual({ since: today(), until: today() });
+    }
+    const hours = (await ok("get_insights", { level: "ad", ids: [ad.id], breakdown: "hour", since: today(), until: today() })).rows;
+    expect(hours.map((h: any) => [h.hour, h.impressions, h.clicks, Math.round(h.spend * 100), h.conversions, h.frequency])).toEqual([
+      [9, 500, 10, 400, 0, null],
+      [10, 700, 20, 834, 2, null],
+    ]);
+  }, 60_000);
+
+  it("a server killed (SIGKILL) during an insights pull loses nothing: the next pull re-reads the same days, one row per ad and day and per ad and hour", async () => {
+    meta.setInsights(ad.externalId, today(), { impressions: 2000, reach: 1500, clicks: 40, spend: "20.00", frequency: 1.5 });
+    meta.setHourlyInsights(ad.externalId, today(), 11, { impressions: 800, clicks: 10, spend: "7.66" });
+    // The daily rows are written; the hourly read is in flight when the server dies.
+    const hold = meta.holdNext(/\/act_777000111\/insights$/, (p) => p.breakdowns !== undefined);
+    const killed = run(["performance", "rollup", "--workspace", t.workspaceId]).catch(() => "killed");
+    await hold.arrived;
+    await server.kill();
+    hold.release();
+    expect(await killed).toBe("killed");
+    server = await startServer({ dataDir: server.dataDir, env: serverEnv });
+    await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    const days = (await ok("get_insights", { level: "ad", ids: [ad.id], breakdown: "day", since: today(), until: today() })).rows;
+    expect(days.map((d: any) => [d.date, d.impressions, d.clicks, Math.round(d.spend * 100)])).toEqual([[today(), 2000, 40, 2000]]);
+    const hours = (await ok("get_insights", { level: "ad", ids: [ad.id], breakdown: "hour", since: today(), until: today() })).rows;
+    expect(hours.map((h: any) => [h.hour, h.impressions])).toEqual([
+      [9, 500],
+      [10, 700],
+      [11, 800],
+    ]);
+  }, 180_000);
 
   it("pulls leads from the Page's forms oldest first, with the per-form cap and cursor", async () => {
     const base = Date.now() - 60 * 60_000;

@@ -18,7 +18,8 @@ const Goal = z.enum(PERFORMANCE_GOALS).describe("cpa: cost per conversion, lower
 const InsightRowSchema = z.object({
   id: z.string(),
   name: z.string(),
-  date: z.string().nullable().describe("The day with breakdown=day; null for the range's total"),
+  date: z.string().nullable().describe("The day with breakdown=day or hour; null for the range's total"),
+  hour: z.number().int().min(0).max(23).optional().describe("With breakdown=hour: the hour of the day (0-23, the ad account's time zone)"),
   impressions: z.number().int(),
   clicks: z.number().int(),
   spend: z.number().describe("Account currency (major units)"),
@@ -112,13 +113,19 @@ export const performanceTools = [
     title: "Get insights",
     description:
       "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, " +
-      "as totals or per day, from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
+      "as totals, per day or per hour (live accounts), from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
     input: z.strictObject({
       level: z.enum(INSIGHT_LEVELS),
       ids: z.array(idArg("Object")).min(1).max(50).optional().describe("Ids at the level (ads, ad sets, campaigns or creatives)"),
       since: day.optional(),
       until: day.optional(),
-      breakdown: z.enum(["none", "day"]).optional().describe("day: one row per object and day (default none: one total per object)"),
+      breakdown: z
+        .enum(["none", "day", "hour"])
+        .optional()
+        .describe(
+          "day: one row per object and day; hour: one row per object, day and hour (live ad accounts, whose platforms break delivery down by hour; frequency null) " +
+            "(default none: one total per object)",
+        ),
     }),
     output: z.object({ level: z.enum(INSIGHT_LEVELS), since: z.string(), until: z.string(), currency: z.string(), rows: z.array(InsightRowSchema) }),
     handler: getInsights,

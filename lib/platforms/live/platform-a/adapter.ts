@@ -7,7 +7,7 @@ import { readPlatformAAccount } from "../platform-a";
 import * as ads from "./ads";
 import type { MetaAccount } from "./ads";
 import * as engagement from "./engagement";
-import { getDailyInsights } from "./insights";
+import { getDailyInsights, getHourlyInsights } from "./insights";
 import { pushMetaMedia } from "./media";
 import { PLATFORM_A_RULES } from "./rules";
 import { checkAdCreative, checkAdSetWrite } from "../rule-guard";
@@ -52,6 +52,7 @@ export class MetaPlatformAdapter implements PlatformAdapter {
   updateAd: AdsApi["updateAd"] = (account, id, patch) => this.run(account, (m) => ads.updateAd(m, id, patch));
   listAudiences: AdsApi["listAudiences"] = (account) => this.run(account, (m) => ads.listAudiences(m));
   getDailyInsights: AdsApi["getDailyInsights"] = (account, query) => this.run(account, (m) => getDailyInsights(m, query));
+  getHourlyInsights: NonNullable<AdsApi["getHourlyInsights"]> = (account, query) => this.run(account, (m) => getHourlyInsights(m, query));
   listComments: AdsApi["listComments"] = (account, query) => this.run(account, (m) => engagement.listComments(m, query));
   setCommentHidden: AdsApi["setCommentHidden"] = (account, id, hidden) => this.run(account, (m) => engagement.setCommentHidden(m, id, hidden));
   replyToComment: AdsApi["replyToComment"] = (account, id, message) => this.run(account, (m) => engagement.replyToComment(m, id, message));

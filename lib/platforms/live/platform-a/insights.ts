@@ -1,4 +1,4 @@
-import type { DailyInsight, InsightsQuery } from "../../ads-types";
+import type { DailyInsight, HourlyInsight, InsightsQuery } from "../../ads-types";
 import { graphList } from "./graph";
 import type { MetaAccount } from "./ads";
 import { toMinor } from "./naming";
@@ -6,9 +6,9 @@ import { toMinor } from "./naming";
 /**
  * Per ad per day from GET /act_<id>/insights (level=ad, time_increment=1, time_range in the account's
  * time zone, which is how Meta reports days). Reach and frequency are unique-people metrics Meta
- * does not break down by hour, so the hourly rollup re-reads today's partial row (contract) rather
- * than summing hourly rows; the cumulative frequency per ad comes from a second, lifetime
- * (date_preset=maximum) read of the same ads.
+ * does not break down by hour, so the daily rows come from this daily read (today's partial row
+ * re-read every hour) and the hourly rows (getHourlyInsights) hold the additive metrics only; the
+ * cumulative frequency per ad comes from a second, lifetime (date_preset=maximum) read of the same ads.
  */
 
 /** Purchases (omni_purchase already includes purchase) plus leads. */
@@ -54,5 +54,43 @@ export async function getDailyInsights(a: MetaAccount, query: InsightsQuery): Pr
       conversionValueMinor: toMinor(values.get("omni_purchase") ?? values.get("purchase") ?? 0, currency),
       frequency: frequency.get(String(r.ad_id)) ?? 0,
     };
+  });
+}
+
+/** Meta's hourly breakdown in the ad account's time zone (its days are the account's days too). */
+export const HOURLY_BREAKDOWN = "hourly_stats_aggregated_by_advertiser_time_zone";
+
+/**
+ * Per ad per hour: GET /act_<id>/insights with `breakdowns=hourly_stats_aggregated_by_advertiser_time_zone`
+ * (level=ad, time_increment=1, the day as time_range). Hourly breakdowns refuse unique fields (reach,
+ * frequency), so only the additive ones are asked; each row names its hour as "HH:00:00 - HH:59:59".
+ */
+export async function getHourlyInsights(a: MetaAccount, query: InsightsQuery): Promise<HourlyInsight[]> {
+  if (query.adExternalIds && query.adExternalIds.length === 0) return [];
+  const rows = await graphList(`${a.accountId}/insights`, a.token, {
+    level: "ad",
+    time_increment: 1,
+    time_range: { since: query.since, until: query.until },
+    breakdowns: HOURLY_BREAKDOWN,
+    fields: "ad_id,date_start,impressions,clicks,spend,actions,action_values,account_currency",
+    ...adFilter(query),
+  });
+  return rows.flatMap((r) => {
+    const hour = Number(/^(\d{2}):/.exec(String(r[HOURLY_BREAKDOWN] ?? ""))?.[1]);
+    if (!Number.isInteger(hour) || hour < 0 || hour > 23) return [];
+    const currency = String(r.account_currency ?? "USD");
+    const values = new Map((r.action_values ?? []).map((x: any) => [String(x.action_type), x.value]));
+    return [
+      {
+        adExternalId: String(r.ad_id),
+        date: String(r.date_start),
+        hour,
+        impressions: Number(r.impressions ?? 0),
+        clicks: Number(r.clicks ?? 0),
+        spendMinor: toMinor(r.spend, currency),
+        conversions: Math.round(pick(r.actions)),
+        conversionValueMinor: toMinor(values.get("omni_purchase") ?? values.get("purchase") ?? 0, currency),
+      },
+    ];
   });
 }

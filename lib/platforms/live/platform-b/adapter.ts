@@ -9,7 +9,7 @@ import { readPlatformBAdvertiser } from "../platform-b";
 import * as ads from "./ads";
 import * as comments from "./comments";
 import { pushMediaToTikTok } from "./media";
-import { getDailyInsights } from "./reporting";
+import { getDailyInsights, getHourlyInsights } from "./reporting";
 import { PLATFORM_B_RULES } from "./rules";
 import { checkAdCreative, checkAdSetWrite } from "../rule-guard";
 
@@ -67,6 +67,7 @@ export class TikTokLiveAdapter implements PlatformAdapter {
   updateAd: AdsApi["updateAd"] = (account, id, patch) => this.call(account, (t, a) => ads.updateAd(t, a, id, patch));
   listAudiences: AdsApi["listAudiences"] = (account) => this.call(account, (t, a) => ads.listAudiences(t, a));
   getDailyInsights: AdsApi["getDailyInsights"] = (account, query) => this.call(account, (t, a) => getDailyInsights(t, a, query));
+  getHourlyInsights: NonNullable<AdsApi["getHourlyInsights"]> = (account, query) => this.call(account, (t, a) => getHourlyInsights(t, a, query));
   listComments: AdsApi["listComments"] = (account, query) => this.call(account, (t, a) => comments.listComments(t, a, query));
   setCommentHidden: AdsApi["setCommentHidden"] = (account, id, hidden) => this.call(account, (t, a) => comments.setCommentHidden(t, a, id, hidden));
   replyToComment: AdsApi["replyToComment"] = (account, id, message) => this.call(account, (t, a) => comments.replyToComment(t, a, id, message));

@@ -35,7 +35,10 @@ export function businessApiError(status: number, body: any, what = "the call"): 
   const known = Number.isFinite(code);
   const message = `platform_b refused ${what}: ${body?.message || `HTTP ${status}`}${known ? ` (code ${code})` : ""}`;
   if ((known && isAuthCode(code)) || status === 401) return new PlatformError("not_connected", message, { retryable: false, authRefused: true });
-  if ((known && RATE_LIMIT_CODES.has(code)) || status === 429) return new PlatformError("upstream_busy", message, { retryable: true, retryAfterSeconds: 60 });
+  if ((known && RATE_LIMIT_CODES.has(code)) || status === 429) return new PlatformError("upstream_busy", message, {
+      retryable: true,
+      retryAfterSeconds: getConfig().platforms.platformB.busyWaitSeconds,
+    });
   if ((known && code >= 50000) || status >= 500) return new PlatformError("upstream_error", message, { retryable: true });
   if (known && code >= 40000 && code < 50000) return new PlatformError("invalid_input", message, { retryable: false });
   return new PlatformError("upstream_error", message, { retryable: false });

@@ -5337,7 +5337,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "get_insights",
     "title": "Get insights",
-    "description": "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, as totals or per day, from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
+    "description": "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, as totals, per day or per hour (live accounts), from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
     "category": "performance",
     "readOnly": true,
     "destructive": false,
@@ -5378,11 +5378,12 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "description": "YYYY-MM-DD, a day of the ad account's time zone"
         },
         "breakdown": {
-          "description": "day: one row per object and day (default none: one total per object)",
+          "description": "day: one row per object and day; hour: one row per object, day and hour (live ad accounts, whose platforms break delivery down by hour; frequency null) (default none: one total per object)",
           "type": "string",
           "enum": [
             "none",
-            "day"
+            "day",
+            "hour"
           ]
         }
       },

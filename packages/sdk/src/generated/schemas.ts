@@ -4667,9 +4667,9 @@ export interface GetInsightsInput {
    */
   until?: string;
   /**
-   * day: one row per object and day (default none: one total per object)
+   * day: one row per object and day; hour: one row per object, day and hour (live ad accounts, whose platforms break delivery down by hour; frequency null) (default none: one total per object)
    */
-  breakdown?: "none" | "day";
+  breakdown?: "none" | "day" | "hour";
 }
 export interface GetInsightsResult {
   level: "ad" | "ad_set" | "campaign" | "creative";
@@ -4680,9 +4680,13 @@ export interface GetInsightsResult {
     id: string;
     name: string;
     /**
-     * The day with breakdown=day; null for the range's total
+     * The day with breakdown=day or hour; null for the range's total
      */
     date: string | null;
+    /**
+     * With breakdown=hour: the hour of the day (0-23, the ad account's time zone)
+     */
+    hour?: number;
     impressions: number;
     clicks: number;
     /**
