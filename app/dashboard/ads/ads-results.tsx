@@ -97,7 +97,7 @@ export function AdsResults({ view }: { view: AdsResultsView }) {
           </SelectField>
           <Field id="results-from" name="from" type="date" label="From" defaultValue={results?.since} required />
           <Field id="results-to" name="to" type="date" label="To" defaultValue={results?.until} required />
-          <Button type="submit" variant="secondary">
+          <Button type="submit" variant="secondary" className="sm:justify-self-start">
             Show results
           </Button>
         </form>
