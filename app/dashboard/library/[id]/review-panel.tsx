@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { ImageWithPins } from "@/components/review/image-with-pins";
 import { ReviewStatusBadge } from "@/components/review/status-badge";
 import { ThreadList } from "@/components/review/thread-list";
@@ -21,6 +22,7 @@ import {
   reviewStateAction,
   setStatusAction,
 } from "./review-actions";
+import { PIN_SLOT_ID } from "./pin-slot";
 import { ShareForm } from "./share-form";
 
 interface Props {
@@ -53,6 +55,9 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const olderVideo = useRef<HTMLVideoElement>(null);
+  // The page's preview box, where an image's pin area goes (found after mount: it is server-rendered).
+  const [pinSlot, setPinSlot] = useState<HTMLElement | null>(null);
+  useEffect(() => setPinSlot(document.getElementById(PIN_SLOT_ID)), []);
   const shownVersion = versions.find((v) => v.number === shown) ?? versions[0]!;
   const video = () => (shown === current ? pageVideo() : olderVideo.current);
 
@@ -197,15 +202,32 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
       </section>
 
       {kind === "image" ? (
-        <ImageWithPins
-          src={shownVersion.thumbnails?.large ?? shownVersion.mediaPath}
-          alt={`${fileName}, version ${shown}`}
-          width={shownVersion.width}
-          height={shownVersion.height}
-          threads={threads}
-          pending={pin}
-          onPick={can.comment ? setPin : undefined}
-        />
+        (() => {
+          const pins = (
+            <div data-testid="pin-area" className="contents">
+              <ImageWithPins
+                src={shownVersion.thumbnails?.large ?? shownVersion.mediaPath}
+                alt={`${fileName}, version ${shown}`}
+                width={shownVersion.width}
+                height={shownVersion.height}
+                threads={threads}
+                pending={pin}
+                onPick={can.comment ? setPin : undefined}
+                eager
+              />
+            </div>
+          );
+          return pinSlot ? (
+            <>
+              {createPortal(pins, pinSlot)}
+              <p className="text-sm text-slate-600">
+                Showing v{shown} in the preview above{can.comment ? "; click it to pin a comment" : ""}.
+              </p>
+            </>
+          ) : (
+            pins
+          );
+        })()
       ) : shown === current ? (
         <TimelineMarks threads={threads} durationSeconds={null} onSeek={seek} />
       ) : (
