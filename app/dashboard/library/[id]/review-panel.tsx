@@ -24,6 +24,7 @@ import {
 } from "./review-actions";
 import { PIN_SLOT_ID } from "./pin-slot";
 import { ShareForm } from "./share-form";
+import { VersionUpload } from "./version-upload";
 
 interface Props {
   creativeId: string;
@@ -34,7 +35,7 @@ interface Props {
   versions: Version[];
   members: { userId: string; name: string }[];
   userId: string;
-  can: { comment: boolean; approve: boolean; share: boolean };
+  can: { comment: boolean; approve: boolean; share: boolean; version: boolean };
 }
 
 /** The page's own video (the current version), which time codes seek when the current version is shown. */
@@ -57,6 +58,13 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
   const olderVideo = useRef<HTMLVideoElement>(null);
   // The page's preview box, where an image's pin area goes (found after mount: it is server-rendered).
   const [pinSlot, setPinSlot] = useState<HTMLElement | null>(null);
+  // A new version (uploaded here, or seen on a refresh) is the one shown, with its comments.
+  const [seenCurrent, setSeenCurrent] = useState(current);
+  if (seenCurrent !== current) {
+    setSeenCurrent(current);
+    setShown(current);
+    setThreads([]);
+  }
   useEffect(() => setPinSlot(document.getElementById(PIN_SLOT_ID)), []);
   const shownVersion = versions.find((v) => v.number === shown) ?? versions[0]!;
   const video = () => (shown === current ? pageVideo() : olderVideo.current);
@@ -198,6 +206,7 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
             </button>
           )}
         </div>
+        <VersionUpload creativeId={creativeId} kind={kind} allowed={can.version} onUploaded={() => router.refresh()} />
         {compare && <CompareVersions versions={versions} pair={compare} onChange={setCompare} fileName={fileName} />}
       </section>
 
