@@ -45,3 +45,14 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
+
+/** "1,234.50 USD": an amount in major units with its currency code. */
+export function formatMoney(amount: number, currency: string): string {
+  return `${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
+}
+
+/** "12,345". */
+export const formatCount = (n: number) => n.toLocaleString("en-US");
+
+/** "1.23%" for a rate (0.0123); "–" when there is none (nothing to divide by). */
+export const formatPercent = (rate: number | null) => (rate === null ? "–" : `${(rate * 100).toFixed(2)}%`);

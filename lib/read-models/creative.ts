@@ -45,6 +45,11 @@ export async function reviewPanel(principal: Principal, creativeId: string) {
     threads,
     versions,
     reviewers: members.filter((m) => roleAllows(m.role, "review.approve")).map((m) => ({ userId: m.user.id, name: m.user.name })),
-    can: { comment: can(principal, "review.comment"), approve: can(principal, "review.approve"), share: can(principal, "review.share") },
+    can: {
+      comment: can(principal, "review.comment"),
+      approve: can(principal, "review.approve"),
+      share: can(principal, "review.share"),
+      version: can(principal, "review.version"),
+    },
   };
 }

@@ -7,6 +7,7 @@ import { Field, SelectField } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section } from "@/components/ui/misc";
 import { ActivateAdsButton } from "./activate-ads";
 import { adSetNoun, money, PLATFORM_LABEL, tool, type Account, type Ad, type AdSet, type Campaign, type PlatformName } from "./ads-api";
+import { objectiveWords } from "@/components/dashboard/plain-words";
 import { LaunchFromLibrary } from "./launch-from-library";
 
 interface Flags {
@@ -136,7 +137,7 @@ function Campaigns({ account, flags }: { account: Account; flags: Flags }) {
             >
               {OBJECTIVES.map((o) => (
                 <option key={o} value={o}>
-                  {o}
+                  {objectiveWords(o)}
                 </option>
               ))}
             </SelectField>
@@ -185,7 +186,7 @@ function CampaignCard({ campaign, account, flags }: { campaign: Campaign; accoun
         <div className="min-w-0">
           <h3 className="truncate font-semibold text-slate-900">{campaign.name}</h3>
           <p className="text-sm text-slate-600">
-            Objective {campaign.objective} · <StatusBadge status={campaign.status} />
+            Objective: {objectiveWords(campaign.objective)} · <StatusBadge status={campaign.status} />
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -401,9 +402,9 @@ function AdsTable({ ads, currency, loading }: { ads: Ad[]; currency: string; loa
   if (loading) return <p className="px-3 pb-3 text-sm text-slate-600">Loading ads…</p>;
   if (!ads.length) return <p className="px-3 pb-3 text-sm text-slate-600">No ads yet.</p>;
   return (
-    // Focusable, so keyboard users can scroll the table at phone width.
-    <div className="overflow-x-auto border-t border-slate-100" tabIndex={0} role="region" aria-label="Ads">
-      <table className="w-full min-w-[32rem] text-left text-sm">
+    // Focusable, so keyboard users can scroll the table between the phone cards and a wide screen.
+    <div className="border-t border-slate-100 md:overflow-x-auto" tabIndex={0} role="region" aria-label="Ads">
+      <table className="stack-table figure-cards w-full text-left text-sm md:min-w-[32rem]">
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
             <th scope="col" className="px-3 py-2 font-medium">
@@ -426,19 +427,21 @@ function AdsTable({ ads, currency, loading }: { ads: Ad[]; currency: string; loa
         <tbody className="divide-y divide-slate-100">
           {ads.map((ad) => (
             <tr key={ad.id} data-testid="ad-row" data-status={ad.status}>
-              <td className="max-w-[16rem] truncate px-3 py-2 text-slate-900" title={ad.name}>
+              <th scope="row" className="max-w-[16rem] truncate px-3 py-2 text-left font-medium text-slate-900" title={ad.name}>
                 {ad.name}
-              </td>
-              <td className="px-3 py-2">
+              </th>
+              <td data-label="Status" className="px-3 py-2">
                 <StatusBadge status={ad.status} />
               </td>
-              <td className="px-3 py-2 text-right tabular-nums" data-testid="ad-spend-today">
+              <td data-label="Spend today" className="px-3 py-2 text-right tabular-nums" data-testid="ad-spend-today">
                 {money(ad.today?.spendMinor ?? 0, currency)}
               </td>
-              <td className="px-3 py-2 text-right tabular-nums" data-testid="ad-spend-7d">
+              <td data-label="Last 7 days" className="px-3 py-2 text-right tabular-nums" data-testid="ad-spend-7d">
                 {money(ad.last7Days?.spendMinor ?? 0, currency)}
               </td>
-              <td className="px-3 py-2 text-right tabular-nums">{ad.today?.clicks ?? 0}</td>
+              <td data-label="Clicks today" className="px-3 py-2 text-right tabular-nums">
+                {ad.today?.clicks ?? 0}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -9,6 +9,7 @@ import { Field, Select } from "@/components/ui/field";
 import { Alert, Badge } from "@/components/ui/misc";
 import { ActivateAdsButton } from "./activate-ads";
 import { adSetNoun, tool, type AdSet } from "./ads-api";
+import { callToActionWords } from "@/components/dashboard/plain-words";
 
 type Copy = ToolOutput<"list_copy_variants">["copies"][number];
 type Build = ToolOutput<"build_ads_from_library">;
@@ -165,7 +166,7 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
           <Select id={`cta-${adSet.id}`} value={cta} onChange={(e) => (setCta(e.target.value as CallToAction), setPreview(null))}>
             {CTAS[adSet.platform]!.map((c) => (
               <option key={c} value={c}>
-                {c.replace(/_/g, " ")}
+                {callToActionWords(c)}
               </option>
             ))}
           </Select>

@@ -4,12 +4,17 @@ import { PageHeader } from "@/components/ui/misc";
 import { can } from "@/lib/dashboard/access";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/dashboard/access";
+import { adsResults } from "@/lib/read-models/ads-results";
+import { AdsResults } from "./ads-results";
 import { AdsWorkspace } from "./ads-workspace";
 
 export const metadata: Metadata = { title: "Ads" };
 export const dynamic = "force-dynamic";
 
-export default async function AdsPage() {
+type Query = { platform?: string | string[]; from?: string | string[]; to?: string | string[] };
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
+
+export default async function AdsPage({ searchParams }: { searchParams: Promise<Query> }) {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
     return (
@@ -25,12 +30,17 @@ export default async function AdsPage() {
       </NoAccess>
     );
   }
+  const query = await searchParams;
+  const results = await adsResults(principal, { platform: one(query.platform), since: one(query.from), until: one(query.to) });
   return (
     <>
       <PageHeader
         title="Ads"
         description="Campaigns, ad sets and ads on both ad platforms, built from your library. Everything is created paused; activating switches spending on."
       />
+      <div className="mb-8">
+        <AdsResults view={results} />
+      </div>
       <AdsWorkspace
         role={principal.role}
         canWrite={can(principal, "ads.write")}

@@ -47,16 +47,17 @@ function GoalControl({ canWrite }: { canWrite: boolean }) {
 }
 
 type SortKey = "spend" | "impressions" | "ctr" | "cpa" | "roas" | "conversions" | "frequency" | "label";
-const COLUMNS: { key: SortKey | null; title: string }[] = [
-  { key: null, title: "Creative" },
-  { key: "label", title: "Label" },
-  { key: "spend", title: "Spend" },
-  { key: "impressions", title: "Impr." },
-  { key: "ctr", title: "CTR" },
-  { key: "conversions", title: "Conv." },
-  { key: "cpa", title: "CPA" },
-  { key: "roas", title: "ROAS" },
-  { key: "frequency", title: "Freq." },
+/** `title` heads the desktop column; `name` labels the figure on a phone card and in the sort select. */
+const COLUMNS: { key: SortKey | null; title: string; name: string }[] = [
+  { key: null, title: "Creative", name: "Creative" },
+  { key: "label", title: "Label", name: "Label" },
+  { key: "spend", title: "Spend", name: "Spend" },
+  { key: "impressions", title: "Impr.", name: "Impressions" },
+  { key: "ctr", title: "CTR", name: "CTR" },
+  { key: "conversions", title: "Conv.", name: "Conversions" },
+  { key: "cpa", title: "CPA", name: "CPA" },
+  { key: "roas", title: "ROAS", name: "ROAS" },
+  { key: "frequency", title: "Freq.", name: "Frequency" },
 ];
 
 function CreativeTable() {
@@ -77,6 +78,27 @@ function CreativeTable() {
   return (
     <Section id="creatives" title="Creatives, last 30 days">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+        {/* At phone width the table is cards without column headers: sorting is this select. */}
+        <label className="flex items-center gap-2 text-sm text-slate-700 md:hidden">
+          Sort by
+          <Select
+            value={`${sort}:${order}`}
+            onChange={(e) => {
+              const [key, direction] = e.target.value.split(":") as [SortKey, "asc" | "desc"];
+              setSort(key);
+              setOrder(direction);
+            }}
+          >
+            {COLUMNS.filter((c) => c.key).map((c) => {
+              const first = c.key === "cpa" || c.key === "label" ? "asc" : "desc";
+              return (
+                <option key={c.key} value={`${c.key}:${first}`}>
+                  {c.name}
+                </option>
+              );
+            })}
+          </Select>
+        </label>
         <label className="flex items-center gap-2 text-sm text-slate-700">
           Label
           <Select value={label} onChange={(e) => setLabel(e.target.value as Label | "")}>
@@ -89,8 +111,8 @@ function CreativeTable() {
         </label>
       </div>
       {data.error && <Alert>{message(data.error)}</Alert>}
-      <Card className="overflow-x-auto">
-        <table className="w-full min-w-[44rem] text-left text-sm">
+      <Card className="md:overflow-x-auto">
+        <table className="stack-table figure-cards w-full text-left text-sm md:min-w-[44rem]">
           <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
             <tr>
               {COLUMNS.map((c) => (
@@ -104,7 +126,8 @@ function CreativeTable() {
                     <button
                       type="button"
                       onClick={() => sortBy(c.key!)}
-                      className="uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+                      // Hidden (so not a tab stop) while the header row is visually hidden at phone width.
+                      className="hidden uppercase hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 md:inline"
                     >
                       {c.title}
                       {c.key === sort ? (order === "asc" ? " ↑" : " ↓") : ""}
@@ -112,30 +135,45 @@ function CreativeTable() {
                   ) : (
                     c.title
                   )}
+                  {c.key && <span className="md:hidden">{c.name}</span>}
                 </th>
               ))}
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {(data.data?.creatives ?? []).map((c) => (
-              <tr key={c.creativeId}>
+              <tr key={c.creativeId} data-testid="creative-performance-row">
                 <th scope="row" className="max-w-[14rem] truncate px-3 py-2 font-medium text-slate-900">
                   {c.fileName}
                   <span className="block text-xs font-normal text-slate-600">
                     {c.liveAds} live ad{c.liveAds === 1 ? "" : "s"}
                   </span>
                 </th>
-                <td className="px-3 py-2" title={c.reason}>
+                <td data-label="Label" className="px-3 py-2" title={c.reason}>
                   <LabelChip label={c.label} />
                   <span className="sr-only">: {c.reason}</span>
                 </td>
-                <td className="px-3 py-2 tabular-nums">{amount(c.spend)}</td>
-                <td className="px-3 py-2 tabular-nums">{c.impressions.toLocaleString("en-US")}</td>
-                <td className="px-3 py-2 tabular-nums">{percent(c.ctr)}</td>
-                <td className="px-3 py-2 tabular-nums">{c.conversions}</td>
-                <td className="px-3 py-2 tabular-nums">{amount(c.cpa === null ? null : c.cpa)}</td>
-                <td className="px-3 py-2 tabular-nums">{c.roas === null ? "–" : c.roas.toFixed(2)}</td>
-                <td className="px-3 py-2 tabular-nums">{c.frequency === null ? "–" : c.frequency.toFixed(2)}</td>
+                <td data-label="Spend" className="px-3 py-2 tabular-nums">
+                  {amount(c.spend)}
+                </td>
+                <td data-label="Impressions" className="px-3 py-2 tabular-nums">
+                  {c.impressions.toLocaleString("en-US")}
+                </td>
+                <td data-label="CTR" className="px-3 py-2 tabular-nums">
+                  {percent(c.ctr)}
+                </td>
+                <td data-label="Conversions" className="px-3 py-2 tabular-nums">
+                  {c.conversions}
+                </td>
+                <td data-label="CPA" className="px-3 py-2 tabular-nums">
+                  {amount(c.cpa === null ? null : c.cpa)}
+                </td>
+                <td data-label="ROAS" className="px-3 py-2 tabular-nums">
+                  {c.roas === null ? "–" : c.roas.toFixed(2)}
+                </td>
+                <td data-label="Frequency" className="px-3 py-2 tabular-nums">
+                  {c.frequency === null ? "–" : c.frequency.toFixed(2)}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -10,6 +10,7 @@ import { COPY_TEXT_LIMITS, creativePage } from "@/lib/read-models/creative";
 import { userTimeZone } from "@/lib/dashboard/account";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { CopyEditor } from "./copy-editor";
+import { PIN_SLOT_ID } from "./pin-slot";
 import { ReviewSection } from "./review-section";
 import { AdAccountsPanel } from "./ad-accounts-panel";
 
@@ -32,20 +33,28 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
         /
       </nav>
       <h1 className="mb-6 break-all text-2xl font-semibold tracking-tight text-slate-900">{creative.fileName}</h1>
-      <div className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <div className="space-y-4">
-          <Card className="overflow-hidden">
-            <div className="flex max-h-[70vh] items-center justify-center bg-slate-900" style={{ aspectRatio: ratio }}>
+      {/*
+        Below lg the left column dissolves (contents) so its cards and the copy editor order as one list:
+        the preview, then the copy, then the rest (no long scroll from the picture to its copy).
+      */}
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:gap-8">
+        <div className="max-lg:contents lg:space-y-4">
+          <Card className="overflow-hidden max-lg:order-first">
+            <div className="flex max-h-[70vh] items-center justify-center bg-slate-900" style={{ aspectRatio: ratio }} data-creative-preview>
+              {/* An image's preview becomes the review panel's pin area once it mounts (PIN_SLOT_ID): one picture, not two. */}
+              {creative.mediaPath && creative.kind === "image" && <div id={PIN_SLOT_ID} className="contents" />}
               {creative.mediaPath && creative.kind === "image" && creative.thumbnails && (
-                <CreativeThumbnail
-                  thumbnails={creative.thumbnails}
-                  alt={creative.fileName}
-                  sizes="(min-width: 1024px) 60vw, 100vw"
-                  eager
-                  width={creative.width}
-                  height={creative.height}
-                  className="max-h-[70vh] size-full object-contain"
-                />
+                <div data-preview-fallback className="contents">
+                  <CreativeThumbnail
+                    thumbnails={creative.thumbnails}
+                    alt={creative.fileName}
+                    sizes="(min-width: 1024px) 60vw, 100vw"
+                    eager
+                    width={creative.width}
+                    height={creative.height}
+                    className="max-h-[70vh] size-full object-contain"
+                  />
+                </div>
               )}
               {creative.mediaPath && creative.kind === "video" && (
                 <video
@@ -104,13 +113,15 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
           {creative.status === "ready" && can(principal, "ads.read") && <AdAccountsPanel creativeId={creative.id} canSend={can(principal, "ads.write")} />}
           <ReviewSection principal={principal} creativeId={creative.id} kind={creative.kind} fileName={creative.fileName} />
         </div>
-        <CopyEditor
-          creativeId={creative.id}
-          initialCopies={copies}
-          limits={COPY_TEXT_LIMITS}
-          canEdit={can(principal, "copy.write")}
-          canDelete={can(principal, "copy.delete")}
-        />
+        <div className="max-lg:order-first">
+          <CopyEditor
+            creativeId={creative.id}
+            initialCopies={copies}
+            limits={COPY_TEXT_LIMITS}
+            canEdit={can(principal, "copy.write")}
+            canDelete={can(principal, "copy.delete")}
+          />
+        </div>
       </div>
     </>
   );

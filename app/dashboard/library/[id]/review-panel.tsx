@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { ImageWithPins } from "@/components/review/image-with-pins";
 import { ReviewStatusBadge } from "@/components/review/status-badge";
 import { ThreadList } from "@/components/review/thread-list";
@@ -21,7 +22,9 @@ import {
   reviewStateAction,
   setStatusAction,
 } from "./review-actions";
+import { PIN_SLOT_ID } from "./pin-slot";
 import { ShareForm } from "./share-form";
+import { VersionUpload } from "./version-upload";
 
 interface Props {
   creativeId: string;
@@ -32,7 +35,7 @@ interface Props {
   versions: Version[];
   members: { userId: string; name: string }[];
   userId: string;
-  can: { comment: boolean; approve: boolean; share: boolean };
+  can: { comment: boolean; approve: boolean; share: boolean; version: boolean };
 }
 
 /** The page's own video (the current version), which time codes seek when the current version is shown. */
@@ -53,6 +56,16 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const olderVideo = useRef<HTMLVideoElement>(null);
+  // The page's preview box, where an image's pin area goes (found after mount: it is server-rendered).
+  const [pinSlot, setPinSlot] = useState<HTMLElement | null>(null);
+  // A new version (uploaded here, or seen on a refresh) is the one shown, with its comments.
+  const [seenCurrent, setSeenCurrent] = useState(current);
+  if (seenCurrent !== current) {
+    setSeenCurrent(current);
+    setShown(current);
+    setThreads([]);
+  }
+  useEffect(() => setPinSlot(document.getElementById(PIN_SLOT_ID)), []);
   const shownVersion = versions.find((v) => v.number === shown) ?? versions[0]!;
   const video = () => (shown === current ? pageVideo() : olderVideo.current);
 
@@ -193,19 +206,37 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
             </button>
           )}
         </div>
+        <VersionUpload creativeId={creativeId} kind={kind} allowed={can.version} onUploaded={() => router.refresh()} />
         {compare && <CompareVersions versions={versions} pair={compare} onChange={setCompare} fileName={fileName} />}
       </section>
 
       {kind === "image" ? (
-        <ImageWithPins
-          src={shownVersion.thumbnails?.large ?? shownVersion.mediaPath}
-          alt={`${fileName}, version ${shown}`}
-          width={shownVersion.width}
-          height={shownVersion.height}
-          threads={threads}
-          pending={pin}
-          onPick={can.comment ? setPin : undefined}
-        />
+        (() => {
+          const pins = (
+            <div data-testid="pin-area" className="contents">
+              <ImageWithPins
+                src={shownVersion.thumbnails?.large ?? shownVersion.mediaPath}
+                alt={`${fileName}, version ${shown}`}
+                width={shownVersion.width}
+                height={shownVersion.height}
+                threads={threads}
+                pending={pin}
+                onPick={can.comment ? setPin : undefined}
+                eager
+              />
+            </div>
+          );
+          return pinSlot ? (
+            <>
+              {createPortal(pins, pinSlot)}
+              <p className="text-sm text-slate-600">
+                Showing v{shown} in the preview above{can.comment ? "; click it to pin a comment" : ""}.
+              </p>
+            </>
+          ) : (
+            pins
+          );
+        })()
       ) : shown === current ? (
         <TimelineMarks threads={threads} durationSeconds={null} onSeek={seek} />
       ) : (

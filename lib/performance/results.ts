@@ -1,0 +1,184 @@
+import { getDb, queryRows } from "@/lib/db/client";
+import type { Platform } from "@/lib/generated/prisma/enums";
+import { addDays, daysBetween } from "./window";
+import { MAX_RANGE_DAYS } from "./insights";
+
+/** The Ads page's default range: the last 7 days of the ad account's clock, today included. */
+export const RESULTS_DEFAULT_DAYS = 7;
+/** Ads listed per ad set (most spend first); the ad set's and campaign's figures always count every ad. */
+export const RESULTS_ADS_PER_AD_SET = 50;
+
+export interface ResultFigures {
+  impressions: number;
+  clicks: number;
+  /** In the account's currency (major units). */
+  spend: number;
+  conversions: number;
+  conversionValue: number;
+  ctr: number | null;
+  cpa: number | null;
+  roas: number | null;
+}
+
+export interface AdResult extends ResultFigures {
+  id: string;
+  name: string;
+  status: string | null;
+}
+export interface AdSetResult extends ResultFigures {
+  id: string;
+  name: string;
+  status: string | null;
+  ads: AdResult[];
+  /** Ads with delivery in the range not listed (beyond RESULTS_ADS_PER_AD_SET); their figures are in the ad set's. */
+  moreAds: number;
+}
+export interface CampaignResult extends ResultFigures {
+  id: string;
+  name: string;
+  objective: string | null;
+  status: string | null;
+  adSets: AdSetResult[];
+}
+
+export interface AccountResults {
+  platform: Platform;
+  currency: string;
+  timeZone: string;
+  /** The account's current day at the last rollup: its clock. */
+  today: string;
+  since: string;
+  until: string;
+  totals: ResultFigures;
+  campaigns: CampaignResult[];
+}
+
+export type ResultsRange = { since?: string; until?: string };
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isDay = (s: string) => DAY.test(s) && addDays(s, 0) === s;
+
+/** Why a range cannot be shown (a sentence for the page), or null when it can. */
+export function rangeProblem(since: string, until: string): string | null {
+  if (!isDay(since) || !isDay(until)) return "Dates must be real days written YYYY-MM-DD.";
+  if (since > until) return "The start date must not be after the end date.";
+  if (daysBetween(since, until) >= MAX_RANGE_DAYS) return `A range may span at most ${MAX_RANGE_DAYS} days.`;
+  return null;
+}
+
+type Sums = { impressions: number; clicks: number; spendMinor: number; conversions: number; valueMinor: number };
+const zero = (): Sums => ({ impressions: 0, clicks: 0, spendMinor: 0, conversions: 0, valueMinor: 0 });
+function add(into: Sums, s: Sums) {
+  into.impressions += s.impressions;
+  into.clicks += s.clicks;
+  into.spendMinor += s.spendMinor;
+  into.conversions += s.conversions;
+  into.valueMinor += s.valueMinor;
+}
+/** The ratios from sums, never from averaging rows' ratios (a total's CTR is its clicks over its impressions). */
+function figures(s: Sums): ResultFigures {
+  return {
+    impressions: s.impressions,
+    clicks: s.clicks,
+    spend: s.spendMinor / 100,
+    conversions: s.conversions,
+    conversionValue: s.valueMinor / 100,
+    ctr: s.impressions ? s.clicks / s.impressions : null,
+    cpa: s.conversions ? s.spendMinor / s.conversions / 100 : null,
+    roas: s.spendMinor ? s.valueMinor / s.spendMinor : null,
+  };
+}
+
+/** The ad accounts the rollup has read for the workspace (its clock, currency and time zone), by platform. */
+export async function resultAccounts(workspaceId: string) {
+  return getDb().performanceCursor.findMany({ where: { workspaceId }, orderBy: { platform: "asc" } });
+}
+
+/**
+ * One ad account's results over a range of its days, from the rows the hourly rollup stored
+ * (ad_daily_insights): per campaign, ad set and ad, and the account's totals. Null before the
+ * rollup has read the account. The range defaults to the last RESULTS_DEFAULT_DAYS days of the
+ * account's clock; the caller checks a given range with rangeProblem first.
+ */
+export async function accountResults(workspaceId: string, platform: Platform, range: ResultsRange = {}): Promise<AccountResults | null> {
+  const cursor = await getDb().performanceCursor.findUnique({ where: { workspaceId_platform: { workspaceId, platform } } });
+  if (!cursor) return null;
+  const until = range.until ?? cursor.today;
+  const since = range.since ?? addDays(until, -(RESULTS_DEFAULT_DAYS - 1));
+  const rows = await queryRows<
+    { campaignId: string; adSetId: string; adId: string } & Record<"impressions" | "clicks" | "spend" | "conversions" | "value", number>
+  >(
+    `SELECT "campaignId", "adSetId", "adId",
+            sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS spend,
+            sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS value
+       FROM ad_daily_insights WHERE "workspaceId" = $1 AND platform::text = $2 AND date BETWEEN $3 AND $4
+      GROUP BY "campaignId", "adSetId", "adId"`,
+    [workspaceId, platform, since, until],
+  );
+  const total = zero();
+  const campaigns = new Map<string, { sums: Sums; adSets: Map<string, { sums: Sums; ads: { id: string; sums: Sums }[] }> }>();
+  for (const r of rows) {
+    const sums: Sums = {
+      impressions: Number(r.impressions),
+      clicks: Number(r.clicks),
+      spendMinor: Number(r.spend),
+      conversions: Number(r.conversions),
+      valueMinor: Number(r.value),
+    };
+    add(total, sums);
+    const campaign = campaigns.get(r.campaignId) ?? { sums: zero(), adSets: new Map() };
+    campaigns.set(r.campaignId, campaign);
+    add(campaign.sums, sums);
+    const adSet = campaign.adSets.get(r.adSetId) ?? { sums: zero(), ads: [] };
+    campaign.adSets.set(r.adSetId, adSet);
+    add(adSet.sums, sums);
+    adSet.ads.push({ id: r.adId, sums });
+  }
+  const bySpend = <T extends { sums: Sums }>(a: T & { id: string }, b: T & { id: string }) => b.sums.spendMinor - a.sums.spendMinor || a.id.localeCompare(b.id);
+  const listed = [...campaigns].map(([id, c]) => ({
+    id,
+    sums: c.sums,
+    adSets: [...c.adSets].map(([adSetId, s]) => ({ id: adSetId, sums: s.sums, ads: s.ads.sort(bySpend) })).sort(bySpend),
+  }));
+  listed.sort(bySpend);
+  const shownAdIds = listed.flatMap((c) => c.adSets.flatMap((s) => s.ads.slice(0, RESULTS_ADS_PER_AD_SET).map((a) => a.id)));
+  const db = getDb();
+  const [campaignRows, adSetRows, adRows] = await Promise.all([
+    db.adCampaign.findMany({ where: { workspaceId, id: { in: listed.map((c) => c.id) } }, select: { id: true, name: true, objective: true, status: true } }),
+    db.adSet.findMany({ where: { workspaceId, id: { in: listed.flatMap((c) => c.adSets.map((s) => s.id)) } }, select: { id: true, name: true, status: true } }),
+    db.ad.findMany({ where: { workspaceId, id: { in: shownAdIds } }, select: { id: true, name: true, status: true } }),
+  ]);
+  const named = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
+  const campaignOf = named(campaignRows),
+    adSetOf = named(adSetRows),
+    adOf = named(adRows);
+  return {
+    platform,
+    currency: cursor.currency,
+    timeZone: cursor.timeZone,
+    today: cursor.today,
+    since,
+    until,
+    totals: figures(total),
+    campaigns: listed.map((c) => ({
+      id: c.id,
+      name: campaignOf.get(c.id)?.name ?? "(deleted campaign)",
+      objective: campaignOf.get(c.id)?.objective ?? null,
+      status: campaignOf.get(c.id)?.status ?? null,
+      ...figures(c.sums),
+      adSets: c.adSets.map((s) => ({
+        id: s.id,
+        name: adSetOf.get(s.id)?.name ?? "(deleted ad set)",
+        status: adSetOf.get(s.id)?.status ?? null,
+        ...figures(s.sums),
+        moreAds: Math.max(0, s.ads.length - RESULTS_ADS_PER_AD_SET),
+        ads: s.ads.slice(0, RESULTS_ADS_PER_AD_SET).map((a) => ({
+          id: a.id,
+          name: adOf.get(a.id)?.name ?? "(deleted ad)",
+          status: adOf.get(a.id)?.status ?? null,
+          ...figures(a.sums),
+        })),
+      })),
+    })),
+  };
+}
