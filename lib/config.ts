@@ -163,12 +163,14 @@ const envSchema = z.object({
   GOOGLE_DRIVE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_DRIVE_PICKER_API_KEY: z.string().optional(),
   GOOGLE_DRIVE_APP_ID: z.string().optional(),
-  /** Base URLs of Google's OAuth token endpoint and the Drive API (v3 paths are added); tests point them at local fakes. */
+  /** Google's consent page and OAuth token endpoint, and the Drive API's base (v3 paths are added); tests point them at local fakes. */
+  GOOGLE_OAUTH_AUTHORIZE_URL: z.url().optional().default("https://accounts.google.com/o/oauth2/v2/auth"),
   GOOGLE_OAUTH_TOKEN_URL: z.url().optional().default("https://oauth2.googleapis.com/token"),
   GOOGLE_DRIVE_API_URL: z.url().optional().default("https://www.googleapis.com"),
   /** Dropbox import (docs/import.md): the app (App folder access, or scoped full Dropbox) and its API hosts. */
   DROPBOX_APP_KEY: z.string().optional(),
   DROPBOX_APP_SECRET: z.string().optional(),
+  DROPBOX_AUTHORIZE_URL: z.url().optional().default("https://www.dropbox.com/oauth2/authorize"),
   DROPBOX_API_URL: z.url().optional().default("https://api.dropboxapi.com"),
   DROPBOX_CONTENT_URL: z.url().optional().default("https://content.dropboxapi.com"),
   /** Encrypts stored platform and storage credentials (lib/credentials); generated into DATA_DIR when unset on the embedded database. */
@@ -269,8 +271,8 @@ export interface Config {
   };
   /** File-storage providers connected by OAuth for import (lib/import/sources); an app without its id and secret cannot be connected. */
   storageProviders: {
-    googleDrive: { clientId?: string; clientSecret?: string; pickerApiKey?: string; appId?: string; tokenUrl: string; apiUrl: string };
-    dropbox: { appKey?: string; appSecret?: string; apiUrl: string; contentUrl: string };
+    googleDrive: { clientId?: string; clientSecret?: string; pickerApiKey?: string; appId?: string; authorizeUrl: string; tokenUrl: string; apiUrl: string };
+    dropbox: { appKey?: string; appSecret?: string; authorizeUrl: string; apiUrl: string; contentUrl: string };
   };
   /** Stored-credential encryption keys (lib/credentials): the current one (unset: generated, embedded database only) and earlier ones. */
   credentials: { key?: string; previousKeys: string[] };
@@ -375,12 +377,14 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
         clientSecret: e.GOOGLE_DRIVE_CLIENT_SECRET || undefined,
         pickerApiKey: e.GOOGLE_DRIVE_PICKER_API_KEY || undefined,
         appId: e.GOOGLE_DRIVE_APP_ID || undefined,
+        authorizeUrl: e.GOOGLE_OAUTH_AUTHORIZE_URL,
         tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
         apiUrl: e.GOOGLE_DRIVE_API_URL.replace(/\/$/, ""),
       },
       dropbox: {
         appKey: e.DROPBOX_APP_KEY || undefined,
         appSecret: e.DROPBOX_APP_SECRET || undefined,
+        authorizeUrl: e.DROPBOX_AUTHORIZE_URL,
         apiUrl: e.DROPBOX_API_URL.replace(/\/$/, ""),
         contentUrl: e.DROPBOX_CONTENT_URL.replace(/\/$/, ""),
       },

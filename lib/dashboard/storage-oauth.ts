@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { cookies } from "next/headers";
 import { can } from "@/lib/auth/authorize";
 import { AppError } from "@/lib/errors";
-import { connectOAuthStorage, OAUTH_STORAGE_PROVIDERS, type OAuthStorageProvider, storageAuthorizeUrl } from "@/lib/import/connections";
+import { connectOAuthStorage, OAUTH_STORAGE_PROVIDERS, oauthStorageSetup, type OAuthStorageProvider, storageAuthorizeUrl } from "@/lib/import/connections";
 import { log } from "@/lib/log";
 import { getConfig } from "@/lib/services";
 import { currentPrincipal } from "./current";
@@ -20,6 +20,9 @@ const ENV: Record<OAuthStorageProvider, string> = {
   google_drive: "GOOGLE_DRIVE_CLIENT_ID and GOOGLE_DRIVE_CLIENT_SECRET",
   dropbox: "DROPBOX_APP_KEY and DROPBOX_APP_SECRET",
 };
+
+export { oauthStorageSetup };
+export type OAuthStorageSetup = ReturnType<typeof oauthStorageSetup>;
 
 export function isOAuthStorageProvider(value: string): value is OAuthStorageProvider {
   return (OAUTH_STORAGE_PROVIDERS as readonly string[]).includes(value);

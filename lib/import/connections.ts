@@ -3,6 +3,7 @@ import { seal } from "@/lib/credentials/sealed";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { getConfig } from "@/lib/services";
 import { resolveDeliverableUrl, WebhookUrlError } from "@/lib/webhooks/url-policy";
 import { type ConnectionRow, oauthAppFor, oauthSourceFor, sourceFor } from "./sources";
 import { exchangeCode } from "./sources/oauth-session";
@@ -138,16 +139,12 @@ export const OAUTH_SCOPES: Record<OAuthStorageProvider, string> = {
   dropbox: "account_info.read files.metadata.read files.content.read",
 };
 
-const AUTHORIZE_URL: Record<OAuthStorageProvider, string> = {
-  google_drive: "https://accounts.google.com/o/oauth2/v2/auth",
-  dropbox: "https://www.dropbox.com/oauth2/authorize",
-};
-
 /** Where the browser goes to authorize the operator's app; null when the app is not configured. */
 export function storageAuthorizeUrl(provider: OAuthStorageProvider, options: { state: string; redirectUri: string }): string | null {
   const app = oauthAppFor(provider);
   if (!app) return null;
-  const url = new URL(AUTHORIZE_URL[provider]);
+  const { googleDrive, dropbox } = getConfig().storageProviders;
+  const url = new URL(provider === "google_drive" ? googleDrive.authorizeUrl : dropbox.authorizeUrl);
   url.searchParams.set("client_id", app.clientId);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("redirect_uri", options.redirectUri);
@@ -188,4 +185,14 @@ export async function connectOAuthStorage(
     },
   });
   return { connection: toConnectionView(created as Row) };
+}
+
+/** Which OAuth providers the operator configured (the Import page offers only those), and the Drive Picker's browser keys. */
+export function oauthStorageSetup(): { google_drive: boolean; dropbox: boolean; picker: { apiKey: string; appId: string | null } | null } {
+  const { googleDrive } = getConfig().storageProviders;
+  return {
+    google_drive: oauthAppFor("google_drive") !== null,
+    dropbox: oauthAppFor("dropbox") !== null,
+    picker: oauthAppFor("google_drive") && googleDrive.pickerApiKey ? { apiKey: googleDrive.pickerApiKey, appId: googleDrive.appId ?? null } : null,
+  };
 }

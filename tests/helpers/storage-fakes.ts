@@ -68,6 +68,25 @@ class TokenBook {
     readonly expiresIn: number,
   ) {}
 
+  /**
+   * The consent page, as if the person agreed at once: checks the app and the request, then sends
+   * the browser back to redirect_uri with a code and the state (RFC 6749 section 4.1.2).
+   */
+  authorize(req: SeenRequest, res: http.ServerResponse): void {
+    const q = req.query;
+    if (q.get("client_id") !== this.clientId) return json(res, 400, { error: "invalid_client", error_description: "The OAuth client was not found." });
+    const redirect = q.get("redirect_uri");
+    if (q.get("response_type") !== "code" || !redirect || !q.get("scope") || !q.get("state"))
+      return json(res, 400, { error: "invalid_request", error_description: "response_type=code, redirect_uri, scope and state are required" });
+    const code = randomBytes(12).toString("base64url");
+    this.codes.set(code, redirect);
+    const back = new URL(redirect);
+    back.searchParams.set("code", code);
+    back.searchParams.set("state", q.get("state")!);
+    res.writeHead(302, { Location: back.toString() });
+    res.end();
+  }
+
   /** The token endpoint: form-encoded grant_type=authorization_code or refresh_token. */
   handle(req: SeenRequest, res: http.ServerResponse, extra: Record<string, unknown>): void {
     if (req.method !== "POST") return json(res, 405, { error: "invalid_request", error_description: "POST only" });
@@ -130,6 +149,7 @@ interface DriveFile {
 }
 
 export interface DriveFake {
+  authorizeUrl: string;
   tokenUrl: string;
   apiUrl: string;
   requests: SeenRequest[];
@@ -181,6 +201,7 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
 
   const api = await listen(requests, (req, res) => {
     if (req.path === "/token") return tokens.handle(req, res, { scope: "https://www.googleapis.com/auth/drive.file" });
+    if (req.path === "/o/oauth2/v2/auth") return tokens.authorize(req, res);
     if (!tokens.bearer(req))
       return error(res, 401, "Request had invalid authentication credentials. Expected OAuth 2 access token.", "authError", "Authorization");
     if (req.method !== "GET") return error(res, 405, "Method not allowed", "methodNotAllowed");
@@ -239,6 +260,7 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
   });
 
   const fake: DriveFake = {
+    authorizeUrl: `${api.url}/o/oauth2/v2/auth`,
     tokenUrl: `${api.url}/token`,
     apiUrl: api.url,
     requests,
@@ -285,6 +307,7 @@ interface DropboxNode {
 }
 
 export interface DropboxFake {
+  authorizeUrl: string;
   apiUrl: string;
   contentUrl: string;
   requests: SeenRequest[];
@@ -373,6 +396,7 @@ export async function startDropboxFake(options: { appKey: string; appSecret: str
   };
 
   const rpc = await listen(requests, (req, res) => {
+    if (req.path === "/oauth2/authorize") return tokens.authorize(req, res);
     if (req.path === "/oauth2/token") return tokens.handle(req, res, { scope: "account_info.read files.content.read files.metadata.read", uid: "12345", account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc" });
     if (req.method !== "POST") return badInput(res, req.path.slice(3), "Expected POST");
     if (!authorized(req, res)) return;
@@ -443,6 +467,7 @@ export async function startDropboxFake(options: { appKey: string; appSecret: str
   };
 
   return {
+    authorizeUrl: `${rpc.url}/oauth2/authorize`,
     apiUrl: rpc.url,
     contentUrl: content.url,
     requests,
