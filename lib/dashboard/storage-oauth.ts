@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { cookies } from "next/headers";
 import { can } from "@/lib/auth/authorize";
 import { AppError } from "@/lib/errors";
-import { connectOAuthStorage, OAUTH_STORAGE_PROVIDERS, oauthStorageSetup, type OAuthStorageProvider, storageAuthorizeUrl } from "@/lib/import/connections";
+import { connectOAuthStorage, drivePickerSession, OAUTH_STORAGE_PROVIDERS, oauthStorageSetup, type OAuthStorageProvider, storageAuthorizeUrl } from "@/lib/import/connections";
 import { log } from "@/lib/log";
 import { getConfig } from "@/lib/services";
 import { currentPrincipal } from "./current";
@@ -75,5 +75,26 @@ export async function finishStorageConnect(provider: OAuthStorageProvider, query
     if (err instanceof AppError) return back({ error: err.message.slice(0, 500) });
     log.error("storage connect failed", { component: "import", provider, err });
     return back({ error: `Connecting ${LABEL[provider]} failed unexpectedly; please try again.` });
+  }
+}
+
+/**
+ * GET /api/import/drive-picker?connectionId=...: the Google Picker's token for the signed-in member's
+ * Drive connection. Same-origin dashboard requests only; another workspace's connection is not_found.
+ */
+export async function drivePickerResponse(request: Request): Promise<Response> {
+  const fail = (code: string, message: string, status: number) => Response.json({ error: { code, message } }, { status, headers: { "Cache-Control": "no-store" } });
+  const site = request.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin") return fail("forbidden", "The Picker token is for the dashboard only", 403);
+  const principal = await currentPrincipal();
+  if (!principal) return fail("unauthorized", "Sign in first", 401);
+  if (!can(principal, "imports.run")) return fail("forbidden", "Your role cannot import files", 403);
+  const connectionId = new URL(request.url).searchParams.get("connectionId") ?? "";
+  if (!connectionId) return fail("invalid_input", "connectionId is required", 400);
+  try {
+    return Response.json(await drivePickerSession(principal, connectionId), { headers: { "Cache-Control": "no-store" } });
+  } catch (err) {
+    if (err instanceof AppError) return fail(err.code, err.message, err.status);
+    throw err;
   }
 }

@@ -5,7 +5,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getConfig } from "@/lib/services";
 import { resolveDeliverableUrl, WebhookUrlError } from "@/lib/webhooks/url-policy";
-import { type ConnectionRow, oauthAppFor, oauthSourceFor, sourceFor } from "./sources";
+import { type ConnectionRow, oauthAppFor, oauthSession, oauthSourceFor, sourceFor } from "./sources";
 import { exchangeCode } from "./sources/oauth-session";
 import type { S3SourceSettings } from "./sources/s3";
 import { importUrlPolicy } from "./sources/url";
@@ -195,4 +195,21 @@ export function oauthStorageSetup(): { google_drive: boolean; dropbox: boolean; 
     dropbox: oauthAppFor("dropbox") !== null,
     picker: oauthAppFor("google_drive") && googleDrive.pickerApiKey ? { apiKey: googleDrive.pickerApiKey, appId: googleDrive.appId ?? null } : null,
   };
+}
+
+/**
+ * What the Google Picker needs in the browser for one Drive connection: a current access token
+ * (drive.file: the Picker is how files become visible to the app), the browser API key and the
+ * project number. Dashboard only; not a tool, so no API key or MCP client ever receives a token.
+ */
+export async function drivePickerSession(
+  principal: Pick<Principal, "workspaceId">,
+  connectionId: string,
+): Promise<{ accessToken: string; apiKey: string; appId: string | null }> {
+  const setup = oauthStorageSetup().picker;
+  if (!setup) throw new AppError("not_connected", "The Google Picker is not set up on this server (GOOGLE_DRIVE_PICKER_API_KEY)");
+  const connection = await findConnection(principal, connectionId);
+  if (connection.provider !== "google_drive") throw new AppError("invalid_input", `Storage connection ${connectionId} is not a Google Drive connection`);
+  sourceFor(connection); // a revoked connection answers not_connected
+  return { accessToken: await oauthSession(connection).accessToken(), ...setup };
 }

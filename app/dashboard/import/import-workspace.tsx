@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Field, SelectField, TextArea } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
 import type { OAuthStorageSetup } from "@/lib/dashboard/storage-oauth";
+import { DrivePickerButton } from "./drive-picker";
 
 type Connection = ToolOutput<"list_storage_connections">["connections"][number];
 type Run = ToolOutput<"list_import_runs">["runs"][number];
@@ -144,6 +145,7 @@ export function ImportWorkspace({
           <Browser
             key={browsing.id}
             connection={browsing}
+            picker={oauth.picker !== null}
             folders={folders}
             mustPickFolder={mustPickFolder}
             onStarted={(run) => done(`Importing ${run.itemCount} file${run.itemCount === 1 ? "" : "s"}.`)}
@@ -331,6 +333,7 @@ function ConnectForm({ onConnected, onError }: { onConnected: (c: Connection) =>
 
 function Browser({
   connection,
+  picker,
   folders,
   mustPickFolder,
   onStarted,
@@ -338,6 +341,7 @@ function Browser({
   onError,
 }: {
   connection: Connection;
+  picker: boolean;
   folders: Folder[];
   mustPickFolder: boolean;
   onStarted: (run: Run) => void;
@@ -445,6 +449,9 @@ function Browser({
             <Button variant="secondary" disabled={watch.isPending} onClick={() => watch.mutate()}>
               Watch this folder
             </Button>
+            {connection.provider === "google_drive" && picker && (
+              <DrivePickerButton connectionId={connection.id} onPicked={(ids) => importFiles.mutate(ids)} onError={onError} />
+            )}
           </div>
         </>
       )}

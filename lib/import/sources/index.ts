@@ -59,7 +59,7 @@ export function oauthSourceFor(provider: "google_drive" | "dropbox", connectionI
   return new DropboxSource(apiUrl, contentUrl, session);
 }
 
-function oauthSession(connection: ConnectionRow): OAuthSession {
+export function oauthSession(connection: ConnectionRow): OAuthSession {
   return new OAuthSession(connection.id, secretsOf<OAuthSecrets>(connection), oauthAppFor(connection.provider as "google_drive" | "dropbox"));
 }
 

@@ -42,6 +42,12 @@ export class OAuthSession {
     private readonly app: OAuthApp | null,
   ) {}
 
+  /** A token good for at least a minute more (refreshed first if not), e.g. for the Google Picker in the browser. */
+  async accessToken(): Promise<string> {
+    if (this.secrets.expiresAt !== null && this.secrets.expiresAt - EXPIRY_MARGIN_MS < Date.now()) await this.refresh("the access token expired");
+    return this.secrets.accessToken;
+  }
+
   /** Calls `send` with a live token; on 401 refreshes once and calls again. */
   async call(send: (accessToken: string) => Promise<Response>): Promise<Response> {
     if (this.secrets.expiresAt !== null && this.secrets.expiresAt - EXPIRY_MARGIN_MS < Date.now()) await this.refresh("the access token expired");
