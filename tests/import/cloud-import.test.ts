@@ -29,6 +29,8 @@ beforeAll(async () => {
       GOOGLE_DRIVE_CLIENT_SECRET: "drive-secret",
       GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl,
       GOOGLE_DRIVE_API_URL: drive.apiUrl,
+      GOOGLE_DRIVE_PICKER_API_KEY: "picker-browser-key",
+      GOOGLE_DRIVE_APP_ID: "123456789012",
       DROPBOX_APP_KEY: "dbx-key",
       DROPBOX_APP_SECRET: "dbx-secret",
       DROPBOX_API_URL: dropbox.apiUrl,
@@ -173,6 +175,27 @@ describe("Google Drive", () => {
     ]);
     expect(third.items[0].error).toMatch(/Already imported \(same checksum\)/);
     expect(downloads(drive)).toBe(before + 1);
+  });
+
+  it("gives the dashboard's Google Picker a current token for the connection, same-origin only; the Import page's CSP lets the Picker in", async () => {
+    const picker = (path: string, headers: Record<string, string> = {}) =>
+      fetch(server.url + path, { headers: { Cookie: cookieHeader(jar), "Sec-Fetch-Site": "same-origin", ...headers } });
+    const ok = await picker(`/api/import/drive-picker?connectionId=${connectionId}`);
+    expect(ok.status).toBe(200);
+    const body = await ok.json();
+    expect(body).toEqual({ accessToken: expect.stringMatching(/^at-/), apiKey: "picker-browser-key", appId: "123456789012" });
+    const about = await fetch(`${drive.apiUrl}/drive/v3/about?fields=user`, { headers: { Authorization: `Bearer ${body.accessToken}` } });
+    expect(about.status).toBe(200);
+    expect((await picker(`/api/import/drive-picker?connectionId=${connectionId}`, { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    const other = await picker(`/api/import/drive-picker?connectionId=stc_someone_elses`);
+    expect(other.status).toBe(404);
+    expect((await other.json()).error.code).toBe("not_found");
+    expect((await fetch(`${server.url}/api/import/drive-picker?connectionId=${connectionId}`)).status).toBe(401);
+
+    const page = await picker("/dashboard/import");
+    expect(page.headers.get("content-security-policy")).toMatch(/frame-src https:\/\/docs\.google\.com/);
+    const elsewhere = await picker("/dashboard");
+    expect(elsewhere.headers.get("content-security-policy")).not.toMatch(/google/);
   });
 
   it("refreshes an expired access token; a revoked authorization is shown and answers not_connected", async () => {
