@@ -16,11 +16,13 @@ const DASHBOARD_PATH_HEADER = "x-adloom-path";
  */
 export function proxy(request: NextRequest): NextResponse {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const csp = pageContentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
+  const { pathname, search } = request.nextUrl;
+  // Only the Import page opens the policy for the Google Picker, and only when the operator set it up.
+  const googlePicker = pathname === "/dashboard/import" && Boolean(process.env.GOOGLE_DRIVE_PICKER_API_KEY && process.env.GOOGLE_DRIVE_CLIENT_ID);
+  const csp = pageContentSecurityPolicy(nonce, process.env.NODE_ENV === "development", { googlePicker });
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);
   headers.set("Content-Security-Policy", csp);
-  const { pathname, search } = request.nextUrl;
   if (pathname === "/dashboard" || pathname.startsWith("/dashboard/")) headers.set(DASHBOARD_PATH_HEADER, pathname + search);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", csp);

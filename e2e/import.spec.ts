@@ -59,3 +59,37 @@ test("import: connect a bucket, browse and import picked files, watch a folder a
     await s3.close();
   }
 });
+
+test("import: connect Google Drive and Dropbox by signing in, browse and import a picked file; at 1440 and 390 px", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await signUp(page, { workspace: "Cloud Import Co" });
+  await page.getByRole("link", { name: "Import" }).click();
+  await expect(page.getByRole("link", { name: "Connect Google Drive" })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // The fake's consent page sends the browser straight back to the callback, which lands here.
+  await page.getByRole("link", { name: "Connect Google Drive" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Connected Google Drive (dana@example.com)." })).toBeVisible();
+  const connections = page.getByRole("table", { name: "Storage connections" });
+  await expect(connections.getByRole("row").filter({ hasText: "dana@example.com" })).toContainText("Active");
+  await page.getByRole("button", { name: "Browse Google Drive (dana@example.com)" }).click();
+  const listing = page.getByRole("list", { name: "Files and folders" });
+  await listing.getByRole("button", { name: "Campaign/" }).click();
+  await listing.getByLabel("banner.png").check();
+  await page.getByRole("button", { name: "Import 1 selected" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Importing 1 file." })).toBeVisible();
+  const runs = page.getByRole("table", { name: "Import runs" });
+  await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: 30_000 });
+  await expectNoAxeViolations(page);
+
+  await page.setViewportSize(PHONE);
+  await page.getByRole("link", { name: "Connect Dropbox" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Connected Dropbox (dee@example.com)." })).toBeVisible();
+  await page.getByRole("button", { name: "Browse Dropbox (dee@example.com)" }).click();
+  await listing.getByRole("button", { name: "Campaign/" }).click();
+  await listing.getByLabel("story.png").check();
+  await page.getByRole("button", { name: "Import 1 selected" }).click();
+  await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: 30_000 });
+  await expectNoSidewaysScroll(page);
+  await expectNoAxeViolations(page);
+});

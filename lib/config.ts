@@ -160,6 +160,21 @@ const envSchema = z.object({
   PLATFORM_B_APP_SECRET: z.string().optional(),
   /** TikTok's rate-limit codes (40100...) say no wait: the jobs wait this long before calling again. */
   PLATFORM_B_BUSY_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).optional().default(60),
+  /** Google Drive import (docs/import.md): the OAuth client (Web application) and, for the Picker, its browser API key and project number. */
+  GOOGLE_DRIVE_CLIENT_ID: z.string().optional(),
+  GOOGLE_DRIVE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_DRIVE_PICKER_API_KEY: z.string().optional(),
+  GOOGLE_DRIVE_APP_ID: z.string().optional(),
+  /** Google's consent page and OAuth token endpoint, and the Drive API's base (v3 paths are added); tests point them at local fakes. */
+  GOOGLE_OAUTH_AUTHORIZE_URL: z.url().optional().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_OAUTH_TOKEN_URL: z.url().optional().default("https://oauth2.googleapis.com/token"),
+  GOOGLE_DRIVE_API_URL: z.url().optional().default("https://www.googleapis.com"),
+  /** Dropbox import (docs/import.md): the app (App folder access, or scoped full Dropbox) and its API hosts. */
+  DROPBOX_APP_KEY: z.string().optional(),
+  DROPBOX_APP_SECRET: z.string().optional(),
+  DROPBOX_AUTHORIZE_URL: z.url().optional().default("https://www.dropbox.com/oauth2/authorize"),
+  DROPBOX_API_URL: z.url().optional().default("https://api.dropboxapi.com"),
+  DROPBOX_CONTENT_URL: z.url().optional().default("https://content.dropboxapi.com"),
   /** Encrypts stored platform and storage credentials (lib/credentials); generated into DATA_DIR when unset on the embedded database. */
   CREDENTIALS_KEY: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
   /** Earlier CREDENTIALS_KEY values (comma-separated), still accepted for reading while credentials are re-encrypted. */
@@ -255,6 +270,11 @@ export interface Config {
     /** The live platforms' wire settings (lib/platforms/live). */
     platformA: { apiUrl: string; apiVersion: string; appId?: string; appSecret?: string };
     platformB: { apiUrl: string; appId?: string; appSecret?: string; busyWaitSeconds: number };
+  };
+  /** File-storage providers connected by OAuth for import (lib/import/sources); an app without its id and secret cannot be connected. */
+  storageProviders: {
+    googleDrive: { clientId?: string; clientSecret?: string; pickerApiKey?: string; appId?: string; authorizeUrl: string; tokenUrl: string; apiUrl: string };
+    dropbox: { appKey?: string; appSecret?: string; authorizeUrl: string; apiUrl: string; contentUrl: string };
   };
   /** Stored-credential encryption keys (lib/credentials): the current one (unset: generated, embedded database only) and earlier ones. */
   credentials: { key?: string; previousKeys: string[] };
@@ -352,6 +372,24 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
         appSecret: e.PLATFORM_A_APP_SECRET || undefined,
       },
       platformB: { apiUrl: e.PLATFORM_B_API_URL.replace(/\/$/, ""), appId: e.PLATFORM_B_APP_ID || undefined, appSecret: e.PLATFORM_B_APP_SECRET || undefined, busyWaitSeconds: e.PLATFORM_B_BUSY_WAIT_SECONDS },
+    },
+    storageProviders: {
+      googleDrive: {
+        clientId: e.GOOGLE_DRIVE_CLIENT_ID || undefined,
+        clientSecret: e.GOOGLE_DRIVE_CLIENT_SECRET || undefined,
+        pickerApiKey: e.GOOGLE_DRIVE_PICKER_API_KEY || undefined,
+        appId: e.GOOGLE_DRIVE_APP_ID || undefined,
+        authorizeUrl: e.GOOGLE_OAUTH_AUTHORIZE_URL,
+        tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
+        apiUrl: e.GOOGLE_DRIVE_API_URL.replace(/\/$/, ""),
+      },
+      dropbox: {
+        appKey: e.DROPBOX_APP_KEY || undefined,
+        appSecret: e.DROPBOX_APP_SECRET || undefined,
+        authorizeUrl: e.DROPBOX_AUTHORIZE_URL,
+        apiUrl: e.DROPBOX_API_URL.replace(/\/$/, ""),
+        contentUrl: e.DROPBOX_CONTENT_URL.replace(/\/$/, ""),
+      },
     },
     credentials: {
       key: e.CREDENTIALS_KEY || undefined,

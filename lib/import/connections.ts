@@ -3,8 +3,10 @@ import { seal } from "@/lib/credentials/sealed";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { getConfig } from "@/lib/services";
 import { resolveDeliverableUrl, WebhookUrlError } from "@/lib/webhooks/url-policy";
-import { type ConnectionRow, sourceFor } from "./sources";
+import { type ConnectionRow, oauthAppFor, oauthSession, oauthSourceFor, sourceFor } from "./sources";
+import { exchangeCode } from "./sources/oauth-session";
 import type { S3SourceSettings } from "./sources/s3";
 import { importUrlPolicy } from "./sources/url";
 
@@ -122,4 +124,92 @@ async function checkEndpoint(endpoint: string): Promise<void> {
     if (err instanceof WebhookUrlError) throw new AppError("invalid_input", `endpoint: ${err.message.replace("webhooks go to", "storage endpoints are")}`);
     throw err;
   }
+}
+
+export type OAuthStorageProvider = "google_drive" | "dropbox";
+
+export const OAUTH_STORAGE_PROVIDERS: readonly OAuthStorageProvider[] = ["google_drive", "dropbox"];
+
+/**
+ * The narrowest scopes that work: Drive's drive.file (only files the person picks in the Google
+ * Picker, or the app makes); Dropbox's metadata and content read (an App folder app sees only its folder).
+ */
+export const OAUTH_SCOPES: Record<OAuthStorageProvider, string> = {
+  google_drive: "https://www.googleapis.com/auth/drive.file",
+  dropbox: "account_info.read files.metadata.read files.content.read",
+};
+
+/** Where the browser goes to authorize the operator's app; null when the app is not configured. */
+export function storageAuthorizeUrl(provider: OAuthStorageProvider, options: { state: string; redirectUri: string }): string | null {
+  const app = oauthAppFor(provider);
+  if (!app) return null;
+  const { googleDrive, dropbox } = getConfig().storageProviders;
+  const url = new URL(provider === "google_drive" ? googleDrive.authorizeUrl : dropbox.authorizeUrl);
+  url.searchParams.set("client_id", app.clientId);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("redirect_uri", options.redirectUri);
+  url.searchParams.set("state", options.state);
+  url.searchParams.set("scope", OAUTH_SCOPES[provider]);
+  if (provider === "google_drive") {
+    // A refresh token, so watched folders sync while nobody is signed in.
+    url.searchParams.set("access_type", "offline");
+    url.searchParams.set("prompt", "consent");
+  } else {
+    url.searchParams.set("token_access_type", "offline");
+  }
+  return url.toString();
+}
+
+/** The OAuth callback's second half: the code for tokens, the account for a name, one sealed connection. */
+export async function connectOAuthStorage(
+  principal: Pick<Principal, "workspaceId" | "userId">,
+  provider: OAuthStorageProvider,
+  options: { code: string; redirectUri: string },
+): Promise<{ connection: StorageConnectionView }> {
+  const app = oauthAppFor(provider);
+  if (!app) throw new AppError("not_connected", `${provider} is not configured on this server`);
+  const { raw, ...secrets } = await exchangeCode(app, options.code, options.redirectUri);
+  const id = newId("stc");
+  const account = await oauthSourceFor(provider, id, secrets).account();
+  const who = account.emailAddress ?? account.displayName ?? (typeof raw.account_id === "string" ? raw.account_id : "account");
+  const created = await getDb().storageConnection.create({
+    data: {
+      id,
+      workspaceId: principal.workspaceId,
+      provider,
+      name: `${app.label} (${who})`,
+      settings: { account: who, scope: typeof raw.scope === "string" ? raw.scope : OAUTH_SCOPES[provider] },
+      credentialsCiphertext: seal(JSON.stringify(secrets), id),
+      status: "active",
+      createdById: principal.userId,
+    },
+  });
+  return { connection: toConnectionView(created as Row) };
+}
+
+/** Which OAuth providers the operator configured (the Import page offers only those), and the Drive Picker's browser keys. */
+export function oauthStorageSetup(): { google_drive: boolean; dropbox: boolean; picker: { apiKey: string; appId: string | null } | null } {
+  const { googleDrive } = getConfig().storageProviders;
+  return {
+    google_drive: oauthAppFor("google_drive") !== null,
+    dropbox: oauthAppFor("dropbox") !== null,
+    picker: oauthAppFor("google_drive") && googleDrive.pickerApiKey ? { apiKey: googleDrive.pickerApiKey, appId: googleDrive.appId ?? null } : null,
+  };
+}
+
+/**
+ * What the Google Picker needs in the browser for one Drive connection: a current access token
+ * (drive.file: the Picker is how files become visible to the app), the browser API key and the
+ * project number. Dashboard only; not a tool, so no API key or MCP client ever receives a token.
+ */
+export async function drivePickerSession(
+  principal: Pick<Principal, "workspaceId">,
+  connectionId: string,
+): Promise<{ accessToken: string; apiKey: string; appId: string | null }> {
+  const setup = oauthStorageSetup().picker;
+  if (!setup) throw new AppError("not_connected", "The Google Picker is not set up on this server (GOOGLE_DRIVE_PICKER_API_KEY)");
+  const connection = await findConnection(principal, connectionId);
+  if (connection.provider !== "google_drive") throw new AppError("invalid_input", `Storage connection ${connectionId} is not a Google Drive connection`);
+  sourceFor(connection); // a revoked connection answers not_connected
+  return { accessToken: await oauthSession(connection).accessToken(), ...setup };
 }

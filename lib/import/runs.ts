@@ -34,7 +34,11 @@ export async function importFiles(principal: Principal, input: ImportFilesInput)
   const files: SourceEntry[] = [];
   for (const path of input.paths) {
     if (path.endsWith("/")) files.push(...(await source.listFolder(path, null)).files);
-    else files.push(await source.stat(path));
+    else {
+      // Drive and Dropbox folders are ids and paths like files: what they are is known once asked.
+      const entry = await source.stat(path);
+      files.push(...(entry.isFolder ? (await source.listFolder(entry.id, null)).files : [entry]));
+    }
     if (files.length > MAX_IMPORT_FILES)
       throw new AppError("limit_exceeded", `More than ${MAX_IMPORT_FILES} files in one import: pick fewer, or watch the folder`);
   }
@@ -48,6 +52,7 @@ export async function importFiles(principal: Principal, input: ImportFilesInput)
     platform: input.platform ?? "platform_a",
     createdById: principal.userId,
     files,
+    revisionIsChecksum: source.revisionIsChecksum === true,
   });
   return { run: await runView(run.id, true) };
 }
@@ -61,6 +66,8 @@ export interface StartRunInput {
   platform: PlatformName;
   createdById: string;
   files: SourceEntry[];
+  /** The provider's revision is a checksum of the bytes (Drive, Dropbox): a known checksum under another id is a copy. */
+  revisionIsChecksum?: boolean;
 }
 
 /**
@@ -70,10 +77,12 @@ export interface StartRunInput {
 export async function startRun(input: StartRunInput): Promise<{ id: string }> {
   const db = getDb();
   const runId = newId("imr");
-  const known = await knownRevisions(input.workspaceId, input.connectionId, input.files);
+  const known = await knownRevisions(input.workspaceId, input.connectionId, input.files, input.revisionIsChecksum === true);
   const now = Date.now();
   const items = input.files.map((f, index) => {
-    const already = f.revision ? known.get(`${f.id}\n${f.revision}`) : undefined;
+    const already = f.revision ? (known.get(`${f.id}\n${f.revision}`) ?? (input.revisionIsChecksum ? known.get(`*\n${f.revision}`) : undefined)) : undefined;
+    // A second file of this run with the same checksum is the same bytes: the first one imports them.
+    if (input.revisionIsChecksum && f.revision && !already) known.set(`*\n${f.revision}`, runId);
     return {
       id: newId("imi"),
       workspaceId: input.workspaceId,
@@ -211,10 +220,23 @@ function toItemView(i: ItemRow, creativeId: string | null): ImportItemView {
   };
 }
 
-/** (sourceId, revision) pairs already imported (or on their way) through the connection -> the run that did it. */
-async function knownRevisions(workspaceId: string, connectionId: string, files: SourceEntry[]): Promise<Map<string, string>> {
+/**
+ * (sourceId, revision) pairs already imported (or on their way) through the connection -> the run
+ * that did it; with checksum revisions also ("*", checksum), whatever file had it.
+ */
+async function knownRevisions(workspaceId: string, connectionId: string, files: SourceEntry[], byChecksum: boolean): Promise<Map<string, string>> {
   const ids = files.filter((f) => f.revision).map((f) => f.id);
   const known = new Map<string, string>();
+  if (byChecksum) {
+    const sums = [...new Set(files.map((f) => f.revision).filter((r): r is string => r !== null))];
+    for (let i = 0; i < sums.length; i += 500) {
+      const rows = await getDb().importItem.findMany({
+        where: { workspaceId, connectionId, sourceRevision: { in: sums.slice(i, i + 500) }, status: { in: ["queued", "transferring", "imported"] } },
+        select: { sourceRevision: true, runId: true },
+      });
+      for (const r of rows) known.set(`*\n${r.sourceRevision}`, r.runId);
+    }
+  }
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await getDb().importItem.findMany({
       where: { workspaceId, connectionId, sourceId: { in: ids.slice(i, i + 500) }, status: { in: ["queued", "transferring", "imported"] } },
@@ -226,7 +248,7 @@ async function knownRevisions(workspaceId: string, connectionId: string, files: 
 }
 
 function revisionName(f: SourceEntry): string {
-  return f.revision?.startsWith('"') ? "ETag" : "revision";
+  return f.revision?.startsWith('"') ? "ETag" : "checksum";
 }
 
 async function checkTargetFolder(principal: Principal, value: string | undefined): Promise<string | null> {

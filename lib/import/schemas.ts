@@ -21,12 +21,12 @@ export const StorageConnectionSchema = z.object({
 });
 
 export const SourceEntrySchema = z.object({
-  id: z.string().describe("Pass to import_files as a path (S3 key; a folder id ends with /)"),
+  id: z.string().describe("Pass to import_files as a path, or a folder's to browse_storage (S3 key, a folder's ending with /; Drive file id; Dropbox file id or folder path)"),
   path: z.string(),
   name: z.string(),
   isFolder: z.boolean(),
   sizeBytes: z.number().nullable(),
-  revision: z.string().nullable().describe("The provider's version of the bytes (S3 ETag, Dropbox rev, Drive checksum)"),
+  revision: z.string().nullable().describe("The provider's version of the bytes (S3 ETag, Drive md5Checksum, Dropbox content_hash)"),
   modifiedAt: z.string().nullable(),
 });
 

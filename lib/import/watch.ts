@@ -75,7 +75,8 @@ export async function syncFolderNow(principal: Principal, input: { watchedFolder
 export async function syncWatchedFolder(watched: WatchedRow, options: { recordEmpty: boolean }): Promise<string | null> {
   const db = getDb();
   const connection = await findConnection({ workspaceId: watched.workspaceId }, watched.connectionId);
-  const listing = await sourceFor(connection).listFolder(watched.sourcePath, watched.cursor);
+  const source = sourceFor(connection);
+  const listing = await source.listFolder(watched.sourcePath, watched.cursor);
   const known = await db.importItem.findMany({
     where: {
       workspaceId: watched.workspaceId,
@@ -100,6 +101,7 @@ export async function syncWatchedFolder(watched: WatchedRow, options: { recordEm
     platform: watched.platform,
     createdById: watched.createdById,
     files,
+    revisionIsChecksum: source.revisionIsChecksum === true,
   });
   await db.watchedFolder.update({ where: { id: watched.id }, data: { cursor: listing.cursor, lastSyncAt: new Date() } });
   return run.id;

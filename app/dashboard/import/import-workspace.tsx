@@ -1,11 +1,13 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
 import { callTool, type ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
 import { Field, SelectField, TextArea } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
+import type { OAuthStorageSetup } from "@/lib/dashboard/storage-oauth";
+import { DrivePickerButton } from "./drive-picker";
 
 type Connection = ToolOutput<"list_storage_connections">["connections"][number];
 type Run = ToolOutput<"list_import_runs">["runs"][number];
@@ -14,9 +16,23 @@ type Folder = { id: string; name: string; parentId: string | null };
 const message = (e: unknown) => (e instanceof ApiError ? e.message : "That did not work. Please try again.");
 const PROVIDER_LABEL: Record<Connection["provider"], string> = { s3: "S3 bucket", url: "Public URLs", dropbox: "Dropbox", google_drive: "Google Drive" };
 
-export function ImportWorkspace({ folders, canImport, mustPickFolder }: { folders: Folder[]; canImport: boolean; mustPickFolder: boolean }) {
+export function ImportWorkspace({
+  folders,
+  canImport,
+  mustPickFolder,
+  oauth,
+  connectedId,
+  connectError,
+}: {
+  folders: Folder[];
+  canImport: boolean;
+  mustPickFolder: boolean;
+  oauth: OAuthStorageSetup;
+  connectedId: string | null;
+  connectError: string | null;
+}) {
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(connectError);
   const [notice, setNotice] = useState<string | null>(null);
   const [browsing, setBrowsing] = useState<Connection | null>(null);
   const connections = useQuery({ queryKey: ["storage-connections"], queryFn: () => callTool("list_storage_connections"), enabled: canImport });
@@ -27,6 +43,10 @@ export function ImportWorkspace({ folders, canImport, mustPickFolder }: { folder
     enabled: canImport,
     refetchInterval: (q) => (q.state.data?.runs.some((r) => r.status === "running") ? 2000 : false),
   });
+  const justConnected = connectedId ? connections.data?.connections.find((c) => c.id === connectedId) : undefined;
+  useEffect(() => {
+    if (justConnected) setNotice(`Connected ${justConnected.name}.`);
+  }, [justConnected]);
   const refresh = () => Promise.all(["storage-connections", "watched-folders", "import-runs"].map((k) => queryClient.invalidateQueries({ queryKey: [k] })));
   const done = (text: string) => {
     setError(null);
@@ -80,7 +100,10 @@ export function ImportWorkspace({ folders, canImport, mustPickFolder }: { folder
                         {typeof c.settings.endpoint === "string" ? ` · ${c.settings.endpoint}` : ""}
                       </p>
                     </td>
-                    <td className="px-4 py-3">{c.status === "active" ? <Badge tone="green">Active</Badge> : <Badge>Disconnected</Badge>}</td>
+                    <td className="px-4 py-3">
+                      {c.status === "active" ? <Badge tone="green">Active</Badge> : <Badge>Disconnected</Badge>}
+                      {c.status === "revoked" && c.statusReason && <p className="mt-1 max-w-xs text-xs text-slate-600">{c.statusReason}</p>}
+                    </td>
                     <td className="px-4 py-3 text-right">
                       {c.status === "active" && (
                         <div className="flex flex-wrap justify-end gap-2">
@@ -110,9 +133,10 @@ export function ImportWorkspace({ folders, canImport, mustPickFolder }: { folder
             </table>
           </div>
           {connections.data?.connections.length === 0 && (
-            <EmptyState title="No storage connected yet">Connect a bucket or public links below to import from them.</EmptyState>
+            <EmptyState title="No storage connected yet">Connect Google Drive, Dropbox, a bucket or public links below to import from them.</EmptyState>
           )}
         </Card>
+        <OAuthConnect oauth={oauth} />
         <ConnectForm onConnected={(c) => done(`Connected ${c.name}.`)} onError={failed} />
       </Section>
 
@@ -121,6 +145,7 @@ export function ImportWorkspace({ folders, canImport, mustPickFolder }: { folder
           <Browser
             key={browsing.id}
             connection={browsing}
+            picker={oauth.picker !== null}
             folders={folders}
             mustPickFolder={mustPickFolder}
             onStarted={(run) => done(`Importing ${run.itemCount} file${run.itemCount === 1 ? "" : "s"}.`)}
@@ -219,6 +244,34 @@ function RunRow({ run, connectionName }: { run: Run; connectionName: string }) {
   );
 }
 
+const OAUTH_PROVIDERS = [
+  { provider: "google_drive", label: "Google Drive", hint: "Only the files you pick or import are shared with Adloom (drive.file)." },
+  { provider: "dropbox", label: "Dropbox", hint: "Read-only: Adloom reads files and folders, never changes them." },
+] as const;
+
+/** Google Drive and Dropbox connect by OAuth: a link to the provider's consent page through our start route. */
+function OAuthConnect({ oauth }: { oauth: OAuthStorageSetup }) {
+  return (
+    <div className="mt-4 grid gap-3 sm:grid-cols-2" role="group" aria-label="Connect by signing in">
+      {OAUTH_PROVIDERS.map(({ provider, label, hint }) => (
+        <div key={provider} className="rounded-md border border-slate-200 p-3">
+          {oauth[provider] ? (
+            <a
+              href={`/api/import/oauth/${provider}/start`}
+              className="inline-flex items-center rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            >
+              Connect {label}
+            </a>
+          ) : (
+            <p className="text-sm font-medium text-slate-800">{label}</p>
+          )}
+          <p className="mt-1 text-xs text-slate-600">{oauth[provider] ? hint : `Not set up on this server: the operator adds the ${label} app (docs/import.md).`}</p>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 function ConnectForm({ onConnected, onError }: { onConnected: (c: Connection) => void; onError: (e: unknown) => void }) {
   const [provider, setProvider] = useState<"s3" | "url">("s3");
   const connect = useMutation({
@@ -280,6 +333,7 @@ function ConnectForm({ onConnected, onError }: { onConnected: (c: Connection) =>
 
 function Browser({
   connection,
+  picker,
   folders,
   mustPickFolder,
   onStarted,
@@ -287,13 +341,16 @@ function Browser({
   onError,
 }: {
   connection: Connection;
+  picker: boolean;
   folders: Folder[];
   mustPickFolder: boolean;
   onStarted: (run: Run) => void;
   onWatched: (path: string) => void;
   onError: (e: unknown) => void;
 }) {
-  const [path, setPath] = useState("");
+  // Folders opened, top first: Drive folders are ids, so "up" is where we came from, not a path's parent.
+  const [trail, setTrail] = useState<{ id: string; name: string }[]>([]);
+  const path = trail.at(-1)?.id ?? "";
   const [picked, setPicked] = useState<string[]>([]);
   const [links, setLinks] = useState("");
   const [folderId, setFolderId] = useState(mustPickFolder ? (folders[0]?.id ?? "") : "");
@@ -315,11 +372,10 @@ function Browser({
   });
   const watch = useMutation({
     mutationFn: () => callTool("watch_storage_folder", { connectionId: connection.id, path, ...target }),
-    onSuccess: () => onWatched(path),
+    onSuccess: () => onWatched(trail.map((t) => t.name).join("/")),
     onError,
   });
   const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id]));
-  const up = path.split("/").filter(Boolean).slice(0, -1).join("/");
 
   return (
     <Card className="space-y-4 p-4">
@@ -355,9 +411,9 @@ function Browser({
         <>
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <span className="text-slate-600">Folder:</span>
-            <span className="break-all font-mono text-xs text-slate-900">/{path}</span>
+            <span className="break-all font-mono text-xs text-slate-900">/{trail.map((t) => t.name).join("/")}</span>
             {path && (
-              <Button size="sm" variant="ghost" onClick={() => setPath(up ? `${up}/` : "")}>
+              <Button size="sm" variant="ghost" onClick={() => setTrail((t) => t.slice(0, -1))}>
                 Up one level
               </Button>
             )}
@@ -367,7 +423,7 @@ function Browser({
             {listing.data?.entries.map((e) => (
               <li key={e.id} className="flex min-w-0 items-center gap-3 px-3 py-2 text-sm">
                 {e.isFolder ? (
-                  <button type="button" className="min-w-0 truncate font-medium text-indigo-700 hover:underline" onClick={() => setPath(e.id)}>
+                  <button type="button" className="min-w-0 truncate font-medium text-indigo-700 hover:underline" onClick={() => setTrail((t) => [...t, { id: e.id, name: e.name }])}>
                     {e.name}/
                   </button>
                 ) : (
@@ -393,6 +449,9 @@ function Browser({
             <Button variant="secondary" disabled={watch.isPending} onClick={() => watch.mutate()}>
               Watch this folder
             </Button>
+            {connection.provider === "google_drive" && picker && (
+              <DrivePickerButton connectionId={connection.id} onPicked={(ids) => importFiles.mutate(ids)} onError={onError} />
+            )}
           </div>
         </>
       )}

@@ -3,13 +3,14 @@ import { PlanRequired } from "@/components/dashboard/page-gates";
 import { PageHeader } from "@/components/ui/misc";
 import { can, planStatus } from "@/lib/dashboard/access";
 import { requirePrincipal } from "@/lib/dashboard/current";
+import { oauthStorageSetup } from "@/lib/dashboard/storage-oauth";
 import { listVisibleFolders } from "@/lib/read-models/library";
 import { ImportWorkspace } from "./import-workspace";
 
 export const metadata: Metadata = { title: "Import" };
 export const dynamic = "force-dynamic";
 
-export default async function ImportPage() {
+export default async function ImportPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const principal = await requirePrincipal();
   if (!planStatus(principal.workspace).dashboardAccess) {
     return (
@@ -19,13 +20,23 @@ export default async function ImportPage() {
     );
   }
   const folders = await listVisibleFolders(principal);
+  // The OAuth callback comes back here with ?connected=<id> or ?error=<why>.
+  const query = await searchParams;
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
   return (
     <>
       <PageHeader
         title="Import"
-        description="Bring creatives in from a bucket or public links: pick files once, or watch a folder so new files arrive on their own. Each file becomes an upload; files imported before are skipped."
+        description="Bring creatives in from Google Drive, Dropbox, a bucket or public links: pick files once, or watch a folder so new files arrive on their own. Each file becomes an upload; files imported before are skipped."
       />
-      <ImportWorkspace folders={folders} canImport={can(principal, "imports.run")} mustPickFolder={principal.folderIds !== null} />
+      <ImportWorkspace
+        folders={folders}
+        canImport={can(principal, "imports.run")}
+        mustPickFolder={principal.folderIds !== null}
+        oauth={oauthStorageSetup()}
+        connectedId={first(query.connected)}
+        connectError={first(query.error)}
+      />
     </>
   );
 }

@@ -1,5 +1,9 @@
 import { open } from "@/lib/credentials/sealed";
 import { AppError } from "@/lib/errors";
+import { getConfig } from "@/lib/services";
+import { DropboxSource } from "./dropbox";
+import { GoogleDriveSource } from "./google-drive";
+import { type OAuthApp, type OAuthSecrets, OAuthSession } from "./oauth-session";
 import { S3Source, type S3SourceSecrets, type S3SourceSettings } from "./s3";
 import type { StorageSource } from "./types";
 import { UrlSource } from "./url";
@@ -25,9 +29,38 @@ export function sourceFor(connection: ConnectionRow): StorageSource {
       return new S3Source(connection.settings as S3SourceSettings, secretsOf<S3SourceSecrets>(connection));
     case "url":
       return new UrlSource();
-    default:
-      throw new AppError("not_connected", `Storage connection ${connection.id}: ${connection.provider} is not available in this version`);
+    case "google_drive":
+      return new GoogleDriveSource(getConfig().storageProviders.googleDrive.apiUrl, oauthSession(connection));
+    case "dropbox": {
+      const { apiUrl, contentUrl } = getConfig().storageProviders.dropbox;
+      return new DropboxSource(apiUrl, contentUrl, oauthSession(connection));
+    }
   }
+}
+
+/** The operator's OAuth app for a provider, or null when it is not configured. */
+export function oauthAppFor(provider: "google_drive" | "dropbox"): OAuthApp | null {
+  const { googleDrive, dropbox } = getConfig().storageProviders;
+  if (provider === "google_drive") {
+    return googleDrive.clientId && googleDrive.clientSecret
+      ? { label: "Google Drive", tokenUrl: googleDrive.tokenUrl, clientId: googleDrive.clientId, clientSecret: googleDrive.clientSecret }
+      : null;
+  }
+  return dropbox.appKey && dropbox.appSecret
+    ? { label: "Dropbox", tokenUrl: `${dropbox.apiUrl}/oauth2/token`, clientId: dropbox.appKey, clientSecret: dropbox.appSecret }
+    : null;
+}
+
+/** The provider client for tokens just obtained (before the connection row exists). */
+export function oauthSourceFor(provider: "google_drive" | "dropbox", connectionId: string, secrets: OAuthSecrets): GoogleDriveSource | DropboxSource {
+  const session = new OAuthSession(connectionId, secrets, oauthAppFor(provider));
+  if (provider === "google_drive") return new GoogleDriveSource(getConfig().storageProviders.googleDrive.apiUrl, session);
+  const { apiUrl, contentUrl } = getConfig().storageProviders.dropbox;
+  return new DropboxSource(apiUrl, contentUrl, session);
+}
+
+export function oauthSession(connection: ConnectionRow): OAuthSession {
+  return new OAuthSession(connection.id, secretsOf<OAuthSecrets>(connection), oauthAppFor(connection.provider as "google_drive" | "dropbox"));
 }
 
 function secretsOf<T>(connection: ConnectionRow): T {

@@ -36,4 +36,9 @@ export interface StorageSource {
   listFolder(path: string, cursor: string | null): Promise<{ files: SourceEntry[]; cursor: string | null }>;
   /** Checks the credentials reach the place (on connect). */
   verify(): Promise<void>;
+  /**
+   * True when `revision` is a checksum of the bytes (Drive md5Checksum, Dropbox content_hash): the
+   * same revision under another id is then the same file, skipped without being read.
+   */
+  readonly revisionIsChecksum?: boolean;
 }

@@ -242,7 +242,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "connect_storage",
     "title": "Connect file storage",
-    "description": "Connects external file storage to import creatives from: an S3-compatible bucket by access key (any https endpoint; the key is checked by listing the bucket and stored encrypted), or public HTTPS URLs (provider url, no credentials). Dropbox and Google Drive connect by OAuth from the dashboard's Import page.",
+    "description": "Connects external file storage to import creatives from: an S3-compatible bucket by access key (any https endpoint; the key is checked by listing the bucket and stored encrypted), or public HTTPS URLs (provider url, no credentials). Google Drive (drive.file scope) and Dropbox (read-only scopes) connect by OAuth from the dashboard's Import page (a consent page needs a browser); the other import tools then use them like any connection.",
     "category": "import",
     "readOnly": false,
     "destructive": false,
@@ -313,7 +313,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "list_storage_connections",
     "title": "List storage connections",
-    "description": "The workspace's storage connections, newest first, with their status (revoked ones stay listed and answer not_connected). Secrets are never shown.",
+    "description": "The workspace's storage connections, newest first, with their status: revoked ones (disconnected, or refused by Google Drive or Dropbox, with the provider's reason in statusReason) stay listed and answer not_connected. Secrets and tokens are never shown.",
     "category": "import",
     "readOnly": true,
     "destructive": false,
@@ -355,7 +355,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "browse_storage",
     "title": "Browse storage",
-    "description": "One level of a connection's folder: sub-folders first, then files, with size and the provider's revision. path is a key prefix (S3, e.g. campaigns/spring/), empty for the top. Paginated: pass nextCursor back as cursor.",
+    "description": "One level of a connection's folder: sub-folders first, then files, with size and the provider's revision (S3 ETag, Drive md5Checksum, Dropbox content_hash). path is a folder's id from an earlier listing: an S3 key prefix (campaigns/spring/), a Google Drive folder id, or a Dropbox path (/Campaigns/Spring); empty for the top. Paginated: pass nextCursor back as cursor.",
     "category": "import",
     "readOnly": true,
     "destructive": false,
@@ -394,7 +394,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "import_files",
     "title": "Import files from storage",
-    "description": "Imports files from a storage connection: each file is streamed into the library and becomes an upload (type, size and format checked as for an upload; its job pushes it to the ad account and files the creative). paths are file ids from browse_storage (S3 keys; an id ending in / takes the whole folder) or, for a url connection, https URLs. At most 500 files. Files imported before (same provider revision, or same bytes) are skipped. Answers the run at once; poll list_import_runs with runId.",
+    "description": "Imports files from a storage connection: each file is streamed into the library and becomes an upload (type, size and format checked as for an upload; its job pushes it to the ad account and files the creative). paths are ids from browse_storage (S3 keys, Drive file ids, Dropbox ids or paths); a folder's id (an S3 prefix ending in /, a Drive folder id, a Dropbox folder path) takes the whole folder; for a url connection, https URLs. At most 500 files. Files imported before are skipped: same provider revision (on Drive and Dropbox a checksum, so renamed copies are skipped unread) or same bytes. Answers the run at once; poll list_import_runs with runId.",
     "category": "import",
     "readOnly": false,
     "destructive": false,
@@ -487,7 +487,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "watch_storage_folder",
     "title": "Watch a storage folder",
-    "description": "Watches a folder of a storage connection: every quarter hour (or with sync_watched_folder) its new files are imported into the library folder given; files already imported (same provider revision or same bytes) are skipped and near-duplicate images are flagged. conflict if the folder is already watched.",
+    "description": "Watches a folder of a storage connection: every quarter hour (or with sync_watched_folder) its new files are imported (incrementally: Drive's changes feed, Dropbox's cursor, a bucket's listing by key and ETag) into the library folder given; files already imported (same provider revision or same bytes) are skipped and near-duplicate images are flagged. conflict if the folder is already watched.",
     "category": "import",
     "readOnly": false,
     "destructive": false,
@@ -503,7 +503,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
         "path": {
           "type": "string",
           "maxLength": 1024,
-          "description": "The folder (S3 key prefix)"
+          "description": "The folder: S3 key prefix, Google Drive folder id or Dropbox path (empty: the top)"
         },
         "folderId": {
           "description": "Folder the creatives are filed under (default: the library root)",

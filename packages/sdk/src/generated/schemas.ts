@@ -536,7 +536,7 @@ export interface BrowseStorageInput {
 export interface BrowseStorageResult {
   entries: {
     /**
-     * Pass to import_files as a path (S3 key; a folder id ends with /)
+     * Pass to import_files as a path, or a folder's to browse_storage (S3 key, a folder's ending with /; Drive file id; Dropbox file id or folder path)
      */
     id: string;
     path: string;
@@ -544,7 +544,7 @@ export interface BrowseStorageResult {
     isFolder: boolean;
     sizeBytes: number | null;
     /**
-     * The provider's version of the bytes (S3 ETag, Dropbox rev, Drive checksum)
+     * The provider's version of the bytes (S3 ETag, Drive md5Checksum, Dropbox content_hash)
      */
     revision: string | null;
     modifiedAt: string | null;
@@ -693,7 +693,7 @@ export interface WatchStorageFolderInput {
    */
   connectionId: string;
   /**
-   * The folder (S3 key prefix)
+   * The folder: S3 key prefix, Google Drive folder id or Dropbox path (empty: the top)
    */
   path: string;
   /**
