@@ -371,7 +371,12 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
         appId: e.PLATFORM_A_APP_ID || undefined,
         appSecret: e.PLATFORM_A_APP_SECRET || undefined,
       },
-      platformB: { apiUrl: e.PLATFORM_B_API_URL.replace(/\/$/, ""), appId: e.PLATFORM_B_APP_ID || undefined, appSecret: e.PLATFORM_B_APP_SECRET || undefined, busyWaitSeconds: e.PLATFORM_B_BUSY_WAIT_SECONDS },
+      platformB: {
+        apiUrl: e.PLATFORM_B_API_URL.replace(/\/$/, ""),
+        appId: e.PLATFORM_B_APP_ID || undefined,
+        appSecret: e.PLATFORM_B_APP_SECRET || undefined,
+        busyWaitSeconds: e.PLATFORM_B_BUSY_WAIT_SECONDS,
+      },
     },
     storageProviders: {
       googleDrive: {

@@ -15,7 +15,12 @@ export interface TurnedAway {
  * schedule) up to each wait, counted from after the whole first pass, then that pull's step again.
  * A wait longer than `maxWaitSeconds` (about the schedule's period) is left to the next scheduled run.
  */
-export async function pullAgainAfterWaits<T>(step: Steps, turnedAway: TurnedAway[], pullAgain: (key: string) => Promise<T>, maxWaitSeconds: number): Promise<T[]> {
+export async function pullAgainAfterWaits<T>(
+  step: Steps,
+  turnedAway: TurnedAway[],
+  pullAgain: (key: string) => Promise<T>,
+  maxWaitSeconds: number,
+): Promise<T[]> {
   const due = turnedAway.filter((t) => t.retryAfterSeconds <= maxWaitSeconds).sort((a, b) => a.retryAfterSeconds - b.retryAfterSeconds);
   const results: T[] = [];
   let slept = 0;

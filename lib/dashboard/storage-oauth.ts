@@ -2,7 +2,14 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { cookies } from "next/headers";
 import { can } from "@/lib/auth/authorize";
 import { AppError } from "@/lib/errors";
-import { connectOAuthStorage, drivePickerSession, OAUTH_STORAGE_PROVIDERS, oauthStorageSetup, type OAuthStorageProvider, storageAuthorizeUrl } from "@/lib/import/connections";
+import {
+  connectOAuthStorage,
+  drivePickerSession,
+  OAUTH_STORAGE_PROVIDERS,
+  oauthStorageSetup,
+  type OAuthStorageProvider,
+  storageAuthorizeUrl,
+} from "@/lib/import/connections";
 import { log } from "@/lib/log";
 import { getConfig } from "@/lib/services";
 import { currentPrincipal } from "./current";
@@ -67,7 +74,8 @@ export async function finishStorageConnect(provider: OAuthStorageProvider, query
   if (!can(principal, "imports.run")) return back({ error: "Your role cannot connect file storage." });
   const code = query.get("code");
   // Both providers send error (access_denied when the person declined) and may add error_description.
-  if (!code) return back({ error: `${LABEL[provider]} was not connected${query.get("error") ? ` (${query.get("error_description") ?? query.get("error")})` : ""}.` });
+  if (!code)
+    return back({ error: `${LABEL[provider]} was not connected${query.get("error") ? ` (${query.get("error_description") ?? query.get("error")})` : ""}.` });
   try {
     const { connection } = await connectOAuthStorage(principal, provider, { code, redirectUri: redirectUri(provider) });
     return back({ connected: connection.id });
@@ -83,7 +91,8 @@ export async function finishStorageConnect(provider: OAuthStorageProvider, query
  * Drive connection. Same-origin dashboard requests only; another workspace's connection is not_found.
  */
 export async function drivePickerResponse(request: Request): Promise<Response> {
-  const fail = (code: string, message: string, status: number) => Response.json({ error: { code, message } }, { status, headers: { "Cache-Control": "no-store" } });
+  const fail = (code: string, message: string, status: number) =>
+    Response.json({ error: { code, message } }, { status, headers: { "Cache-Control": "no-store" } });
   const site = request.headers.get("sec-fetch-site");
   if (site && site !== "same-origin") return fail("forbidden", "The Picker token is for the dashboard only", 403);
   const principal = await currentPrincipal();

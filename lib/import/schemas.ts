@@ -21,7 +21,11 @@ export const StorageConnectionSchema = z.object({
 });
 
 export const SourceEntrySchema = z.object({
-  id: z.string().describe("Pass to import_files as a path, or a folder's to browse_storage (S3 key, a folder's ending with /; Drive file id; Dropbox file id or folder path)"),
+  id: z
+    .string()
+    .describe(
+      "Pass to import_files as a path, or a folder's to browse_storage (S3 key, a folder's ending with /; Drive file id; Dropbox file id or folder path)",
+    ),
   path: z.string(),
   name: z.string(),
   isFolder: z.boolean(),

@@ -79,7 +79,8 @@ export async function getInsights(
     ids = top.map((t) => t.id);
   }
   if (!ids.length) return { level: input.level, since, until, currency, rows: [] };
-  if (input.breakdown === "hour") return { level: input.level, since, until, currency, rows: await hourlyRows(principal.workspaceId, input.level, ids, since, until) };
+  if (input.breakdown === "hour")
+    return { level: input.level, since, until, currency, rows: await hourlyRows(principal.workspaceId, input.level, ids, since, until) };
   const daily = input.breakdown === "day";
   const sums = await queryRows<Record<string, string | number | null>>(
     `SELECT ${column} AS id, ${daily ? "date" : "NULL::text AS date"},

@@ -66,8 +66,11 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   let hourly: HourlyInsight[] = [];
   if (ads.length && api.getHourlyInsights) {
     const firstHourlyDay = addDays(info.today, -(HOURLY_FIRST_DAYS - 1));
+    // biome-ignore lint/complexity/useMathMinMax: ISO dates (strings) compare in order; Math.max would need numbers
     const hourlySince = since > firstHourlyDay ? since : firstHourlyDay;
-    hourly = (await withBusyRetry(() => api.getHourlyInsights!(account, { since: hourlySince, until: info.today }))).filter((r) => byExternal.has(r.adExternalId));
+    hourly = (await withBusyRetry(() => api.getHourlyInsights!(account, { since: hourlySince, until: info.today }))).filter((r) =>
+      byExternal.has(r.adExternalId),
+    );
     for (let i = 0; i < hourly.length; i += INSIGHT_CHUNK) {
       if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
       await writeHourlyChunk(workspaceId, platform, hourly.slice(i, i + INSIGHT_CHUNK), byExternal);

@@ -28,9 +28,7 @@ export async function rollupTargets(onlyWorkspaceId?: string): Promise<RollupTar
 }
 
 /** A failed pull; `retryAfterSeconds` when the platform is rate limiting (the wait it asked for). */
-export type AccountOutcome =
-  | (PullResult & { ok: true })
-  | { ok: false; workspaceId: string; platform: Platform; error: string; retryAfterSeconds?: number };
+export type AccountOutcome = (PullResult & { ok: true }) | { ok: false; workspaceId: string; platform: Platform; error: string; retryAfterSeconds?: number };
 
 /** One account's pull; a failure is recorded and answered, never thrown, so the other accounts go on. */
 export async function rollupAccount(workspaceId: string, platform: Platform, options: PullOptions = {}): Promise<AccountOutcome | null> {

@@ -271,7 +271,9 @@ describe("platform_b live (TikTok API for Business)", () => {
     });
     await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
     // The daily read (the hourly one follows it: next case).
-    const report = calls("report/integrated/get/").filter((r) => !JSON.parse(r.query.get("dimensions")!).includes("stat_time_hour")).at(-1)!;
+    const report = calls("report/integrated/get/")
+      .filter((r) => !JSON.parse(r.query.get("dimensions")!).includes("stat_time_hour"))
+      .at(-1)!;
     expect(Object.fromEntries(report.query)).toMatchObject({ advertiser_id: ADVERTISER, report_type: "BASIC", data_level: "AUCTION_AD" });
     expect(JSON.parse(report.query.get("dimensions")!)).toEqual(["ad_id", "stat_time_day"]);
     expect(JSON.parse(report.query.get("metrics")!)).toEqual(expect.arrayContaining(["spend", "impressions", "clicks", "conversion"]));

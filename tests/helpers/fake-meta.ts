@@ -77,7 +77,12 @@ export interface FakeMeta {
     row: { impressions: number; reach: number; clicks: number; spend: string; purchases?: number; purchaseValue?: string; frequency?: number },
   ): void;
   /** Delivery of an ad in one hour of a day, the account's time zone (what the hourly breakdown reports). */
-  setHourlyInsights(adId: string, date: string, hour: number, row: { impressions: number; clicks: number; spend: string; purchases?: number; purchaseValue?: string }): void;
+  setHourlyInsights(
+    adId: string,
+    date: string,
+    hour: number,
+    row: { impressions: number; clicks: number; spend: string; purchases?: number; purchaseValue?: string },
+  ): void;
   /** A person comments on the ad's post. */
   comment(adId: string, message: string, options?: { author?: string; at?: Date }): Comment;
   comments: Map<string, Comment>;
@@ -615,8 +620,11 @@ export async function fakeMeta(options: {
   /** The hourly breakdowns (Insights Breakdowns reference): unique fields (reach, frequency, unique_*) are refused with them. */
   function hourlyOf(ads: Obj[], range: { since: string; until: string }, p: Record<string, string>, currency: string): Answer {
     const HOURLY = ["hourly_stats_aggregated_by_advertiser_time_zone", "hourly_stats_aggregated_by_audience_time_zone"];
-    if (!HOURLY.includes(p.breakdowns!)) return invalidParam(`breakdowns[0] must be one of the following values: ${HOURLY.join(", ")} (this fake answers the hourly ones)`);
-    const fields = String(p.fields ?? "").split(",").map((f) => f.trim());
+    if (!HOURLY.includes(p.breakdowns!))
+      return invalidParam(`breakdowns[0] must be one of the following values: ${HOURLY.join(", ")} (this fake answers the hourly ones)`);
+    const fields = String(p.fields ?? "")
+      .split(",")
+      .map((f) => f.trim());
     const unique = fields.find((f) => f === "reach" || f === "frequency" || f.startsWith("unique_"));
     if (unique) return invalidParam(`${unique} is not supported with the hourly breakdowns`);
     const rows: Record<string, any>[] = [];

@@ -29,7 +29,13 @@ async function listen(requests: SeenRequest[], handle: (req: SeenRequest, res: h
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const seen = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const seen = {
+        method: req.method ?? "GET",
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       requests.push(seen);
       try {
         handle(seen, res);
@@ -107,7 +113,8 @@ class TokenBook {
       return json(res, 200, { access_token: this.newAccess(), expires_in: this.expiresIn, refresh_token: refresh, token_type: "Bearer", ...extra });
     }
     if (grant === "refresh_token") {
-      if (!this.refresh.has(form.get("refresh_token") ?? "")) return json(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." });
+      if (!this.refresh.has(form.get("refresh_token") ?? ""))
+        return json(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." });
       return json(res, 200, { access_token: this.newAccess(), expires_in: this.expiresIn, token_type: "Bearer", ...extra });
     }
     return json(res, 400, { error: "unsupported_grant_type", error_description: `Invalid grant_type: ${grant}` });
@@ -172,7 +179,9 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
   const tokens = new TokenBook(options.clientId, options.clientSecret, 3599);
   const requests: SeenRequest[] = [];
   const rootId = `0A${randomBytes(6).toString("hex")}`;
-  const files = new Map<string, DriveFile>([[rootId, { id: rootId, name: "My Drive", mimeType: FOLDER, parents: [], modifiedTime: new Date().toISOString(), trashed: false }]]);
+  const files = new Map<string, DriveFile>([
+    [rootId, { id: rootId, name: "My Drive", mimeType: FOLDER, parents: [], modifiedTime: new Date().toISOString(), trashed: false }],
+  ]);
   const changes: string[] = []; // file ids, in order; the page token is the 1-based position
   let seq = 0;
   const newId = () => `1${randomBytes(12).toString("base64url")}${++seq}`;
@@ -250,7 +259,8 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
       const f = files.get(resolve(decodeURIComponent(single[1]!)));
       if (!f) return error(res, 404, `File not found: ${single[1]}.`, "notFound", "fileId");
       if (q.get("alt") === "media") {
-        if (!f.bytes) return error(res, 403, "Only files with binary content can be downloaded. Use Export with Docs Editors files.", "fileNotDownloadable", "alt");
+        if (!f.bytes)
+          return error(res, 403, "Only files with binary content can be downloaded. Use Export with Docs Editors files.", "fileNotDownloadable", "alt");
         res.writeHead(200, { "Content-Type": f.mimeType, "Content-Length": String(f.bytes.length) });
         return res.end(f.bytes);
       }
@@ -324,7 +334,12 @@ export interface DropboxFake {
 /** Dropbox's content hash: SHA-256 of the concatenated SHA-256 digests of each 4 MiB block. */
 export function dropboxContentHash(bytes: Buffer): string {
   const blocks: Buffer[] = [];
-  for (let i = 0; i < bytes.length; i += 4 * 1024 * 1024) blocks.push(createHash("sha256").update(bytes.subarray(i, i + 4 * 1024 * 1024)).digest());
+  for (let i = 0; i < bytes.length; i += 4 * 1024 * 1024)
+    blocks.push(
+      createHash("sha256")
+        .update(bytes.subarray(i, i + 4 * 1024 * 1024))
+        .digest(),
+    );
   return createHash("sha256").update(Buffer.concat(blocks)).digest("hex");
 }
 
@@ -397,14 +412,24 @@ export async function startDropboxFake(options: { appKey: string; appSecret: str
 
   const rpc = await listen(requests, (req, res) => {
     if (req.path === "/oauth2/authorize") return tokens.authorize(req, res);
-    if (req.path === "/oauth2/token") return tokens.handle(req, res, { scope: "account_info.read files.content.read files.metadata.read", uid: "12345", account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc" });
+    if (req.path === "/oauth2/token")
+      return tokens.handle(req, res, {
+        scope: "account_info.read files.content.read files.metadata.read",
+        uid: "12345",
+        account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc",
+      });
     if (req.method !== "POST") return badInput(res, req.path.slice(3), "Expected POST");
     if (!authorized(req, res)) return;
     const route = req.path.replace(/^\/2\//, "");
     if (route === "users/get_current_account") {
       // No arguments: no body (or the JSON null).
-      if (req.body && req.body !== "null") return badInput(res, route, "This function requires its argument in the HTTP request body, but it must be null or absent.");
-      return json(res, 200, { account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc", name: { given_name: "Dee", surname: "Box", display_name: "Dee Box" }, email: "dee@example.com" });
+      if (req.body && req.body !== "null")
+        return badInput(res, route, "This function requires its argument in the HTTP request body, but it must be null or absent.");
+      return json(res, 200, {
+        account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc",
+        name: { given_name: "Dee", surname: "Box", display_name: "Dee Box" },
+        email: "dee@example.com",
+      });
     }
     if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
       return badInput(res, route, `Bad HTTP "Content-Type" header: "${req.headers["content-type"] ?? ""}". Expecting one of "application/json".`);
@@ -447,7 +472,11 @@ export async function startDropboxFake(options: { appKey: string; appSecret: str
     }
     const n = find(args.path);
     if (!n || n.folder) return endpointError(res, "path/not_found/", { ".tag": "path", path: { ".tag": "not_found" } });
-    res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": String(n.bytes!.length), "Dropbox-API-Result": JSON.stringify(metadata(n)) });
+    res.writeHead(200, {
+      "Content-Type": "application/octet-stream",
+      "Content-Length": String(n.bytes!.length),
+      "Dropbox-API-Result": JSON.stringify(metadata(n)),
+    });
     res.end(n.bytes);
   });
 

@@ -43,7 +43,9 @@ afterAll(async () => {
 });
 
 /** Meta's usage headers: the ad account's reset time (seconds) or the business use case's regain time (minutes). */
-const accountUsage = (seconds: number) => ({ "x-ad-account-usage": JSON.stringify({ acc_id_util_pct: 100, reset_time_duration: seconds, ads_api_access_tier: "standard_access" }) });
+const accountUsage = (seconds: number) => ({
+  "x-ad-account-usage": JSON.stringify({ acc_id_util_pct: 100, reset_time_duration: seconds, ads_api_access_tier: "standard_access" }),
+});
 const businessUsage = (minutes: number) => ({
   "x-business-use-case-usage": JSON.stringify({
     "1234": [{ type: "ads_insights", call_count: 100, total_cputime: 40, total_time: 60, estimated_time_to_regain_access: minutes }],
@@ -107,10 +109,14 @@ describe("scheduled pulls on a rate-limited platform", () => {
     clock = new Date("2030-01-01T00:05:30Z");
     runner.wake();
     await eventually(async () => calls(/\/leadgen_forms$/) === 1 && calls(/\/ads$/) === 1 && calls(/\/insights$/) === 1, 60_000, "the three refused pulls");
-    const waits = await eventually(async () => {
-      const rows = await getDb().jobWait.findMany({ where: { kind: "sleep" } });
-      return rows.length === 3 ? rows : undefined;
-    }, 30_000, "three durable sleeps");
+    const waits = await eventually(
+      async () => {
+        const rows = await getDb().jobWait.findMany({ where: { kind: "sleep" } });
+        return rows.length === 3 ? rows : undefined;
+      },
+      30_000,
+      "three durable sleeps",
+    );
     const seconds = waits.map((w) => Math.round((w.until!.getTime() - Date.parse("2030-01-01T00:05:30Z")) / 1000)).sort((a, b) => a - b);
     expect(seconds[0]).toBeGreaterThanOrEqual(20);
     expect(seconds[0]).toBeLessThan(25);
@@ -137,10 +143,14 @@ describe("scheduled pulls on a rate-limited platform", () => {
     await at("2030-01-01T00:15:20Z");
     await at("2030-01-01T00:15:40Z");
     await eventually(async () => calls(/\/insights$/) >= 2, 15_000, "the insights pull after its wait");
-    const runs = await eventually(async () => {
-      const rollups = await getDb().jobRun.findMany({ where: { functionId: { endsWith: "performance-rollup" } } });
-      return rollups.length && rollups.every((r) => r.status === "completed") ? rollups : undefined;
-    }, 30_000, "the rollup run completed");
+    const runs = await eventually(
+      async () => {
+        const rollups = await getDb().jobRun.findMany({ where: { functionId: { endsWith: "performance-rollup" } } });
+        return rollups.length && rollups.every((r) => r.status === "completed") ? rollups : undefined;
+      },
+      30_000,
+      "the rollup run completed",
+    );
     expect(runs[0]!.output).toMatchObject({ failedAccounts: 0 });
   }, 240_000);
 });

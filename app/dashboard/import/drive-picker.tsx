@@ -32,7 +32,15 @@ function loadPicker(): Promise<void> {
  * "Pick from Google Drive": with the drive.file scope, picking is how a file (or a folder) becomes
  * visible to Adloom; the picked ids go to import_files like browsed ones.
  */
-export function DrivePickerButton({ connectionId, onPicked, onError }: { connectionId: string; onPicked: (ids: string[]) => void; onError: (e: unknown) => void }) {
+export function DrivePickerButton({
+  connectionId,
+  onPicked,
+  onError,
+}: {
+  connectionId: string;
+  onPicked: (ids: string[]) => void;
+  onError: (e: unknown) => void;
+}) {
   const [busy, setBusy] = useState(false);
   const open = async () => {
     setBusy(true);

@@ -265,7 +265,9 @@ function OAuthConnect({ oauth }: { oauth: OAuthStorageSetup }) {
           ) : (
             <p className="text-sm font-medium text-slate-800">{label}</p>
           )}
-          <p className="mt-1 text-xs text-slate-600">{oauth[provider] ? hint : `Not set up on this server: the operator adds the ${label} app (docs/import.md).`}</p>
+          <p className="mt-1 text-xs text-slate-600">
+            {oauth[provider] ? hint : `Not set up on this server: the operator adds the ${label} app (docs/import.md).`}
+          </p>
         </div>
       ))}
     </div>
@@ -423,7 +425,11 @@ function Browser({
             {listing.data?.entries.map((e) => (
               <li key={e.id} className="flex min-w-0 items-center gap-3 px-3 py-2 text-sm">
                 {e.isFolder ? (
-                  <button type="button" className="min-w-0 truncate font-medium text-indigo-700 hover:underline" onClick={() => setTrail((t) => [...t, { id: e.id, name: e.name }])}>
+                  <button
+                    type="button"
+                    className="min-w-0 truncate font-medium text-indigo-700 hover:underline"
+                    onClick={() => setTrail((t) => [...t, { id: e.id, name: e.name }])}
+                  >
                     {e.name}/
                   </button>
                 ) : (

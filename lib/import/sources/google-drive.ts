@@ -122,7 +122,7 @@ export class GoogleDriveSource implements StorageSource {
       let cursor: string | null = null;
       do {
         const page = await this.browse(id, cursor);
-        for (const e of page.entries) (e.isFolder ? queue.push(e.id) : files.push(e));
+        for (const e of page.entries) e.isFolder ? queue.push(e.id) : files.push(e);
         cursor = page.nextCursor;
       } while (cursor);
     }

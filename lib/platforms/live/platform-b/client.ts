@@ -35,7 +35,8 @@ export function businessApiError(status: number, body: any, what = "the call"): 
   const known = Number.isFinite(code);
   const message = `platform_b refused ${what}: ${body?.message || `HTTP ${status}`}${known ? ` (code ${code})` : ""}`;
   if ((known && isAuthCode(code)) || status === 401) return new PlatformError("not_connected", message, { retryable: false, authRefused: true });
-  if ((known && RATE_LIMIT_CODES.has(code)) || status === 429) return new PlatformError("upstream_busy", message, {
+  if ((known && RATE_LIMIT_CODES.has(code)) || status === 429)
+    return new PlatformError("upstream_busy", message, {
       retryable: true,
       retryAfterSeconds: getConfig().platforms.platformB.busyWaitSeconds,
     });
