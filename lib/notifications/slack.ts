@@ -48,11 +48,14 @@ export async function setSlackChannel(principal: Principal, input: { url?: strin
       throw err;
     }
   }
-  const row = await db.slackChannel.upsert({
-    where: { workspaceId: principal.workspaceId },
-    create: { workspaceId: principal.workspaceId, createdById: principal.userId, disabledKinds, ...sealed! },
-    update: { disabledKinds, ...(sealed ?? {}) },
-  });
+  // Without a new URL only the kinds change (the channel exists: checked above).
+  const row = sealed
+    ? await db.slackChannel.upsert({
+        where: { workspaceId: principal.workspaceId },
+        create: { workspaceId: principal.workspaceId, createdById: principal.userId, disabledKinds, ...sealed },
+        update: { disabledKinds, ...sealed },
+      })
+    : await db.slackChannel.update({ where: { workspaceId: principal.workspaceId }, data: { disabledKinds } });
   return { slack: toView(row) };
 }
 
