@@ -8,6 +8,18 @@ export interface ReceivedMail {
   text: string;
 }
 
+/** RFC 2047 encoded words (nodemailer encodes a subject with quotes or non-ASCII), UTF-8 only. */
+function decodeWords(header: string): string {
+  return header.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
+    enc.toUpperCase() === "B"
+      ? Buffer.from(text, "base64").toString("utf8")
+      : Buffer.from(
+          text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+          "latin1",
+        ).toString("utf8"),
+  );
+}
+
 /** A real SMTP server on loopback that keeps every message it accepts. */
 export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[]; to(email: string): ReceivedMail[]; close(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
@@ -19,7 +31,8 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
       stream.on("data", (c: Buffer) => (raw += c.toString()));
       stream.on("end", () => {
         const [head, ...rest] = raw.split(/\r?\n\r?\n/);
-        const subject = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(head ?? "")?.[1]?.replace(/\r?\n[ \t]/g, " ") ?? "";
+        const folded = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(head ?? "")?.[1] ?? "";
+        const subject = decodeWords(folded.replace(/\?=\r?\n[ \t]=\?/g, "?==?").replace(/\r?\n[ \t]/g, " "));
         const text = rest
           .join("\n\n")
           .replace(/=\r?\n/g, "")
