@@ -50,7 +50,7 @@ test("notifications: each person chooses their emails (the page says they wait i
     await expect.poll(() => slack.bodies.length).toBe(1);
     expect(slack.bodies[0]).toMatchObject({ text: expect.stringContaining("Adloom test message"), blocks: [{ type: "section" }] });
     await expectNoAxeViolations(page);
-    await screenshot(page, "notifications");
+    await screenshot(page, "notifications-settings");
 
     // Saved for this person and this workspace: after a reload at phone width, still as chosen.
     await page.setViewportSize(PHONE);
@@ -60,7 +60,7 @@ test("notifications: each person chooses their emails (the page says they wait i
     await expect(page.getByRole("checkbox", { name: "Import finished", exact: true })).not.toBeChecked();
     await expectNoSidewaysScroll(page);
     await expectNoAxeViolations(page);
-    await screenshot(page, "notifications-phone");
+    await screenshot(page, "notifications-settings-phone");
   } finally {
     await slack.close();
   }
