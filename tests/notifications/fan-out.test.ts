@@ -18,6 +18,8 @@ beforeAll(async () => {
   slack = await startReceiver();
   process.env.SMTP_URL = smtp.url;
   process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "1";
+  // The Slack URL is sealed; on PostgreSQL the key must come from configuration (as tests/helpers/server.ts gives it).
+  process.env.CREDENTIALS_KEY ??= "test-credentials-key-0123456789abcdef0123";
   await useFreshDatabase("notifications_fan_out");
   db = (await import("@/lib/db/client")).getDb();
 });
