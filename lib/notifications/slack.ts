@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { open, seal } from "@/lib/credentials/sealed";
 import { getDb } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, notFound } from "@/lib/errors";
 import { getConfig } from "@/lib/services";
 import { configuredUrlPolicy } from "@/lib/webhooks/attempt";
@@ -55,7 +56,11 @@ export async function setSlackChannel(principal: Principal, input: { url?: strin
         create: { workspaceId: principal.workspaceId, createdById: principal.userId, disabledKinds, ...sealed },
         update: { disabledKinds, ...sealed },
       })
-    : await db.slackChannel.update({ where: { workspaceId: principal.workspaceId }, data: { disabledKinds } });
+    : await db.slackChannel.update({ where: { workspaceId: principal.workspaceId }, data: { disabledKinds } }).catch((err: unknown) => {
+        // Removed between the read above and this write.
+        if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2025") throw notFound("Slack channel");
+        throw err;
+      });
   return { slack: toView(row) };
 }
 
