@@ -28,6 +28,7 @@ export const IN_PROCESS = [
   "tests/jobs/platform-waits.test.ts",
   "tests/layers/layer-rules.test.ts",
   "tests/moderation/comments-pull-job.test.ts",
+  "tests/notifications/fan-out.test.ts",
   "tests/moderation/pull-cursor.test.ts",
   "tests/oauth/purge.test.ts",
   "tests/performance/job.test.ts",
@@ -70,6 +71,7 @@ export const DATABASE_DEPENDENT = [
   "tests/webhooks/kill.test.ts", // first attempts claimed under a lease across a kill -9
   "tests/ai/assistant.test.ts", // the credit ledger under 50 concurrent calls: conditional updates and a CHECK
   "tests/jobs/outbox.test.ts", // a row and its job event commit or roll back together
+  "tests/notifications/fan-out.test.ts", // delivery claims (ON CONFLICT DO NOTHING) and notification dedupe keys
 ];
 
 const root = import.meta.dirname;

@@ -1,12 +1,14 @@
 "use server";
 import { dashboardOrigin } from "@/lib/dashboard/origin";
 import { isAppError } from "@/lib/errors";
-import { completePasswordReset, requestPasswordReset } from "@/lib/dashboard/account";
+import { completePasswordReset, mailTransport, requestPasswordReset } from "@/lib/dashboard/account";
 
 export interface PasswordFormState {
   error?: string;
   done?: boolean;
   email?: string;
+  /** The email waits in the server's outbox (no SMTP server configured) instead of being sent. */
+  outbox?: boolean;
 }
 
 export async function requestResetAction(_prev: PasswordFormState, form: FormData): Promise<PasswordFormState> {
@@ -18,7 +20,7 @@ export async function requestResetAction(_prev: PasswordFormState, form: FormDat
     console.error("[adloom] password reset email failed:", (error as Error).message);
     return { error: "We could not send the email just now. Please try again in a few minutes.", email };
   }
-  return { done: true, email };
+  return { done: true, email, outbox: mailTransport() === "outbox" };
 }
 
 export async function resetPasswordAction(_prev: PasswordFormState, form: FormData): Promise<PasswordFormState> {

@@ -57,6 +57,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                 <NavLink href="/dashboard/settings/ad-accounts">Ad accounts</NavLink>
                 <NavLink href="/dashboard/settings/api-keys">API keys</NavLink>
                 <NavLink href="/dashboard/settings/webhooks">Webhooks</NavLink>
+                <NavLink href="/dashboard/settings/notifications">Notifications</NavLink>
                 <NavLink href="/dashboard/settings/naming">Naming</NavLink>
                 <NavLink href="/dashboard/settings/team">Team</NavLink>
                 <NavLink href="/dashboard/settings/plan">Plan</NavLink>

@@ -39,6 +39,7 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/assistant", heading: "Assistant" },
   { path: "/dashboard/settings/api-keys", heading: "API keys" },
   { path: "/dashboard/settings/webhooks", heading: "Webhooks" },
+  { path: "/dashboard/settings/notifications", heading: "Notifications" },
   { path: "/dashboard/settings/naming", heading: "Naming" },
   { path: "/dashboard/settings/team", heading: "Team" },
   { path: "/dashboard/settings/plan", heading: "Plan" },

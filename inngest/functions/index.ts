@@ -12,6 +12,7 @@ import { leadsPull } from "./leads-pull";
 import { mediaPush } from "./media-push";
 import { importItem } from "./import-item";
 import { importSync } from "./import-sync";
+import { notificationFanOut, notificationSweep } from "./notifications";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
 export const functions: InngestFunction.Any[] = [
@@ -29,4 +30,6 @@ export const functions: InngestFunction.Any[] = [
   mediaPush,
   importItem,
   importSync,
+  notificationFanOut,
+  notificationSweep,
 ];

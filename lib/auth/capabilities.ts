@@ -48,6 +48,18 @@ export const CAPABILITIES = {
     summary: "PUT/PATCH/DELETE /api/v1/webhooks, POST /api/v1/webhooks/test, POST /api/v1/webhooks/deliveries/{id}",
   },
 
+  "notifications.self": {
+    permission: "account.read",
+    scopes: [],
+    summary: "Reading and choosing one's own notifications (what the key's creator gets by email)",
+  },
+  "notifications.slack.read": { permission: "webhooks.manage", scopes: "unscoped", summary: "Reading the workspace's Slack channel for notifications" },
+  "notifications.slack.write": {
+    permission: "webhooks.manage",
+    scopes: "unscoped",
+    summary: "Setting, testing and removing the workspace's Slack channel for notifications",
+  },
+
   "team.manage": { permission: "team.manage", scopes: "unscoped", summary: "Inviting members, changing their role and folder access, removing them" },
   "billing.manage": { permission: "billing.manage", scopes: "unscoped", summary: "Subscribing to and cancelling the paid plan" },
 

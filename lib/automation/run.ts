@@ -4,6 +4,7 @@ import { setAdSetActive, setCampaignActive, activateAds, pauseAds } from "@/lib/
 import { setAdSetBudget } from "@/lib/ads/ad-sets";
 import { getDb } from "@/lib/db/client";
 import { emitEvent } from "@/lib/events/emit";
+import { notifyRuleTriggered } from "@/lib/notifications/sources";
 import type { AutomationRule, AutomationRuleRun } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
@@ -112,7 +113,7 @@ async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: 
     .map((a) => ({ objectId: a.objectId, name: acting.find((m) => m.objectId === a.objectId)?.name ?? "", message: a.error ?? "" }));
   if (done.length) {
     // One event per run: the dedupe key makes a continued or concurrent run answer the first.
-    await emitEvent({
+    const event = await emitEvent({
       workspaceId: rule.workspaceId,
       type: "rule.triggered",
       dedupeKey: `rule.triggered:${run.id}`,
@@ -124,6 +125,13 @@ async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: 
           matches: done.map((m) => ({ name: m.name, campaignName: m.campaignName })),
         },
       },
+    });
+    await notifyRuleTriggered({
+      workspaceId: rule.workspaceId,
+      rule: { name: rule.name, createdById: rule.createdById },
+      action: eventAction(definition),
+      matches: done.map((m) => ({ name: m.name, campaignName: m.campaignName })),
+      eventId: event.id,
     });
   }
   log.debug("automation rule run", {

@@ -39,3 +39,6 @@ export function signInProviders(): { id: string; name: string }[] {
 export async function userEmail(userId: string): Promise<string | null> {
   return (await getDb().user.findUnique({ where: { id: userId }, select: { email: true } }))?.email ?? null;
 }
+
+/** Where this server's email goes ("outbox": no SMTP server; pages then say the message waits there). */
+export { mailTransport } from "@/lib/mail/send-mail";

@@ -9,6 +9,7 @@ import type { PlatformName } from "@/lib/uploads/upload-schema";
 import { findConnection } from "./connections";
 import { IMPORT_ITEM_EVENT, type ImportItemRequestedData, type ImportItemView, type ImportRunView } from "./schemas";
 import { type SourceEntry, sourceFor } from "./sources";
+import { notifyImportFinished } from "@/lib/notifications/sources";
 
 /** Files one import may name, after folders are expanded. */
 export const MAX_IMPORT_FILES = 500;
@@ -145,10 +146,15 @@ export async function settleRun(runId: string): Promise<void> {
   const duplicateCount = await db.importItem.count({ where: { runId, nearDuplicateOf: { not: null } } });
   const open = count("queued") + count("transferring");
   const counts = { importedCount: count("imported"), skippedCount: count("skipped"), failedCount: count("failed"), duplicateCount };
-  await db.importRun.updateMany({
+  const { count: settled } = await db.importRun.updateMany({
     where: { id: runId, status: "running" },
     data: { ...counts, ...(open === 0 ? { status: "completed", finishedAt: new Date() } : {}) },
   });
+  if (settled && open === 0) {
+    const run = await db.importRun.findUnique({ where: { id: runId }, select: { workspaceId: true, createdById: true, itemCount: true } });
+    // A watched folder's sync that found nothing new is not news.
+    if (run && run.itemCount > 0) await notifyImportFinished({ workspaceId: run.workspaceId, run: { id: runId, createdById: run.createdById, ...counts } });
+  }
 }
 
 export async function listImportRuns(

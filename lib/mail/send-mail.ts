@@ -31,6 +31,11 @@ export async function sendMail(mail: Mail): Promise<{ via: "smtp" | "outbox" }> 
   return { via: "outbox" };
 }
 
+/** Where mail goes on this server: an SMTP server, or (none configured) the database outbox. */
+export function mailTransport(): "smtp" | "outbox" {
+  return getConfig().mail.smtpUrl ? "smtp" : "outbox";
+}
+
 /** One line for the start-up log: where mail goes. */
 export function describeMailTransport(): string {
   const { smtpUrl } = getConfig().mail;

@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { roleAllows } from "@/lib/auth/roles";
 import { TASK_COMPLETE_PERMISSION } from "@/lib/tasks/task-schema";
+import { mailTransport } from "@/lib/mail/send-mail";
 import { listInvites } from "@/lib/team/invites";
 import { listMembers, listWorkspaceFolders } from "@/lib/team/manage";
 
@@ -15,7 +16,8 @@ export async function teamPage(principal: Principal) {
     canManage ? listInvites(principal) : Promise.resolve([]),
     listWorkspaceFolders(principal),
   ]);
-  return { canManage, members, invites, folders };
+  // Where invite emails go: the page says "waits in the outbox" rather than "we emailed" without an SMTP server.
+  return { canManage, members, invites, folders, emailTransport: mailTransport() };
 }
 
 /** The workspace's members (every member sees the team: assignees, reviewers). */

@@ -4,6 +4,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
 import type { ReviewComment } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
+import { notifyMentions } from "@/lib/notifications/sources";
 import { memberActor, type ReviewActor } from "./actor";
 import { currentVersionOf, visibleCreativeOr404 } from "./creative-access";
 import type { Reply, Thread } from "./schemas";
@@ -103,6 +104,14 @@ export async function writeComment(creative: CommentTarget, actor: ReviewActor, 
     workspaceId: creative.workspaceId,
     type: "review.comment",
     data: { comment: { creativeId: creative.id, fileName: creative.fileName, author: actor.name, body: row.body, guest: actor.kind === "guest" } },
+  });
+  await notifyMentions({
+    workspaceId: creative.workspaceId,
+    author: { userId: actor.kind === "member" ? actor.userId : null, name: actor.name },
+    body: row.body,
+    on: creative.fileName,
+    path: `/dashboard/library/${encodeURIComponent(creative.id)}`,
+    dedupeKey: row.id,
   });
   return { comment: toReply(row), threadId: threadId ?? row.id };
 }

@@ -7,6 +7,7 @@ import { newId } from "@/lib/ids";
 import { roleAllows } from "@/lib/auth/roles";
 import { memberActor, type ReviewActor } from "./actor";
 import { visibleCreativeOr404 } from "./creative-access";
+import { notifyReviewDecision, notifyReviewRequested } from "@/lib/notifications/sources";
 import type { ReviewState, SettableStatus, StatusChange } from "./schemas";
 
 /** The creative's review state: status, current version and the teammates asked to review. */
@@ -64,11 +65,21 @@ export async function applyReviewStatus(
     return true;
   });
   if (changed) {
-    await emitEvent({
+    const event = await emitEvent({
       workspaceId: creative.workspaceId,
       type: "review.status_changed",
       data: { review: { creativeId: creative.id, fileName: creative.fileName, actorName: actor.name, status } },
     });
+    if (status !== "in_review") {
+      const { createdById } = (await db.creative.findUnique({ where: { id: creative.id }, select: { createdById: true } })) ?? {};
+      await notifyReviewDecision({
+        creative: { ...creative, createdById },
+        status,
+        actor: { userId: actor.kind === "member" ? actor.userId : null, name: actor.name },
+        note,
+        eventId: event.id,
+      });
+    }
   }
   return { changed };
 }
@@ -120,6 +131,13 @@ export async function requestReview(
     skipDuplicates: true,
   });
   await applyReviewStatus(creative, "in_review", memberActor(principal), input.note);
+  await notifyReviewRequested({
+    creative,
+    reviewerIds,
+    requestedBy: { userId: principal.userId, name: principal.userName },
+    note: input.note,
+    eventId: newId("rvq"),
+  });
   return { review: await reviewStateOf(creative) };
 }
 

@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
+import { notifyTasksDue } from "@/lib/notifications/sources";
 import { addDays, fromDateString, isTimeZone, localTime, toDateString } from "./local-time";
 import { loadPeople, taskUrl } from "./tasks";
 
@@ -100,5 +101,6 @@ async function sendDigestOn(workspaceId: string, timeZone: string, now: Date): P
     };
   });
   const event = await emitEvent({ workspaceId, type: "task.due", dedupeKey, data: { date: local.date, timeZone, tasks } });
+  await notifyTasksDue({ workspaceId, date: local.date, tasks, eventId: event.id });
   return { date: local.date, sent: true, reason: "sent", eventId: event.id, taskCount: tasks.length };
 }

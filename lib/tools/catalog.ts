@@ -15,6 +15,7 @@ import { leadTools } from "./definitions/leads";
 import { taskTools } from "./definitions/tasks";
 import { teamTools } from "./definitions/team";
 import { moderationTools } from "./definitions/moderation";
+import { notificationTools } from "./definitions/notifications";
 import { reviewTools } from "./definitions/review";
 import { uploadTools } from "./definitions/uploads";
 import { webhookTools } from "./definitions/webhooks";
@@ -34,6 +35,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...copyTools,
   ...folderTools,
   ...webhookTools,
+  ...notificationTools,
   ...taskTools,
   ...reviewTools,
   ...adTools,

@@ -259,6 +259,30 @@ const CASES: Record<string, Case[]> = {
       result: { workspaces: 1, stored: 3 },
     },
   ],
+  "notification-fan-out": [
+    {
+      what: "fixes the recipients, then one step per email and one for Slack, then marks it fanned out",
+      event: { name: "notifications/fan-out", data: { notificationId: "ntf_1" } },
+      steps: { recipients: ["usr_1", "usr_2"], "email-usr_1": "sent", "email-usr_2": "outbox", slack: "sent", done: null },
+      planned: ["recipients", "email-usr_1", "email-usr_2", "slack", "done"],
+      result: { email: { usr_1: "sent", usr_2: "outbox" }, slack: "sent" },
+    },
+    {
+      what: "with nobody to email (everyone opted out), only Slack",
+      event: { name: "notifications/fan-out", data: { notificationId: "ntf_2" } },
+      steps: { recipients: [], slack: "skipped", done: null },
+      planned: ["recipients", "slack", "done"],
+      result: { email: {}, slack: "skipped" },
+    },
+  ],
+  "notification-sweep": [
+    {
+      what: "notices accounts to reconnect and queues unfinished fan-outs again",
+      steps: { sweep: { reconnect: 1, requeued: 2 } },
+      planned: ["sweep"],
+      result: { reconnect: 1, requeued: 2 },
+    },
+  ],
 };
 
 const idOf = (fn: InngestFunction.Any) => fn.id();

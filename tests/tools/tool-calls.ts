@@ -15,6 +15,7 @@ import { BOARD_TOOL_CALLS } from "../boards/board-tool-calls";
 import { AI_TOOL_CALLS } from "../ai/ai-tool-calls";
 import { ACCOUNT_TOOL_CALLS } from "../accounts/account-tool-calls";
 import { IMPORT_TOOL_CALLS } from "../import/import-tool-calls";
+import { NOTIFICATION_TOOL_CALLS } from "../notifications/notification-tool-calls";
 
 /**
  * One REST scenario per tool of the catalog, each calling it and checking what it did
@@ -33,6 +34,7 @@ export const TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   ...AI_TOOL_CALLS,
   ...ACCOUNT_TOOL_CALLS,
   ...IMPORT_TOOL_CALLS,
+  ...NOTIFICATION_TOOL_CALLS,
   async get_account(t) {
     const result = await toolResult(t.key, "get_account", {});
     const me = await api(t.key)("/api/v1/me");

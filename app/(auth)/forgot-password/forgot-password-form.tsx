@@ -12,9 +12,16 @@ export function ForgotPasswordForm() {
   if (state.done)
     return (
       <div className="space-y-4">
-        <Alert tone="green">
-          If <strong>{state.email}</strong> has an Adloom account, an email with a reset link is on its way. The link works once, for an hour.
-        </Alert>
+        {state.outbox ? (
+          <Alert tone="amber">
+            If <strong>{state.email}</strong> has an Adloom account, the email with a reset link waits in this server&apos;s outbox: no mail server is
+            configured, so ask whoever runs it for the link. The link works once, for an hour.
+          </Alert>
+        ) : (
+          <Alert tone="green">
+            If <strong>{state.email}</strong> has an Adloom account, an email with a reset link is on its way. The link works once, for an hour.
+          </Alert>
+        )}
         <Link href="/sign-in" className="block text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
           Back to sign in
         </Link>

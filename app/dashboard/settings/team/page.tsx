@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 export default async function TeamPage() {
   const principal = await requirePrincipal();
-  const { canManage, members, invites, folders } = await teamPage(principal);
+  const { canManage, members, invites, folders, emailTransport } = await teamPage(principal);
   return (
     <>
       <PageHeader
@@ -23,6 +23,7 @@ export default async function TeamPage() {
         canManage={canManage}
         isOwner={principal.role === "owner"}
         currentUserId={principal.userId}
+        emailTransport={emailTransport}
       />
     </>
   );

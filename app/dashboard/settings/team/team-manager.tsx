@@ -58,12 +58,15 @@ export function TeamManager({
   canManage,
   isOwner,
   currentUserId,
+  emailTransport,
 }: {
   members: MemberSummary[];
   invites: InviteSummary[];
   folders: Folder[];
   canManage: boolean;
   isOwner: boolean;
+  /** "outbox": no SMTP server is configured, so invite emails wait in the server's outbox instead of being sent. */
+  emailTransport: "smtp" | "outbox";
   currentUserId: string;
 }) {
   const timeZone = useTimeZone();
@@ -129,9 +132,14 @@ export function TeamManager({
           {inviteLink && (
             <div className="mt-5 rounded-md border border-emerald-300 bg-emerald-50 p-4 text-sm text-emerald-900">
               <p>
-                {inviteLink.emailed ? (
+                {inviteLink.emailed && emailTransport === "smtp" ? (
                   <>
                     We emailed the invite to <strong>{inviteLink.email}</strong>. You can also send them this link yourself; it works once, for 7 days.
+                  </>
+                ) : inviteLink.emailed ? (
+                  <>
+                    No mail server is configured, so the invite email to <strong>{inviteLink.email}</strong> waits in the server's outbox: send them this link
+                    yourself. It works once, for 7 days.
                   </>
                 ) : (
                   <>

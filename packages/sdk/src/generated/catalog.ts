@@ -1581,6 +1581,161 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
     }
   },
   {
+    "name": "get_my_notification_preferences",
+    "title": "Get my notification preferences",
+    "description": "Which notifications you (the key's creator) get by email in this workspace, one entry per kind (review_requested, review_approved, changes_requested, mention, task_assigned, task_due, rule_triggered, ad_account_reconnect, import_finished), who each kind goes to, and whether email is sent or waits in the server's outbox (no SMTP server configured).",
+    "category": "notifications",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "set_my_notification_preferences",
+    "title": "Set my notification preferences",
+    "description": "Switches kinds of email notification on or off for you (the key's creator) in this workspace, e.g. {\"email\":{\"task_due\":false}}; kinds not named keep their setting. Everything is on until switched off.",
+    "category": "notifications",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "email": {
+          "type": "object",
+          "propertyNames": {
+            "type": "string",
+            "enum": [
+              "review_requested",
+              "review_approved",
+              "changes_requested",
+              "mention",
+              "task_assigned",
+              "task_due",
+              "rule_triggered",
+              "ad_account_reconnect",
+              "import_finished"
+            ]
+          },
+          "additionalProperties": {
+            "type": "boolean"
+          },
+          "description": "Kind -> true (email me) or false (do not); at least one kind"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "email"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "get_slack_channel",
+    "title": "Get Slack channel",
+    "description": "The workspace's Slack channel for notifications (its incoming-webhook URL hidden but for the host, and the kinds it gets); slack is null when none is set.",
+    "category": "notifications",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "set_slack_channel",
+    "title": "Set Slack channel",
+    "description": "Sets the workspace's Slack channel: a Slack incoming-webhook URL (public HTTPS; stored encrypted, never shown again) and the kinds posted to it (all when not given). Either may be changed alone once the channel exists.",
+    "category": "notifications",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "url": {
+          "description": "The incoming-webhook URL, e.g. https://hooks.slack.com/services/T…/B…/…",
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2048
+        },
+        "kinds": {
+          "description": "Kinds posted to the channel (default: all)",
+          "maxItems": 9,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "review_requested",
+              "review_approved",
+              "changes_requested",
+              "mention",
+              "task_assigned",
+              "task_due",
+              "rule_triggered",
+              "ad_account_reconnect",
+              "import_finished"
+            ]
+          }
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "delete_slack_channel",
+    "title": "Remove Slack channel",
+    "description": "Removes the workspace's Slack channel: nothing more is posted to it. not_found when none is set.",
+    "category": "notifications",
+    "readOnly": false,
+    "destructive": true,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "send_slack_test",
+    "title": "Send Slack test message",
+    "description": "Posts a test message to the workspace's Slack channel now; upstream_error with Slack's answer when it is refused, not_found when no channel is set.",
+    "category": "notifications",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
     "name": "list_task_lists",
     "title": "List task lists",
     "description": "The workspace's task lists with their task counts, newest first. Paginated: pass nextCursor back as cursor.",

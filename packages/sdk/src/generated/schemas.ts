@@ -1300,6 +1300,172 @@ export interface RedeliverWebhookDeliveryInput {
 export interface RedeliverWebhookDeliveryResult {
   delivery: WebhookDelivery;
 }
+export interface GetMyNotificationPreferencesInput {}
+export interface GetMyNotificationPreferencesResult {
+  preferences: {
+    kind:
+      | "review_requested"
+      | "review_approved"
+      | "changes_requested"
+      | "mention"
+      | "task_assigned"
+      | "task_due"
+      | "rule_triggered"
+      | "ad_account_reconnect"
+      | "import_finished";
+    label: string;
+    /**
+     * Who receives this kind by email
+     */
+    who: string;
+    /**
+     * Whether you receive it by email
+     */
+    email: boolean;
+  }[];
+  /**
+   * Where the emails go (your account's address)
+   */
+  emailAddress: string;
+  /**
+   * smtp: emails are sent; outbox: no SMTP server is configured, so emails wait in the server's outbox (`npm run admin -- mail list`)
+   */
+  emailTransport: "smtp" | "outbox";
+}
+export interface SetMyNotificationPreferencesInput {
+  /**
+   * Kind -> true (email me) or false (do not); at least one kind
+   */
+  email: {
+    [k: string]: boolean;
+  };
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SetMyNotificationPreferencesResult {
+  preferences: {
+    kind:
+      | "review_requested"
+      | "review_approved"
+      | "changes_requested"
+      | "mention"
+      | "task_assigned"
+      | "task_due"
+      | "rule_triggered"
+      | "ad_account_reconnect"
+      | "import_finished";
+    label: string;
+    /**
+     * Who receives this kind by email
+     */
+    who: string;
+    /**
+     * Whether you receive it by email
+     */
+    email: boolean;
+  }[];
+  /**
+   * Where the emails go (your account's address)
+   */
+  emailAddress: string;
+  /**
+   * smtp: emails are sent; outbox: no SMTP server is configured, so emails wait in the server's outbox (`npm run admin -- mail list`)
+   */
+  emailTransport: "smtp" | "outbox";
+}
+export interface GetSlackChannelInput {}
+export interface GetSlackChannelResult {
+  slack: {
+    /**
+     * The incoming-webhook URL with its secret part hidden
+     */
+    urlHint: string;
+    /**
+     * The kinds posted to the channel
+     */
+    kinds: (
+      | "review_requested"
+      | "review_approved"
+      | "changes_requested"
+      | "mention"
+      | "task_assigned"
+      | "task_due"
+      | "rule_triggered"
+      | "ad_account_reconnect"
+      | "import_finished"
+    )[];
+    updatedAt: string;
+  } | null;
+}
+export interface SetSlackChannelInput {
+  /**
+   * The incoming-webhook URL, e.g. https://hooks.slack.com/services/T…/B…/…
+   */
+  url?: string;
+  /**
+   * Kinds posted to the channel (default: all)
+   *
+   * @maxItems 9
+   */
+  kinds?: (
+    | "review_requested"
+    | "review_approved"
+    | "changes_requested"
+    | "mention"
+    | "task_assigned"
+    | "task_due"
+    | "rule_triggered"
+    | "ad_account_reconnect"
+    | "import_finished"
+  )[];
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SetSlackChannelResult {
+  slack: {
+    /**
+     * The incoming-webhook URL with its secret part hidden
+     */
+    urlHint: string;
+    /**
+     * The kinds posted to the channel
+     */
+    kinds: (
+      | "review_requested"
+      | "review_approved"
+      | "changes_requested"
+      | "mention"
+      | "task_assigned"
+      | "task_due"
+      | "rule_triggered"
+      | "ad_account_reconnect"
+      | "import_finished"
+    )[];
+    updatedAt: string;
+  };
+}
+export interface DeleteSlackChannelInput {
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface DeleteSlackChannelResult {
+  ok: true;
+}
+export interface SendSlackTestInput {
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SendSlackTestResult {
+  sent: true;
+}
 export interface ListTaskListsInput {
   /**
    * Items per page, 1 to 200 (default 100)

@@ -82,6 +82,8 @@ import type {
   DeleteModerationRuleResult,
   DeleteRuleInput,
   DeleteRuleResult,
+  DeleteSlackChannelInput,
+  DeleteSlackChannelResult,
   DeleteTaskInput,
   DeleteTaskListInput,
   DeleteTaskListResult,
@@ -132,6 +134,8 @@ import type {
   GetInsightsResult,
   GetLeadInput,
   GetLeadResult,
+  GetMyNotificationPreferencesInput,
+  GetMyNotificationPreferencesResult,
   GetNamingConventionInput,
   GetNamingConventionResult,
   GetPerformanceFactsInput,
@@ -142,6 +146,8 @@ import type {
   GetReviewLinkUrlResult,
   GetReviewStatusInput,
   GetReviewStatusResult,
+  GetSlackChannelInput,
+  GetSlackChannelResult,
   GetTaskInput,
   GetTaskResult,
   GetUploadInput,
@@ -272,16 +278,22 @@ import type {
   SaveCopyVariantResult,
   SendCreativeToAdAccountInput,
   SendCreativeToAdAccountResult,
+  SendSlackTestInput,
+  SendSlackTestResult,
   SetAdSetBudgetInput,
   SetAdSetBudgetResult,
   SetDefaultAdAccountInput,
   SetDefaultAdAccountResult,
+  SetMyNotificationPreferencesInput,
+  SetMyNotificationPreferencesResult,
   SetNamingConventionInput,
   SetNamingConventionResult,
   SetPerformanceGoalInput,
   SetPerformanceGoalResult,
   SetReviewStatusInput,
   SetReviewStatusResult,
+  SetSlackChannelInput,
+  SetSlackChannelResult,
   SetWebhookEventsInput,
   SetWebhookEventsResult,
   SetWebhookUrlInput,
@@ -402,6 +414,18 @@ export interface ToolTypes {
   list_webhook_deliveries: { input: ListWebhookDeliveriesInput; result: ListWebhookDeliveriesResult; readOnly: true; destructive: false };
   /** Redeliver webhook */
   redeliver_webhook_delivery: { input: RedeliverWebhookDeliveryInput; result: RedeliverWebhookDeliveryResult; readOnly: false; destructive: false };
+  /** Get my notification preferences */
+  get_my_notification_preferences: { input: GetMyNotificationPreferencesInput; result: GetMyNotificationPreferencesResult; readOnly: true; destructive: false };
+  /** Set my notification preferences */
+  set_my_notification_preferences: { input: SetMyNotificationPreferencesInput; result: SetMyNotificationPreferencesResult; readOnly: false; destructive: false };
+  /** Get Slack channel */
+  get_slack_channel: { input: GetSlackChannelInput; result: GetSlackChannelResult; readOnly: true; destructive: false };
+  /** Set Slack channel */
+  set_slack_channel: { input: SetSlackChannelInput; result: SetSlackChannelResult; readOnly: false; destructive: false };
+  /** Remove Slack channel */
+  delete_slack_channel: { input: DeleteSlackChannelInput; result: DeleteSlackChannelResult; readOnly: false; destructive: true };
+  /** Send Slack test message */
+  send_slack_test: { input: SendSlackTestInput; result: SendSlackTestResult; readOnly: false; destructive: false };
   /** List task lists */
   list_task_lists: { input: ListTaskListsInput; result: ListTaskListsResult; readOnly: true; destructive: false };
   /** Create task list */
@@ -685,6 +709,12 @@ export const TOOL_NAMES = [
   "test_webhook",
   "list_webhook_deliveries",
   "redeliver_webhook_delivery",
+  "get_my_notification_preferences",
+  "set_my_notification_preferences",
+  "get_slack_channel",
+  "set_slack_channel",
+  "delete_slack_channel",
+  "send_slack_test",
   "list_task_lists",
   "create_task_list",
   "rename_task_list",
