@@ -16,6 +16,10 @@ const onlyDb = process.env.TEST_DB;
 // Every Node process of the run (vitest workers, servers, the CLIs) reuses V8's compiled code from disk
 // (Node 22.1+). About 80 servers and 150 test files start in one run; the first of each fills the cache.
 process.env.NODE_COMPILE_CACHE ??= path.join(root, "node_modules/.cache/adloom/v8-compile-cache");
+// Everything the suites write to the temp folder (a copy of the embedded database is about 45 MB; servers, PostgreSQL
+// clusters and browser profiles add more) goes into one folder, removed when the run ends: several GB per run otherwise.
+const runTempDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-npm-test-"));
+process.env.TMPDIR = runTempDir;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 // Named again under the closing line, so the tail of a long log says what failed.
 const failures = [];
@@ -261,4 +265,5 @@ const overBudget = fullRun && totalMs > BUDGET_MS ? ` OVER the ${seconds(BUDGET_
 console.log(`\nbudget: ${phases.map((p) => `${p.name} ${seconds(p.ms)}`).join(" · ")} · total ${seconds(totalMs)}${overBudget}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 if (failures.length) console.log(`failed:\n  ${failures.join("\n  ")}`);
+fs.rmSync(runTempDir, { recursive: true, force: true });
 process.exit(exitCode || (totals.failed ? 1 : 0));
