@@ -149,8 +149,11 @@ describe("Google Drive", () => {
     const done = await finished(run.id);
     expect(done).toMatchObject({ status: "completed", importedCount: 1, skippedCount: 0, failedCount: 0 });
     expect(downloads(drive)).toBe(before + 1);
-    const creatives = await allCreatives(key, server.url);
-    expect(creatives.find((c) => c.id === done.items[0].creativeId)).toMatchObject({ fileName: "hero.png", width: 120, height: 80 });
+    // An imported file is an upload: its creative is ready (dimensions read) when the upload job has run.
+    const creative = await waitFor("the imported creative to be ready", async () =>
+      (await allCreatives(key, server.url)).find((c) => c.id === done.items[0].creativeId && c.status === "ready"),
+    );
+    expect(creative).toMatchObject({ fileName: "hero.png", width: 120, height: 80 });
   });
 
   it("watches a folder: the first sync imports what is new, a second imports nothing, a renamed copy is skipped by md5Checksum without being read", async () => {
