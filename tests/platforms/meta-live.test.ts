@@ -193,6 +193,7 @@ describe("platform_a live on Meta's Marketing API", () => {
     const afterRestart = transfers.filter((r) => r.at > killedAt).map((r) => Number(r.params.start_offset));
     // Chunk 0 was acknowledged and recorded: never sent again. Only the chunk in flight (chunk 1) is offered once more, and Meta
     // answers with the range it wants next instead of storing it twice.
+    expect(afterRestart[0]).toBe(CHUNK);
     expect(Math.min(...afterRestart)).toBeGreaterThanOrEqual(CHUNK);
     expect(afterRestart.filter((offset) => offset < 2 * CHUNK).length).toBeLessThanOrEqual(2);
     expect(meta.videoCounts.transfers - counts.transfers).toBeLessThanOrEqual(Math.ceil(bytes.length / (16 * 1024)) + 2);
