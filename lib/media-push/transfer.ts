@@ -122,7 +122,7 @@ async function pushInChunks(push: MediaPush, account: AdAccount, api: ChunkedMed
     }
     await db.mediaPush.updateMany({ where: { id: row.id, jobRun: run.jobRun, chunksDone: chunk }, data: { chunksDone: chunk + 1 } });
   }
-  const { externalId } = await api.finishMediaUpload({ account, sessionId, fileName: row.fileName, kind: row.kind });
+  const { externalId } = await api.finishMediaUpload({ account, sessionId, fileName: row.fileName, kind: row.kind, uploadId: row.uploadId ?? row.id });
   await db.mediaPush.updateMany({ where: { id: row.id, jobRun: run.jobRun, state: "transferring" }, data: { state: "processing", externalId } });
   return { ok: true, state: "processing", externalId, pushId: row.id };
 }

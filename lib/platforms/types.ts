@@ -87,6 +87,8 @@ export interface MediaUploadFinish {
   sessionId: string;
   fileName: string;
   kind: MediaKind;
+  /** The upload the push belongs to; a platform may name the media after it (Meta's video title) so a later attempt can find it. */
+  uploadId?: string;
 }
 
 /** A resumable (chunked) upload session API; see MediaUploadStart. */
@@ -143,8 +145,8 @@ export interface PlatformAdapter extends AdsApi {
   pushMedia(request: PushRequest): Promise<PushResult>;
   /**
    * The platform's resumable upload, driven chunk by chunk by lib/media-push, which records each
-   * acknowledged chunk (the sandbox has it). An adapter without it sends a large video inside
-   * `pushMedia` with its own chunk loop and waits for processing there (the live adapters, for now).
+   * acknowledged chunk (the sandbox and platform_a live have it). An adapter without it sends a large video inside
+   * `pushMedia` with its own chunk loop and waits for processing there (platform_b live, for now).
    */
   readonly chunkedUploads?: ChunkedMediaUploads;
 }

@@ -70,6 +70,8 @@ export interface FakeMeta {
   /** The next matching call is carried out, but its answer is lost (a 500, as if the connection dropped after the write). */
   loseNextAnswer(pathPattern: RegExp): void;
   objects: Map<string, Obj>;
+  /** Resumable video uploads so far: sessions started, transfer calls (refused ones too), videos finished. */
+  videoCounts: { started: number; transfers: number; finished: number };
   /** Delivery of an ad on a day (what /insights reports). */
   setInsights(
     adId: string,
@@ -197,7 +199,9 @@ export async function fakeMeta(options: {
   const pageTokens = new Map<string, string>(); // page token -> page id
   const objects = new Map<string, Obj>();
   const images = new Map<string, Set<string>>(); // account -> hashes
-  const sessions = new Map<string, { videoId: string; size: number; received: Buffer[]; offset: number }>();
+  /** Resumable video uploads: the bytes so far and the range Meta named next ([offset, end)). */
+  const sessions = new Map<string, { videoId: string; size: number; received: Buffer[]; offset: number; end: number }>();
+  const videoCounts = { started: 0, transfers: 0, finished: 0 };
   const insights = new Map<string, Map<string, any>>(); // ad -> date -> row
   const hourlyInsights = new Map<string, Map<string, any>>(); // ad -> "date|hour" -> row
   const comments = new Map<string, Comment>();
@@ -521,21 +525,31 @@ export async function fakeMeta(options: {
       const videoId = nextId();
       const sessionId = nextId();
       objects.set(videoId, { id: videoId, kind: "video", account_id: accountId, polls: 0, finished: false });
-      sessions.set(sessionId, { videoId, size, received: [], offset: 0 });
+      sessions.set(sessionId, { videoId, size, received: [], offset: 0, end: Math.min(chunk, size) });
+      videoCounts.started++;
       return { status: 200, body: { video_id: videoId, upload_session_id: sessionId, start_offset: "0", end_offset: String(Math.min(chunk, size)) } };
     }
     const session = sessions.get(p.upload_session_id ?? "");
     if (!session) return graphError("Invalid upload session id", 100, { error_subcode: 1363019 });
     if (p.upload_phase === "transfer") {
-      if (Number(p.start_offset) !== session.offset || !req.file)
-        return graphError("Start offset mismatch", 100, { error_subcode: 1363037, error_user_msg: `Expected start_offset ${session.offset}` });
-      session.received.push(req.file);
-      session.offset += req.file.length;
-      return { status: 200, body: { start_offset: String(session.offset), end_offset: String(Math.min(session.offset + chunk, session.size)) } };
+      videoCounts.transfers++;
+      // As documented: a wrong start_offset is refused (subcode 1363037) with the range Meta expects in error_data.
+      // A chunk must also stay inside the range Meta named.
+      const fits = req.file && req.file.length > 0 && session.offset + req.file.length <= session.end;
+      if (Number(p.start_offset) !== session.offset || !fits)
+        return graphError("There was a problem uploading your video. Please try uploading it again.", 6001, {
+          error_subcode: 1363037,
+          error_data: { start_offset: session.offset, end_offset: session.end },
+        });
+      session.received.push(req.file!);
+      session.offset += req.file!.length;
+      session.end = Math.min(session.offset + chunk, session.size);
+      return { status: 200, body: { start_offset: String(session.offset), end_offset: String(session.end) } };
     }
     if (p.upload_phase === "finish") {
       if (session.offset !== session.size) return graphError("The video upload is incomplete", 100, { error_subcode: 1363040 });
       const video = objects.get(session.videoId)!;
+      if (!video.finished) videoCounts.finished++;
       video.finished = true;
       video.title = p.title;
       video.size = Buffer.concat(session.received).length;
@@ -835,6 +849,7 @@ export async function fakeMeta(options: {
     requests,
     objects,
     comments,
+    videoCounts,
     grant: (token, accountIds, pageIds = []) => grants.set(token, { accounts: new Set(accountIds), pages: new Set(pageIds) }),
     revoke: (token) => {
       grants.delete(token);

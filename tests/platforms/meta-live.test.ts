@@ -20,6 +20,7 @@ const ACCOUNT = "act_777000111";
 const PAGE = "1000001";
 const TOKEN = "meta-user-token";
 const TZ = "America/New_York";
+const CHUNK = 32 * 1024;
 
 let meta: FakeMeta;
 let server: TestServer;
@@ -70,6 +71,8 @@ beforeAll(async () => {
     PLATFORM_A_APP_ID: "meta-app-1",
     PLATFORM_A_APP_SECRET: APP_SECRET,
     PLATFORM_RETRY_DELAYS_MS: "200,200",
+    // Videos above 32 KiB go through the recorded chunked session (two of Meta's 16 KiB ranges per chunk).
+    MEDIA_CHUNK_BYTES: String(CHUNK),
     LEADS_POLL: "0",
   };
   server = await startServer({ dataDir, env: serverEnv });
@@ -158,6 +161,47 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(made.at(-1)!.id).toBe(upload.platform_a.videoId);
     expect(made.at(-1)!.title).toBe(`${name} [adloom:${upload.id}]`);
   }, 120_000);
+
+  it("kill -9 during a video push: the restarted push continues the same Meta session, resends no finished chunk, and one video is made", async () => {
+    const name = `meta-kill-${Date.now()}.mp4`;
+    const bytes = mp4Video(480, 480, 4);
+    const chunks = Math.ceil(bytes.length / CHUNK);
+    expect(chunks).toBeGreaterThanOrEqual(3);
+    const counts = { ...meta.videoCounts };
+    // The second of Meta's ranges in our second chunk is in flight when the server dies: chunk 0 is recorded, chunk 1 is not.
+    const inFlight = CHUNK + 16 * 1024;
+    const hold = meta.holdNext(/\/act_777000111\/advideos$/, (p) => p.upload_phase === "transfer" && Number(p.start_offset) === inFlight);
+    const [id] = await uploadIds(t.key, [{ name, type: "video/mp4", bytes }], { platform: "platform_a", baseUrl: server.url });
+    await hold.arrived;
+    await server.kill();
+    const killedAt = Date.now();
+    hold.release(); // Meta stores the chunk in flight; its answer goes nowhere.
+    server = await startServer({ dataDir: server.dataDir, env: serverEnv });
+    const upload = await finishedUpload(t.key, id!, 120_000, server.url);
+    expect(upload.status).toBe("completed");
+
+    // One session, one video: the restart did not start a second upload at Meta.
+    expect(meta.videoCounts.started - counts.started).toBe(1);
+    expect(meta.videoCounts.finished - counts.finished).toBe(1);
+    const made = [...meta.objects.values()].filter((o) => o.kind === "video" && String(o.title).startsWith(name));
+    expect(made).toHaveLength(1);
+    expect(made[0]!.id).toBe(upload.platform_a.videoId);
+    expect(made[0]!.size).toBe(bytes.length);
+    const sessionId = calls(/\/advideos$/, "POST").find((r) => r.params.upload_phase === "transfer" && Number(r.params.start_offset) === inFlight)!.params
+      .upload_session_id;
+    const transfers = calls(/\/advideos$/, "POST").filter((r) => r.params.upload_session_id === sessionId && r.params.upload_phase === "transfer");
+    const afterRestart = transfers.filter((r) => r.at > killedAt).map((r) => Number(r.params.start_offset));
+    // Chunk 0 was acknowledged and recorded: never sent again. Only the chunk in flight (chunk 1) is offered once more, and Meta
+    // answers with the range it wants next instead of storing it twice.
+    expect(afterRestart[0]).toBe(CHUNK);
+    expect(Math.min(...afterRestart)).toBeGreaterThanOrEqual(CHUNK);
+    expect(afterRestart.filter((offset) => offset < 2 * CHUNK).length).toBeLessThanOrEqual(2);
+    expect(meta.videoCounts.transfers - counts.transfers).toBeLessThanOrEqual(Math.ceil(bytes.length / (16 * 1024)) + 2);
+
+    const creativeId = await creativeOf(name);
+    const { pushes } = (await tool("list_creative_pushes", { creativeId })).body.result;
+    expect(pushes).toEqual([expect.objectContaining({ state: "ready", chunksDone: chunks, chunksTotal: chunks, externalId: made[0]!.id })]);
+  }, 240_000);
 
   it("a video Meta cannot process fails the upload with Meta's reason", async () => {
     const [upload] = await pushed([{ name: `meta-broken-${Date.now()}.mp4`, type: "video/mp4", bytes: mp4Video(320, 240, 1) }]);

@@ -1,14 +1,14 @@
 import { getDb } from "@/lib/db/client";
 import type { AdsApi, PlatformAccountInfo } from "../../ads-types";
 import { localDayHour } from "../../local-time";
-import type { AdAccountRef, PlatformAdapter, PushRequest, PushResult } from "../../types";
+import type { AdAccountRef, ChunkedMediaUploads, PlatformAdapter, PushRequest, PushResult } from "../../types";
 import { withAccountToken } from "../adapter";
 import { readPlatformAAccount } from "../platform-a";
 import * as ads from "./ads";
 import type { MetaAccount } from "./ads";
 import * as engagement from "./engagement";
 import { getDailyInsights, getHourlyInsights } from "./insights";
-import { pushMetaMedia } from "./media";
+import { finishMetaSession, metaMediaStatus, pushMetaMedia, startMetaSession, transferMetaChunk, videoTitle } from "./media";
 import { PLATFORM_A_RULES } from "./rules";
 import { checkAdCreative, checkAdSetWrite } from "../rule-guard";
 
@@ -36,6 +36,24 @@ export class MetaPlatformAdapter implements PlatformAdapter {
 
   pushMedia = (request: PushRequest): Promise<PushResult> =>
     this.run(request.account, async (m) => ({ externalId: await pushMetaMedia(m.accountId, m.token, request) }));
+
+  /** Meta's resumable video upload, phase by phase: lib/media-push records the session and each acknowledged chunk. */
+  readonly chunkedUploads: ChunkedMediaUploads = {
+    startMediaUpload: (request) =>
+      withAccountToken(request.account, async (token) => ({
+        sessionId: await startMetaSession(request.account.externalAccountId, token, request.sizeBytes),
+      })),
+    uploadChunk: (chunk) =>
+      withAccountToken(chunk.account, async (token) => ({
+        nextOffset: await transferMetaChunk(chunk.account.externalAccountId, token, chunk.sessionId, chunk.offset, chunk.bytes),
+      })),
+    finishMediaUpload: (request) =>
+      withAccountToken(request.account, async (token) => {
+        const title = request.uploadId ? videoTitle(request.fileName, request.uploadId) : request.fileName.slice(0, 200);
+        return { externalId: await finishMetaSession(request.account.externalAccountId, token, request.sessionId, title) };
+      }),
+    mediaStatus: (account, media) => withAccountToken(account, (token) => metaMediaStatus(token, media)),
+  };
 
   createCampaign: AdsApi["createCampaign"] = (account, write) => this.run(account, (m) => ads.createCampaign(m, write));
   updateCampaign: AdsApi["updateCampaign"] = (account, id, patch) => this.run(account, (m) => ads.updateCampaign(m, id, patch));

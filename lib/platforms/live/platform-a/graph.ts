@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { getConfig } from "@/lib/services";
-import { PlatformError } from "../../types";
+import { PlatformError, type PlatformErrorCode } from "../../types";
 import { callPlatform } from "../wire";
 
 /**
@@ -182,16 +182,31 @@ const isRefusal = (code: number) => code === 100 || code === 368;
  * invalid_input with Meta's own user-facing message; anything else -> upstream_error (retryable when
  * Meta says transient, or a 5xx).
  */
-export function graphError(status: number, body: any, headers?: Headers): PlatformError {
+export function graphError(status: number, body: any, headers?: Headers): GraphCallError {
   const error = body?.error ?? {};
   const code = Number(error.code);
   const subcode = Number(error.error_subcode);
   const explained = error.error_user_msg ? `${error.error_user_title ? `${error.error_user_title}: ` : ""}${error.error_user_msg}` : error.message;
   const ids = [Number.isFinite(code) ? `code ${code}` : null, Number.isFinite(subcode) ? `subcode ${subcode}` : null].filter(Boolean).join(", ");
   const message = `platform_a refused the call: ${explained ?? `HTTP ${status}`}${ids ? ` (${ids})` : ""}`;
-  if (isAuthRefusal(code) || status === 401) return new PlatformError("not_connected", message, { retryable: false, authRefused: true });
-  if (isRateLimit(code) || status === 429)
-    return new PlatformError("upstream_busy", message, { retryable: true, retryAfterSeconds: retryAfterSeconds(headers) });
-  if (isRefusal(code) || status === 404) return new PlatformError("invalid_input", message, { retryable: false });
-  return new PlatformError("upstream_error", message, { retryable: true });
+  const refused = (code: PlatformErrorCode, options: ConstructorParameters<typeof PlatformError>[2]) => new GraphCallError(code, message, options, error);
+  if (isAuthRefusal(code) || status === 401) return refused("not_connected", { retryable: false, authRefused: true });
+  if (isRateLimit(code) || status === 429) return refused("upstream_busy", { retryable: true, retryAfterSeconds: retryAfterSeconds(headers) });
+  if (isRefusal(code) || status === 404) return refused("invalid_input", { retryable: false });
+  return refused("upstream_error", { retryable: true });
+}
+
+/** A refused Graph call that keeps Meta's error object: callers act on its subcode and error_data (a video transfer's expected range). */
+export class GraphCallError extends PlatformError {
+  readonly subcode: number | null;
+  readonly errorData: unknown;
+  readonly graphMessage: string;
+
+  constructor(code: PlatformErrorCode, message: string, options: ConstructorParameters<typeof PlatformError>[2], error: any) {
+    super(code, message, options);
+    const subcode = Number(error?.error_subcode);
+    this.subcode = Number.isFinite(subcode) ? subcode : null;
+    this.errorData = error?.error_data ?? null;
+    this.graphMessage = String(error?.message ?? "");
+  }
 }

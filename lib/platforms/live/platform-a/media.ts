@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { getStorage } from "@/lib/storage";
-import { PlatformError, type PushRequest } from "../../types";
-import { graphGet, graphPost, graphPostFile } from "./graph";
+import { type MediaKind, type MediaProcessing, PlatformError, type PushRequest } from "../../types";
+import { GraphCallError, graphGet, graphPost, graphPostFile } from "./graph";
 
 /**
  * Media into a Meta ad account's library, one function per phase of Meta's protocol so a chunked,
@@ -12,6 +12,10 @@ import { graphGet, graphPost, graphPostFile } from "./graph";
  *   video id and the first byte range; `upload_phase=transfer` with `start_offset` and `video_file_chunk`
  *   per range Meta asks for next; `upload_phase=finish`; then GET /<video_id>?fields=status until
  *   `status.video_status` is `ready` (or `error`, failing with Meta's reason).
+ *
+ * A video larger than MEDIA_CHUNK_BYTES is driven by lib/media-push through the session functions at
+ * the end of this file (startMetaSession / transferMetaChunk / finishMetaSession / metaMediaStatus),
+ * which record each acknowledged chunk, so a push cut short resumes the same Meta session.
  */
 
 async function readAll(storageKey: string): Promise<Buffer> {
@@ -150,4 +154,102 @@ export async function pushMetaMedia(accountId: string, token: string, request: P
   const file = { name: request.fileName, storageKey: request.storageKey, sizeBytes: request.sizeBytes, title: videoTitle(request.fileName, request.uploadId) };
   if (request.sizeBytes === 0) throw new PlatformError("invalid_input", "platform_a refused the media: the file is empty", { retryable: false });
   return request.kind === "image" ? uploadImage(accountId, token, file) : uploadVideo(accountId, token, file);
+}
+
+/**
+ * Our record of a Meta upload session (MediaPush.sessionId): Meta's upload_session_id, the video it
+ * makes, and the length of the first range Meta named (what a resumed push sends before Meta names again).
+ */
+export function encodeMetaSession(session: VideoSession): string {
+  return `${session.sessionId}:${session.videoId}:${session.endOffset - session.startOffset}`;
+}
+
+export function decodeMetaSession(recorded: string): { sessionId: string; videoId: string; rangeBytes: number } {
+  const [sessionId, videoId, rangeBytes] = recorded.split(":");
+  const bytes = Number(rangeBytes);
+  if (!sessionId || !videoId || !Number.isInteger(bytes) || bytes <= 0)
+    throw new PlatformError("upstream_error", "the recorded platform_a upload session is unreadable", { retryable: false });
+  return { sessionId, videoId, rangeBytes: bytes };
+}
+
+/** The range Meta last named per session (this process); a restarted one falls back to the first range's length. */
+const namedRanges = new Map<string, { start: number; end: number }>();
+
+export async function startMetaSession(accountId: string, token: string, fileSize: number): Promise<string> {
+  const session = await startVideoUpload(accountId, token, fileSize);
+  namedRanges.set(session.sessionId, { start: session.startOffset, end: session.endOffset });
+  return encodeMetaSession(session);
+}
+
+/** The range Meta expects, from a refused transfer (subcode 1363037, `error_data: {start_offset, end_offset}`). */
+function expectedRange(err: unknown): { start: number; end: number } | null {
+  if (!(err instanceof GraphCallError) || err.subcode !== 1363037) return null;
+  let data: any = err.errorData;
+  if (typeof data === "string") {
+    try {
+      data = JSON.parse(data);
+    } catch {
+      data = null;
+    }
+  }
+  const text = `${typeof err.errorData === "string" ? err.errorData : ""} ${err.graphMessage}`;
+  const start = Number(data?.start_offset ?? text.match(/start_offset\D{0,3}(\d+)/)?.[1]);
+  const end = Number(data?.end_offset ?? text.match(/end_offset\D{0,3}(\d+)/)?.[1]);
+  return Number.isInteger(start) && Number.isInteger(end) ? { start, end } : null;
+}
+
+/**
+ * Sends our chunk [offset, offset + bytes.length) in the ranges Meta names: one transfer per range
+ * inside the chunk. A chunk Meta already has (the one in flight at a crash) is refused with the
+ * range Meta expects, which moves us past it instead of failing. Answers the offset Meta wants next.
+ */
+export async function transferMetaChunk(accountId: string, token: string, recorded: string, offset: number, bytes: Buffer): Promise<number> {
+  const session = decodeMetaSession(recorded);
+  const chunkEnd = offset + bytes.length;
+  let start = offset;
+  let refusals = 0;
+  while (start < chunkEnd) {
+    const named = namedRanges.get(session.sessionId);
+    const end = Math.min(chunkEnd, named?.start === start && named.end > start ? named.end : start + session.rangeBytes);
+    try {
+      const answer = await graphPostFile(
+        `${accountId}/advideos`,
+        token,
+        { upload_phase: "transfer", upload_session_id: session.sessionId, start_offset: start },
+        { field: "video_file_chunk", name: "chunk", contentType: "application/octet-stream", bytes: bytes.subarray(start - offset, end - offset) },
+      );
+      const next = { start: Number(answer?.start_offset), end: Number(answer?.end_offset) };
+      if (!Number.isInteger(next.start) || next.start <= start)
+        throw new PlatformError("upstream_error", `platform_a did not move past byte ${start} of the video upload`, { retryable: true });
+      namedRanges.set(session.sessionId, next);
+      start = next.start;
+    } catch (err) {
+      const expected = expectedRange(err);
+      if (!expected || ++refusals > 3) throw err;
+      namedRanges.set(session.sessionId, expected);
+      if (expected.start < offset) {
+        throw new PlatformError("upstream_error", `platform_a asks again for byte ${expected.start}, before the chunk at ${offset} it acknowledged`, {
+          retryable: false,
+        });
+      }
+      start = expected.start;
+    }
+  }
+  return start;
+}
+
+/** Closes the session; the title names the upload (as in uploadVideo). Answers the video id; Meta then processes it. */
+export async function finishMetaSession(accountId: string, token: string, recorded: string, title: string): Promise<string> {
+  const session = decodeMetaSession(recorded);
+  await finishVideoUpload(accountId, token, { ...session, startOffset: 0, endOffset: 0 }, title);
+  namedRanges.delete(session.sessionId);
+  return session.videoId;
+}
+
+/** Where Meta is with pushed media, for lib/media-push's processing checks (images are usable at once). */
+export async function metaMediaStatus(token: string, media: { externalId: string; kind: MediaKind }): Promise<MediaProcessing> {
+  if (media.kind === "image") return { state: "ready" };
+  const state = await videoProcessing(media.externalId, token);
+  if (state.state === "error") return { state: "failed", reason: `platform_a refused the video: ${state.reason}` };
+  return state.state === "ready" ? { state: "ready" } : { state: "processing" };
 }
