@@ -12,20 +12,31 @@ declare global {
   }
 }
 
-let loader: Promise<void> | null = null;
+const PICKER_SCRIPT = "https://apis.google.com/js/api.js";
+
+/** Loads Google's script once per page: the page's <script> element is the memo (no module state). */
 function loadPicker(): Promise<void> {
-  loader ??= new Promise<void>((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = "https://apis.google.com/js/api.js";
-    script.async = true;
-    script.onload = () => window.gapi!.load("picker", () => resolve());
-    script.onerror = () => {
-      loader = null;
-      reject(new Error("The Google Picker could not be loaded"));
-    };
-    document.head.appendChild(script);
+  if (window.google?.picker) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const ready = () => window.gapi!.load("picker", () => resolve());
+    const existing = document.querySelector<HTMLScriptElement>(`script[src="${PICKER_SCRIPT}"]`);
+    if (existing && window.gapi) return ready();
+    const script = existing ?? document.createElement("script");
+    script.addEventListener("load", ready, { once: true });
+    script.addEventListener(
+      "error",
+      () => {
+        script.remove(); // the next click tries again
+        reject(new Error("The Google Picker could not be loaded"));
+      },
+      { once: true },
+    );
+    if (!existing) {
+      script.src = PICKER_SCRIPT;
+      script.async = true;
+      document.head.appendChild(script);
+    }
   });
-  return loader;
 }
 
 /**
