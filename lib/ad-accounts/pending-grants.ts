@@ -13,6 +13,8 @@ import { type ConnectOutcome, connectChosenAccounts } from "./connections";
  * are connected. With a single candidate of each the accounts connect at once, as before.
  */
 export const PENDING_MINUTES = 15;
+/** How long a pending choice is kept, in seconds (AD_ACCOUNT_CHOICE_SECONDS shortens it for tests). */
+const pendingSeconds = () => Number(process.env.AD_ACCOUNT_CHOICE_SECONDS) || PENDING_MINUTES * 60;
 
 export interface Candidate {
   id: string;
@@ -52,7 +54,7 @@ export async function connectFromAuthorization(
       credentialsCiphertext: seal(accessToken, context(id)),
       accounts: accounts.slice(0, 200) as object[],
       pages: pages.slice(0, 200) as object[],
-      expiresAt: new Date(Date.now() + PENDING_MINUTES * 60_000),
+      expiresAt: new Date(Date.now() + pendingSeconds() * 1000),
     },
   });
   return { kind: "pending", pendingId: id };
