@@ -3,7 +3,7 @@ import { AppError, conflict, notFound } from "@/lib/errors";
 import type { AdAccount } from "@/lib/generated/prisma/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
-import { ensureDefaultAccounts, exchangeAuthorization, PlatformError, readLiveAccount, reconnectHint, sealAccountCredentials } from "@/lib/platforms";
+import { ensureDefaultAccounts, PlatformError, readLiveAccount, reconnectHint, sealAccountCredentials } from "@/lib/platforms";
 
 /**
  * A workspace's ad account connections: any number per platform, one default per platform (what
@@ -176,21 +176,22 @@ export async function disconnectAdAccount(workspaceId: string | null, id: string
   return { ok: true, account: toConnection(await db.adAccount.findUniqueOrThrow({ where: { id } })) };
 }
 
+export interface ConnectOutcome {
+  connected: AdAccountConnection[];
+  failed: { externalAccountId: string; message: string }[];
+}
+
 /**
- * Finishes a dashboard Connect flow: the platform's code becomes a token, and every ad account the
- * token reaches is connected (each read with it first, as connectAdAccount does). Answers what was
- * connected; one unreadable account does not stop the others.
+ * Connects the chosen accounts with one token (each read with it first, as connectAdAccount does),
+ * all publishing as `pageId` when given. One unreadable account does not stop the others.
  */
-export async function connectFromAuthorization(
+export async function connectChosenAccounts(
   workspaceId: string,
   platform: Platform,
-  options: { code: string; redirectUri: string },
-): Promise<{ connected: AdAccountConnection[]; failed: { externalAccountId: string; message: string }[] }> {
-  const { accessToken, accountIds, pageIds = [] } = await exchangeAuthorization(platform, options);
-  // The Page ads publish as: the one granted; with several, the first (adaccount connect --page changes it).
-  const pageId = pageIds[0];
-  if (!accountIds.length)
-    throw new AppError("not_connected", `The ${platform} authorization reached no ad account; grant access to at least one and connect again`);
+  accessToken: string,
+  accountIds: string[],
+  pageId?: string,
+): Promise<ConnectOutcome> {
   const connected: AdAccountConnection[] = [];
   const failed: { externalAccountId: string; message: string }[] = [];
   for (const externalAccountId of accountIds.slice(0, 50)) {

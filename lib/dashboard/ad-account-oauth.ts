@@ -1,6 +1,9 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { cookies } from "next/headers";
-import { connectFromAuthorization } from "@/lib/ad-accounts/connections";
+import { completePendingGrant, connectFromAuthorization, getPendingGrant, type PendingGrantView } from "@/lib/ad-accounts/pending-grants";
+import type { Principal } from "@/lib/auth/principal";
+
+export type { PendingGrantView };
 import { can } from "@/lib/auth/authorize";
 import { AppError } from "@/lib/errors";
 import type { Platform } from "@/lib/generated/prisma/enums";
@@ -64,21 +67,53 @@ export async function finishConnect(platform: Platform, query: URLSearchParams):
   const code = query.get("code") ?? query.get("auth_code");
   if (!code) return back({ error: `${platform} did not authorize the app${query.get("error_description") ? `: ${query.get("error_description")}` : ""}.` });
   try {
-    const { connected, failed } = await connectFromAuthorization(principal.workspaceId, platform, { code, redirectUri: redirectUri(platform) });
-    return back({
-      connected: String(connected.length),
-      ...(failed.length
-        ? {
-            error: failed
-              .map((f) => `${f.externalAccountId}: ${f.message}`)
-              .join("; ")
-              .slice(0, 500),
-          }
-        : {}),
-    });
+    const outcome = await connectFromAuthorization(principal, platform, { code, redirectUri: redirectUri(platform) });
+    // Several accounts or Pages: the marketer picks on the page; the token stays here, sealed.
+    if (outcome.kind === "pending") return back({ choose: outcome.pendingId });
+    return connectedBack(outcome);
   } catch (err) {
     if (err instanceof AppError) return back({ error: err.message.slice(0, 500) });
     log.error("ad account connect failed", { component: "ad-accounts", platform, err });
     return back({ error: `Connecting ${platform} failed unexpectedly; please try again.` });
+  }
+}
+
+function connectedBack({ connected, failed }: { connected: unknown[]; failed: { externalAccountId: string; message: string }[] }): Response {
+  return back({
+    connected: String(connected.length),
+    ...(failed.length
+      ? {
+          error: failed
+            .map((f) => `${f.externalAccountId}: ${f.message}`)
+            .join("; ")
+            .slice(0, 500),
+        }
+      : {}),
+  });
+}
+
+/** The choice form's submit: the picked accounts (`account`, repeated) and Page (`page`) of a pending grant. */
+export async function finishChoice(pendingId: string, form: FormData): Promise<Response> {
+  const principal = await currentPrincipal();
+  if (!principal) return new Response(null, { status: 303, headers: { Location: `/sign-in?callbackUrl=${encodeURIComponent(PAGE)}` } });
+  if (!can(principal, "adaccounts.manage")) return back({ error: "Only owners and admins connect ad accounts." });
+  try {
+    const accountIds = form.getAll("account").map(String);
+    const page = form.get("page");
+    return connectedBack(await completePendingGrant(principal, pendingId, { accountIds, pageId: page ? String(page) : null }));
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    // A bad pick keeps the choice open; a missing or expired grant goes back to the list.
+    return back(err.code === "invalid_input" ? { choose: pendingId, error: err.message } : { error: err.message.slice(0, 500) });
+  }
+}
+
+/** The page's view of a pending choice: the candidates, or why it cannot be completed (missing, foreign, expired). */
+export async function pendingChoice(principal: Principal, id: string): Promise<{ grant: PendingGrantView | null; error: string | null }> {
+  try {
+    return { grant: await getPendingGrant(principal, id), error: null };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return { grant: null, error: err.message };
   }
 }

@@ -181,6 +181,14 @@ function matchesFiltering(obj: Record<string, any>, filtering: any[]): boolean {
 
 const graphTime = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "+0000");
 
+/** One Login dialog code the app may exchange, and the token and accounts/Pages it is worth. */
+export interface MetaOAuthGrant {
+  code: string;
+  token: string;
+  accountIds: string[];
+  pageIds?: string[];
+}
+
 export async function fakeMeta(options: {
   version: string;
   appSecret?: string;
@@ -188,7 +196,7 @@ export async function fakeMeta(options: {
   accounts: Record<string, { name: string; currency: string; timezone_name: string; account_status: number }>;
   pages?: Record<string, { name: string }>;
   /** The Login dialog's code the app may exchange, and the token and accounts/pages it is worth. */
-  oauth?: { code: string; token: string; accountIds: string[]; pageIds: string[] };
+  oauth?: MetaOAuthGrant | MetaOAuthGrant[];
   /** Bytes per transfer chunk Meta asks for (it decides, the client follows). */
   videoChunkBytes?: number;
   /** Status reads a video stays `processing` after finish. */
@@ -319,9 +327,9 @@ export async function fakeMeta(options: {
       grants.set(long, g);
       return { status: 200, body: { access_token: long, token_type: "bearer", expires_in: 5183944 } };
     }
-    const o = options.oauth;
-    if (!o || params.code !== o.code || !params.redirect_uri) return graphError("Invalid verification code format.", 100);
-    grants.set(o.token, { accounts: new Set(o.accountIds), pages: new Set(o.pageIds) });
+    const o = [options.oauth ?? []].flat().find((g) => g.code === params.code);
+    if (!o || !params.redirect_uri) return graphError("Invalid verification code format.", 100);
+    grants.set(o.token, { accounts: new Set(o.accountIds), pages: new Set(o.pageIds ?? []) });
     return { status: 200, body: { access_token: o.token, token_type: "bearer", expires_in: 3600 } };
   }
 

@@ -85,9 +85,18 @@ function requireFields(body: Obj, fields: string[]) {
 }
 const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
+export interface TikTokOAuthGrant {
+  appId: string;
+  secret: string;
+  code: string;
+  token: string;
+  advertiserIds: string[];
+}
+
 export async function fakeTikTok(options: {
   advertisers: Record<string, { name: string; currency: string; timezone: string; display_timezone?: string; status: string }>;
-  oauth?: { appId: string; secret: string; code: string; token: string; advertiserIds: string[] };
+  /** Advertiser authorization codes the app may exchange (`oauth2/access_token/`), and what each is worth. */
+  oauth?: TikTokOAuthGrant | TikTokOAuthGrant[];
   /** Each advertiser's custom identities (/identity/get/). */
   identities?: Record<string, string[]>;
 }): Promise<FakeTikTok> {
@@ -599,11 +608,20 @@ export async function fakeTikTok(options: {
       requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body, at: Date.now() });
       if (!url.pathname.startsWith(PATH)) return answer(40400, "Not found");
       const route = url.pathname.slice(PATH.length);
-      if (options.oauth && route === "oauth2/access_token/" && req.method === "POST") {
-        const o = options.oauth;
-        if (body.app_id !== o.appId || body.secret !== o.secret || body.auth_code !== o.code) return answer(40110, "Invalid auth_code.");
+      const grants = [options.oauth ?? []].flat();
+      if (grants.length && route === "oauth2/access_token/" && req.method === "POST") {
+        const o = grants.find((g) => g.code === body.auth_code);
+        if (!o || body.app_id !== o.appId || body.secret !== o.secret) return answer(40110, "Invalid auth_code.");
         tokens.set(o.token, new Set(o.advertiserIds));
         return answer(0, "OK", { access_token: o.token, advertiser_ids: o.advertiserIds, scope: [4, 5] });
+      }
+      // The authorized advertisers with their names: app_id and secret in the query, the token in the header.
+      if (grants.length && route === "oauth2/advertiser/get/" && req.method === "GET") {
+        const o = grants.find((g) => g.appId === url.searchParams.get("app_id") && g.secret === url.searchParams.get("secret"));
+        if (!o) return answer(40001, "app_id or secret is invalid.");
+        const ids = tokens.get(String(req.headers["access-token"] ?? ""));
+        if (!ids) return answer(40105, "Access token is incorrect or has been revoked.");
+        return answer(0, "OK", { list: [...ids].map((id) => ({ advertiser_id: id, advertiser_name: options.advertisers[id]?.name ?? id })) });
       }
       const token = String(req.headers["access-token"] ?? "");
       if (!token) return answer(40104, "Access token is null, please carry it in the header.");

@@ -43,7 +43,12 @@ export function authorizeUrl(platform: Platform, options: { state: string; redir
 export async function exchangeAuthorization(
   platform: Platform,
   options: { code: string; redirectUri: string },
-): Promise<{ accessToken: string; accountIds: string[] /** Pages the person granted (platform_a): the ads' identity. */; pageIds?: string[] }> {
+): Promise<{
+  accessToken: string;
+  accounts: AuthorizedCandidate[];
+  /** Pages the person granted (platform_a): the ads' identity. Empty on platform_b. */
+  pages: AuthorizedCandidate[];
+}> {
   const { appId, appSecret } = appOrThrow(platform);
   if (platform === "platform_a") return exchangeMetaAuthorization({ appId, appSecret, code: options.code, redirectUri: options.redirectUri });
   const { apiUrl } = getConfig().platforms.platformB;
@@ -59,5 +64,24 @@ export async function exchangeAuthorization(
       authRefused: true,
     });
   }
-  return { accessToken: data.access_token, accountIds: (data.advertiser_ids ?? []).map(String).filter((id: string) => /^\d+$/.test(id)) };
+  const ids: string[] = (data.advertiser_ids ?? []).map(String).filter((id: string) => /^\d+$/.test(id));
+  return { accessToken: data.access_token, accounts: await advertiserNames(appId, appSecret, data.access_token, ids), pages: [] };
+}
+
+export interface AuthorizedCandidate {
+  id: string;
+  name: string;
+}
+
+/** The authorized advertisers' names (`oauth2/advertiser/get/`); their ids alone when TikTok does not answer. */
+async function advertiserNames(appId: string, appSecret: string, accessToken: string, ids: string[]): Promise<AuthorizedCandidate[]> {
+  if (ids.length < 2) return ids.map((id) => ({ id, name: id }));
+  const { apiUrl } = getConfig().platforms.platformB;
+  const url = new URL(`${apiUrl}/open_api/v1.3/oauth2/advertiser/get/`);
+  url.searchParams.set("app_id", appId);
+  url.searchParams.set("secret", appSecret);
+  const res = await callPlatform("platform_b", url.toString(), { headers: { "Access-Token": accessToken } }).catch(() => null);
+  const names = new Map<string, string>();
+  for (const a of res?.body?.data?.list ?? []) names.set(String(a.advertiser_id), String(a.advertiser_name ?? a.advertiser_id));
+  return ids.map((id) => ({ id, name: names.get(id) ?? id }));
 }

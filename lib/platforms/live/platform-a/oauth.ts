@@ -35,7 +35,7 @@ export async function exchangeMetaAuthorization(options: {
   appSecret: string;
   code: string;
   redirectUri: string;
-}): Promise<{ accessToken: string; accountIds: string[]; pageIds: string[] }> {
+}): Promise<{ accessToken: string; accounts: { id: string; name: string }[]; pages: { id: string; name: string }[] }> {
   const shortLived = await tokenCall(
     { client_id: options.appId, client_secret: options.appSecret, redirect_uri: options.redirectUri, code: options.code },
     "code exchange",
@@ -48,8 +48,8 @@ export async function exchangeMetaAuthorization(options: {
   const pages = await graphList("me/accounts", accessToken, { fields: "id,name,tasks" }, 500);
   return {
     accessToken,
-    accountIds: accounts.map((a) => String(a.id ?? `act_${a.account_id}`)).filter((id) => /^act_\d+$/.test(id)),
-    pageIds: pages.map((p) => String(p.id)).filter((id) => /^\d+$/.test(id)),
+    accounts: accounts.map((a) => ({ id: String(a.id ?? `act_${a.account_id}`), name: String(a.name ?? a.id ?? "") })).filter((a) => /^act_\d+$/.test(a.id)),
+    pages: pages.map((p) => ({ id: String(p.id), name: String(p.name ?? p.id) })).filter((p) => /^\d+$/.test(p.id)),
   };
 }
 
