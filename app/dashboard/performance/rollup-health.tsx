@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { formatDateTime } from "@/components/dashboard/format";
-import { useTimeZone } from "@/components/dashboard/time-zone";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import { Alert } from "@/components/ui/misc";
 import { tool } from "./performance-api";
 
@@ -9,8 +9,8 @@ const PLATFORM_NAME = { platform_a: "Platform A", platform_b: "Platform B" } as 
 
 /** When the figures were last rolled up, and an alert for each ad account whose last rollup failed. */
 export function RollupHealth() {
-  const timeZone = useTimeZone();
-  const time = (iso: string) => formatDateTime(iso, timeZone);
+  const clock = useMemberClock();
+  const time = (iso: string) => formatDateTime(iso, clock);
   const data = useQuery({ queryKey: ["creative-performance", "rollup"], queryFn: () => tool("list_creative_performance", { limit: 1 }) });
   const rollup = data.data?.rollup;
   if (!rollup) return null;
