@@ -20,7 +20,11 @@ export function RollupHealth() {
       <p className="text-sm text-slate-700">
         {rollup.figuresAsOf ? (
           <>
-            Figures as of <time dateTime={rollup.figuresAsOf}>{time(rollup.figuresAsOf)}</time>, rolled up every hour.
+            Figures as of{" "}
+            <time dateTime={rollup.figuresAsOf} data-testid="figures-as-of">
+              {formatDateTime(rollup.figuresAsOf, { timeZone: rollup.figuresTimeZone ?? clock.timeZone, locale: clock.locale })}
+            </time>
+            {rollup.figuresTimeZone ? ` (the ad account’s time zone, ${rollup.figuresTimeZone})` : ""}, rolled up every hour.
           </>
         ) : (
           "No rollup yet: figures appear after the first hourly rollup of active ads."
