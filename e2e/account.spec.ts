@@ -1,4 +1,7 @@
 import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { formatDate } from "../components/dashboard/format";
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
+import { callTool } from "./support/tools";
 
 test("sign up on the trial, switch to Pro, create a key, call /api/v1/me with it, revoke it", async ({ page, request, baseURL }) => {
   const { email } = await signUp(page, { name: "Olivia Owner", workspace: "Acme Ads" });
@@ -85,4 +88,57 @@ test("sign out, wrong password, sign in again; pages need a session", async ({ p
   await page.goto("/dashboard/settings/plan");
   await expect(page.getByTestId("workspace-id")).toHaveText(second.workspaceId!);
   await expect(page.getByTestId("plan-state")).toHaveText("Pro");
+});
+
+test("a member's own date format (Europe/Berlin, de-DE) on every page; ad set countries found by name and stored as codes", async ({ page }) => {
+  await signUp(page, { workspace: "Berlin Ads" });
+  await switchToPro(page);
+  await page.goto("/dashboard/settings/profile");
+  await page.getByLabel("Time zone").selectOption("Europe/Berlin");
+  await page.getByLabel("Date format").selectOption("de-DE");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByText("Profile saved.")).toBeVisible();
+
+  await page.goto("/dashboard/settings/api-keys");
+  await page.getByLabel("Name").fill("Reporting script");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("api-key-row")).toHaveCount(1);
+  const today = formatDate(new Date().toISOString(), { timeZone: "Europe/Berlin", locale: "de-DE" });
+  expect(today).toMatch(/^\d{1,2}\. \S+ \d{4}$/);
+
+  // Platform A's ad set form: a country is searched by name, shown by name, stored as its ISO code.
+  await page.goto("/dashboard/ads");
+  await page.getByLabel("New campaign name").fill("Berlin launch");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  const countries = page.getByLabel("Target countries");
+  await countries.fill("Germany");
+  await countries.press("Enter");
+  const chosen = page.getByRole("list", { name: "Chosen countries" });
+  await expect(chosen.getByRole("listitem")).toHaveText([/United States/, /Germany/]);
+  await chosen.getByRole("button", { name: "Remove United States" }).click();
+  await countries.fill("Atlantis");
+  await countries.press("Enter");
+  await expect(page.getByText("No country named “Atlantis”")).toBeVisible();
+  await countries.fill("");
+  await page.getByLabel("New ad set name").fill("German buyers");
+  await page.getByRole("button", { name: "Create ad set" }).click();
+  await expect(page.locator('[data-testid="ad-set"][data-name="German buyers"]')).toContainText("Countries Germany");
+  const { adSets } = await callTool(page, "list_ad_sets", {});
+  expect(adSets.map((a: { targetCountries: string[] }) => a.targetCountries)).toEqual([["DE"]]);
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto("/dashboard/settings/api-keys");
+    await expect(page.getByTestId("api-key-row")).toContainText(today);
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+    await page.goto("/dashboard/settings/team");
+    await expect(page.getByText(today).first()).toBeVisible();
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+    await page.goto("/dashboard/ads");
+    await expect(page.getByLabel("Target countries")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+  }
 });

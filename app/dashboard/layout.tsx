@@ -4,10 +4,9 @@ import { signOutAction } from "@/app/(auth)/actions";
 import { NavLink } from "@/components/dashboard/nav-link";
 import { DashboardShell } from "@/components/dashboard/dashboard-shell";
 import { Providers } from "@/components/dashboard/providers";
-import { TimeZoneProvider } from "@/components/dashboard/time-zone";
-import { userTimeZone } from "@/lib/dashboard/account";
+import { MemberClockProvider } from "@/components/dashboard/time-zone";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
-import { requirePrincipal } from "@/lib/dashboard/current";
+import { currentClock, requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/dashboard/access";
 import { listUserWorkspaces } from "@/lib/dashboard/account";
 import { switchWorkspace } from "./actions";
@@ -18,10 +17,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const principal = await requirePrincipal();
   const workspaces = await listUserWorkspaces(principal.userId);
   const plan = planStatus(principal.workspace);
-  const timeZone = await userTimeZone(principal.userId);
+  const clock = await currentClock(principal.userId);
   return (
     <Providers>
-      <TimeZoneProvider timeZone={timeZone}>
+      <MemberClockProvider clock={clock}>
         <a
           href="#main"
           className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
@@ -100,7 +99,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             {children}
           </main>
         </DashboardShell>
-      </TimeZoneProvider>
+      </MemberClockProvider>
     </Providers>
   );
 }

@@ -1,14 +1,31 @@
-/** "Nov 22, 2026" in a locale-independent English form (same on server and client), in the user's time zone. */
-export function formatDate(iso: string, timeZone = "UTC"): string {
-  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone });
+/** How one member reads dates and times: their IANA zone and BCP 47 locale (profile settings). */
+export interface MemberClock {
+  timeZone: string;
+  locale: string;
+}
+
+export const DEFAULT_CLOCK: MemberClock = { timeZone: "UTC", locale: "en-US" };
+
+/** A bare zone string is read as that zone in en-US (for callers that only know a zone, like an ad account's). */
+const clockOf = (clock: MemberClock | string | undefined): MemberClock =>
+  clock === undefined ? DEFAULT_CLOCK : typeof clock === "string" ? { timeZone: clock, locale: "en-US" } : clock;
+
+/**
+ * "Nov 22, 2026" (en-US) or "22. Nov. 2026" (de-DE) in the member's zone. Both the server render and the browser
+ * get the same zone and locale passed explicitly, so the text is identical on both (no hydration mismatch).
+ */
+export function formatDate(iso: string, clock?: MemberClock | string): string {
+  const { timeZone, locale } = clockOf(clock);
+  return new Date(iso).toLocaleDateString(locale, { year: "numeric", month: "short", day: "numeric", timeZone });
 }
 
 /**
- * "Nov 22, 00:39:50 UTC" (or "GMT+1" in the user's zone). A 23-hour clock (00-23): `hour12: false` alone picks the h24 cycle in
- * en-US and prints midnight as "24".
+ * "Nov 22, 00:39:50 UTC" (or "22. Nov., 00:39:50 MEZ" in de-DE, Europe/Berlin). A 23-hour clock (00-23): `hour12: false`
+ * alone picks the h24 cycle in en-US and prints midnight as "24".
  */
-export function formatDateTime(iso: string, timeZone = "UTC"): string {
-  return new Date(iso).toLocaleString("en-US", {
+export function formatDateTime(iso: string, clock?: MemberClock | string): string {
+  const { timeZone, locale } = clockOf(clock);
+  return new Date(iso).toLocaleString(locale, {
     month: "short",
     day: "numeric",
     hour: "2-digit",
@@ -20,17 +37,19 @@ export function formatDateTime(iso: string, timeZone = "UTC"): string {
   });
 }
 
-/** "3 minutes ago", falling back to the date after a week. */
-export function formatRelative(iso: string, now = Date.now(), timeZone = "UTC"): string {
+/** "3 minutes ago" ("vor 3 Minuten" in de-DE), falling back to the date after a week. */
+export function formatRelative(iso: string, now = Date.now(), clock?: MemberClock | string): string {
+  const resolved = clockOf(clock);
+  const relative = new Intl.RelativeTimeFormat(resolved.locale, { numeric: "auto" });
   const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
-  if (seconds < 60) return "just now";
+  if (seconds < 60) return relative.format(0, "second");
   const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? "" : "s"} ago`;
+  if (minutes < 60) return relative.format(-minutes, "minute");
   const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} hour${hours === 1 ? "" : "s"} ago`;
+  if (hours < 24) return relative.format(-hours, "hour");
   const days = Math.round(hours / 24);
-  if (days < 7) return `${days} day${days === 1 ? "" : "s"} ago`;
-  return formatDate(iso, timeZone);
+  if (days < 7) return relative.format(-days, "day");
+  return formatDate(iso, resolved);
 }
 
 /** "1.2 MB". */

@@ -1,11 +1,15 @@
 "use client";
 import { createContext, useContext, type ReactNode } from "react";
+import { DEFAULT_CLOCK, type MemberClock } from "./format";
 
-const TimeZoneContext = createContext("UTC");
+const ClockContext = createContext<MemberClock>(DEFAULT_CLOCK);
 
-/** The signed-in user's time zone (their profile), for every time a client component shows. */
-export function TimeZoneProvider({ timeZone, children }: { timeZone: string; children: ReactNode }) {
-  return <TimeZoneContext.Provider value={timeZone}>{children}</TimeZoneContext.Provider>;
+/**
+ * The signed-in member's zone and locale (their profile), for every date a client component shows. The layout reads
+ * them on the server and hands the same values down, so server and browser render identical text.
+ */
+export function MemberClockProvider({ clock, children }: { clock: MemberClock; children: ReactNode }) {
+  return <ClockContext.Provider value={clock}>{children}</ClockContext.Provider>;
 }
 
-export const useTimeZone = () => useContext(TimeZoneContext);
+export const useMemberClock = () => useContext(ClockContext);

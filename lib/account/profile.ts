@@ -13,18 +13,48 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
+/** The canonical form of a BCP 47 locale the runtime can format dates in ("de-de" -> "de-DE"), or null. */
+export function canonicalLocale(value: string): string | null {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(value);
+    return canonical && Intl.DateTimeFormat.supportedLocalesOf(canonical).length > 0 ? canonical : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The first locale of an Accept-Language header the runtime can format in ("de-DE,de;q=0.9" -> "de-DE"), or null. */
+export function localeFromAcceptLanguage(header: string | null | undefined): string | null {
+  for (const part of (header ?? "").split(",")) {
+    const tag = part.split(";")[0]?.trim();
+    if (tag && tag !== "*") {
+      const locale = canonicalLocale(tag);
+      if (locale) return locale;
+    }
+  }
+  return null;
+}
+
+/** How one member reads dates and times (mirrors MemberClock in components/dashboard/format.ts). */
+export interface UserClock {
+  timeZone: string;
+  locale: string;
+}
+
 export interface Profile {
   name: string;
   email: string;
   /** IANA zone every dashboard time is shown in. */
   timeZone: string;
+  /** BCP 47 locale every dashboard date is written in; null until chosen (the browser's language is used). */
+  locale: string | null;
   hasPassword: boolean;
 }
 
 export async function getProfile(userId: string): Promise<Profile> {
-  const user = await getDb().user.findUnique({ where: { id: userId }, select: { name: true, email: true, timeZone: true, passwordHash: true } });
+  const user = await getDb().user.findUnique({ where: { id: userId }, select: { name: true, email: true, timeZone: true, locale: true, passwordHash: true } });
   if (!user) throw notFound("User");
-  return { name: user.name, email: user.email, timeZone: user.timeZone ?? "UTC", hasPassword: user.passwordHash !== null };
+  return { name: user.name, email: user.email, timeZone: user.timeZone ?? "UTC", locale: user.locale, hasPassword: user.passwordHash !== null };
 }
 
 /** The zone the user's dashboard shows times in (UTC until they choose one). */
@@ -33,12 +63,23 @@ export async function userTimeZone(userId: string): Promise<string> {
   return user?.timeZone ?? "UTC";
 }
 
-/** Changes the display name and the time zone. */
-export async function updateProfile(userId: string, input: { name: string; timeZone: string }): Promise<Profile> {
+/**
+ * The zone and locale the user's dashboard writes dates in: their profile settings; without a chosen locale the
+ * browser's (Accept-Language, passed by the caller), else en-US.
+ */
+export async function userClock(userId: string, acceptLanguage?: string | null): Promise<UserClock> {
+  const user = await getDb().user.findUnique({ where: { id: userId }, select: { timeZone: true, locale: true } });
+  return { timeZone: user?.timeZone ?? "UTC", locale: user?.locale ?? localeFromAcceptLanguage(acceptLanguage) ?? "en-US" };
+}
+
+/** Changes the display name, the time zone and (when given) the locale. */
+export async function updateProfile(userId: string, input: { name: string; timeZone: string; locale?: string }): Promise<Profile> {
   const name = input.name.trim();
   if (!name || name.length > 100) throw badRequest("Enter a name of 1 to 100 characters");
   if (!isTimeZone(input.timeZone)) throw badRequest(`Unknown time zone ${input.timeZone}`);
-  await getDb().user.update({ where: { id: userId }, data: { name, timeZone: input.timeZone } });
+  const locale = input.locale === undefined ? undefined : canonicalLocale(input.locale);
+  if (locale === null) throw badRequest(`Unknown locale ${input.locale}`);
+  await getDb().user.update({ where: { id: userId }, data: { name, timeZone: input.timeZone, ...(locale ? { locale } : {}) } });
   return getProfile(userId);
 }
 

@@ -1,4 +1,5 @@
 import { cookies, headers } from "next/headers";
+import { type UserClock, userClock } from "@/lib/account/profile";
 import { redirect } from "next/navigation";
 import { auth } from "@/auth";
 import type { Principal } from "@/lib/auth/principal";
@@ -37,4 +38,9 @@ async function signInUrl(): Promise<string> {
 /** Remembers the active workspace for this browser (validated against memberships on every use). */
 export async function setActiveWorkspaceCookie(workspaceId: string): Promise<void> {
   (await cookies()).set(ACTIVE_WORKSPACE_COOKIE, workspaceId, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 365 * 86_400 });
+}
+
+/** The signed-in member's date format (profile zone and locale; the browser's language until they choose one). */
+export async function currentClock(userId: string): Promise<UserClock> {
+  return userClock(userId, (await headers()).get("accept-language"));
 }

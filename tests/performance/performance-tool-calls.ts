@@ -35,7 +35,8 @@ export const PERFORMANCE_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>
     expect(lastRollupAt).toEqual(expect.any(String));
     expect(rollup).toEqual({
       figuresAsOf: lastRollupAt,
-      accounts: [{ platform: "platform_a", lastRunAt: lastRollupAt, lastSuccessAt: lastRollupAt, lastError: null }],
+      figuresTimeZone: expect.any(String),
+      accounts: [{ platform: "platform_a", lastRunAt: lastRollupAt, lastSuccessAt: lastRollupAt, lastError: null, timeZone: expect.any(String) }],
     });
     expect(creatives).toEqual([expect.objectContaining({ creativeId, label: "neutral", reason: expect.any(String), liveAds: 1 })]);
     expect((await toolResult(t.key, "list_creative_performance", { label: "winner" })).creatives).toEqual([]);

@@ -33,7 +33,11 @@ async function rollupOf(principal: Awaited<ReturnType<typeof workspace>>["princi
   if (!outcome.ok) throw new Error(outcome.body.error.message);
   return (
     outcome.body.result as {
-      rollup: { figuresAsOf: string | null; accounts: { platform: string; lastRunAt: string; lastSuccessAt: string | null; lastError: string | null }[] };
+      rollup: {
+        figuresAsOf: string | null;
+        figuresTimeZone: string | null;
+        accounts: { platform: string; lastRunAt: string; lastSuccessAt: string | null; lastError: string | null; timeZone: string | null }[];
+      };
     }
   ).rollup;
 }
@@ -43,12 +47,17 @@ const run = async (workspaceId: string) => (await import("@/lib/performance/roll
 describe("rollup health in list_creative_performance", () => {
   it("reports each account's last run, its last success and the error of a failed run, until a run succeeds again", async () => {
     const { workspaceId, principal, setTimeZone } = await workspace(8);
-    expect(await rollupOf(principal)).toEqual({ figuresAsOf: null, accounts: [] });
+    expect(await rollupOf(principal)).toEqual({ figuresAsOf: null, figuresTimeZone: null, accounts: [] });
 
+    await setTimeZone("Europe/Berlin");
     await run(workspaceId);
     const ok = await rollupOf(principal);
-    expect(ok.accounts).toEqual([{ platform: "platform_a", lastRunAt: expect.any(String), lastSuccessAt: ok.accounts[0]!.lastRunAt, lastError: null }]);
+    expect(ok.accounts).toEqual([
+      { platform: "platform_a", lastRunAt: expect.any(String), lastSuccessAt: ok.accounts[0]!.lastRunAt, lastError: null, timeZone: "Europe/Berlin" },
+    ]);
     expect(ok.figuresAsOf).toBe(ok.accounts[0]!.lastSuccessAt);
+    // "Figures as of" is read on the clock of the account the figures came from.
+    expect(ok.figuresTimeZone).toBe("Europe/Berlin");
 
     await setTimeZone("Nowhere/Atlantis");
     const outcome = await run(workspaceId);
@@ -66,6 +75,7 @@ describe("rollup health in list_creative_performance", () => {
     await run(workspaceId);
     const repaired = await rollupOf(principal);
     expect(repaired.accounts[0]!.lastError).toBeNull();
+    expect(repaired.figuresTimeZone).toBe("UTC");
     expect(Date.parse(repaired.figuresAsOf!)).toBeGreaterThan(Date.parse(ok.figuresAsOf!));
   }, 120_000);
 
@@ -79,7 +89,10 @@ describe("rollup health in list_creative_performance", () => {
     expect(await db.performanceCursor.count({ where: { workspaceId: broken.workspaceId } })).toBe(0);
     const rollup = await rollupOf(broken.principal);
     expect(rollup.figuresAsOf).toBeNull();
-    expect(rollup.accounts).toEqual([{ platform: "platform_a", lastRunAt: expect.any(String), lastSuccessAt: null, lastError: expect.stringMatching(/\S/) }]);
+    expect(rollup.figuresTimeZone).toBeNull();
+    expect(rollup.accounts).toEqual([
+      { platform: "platform_a", lastRunAt: expect.any(String), lastSuccessAt: null, lastError: expect.stringMatching(/\S/), timeZone: null },
+    ]);
     expect((await rollupOf(healthy.principal)).accounts).toMatchObject([{ platform: "platform_a", lastError: null }]);
   }, 120_000);
 });

@@ -9,6 +9,8 @@ import { ActivateAdsButton } from "./activate-ads";
 import { adSetNoun, money, PLATFORM_LABEL, tool, type Account, type Ad, type AdSet, type Campaign, type PlatformName } from "./ads-api";
 import { objectiveWords } from "@/components/dashboard/plain-words";
 import { LaunchFromLibrary } from "./launch-from-library";
+import { CountryPicker, withTyped } from "./country-picker";
+import { countryName } from "@/components/dashboard/countries";
 
 interface Flags {
   canWrite: boolean;
@@ -235,13 +237,21 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
   const noun = adSetNoun(platform);
   const [name, setName] = useState("");
   const [amount, setAmount] = useState(platform === "platform_a" ? "50" : "50");
-  const [targets, setTargets] = useState(platform === "platform_a" ? "US" : "6252001");
+  const [targets, setTargets] = useState("6252001");
+  const [countries, setCountries] = useState(["US"]);
+  const [typedCountry, setTypedCountry] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const min = platform === "platform_a" ? 1 : 20;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    // A country typed but not yet added counts when it names one.
+    const targetCountries = withTyped(countries, typedCountry);
+    if (platform === "platform_a" && !targetCountries?.length) {
+      setError(targetCountries ? "Choose at least one country" : `No country named “${typedCountry.trim()}”`);
+      return;
+    }
     setBusy(true);
     const list = targets
       .split(",")
@@ -253,9 +263,13 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
         platform,
         name,
         budget: { type: "daily", amountMinor: Math.round(Number(amount) * 100) },
-        ...(platform === "platform_a" ? { targetCountries: list.map((c) => c.toUpperCase()) } : { locationIds: list }),
+        ...(platform === "platform_a" ? { targetCountries: targetCountries! } : { locationIds: list }),
       });
       setName("");
+      if (targetCountries) {
+        setCountries(targetCountries);
+        setTypedCountry("");
+      }
       setError(null);
       await client.invalidateQueries({ queryKey: ["ad-sets", campaign.id] });
     } catch (err) {
@@ -281,14 +295,7 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
           required
         />
         {platform === "platform_a" ? (
-          <Field
-            id={`${id}-countries`}
-            label="Target countries"
-            hint="ISO 3166 codes, comma-separated (US, DE)"
-            value={targets}
-            onChange={(e) => setTargets(e.target.value)}
-            required
-          />
+          <CountryPicker id={`${id}-countries`} codes={countries} onCodes={setCountries} typed={typedCountry} onTyped={setTypedCountry} />
         ) : (
           <Field
             id={`${id}-locations`}
@@ -327,7 +334,7 @@ function AdSetBlock({ adSet, account, flags }: { adSet: AdSet; account: Account;
       client.invalidateQueries({ queryKey: ["campaigns", adSet.platform] }),
     ]);
   const paused = (ads.data?.ads ?? []).filter((a) => a.status === "paused").map((a) => a.id);
-  const targeting = adSet.targetCountries ? `Countries ${adSet.targetCountries.join(", ")}` : `Locations ${adSet.locationIds?.join(", ")}`;
+  const targeting = adSet.targetCountries ? `Countries ${adSet.targetCountries.map(countryName).join(", ")}` : `Locations ${adSet.locationIds?.join(", ")}`;
   const totalToday = (ads.data?.ads ?? []).reduce((s, a) => s + (a.today?.spendMinor ?? 0), 0);
 
   const pauseAds = async () => {

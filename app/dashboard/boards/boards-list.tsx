@@ -1,4 +1,5 @@
 "use client";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
@@ -12,6 +13,7 @@ import { callBoardsTool } from "./actions";
 import type { BoardSummary } from "@/lib/dashboard/boards-page";
 
 export function BoardsList({ initialBoards, canWrite }: { initialBoards: BoardSummary[]; canWrite: boolean }) {
+  const clock = useMemberClock();
   const router = useRouter();
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
@@ -71,7 +73,7 @@ export function BoardsList({ initialBoards, canWrite }: { initialBoards: BoardSu
               >
                 <span className="block truncate font-medium text-slate-900">{b.name}</span>
                 <span className="mt-1 block text-sm text-slate-600">
-                  {b.itemCount} {b.itemCount === 1 ? "item" : "items"} · changed {formatRelative(b.updatedAt)}
+                  {b.itemCount} {b.itemCount === 1 ? "item" : "items"} · changed {formatRelative(b.updatedAt, Date.now(), clock)}
                 </span>
               </Link>
             </li>

@@ -1,4 +1,6 @@
 "use client";
+import { formatDateTime } from "@/components/dashboard/format";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { ApiError } from "@/components/dashboard/api";
@@ -31,6 +33,7 @@ export function ImportWorkspace({
   connectedId: string | null;
   connectError: string | null;
 }) {
+  const clock = useMemberClock();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(connectError);
   const [notice, setNotice] = useState<string | null>(null);
@@ -167,7 +170,7 @@ export function ImportWorkspace({
                       <span className="font-mono text-xs text-slate-900">{w.sourcePath || "/"}</span>
                       <p className="mt-0.5 text-xs text-slate-600">{connectionName(w.connectionId)}</p>
                     </td>
-                    <td className="px-4 py-3 text-slate-700">{w.lastSyncAt ? new Date(w.lastSyncAt).toLocaleString() : "Not yet"}</td>
+                    <td className="px-4 py-3 text-slate-700">{w.lastSyncAt ? formatDateTime(w.lastSyncAt, clock) : "Not yet"}</td>
                     <td className="px-4 py-3 text-right">
                       <div className="flex flex-wrap justify-end gap-2">
                         <Button
@@ -219,12 +222,13 @@ export function ImportWorkspace({
 }
 
 function RunRow({ run, connectionName }: { run: Run; connectionName: string }) {
+  const clock = useMemberClock();
   return (
     <tr>
       <td className="px-4 py-3">
         <span className="font-medium text-slate-900">{run.kind === "sync" ? "Folder sync" : "Import"}</span>
         <p className="mt-0.5 text-xs text-slate-600">
-          {connectionName} · {new Date(run.createdAt).toLocaleString()} · {run.itemCount} file{run.itemCount === 1 ? "" : "s"}
+          {connectionName} · {formatDateTime(run.createdAt, clock)} · {run.itemCount} file{run.itemCount === 1 ? "" : "s"}
         </p>
       </td>
       <td className="px-4 py-3">

@@ -4,9 +4,8 @@ import { NoAccess, PlanRequired } from "@/components/dashboard/page-gates";
 import { buttonClass } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader, TableHead } from "@/components/ui/misc";
 import { formatDateTime, formatRelative } from "@/components/dashboard/format";
-import { userTimeZone } from "@/lib/dashboard/account";
 import { can } from "@/lib/dashboard/access";
-import { requirePrincipal } from "@/lib/dashboard/current";
+import { currentClock, requirePrincipal } from "@/lib/dashboard/current";
 import { isAppError } from "@/lib/errors";
 import { leadForms, leadsPage } from "@/lib/read-models/leads";
 import { planStatus } from "@/lib/dashboard/access";
@@ -34,7 +33,7 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
     );
   }
   const { form: formParam, cursor } = await searchParams;
-  const [{ forms }, timeZone] = await Promise.all([leadForms(principal), userTimeZone(principal.userId)]);
+  const [{ forms }, clock] = await Promise.all([leadForms(principal), currentClock(principal.userId)]);
   const selected = forms.find((f) => f.id === formParam) ?? null;
   let page: Awaited<ReturnType<typeof leadsPage>> = { leads: [], nextCursor: null };
   let pageError: string | null = null;
@@ -100,7 +99,7 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
                   f.lastError
                     ? `Last pull failed: ${f.lastError}`
                     : f.lastPolledAt
-                      ? `Pulled ${formatRelative(f.lastPolledAt, Date.now(), timeZone)}`
+                      ? `Pulled ${formatRelative(f.lastPolledAt, Date.now(), clock)}`
                       : "Not pulled yet"
                 }
               />
@@ -128,7 +127,7 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
                   {page.leads.map((lead) => (
                     <tr key={lead.id} className="align-top">
                       <td data-label="Submitted" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                        {formatDateTime(lead.submittedAt, timeZone)}
+                        {formatDateTime(lead.submittedAt, clock)}
                       </td>
                       <td data-label="Form" className="px-4 py-3 text-slate-900">
                         {lead.form.name}

@@ -3,7 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tansta
 import { useMemo, useState, type FormEvent } from "react";
 import { ApiError } from "@/components/dashboard/api";
 import { formatDateTime } from "@/components/dashboard/format";
-import { useTimeZone } from "@/components/dashboard/time-zone";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import { callTool, type ToolInput, type ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -203,7 +203,7 @@ function CommentCard({
   busy: boolean;
   onReplied: () => void;
 }) {
-  const timeZone = useTimeZone();
+  const clock = useMemberClock();
   const [replying, setReplying] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [text, setText] = useState("");
@@ -239,7 +239,7 @@ function CommentCard({
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <span className="text-sm font-medium text-slate-900">{c.authorName}</span>
             <Badge tone={STATE_TONE[c.state]}>{STATE_LABEL[c.state]}</Badge>
-            <span className="text-xs text-slate-600">{formatDateTime(c.commentedAt, timeZone)}</span>
+            <span className="text-xs text-slate-600">{formatDateTime(c.commentedAt, clock)}</span>
             <span className="text-xs text-slate-600">
               {c.platform === "platform_a" ? "Platform A" : "Platform B"} ad {c.adName ? <>&ldquo;{c.adName}&rdquo;</> : c.adExternalId}
             </span>
@@ -299,7 +299,7 @@ function CommentCard({
 }
 
 function AuditTrail({ id }: { id: string }) {
-  const timeZone = useTimeZone();
+  const clock = useMemberClock();
   const audit = useQuery({ queryKey: ["ad-comment-audit", id], queryFn: () => callTool("get_ad_comment_audit", { id }) });
   if (audit.isLoading) return <p className="mt-2 text-sm text-slate-600">Loading history…</p>;
   if (audit.isError) return <Alert>{message(audit.error)}</Alert>;
@@ -309,7 +309,7 @@ function AuditTrail({ id }: { id: string }) {
     <ol className="mt-2 space-y-1 text-sm text-slate-700" aria-label="History">
       {entries.map((a) => (
         <li key={a.id}>
-          {formatDateTime(a.createdAt, timeZone)}: <span className="font-medium">{a.action}</span>{" "}
+          {formatDateTime(a.createdAt, clock)}: <span className="font-medium">{a.action}</span>{" "}
           {a.actor.kind === "rule" ? (
             <>by the keyword rule &ldquo;{a.actor.keyword}&rdquo;</>
           ) : (

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { formatDateTime } from "@/components/dashboard/format";
-import { useTimeZone } from "@/components/dashboard/time-zone";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import { Alert } from "@/components/ui/misc";
 import { tool } from "./performance-api";
 
@@ -9,8 +9,8 @@ const PLATFORM_NAME = { platform_a: "Platform A", platform_b: "Platform B" } as 
 
 /** When the figures were last rolled up, and an alert for each ad account whose last rollup failed. */
 export function RollupHealth() {
-  const timeZone = useTimeZone();
-  const time = (iso: string) => formatDateTime(iso, timeZone);
+  const clock = useMemberClock();
+  const time = (iso: string) => formatDateTime(iso, clock);
   const data = useQuery({ queryKey: ["creative-performance", "rollup"], queryFn: () => tool("list_creative_performance", { limit: 1 }) });
   const rollup = data.data?.rollup;
   if (!rollup) return null;
@@ -20,7 +20,11 @@ export function RollupHealth() {
       <p className="text-sm text-slate-700">
         {rollup.figuresAsOf ? (
           <>
-            Figures as of <time dateTime={rollup.figuresAsOf}>{time(rollup.figuresAsOf)}</time>, rolled up every hour.
+            Figures as of{" "}
+            <time dateTime={rollup.figuresAsOf} data-testid="figures-as-of">
+              {formatDateTime(rollup.figuresAsOf, { timeZone: rollup.figuresTimeZone ?? clock.timeZone, locale: clock.locale })}
+            </time>
+            {rollup.figuresTimeZone ? ` (the ad account’s time zone, ${rollup.figuresTimeZone})` : ""}, rolled up every hour.
           </>
         ) : (
           "No rollup yet: figures appear after the first hourly rollup of active ads."

@@ -1,4 +1,5 @@
 "use client";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import { useState } from "react";
 import { formatDateTime } from "@/components/dashboard/format";
 import { Badge, Card } from "@/components/ui/misc";
@@ -19,6 +20,7 @@ function sharesText(l: ReviewLinkView): string {
 }
 
 export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: ReviewLinkView[]; folders: { id: string; name: string }[] }) {
+  const clock = useMemberClock();
   const [links, setLinks] = useState(initialLinks);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
@@ -146,8 +148,8 @@ export function ReviewLinksManager({ initialLinks, folders }: { initialLinks: Re
                     Shares {sharesText(l)}
                   </p>
                   <p className="text-slate-600">
-                    Created {formatDateTime(l.createdAt)}
-                    {l.expiresAt ? ` · expires ${formatDateTime(l.expiresAt)}` : ""}
+                    Created {formatDateTime(l.createdAt, clock)}
+                    {l.expiresAt ? ` · expires ${formatDateTime(l.expiresAt, clock)}` : ""}
                     {l.passwordProtected ? " · password" : ""} · guests may{" "}
                     {[l.permissions.comment && "comment", l.permissions.decide && "decide", l.permissions.download && "download"].filter(Boolean).join(", ") ||
                       "view"}

@@ -1,4 +1,5 @@
 "use client";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
@@ -396,6 +397,7 @@ function TaskDetail({
   onClose: () => void;
   onChanged: () => void;
 }) {
+  const clock = useMemberClock();
   const queryClient = useQueryClient();
   const task = useQuery({ queryKey: ["task", id], queryFn: () => callTool("get_task", { id }), retry: false });
   const comments = useQuery({ queryKey: ["task", id, "comments"], queryFn: () => callTool("list_task_comments", { taskId: id, limit: 200 }), retry: false });
@@ -494,7 +496,7 @@ function TaskDetail({
             {comments.data?.comments.map((c) => (
               <li key={c.id} className="rounded-md bg-slate-50 px-3 py-2 text-sm">
                 <p className="text-xs text-slate-500">
-                  {c.author.name} · {formatRelative(c.createdAt)}
+                  {c.author.name} · {formatRelative(c.createdAt, Date.now(), clock)}
                 </p>
                 <p className="whitespace-pre-wrap break-words text-slate-800">{c.body}</p>
               </li>

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { ApiError, apiFetch } from "@/components/dashboard/api";
 import { formatBytes, formatRelative } from "@/components/dashboard/format";
-import { useTimeZone } from "@/components/dashboard/time-zone";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
@@ -54,7 +54,7 @@ export function UploadsWorkspace({
   /** The library folder the visitor came from ("Upload files" in a folder). */
   initialFolderId: string | null;
 }) {
-  const timeZone = useTimeZone();
+  const clock = useMemberClock();
   const queryClient = useQueryClient();
   const inputRef = useRef<HTMLInputElement>(null);
   const [platform, setPlatform] = useState<"platform_a" | "platform_b">("platform_a");
@@ -294,7 +294,7 @@ export function UploadsWorkspace({
                       )}
                     </td>
                     <td data-label="Started" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>
-                      {formatRelative(u.createdAt, Date.now(), timeZone)}
+                      {formatRelative(u.createdAt, Date.now(), clock)}
                     </td>
                     <td className="whitespace-nowrap px-4 py-3 text-right">
                       {u.status === "failed" && (

@@ -56,12 +56,14 @@ const CreativePerformanceSchema = z.object({
 const RollupHealthSchema = z
   .object({
     figuresAsOf: z.string().nullable().describe("The latest successful pull of any account: the time the figures are as of (null before the first)"),
+    figuresTimeZone: z.string().nullable().describe("The IANA time zone of the ad account that pull was of (the clock the dashboard shows figuresAsOf on)"),
     accounts: z.array(
       z.object({
         platform: z.enum(PLATFORMS),
         lastRunAt: z.string().describe("The account's last rollup, successful or not"),
         lastSuccessAt: z.string().nullable(),
         lastError: z.string().nullable().describe("Why the account's last rollup failed; null when it succeeded (its figures are then current)"),
+        timeZone: z.string().nullable().describe("The account's IANA time zone as the rollup last read it; null before its first successful pull"),
       }),
     ),
   })

@@ -7,8 +7,7 @@ import { CreativeThumbnail } from "@/components/ui/creative-thumbnail";
 import { Badge, Card } from "@/components/ui/misc";
 import { can } from "@/lib/dashboard/access";
 import { COPY_TEXT_LIMITS, creativePage } from "@/lib/read-models/creative";
-import { userTimeZone } from "@/lib/dashboard/account";
-import { requirePrincipal } from "@/lib/dashboard/current";
+import { currentClock, requirePrincipal } from "@/lib/dashboard/current";
 import { CopyEditor } from "./copy-editor";
 import { PIN_SLOT_ID } from "./pin-slot";
 import { ReviewSection } from "./review-section";
@@ -95,7 +94,7 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
               </div>
               <div>
                 <dt className="text-slate-500">Added</dt>
-                <dd className="text-slate-900">{formatDateTime(creative.createdAt, await userTimeZone(principal.userId))}</dd>
+                <dd className="text-slate-900">{formatDateTime(creative.createdAt, await currentClock(principal.userId))}</dd>
               </div>
             </dl>
             {creative.mediaPath && (

@@ -1,4 +1,4 @@
-import { formatDateTime } from "@/components/dashboard/format";
+import { formatDateTime, type MemberClock } from "@/components/dashboard/format";
 
 type Change = { id: string; status: string; actorName: string; guest: boolean; note: string | null; createdAt: string };
 
@@ -10,7 +10,7 @@ const WHAT: Record<string, string> = {
 };
 
 /** Who decided what and when, newest first: a teammate or a named review-link guest. */
-export function ReviewHistory({ history, timeZone }: { history: Change[]; timeZone: string | null }) {
+export function ReviewHistory({ history, clock }: { history: Change[]; clock: MemberClock }) {
   return (
     <section aria-labelledby="review-history-heading" className="space-y-2 border-t border-slate-200 pt-4">
       <h3 id="review-history-heading" className="text-sm font-semibold text-slate-900">
@@ -24,7 +24,7 @@ export function ReviewHistory({ history, timeZone }: { history: Change[]; timeZo
             <li key={h.id} data-testid="review-history-entry" data-status={h.status} className="break-words text-slate-800">
               <span className="font-medium">{WHAT[h.status] ?? h.status}</span> by {h.actorName}{" "}
               <span className="text-slate-600">({h.guest ? "guest, through a review link" : "teammate"})</span> ·{" "}
-              <time dateTime={h.createdAt}>{formatDateTime(h.createdAt, timeZone ?? undefined)}</time>
+              <time dateTime={h.createdAt}>{formatDateTime(h.createdAt, clock)}</time>
               {h.note ? <span className="block text-slate-600">“{h.note}”</span> : null}
             </li>
           ))}

@@ -1,5 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
-import { userTimeZone } from "@/lib/dashboard/account";
+import { currentClock } from "@/lib/dashboard/current";
 import { reviewPanel } from "@/lib/read-models/creative";
 import { ReviewHistory } from "./review-history";
 import { ReviewPanel } from "./review-panel";
@@ -16,9 +16,9 @@ export async function ReviewSection({
   kind: "image" | "video";
   fileName: string;
 }) {
-  const [{ review, history, threads, versions, reviewers, can }, timeZone] = await Promise.all([
+  const [{ review, history, threads, versions, reviewers, can }, clock] = await Promise.all([
     reviewPanel(principal, creativeId),
-    userTimeZone(principal.userId),
+    currentClock(principal.userId),
   ]);
   return (
     <>
@@ -33,7 +33,7 @@ export async function ReviewSection({
         userId={principal.userId}
         can={can}
       />
-      <ReviewHistory history={history} timeZone={timeZone} />
+      <ReviewHistory history={history} clock={clock} />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components
 import { ScopeBadges } from "./scope-badges";
 import type { ApiKeySummary } from "@/lib/dashboard/account";
 import { formatDate, formatRelative } from "@/components/dashboard/format";
-import { useTimeZone } from "@/components/dashboard/time-zone";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import { createKeyAction, revokeKeyAction } from "./actions";
 
 interface ScopeOption {
@@ -28,7 +28,7 @@ export function ApiKeysManager({
   scopes: ScopeOption[];
   currentUserId: string;
 }) {
-  const timeZone = useTimeZone();
+  const clock = useMemberClock();
   const [pending, start] = useTransition();
   const [name, setName] = useState("");
   const [restricted, setRestricted] = useState(false);
@@ -163,10 +163,10 @@ export function ApiKeysManager({
                       {k.createdBy.id === currentUserId ? "You" : k.createdBy.name}
                     </td>
                     <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                      {formatDate(k.createdAt, timeZone)}
+                      {formatDate(k.createdAt, clock)}
                     </td>
                     <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>
-                      {k.lastUsedAt ? formatRelative(k.lastUsedAt, Date.now(), timeZone) : "Never"}
+                      {k.lastUsedAt ? formatRelative(k.lastUsedAt, Date.now(), clock) : "Never"}
                     </td>
                     <td className="px-4 py-3 text-right">
                       <Button variant="danger-ghost" size="sm" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>

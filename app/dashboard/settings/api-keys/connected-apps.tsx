@@ -5,13 +5,13 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
 import { ScopeBadges } from "./scope-badges";
 import { formatDate, formatRelative } from "@/components/dashboard/format";
-import { useTimeZone } from "@/components/dashboard/time-zone";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import type { ConnectedApp } from "@/lib/dashboard/account";
 import { revokeConnectedAppAction } from "./actions";
 
 /** Apps connected by OAuth (MCP clients): one row per consent, Revoke ends all its tokens. */
 export function ConnectedApps({ apps, currentUserId }: { apps: ConnectedApp[]; currentUserId: string }) {
-  const timeZone = useTimeZone();
+  const clock = useMemberClock();
   const [pending, start] = useTransition();
   const [revoking, setRevoking] = useState<ConnectedApp | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -46,10 +46,10 @@ export function ConnectedApps({ apps, currentUserId }: { apps: ConnectedApp[]; c
                     {a.user.id === currentUserId ? "You" : a.user.name}
                   </td>
                   <td data-label="Connected" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                    {formatDate(a.createdAt, timeZone)}
+                    {formatDate(a.createdAt, clock)}
                   </td>
                   <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700" suppressHydrationWarning>
-                    {a.lastUsedAt ? formatRelative(a.lastUsedAt, Date.now(), timeZone) : "Never"}
+                    {a.lastUsedAt ? formatRelative(a.lastUsedAt, Date.now(), clock) : "Never"}
                   </td>
                   <td className="px-4 py-3 text-right">
                     <Button variant="danger-ghost" size="sm" onClick={() => setRevoking(a)} aria-label={`Revoke ${a.clientName}`}>

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Badge, Card, PageHeader } from "@/components/ui/misc";
-import { userTimeZone } from "@/lib/dashboard/account";
 import { roleAllows } from "@/lib/dashboard/access";
-import { requirePrincipal } from "@/lib/dashboard/current";
+import { currentClock, requirePrincipal } from "@/lib/dashboard/current";
 import { formatDate } from "@/components/dashboard/format";
 import { planStatus } from "@/lib/dashboard/access";
 import { getPlanStatus, PLAN_CREDITS, type PlanState } from "@/lib/read-models/plan";
@@ -24,7 +23,7 @@ export default async function PlanPage() {
   const status = await getPlanStatus(principal);
   const mayManage = roleAllows(principal.role, "billing.manage");
   const label = STATE_LABEL[status.state];
-  const timeZone = await userTimeZone(principal.userId);
+  const clock = await currentClock(principal.userId);
   // What cancelling Pro would return to: the rest of the free trial, when some is left.
   const trialAfterCancel = status.state === "pro" ? planStatus({ plan: null, trialEndsAt: principal.workspace.trialEndsAt }) : null;
   return (
@@ -38,7 +37,7 @@ export default async function PlanPage() {
           </p>
           <p className="mt-2 text-sm text-slate-600">
             {status.state === "trial" &&
-              `Your trial ends on ${formatDate(status.trialEndsAt!, timeZone)} (${status.trialDaysLeft} ${status.trialDaysLeft === 1 ? "day" : "days"} left).`}
+              `Your trial ends on ${formatDate(status.trialEndsAt!, clock)} (${status.trialDaysLeft} ${status.trialDaysLeft === 1 ? "day" : "days"} left).`}
             {status.state === "trial_ended" && "Your trial has ended. Choose Pro to keep working."}
             {status.state === "pro" && (
               <>
@@ -72,7 +71,7 @@ export default async function PlanPage() {
                 onPro={status.state === "pro"}
                 trialLeft={
                   trialAfterCancel?.state === "trial"
-                    ? { endsOn: formatDate(trialAfterCancel.trialEndsAt!, timeZone), days: trialAfterCancel.trialDaysLeft! }
+                    ? { endsOn: formatDate(trialAfterCancel.trialEndsAt!, clock), days: trialAfterCancel.trialDaysLeft! }
                     : null
                 }
               />

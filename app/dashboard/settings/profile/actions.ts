@@ -3,7 +3,7 @@ import { changePassword, createOwnWorkspace, updateProfile } from "@/lib/dashboa
 import { runAsPrincipal } from "@/lib/dashboard/action-result";
 import { setActiveWorkspaceCookie } from "@/lib/dashboard/current";
 
-export async function updateProfileAction(input: { name: string; timeZone: string }) {
+export async function updateProfileAction(input: { name: string; timeZone: string; locale?: string }) {
   return runAsPrincipal((p) => updateProfile(p.userId, input), "/dashboard");
 }
 

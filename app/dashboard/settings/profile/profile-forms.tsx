@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
+import { formatDateTime } from "@/components/dashboard/format";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
 import { Alert, Card } from "@/components/ui/misc";
@@ -14,10 +15,16 @@ function OutcomeAlert({ outcome }: { outcome: Outcome }) {
   return <Alert tone={outcome.ok ? "green" : "rose"}>{outcome.message}</Alert>;
 }
 
-export function ProfileForms({ profile, timeZones }: { profile: Profile; timeZones: string[] }) {
+/** Date formats offered in the profile (any BCP 47 locale the runtime knows is accepted by the tool). */
+const LOCALES = ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "it-IT", "nl-NL", "pt-BR", "pl-PL", "sv-SE", "ja-JP"];
+const SAMPLE = "2026-03-29T14:05:00Z";
+
+export function ProfileForms({ profile, locale: shownLocale, timeZones }: { profile: Profile; locale: string; timeZones: string[] }) {
   const router = useRouter();
   const [name, setName] = useState(profile.name);
   const [timeZone, setTimeZone] = useState(profile.timeZone);
+  const [locale, setLocale] = useState(profile.locale ?? shownLocale);
+  const locales = LOCALES.includes(locale) ? LOCALES : [locale, ...LOCALES];
   const [profileOutcome, setProfileOutcome] = useState<Outcome>(null);
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
@@ -40,7 +47,7 @@ export function ProfileForms({ profile, timeZones }: { profile: Profile; timeZon
           className="space-y-4"
           onSubmit={(e) =>
             submit(e, async () => {
-              const result = await updateProfileAction({ name, timeZone });
+              const result = await updateProfileAction({ name, timeZone, locale });
               setProfileOutcome(result.ok ? { ok: true, message: "Profile saved." } : { ok: false, message: result.error });
               if (result.ok) router.refresh();
             })
@@ -68,6 +75,21 @@ export function ProfileForms({ profile, timeZones }: { profile: Profile; timeZon
               >
                 Use this device’s zone
               </button>
+            </p>
+          </div>
+          <div className="space-y-1">
+            <label htmlFor="profile-locale" className="block text-sm font-medium text-slate-800">
+              Date format
+            </label>
+            <Select id="profile-locale" value={locale} onChange={(e) => setLocale(e.target.value)} aria-describedby="profile-locale-hint">
+              {locales.map((l) => (
+                <option key={l} value={l}>
+                  {l}: {formatDateTime(SAMPLE, { timeZone, locale: l })}
+                </option>
+              ))}
+            </Select>
+            <p id="profile-locale-hint" className="text-xs text-slate-600">
+              How every date and time in the dashboard is written{profile.locale ? "." : " (until you choose, your browser’s language)."}
             </p>
           </div>
           <Button type="submit" disabled={pending}>

@@ -6,7 +6,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Select } from "@/components/ui/field";
 import { Alert, Badge, Card, Section, TableHead } from "@/components/ui/misc";
 import { formatDate } from "@/components/dashboard/format";
-import { useTimeZone } from "@/components/dashboard/time-zone";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import type { InviteSummary, MemberSummary } from "@/lib/read-models/team";
 import { inviteAction, removeMemberAction, revokeInviteAction, updateMemberAction } from "./actions";
 
@@ -69,7 +69,7 @@ export function TeamManager({
   emailTransport: "smtp" | "outbox";
   currentUserId: string;
 }) {
-  const timeZone = useTimeZone();
+  const clock = useMemberClock();
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [email, setEmail] = useState("");
@@ -205,7 +205,7 @@ export function TeamManager({
                     </>
                   )}
                   <td data-label="Joined" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                    {formatDate(m.joinedAt, timeZone)}
+                    {formatDate(m.joinedAt, clock)}
                   </td>
                   <td className="whitespace-nowrap px-4 py-3 text-right">
                     {canManage &&
@@ -253,7 +253,7 @@ export function TeamManager({
                   <span>
                     <span className="font-medium text-slate-900">{i.email}</span> <Badge>{i.role}</Badge>
                     <span className="ml-2 text-xs text-slate-500">
-                      invited by {i.invitedBy}, expires {formatDate(i.expiresAt, timeZone)}
+                      invited by {i.invitedBy}, expires {formatDate(i.expiresAt, clock)}
                     </span>
                   </span>
                   <Button size="sm" variant="danger-ghost" onClick={() => start(async () => void (await revokeInviteAction(i.id)))}>

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ApiError, apiFetch } from "@/components/dashboard/api";
 import { formatDateTime, formatRelative } from "@/components/dashboard/format";
-import { useTimeZone } from "@/components/dashboard/time-zone";
+import { useMemberClock } from "@/components/dashboard/time-zone";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -14,7 +14,7 @@ import type { WebhookDeliveryView, WebhookEndpointView } from "@/lib/webhooks/sc
 const message = (e: unknown) => (e instanceof ApiError ? e.message : "That did not work. Please try again.");
 
 function Health({ webhook }: { webhook: WebhookEndpointView }) {
-  const timeZone = useTimeZone();
+  const clock = useMemberClock();
   const h = webhook.health;
   if (!h.lastDeliveryAt) return <Badge>No deliveries yet</Badge>;
   if (h.consecutiveFailures > 0)
@@ -23,7 +23,7 @@ function Health({ webhook }: { webhook: WebhookEndpointView }) {
         Failing: {h.consecutiveFailures} in a row{h.lastResponseStatus ? `, last answer ${h.lastResponseStatus}` : ""}
       </Badge>
     );
-  return <Badge tone="green">Healthy · last delivery {formatRelative(h.lastDeliveryAt, Date.now(), timeZone)}</Badge>;
+  return <Badge tone="green">Healthy · last delivery {formatRelative(h.lastDeliveryAt, Date.now(), clock)}</Badge>;
 }
 
 export function WebhookSettings({ eventTypes }: { eventTypes: string[] }) {
@@ -339,7 +339,7 @@ function DeliveryRow({
   onResend: () => void;
   resending: boolean;
 }) {
-  const timeZone = useTimeZone();
+  const clock = useMemberClock();
   return (
     <>
       <tr data-testid="delivery-row" data-outcome={d.outcome} data-event-type={d.eventType}>
@@ -354,7 +354,7 @@ function DeliveryRow({
           </p>
         </td>
         <td data-label="Time" className="whitespace-nowrap px-4 py-3 text-slate-700">
-          {formatDateTime(d.createdAt, timeZone)}
+          {formatDateTime(d.createdAt, clock)}
         </td>
         <td data-label="Duration" className="whitespace-nowrap px-4 py-3 tabular-nums text-slate-700">
           {d.durationMs} ms
@@ -395,7 +395,7 @@ function DeliveryRow({
                 </pre>
                 <p className="mt-2 text-xs text-slate-500">
                   Sent to {d.url} · event {d.eventId}
-                  {d.nextRetryAt ? ` · next retry ${formatDateTime(d.nextRetryAt, timeZone)}` : ""}
+                  {d.nextRetryAt ? ` · next retry ${formatDateTime(d.nextRetryAt, clock)}` : ""}
                 </p>
               </div>
             </div>

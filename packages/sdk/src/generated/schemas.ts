@@ -4928,6 +4928,10 @@ export interface ListCreativePerformanceResult {
      * The latest successful pull of any account: the time the figures are as of (null before the first)
      */
     figuresAsOf: string | null;
+    /**
+     * The IANA time zone of the ad account that pull was of (the clock the dashboard shows figuresAsOf on)
+     */
+    figuresTimeZone: string | null;
     accounts: {
       platform: "platform_a" | "platform_b";
       /**
@@ -4939,6 +4943,10 @@ export interface ListCreativePerformanceResult {
        * Why the account's last rollup failed; null when it succeeded (its figures are then current)
        */
       lastError: string | null;
+      /**
+       * The account's IANA time zone as the rollup last read it; null before its first successful pull
+       */
+      timeZone: string | null;
     }[];
   };
 }
