@@ -92,27 +92,13 @@ export async function getInsights(
     [principal.workspaceId, ids, since, until],
   );
   const names = await namesOf(principal.workspaceId, input.level, ids);
-  const rows: InsightRow[] = sums.map((s) => {
-    const impressions = Number(s.impressions),
-      clicks = Number(s.clicks),
-      spendMinor = Number(s.spend),
-      conversions = Number(s.conversions),
-      valueMinor = Number(s.value);
-    return {
-      id: String(s.id),
-      name: names.get(String(s.id)) ?? String(s.id),
-      date: s.date === null ? null : String(s.date),
-      impressions,
-      clicks,
-      spend: spendMinor / 100,
-      conversions,
-      conversionValue: valueMinor / 100,
-      ctr: impressions ? clicks / impressions : null,
-      cpa: conversions ? spendMinor / conversions / 100 : null,
-      roas: spendMinor ? valueMinor / spendMinor : null,
-      frequency: s.frequency === null ? null : Math.round(Number(s.frequency) * 100) / 100,
-    };
-  });
+  const rows: InsightRow[] = sums.map((s) => ({
+    id: String(s.id),
+    name: names.get(String(s.id)) ?? String(s.id),
+    date: s.date === null ? null : String(s.date),
+    ...figuresOf(s),
+    frequency: s.frequency === null ? null : Math.round(Number(s.frequency) * 100) / 100,
+  }));
   // Objects asked for by id but without delivery in the range answer zeros (totals only).
   if (!daily)
     for (const id of ids)
@@ -145,28 +131,33 @@ async function hourlyRows(workspaceId: string, level: InsightLevel, ids: string[
     [workspaceId, ids, since, until],
   );
   const names = await namesOf(workspaceId, level, ids);
-  return sums.map((s) => {
-    const impressions = Number(s.impressions),
-      clicks = Number(s.clicks),
-      spendMinor = Number(s.spend),
-      conversions = Number(s.conversions),
-      valueMinor = Number(s.value);
-    return {
-      id: String(s.id),
-      name: names.get(String(s.id)) ?? String(s.id),
-      date: String(s.date),
-      hour: Number(s.hour),
-      impressions,
-      clicks,
-      spend: spendMinor / 100,
-      conversions,
-      conversionValue: valueMinor / 100,
-      ctr: impressions ? clicks / impressions : null,
-      cpa: conversions ? spendMinor / conversions / 100 : null,
-      roas: spendMinor ? valueMinor / spendMinor : null,
-      frequency: null,
-    };
-  });
+  return sums.map((s) => ({
+    id: String(s.id),
+    name: names.get(String(s.id)) ?? String(s.id),
+    date: String(s.date),
+    hour: Number(s.hour),
+    ...figuresOf(s),
+    frequency: null,
+  }));
+}
+
+/** An insights row's figures from its summed columns (minor units in, major units out) and the ratios between them. */
+function figuresOf(s: Record<string, string | number | null>) {
+  const impressions = Number(s.impressions),
+    clicks = Number(s.clicks),
+    spendMinor = Number(s.spend),
+    conversions = Number(s.conversions),
+    valueMinor = Number(s.value);
+  return {
+    impressions,
+    clicks,
+    spend: spendMinor / 100,
+    conversions,
+    conversionValue: valueMinor / 100,
+    ctr: impressions ? clicks / impressions : null,
+    cpa: conversions ? spendMinor / conversions / 100 : null,
+    roas: spendMinor ? valueMinor / spendMinor : null,
+  };
 }
 
 export const PERFORMANCE_SORTS = ["spend", "impressions", "clicks", "conversions", "ctr", "cpa", "roas", "frequency", "label"] as const;
