@@ -19,6 +19,8 @@ process.env.NODE_COMPILE_CACHE ??= path.join(root, "node_modules/.cache/adloom/v
 // Everything the suites write to the temp folder (a copy of the embedded database is about 45 MB; servers, PostgreSQL
 // clusters and browser profiles add more) goes into one folder, removed when the run ends: several GB per run otherwise.
 const runTempDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-npm-test-"));
+// Traversable by others, like the system temp folder: the PostgreSQL cluster runs as the postgres user.
+fs.chmodSync(runTempDir, 0o755);
 process.env.TMPDIR = runTempDir;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 // Named again under the closing line, so the tail of a long log says what failed.
@@ -159,6 +161,8 @@ function runVitest(project, { serverChecks }) {
     countStep(`vitest ${project} (no report)`, false); // the run produced no report: count it as a failure
     return json;
   }
+  // A run that ended badly without a failed test (its global setup failed, or it found no files) is a failure too.
+  if (result.status !== 0 && !json.numFailedTests) countStep(`vitest ${project} (exited with status ${result.status}; see its output above)`, false);
   totals.passed += json.numPassedTests;
   totals.failed += json.numFailedTests;
   totals.skipped += json.numPendingTests + (json.numTodoTests ?? 0);

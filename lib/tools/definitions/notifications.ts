@@ -120,6 +120,7 @@ export const notificationTools = [
       tag: TAG,
       status: 200,
       successDescription: "Removed",
+      errors: ["not_found"],
     },
   }),
   defineTool({
@@ -142,6 +143,7 @@ export const notificationTools = [
       tag: TAG,
       status: 200,
       successDescription: "Slack took the message",
+      errors: ["not_found", "upstream_error"],
     },
   }),
 ];
