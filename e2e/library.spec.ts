@@ -194,6 +194,12 @@ test("the library, the creative page and a video show thumbnails, not originals,
   ]);
   for (const file of ["photo.png", "clip.mp4"])
     await expect(page.locator(`[data-testid="upload-row"][data-file="${file}"]`)).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  // The video's poster is made in the background after its upload completes (its tile plays the video until then).
+  await page.goto("/dashboard/library");
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole("img", { name: "clip.mp4" })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
 
   const mediaRequests: string[] = [];
   page.on("request", (r) => {
