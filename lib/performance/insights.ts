@@ -1,4 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
+import { type Figures, figuresFromSums } from "./figures";
 import { invalidArgument } from "@/lib/ads/lookups";
 import { getDb, queryRows } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
@@ -13,21 +14,13 @@ const COLUMN: Record<InsightLevel, string> = { ad: `"adId"`, ad_set: `"adSetId"`
 export const MAX_RANGE_DAYS = 366;
 const MAX_OBJECTS = 50;
 
-export interface InsightRow {
+export interface InsightRow extends Figures {
   id: string;
   name: string;
   /** The day (account time zone) with a daily or hourly breakdown; null for the range's total. */
   date: string | null;
   /** The hour (0-23, account time zone) with the hourly breakdown. */
   hour?: number;
-  impressions: number;
-  clicks: number;
-  spend: number;
-  conversions: number;
-  conversionValue: number;
-  ctr: number | null;
-  cpa: number | null;
-  roas: number | null;
   frequency: number | null;
 }
 
@@ -141,23 +134,15 @@ async function hourlyRows(workspaceId: string, level: InsightLevel, ids: string[
   }));
 }
 
-/** An insights row's figures from its summed columns (minor units in, major units out) and the ratios between them. */
+/** An insights query row's figures: its summed columns (minor units) as the figures every view shows. */
 function figuresOf(s: Record<string, string | number | null>) {
-  const impressions = Number(s.impressions),
-    clicks = Number(s.clicks),
-    spendMinor = Number(s.spend),
-    conversions = Number(s.conversions),
-    valueMinor = Number(s.value);
-  return {
-    impressions,
-    clicks,
-    spend: spendMinor / 100,
-    conversions,
-    conversionValue: valueMinor / 100,
-    ctr: impressions ? clicks / impressions : null,
-    cpa: conversions ? spendMinor / conversions / 100 : null,
-    roas: spendMinor ? valueMinor / spendMinor : null,
-  };
+  return figuresFromSums({
+    impressions: Number(s.impressions),
+    clicks: Number(s.clicks),
+    spendMinor: Number(s.spend),
+    conversions: Number(s.conversions),
+    valueMinor: Number(s.value),
+  });
 }
 
 export const PERFORMANCE_SORTS = ["spend", "impressions", "clicks", "conversions", "ctr", "cpa", "roas", "frequency", "label"] as const;

@@ -1,6 +1,7 @@
 import { getDb, queryRows } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { addDays, daysBetween } from "./window";
+import { type FigureSums, type Figures, figuresFromSums } from "./figures";
 import { MAX_RANGE_DAYS } from "./insights";
 
 /** The Ads page's default range: the last 7 days of the ad account's clock, today included. */
@@ -8,17 +9,7 @@ export const RESULTS_DEFAULT_DAYS = 7;
 /** Ads listed per ad set (most spend first); the ad set's and campaign's figures always count every ad. */
 export const RESULTS_ADS_PER_AD_SET = 50;
 
-export interface ResultFigures {
-  impressions: number;
-  clicks: number;
-  /** In the account's currency (major units). */
-  spend: number;
-  conversions: number;
-  conversionValue: number;
-  ctr: number | null;
-  cpa: number | null;
-  roas: number | null;
-}
+export type ResultFigures = Figures;
 
 export interface AdResult extends ResultFigures {
   id: string;
@@ -66,29 +57,14 @@ export function rangeProblem(since: string, until: string): string | null {
   return null;
 }
 
-type Sums = { impressions: number; clicks: number; spendMinor: number; conversions: number; valueMinor: number };
-const zero = (): Sums => ({ impressions: 0, clicks: 0, spendMinor: 0, conversions: 0, valueMinor: 0 });
-function add(into: Sums, s: Sums) {
+const zero = (): FigureSums => ({ impressions: 0, clicks: 0, spendMinor: 0, conversions: 0, valueMinor: 0 });
+function add(into: FigureSums, s: FigureSums) {
   into.impressions += s.impressions;
   into.clicks += s.clicks;
   into.spendMinor += s.spendMinor;
   into.conversions += s.conversions;
   into.valueMinor += s.valueMinor;
 }
-/** The ratios from sums, never from averaging rows' ratios (a total's CTR is its clicks over its impressions). */
-function figures(s: Sums): ResultFigures {
-  return {
-    impressions: s.impressions,
-    clicks: s.clicks,
-    spend: s.spendMinor / 100,
-    conversions: s.conversions,
-    conversionValue: s.valueMinor / 100,
-    ctr: s.impressions ? s.clicks / s.impressions : null,
-    cpa: s.conversions ? s.spendMinor / s.conversions / 100 : null,
-    roas: s.spendMinor ? s.valueMinor / s.spendMinor : null,
-  };
-}
-
 /** The ad accounts the rollup has read for the workspace (its clock, currency and time zone), by platform. */
 export async function resultAccounts(workspaceId: string) {
   return getDb().performanceCursor.findMany({ where: { workspaceId }, orderBy: { platform: "asc" } });
@@ -116,9 +92,9 @@ export async function accountResults(workspaceId: string, platform: Platform, ra
     [workspaceId, platform, since, until],
   );
   const total = zero();
-  const campaigns = new Map<string, { sums: Sums; adSets: Map<string, { sums: Sums; ads: { id: string; sums: Sums }[] }> }>();
+  const campaigns = new Map<string, { sums: FigureSums; adSets: Map<string, { sums: FigureSums; ads: { id: string; sums: FigureSums }[] }> }>();
   for (const r of rows) {
-    const sums: Sums = {
+    const sums: FigureSums = {
       impressions: Number(r.impressions),
       clicks: Number(r.clicks),
       spendMinor: Number(r.spend),
@@ -134,7 +110,8 @@ export async function accountResults(workspaceId: string, platform: Platform, ra
     add(adSet.sums, sums);
     adSet.ads.push({ id: r.adId, sums });
   }
-  const bySpend = <T extends { sums: Sums }>(a: T & { id: string }, b: T & { id: string }) => b.sums.spendMinor - a.sums.spendMinor || a.id.localeCompare(b.id);
+  const bySpend = <T extends { sums: FigureSums }>(a: T & { id: string }, b: T & { id: string }) =>
+    b.sums.spendMinor - a.sums.spendMinor || a.id.localeCompare(b.id);
   const listed = [...campaigns].map(([id, c]) => ({
     id,
     sums: c.sums,
@@ -159,24 +136,24 @@ export async function accountResults(workspaceId: string, platform: Platform, ra
     today: cursor.today,
     since,
     until,
-    totals: figures(total),
+    totals: figuresFromSums(total),
     campaigns: listed.map((c) => ({
       id: c.id,
       name: campaignOf.get(c.id)?.name ?? "(deleted campaign)",
       objective: campaignOf.get(c.id)?.objective ?? null,
       status: campaignOf.get(c.id)?.status ?? null,
-      ...figures(c.sums),
+      ...figuresFromSums(c.sums),
       adSets: c.adSets.map((s) => ({
         id: s.id,
         name: adSetOf.get(s.id)?.name ?? "(deleted ad set)",
         status: adSetOf.get(s.id)?.status ?? null,
-        ...figures(s.sums),
+        ...figuresFromSums(s.sums),
         moreAds: Math.max(0, s.ads.length - RESULTS_ADS_PER_AD_SET),
         ads: s.ads.slice(0, RESULTS_ADS_PER_AD_SET).map((a) => ({
           id: a.id,
           name: adOf.get(a.id)?.name ?? "(deleted ad)",
           status: adOf.get(a.id)?.status ?? null,
-          ...figures(a.sums),
+          ...figuresFromSums(a.sums),
         })),
       })),
     })),
