@@ -1,5 +1,4 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import { cookies } from "next/headers";
+import { issueOAuthState, takeOAuthState } from "./oauth-state";
 import { completePendingGrant, connectFromAuthorization, getPendingGrant, type PendingGrantView } from "@/lib/ad-accounts/pending-grants";
 import type { Principal } from "@/lib/auth/principal";
 
@@ -17,7 +16,7 @@ import { currentPrincipal } from "./current";
  * authorization page with a one-time state (kept in an httpOnly cookie with the workspace), and
  * the callback checks it, exchanges the code and connects the accounts, then returns to the page.
  */
-const COOKIE = "adloom_adaccount_oauth";
+const STATE_COOKIE = { name: "adloom_adaccount_oauth", path: "/api/ad-accounts/oauth" };
 const PAGE = "/dashboard/settings/ad-accounts";
 
 export function isPlatform(value: string): value is Platform {
@@ -36,30 +35,13 @@ export async function startConnect(platform: Platform): Promise<Response> {
     const env = platform === "platform_a" ? "PLATFORM_A" : "PLATFORM_B";
     return back({ error: `Connecting ${platform} needs the platform app: the operator sets ${env}_APP_ID and ${env}_APP_SECRET.` });
   }
-  const state = randomBytes(24).toString("base64url");
-  (await cookies()).set(COOKIE, `${platform}.${principal.workspaceId}.${state}`, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: getConfig().publicBaseUrl.startsWith("https://"),
-    path: "/api/ad-accounts/oauth",
-    maxAge: 600,
-  });
+  const state = await issueOAuthState(STATE_COOKIE, platform, principal.workspaceId);
   return new Response(null, { status: 303, headers: { Location: authorizeUrl(platform, { state, redirectUri: redirectUri(platform) }) } });
 }
 
-function sameState(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 export async function finishConnect(platform: Platform, query: URLSearchParams): Promise<Response> {
-  const jar = await cookies();
-  const saved = jar.get(COOKIE)?.value ?? "";
-  jar.delete({ name: COOKIE, path: "/api/ad-accounts/oauth" });
-  const [savedPlatform, workspaceId, state] = saved.split(".");
   const principal = await currentPrincipal();
-  if (!principal || !state || savedPlatform !== platform || principal.workspaceId !== workspaceId || !sameState(state, query.get("state") ?? "")) {
+  if (!principal || !(await takeOAuthState(STATE_COOKIE, platform, principal.workspaceId, query.get("state") ?? ""))) {
     return back({ error: "That authorization could not be matched to this browser's Connect request; please start again." });
   }
   if (!can(principal, "adaccounts.manage")) return back({ error: "Only owners and admins connect ad accounts." });

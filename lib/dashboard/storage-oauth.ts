@@ -1,5 +1,4 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import { cookies } from "next/headers";
+import { issueOAuthState, takeOAuthState } from "./oauth-state";
 import { can } from "@/lib/auth/authorize";
 import { AppError } from "@/lib/errors";
 import {
@@ -19,8 +18,7 @@ import { currentPrincipal } from "./current";
  * provider's consent page with a one-time state (an httpOnly cookie with the workspace), and the
  * callback checks it, exchanges the code and stores the sealed tokens as a storage connection.
  */
-const COOKIE = "adloom_storage_oauth";
-const COOKIE_PATH = "/api/import/oauth";
+const STATE_COOKIE = { name: "adloom_storage_oauth", path: "/api/import/oauth" };
 const PAGE = "/dashboard/import";
 const LABEL: Record<OAuthStorageProvider, string> = { google_drive: "Google Drive", dropbox: "Dropbox" };
 const ENV: Record<OAuthStorageProvider, string> = {
@@ -43,32 +41,15 @@ export async function startStorageConnect(provider: OAuthStorageProvider): Promi
   const principal = await currentPrincipal();
   if (!principal) return new Response(null, { status: 303, headers: { Location: `/sign-in?callbackUrl=${encodeURIComponent(PAGE)}` } });
   if (!can(principal, "imports.run")) return back({ error: "Your role cannot connect file storage." });
-  const state = randomBytes(24).toString("base64url");
-  const location = storageAuthorizeUrl(provider, { state, redirectUri: redirectUri(provider) });
-  if (!location) return back({ error: `Connecting ${LABEL[provider]} needs the app: the operator sets ${ENV[provider]}.` });
-  (await cookies()).set(COOKIE, `${provider}.${principal.workspaceId}.${state}`, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: getConfig().publicBaseUrl.startsWith("https://"),
-    path: COOKIE_PATH,
-    maxAge: 600,
-  });
+  if (!oauthStorageSetup()[provider]) return back({ error: `Connecting ${LABEL[provider]} needs the app: the operator sets ${ENV[provider]}.` });
+  const state = await issueOAuthState(STATE_COOKIE, provider, principal.workspaceId);
+  const location = storageAuthorizeUrl(provider, { state, redirectUri: redirectUri(provider) })!;
   return new Response(null, { status: 303, headers: { Location: location } });
 }
 
-function sameState(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 export async function finishStorageConnect(provider: OAuthStorageProvider, query: URLSearchParams): Promise<Response> {
-  const jar = await cookies();
-  const saved = jar.get(COOKIE)?.value ?? "";
-  jar.delete({ name: COOKIE, path: COOKIE_PATH });
-  const [savedProvider, workspaceId, state] = saved.split(".");
   const principal = await currentPrincipal();
-  if (!principal || !state || savedProvider !== provider || principal.workspaceId !== workspaceId || !sameState(state, query.get("state") ?? "")) {
+  if (!principal || !(await takeOAuthState(STATE_COOKIE, provider, principal.workspaceId, query.get("state") ?? ""))) {
     return back({ error: "That authorization could not be matched to this browser's Connect request; please start again." });
   }
   if (!can(principal, "imports.run")) return back({ error: "Your role cannot connect file storage." });
