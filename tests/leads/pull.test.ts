@@ -1,6 +1,6 @@
 /**
- * Lead ads pulled through the real stack: a server of our own (the scheduled poll off, so each poll
- * is the test's), the sandbox seeded with submissions, `admin leads pull` as the poll, the stored
+ * Lead ads pulled through the real stack: a server with the scheduled poll off, so each poll is the
+ * test's (the shared one, or one of our own where a test kills it, runs two or turns the schedule on), the sandbox seeded with submissions, `admin leads pull` as the poll, the stored
  * leads read back over REST and `lead.received` counted at a real webhook receiver.
  */
 import path from "node:path";
@@ -70,8 +70,9 @@ describe("pulling lead-ad submissions", () => {
   itOnce(
     "a poll capped at N picks the rest up at the next poll, across equal timestamps, with one lead.received per lead",
     async () => {
-      const storage = await freshStorage("leads-cap");
-      const server = await own(storage);
+      // The shared server: its scheduled poll is off too (tests/global-setup.ts), and nothing here restarts it.
+      const server = { url: inject("baseUrl") };
+      const storage = { dataDir: inject("dataDir") };
       const t = await createTenant({ dataDir: storage.dataDir });
       const { leadEvents } = await leadReceiver(t, server.url);
       const [newsletter, quote] = (await result(t.key, "list_lead_forms", {}, server.url)).forms;

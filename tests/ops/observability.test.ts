@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import { finishedUpload, uploadIds } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
+import { sendAdminCommand } from "@/lib/admin/socket";
+import { signIn } from "../dashboard/session";
 import { startServer, type TestServer } from "../helpers/server";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
 import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/observability/security-headers";
@@ -98,6 +100,23 @@ describe("metrics, logs and readiness (own server with METRICS_TOKEN)", () => {
       .toMatchObject({ level: "info", method: "POST", bytesReceived: body.length, contentLength: 1000, requestId: expect.stringMatching(/^req_/) });
     await new Promise((r) => setTimeout(r, 500));
     expect(lines().filter((e) => e.msg === "unhandled error")).toEqual([]);
+  });
+
+  // A wrong password is an answer to the visitor, not a server fault: the server log stays quiet (issue 17). Here
+  // rather than in a file of its own, which started a server of its own only for LOG_LEVEL=info.
+  it("a wrong password at sign-in writes no stack trace to the log", async () => {
+    const email = `log-${Date.now()}@example.com`;
+    const created = await sendAdminCommand(server.dataDir, ["workspace", "create", "--name", "Log", "--owner-email", email]);
+    expect(created.ok).toBe(true);
+    expect((await sendAdminCommand(server.dataDir, ["user", "password", "--email", email, "--password", "correct horse battery"])).ok).toBe(true);
+    const before = server.output().length;
+    const wrong = await signIn(email, "not the password", "", server.url);
+    expect(wrong.signedIn).toBe(false);
+    const right = await signIn(email, "correct horse battery", "", server.url);
+    expect(right.signedIn).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    const logged = server.output().slice(before);
+    expect(logged).not.toMatch(/CredentialsSignin|\n\s+at /);
   });
 
   it("readiness checks the database, the migrations and the job runner; liveness stays simple", async () => {
