@@ -4,7 +4,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
-import { openSchemaEngine, readDatamodels, SCHEMA_DIR, type MigrationTarget } from "./schema-engine";
+import { type MigrationTarget, type NewScratchDatabase, openSchemaEngine, readDatamodels, SCHEMA_DIR } from "./schema-engine";
 
 /**
  * Migrations in Prisma's standard layout (`<YYYYMMDDHHMMSS>_<name>/migration.sql` plus
@@ -19,6 +19,8 @@ export interface MigrationPaths {
   migrationsDir?: string;
   /** Defaults to prisma/schema. */
   schemaDir?: string;
+  /** The empty databases a diff needs (createMigration); defaults to `new PGlite()`. */
+  newScratchDatabase?: NewScratchDatabase;
 }
 
 const LOCK_FILE = "migration_lock.toml";
@@ -72,8 +74,13 @@ function engineError(error: unknown): Error {
   return new Error(message, { cause: error });
 }
 
-async function withEngine<T>(target: MigrationTarget, schemaDir: string, run: (engine: SchemaEngine) => Promise<T>): Promise<T> {
-  const handle = await openSchemaEngine(target, schemaDir).catch((error: unknown) => {
+async function withEngine<T>(
+  target: MigrationTarget,
+  schemaDir: string,
+  run: (engine: SchemaEngine) => Promise<T>,
+  newScratchDatabase?: NewScratchDatabase,
+): Promise<T> {
+  const handle = await openSchemaEngine(target, schemaDir, newScratchDatabase).catch((error: unknown) => {
     throw engineError(error);
   });
   try {
@@ -141,16 +148,19 @@ async function everyMigrationRecorded(target: MigrationTarget, migrationsList: M
 }
 
 /** The SQL that brings a database migrated with `migrationsList` to the schema; null when there is nothing to do. */
-async function pendingSchemaChanges(migrationsList: MigrationList, schemaDir: string): Promise<string | null> {
+async function pendingSchemaChanges(migrationsList: MigrationList, schemaDir: string, newScratchDatabase?: NewScratchDatabase): Promise<string | null> {
   const files = readDatamodels(schemaDir).map(([file, content]) => ({ path: file, content }));
   // The engine takes the provider from the lock file, which the first migration has yet to write.
   const lockfile = migrationsList.lockfile.content === null ? { path: LOCK_FILE, content: LOCK_CONTENT } : migrationsList.lockfile;
   const from = { tag: "migrations" as const, ...migrationsList, lockfile };
   // The diff needs a connection, but only for the server version: a scratch database will do.
-  const scratch = new PGlite();
+  const scratch = newScratchDatabase ? newScratchDatabase() : new PGlite();
   try {
-    const { exitCode, stdout } = await withEngine(scratch, schemaDir, (engine) =>
-      engine.diff({ from, to: { tag: "schemaDatamodel", files }, script: true, exitCode: true, filters: NO_FILTERS }),
+    const { exitCode, stdout } = await withEngine(
+      scratch,
+      schemaDir,
+      (engine) => engine.diff({ from, to: { tag: "schemaDatamodel", files }, script: true, exitCode: true, filters: NO_FILTERS }),
+      newScratchDatabase,
     );
     return exitCode === 2 && stdout ? stdout : null; // with exitCode: true, 2 means "not empty"
   } finally {
@@ -171,7 +181,7 @@ function timestamp(date: Date): string {
 export async function createMigration(name: string, paths: MigrationPaths = {}): Promise<string | null> {
   if (!NAME_PATTERN.test(name)) throw new Error(`Migration name "${name}" must match ${NAME_PATTERN}`);
   const migrationsList = listMigrations(paths.migrationsDir);
-  const script = await pendingSchemaChanges(migrationsList, paths.schemaDir ?? SCHEMA_DIR);
+  const script = await pendingSchemaChanges(migrationsList, paths.schemaDir ?? SCHEMA_DIR, paths.newScratchDatabase);
   if (script === null) return null;
 
   const folder = `${timestamp(new Date())}_${name}`;

@@ -21,6 +21,14 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 /** Where migrations run: an open PGlite instance, or a PostgreSQL connection URL. */
 export type MigrationTarget = PGlite | string;
 
+/**
+ * Makes the empty in-memory database a diff replays the migrations on (the shadow) or asks for the server
+ * version (the scratch). `new PGlite()` runs initdb, about five CPU-seconds; the tests pass one that
+ * loads an initialised cluster from a dump (tests/helpers/database-template.ts), about one.
+ */
+export type NewScratchDatabase = () => PGlite;
+const newInMemoryDatabase: NewScratchDatabase = () => new PGlite();
+
 export interface SchemaEngineHandle {
   engine: SchemaEngine;
   /** Frees the engine and closes every connection it opened (never the caller's PGlite). */
@@ -135,7 +143,11 @@ async function pgAdapter(pool: pg.Pool): Promise<SqlDriverAdapter> {
   return withScriptRunner(adapter, executeScript);
 }
 
-function adapterFactory(target: MigrationTarget, owned: { close(): Promise<void> }[]): SqlMigrationAwareDriverAdapterFactory {
+function adapterFactory(
+  target: MigrationTarget,
+  owned: { close(): Promise<void> }[],
+  newScratchDatabase: NewScratchDatabase,
+): SqlMigrationAwareDriverAdapterFactory {
   const connect = async (): Promise<SqlDriverAdapter> => {
     if (typeof target !== "string") return pgliteAdapter(target, async () => {});
     const pool = createPgPool(target);
@@ -145,7 +157,7 @@ function adapterFactory(target: MigrationTarget, owned: { close(): Promise<void>
   // Always a fresh in-memory PGlite: it is real PostgreSQL, needs no server-side
   // CREATE DATABASE rights, and never touches the target database.
   const connectToShadowDb = async (): Promise<SqlDriverAdapter> => {
-    const shadow = new PGlite();
+    const shadow = newScratchDatabase();
     const close = async () => {
       if (!shadow.closed) await shadow.close();
     };
@@ -165,10 +177,14 @@ function logEngine(line: string): void {
 }
 
 /** Starts a schema engine on the target with the schema in `schemaDir`. */
-export async function openSchemaEngine(target: MigrationTarget, schemaDir = SCHEMA_DIR): Promise<SchemaEngineHandle> {
+export async function openSchemaEngine(
+  target: MigrationTarget,
+  schemaDir = SCHEMA_DIR,
+  newScratchDatabase: NewScratchDatabase = newInMemoryDatabase,
+): Promise<SchemaEngineHandle> {
   const EngineClass = await (engineClass ??= loadEngineClass());
   const owned: { close(): Promise<void> }[] = [];
-  const factory = bindMigrationAwareSqlAdapterFactory(adapterFactory(target, owned));
+  const factory = bindMigrationAwareSqlAdapterFactory(adapterFactory(target, owned, newScratchDatabase));
   const engine = await EngineClass.new({ datamodels: readDatamodels(schemaDir) }, logEngine, factory);
   let closed = false;
   return {

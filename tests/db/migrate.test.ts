@@ -7,12 +7,19 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, createMigration, listMigrations, MIGRATIONS_DIR } from "@/lib/db/migrate";
 import { openSchemaEngine, SCHEMA_DIR } from "@/lib/db/schema-engine";
+import { emptyDatabaseFactory } from "../helpers/database-template";
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from "../helpers/postgres";
 
 const CORE_TABLES = ["users", "workspaces", "memberships", "membership_folders", "folders", "api_keys", "idempotency_records", "rate_limit_windows"];
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
-// Every fresh PGlite runs initdb (~2.5 s, much more on a busy machine); createMigration needs two.
+// Every fresh PGlite runs initdb (~5 CPU-s); createMigration needs two (a scratch and a shadow database). Apart from
+// the first test, which applies the migrations to a database initdb just made on disk, the empty databases here
+// are loaded from a dump of an initialised cluster (~1 CPU-s each): they are as empty, and initdb is not under test.
 const SLOW = 180_000;
+let newEmptyDatabase: () => PGlite;
+beforeAll(async () => {
+  if (onPglite) newEmptyDatabase = await emptyDatabaseFactory();
+}, SLOW);
 
 // `npm test` runs every suite once per database (TEST_DB): each part here runs in one pass only.
 const onPglite = process.env.TEST_DB !== "postgres";
@@ -101,7 +108,7 @@ describe.runIf(onPglite)("a broken migration", () => {
   it("fails with the database's message, is recorded as failed, and blocks later runs", async () => {
     const dir = copyMigrations();
     addMigration(dir, "99990101000000_broken", 'CREATE TABLE "ok_before" (id INT);\nCREATE TABLE "broken" (id INT,);\n');
-    const db = new PGlite();
+    const db = newEmptyDatabase();
     try {
       await expect(applyMigrations(db, { migrationsDir: dir })).rejects.toThrow(/syntax error[\s\S]*99990101000000_broken/);
       const failed = (await migrationRows(db)).find((r) => r.migration_name === "99990101000000_broken");
@@ -123,7 +130,7 @@ describe.runIf(onPglite)("createMigration", () => {
     async () => {
       const dir = copyMigrations();
       try {
-        const folder = await createMigration("pending", { migrationsDir: dir });
+        const folder = await createMigration("pending", { migrationsDir: dir, newScratchDatabase: newEmptyDatabase });
         const pendingSql = folder && fs.readFileSync(path.join(dir, folder, "migration.sql"), "utf8");
         expect(pendingSql, "prisma/schema has changes no migration has: run npm run db:migration -- <name>").toBeNull();
         expect(fs.readdirSync(dir).sort()).toEqual(fs.readdirSync(MIGRATIONS_DIR).sort());
@@ -141,9 +148,9 @@ describe.runIf(onPglite)("createMigration", () => {
       const schemaDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-schema-"));
       fs.cpSync(SCHEMA_DIR, schemaDir, { recursive: true });
       fs.writeFileSync(path.join(schemaDir, "extra.prisma"), 'model Extra {\n  id   String @id\n  note String @default("a;b")\n\n  @@map("extras")\n}\n');
-      const db = new PGlite();
+      const db = newEmptyDatabase();
       try {
-        const folder = await createMigration("add_extras", { migrationsDir: dir, schemaDir });
+        const folder = await createMigration("add_extras", { migrationsDir: dir, schemaDir, newScratchDatabase: newEmptyDatabase });
         expect(folder).toMatch(/^\d{14}_add_extras$/);
         const sql = fs.readFileSync(path.join(dir, folder!, "migration.sql"), "utf8");
         expect(sql).toContain('CREATE TABLE "extras"');
@@ -151,7 +158,7 @@ describe.runIf(onPglite)("createMigration", () => {
 
         expect(await applyMigrations(db, { migrationsDir: dir, schemaDir })).toContain(folder);
         expect(await tableNames(db)).toContain("extras");
-        expect(await createMigration("again", { migrationsDir: dir, schemaDir })).toBeNull();
+        expect(await createMigration("again", { migrationsDir: dir, schemaDir, newScratchDatabase: newEmptyDatabase })).toBeNull();
       } finally {
         await db.close();
         fs.rmSync(dir, { recursive: true, force: true });

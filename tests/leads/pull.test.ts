@@ -1,7 +1,8 @@
 /**
- * Lead ads pulled through the real stack: a server with the scheduled poll off, so each poll is the
- * test's (the shared one, or one of our own where a test kills it, runs two or turns the schedule on), the sandbox seeded with submissions, `admin leads pull` as the poll, the stored
- * leads read back over REST and `lead.received` counted at a real webhook receiver.
+ * Lead ads pulled through the real stack: a server with the scheduled poll off, so each poll is the test's
+ * (the shared one; one of our own where a test kills it, runs two or turns the schedule on), the sandbox
+ * seeded with submissions, `admin leads pull` as the poll, the stored leads read back over REST and
+ * `lead.received` counted at a real webhook receiver.
  */
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
