@@ -13,10 +13,10 @@ afterAll(async () => {
   for (const s of servers) await s.kill();
 });
 
-// 1 MiB chunks (the default is 8 MiB): the same 24 chunks from a 25 MB file, an eighth of the bytes to upload, store,
-// hash and push (on a loaded machine the 200 MB upload broke off with EPIPE in 3 runs of 3, while this version passed);
-// chunking starts above MEDIA_CHUNK_BYTES whatever its value.
-const CHUNK = 1024 * 1024;
+// The issue's 200 MB video, in 24 chunks of 8 MiB, runs once: in the PostgreSQL project. The embedded-database run
+// checks the same crash and resume with 24 chunks of 1 MiB from 25 MB, an eighth of the bytes to upload, hash and push.
+const FULL_SIZE = process.env.TEST_DB === "postgres";
+const CHUNK = FULL_SIZE ? 8 * 1024 * 1024 : 1024 * 1024;
 
 describe("a chunked push across a server crash", () => {
   it("kill -9 during the chunked push of a video: after restart it resumes from the first unfinished chunk", async () => {
@@ -27,7 +27,7 @@ describe("a chunked push across a server crash", () => {
     const first = await startServer({ dataDir, databaseUrl, env });
     servers.push(first);
     const tenant = await createTenant({ dataDir });
-    const size = 25 * 1000 * 1000;
+    const size = FULL_SIZE ? 200 * 1000 * 1000 : 25 * 1000 * 1000;
     const head = mp4Video(640, 360);
     const video = Buffer.concat([head, Buffer.alloc(size - head.length)]);
     const chunks = Math.ceil(size / CHUNK);
@@ -37,7 +37,7 @@ describe("a chunked push across a server crash", () => {
       baseUrl: first.url,
       platform: "platform_a",
     }).catch((err) => {
-      throw new Error(`the 25 MB upload failed (${err.cause?.code ?? err.message}); the server said:\n${first.output().slice(-4000)}`);
+      throw new Error(`the ${size / 1e6} MB upload failed (${err.cause?.code ?? err.message}); the server said:\n${first.output().slice(-4000)}`);
     });
     const sessionsOf = async () => (await admin<any>(["sandbox", "media", "--workspace", tenant.workspaceId], dataDir)).sessions;
     const atKill = await waitFor(
