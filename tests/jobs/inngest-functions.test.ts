@@ -43,6 +43,29 @@ const CASES: Record<string, Case[]> = {
       result: { runs: 4, events: 5, idempotencyKeys: 3, oauth: { codes: 1, tokens: 2 }, notifications: { notifications: 6, deliveries: 7 } },
     },
   ],
+  "upload-version": [
+    {
+      what: "makes the upload the creative's next version in one step",
+      event: { name: "upload/version-requested", data: { uploadId: "upl_v1", workspaceId: "ws_1", jobRun: 1 } },
+      steps: { "add-version": { status: "completed", creativeId: "crv_1", versionNumber: 2 } },
+      planned: ["add-version"],
+      result: { uploadId: "upl_v1", jobRun: 1, status: "completed", creativeId: "crv_1", versionNumber: 2 },
+    },
+    {
+      what: "answers a refused version (the creative is gone) as failed",
+      event: { name: "upload/version-requested", data: { uploadId: "upl_v2", workspaceId: "ws_1", jobRun: 2 } },
+      steps: { "add-version": { status: "failed", error: "The creative this file was a new version of no longer exists" } },
+      planned: ["add-version"],
+      result: { uploadId: "upl_v2", jobRun: 2, status: "failed", error: "The creative this file was a new version of no longer exists" },
+    },
+    {
+      what: "refuses a malformed event without retrying",
+      event: { name: "upload/version-requested", data: { uploadId: "" } },
+      steps: {},
+      planned: [],
+      error: /Malformed upload\/version-requested event/,
+    },
+  ],
   "upload-push": [
     {
       what: "retries a retryable refusal after a durable sleep, then completes and imports a video",
