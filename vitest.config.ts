@@ -29,6 +29,7 @@ export const IN_PROCESS = [
   "tests/layers/layer-rules.test.ts",
   "tests/moderation/comments-pull-job.test.ts",
   "tests/notifications/fan-out.test.ts",
+  "tests/notifications/purge.test.ts",
   "tests/moderation/pull-cursor.test.ts",
   "tests/oauth/purge.test.ts",
   "tests/performance/job.test.ts",

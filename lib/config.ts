@@ -97,6 +97,8 @@ const envSchema = z.object({
     .optional()
     .refine((v) => !v || /^smtps?:\/\//.test(v), "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587"),
   MAIL_FROM: z.string().min(3).optional().default("Adloom <no-reply@adloom.local>"),
+  /** Days a notification (and its deliveries) is kept once sent; the daily purge deletes older ones (docs/notifications.md). */
+  NOTIFICATION_RETENTION_DAYS: positiveInt(90),
 
   // --- API behaviour
   RATE_LIMIT_PER_MINUTE: positiveInt(1200),
@@ -285,6 +287,8 @@ export interface Config {
   authSecret?: string;
   /** Outgoing email: through SMTP when `smtpUrl` is set, else into the database outbox. */
   mail: { smtpUrl?: string; from: string };
+  /** Notifications to people: how many days they are kept after being sent. */
+  notifications: { retentionDays: number };
   /** OAuth providers offered on the sign-in page (only those fully configured). */
   oauth: { github?: { clientId: string; clientSecret: string }; google?: { clientId: string; clientSecret: string } };
   shutdownTimeoutMs: number;
@@ -335,6 +339,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     publicBaseUrl,
     logLevel: e.LOG_LEVEL,
     mail: { smtpUrl: e.SMTP_URL || undefined, from: e.MAIL_FROM },
+    notifications: { retentionDays: e.NOTIFICATION_RETENTION_DAYS },
     database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dir: path.join(dataDir, "db") },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     jobs: {

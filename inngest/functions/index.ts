@@ -6,6 +6,7 @@ import { performanceRollup } from "./performance-rollup";
 import { purgeJobHistory } from "./purge-job-history";
 import { taskDueDigest } from "./task-due-digest";
 import { uploadPush } from "./upload-push";
+import { uploadVersion } from "./upload-version";
 import { webhookDeliver } from "./webhook-deliver";
 import { webhookMaintenance } from "./webhook-maintenance";
 import { leadsPull } from "./leads-pull";
@@ -18,6 +19,7 @@ import { notificationFanOut, notificationSweep } from "./notifications";
 export const functions: InngestFunction.Any[] = [
   purgeJobHistory,
   uploadPush,
+  uploadVersion,
   webhookDeliver,
   webhookMaintenance,
   taskDueDigest,

@@ -12,13 +12,13 @@ export interface MultipartUploadForm {
   /** Each part named `files`, in body order; its stream must be consumed before the next is asked for. */
   files: AsyncIterable<IncomingFile>;
   /**
-   * `platform` and `folderId` in the order they come. A form may send them after its files,
+   * `platform`, `folderId` and `versionOf` in the order they come. A form may send them after its files,
    * so they are filled in while `files` is read and complete once it has ended.
    */
   fields: UploadFields;
 }
 
-const FIELDS = new Set<string>(["platform", "folderId"]);
+const FIELDS = new Set<string>(["platform", "folderId", "versionOf"]);
 const PART_BUFFER_BYTES = 1024 * 1024;
 
 /**

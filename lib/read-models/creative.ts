@@ -35,7 +35,7 @@ export async function reviewPanel(principal: Principal, creativeId: string) {
     listVersions(principal, { creativeId }),
     getDb().membership.findMany({
       where: { workspaceId: principal.workspaceId },
-      include: { user: { select: { id: true, name: true } } },
+      include: { user: { select: { id: true, name: true, email: true } } },
       orderBy: { createdAt: "asc" },
     }),
   ]);
@@ -45,6 +45,8 @@ export async function reviewPanel(principal: Principal, creativeId: string) {
     threads,
     versions,
     reviewers: members.filter((m) => roleAllows(m.role, "review.approve")).map((m) => ({ userId: m.user.id, name: m.user.name })),
+    // Everyone in the workspace can be mentioned in a comment: `@` and their full name (or address's local part) is what add_comment reads.
+    mentionable: members.map((m) => ({ userId: m.user.id, name: m.user.name, handle: m.user.name.trim() || m.user.email.split("@")[0]! })),
     can: {
       comment: can(principal, "review.comment"),
       approve: can(principal, "review.approve"),

@@ -114,17 +114,44 @@ export async function addVersion(
   const key = creativeDerivedKey(principal.workspaceId, creative.id, `versions-${versionId}`);
   const stored = await storeVersionBytes(principal, key, input);
   try {
-    if (stored.kind !== creative.kind)
-      throw new AppError(
-        "invalid_request",
-        `The new file is ${stored.kind === "image" ? "an image" : "a video"}; this creative's versions are ${creative.kind}s`,
-      );
-    const dims = await getStorage()
-      .withLocalFile(key, (file) => (stored.kind === "image" ? probeImage(file) : probeVideo(file)))
-      .catch((err: Error) => {
-        throw new AppError("invalid_request", `Could not read the ${stored.kind}: ${err.message}`);
-      });
-    const db = getDb();
+    const number = await recordVersion(creative, { id: versionId, storageKey: key, ...stored }, principal.userName);
+    const { versions } = await listVersions(principal, { creativeId: creative.id });
+    return { version: versions.find((v) => v.number === number)!, currentVersion: number };
+  } catch (err) {
+    await discardStoredFiles([key], "version that was not recorded");
+    throw err;
+  }
+}
+
+interface StoredVersion {
+  id: string;
+  storageKey: string;
+  fileName: string;
+  kind: "image" | "video";
+  contentType: string;
+  sizeBytes: number;
+}
+
+/**
+ * Records a file already at its own storage key as the creative's next version (the creative then
+ * serves it) and emits review.version_uploaded after the commit. Used by add_creative_version and
+ * by the job of an upload sent as a version (versionOf). Returns the new version's number.
+ */
+export async function recordVersion(
+  creative: { id: string; workspaceId: string; kind: "image" | "video"; fileName: string },
+  stored: StoredVersion,
+  actorName: string,
+): Promise<number> {
+  const { id: versionId, storageKey: key, ...file } = stored;
+  if (file.kind !== creative.kind)
+    throw new AppError("invalid_request", `The new file is ${file.kind === "image" ? "an image" : "a video"}; this creative's versions are ${creative.kind}s`);
+  const dims = await getStorage()
+    .withLocalFile(key, (f) => (file.kind === "image" ? probeImage(f) : probeVideo(f)))
+    .catch((err: Error) => {
+      throw new AppError("invalid_request", `Could not read the ${file.kind}: ${err.message}`);
+    });
+  const db = getDb();
+  try {
     const number = await db.$transaction(async (tx) => {
       const review = await tx.creativeReview.findUnique({ where: { creativeId: creative.id } });
       const current = review?.currentVersion ?? 1;
@@ -158,12 +185,12 @@ export async function addVersion(
           workspaceId: fresh.workspaceId,
           creativeId: fresh.id,
           number: next,
-          ...stored,
+          ...file,
           width: dims.width,
           height: dims.height,
           durationMs: dims.durationMs ?? null,
           storageKey: key,
-          actorName: principal.userName,
+          actorName,
         },
       });
       await tx.creativeReview.upsert({
@@ -174,8 +201,8 @@ export async function addVersion(
       await tx.creative.update({
         where: { id: fresh.id },
         data: {
-          contentType: stored.contentType,
-          sizeBytes: stored.sizeBytes,
+          contentType: file.contentType,
+          sizeBytes: file.sizeBytes,
           width: dims.width,
           height: dims.height,
           durationMs: dims.durationMs ?? null,
@@ -188,12 +215,10 @@ export async function addVersion(
     await emitEvent({
       workspaceId: creative.workspaceId,
       type: "review.version_uploaded",
-      data: { version: { creativeId: creative.id, fileName: creative.fileName, actorName: principal.userName, versionNumber: number } },
+      data: { version: { creativeId: creative.id, fileName: creative.fileName, actorName, versionNumber: number } },
     });
-    const { versions } = await listVersions(principal, { creativeId: creative.id });
-    return { version: versions.find((v) => v.number === number)!, currentVersion: number };
+    return number;
   } catch (err) {
-    await discardStoredFiles([key], "version that was not recorded");
     if (err instanceof Error && "code" in err && (err as { code?: string }).code === "P2002")
       throw new AppError("conflict", "Another version was added at the same time; try again");
     throw err;

@@ -75,7 +75,7 @@ export async function failUpload(input: RunRef & { error: string }): Promise<voi
  * Emits the run's terminal event if the upload ended in this run. The dedupe key names the
  * run, so a step repeated after a crash (before or after the first emit) sends one event.
  */
-async function emitTerminalEvent({ uploadId, jobRun }: RunRef): Promise<void> {
+export async function emitTerminalEvent({ uploadId, jobRun }: RunRef): Promise<void> {
   const upload = await getDb().upload.findUnique({ where: { id: uploadId } });
   if (!upload || upload.jobRun !== jobRun || upload.status === "processing") return;
   const type = upload.status === "completed" ? "upload.completed" : "upload.failed";

@@ -1,6 +1,8 @@
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Principal } from "@/lib/auth/principal";
+import { authorize } from "@/lib/auth/authorize";
+import { findVisibleCreative } from "@/lib/creatives/list-creatives";
 import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors";
 import { canUseFolder } from "@/lib/folders/access";
@@ -11,7 +13,7 @@ import { MediaInspector } from "./inspect-media-stream";
 import { UPLOAD_LIMITS } from "./limits";
 import { normalizeContentType, type MediaKind } from "@/lib/platforms/media-signature";
 import { safeFileName } from "./file-name";
-import { PLATFORMS, UPLOAD_REQUESTED_EVENT, type PlatformName, type UploadRequestedData } from "./upload-schema";
+import { PLATFORMS, UPLOAD_REQUESTED_EVENT, UPLOAD_VERSION_REQUESTED_EVENT, type PlatformName, type UploadRequestedData } from "./upload-schema";
 
 /** One file of an upload request, as it streams in. */
 export interface IncomingFile {
@@ -28,6 +30,8 @@ export interface IncomingFile {
 export interface UploadFields {
   platform?: string;
   folderId?: string;
+  /** A creative id: the one file becomes that creative's next version instead of a new creative. */
+  versionOf?: string;
 }
 
 export interface AcceptUploadsInput {
@@ -64,7 +68,7 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
   const storage = getStorage();
   const written: string[] = [];
   const files: StoredFile[] = [];
-  const checked: { platform?: PlatformName; folderId?: string } = {};
+  const checked: { platform?: PlatformName; folderId?: string; versionOf?: VersionTarget } = {};
   const seenFields = new Set<string>();
   let fileCount = 0;
 
@@ -74,6 +78,9 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
       seenFields.add(name);
       if (name === "platform") checked.platform = parsePlatform(value);
       else if (name === "folderId") checked.folderId = await requireUsableFolder(principal, value);
+      else if (name === "versionOf") checked.versionOf = await requireVersionTarget(principal, value);
+      if (checked.folderId !== undefined && checked.versionOf)
+        throw badRequest("Give folderId or versionOf, not both: a new version stays in its creative's folder");
     }
   };
 
@@ -103,14 +110,17 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
     }
     await checkNewFields();
     if (files.length === 0) throw badRequest("No files: send one or more parts named files");
-    if (checked.folderId === undefined && principal.folderIds) {
+    const target = checked.versionOf;
+    if (target) requireOneFileOfKind(target, files);
+    if (checked.folderId === undefined && principal.folderIds && !target) {
       throw badRequest("folderId is required: your access is limited to specific folders");
     }
     await getDb().upload.createMany({
       data: files.map((f) => ({
         id: f.id,
         workspaceId: principal.workspaceId,
-        folderId: checked.folderId ?? null,
+        folderId: target ? target.folderId : (checked.folderId ?? null),
+        versionOfCreativeId: target?.id ?? null,
         createdById: principal.userId,
         fileName: f.fileName,
         kind: f.kind,
@@ -127,7 +137,7 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
 
   await startUploadJobs(
     principal.workspaceId,
-    files.map((f) => ({ id: f.id, jobRun: 1 })),
+    files.map((f) => ({ id: f.id, jobRun: 1, versionOf: checked.versionOf?.id ?? null })),
   );
   return { uploads: files.map((f) => ({ id: f.id, status: "processing" as const })) };
 }
@@ -136,12 +146,12 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
  * Emits `upload/requested` for committed uploads. If the event cannot be recorded, the
  * uploads are marked failed (retryable) rather than left "processing" with no job.
  */
-export async function startUploadJobs(workspaceId: string, uploads: { id: string; jobRun: number }[]): Promise<void> {
+export async function startUploadJobs(workspaceId: string, uploads: { id: string; jobRun: number; versionOf?: string | null }[]): Promise<void> {
   if (!uploads.length) return;
   try {
     await sendEvent(
       uploads.map((u) => ({
-        name: UPLOAD_REQUESTED_EVENT,
+        name: u.versionOf ? UPLOAD_VERSION_REQUESTED_EVENT : UPLOAD_REQUESTED_EVENT,
         id: `${u.id}-run-${u.jobRun}`,
         data: { uploadId: u.id, workspaceId, jobRun: u.jobRun } satisfies UploadRequestedData as unknown as Record<string, unknown>,
       })),
@@ -170,6 +180,27 @@ export async function requireUsableFolder(principal: Principal, value: string): 
   const folder = await getDb().folder.findFirst({ where: { id: folderId, workspaceId: principal.workspaceId }, select: { id: true } });
   if (!folder || !(await canUseFolder(principal, folder.id))) throw badRequest(`Unknown folderId "${folderId}": no such folder in this workspace`);
   return folder.id;
+}
+
+interface VersionTarget {
+  id: string;
+  kind: MediaKind;
+  folderId: string | null;
+}
+
+/** A creative the principal may add a version to (review.version): visible, ready; otherwise a 400 naming why. */
+export async function requireVersionTarget(principal: Principal, value: string): Promise<VersionTarget> {
+  authorize(principal, "review.version");
+  const creative = await findVisibleCreative(principal, value.trim());
+  if (!creative) throw badRequest(`Unknown versionOf "${value}": no such creative in this workspace`);
+  if (creative.status !== "ready") throw badRequest(`versionOf: the creative is ${creative.status}; versions can be added once it is ready`);
+  return { id: creative.id, kind: creative.kind, folderId: creative.folderId };
+}
+
+function requireOneFileOfKind(target: VersionTarget, files: StoredFile[]): void {
+  if (files.length > 1) throw badRequest("versionOf takes one file: a creative gets one new version at a time");
+  if (files[0]!.kind !== target.kind)
+    throw badRequest(`The new file is ${files[0]!.kind === "image" ? "an image" : "a video"}; this creative's versions are ${target.kind}s`);
 }
 
 /** The kind a declared content type promises (its bytes are checked as they stream); a 400 unless image/* or video/*. */

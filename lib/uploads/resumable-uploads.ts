@@ -8,7 +8,7 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { normalizeContentType } from "@/lib/platforms/media-signature";
 import { defineService, getConfig } from "@/lib/services";
-import { acceptUploads, parsePlatform, requireMediaKind, requireUsableFolder, type AcceptedUploads } from "./accept-uploads";
+import { acceptUploads, parsePlatform, requireMediaKind, requireUsableFolder, requireVersionTarget, type AcceptedUploads } from "./accept-uploads";
 import { safeFileName } from "./file-name";
 import { describeBytes, UPLOAD_LIMITS } from "./limits";
 
@@ -18,7 +18,14 @@ export const RESUMABLE_UPLOADS_PATH = "/api/v1/uploads/tus";
 export const TUS_VERSION = "1.0.0";
 
 /** Upload-Metadata keys a client sends (tus-js-client's convention for the first two). */
-const META = { fileName: "filename", fileType: "filetype", platform: "platform", folderId: "folderId", workspaceId: "workspaceId" } as const;
+const META = {
+  fileName: "filename",
+  fileType: "filetype",
+  platform: "platform",
+  folderId: "folderId",
+  versionOf: "versionOf",
+  workspaceId: "workspaceId",
+} as const;
 
 /** Which principal a request (as handed to the tus hooks) was authenticated as. */
 const principals = new WeakMap<Request, Principal>();
@@ -102,7 +109,12 @@ async function checkNewUpload(principal: Principal, upload: TusUpload): Promise<
   const platform = metadata[META.platform];
   if (platform !== undefined && platform !== null) parsePlatform(platform);
   const folderId = metadata[META.folderId];
-  if (folderId !== undefined && folderId !== null) await requireUsableFolder(principal, folderId);
+  const versionOf = metadata[META.versionOf];
+  if (versionOf !== undefined && versionOf !== null) {
+    if (folderId !== undefined && folderId !== null) throw badRequest("Give folderId or versionOf, not both: a new version stays in its creative's folder");
+    const target = await requireVersionTarget(principal, versionOf);
+    if (target.kind !== kind) throw badRequest(`The new file is ${kind === "image" ? "an image" : "a video"}; this creative's versions are ${target.kind}s`);
+  } else if (folderId !== undefined && folderId !== null) await requireUsableFolder(principal, folderId);
   else if (principal.folderIds) throw badRequest("folderId is required: your access is limited to specific folders");
   // Set by us, whatever the client sent: the workspace that may resume, and later finish, the upload.
   return { ...metadata, [META.workspaceId]: principal.workspaceId };
@@ -139,6 +151,7 @@ export function finishResumableUpload(principal: Principal, upload: TusUpload): 
         fields: {
           ...(metadata[META.platform] ? { platform: metadata[META.platform]! } : {}),
           ...(metadata[META.folderId] ? { folderId: metadata[META.folderId]! } : {}),
+          ...(metadata[META.versionOf] ? { versionOf: metadata[META.versionOf]! } : {}),
         },
       });
     } catch (err) {

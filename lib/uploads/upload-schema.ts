@@ -45,6 +45,8 @@ export function toUpload(row: UploadRow): Upload {
 }
 
 /** The event that starts (or restarts) an upload job; part B's job function consumes it. */
+/** Starts (or restarts) the job of an upload that is a new version of a creative (versionOf): no push, no new creative. */
+export const UPLOAD_VERSION_REQUESTED_EVENT = "upload/version-requested";
 export const UPLOAD_REQUESTED_EVENT = "upload/requested";
 export interface UploadRequestedData {
   uploadId: string;

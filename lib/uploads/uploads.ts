@@ -43,8 +43,11 @@ export async function retryUpload(principal: Principal, input: { id: string }): 
     data: { status: "processing", error: null, finishedAt: null, jobRun: { increment: 1 } },
   });
   if (count === 0) throw notFound("Failed upload");
-  const row = await db.upload.findFirstOrThrow({ where: { id: input.id, workspaceId: principal.workspaceId }, select: { jobRun: true } });
-  await startUploadJobs(principal.workspaceId, [{ id: input.id, jobRun: row.jobRun }]);
+  const row = await db.upload.findFirstOrThrow({
+    where: { id: input.id, workspaceId: principal.workspaceId },
+    select: { jobRun: true, versionOfCreativeId: true },
+  });
+  await startUploadJobs(principal.workspaceId, [{ id: input.id, jobRun: row.jobRun, versionOf: row.versionOfCreativeId }]);
   return { upload: { id: input.id, status: "processing" } };
 }
 

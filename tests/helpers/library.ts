@@ -12,11 +12,12 @@ export interface FileToUpload {
 export async function postUploads(
   key: string,
   files: FileToUpload[],
-  options: { platform?: string; folderId?: string; baseUrl?: string } = {},
+  options: { platform?: string; folderId?: string; versionOf?: string; baseUrl?: string } = {},
 ): Promise<{ status: number; body: any }> {
   const form = new FormData();
   if (options.platform) form.append("platform", options.platform);
   if (options.folderId) form.append("folderId", options.folderId);
+  if (options.versionOf) form.append("versionOf", options.versionOf);
   for (const f of files) form.append("files", new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name);
   const res = await fetch(`${options.baseUrl ?? inject("baseUrl")}/api/v1/uploads`, {
     method: "POST",

@@ -32,10 +32,38 @@ const AT = "2026-11-25T08:00:00.000Z";
 const CASES: Record<string, Case[]> = {
   "purge-job-history": [
     {
-      what: "purges keys, OAuth records and old job history",
-      steps: { "purge-expired-idempotency-keys": 3, "purge-expired-oauth-records": { codes: 1, tokens: 2 }, "delete-old-records": { runs: 4, events: 5 } },
-      planned: ["purge-expired-idempotency-keys", "purge-expired-oauth-records", "delete-old-records"],
-      result: { runs: 4, events: 5, idempotencyKeys: 3, oauth: { codes: 1, tokens: 2 } },
+      what: "purges keys, OAuth records, old notifications and old job history",
+      steps: {
+        "purge-expired-idempotency-keys": 3,
+        "purge-expired-oauth-records": { codes: 1, tokens: 2 },
+        "purge-old-notifications": { notifications: 6, deliveries: 7 },
+        "delete-old-records": { runs: 4, events: 5 },
+      },
+      planned: ["purge-expired-idempotency-keys", "purge-expired-oauth-records", "purge-old-notifications", "delete-old-records"],
+      result: { runs: 4, events: 5, idempotencyKeys: 3, oauth: { codes: 1, tokens: 2 }, notifications: { notifications: 6, deliveries: 7 } },
+    },
+  ],
+  "upload-version": [
+    {
+      what: "makes the upload the creative's next version in one step",
+      event: { name: "upload/version-requested", data: { uploadId: "upl_v1", workspaceId: "ws_1", jobRun: 1 } },
+      steps: { "add-version": { status: "completed", creativeId: "crv_1", versionNumber: 2 } },
+      planned: ["add-version"],
+      result: { uploadId: "upl_v1", jobRun: 1, status: "completed", creativeId: "crv_1", versionNumber: 2 },
+    },
+    {
+      what: "answers a refused version (the creative is gone) as failed",
+      event: { name: "upload/version-requested", data: { uploadId: "upl_v2", workspaceId: "ws_1", jobRun: 2 } },
+      steps: { "add-version": { status: "failed", error: "The creative this file was a new version of no longer exists" } },
+      planned: ["add-version"],
+      result: { uploadId: "upl_v2", jobRun: 2, status: "failed", error: "The creative this file was a new version of no longer exists" },
+    },
+    {
+      what: "refuses a malformed event without retrying",
+      event: { name: "upload/version-requested", data: { uploadId: "" } },
+      steps: {},
+      planned: [],
+      error: /Malformed upload\/version-requested event/,
     },
   ],
   "upload-push": [

@@ -3,6 +3,13 @@ import { Upload as TusUpload } from "tus-js-client";
 /** Files larger than this go by the resumable (tus) endpoint: a dropped connection resumes where it stopped. */
 export const RESUMABLE_THRESHOLD_BYTES = 20 * 1024 * 1024;
 
+/** The upload's form fields; versionOf (a creative id) makes the file that creative's next version, not a new creative. */
+export interface UploadFormFields {
+  platform: string;
+  folderId: string | null;
+  versionOf?: string;
+}
+
 /** Result of one file's POST /api/v1/uploads. */
 export type SendResult = { ok: true; uploadId: string } | { ok: false; error: string };
 
@@ -10,17 +17,14 @@ export type SendResult = { ok: true; uploadId: string } | { ok: false; error: st
  * Uploads one file with XMLHttpRequest (fetch has no upload progress), reporting the
  * fraction sent. One request per file, so each gets its own progress bar and error.
  */
-export function sendFile(
-  file: File,
-  fields: { platform: string; folderId: string | null },
-  onProgress: (fraction: number) => void,
-): { promise: Promise<SendResult>; abort: () => void } {
+export function sendFile(file: File, fields: UploadFormFields, onProgress: (fraction: number) => void): { promise: Promise<SendResult>; abort: () => void } {
   if (file.size > RESUMABLE_THRESHOLD_BYTES) return sendFileResumable(file, fields, onProgress);
   const xhr = new XMLHttpRequest();
   const promise = new Promise<SendResult>((resolve) => {
     const form = new FormData();
     form.append("platform", fields.platform);
     if (fields.folderId) form.append("folderId", fields.folderId);
+    if (fields.versionOf) form.append("versionOf", fields.versionOf);
     form.append("files", file, file.name);
     xhr.open("POST", "/api/v1/uploads");
     xhr.responseType = "json";
@@ -44,7 +48,7 @@ export function sendFile(
  */
 export function sendFileResumable(
   file: File,
-  fields: { platform: string; folderId: string | null },
+  fields: UploadFormFields,
   onProgress: (fraction: number) => void,
 ): { promise: Promise<SendResult>; abort: () => void } {
   let upload: TusUpload | undefined;
@@ -53,7 +57,13 @@ export function sendFileResumable(
     settle = resolve;
     upload = new TusUpload(file, {
       endpoint: "/api/v1/uploads/tus",
-      metadata: { filename: file.name, filetype: file.type, platform: fields.platform, ...(fields.folderId ? { folderId: fields.folderId } : {}) },
+      metadata: {
+        filename: file.name,
+        filetype: file.type,
+        platform: fields.platform,
+        ...(fields.folderId ? { folderId: fields.folderId } : {}),
+        ...(fields.versionOf ? { versionOf: fields.versionOf } : {}),
+      },
       retryDelays: [0, 1000, 3000, 5000, 10000, 20000],
       removeFingerprintOnSuccess: true,
       onProgress: (sent, total) => onProgress(total ? sent / total : 0),

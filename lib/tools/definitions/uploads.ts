@@ -136,6 +136,11 @@ export const uploadTools = [
             },
             platform: { type: "string", enum: ["platform_a", "platform_b"], default: "platform_a", description: "The ad account the files are pushed to" },
             folderId: { type: "string", description: "Library folder the resulting creatives are filed under" },
+            versionOf: {
+              type: "string",
+              description:
+                "A creative id: the one file (of the creative's kind) becomes its next version once the upload completes; no new creative is made and nothing is pushed (not with folderId)",
+            },
           },
         },
         run: acceptUploads,

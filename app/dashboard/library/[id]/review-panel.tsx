@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { ImageWithPins } from "@/components/review/image-with-pins";
+import { MentionTextarea, type Mentionable } from "@/components/review/mention-textarea";
 import { ReviewStatusBadge } from "@/components/review/status-badge";
 import { ThreadList } from "@/components/review/thread-list";
 import { formatTimeCode, toTimeSeconds } from "@/components/review/time-code";
@@ -34,6 +35,8 @@ interface Props {
   initialThreads: ThreadView[];
   versions: Version[];
   members: { userId: string; name: string }[];
+  /** Everyone who can be @mentioned in a comment. */
+  mentionable: Mentionable[];
   userId: string;
   can: { comment: boolean; approve: boolean; share: boolean; version: boolean };
 }
@@ -42,7 +45,7 @@ interface Props {
 const pageVideo = () => document.querySelector<HTMLVideoElement>('[data-testid="creative-video"]');
 
 /** Review on the creative page: status and decisions, reviewers, comment threads, versions and compare. */
-export function ReviewPanel({ creativeId, kind, fileName, initialReview, initialThreads, versions, members, userId, can }: Props) {
+export function ReviewPanel({ creativeId, kind, fileName, initialReview, initialThreads, versions, members, mentionable, userId, can }: Props) {
   const router = useRouter();
   const current = versions.find((v) => v.current)?.number ?? 1;
   const [review, setReview] = useState(initialReview);
@@ -265,13 +268,14 @@ export function ReviewPanel({ creativeId, kind, fileName, initialReview, initial
             <label htmlFor="new-comment" className="sr-only">
               New comment
             </label>
-            <textarea
+            <MentionTextarea
               id="new-comment"
               rows={2}
               value={body}
               maxLength={5000}
-              onChange={(e) => setBody(e.target.value)}
-              placeholder="Add a comment…"
+              onValueChange={setBody}
+              members={mentionable}
+              placeholder="Add a comment… (@ to mention)"
               className="w-full rounded border border-slate-300 px-2 py-1.5 text-sm"
             />
             <div className="flex flex-wrap items-center justify-between gap-2 text-sm">

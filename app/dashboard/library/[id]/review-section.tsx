@@ -16,7 +16,7 @@ export async function ReviewSection({
   kind: "image" | "video";
   fileName: string;
 }) {
-  const [{ review, history, threads, versions, reviewers, can }, clock] = await Promise.all([
+  const [{ review, history, threads, versions, reviewers, mentionable, can }, clock] = await Promise.all([
     reviewPanel(principal, creativeId),
     currentClock(principal.userId),
   ]);
@@ -30,6 +30,7 @@ export async function ReviewSection({
         initialThreads={threads}
         versions={versions}
         members={reviewers}
+        mentionable={mentionable}
         userId={principal.userId}
         can={can}
       />

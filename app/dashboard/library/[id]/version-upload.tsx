@@ -4,7 +4,7 @@ import { apiFetch, ApiError } from "@/components/dashboard/api";
 import { callTool } from "@/components/dashboard/tool-call";
 import { sendFile } from "../../uploads/send-file";
 
-/** add_creative_version takes the bytes inline up to this size (TOOL_UPLOAD_MAX_BYTES); larger files go as an upload first. */
+/** add_creative_version takes the bytes inline up to this size (TOOL_UPLOAD_MAX_BYTES); larger files go as an upload with versionOf. */
 const INLINE_MAX_BYTES = 512 * 1024;
 
 function base64Of(bytes: Uint8Array): string {
@@ -13,19 +13,20 @@ function base64Of(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Waits for an upload to finish (its creative made); its id for add_creative_version, or why it failed. */
-async function finishedUpload(id: string): Promise<string> {
+/** Waits for a version upload's job to add the version, or throws why it failed. */
+async function finishedUpload(id: string): Promise<void> {
   for (;;) {
     const upload = await apiFetch<{ status: string; error?: string | null }>(`/api/v1/uploads/${encodeURIComponent(id)}`);
-    if (upload.status === "completed") return id;
+    if (upload.status === "completed") return;
     if (upload.status === "failed") throw new Error(upload.error ? `The upload failed: ${upload.error}` : "The upload failed.");
     await new Promise((r) => setTimeout(r, 1000));
   }
 }
 
 /**
- * "Upload a new version" on the creative page: the file becomes the creative's next version through
- * add_creative_version (the same tool the API serves), inline when small, else as a completed upload.
+ * "Upload a new version" on the creative page: the file becomes the creative's next version, through
+ * add_creative_version (the same tool the API serves) when small, else as an upload sent with
+ * versionOf, whose job adds the version: either way no second creative appears in the library.
  */
 export function VersionUpload({
   creativeId,
@@ -44,19 +45,16 @@ export function VersionUpload({
   const upload = async (file: File) => {
     setState({ busy: true, message: `Uploading ${file.name}…`, error: false });
     try {
-      const args =
-        file.size <= INLINE_MAX_BYTES
-          ? { creativeId, file: { fileName: file.name, contentBase64: base64Of(new Uint8Array(await file.arrayBuffer())) } }
-          : {
-              creativeId,
-              uploadId: await (async () => {
-                const sent = await sendFile(file, { platform: "platform_a", folderId: null }, () => undefined).promise;
-                if (!sent.ok) throw new Error(sent.error);
-                return finishedUpload(sent.uploadId);
-              })(),
-            };
-      const { version } = await callTool("add_creative_version", args);
-      setState({ busy: false, message: `Version ${version.number} uploaded: it is now the current version.`, error: false });
+      if (file.size <= INLINE_MAX_BYTES) {
+        const args = { creativeId, file: { fileName: file.name, contentBase64: base64Of(new Uint8Array(await file.arrayBuffer())) } };
+        const { version } = await callTool("add_creative_version", args);
+        setState({ busy: false, message: `Version ${version.number} uploaded: it is now the current version.`, error: false });
+      } else {
+        const sent = await sendFile(file, { platform: "platform_a", folderId: null, versionOf: creativeId }, () => undefined).promise;
+        if (!sent.ok) throw new Error(sent.error);
+        await finishedUpload(sent.uploadId);
+        setState({ busy: false, message: "New version uploaded: it is now the current version.", error: false });
+      }
       onUploaded();
     } catch (e) {
       setState({ busy: false, message: e instanceof ApiError || e instanceof Error ? e.message : "The version could not be uploaded.", error: true });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "uploads" ADD COLUMN     "versionOfCreativeId" TEXT;
