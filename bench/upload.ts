@@ -1,5 +1,5 @@
 /**
- * npm run bench:upload [-- --db postgres] [-- --rounds N] [-- --settle]
+ * npm run bench:upload [-- --db postgres] [-- --rounds N] [-- --settle] [-- --only images|video]
  * Posts a ~200 MB video (one request) and 25 images of 1 MB (one request) to
  * POST /api/v1/uploads, and the very same multipart bytes to a plain Node HTTP server
  * that streams the body to a file on the same disk (the physical baseline), in one run,
@@ -21,6 +21,8 @@ const MB = 1024 * 1024;
 /** `--settle`: before each service request, wait until the jobs of the earlier uploads (imports, video previews) have finished. */
 const SETTLE = process.argv.includes("--settle");
 const ROUNDS = process.argv.includes("--rounds") ? Number(process.argv[process.argv.indexOf("--rounds") + 1]) : 3;
+/** `--only images` or `--only video`: measure that body alone (quicker, for profiling one of them). */
+const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-bench-upload-"));
 
 /** A real QuickTime file (uncompressed 2vuy 720p frames) of ~199 MB: valid media the server accepts, cached across runs. */
@@ -188,10 +190,12 @@ try {
   let latencies: number[] | null = null;
   let latencyNote = "";
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, body] of [
-      ["video", videoBody],
-      ["images", imagesBody],
-    ] as const) {
+    for (const [name, body] of (
+      [
+        ["video", videoBody],
+        ["images", imagesBody],
+      ] as const
+    ).filter(([name]) => !ONLY || name === ONLY)) {
       timings[name].baseline.push((await post(baseline.url, body)).ms);
       if (SETTLE) await waitUntilQuiet(server.url, auth, 180_000);
       const rssBefore = rssBytes(pids);
@@ -232,10 +236,12 @@ try {
     `\nbench:upload — database ${db}, 1 video of ${(videoBody.bytes / MB).toFixed(1)} MB and 25 images of ~1 MB (${(imagesBody.bytes / MB).toFixed(1)} MB) per round, best of ${ROUNDS}${SETTLE ? ", each service request after the earlier uploads' jobs finished" : ""}`,
   );
   const ratios: Record<string, number> = {};
-  for (const [name, bytes, target] of [
-    ["images", imagesBody.bytes, 0.8],
-    ["video", videoBody.bytes, 0.9],
-  ] as const) {
+  for (const [name, bytes, target] of (
+    [
+      ["images", imagesBody.bytes, 0.8],
+      ["video", videoBody.bytes, 0.9],
+    ] as const
+  ).filter(([name]) => !ONLY || name === ONLY)) {
     const base = mbps(bytes, Math.min(...timings[name].baseline));
     const service = mbps(bytes, Math.min(...timings[name].service));
     ratios[name] = service / base;
@@ -245,10 +251,11 @@ try {
     console.log(`${name.padEnd(7)} throughput ratio service ÷ baseline: ${ratios[name]!.toFixed(2)} (target ≥ ${target})`);
   }
   const best = (xs: number[]) => Math.min(...xs);
-  const combined =
-    mbps(totalBytes, best(timings.video.service) + best(timings.images.service)) /
+  const combined = ONLY
+    ? NaN
+    : mbps(totalBytes, best(timings.video.service) + best(timings.images.service)) /
     mbps(totalBytes, best(timings.video.baseline) + best(timings.images.baseline));
-  console.log(`both    throughput ratio service ÷ baseline: ${combined.toFixed(2)}`);
+  if (!ONLY) console.log(`both    throughput ratio service ÷ baseline: ${combined.toFixed(2)}`);
   console.log(`server peak RSS growth while uploading: ${(peakGrowth / MB).toFixed(1)} MB (target < 64 MB; ${pids.length} processes sampled)`);
   if (latencies) {
     console.log(

@@ -3,6 +3,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { badRequest, isAppError } from "@/lib/errors";
 import { BodyDeadline, streamedBodyDeadlines } from "./body-deadline";
+import { nodeRequestBody } from "./node-request-body";
 import { findTextInputProblem } from "@/lib/text-input";
 import type { IncomingFile, UploadFields } from "@/lib/uploads/accept-uploads";
 import { UPLOAD_LIMITS } from "@/lib/uploads/limits";
@@ -45,7 +46,7 @@ export function multipartFiles(request: Request): MultipartUploadForm {
   } catch (err) {
     throw badRequest(`Invalid multipart request: ${(err as Error).message}`);
   }
-  const body = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+  const body = nodeRequestBody(request) ?? Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
   const fields: UploadFields = {};
   return { files: readFileParts(body, parser, fields), fields };
 }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { IncomingMessage } from "node:http";
 
 /**
  * The request being served, for logs. Set at the HTTP server (lib/server/http-observer.ts,
@@ -9,6 +10,11 @@ export interface RequestContext {
   requestId: string;
   /** Set when the client went away before the answer was complete (lib/server/http-observer.ts). */
   aborted?: boolean;
+  /**
+   * The Node request Next.js made its web Request from: a route streaming a large body reads it
+   * directly (lib/http/node-request-body.ts) rather than through the web stream wrapped around it.
+   */
+  incoming?: IncomingMessage;
 }
 
 // The one value besides the service registry kept on globalThis: logging reads it before any registry

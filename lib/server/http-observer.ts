@@ -55,12 +55,14 @@ export function observeHttpServer(): void {
     const { request, response, server } = message as { request: Timed; response: ServerResponse; server: Server };
     if (typeof server.address() === "string") return; // the operator CLI's unix socket
     const requestId = `req_${randomUUID().replace(/-/g, "")}`;
-    const started: Started = { at: process.hrtime.bigint(), context: { requestId }, bodyBytes: 0 };
+    const started: Started = { at: process.hrtime.bigint(), context: { requestId, incoming: request }, bodyBytes: 0 };
     request[STARTED] = started;
     countBodyBytes(request, started);
     response.setHeader(REQUEST_ID_HEADER, requestId);
     response.once("close", () => {
       if (!response.writableFinished) logAborted(request, response, started);
+      // Work the request started (timers, job wake-ups) keeps its context: it must not keep the request too.
+      started.context.incoming = undefined;
     });
     runListenersInRequestContext(server);
   });
