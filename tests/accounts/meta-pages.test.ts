@@ -72,7 +72,7 @@ describe("a Meta account's Page identity", () => {
     expect(foreign.body.error.message).toContain("list_ad_account_pages");
 
     const { adAccounts } = (await tool(t.key, "list_connected_ad_accounts", {})).body.result;
-    const sandbox = adAccounts.find((a: any) => a.sandbox && a.platform === "platform_a");
+    const sandbox = adAccounts.find((a: any) => a.sandbox); // platform_b: the live Meta account became platform_a's default before any sandbox one was made
     const onSandbox = await tool(t.key, "list_ad_account_pages", { id: sandbox.id });
     expect(onSandbox.status).toBe(400);
     expect(onSandbox.body.error.code).toBe("invalid_input");
