@@ -11,6 +11,7 @@ import { webhookDeliver } from "./webhook-deliver";
 import { webhookMaintenance } from "./webhook-maintenance";
 import { leadsPull } from "./leads-pull";
 import { mediaPush } from "./media-push";
+import { adBuild } from "./ad-build";
 import { importItem } from "./import-item";
 import { importSync } from "./import-sync";
 import { notificationFanOut, notificationSweep } from "./notifications";
@@ -30,6 +31,7 @@ export const functions: InngestFunction.Any[] = [
   performanceRollup,
   leadsPull,
   mediaPush,
+  adBuild,
   importItem,
   importSync,
   notificationFanOut,

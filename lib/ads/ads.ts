@@ -8,6 +8,7 @@ import type { Platform } from "@/lib/generated/prisma/enums";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { newId } from "@/lib/ids";
 import { adProblems } from "@/lib/platforms/ad-rules";
+import { PlatformError } from "@/lib/platforms";
 import type { AdObjectStatus, CallToAction } from "@/lib/platforms/ads-types";
 import { toAd, type AdOut } from "./ad-schemas";
 import { adClientRef, defaultAdName, loadMaterials, materialProblems } from "./ad-material";
@@ -16,6 +17,8 @@ import { platformFor, withBusyRetry } from "./platform-access";
 import { recentByAd } from "./insights";
 import { notePlannerGrowth } from "./planner-stats";
 import { ensureMediaOnAccount } from "@/lib/media-push/creative-pushes";
+import { queueAdBuild, toAdBuild, type AdBuildOut } from "./ad-builds";
+import type { AdBuild } from "@/lib/generated/prisma/client";
 
 export interface AdSpecInput {
   adSetId: string;
@@ -39,28 +42,42 @@ export interface PlannedAd {
   draftId: string | null;
 }
 
+/** The ad made (or found), or, while the creative's media is still on its way to the account, its pending build. */
+export type MadeAd = { ad: Ad; created: boolean; build: null } | { ad: null; created: false; build: AdBuild };
+
 /**
  * Makes the planned ad (paused) on the platform and records it; emits `ad.created`. Keyed by the
  * (ad set, creative, copy) client reference: a repeat answers the existing ad (created: false)
- * and the platform answers its earlier object, so nothing is made twice.
+ * and the platform answers its earlier object, so nothing is made twice. When the creative is a
+ * large video not yet on the account, the ad is left to the ad-build job and its build answered.
  */
 export async function makeAd(
   principal: Principal,
   plan: PlannedAd,
-  options: { waitOutRateLimits: boolean; target?: Awaited<ReturnType<typeof platformFor>> },
-): Promise<{ ad: Ad; created: boolean }> {
+  options: { waitOutRateLimits: boolean; target?: Awaited<ReturnType<typeof platformFor>>; mediaMustBeThere?: boolean },
+): Promise<MadeAd> {
   const db = getDb();
   const clientRef = adClientRef(plan.adSet.id, plan.creative.id, plan.copy?.id ?? null);
   const key = { clientRef_workspaceId: { clientRef, workspaceId: principal.workspaceId } };
   const earlier = await db.ad.findUnique({ where: key });
   if (earlier) {
     await announce(principal.workspaceId, earlier); // a run cut short after recording still announces it once
-    return { ad: earlier, created: false };
+    return { ad: earlier, created: false, build: null };
+  }
+  if (!options.mediaMustBeThere) {
+    // The ad-build job builds this one: answer its build rather than race it to the platform.
+    const waiting = await db.adBuild.findUnique({ where: key });
+    if (waiting?.state === "waiting_for_media") return { ad: null, created: false, build: waiting };
   }
   const platform = plan.adSet.platform;
   const { account, api } = options.target ?? (await platformFor(principal, platform));
   // The one creative, sent to this account first when it is not there yet (no second creative).
-  const mediaId = await ensureMediaOnAccount(plan.creative, await db.adAccount.findUniqueOrThrow({ where: { id: account.id } }));
+  const media = await ensureMediaOnAccount(plan.creative, await db.adAccount.findUniqueOrThrow({ where: { id: account.id } }));
+  if ("pending" in media) {
+    if (options.mediaMustBeThere) throw new PlatformError("upstream_error", `Creative ${plan.creative.id} is not on the ad account yet`, { retryable: true });
+    return { ad: null, created: false, build: await queueAdBuild(principal, plan, clientRef, media.pending, media.fresh) };
+  }
+  const mediaId = media.mediaId;
   const call = () =>
     api.createAd(account, {
       clientRef,
@@ -113,7 +130,7 @@ export async function makeAd(
   }
   await announce(principal.workspaceId, ad);
   if (created) await notePlannerGrowth(1);
-  return { ad, created };
+  return { ad, created, build: null };
 }
 
 async function announce(workspaceId: string, ad: Ad): Promise<void> {
@@ -152,10 +169,10 @@ export async function planAd(principal: Principal, input: AdSpecInput & { draftI
 }
 
 /** Creates one paused ad from a library creative and a copy variant, after checking the platform's media and text rules. */
-export async function createAd(principal: Principal, input: AdSpecInput): Promise<{ ad: AdOut; created: boolean }> {
+export async function createAd(principal: Principal, input: AdSpecInput): Promise<{ ad: AdOut | null; build: AdBuildOut | null; created: boolean }> {
   const plan = await planAd(principal, input);
-  const { ad, created } = await makeAd(principal, plan, { waitOutRateLimits: false });
-  return { ad: toAd(ad), created };
+  const made = await makeAd(principal, plan, { waitOutRateLimits: false });
+  return made.ad ? { ad: toAd(made.ad), build: null, created: made.created } : { ad: null, build: toAdBuild(made.build), created: false };
 }
 
 export async function getAd(principal: Principal, input: { id: string }) {

@@ -8,6 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { invalidArgument, requireAdSet, requireNotDeleted } from "./lookups";
 import { platformFor } from "./platform-access";
 import { groupByConcept } from "./concepts";
+import { toAdBuild, type AdBuildOut } from "./ad-builds";
 
 export interface BuildInput {
   adSetId: string;
@@ -61,6 +62,8 @@ export interface BuildRow {
   adId: string | null;
   created: boolean;
   error: { code: string; message: string } | null;
+  /** The pair's ad is built in the background once its creative reaches the ad account (a large video). */
+  build: AdBuildOut | null;
   /** byConcept: every chosen creative of this ad's concept (the ad uses `creativeId`, the best fit). */
   conceptCreativeIds?: string[];
 }
@@ -78,7 +81,7 @@ const CONCURRENCY = 4;
 export async function buildAdsFromLibrary(
   principal: Principal,
   input: BuildInput,
-): Promise<{ pairing: Pairing; pairs: number; ads: BuildRow[]; created: number; existing: number; failed: number }> {
+): Promise<{ pairing: Pairing; pairs: number; ads: BuildRow[]; created: number; existing: number; failed: number; pending: number }> {
   const creativeIds = [...new Set(input.creativeIds)];
   const copyIds = [...new Set(input.copyVariantIds ?? [])];
   const pairing = input.pairing ?? "own";
@@ -112,6 +115,7 @@ export async function buildAdsFromLibrary(
       adId: null,
       created: false,
       error: null,
+      build: null,
       ...(concepts ? { conceptCreativeIds: concepts.find((g) => g.chosen === creativeId)!.members } : {}),
     });
     plans.push({ adSet, creative, copy, name, callToAction: input.callToAction, landingUrl: input.landingUrl, leadFormId: null, draftId: null });
@@ -134,9 +138,11 @@ export async function buildAdsFromLibrary(
     while (next < plans.length) {
       const i = next++;
       try {
-        const { ad, created } = await makeAd(principal, plans[i]!, { waitOutRateLimits: true, target });
-        rows[i]!.adId = ad.id;
-        rows[i]!.created = created;
+        const made = await makeAd(principal, plans[i]!, { waitOutRateLimits: true, target });
+        if (made.ad) {
+          rows[i]!.adId = made.ad.id;
+          rows[i]!.created = made.created;
+        } else rows[i]!.build = toAdBuild(made.build);
       } catch (err) {
         if (!isAppError(err)) throw err;
         rows[i]!.error = { code: err.code, message: err.message };
@@ -155,6 +161,7 @@ function summarize(pairing: Pairing, rows: BuildRow[]) {
     created: rows.filter((r) => r.created).length,
     existing: rows.filter((r) => r.adId && !r.created).length,
     failed: rows.filter((r) => r.error).length,
+    pending: rows.filter((r) => r.build).length,
   };
 }
 

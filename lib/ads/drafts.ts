@@ -7,6 +7,7 @@ import { newId } from "@/lib/ids";
 import type { CallToAction } from "@/lib/platforms/ads-types";
 import { toAd, toDraft, type AdOut, type DraftOut } from "./ad-schemas";
 import { makeAd, planAd } from "./ads";
+import { toAdBuild, type AdBuildOut } from "./ad-builds";
 import { invalidArgument, requireAdSet } from "./lookups";
 
 export interface DraftInput {
@@ -60,7 +61,10 @@ export async function listAdDrafts(principal: Principal, input: { launched?: boo
 }
 
 /** Builds the draft's ad (paused) into its ad set, or `adSetId`; a repeated launch answers the same ad. */
-export async function launchAdDraft(principal: Principal, input: { id: string; adSetId?: string }): Promise<{ ad: AdOut; draft: DraftOut; created: boolean }> {
+export async function launchAdDraft(
+  principal: Principal,
+  input: { id: string; adSetId?: string },
+): Promise<{ ad: AdOut | null; build: AdBuildOut | null; draft: DraftOut; created: boolean }> {
   const db = getDb();
   const draft = await db.adDraft.findFirst({ where: { id: input.id, workspaceId: principal.workspaceId } });
   if (!draft) throw notFound("Ad draft");
@@ -75,7 +79,9 @@ export async function launchAdDraft(principal: Principal, input: { id: string; a
     landingUrl: draft.landingUrl,
     draftId: draft.id,
   });
-  const { ad, created } = await makeAd(principal, plan, { waitOutRateLimits: false });
-  const saved = await db.adDraft.update({ where: { id: draft.id }, data: { adId: ad.id, adSetId } });
-  return { ad: toAd(ad), draft: toDraft(saved), created };
+  const made = await makeAd(principal, plan, { waitOutRateLimits: false });
+  // A pending build records the ad on the draft when it is built.
+  if (!made.ad) return { ad: null, build: toAdBuild(made.build), draft: toDraft(draft), created: false };
+  const saved = await db.adDraft.update({ where: { id: draft.id }, data: { adId: made.ad.id, adSetId } });
+  return { ad: toAd(made.ad), build: null, draft: toDraft(saved), created: made.created };
 }

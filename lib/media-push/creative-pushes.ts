@@ -26,6 +26,8 @@ export async function mediaIdOnAccount(
     where: { workspaceId: creative.workspaceId, creativeId: creative.id, platform: account.platform, status: "completed" },
   });
   if (!upload) return null;
+  // An upload whose push was recorded went to that push's account, which may no longer be the default.
+  if (await db.mediaPush.findFirst({ where: { uploadId: upload.id }, select: { id: true } })) return null;
   return account.platform === "platform_a" ? (upload.platformAImageHash ?? upload.platformAVideoId) : (upload.platformBImageId ?? upload.platformBVideoId);
 }
 
@@ -119,24 +121,22 @@ export async function listCreativePushes(principal: Principal, input: { creative
   return { pushes: rows.map(toMediaPush) };
 }
 
+/** Where the creative's media stands for an ad on the account: its id there, or a chunked push still on its way. */
+export type MediaForAd = { mediaId: string } | { pending: MediaPush; fresh: boolean };
+
 /**
  * The media id an ad on the account uses, pushing the creative there first when it is not yet
- * present: in this call for media that goes in one request (images, small videos); a large video
- * is started in the background (chunked) and the ad waits for it (`conflict`, build again once ready).
+ * present: in this call for media that goes in one request (images, small videos). A large video
+ * answers its push (opened here when `fresh`): the caller's ad-build job sends it in chunks, waits
+ * for the platform's processing, then builds the ad.
  */
-export async function ensureMediaOnAccount(creative: Creative, account: AdAccount): Promise<string> {
+export async function ensureMediaOnAccount(creative: Creative, account: AdAccount): Promise<MediaForAd> {
   const present = await mediaIdOnAccount(creative, account);
-  if (present) return present;
+  if (present) return { mediaId: present };
   const { push, fresh } = await openCreativePush(creative, account);
-  if (isChunked(creative.kind, creative.sizeBytes)) {
-    if (fresh) await startPushJob(push);
-    throw conflict(
-      `Creative ${creative.id} is a large video being sent to ad account ${account.externalAccountId} in chunks (push ${push.id}, ${push.state}); ` +
-        "build the ad again once the push is ready (list_creative_pushes)",
-    );
-  }
+  if (isChunked(creative.kind, creative.sizeBytes)) return { pending: push, fresh };
   const outcome = await transferOnce(push.id, { jobRun: push.jobRun, attempt: 1 });
-  if (outcome.ok) return outcome.externalId;
+  if (outcome.ok) return { mediaId: outcome.externalId };
   if ("stale" in outcome) throw conflict(`Creative ${creative.id} is being sent to ad account ${account.externalAccountId}; try again shortly`);
   if (!outcome.retryable) await failPush(push.id, push.jobRun, outcome.message);
   throw new AppError(outcome.code as "upstream_error", outcome.message);

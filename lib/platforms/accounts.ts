@@ -44,6 +44,22 @@ async function ensureSandboxDefault(workspaceId: string, platform: Platform): Pr
   return db.adAccount.findUniqueOrThrow({ where: { workspaceId_defaultFor: { workspaceId, defaultFor: platform } } });
 }
 
+/**
+ * The workspace's default account per platform (those there are), or null when there is no such
+ * workspace: how a platform module (the sandbox's operator commands) learns a workspace's accounts
+ * without reading the app's tables itself.
+ */
+export async function defaultAccountsOf(workspaceId: string): Promise<AdAccountRef[] | null> {
+  const workspace = await getDb().workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });
+  if (!workspace) return null;
+  const accounts: AdAccountRef[] = [];
+  for (const platform of PLATFORMS) {
+    const account = await getAdAccount(workspaceId, platform);
+    if (account) accounts.push(account);
+  }
+  return accounts;
+}
+
 /** Makes sure a sandbox-mode workspace has its sandbox accounts (listing shows them from the start). */
 export async function ensureDefaultAccounts(workspaceId: string): Promise<void> {
   if (getConfig().platforms.mode !== "sandbox") return;

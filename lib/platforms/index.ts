@@ -8,6 +8,7 @@ import type { AdAccountRef, PlatformAdapter } from "./types";
 export { analyzeSandboxTables as refreshPlatformPlannerStats } from "./sandbox";
 export { ensureDefaultAccounts, getAdAccount, PLATFORMS, reconnectHint } from "./accounts";
 export { readLiveAccount } from "./live/adapter";
+export { listMetaPages, type MetaPage } from "./live/platform-a/pages";
 export { authorizeUrl, exchangeAuthorization, oauthAppId } from "./live/oauth";
 export { resealAllCredentials, sealAccountCredentials } from "./live/credentials";
 export type { LiveAccountReadout } from "./live/wire";

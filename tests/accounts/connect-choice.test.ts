@@ -32,6 +32,8 @@ beforeAll(async () => {
       act_333: { name: "Acme JP", currency: "JPY", timezone_name: "Asia/Tokyo", account_status: 1 },
     },
     pages: { "9001": { name: "Acme Brand" }, "9002": { name: "Acme Shop" } },
+    // One item per page of /me/adaccounts and /me/accounts: the choice's lists come from more than one page of Graph's cursor paging.
+    listPageSize: 1,
     oauth: [
       { code: "meta-many", token: "meta-many-token", accountIds: ACCOUNTS, pageIds: PAGES },
       { code: "meta-late", token: "meta-late-token", accountIds: ACCOUNTS, pageIds: PAGES },

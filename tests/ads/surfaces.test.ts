@@ -75,7 +75,9 @@ describe("ads on every surface", () => {
     const t = await createTenant();
     const args = await material(t.key);
     const sdk = new Adloom({ apiKey: t.key, baseUrl: inject("baseUrl") });
-    const { ad } = await sdk.tools.call("create_ad", args);
+    const made = await sdk.tools.call("create_ad", args);
+    expect(made.build).toBeNull(); // an image goes to the account in the call: the ad is built at once
+    const ad = made.ad!;
     expect(ad.status).toBe("paused");
     const { ads } = await sdk.tools.call("activate_ads", { adIds: [ad.id] });
     expect(ads[0]!.status).toBe("active");

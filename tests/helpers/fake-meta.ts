@@ -201,6 +201,8 @@ export async function fakeMeta(options: {
   videoChunkBytes?: number;
   /** Status reads a video stays `processing` after finish. */
   videoProcessingPolls?: number;
+  /** The most items Graph answers per page of /me/adaccounts and /me/accounts, whatever `limit` asks (Graph caps it too): forces cursor paging. */
+  listPageSize?: number;
 }): Promise<FakeMeta> {
   const v = `/${options.version}`;
   const grants = new Map<string, { accounts: Set<string>; pages: Set<string> }>();
@@ -275,18 +277,20 @@ export async function fakeMeta(options: {
     if ("status" in auth) return auth;
     const { token } = auth;
     if (path === "" || path === "/") return batch(params, token);
+    const capped = (p: Record<string, string>) =>
+      options.listPageSize ? { ...p, limit: String(Math.min(Number(p.limit ?? 25) || 25, options.listPageSize)) } : p;
     if (path === "/me/adaccounts") {
       const g = grants.get(token);
       return cursorPage(
         [...(g?.accounts ?? [])].map((id) => ({ id, account_id: id.slice(4), name: options.accounts[id]?.name })),
-        params,
+        capped(params),
       );
     }
     if (path === "/me/accounts") {
       const g = grants.get(token);
       return cursorPage(
         [...(g?.pages ?? [])].map((id) => ({ id, name: objects.get(id)?.name, tasks: ["ADVERTISE", "MODERATE", "CREATE_CONTENT"] })),
-        params,
+        capped(params),
       );
     }
     const edge = /^\/(act_\d+)\/(\w+)$/.exec(path);

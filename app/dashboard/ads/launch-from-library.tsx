@@ -235,7 +235,8 @@ export function LaunchFromLibrary({ adSet, canLaunch, onBuilt }: { adSet: AdSet;
           <span data-testid="build-result">
             Created {built.created} paused ad{built.created === 1 ? "" : "s"}
             {built.existing ? `, ${built.existing} already existed` : ""}
-            {built.failed ? `, ${built.failed} refused by the platform` : ""}.
+            {built.failed ? `, ${built.failed} refused by the platform` : ""}
+            {built.pending ? `, ${built.pending} waiting for a large video to reach the ad account (built in the background)` : ""}.
           </span>
         </Alert>
       )}

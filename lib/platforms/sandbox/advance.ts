@@ -1,7 +1,5 @@
-import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
-import type { Platform } from "@/lib/generated/prisma/enums";
-import { getAdAccount } from "../accounts";
+import { defaultAccountsOf } from "../accounts";
 import { advanceClock, sandboxAccount, simulatedNow } from "./clock";
 import { emptySummary, syncDelivery, type DeliverySummary } from "./delivery";
 import { row as oneRow, TABLE } from "./store";
@@ -18,14 +16,15 @@ export async function advanceSandbox(
   workspaceId: string,
   hours: number,
 ): Promise<{ workspaceId: string; hours: number; simulatedNow: string } & DeliverySummary & { platforms: Record<string, PlatformSummary> }> {
-  const workspace = await getDb().workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });
-  if (!workspace) throw notFound("Workspace");
+  // The workspace and its accounts come through the platforms' account API: the sandbox reads no app table.
+  const accounts = await defaultAccountsOf(workspaceId);
+  if (!accounts) throw notFound("Workspace");
   const total = emptySummary();
   const platforms: Record<string, PlatformSummary> = {};
   let now = Date.now();
-  for (const platform of ["platform_a", "platform_b"] as Platform[]) {
-    const account = await getAdAccount(workspaceId, platform);
-    if (account?.mode !== "sandbox") continue;
+  for (const account of accounts) {
+    const platform = account.platform;
+    if (account.mode !== "sandbox") continue;
     const row = await sandboxAccount(account);
     // Deliver up to now first, so the advanced hours start where real time left off.
     await syncDelivery(row);

@@ -40,4 +40,28 @@ describe("the sandbox module's fence", () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  it("it names no app table: the workspace and its accounts come through lib/platforms' account API", () => {
+    const schemaDir = path.join(root, "prisma/schema");
+    const models: string[] = [];
+    const tables: string[] = [];
+    for (const file of fs.readdirSync(schemaDir).filter((f) => f.endsWith(".prisma"))) {
+      const text = fs.readFileSync(path.join(schemaDir, file), "utf8");
+      for (const m of text.matchAll(/^model (\w+) \{/gm)) models.push(m[1]!);
+      for (const m of text.matchAll(/@@map\("(\w+)"\)/g)) tables.push(m[1]!);
+    }
+    expect(models).toContain("Workspace");
+    const delegate = new RegExp(`\\.(${models.map((m) => m[0]!.toLowerCase() + m.slice(1)).join("|")})\\s*\\.\\s*(find|create|update|upsert|delete|count|aggregate|groupBy)\\w*\\(`);
+    const sql = new RegExp(`\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s+(public\\.)?"?(${tables.join("|")})\\b"?(?!\\.)`, "i");
+    const moduleDir = "lib/platforms/sandbox";
+    const offenders: string[] = [];
+    for (const entry of fs.readdirSync(path.join(root, moduleDir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.ts$/.test(entry.name) || entry.name.endsWith(".test.ts")) continue;
+      const rel = path.relative(root, path.join(entry.parentPath, entry.name));
+      const text = fs.readFileSync(path.join(root, rel), "utf8");
+      if (delegate.test(text)) offenders.push(`${rel}: reads an app table through Prisma (${text.match(delegate)![0]})`);
+      if (sql.test(text)) offenders.push(`${rel}: names an app table in SQL (${text.match(sql)![0]})`);
+    }
+    expect(offenders).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { connectAdAccount, disconnectAdAccount, listConnections, setDefaultAdAccount } from "@/lib/ad-accounts/connections";
 import { AdAccountConnectionSchema } from "@/lib/ad-accounts/schemas";
+import { listAdAccountPages, setAdAccountPage } from "@/lib/ad-accounts/pages";
 import { PlatformArg } from "@/lib/ads/ad-schemas";
 import { defineTool } from "../types";
 import { idArg } from "./shared";
@@ -61,5 +62,32 @@ export const adAccountTools = [
     input: z.strictObject({ id: idArg("Ad account") }),
     output: z.object({ adAccount: AdAccountConnectionSchema }),
     handler: async (principal, input) => ({ adAccount: await setDefaultAdAccount(principal.workspaceId, input.id) }),
+  }),
+  defineTool({
+    name: "list_ad_account_pages",
+    title: "List ad account Pages",
+    description:
+      "The Facebook Pages a live platform_a (Meta) account's token may publish as: the candidates for its ads' identity, with the current one marked. Reads them from Meta (every page of the list).",
+    category: "accounts",
+    capability: "adaccounts.read",
+    readOnly: true,
+    destructive: false,
+    input: z.strictObject({ id: idArg("Ad account") }),
+    output: z.object({
+      pageId: z.string().nullable().describe("The Page the account publishes as now"),
+      pages: z.array(z.object({ id: z.string(), name: z.string(), current: z.boolean() })),
+    }),
+    handler: (principal, input) => listAdAccountPages(principal.workspaceId, input.id),
+  }),
+  defineTool({
+    ...manage,
+    destructive: false,
+    name: "set_ad_account_page",
+    title: "Set ad account Page",
+    description:
+      "Changes the Facebook Page a live platform_a (Meta) account publishes its new ads as (and whose comments and lead forms are read): one of list_ad_account_pages. Ads already built keep their Page.",
+    input: z.strictObject({ id: idArg("Ad account"), pageId: z.string().regex(/^\d{1,30}$/, "a Page id (digits)").describe("The Page's id") }),
+    output: z.object({ adAccount: AdAccountConnectionSchema, page: z.object({ id: z.string(), name: z.string() }) }),
+    handler: (principal, input) => setAdAccountPage(principal.workspaceId, input.id, input.pageId),
   }),
 ];

@@ -20,6 +20,7 @@ import {
 import { createAdSet, getAdSet, listAdSets, setAdSetBudget, updateAdSet } from "@/lib/ads/ad-sets";
 import { ADS_PER_BUILD, createAd, getAd, listAds, updateAd } from "@/lib/ads/ads";
 import { buildAdsFromLibrary, PAIRINGS } from "@/lib/ads/build-from-library";
+import { AdBuildSchema } from "@/lib/ads/ad-builds";
 import { listCreativePushes, sendCreativeToAdAccount } from "@/lib/media-push/creative-pushes";
 import { MediaPushSchema } from "@/lib/media-push/schema";
 import { createCampaign, getCampaign, listCampaigns, updateCampaign } from "@/lib/ads/campaigns";
@@ -92,6 +93,7 @@ const BuildRowSchema = z.object({
   adId: z.string().nullable(),
   created: z.boolean(),
   error: z.object({ code: z.string(), message: z.string() }).nullable().describe("The platform's refusal of this pair"),
+  build: AdBuildSchema.nullable().describe("Set while this pair's ad waits for its creative (a large video) to reach the ad account; adId is null until it is built"),
   conceptCreativeIds: z
     .array(z.string())
     .optional()
@@ -332,7 +334,9 @@ export const adTools = [
     title: "Create ad",
     description:
       "Creates a paused ad in an ad set from a library creative and one of its copy variants, after checking the platform's media and text rules. " +
-      "One ad per (ad set, creative, copy variant): repeating the call answers that ad (created: false).",
+      "One ad per (ad set, creative, copy variant): repeating the call answers that ad (created: false). " +
+      "A large video not yet on the ad account is sent there first by a background job that builds the ad once the platform has processed it: " +
+      "the answer is then ad: null with the pending build (state waiting_for_media); calling again answers the build, then the ad (also announced by ad.created).",
     input: z.strictObject({
       adSetId: idArg("Ad set"),
       creativeId: idArg("Creative"),
@@ -342,7 +346,11 @@ export const adTools = [
       landingUrl: LandingUrlArg,
       leadFormId: z.string().min(1).max(100).nullable().optional().describe("A lead form of the ad account (leads campaigns)"),
     }),
-    output: z.object({ ad: AdSchema, created: z.boolean() }),
+    output: z.object({
+      ad: AdSchema.nullable().describe("The ad; null while its build waits for the creative's media (build)"),
+      build: AdBuildSchema.nullable(),
+      created: z.boolean(),
+    }),
     handler: createAd,
   }),
   defineTool({
@@ -446,6 +454,7 @@ export const adTools = [
       created: z.number().int(),
       existing: z.number().int(),
       failed: z.number().int(),
+      pending: z.number().int().describe("Pairs whose ads are built in the background once their creative (a large video) reaches the ad account"),
     }),
     handler: buildAdsFromLibrary,
   }),
@@ -481,9 +490,11 @@ export const adTools = [
     destructive: true,
     name: "launch_ad_draft",
     title: "Launch ad draft",
-    description: "Builds the draft's ad, paused, into its ad set (or adSetId), checked like create_ad. Launching again answers the same ad.",
+    description:
+      "Builds the draft's ad, paused, into its ad set (or adSetId), checked like create_ad. Launching again answers the same ad. " +
+      "A large video not yet on the ad account: ad is null and build pending, as in create_ad; the draft gets its adId when the ad is built.",
     input: z.strictObject({ id: idArg("Ad draft"), adSetId: idArg("Ad set").optional() }),
-    output: z.object({ ad: AdSchema, draft: DraftSchema, created: z.boolean() }),
+    output: z.object({ ad: AdSchema.nullable(), build: AdBuildSchema.nullable(), draft: DraftSchema, created: z.boolean() }),
     handler: launchAdDraft,
   }),
 ];

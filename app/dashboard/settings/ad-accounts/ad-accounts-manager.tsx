@@ -22,6 +22,51 @@ function StatusBadge({ account }: { account: Account }) {
   return <Badge>Disconnected</Badge>;
 }
 
+/** A live Meta account's Page identity: loads the Pages its token may publish as (list_ad_account_pages) and saves the choice. */
+function PageChooser({ account, onSaved, onError }: { account: Account; onSaved: (text: string) => void; onError: (text: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [choice, setChoice] = useState(account.pageId ?? "");
+  const pages = useQuery({ queryKey: ["ad-account-pages", account.id], queryFn: () => callTool("list_ad_account_pages", { id: account.id }), enabled: open });
+  const save = useMutation({
+    mutationFn: () => callTool("set_ad_account_page", { id: account.id, pageId: choice }),
+    onSuccess: ({ page }) => {
+      setOpen(false);
+      onSaved(`${account.name} now publishes as ${page.name}.`);
+    },
+    onError: (e) => onError(message(e)),
+  });
+  if (!open)
+    return (
+      <Button size="sm" variant="secondary" onClick={() => setOpen(true)} aria-label={`Change the Page of ${account.name}`}>
+        Change Page
+      </Button>
+    );
+  if (pages.isPending) return <p className="text-sm text-slate-600">Loading Pages…</p>;
+  if (pages.isError) return <Alert>{message(pages.error)}</Alert>;
+  const selectId = `page-${account.id}`;
+  return (
+    <div className="flex flex-wrap items-center justify-end gap-2">
+      <label htmlFor={selectId} className="sr-only">
+        Page for {account.name}
+      </label>
+      <select id={selectId} value={choice} onChange={(e) => setChoice(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1 text-sm text-slate-900">
+        {!account.pageId && <option value="">Choose a Page</option>}
+        {pages.data.pages.map((page) => (
+          <option key={page.id} value={page.id}>
+            {page.name}
+          </option>
+        ))}
+      </select>
+      <Button size="sm" disabled={!choice || save.isPending} onClick={() => save.mutate()}>
+        Save Page
+      </Button>
+      <Button size="sm" variant="secondary" onClick={() => setOpen(false)}>
+        Cancel
+      </Button>
+    </div>
+  );
+}
+
 export function AdAccountsManager({
   canManage,
   appConfigured,
@@ -88,6 +133,7 @@ export function AdAccountsManager({
                           <p className="mt-0.5 font-mono text-xs text-slate-600">{a.externalAccountId}</p>
                           <p className="mt-0.5 text-xs text-slate-600">
                             {a.currency ?? "—"} · {a.timeZone ?? "—"}
+                            {a.platform === "platform_a" && !a.sandbox ? ` · Page ${a.pageId ?? "not chosen"}` : ""}
                           </p>
                         </td>
                         <td className="px-4 py-3">
@@ -97,6 +143,17 @@ export function AdAccountsManager({
                         {canManage && (
                           <td className="px-4 py-3 text-right">
                             <div className="flex flex-wrap justify-end gap-2">
+                              {a.platform === "platform_a" && !a.sandbox && a.status === "active" && (
+                                <PageChooser
+                                  account={a}
+                                  onSaved={(text) => {
+                                    setError(null);
+                                    setNotice(text);
+                                    void refresh();
+                                  }}
+                                  onError={setError}
+                                />
+                              )}
                               {!a.isDefault && a.status === "active" && (
                                 <Button
                                   size="sm"

@@ -3752,7 +3752,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "create_ad",
     "title": "Create ad",
-    "description": "Creates a paused ad in an ad set from a library creative and one of its copy variants, after checking the platform's media and text rules. One ad per (ad set, creative, copy variant): repeating the call answers that ad (created: false).",
+    "description": "Creates a paused ad in an ad set from a library creative and one of its copy variants, after checking the platform's media and text rules. One ad per (ad set, creative, copy variant): repeating the call answers that ad (created: false). A large video not yet on the ad account is sent there first by a background job that builds the ad once the platform has processed it: the answer is then ad: null with the pending build (state waiting_for_media); calling again answers the build, then the ad (also announced by ad.created).",
     "category": "ads",
     "readOnly": false,
     "destructive": true,
@@ -4311,7 +4311,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "launch_ad_draft",
     "title": "Launch ad draft",
-    "description": "Builds the draft's ad, paused, into its ad set (or adSetId), checked like create_ad. Launching again answers the same ad.",
+    "description": "Builds the draft's ad, paused, into its ad set (or adSetId), checked like create_ad. Launching again answers the same ad. A large video not yet on the ad account: ad is null and build pending, as in create_ad; the draft gets its adId when the ad is built.",
     "category": "ads",
     "readOnly": false,
     "destructive": true,
@@ -7155,6 +7155,64 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       },
       "required": [
         "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "list_ad_account_pages",
+    "title": "List ad account Pages",
+    "description": "The Facebook Pages a live platform_a (Meta) account's token may publish as: the candidates for its ads' identity, with the current one marked. Reads them from Meta (every page of the list).",
+    "category": "accounts",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad account id"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "name": "set_ad_account_page",
+    "title": "Set ad account Page",
+    "description": "Changes the Facebook Page a live platform_a (Meta) account publishes its new ads as (and whose comments and lead forms are read): one of list_ad_account_pages. Ads already built keep their Page.",
+    "category": "accounts",
+    "readOnly": false,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "Ad account id"
+        },
+        "pageId": {
+          "type": "string",
+          "pattern": "^\\d{1,30}$",
+          "description": "The Page's id"
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments"
+        }
+      },
+      "required": [
+        "id",
+        "pageId"
       ],
       "additionalProperties": false
     }

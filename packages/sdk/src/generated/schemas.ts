@@ -3134,6 +3134,9 @@ export interface CreateAdInput {
   idempotencyKey?: string;
 }
 export interface CreateAdResult {
+  /**
+   * The ad; null while its build waits for the creative's media (build)
+   */
   ad: {
     id: string;
     campaignId: string;
@@ -3159,7 +3162,29 @@ export interface CreateAdResult {
     externalId: string;
     createdAt: string;
     updatedAt: string;
-  };
+  } | null;
+  build: {
+    id: string;
+    /**
+     * waiting_for_media: the creative's media is being sent to the ad account (and processed there); built: adId is the ad; failed: error says why
+     */
+    state: "waiting_for_media" | "built" | "failed";
+    adSetId: string;
+    creativeId: string;
+    copyVariantId: string | null;
+    name: string;
+    /**
+     * The creative's push to the ad account (list_creative_pushes shows its chunk progress)
+     */
+    pushId: string;
+    /**
+     * The ad, once built
+     */
+    adId: string | null;
+    error: string | null;
+    createdAt: string;
+    updatedAt: string;
+  } | null;
   created: boolean;
 }
 export interface UpdateAdInput {
@@ -3495,6 +3520,31 @@ export interface BuildAdsFromLibraryResult {
       message: string;
     } | null;
     /**
+     * Set while this pair's ad waits for its creative (a large video) to reach the ad account; adId is null until it is built
+     */
+    build: {
+      id: string;
+      /**
+       * waiting_for_media: the creative's media is being sent to the ad account (and processed there); built: adId is the ad; failed: error says why
+       */
+      state: "waiting_for_media" | "built" | "failed";
+      adSetId: string;
+      creativeId: string;
+      copyVariantId: string | null;
+      name: string;
+      /**
+       * The creative's push to the ad account (list_creative_pushes shows its chunk progress)
+       */
+      pushId: string;
+      /**
+       * The ad, once built
+       */
+      adId: string | null;
+      error: string | null;
+      createdAt: string;
+      updatedAt: string;
+    } | null;
+    /**
      * byConcept: the chosen creatives of this ad's concept; the ad uses creativeId, the aspect that fits the platform best
      */
     conceptCreativeIds?: string[];
@@ -3502,6 +3552,10 @@ export interface BuildAdsFromLibraryResult {
   created: number;
   existing: number;
   failed: number;
+  /**
+   * Pairs whose ads are built in the background once their creative (a large video) reaches the ad account
+   */
+  pending: number;
 }
 export interface SaveAdDraftInput {
   /**
@@ -3619,7 +3673,29 @@ export interface LaunchAdDraftResult {
     externalId: string;
     createdAt: string;
     updatedAt: string;
-  };
+  } | null;
+  build: {
+    id: string;
+    /**
+     * waiting_for_media: the creative's media is being sent to the ad account (and processed there); built: adId is the ad; failed: error says why
+     */
+    state: "waiting_for_media" | "built" | "failed";
+    adSetId: string;
+    creativeId: string;
+    copyVariantId: string | null;
+    name: string;
+    /**
+     * The creative's push to the ad account (list_creative_pushes shows its chunk progress)
+     */
+    pushId: string;
+    /**
+     * The ad, once built
+     */
+    adId: string | null;
+    error: string | null;
+    createdAt: string;
+    updatedAt: string;
+  } | null;
   draft: {
     id: string;
     name: string;
@@ -6375,5 +6451,75 @@ export interface SetDefaultAdAccountResult {
     identityId: string | null;
     connectedAt: string | null;
     createdAt: string;
+  };
+}
+export interface ListAdAccountPagesInput {
+  /**
+   * Ad account id
+   */
+  id: string;
+}
+export interface ListAdAccountPagesResult {
+  /**
+   * The Page the account publishes as now
+   */
+  pageId: string | null;
+  pages: {
+    id: string;
+    name: string;
+    current: boolean;
+  }[];
+}
+export interface SetAdAccountPageInput {
+  /**
+   * Ad account id
+   */
+  id: string;
+  /**
+   * The Page's id
+   */
+  pageId: string;
+  /**
+   * Replays the first result for 24 hours when the same call is repeated with this key; one key serves one tool and one set of arguments
+   */
+  idempotencyKey?: string;
+}
+export interface SetAdAccountPageResult {
+  adAccount: {
+    id: string;
+    platform: "platform_a" | "platform_b";
+    /**
+     * The platform's own account id: act_<digits> on platform_a, the advertiser id on platform_b
+     */
+    externalAccountId: string;
+    mode: "sandbox" | "live";
+    /**
+     * A sandbox account: simulated delivery on the sandbox platform, no real money
+     */
+    sandbox: boolean;
+    /**
+     * needs_reconnect: the platform refused the token; calls answer not_connected until it is connected again
+     */
+    status: "active" | "needs_reconnect" | "disconnected";
+    statusReason: string | null;
+    /**
+     * How to reconnect (dashboard page or operator command), when not active
+     */
+    reconnectHint: string | null;
+    /**
+     * The platform's default account: uploads and the ads tools use it
+     */
+    isDefault: boolean;
+    name: string;
+    currency: string | null;
+    timeZone: string | null;
+    pageId: string | null;
+    identityId: string | null;
+    connectedAt: string | null;
+    createdAt: string;
+  };
+  page: {
+    id: string;
+    name: string;
   };
 }

@@ -162,6 +162,8 @@ import type {
   InviteMemberResult,
   LaunchAdDraftInput,
   LaunchAdDraftResult,
+  ListAdAccountPagesInput,
+  ListAdAccountPagesResult,
   ListAdAccountsInput,
   ListAdAccountsResult,
   ListAdCommentsInput,
@@ -280,6 +282,8 @@ import type {
   SendCreativeToAdAccountResult,
   SendSlackTestInput,
   SendSlackTestResult,
+  SetAdAccountPageInput,
+  SetAdAccountPageResult,
   SetAdSetBudgetInput,
   SetAdSetBudgetResult,
   SetDefaultAdAccountInput,
@@ -666,6 +670,10 @@ export interface ToolTypes {
   disconnect_ad_account: { input: DisconnectAdAccountInput; result: DisconnectAdAccountResult; readOnly: false; destructive: true };
   /** Set default ad account */
   set_default_ad_account: { input: SetDefaultAdAccountInput; result: SetDefaultAdAccountResult; readOnly: false; destructive: false };
+  /** List ad account Pages */
+  list_ad_account_pages: { input: ListAdAccountPagesInput; result: ListAdAccountPagesResult; readOnly: true; destructive: false };
+  /** Set ad account Page */
+  set_ad_account_page: { input: SetAdAccountPageInput; result: SetAdAccountPageResult; readOnly: false; destructive: false };
 }
 
 /** The names of ToolTypes, as values. */
@@ -835,4 +843,6 @@ export const TOOL_NAMES = [
   "connect_ad_account",
   "disconnect_ad_account",
   "set_default_ad_account",
+  "list_ad_account_pages",
+  "set_ad_account_page",
 ] as const;
