@@ -90,7 +90,7 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
     throw new Error(`Event ${envelope.id} was not stored`);
   }
   const queue = rows[0].queued > 0;
-  if (queue) wakeFirstAttempts();
+  if (queue) wakeFirstAttempts([dispatchId]);
   await startFlows(input.workspaceId, envelope, rows[0].flows);
   return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: queue, stored: true };
 }
@@ -121,7 +121,7 @@ async function redeliverPendingFor(workspaceId: string, dedupeKey: string): Prom
   const event = await db.webhookEvent.findUnique({ where: { workspaceId_dedupeKey: { workspaceId, dedupeKey } } });
   if (!event) return null; // nothing stored under the key: the insert was skipped for want of an endpoint
   const dispatch = await db.webhookDispatch.findFirst({ where: { eventId: event.id }, orderBy: { createdAt: "asc" } });
-  if (dispatch?.status === "pending") wakeFirstAttempts();
+  if (dispatch?.status === "pending") wakeFirstAttempts([dispatch.id]);
   return { id: event.id, type: event.type as EventType, createdAt: event.createdAt.toISOString(), queued: dispatch !== null, stored: true };
 }
 
@@ -185,7 +185,7 @@ export async function emitEventsInTransaction<T extends EventType>(
   const queued = rows[0]?.queued ?? [];
   // The dispatches commit with the caller's transaction; once it has, the first attempts' loop is woken.
   const afterCommit = async () => {
-    if (queued.length) wakeFirstAttempts();
+    if (queued.length) wakeFirstAttempts(queued);
   };
   return { created: rows[0]?.created ?? 0, afterCommit };
 }

@@ -25,27 +25,47 @@ import { configuredUrlPolicy, type SentAttempt, sendAttempt, targetOf } from "./
 export const FIRST_ATTEMPT_LEASE_MS = 30_000;
 /** Deliveries in flight per process (each mostly waits on its receiver). */
 const MAX_IN_FLIGHT = 256;
-const CLAIM_BATCH = 128;
+const CLAIM_BATCH = 256;
+/**
+ * The embedded database has no autovacuum: every dispatch leaves a dead version in the pending
+ * index, which each claim would walk again, and the planner's statistics stay those of an empty
+ * table. After this many recorded first attempts the process vacuums and analyzes the table.
+ */
+const VACUUM_AFTER_RECORDED = 5000;
 /** Looks for work left by other instances (or by expired leases) this often; new events wake it at once. */
 const POLL_MS = 500;
 
 // The lease is `nextAttemptAt` of a pending dispatch (otherwise unused before the first attempt).
+const LEASABLE = `status = 'pending' AND attempts = 0 AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= $1::timestamp(3))`;
+const CLAIMED_WITH_TARGET = `
+    SELECT c.id, c."workspaceId", c."eventId", ev.body, ev.type, e.id AS "endpointId", e.url, e.secret
+    FROM claimed c
+    LEFT JOIN webhook_events ev ON ev.id = c."eventId" AND ev."workspaceId" = c."workspaceId"
+    LEFT JOIN webhook_endpoints e ON e."workspaceId" = c."workspaceId"
+    ORDER BY c."createdAt", c.id`;
+
+// Dispatches this process just committed, by id (primary-key lookups): the common case, and
+// cheap however many dispatches the table holds (the embedded database never vacuums, so a scan
+// of the pending index also walks every dispatch that was ever pending).
+const CLAIM_BY_ID_STATEMENT = `
+    WITH claimed AS (
+      UPDATE webhook_dispatches d SET "nextAttemptAt" = $2::timestamp(3)
+      WHERE d.id = ANY($3::text[]) AND d.${LEASABLE}
+      RETURNING d.id, d."workspaceId", d."eventId", d."createdAt"
+    )${CLAIMED_WITH_TARGET}`;
+
+// Any due dispatch (other instances', expired leases, wakes missed): the poll and the start.
 // Oldest first, so receipt order within an endpoint follows emit order as far as concurrency allows.
 const CLAIM_STATEMENT = `
     WITH claimed AS (
       UPDATE webhook_dispatches d SET "nextAttemptAt" = $2::timestamp(3)
       WHERE d.id IN (
         SELECT id FROM webhook_dispatches
-        WHERE status = 'pending' AND attempts = 0 AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= $1::timestamp(3))
+        WHERE ${LEASABLE}
         ORDER BY "createdAt" LIMIT $3::int
         FOR UPDATE SKIP LOCKED)
       RETURNING d.id, d."workspaceId", d."eventId", d."createdAt"
-    )
-    SELECT c.id, c."workspaceId", c."eventId", ev.body, ev.type, e.id AS "endpointId", e.url, e.secret
-    FROM claimed c
-    LEFT JOIN webhook_events ev ON ev.id = c."eventId" AND ev."workspaceId" = c."workspaceId"
-    LEFT JOIN webhook_endpoints e ON e."workspaceId" = c."workspaceId"
-    ORDER BY c."createdAt", c.id`;
+    )${CLAIMED_WITH_TARGET}`;
 
 // Every attempt of a batch: the log entries, each endpoint's health (as after its last attempt of
 // the batch) and the dispatches (only while still in their first attempt: a dispatch whose lease
@@ -74,7 +94,7 @@ const RECORD_BATCH_STATEMENT = `
     ), disp AS (
       UPDATE webhook_dispatches d SET attempts = 1, status = i.status::"WebhookDispatchStatus",
         "nextAttemptAt" = i."nextRetryAt"::timestamp(3), "finishedAt" = i."finishedAt"::timestamp(3)
-      FROM input i WHERE d.id = i."dispatchId" AND d.attempts = 0 AND d.status = 'pending'
+      FROM input i WHERE d.id = ANY($5::text[]) AND d.id = i."dispatchId" AND d.attempts = 0 AND d.status = 'pending'
       RETURNING d.id
     )
     SELECT coalesce((SELECT array_agg(id) FROM disp), '{}') AS recorded`;
@@ -106,17 +126,21 @@ interface FirstAttempts {
   running: boolean;
   inFlight: number;
   claiming: boolean;
-  /** A wake arrived while a claim was running, or the last claim was full: claim again. */
-  more: boolean;
+  /** Dispatches committed by this process and not yet claimed, oldest first (claimed by id). */
+  ready: string[];
+  /** Look for any due dispatch (the poll, the start, a wake without ids, a full scan): claim again. */
+  scan: boolean;
   finished: Finished[];
   flushing: Promise<void> | null;
+  /** First attempts recorded since the table was last vacuumed (embedded database only). */
+  recordedSinceVacuum: number;
   timer: NodeJS.Timeout | null;
   idle: Set<() => void>;
 }
 
 const state = defineService(
   "webhooks.first-attempts",
-  (): FirstAttempts => ({ running: false, inFlight: 0, claiming: false, more: false, finished: [], flushing: null, timer: null, idle: new Set() }),
+  (): FirstAttempts => ({ running: false, inFlight: 0, claiming: false, ready: [], scan: false, finished: [], flushing: null, recordedSinceVacuum: 0, timer: null, idle: new Set() }),
   (s) => stopFirstAttempts(s),
 );
 
@@ -157,30 +181,34 @@ function settle(s: FirstAttempts): void {
   s.idle.clear();
 }
 
-/** New dispatches were committed (by this process): claim them now instead of at the next poll. */
-export function wakeFirstAttempts(): void {
+/**
+ * New dispatches were committed (by this process): claim them now instead of at the next poll.
+ * With their ids they are claimed by id; without, the next claim looks for any due dispatch.
+ */
+export function wakeFirstAttempts(dispatchIds?: readonly string[]): void {
   const s = state();
   if (!s.running) return;
-  if (s.claiming) {
-    s.more = true;
-    return;
-  }
-  void claimLoop(s);
+  if (dispatchIds) s.ready.push(...dispatchIds);
+  else s.scan = true;
+  if (!s.claiming) void claimLoop(s);
 }
 
 async function claimLoop(s: FirstAttempts): Promise<void> {
   s.claiming = true;
   try {
-    do {
-      s.more = false;
+    while (s.running && (s.ready.length || s.scan)) {
       const room = Math.min(CLAIM_BATCH, MAX_IN_FLIGHT - s.inFlight);
-      if (!s.running) break;
-      if (room <= 0) {
-        s.more = true; // claimed again as attempts finish
-        break;
-      }
+      if (room <= 0) break; // claimed again as attempts finish
       const now = Date.now();
-      const rows = await queryRows<ClaimedRow>(CLAIM_STATEMENT, [sqlTime(new Date(now)), sqlTime(new Date(now + FIRST_ATTEMPT_LEASE_MS)), room]);
+      const times = [sqlTime(new Date(now)), sqlTime(new Date(now + FIRST_ATTEMPT_LEASE_MS))];
+      let rows: ClaimedRow[];
+      if (s.ready.length) {
+        rows = await queryRows<ClaimedRow>(CLAIM_BY_ID_STATEMENT, [...times, s.ready.splice(0, room)]);
+      } else {
+        s.scan = false;
+        rows = await queryRows<ClaimedRow>(CLAIM_STATEMENT, [...times, room]);
+        if (rows.length === room) s.scan = true;
+      }
       const cancelled: string[] = [];
       for (const row of rows) {
         const { event, endpoint } = targetOf(row);
@@ -203,13 +231,13 @@ async function claimLoop(s: FirstAttempts): Promise<void> {
           .finally(() => {
             s.inFlight--;
             if (!s.flushing) s.flushing = flush(s);
-            if (s.more) wakeFirstAttempts();
+            if (!s.claiming && (s.ready.length || s.scan)) void claimLoop(s);
           });
       }
       if (cancelled.length) await queryRows(CANCEL_STATEMENT, [cancelled, sqlTime(new Date())]);
-      if (rows.length === room) s.more = true;
-    } while (s.more);
+    }
   } catch (err) {
+    // Ids taken off the queue by a failed claim are still pending: the next poll's scan finds them.
     log.error("webhook first attempts: claiming failed; retrying at the next poll", { err });
   } finally {
     s.claiming = false;
@@ -226,14 +254,27 @@ async function flush(s: FirstAttempts): Promise<void> {
       const batch = s.finished.splice(0, 500);
       try {
         await recordBatch(batch);
+        s.recordedSinceVacuum += batch.length;
       } catch (err) {
         // Their leases run out and they are sent again: at-least-once, never lost.
         log.error("webhook first attempts: recording failed", { count: batch.length, err });
       }
     }
+    await vacuumIfDue(s);
   } finally {
     s.flushing = null;
     settle(s);
+  }
+}
+
+async function vacuumIfDue(s: FirstAttempts): Promise<void> {
+  const pglite = getPglite();
+  if (!pglite || s.recordedSinceVacuum < VACUUM_AFTER_RECORDED) return;
+  s.recordedSinceVacuum = 0;
+  try {
+    await pglite.exec("VACUUM (ANALYZE) webhook_dispatches");
+  } catch (err) {
+    log.warn("webhook first attempts: vacuuming the dispatches failed", { err });
   }
 }
 
@@ -251,39 +292,44 @@ async function recordBatch(batch: Finished[]): Promise<void> {
     health.set(f.endpointId, h);
   }
   const healthRows = [...health.entries()];
+  const params = [
+    column((f) => f.delivery.id),
+    column((f) => f.delivery.workspaceId),
+    column((f) => f.delivery.eventId),
+    column((f) => f.delivery.eventType),
+    column((f) => f.delivery.dispatchId),
+    column((f) => f.delivery.url),
+    column((f) => f.delivery.remoteAddress),
+    column((f) => f.delivery.succeeded),
+    column((f) => JSON.stringify(f.delivery.requestHeaders)),
+    column((f) => f.delivery.responseStatus),
+    column((f) => f.delivery.responseBody),
+    column((f) => f.delivery.durationMs),
+    column((f) => f.delivery.error),
+    column((f) => sqlTime(f.delivery.nextRetryAt)),
+    column((f) => sqlTime(f.delivery.createdAt)),
+    column((f) => f.dispatchStatus),
+    column((f) => sqlTime(f.finishedAt)),
+    healthRows.map(([id]) => id),
+    healthRows.map(([, h]) => h.at),
+    healthRows.map(([, h]) => h.succeeded),
+    healthRows.map(([, h]) => h.status),
+    healthRows.map(([, h]) => h.reset),
+    healthRows.map(([, h]) => h.failures),
+  ];
+  // All delivered (the usual batch): the one statement is its own transaction.
+  if (!batch.some((f) => f.dispatchStatus === "retrying")) {
+    await queryRows(RECORD_BATCH_STATEMENT, params);
+    return;
+  }
   await inTransaction(async (tx) => {
-    const [row] = await tx.queryRows<{ recorded: string[] }>(RECORD_BATCH_STATEMENT, [
-      column((f) => f.delivery.id),
-      column((f) => f.delivery.workspaceId),
-      column((f) => f.delivery.eventId),
-      column((f) => f.delivery.eventType),
-      column((f) => f.delivery.dispatchId),
-      column((f) => f.delivery.url),
-      column((f) => f.delivery.remoteAddress),
-      column((f) => f.delivery.succeeded),
-      column((f) => JSON.stringify(f.delivery.requestHeaders)),
-      column((f) => f.delivery.responseStatus),
-      column((f) => f.delivery.responseBody),
-      column((f) => f.delivery.durationMs),
-      column((f) => f.delivery.error),
-      column((f) => sqlTime(f.delivery.nextRetryAt)),
-      column((f) => sqlTime(f.delivery.createdAt)),
-      column((f) => f.dispatchStatus),
-      column((f) => sqlTime(f.finishedAt)),
-      healthRows.map(([id]) => id),
-      healthRows.map(([, h]) => h.at),
-      healthRows.map(([, h]) => h.succeeded),
-      healthRows.map(([, h]) => h.status),
-      healthRows.map(([, h]) => h.reset),
-      healthRows.map(([, h]) => h.failures),
-    ]);
+    const [row] = await tx.queryRows<{ recorded: string[] }>(RECORD_BATCH_STATEMENT, params);
     // Failed first attempts continue as the retry job, committed with the failure.
     const recorded = new Set(row?.recorded ?? []);
     const retries = batch.filter((f) => f.dispatchStatus === "retrying" && recorded.has(f.delivery.dispatchId!));
-    const afterCommit = await enqueueInTransaction(
+    return enqueueInTransaction(
       tx,
       retries.map((f) => retryChainJobEvent({ dispatchId: f.delivery.dispatchId!, workspaceId: f.delivery.workspaceId })),
     );
-    return afterCommit;
   }).then((afterCommit) => afterCommit());
 }
