@@ -49,6 +49,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       GOOGLE_DRIVE_CLIENT_SECRET: "e2e-drive-secret",
       GOOGLE_OAUTH_AUTHORIZE_URL: drive.authorizeUrl,
       GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl,
+      GOOGLE_OAUTH_REVOKE_URL: drive.revokeUrl,
       GOOGLE_DRIVE_API_URL: drive.apiUrl,
       DROPBOX_APP_KEY: "e2e-dropbox",
       DROPBOX_APP_SECRET: "e2e-dropbox-secret",

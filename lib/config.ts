@@ -170,6 +170,8 @@ const envSchema = z.object({
   /** Google's consent page and OAuth token endpoint, and the Drive API's base (v3 paths are added); tests point them at local fakes. */
   GOOGLE_OAUTH_AUTHORIZE_URL: z.url().optional().default("https://accounts.google.com/o/oauth2/v2/auth"),
   GOOGLE_OAUTH_TOKEN_URL: z.url().optional().default("https://oauth2.googleapis.com/token"),
+  /** Google's token revocation endpoint, called when a Drive connection is disconnected. */
+  GOOGLE_OAUTH_REVOKE_URL: z.url().optional().default("https://oauth2.googleapis.com/revoke"),
   GOOGLE_DRIVE_API_URL: z.url().optional().default("https://www.googleapis.com"),
   /** Dropbox import (docs/import.md): the app (App folder access, or scoped full Dropbox) and its API hosts. */
   DROPBOX_APP_KEY: z.string().optional(),
@@ -275,7 +277,7 @@ export interface Config {
   };
   /** File-storage providers connected by OAuth for import (lib/import/sources); an app without its id and secret cannot be connected. */
   storageProviders: {
-    googleDrive: { clientId?: string; clientSecret?: string; pickerApiKey?: string; appId?: string; authorizeUrl: string; tokenUrl: string; apiUrl: string };
+    googleDrive: { clientId?: string; clientSecret?: string; pickerApiKey?: string; appId?: string; authorizeUrl: string; tokenUrl: string; revokeUrl: string; apiUrl: string };
     dropbox: { appKey?: string; appSecret?: string; authorizeUrl: string; apiUrl: string; contentUrl: string };
   };
   /** Stored-credential encryption keys (lib/credentials): the current one (unset: generated, embedded database only) and earlier ones. */
@@ -391,6 +393,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
         appId: e.GOOGLE_DRIVE_APP_ID || undefined,
         authorizeUrl: e.GOOGLE_OAUTH_AUTHORIZE_URL,
         tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
+        revokeUrl: e.GOOGLE_OAUTH_REVOKE_URL,
         apiUrl: e.GOOGLE_DRIVE_API_URL.replace(/\/$/, ""),
       },
       dropbox: {

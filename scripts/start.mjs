@@ -12,6 +12,10 @@ const env = {
   // V8's compile cache (Node 22.1+; ignored before): the server's next start compiles its modules from disk,
   // about 1.5 of the ~7 CPU-seconds a start costs (measured in docs/testing.md).
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(root, "node_modules/.cache/adloom/v8-compile-cache"),
+  // glibc gives each thread that allocates its own arena (up to 8 per core); libvips' and libuv's
+  // worker threads decoding images then leave tens of MB fragmented in arenas that are never given
+  // back. Two arenas keep RSS flat under imports (docs/performance.md, bench:import); set it to override.
+  MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
 };
 
 // The configuration first, before a build can keep anyone waiting; the server prepares the database itself

@@ -12,6 +12,7 @@ import { listOutbox } from "@/lib/mail/send-mail";
 import { seedLibrary } from "./seed-library";
 import { connectAdAccount, disconnectAdAccount, listConnections } from "@/lib/ad-accounts/connections";
 import { resealAllCredentials } from "@/lib/platforms";
+import { resealStorageCredentials } from "@/lib/import/credentials";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { runAutomationNow } from "@/lib/automation/run-now";
 import { advanceSandbox, MAX_ADVANCE_HOURS, seedSandboxLeads } from "@/lib/platforms/sandbox/operator";
@@ -278,10 +279,20 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
   },
   "credentials reseal": {
     flags: [],
-    // After a CREDENTIALS_KEY rotation: seals every stored credential with the new key, so the old one can be dropped.
+    // After a CREDENTIALS_KEY rotation: seals every stored credential (ad accounts' and storage connections') with the new key, so the old one can be dropped.
     run: async () => {
-      const { keyId, checked, resealed, unreadable } = await resealAllCredentials();
-      return { ok: unreadable.length === 0, keyId, checked, resealed, unreadable };
+      const { keyId, ...adAccounts } = await resealAllCredentials();
+      const storageConnections = await resealStorageCredentials();
+      const unreadable = [...adAccounts.unreadable, ...storageConnections.unreadable];
+      return {
+        ok: unreadable.length === 0,
+        keyId,
+        checked: adAccounts.checked + storageConnections.checked,
+        resealed: adAccounts.resealed + storageConnections.resealed,
+        unreadable,
+        adAccounts,
+        storageConnections,
+      };
     },
   },
   "plan set": {

@@ -1,8 +1,9 @@
 import type { Principal } from "@/lib/auth/principal";
-import { seal } from "@/lib/credentials/sealed";
+import { seal, UnreadableCredentials } from "@/lib/credentials/sealed";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
 import { getConfig } from "@/lib/services";
 import { resolveDeliverableUrl, WebhookUrlError } from "@/lib/webhooks/url-policy";
 import { type ConnectionRow, oauthAppFor, oauthSession, oauthSourceFor, sourceFor } from "./sources";
@@ -96,18 +97,42 @@ export async function listStorageConnections(principal: Principal): Promise<{ co
   return { connections: rows.map((r) => toConnectionView(r as Row)) };
 }
 
-/** Revokes the connection: its secrets are erased, it stays listed as revoked, and its watched folders stop syncing. */
+/**
+ * Revokes the connection: its secrets are erased, it stays listed as revoked, and its watched
+ * folders stop syncing. A Drive or Dropbox connection's tokens are revoked at the provider first;
+ * if the provider does not confirm, the disconnect still happens here and the reason says so (and is logged).
+ */
 export async function disconnectStorage(principal: Principal, input: { connectionId: string }): Promise<{ connection: StorageConnectionView }> {
   const db = getDb();
   const existing = await findConnection(principal, input.connectionId);
-  const row =
-    existing.status === "revoked"
-      ? existing
-      : await db.storageConnection.update({
-          where: { id: existing.id },
-          data: { status: "revoked", statusReason: "Disconnected by a member", credentialsCiphertext: null, revokedAt: new Date() },
-        });
+  if (existing.status === "revoked") return { connection: toConnectionView(existing) };
+  let statusReason = "Disconnected by a member";
+  const failure = await revokeAtProvider(existing);
+  if (failure) statusReason += `; ${failure}`;
+  const row = await db.storageConnection.update({
+    where: { id: existing.id },
+    data: { status: "revoked", statusReason: statusReason.slice(0, 500), credentialsCiphertext: null, revokedAt: new Date() },
+  });
   return { connection: toConnectionView(row as Row) };
+}
+
+/** Null when the provider revoked the tokens (or the connection has none there); else what went wrong, for the record. */
+async function revokeAtProvider(connection: Row): Promise<string | null> {
+  if (connection.provider !== "google_drive" && connection.provider !== "dropbox") return null;
+  if (!connection.credentialsCiphertext) return null;
+  try {
+    await oauthSession(connection).revokeAtProvider();
+    return null;
+  } catch (err) {
+    const message = err instanceof AppError || err instanceof UnreadableCredentials ? err.message : String(err);
+    log.warn("storage connection disconnected, but the provider did not confirm revoking its tokens", {
+      component: "import",
+      connectionId: connection.id,
+      provider: connection.provider,
+      error: message,
+    });
+    return `the provider did not confirm revoking the app's access (${message}): remove the app in the account's connected apps`;
+  }
 }
 
 /** The workspace's connection by id (any status); not_found for another workspace's. */

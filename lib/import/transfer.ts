@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { Readable, Transform } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { getDb } from "@/lib/db/client";
 import { AppError, isAppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { detectMediaFormat, SIGNATURE_BYTES, type MediaFormat } from "@/lib/platforms/media-signature";
+import type { MediaFormat } from "@/lib/platforms/media-signature";
 import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
 import { startUploadJobs } from "@/lib/uploads/accept-uploads";
 import { safeFileName } from "@/lib/uploads/file-name";
@@ -126,68 +126,48 @@ export async function settleRunOfItem(itemId: string): Promise<void> {
   if (item) await settleRun(item.runId);
 }
 
+/**
+ * One pass over the provider's stream: hashed (sha256) and counted as it goes by, sniffed and
+ * checked by the upload's MediaInspector, written by media storage. Nothing waits on the progress
+ * write (at most one in flight), so a slow database never stalls the bytes.
+ */
 async function streamIntoStorage(
   itemId: string,
   fileName: string,
   storageKey: string,
   file: { stream: Readable },
 ): Promise<{ sizeBytes: number; contentHash: string; format: MediaFormat }> {
-  const { head, rest } = await readHead(file.stream);
-  const format = detectMediaFormat(head);
-  if (!format) {
-    file.stream.destroy();
-    throw new AppError("invalid_input", `File "${fileName}" is not a supported image or video`);
-  }
   const hash = createHash("sha256");
   let bytes = 0;
   let reported = 0;
+  let progress: Promise<unknown> | null = null;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, callback) {
       hash.update(chunk);
       bytes += chunk.length;
-      if (bytes - reported < PROGRESS_EVERY_BYTES) return callback(null, chunk);
-      reported = bytes;
-      getDb()
-        .importItem.update({ where: { id: itemId }, data: { bytesDone: BigInt(bytes) } })
-        .then(
-          () => callback(null, chunk),
-          () => callback(null, chunk),
-        );
+      if (bytes - reported >= PROGRESS_EVERY_BYTES && !progress) {
+        reported = bytes;
+        progress = getDb()
+          .importItem.update({ where: { id: itemId }, data: { bytesDone: BigInt(bytes) } })
+          .catch(() => undefined)
+          .finally(() => (progress = null));
+      }
+      callback(null, chunk);
     },
   });
-  const inspector = new MediaInspector(fileName, format.contentType, format.kind);
-  inspector.on("error", () => undefined);
-  const body = Readable.from(joined(head, rest), { objectMode: false });
-  void pipeline(body, counter, inspector).catch(() => undefined);
+  const inspector = new MediaInspector(fileName, null, null);
+  const sniffed = new Promise<MediaFormat>((resolve) => inspector.once("format", resolve));
+  const piping = pipeline(file.stream, counter, inspector);
   try {
+    // Media storage wants the content type before the first byte: the leading bytes tell it.
+    const format = await Promise.race([sniffed, piping.then(() => sniffed)]);
+    // The write finished: every byte went through the counter on its way.
     const { sizeBytes } = await getStorage().put(storageKey, inspector, { contentType: format.contentType });
+    await progress;
     return { sizeBytes, contentHash: hash.digest("hex"), format: inspector.format ?? format };
   } finally {
+    piping.catch(() => undefined);
     file.stream.destroy();
-  }
-}
-
-/** The first SIGNATURE_BYTES (or all, if fewer) and an iterator over the rest of the stream. */
-async function readHead(stream: Readable): Promise<{ head: Buffer; rest: AsyncIterator<Buffer> }> {
-  const rest = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const chunks: Buffer[] = [];
-  let length = 0;
-  while (length < SIGNATURE_BYTES) {
-    const next = await rest.next();
-    if (next.done) break;
-    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
-    chunks.push(chunk);
-    length += chunk.length;
-  }
-  return { head: Buffer.concat(chunks), rest };
-}
-
-async function* joined(head: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
-  if (head.length) yield head;
-  for (;;) {
-    const next = await rest.next();
-    if (next.done) return;
-    yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
   }
 }
 

@@ -16,6 +16,11 @@ import { describeMailTransport } from "@/lib/mail/send-mail";
 export async function startServerServices(): Promise<void> {
   const config = getConfig();
   await getDb().$queryRaw`SELECT 1`;
+  // libvips' operation cache (up to 50 MB of decoded pixels by default) only pays off when the same
+  // file is decoded twice with the same options; media files are written once and decoded once per
+  // rendition, so it only held memory (measured with bench:import, docs/performance.md).
+  const { default: sharp } = await import("sharp");
+  sharp.cache(false);
   await startAdminSocket(config.dataDir);
   if (config.jobs.mode === "embedded") {
     const [{ startEmbeddedRunner, queueDepth }, { appJobs }] = await Promise.all([import("@/lib/jobs/embedded"), import("@/inngest/serve")]);

@@ -15,10 +15,15 @@ export class MediaInspector extends Transform {
   private detected: MediaFormat | null = null;
   private bytes = 0;
 
+  /**
+   * With declaredType and declaredKind null the stream is sniffed: any supported format is taken
+   * (imports, where the provider's type is not trusted), and the `format` event tells it as soon
+   * as the leading bytes have arrived, before anything is passed on.
+   */
   constructor(
     private readonly fileName: string,
-    private readonly declaredType: string,
-    private readonly declaredKind: MediaKind,
+    private readonly declaredType: string | null,
+    private readonly declaredKind: MediaKind | null,
   ) {
     super();
   }
@@ -58,20 +63,27 @@ export class MediaInspector extends Transform {
   private identify(): Error | null {
     const format = detectMediaFormat(Buffer.concat(this.head));
     if (!format) {
+      if (this.declaredKind === null || this.declaredType === null) {
+        return badRequest(
+          `File "${this.fileName}" is not a supported image or video; supported formats: ${[...SUPPORTED_FORMATS.image, ...SUPPORTED_FORMATS.video].join(", ")}`,
+        );
+      }
       return badRequest(
         `File "${this.fileName}" is not a supported ${this.declaredKind} (declared ${this.declaredType}); ` +
           `supported ${this.declaredKind} formats: ${SUPPORTED_FORMATS[this.declaredKind].join(", ")}`,
       );
     }
-    if (!format.accepts.includes(this.declaredType)) {
+    if (this.declaredType !== null && !format.accepts.includes(this.declaredType)) {
       return badRequest(`File "${this.fileName}" is declared as ${this.declaredType} but its content is ${format.name} (${format.contentType})`);
     }
     this.detected = format;
+    this.emit("format", format);
     return null;
   }
 
   private sizeError(): Error | undefined {
-    const kind = this.detected?.kind ?? this.declaredKind;
+    // Sniffed and not yet known: the largest limit applies until the format is.
+    const kind = this.detected?.kind ?? this.declaredKind ?? (UPLOAD_LIMITS.maxBytes.image > UPLOAD_LIMITS.maxBytes.video ? "image" : "video");
     const limit = UPLOAD_LIMITS.maxBytes[kind];
     if (this.bytes <= limit) return undefined;
     return badRequest(`File "${this.fileName}" exceeds the ${describeBytes(limit)} limit for ${kind}s`);

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
  * (API v2: the RPC host, the content host and /oauth2/token), written from the providers'
  * published references for the calls import makes. Each checks the request's documented
  * parameters and its Authorization header, and answers in the documented shapes and errors.
- * Tests point GOOGLE_OAUTH_TOKEN_URL / GOOGLE_DRIVE_API_URL and DROPBOX_API_URL /
+ * Tests point GOOGLE_OAUTH_TOKEN_URL / GOOGLE_OAUTH_REVOKE_URL / GOOGLE_DRIVE_API_URL and DROPBOX_API_URL /
  * DROPBOX_CONTENT_URL at them.
  */
 export interface SeenRequest {
@@ -67,6 +67,10 @@ class TokenBook {
   readonly codes = new Map<string, string>(); // code -> redirect_uri it was issued for (any, in the fake)
   readonly access = new Set<string>();
   readonly refresh = new Set<string>();
+  /** access token -> the refresh token it was issued with (revoking one revokes the family). */
+  private readonly familyOf = new Map<string, string>();
+  /** Set by a test: the revocation endpoint answers this status instead of revoking. */
+  revokeFailure: number | null = null;
 
   constructor(
     readonly clientId: string,
@@ -110,20 +114,35 @@ class TokenBook {
       if (!this.codes.delete(code)) return json(res, 400, { error: "invalid_grant", error_description: "Malformed auth code." });
       const refresh = `rt-${randomBytes(8).toString("hex")}`;
       this.refresh.add(refresh);
-      return json(res, 200, { access_token: this.newAccess(), expires_in: this.expiresIn, refresh_token: refresh, token_type: "Bearer", ...extra });
+      return json(res, 200, { access_token: this.newAccess(refresh), expires_in: this.expiresIn, refresh_token: refresh, token_type: "Bearer", ...extra });
     }
     if (grant === "refresh_token") {
       if (!this.refresh.has(form.get("refresh_token") ?? ""))
         return json(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." });
-      return json(res, 200, { access_token: this.newAccess(), expires_in: this.expiresIn, token_type: "Bearer", ...extra });
+      return json(res, 200, { access_token: this.newAccess(form.get("refresh_token")!), expires_in: this.expiresIn, token_type: "Bearer", ...extra });
     }
     return json(res, 400, { error: "unsupported_grant_type", error_description: `Invalid grant_type: ${grant}` });
   }
 
-  private newAccess(): string {
+  private newAccess(refresh: string): string {
     const token = `at-${randomBytes(8).toString("hex")}`;
     this.access.add(token);
+    this.familyOf.set(token, refresh);
     return token;
+  }
+
+  /**
+   * Revokes an access or refresh token with everything issued under the same grant (Google: an
+   * access token's refresh token goes too; Dropbox: the refresh token and its other access tokens).
+   * False when the token is unknown or already revoked.
+   */
+  revokeToken(token: string): boolean {
+    const refresh = this.refresh.has(token) ? token : this.access.has(token) ? this.familyOf.get(token) : undefined;
+    if (refresh === undefined) return false;
+    this.refresh.delete(refresh);
+    for (const [access, family] of this.familyOf) if (family === refresh) this.access.delete(access);
+    this.access.delete(token);
+    return true;
   }
 
   bearer(req: SeenRequest): string | null {
@@ -158,8 +177,12 @@ interface DriveFile {
 export interface DriveFake {
   authorizeUrl: string;
   tokenUrl: string;
+  /** Google's token revocation endpoint (GOOGLE_OAUTH_REVOKE_URL). */
+  revokeUrl: string;
   apiUrl: string;
   requests: SeenRequest[];
+  /** Makes the revocation endpoint answer this status (null: work again). */
+  failRevocations(status: number | null): void;
   /** My Drive's root folder id (what the alias "root" names). */
   rootId: string;
   /** Issues an authorization code, as Google's consent page would after the person agreed. */
@@ -210,6 +233,16 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
 
   const api = await listen(requests, (req, res) => {
     if (req.path === "/token") return tokens.handle(req, res, { scope: "https://www.googleapis.com/auth/drive.file" });
+    if (req.path === "/revoke") {
+      // Google's revocation endpoint: POST, the access or refresh token as `token` (form body or query); 200, or 400 invalid_token.
+      if (req.method !== "POST") return json(res, 405, { error: "invalid_request", error_description: "POST only" });
+      if (tokens.revokeFailure) return json(res, tokens.revokeFailure, { error: "backend_error", error_description: "Backend error" });
+      const form = String(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded") ? new URLSearchParams(req.body) : null;
+      const token = form?.get("token") ?? req.query.get("token");
+      if (!token) return json(res, 400, { error: "invalid_request", error_description: "Missing required parameter: token" });
+      if (!tokens.revokeToken(token)) return json(res, 400, { error: "invalid_token", error_description: "Token expired or revoked" });
+      return json(res, 200, {});
+    }
     if (req.path === "/o/oauth2/v2/auth") return tokens.authorize(req, res);
     if (!tokens.bearer(req))
       return error(res, 401, "Request had invalid authentication credentials. Expected OAuth 2 access token.", "authError", "Authorization");
@@ -272,8 +305,10 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
   const fake: DriveFake = {
     authorizeUrl: `${api.url}/o/oauth2/v2/auth`,
     tokenUrl: `${api.url}/token`,
+    revokeUrl: `${api.url}/revoke`,
     apiUrl: api.url,
     requests,
+    failRevocations: (status) => void (tokens.revokeFailure = status),
     rootId,
     issueCode() {
       const code = `4/${randomBytes(10).toString("base64url")}`;
@@ -321,6 +356,8 @@ export interface DropboxFake {
   apiUrl: string;
   contentUrl: string;
   requests: SeenRequest[];
+  /** Makes /2/auth/token/revoke answer this status (null: work again). */
+  failRevocations(status: number | null): void;
   issueCode(): string;
   addFolder(path: string): void;
   addFile(path: string, bytes: Buffer): string;
@@ -421,6 +458,14 @@ export async function startDropboxFake(options: { appKey: string; appSecret: str
     if (req.method !== "POST") return badInput(res, req.path.slice(3), "Expected POST");
     if (!authorized(req, res)) return;
     const route = req.path.replace(/^\/2\//, "");
+    if (route === "auth/token/revoke") {
+      // No arguments; disables the bearer token, its refresh token and the refresh token's other access tokens.
+      if (req.body && req.body !== "null")
+        return badInput(res, route, "This function requires its argument in the HTTP request body, but it must be null or absent.");
+      if (tokens.revokeFailure) return json(res, tokens.revokeFailure, { error_summary: "internal_error/...", error: { ".tag": "internal_error" } });
+      tokens.revokeToken(tokens.bearer(req)!);
+      return json(res, 200, null);
+    }
     if (route === "users/get_current_account") {
       // No arguments: no body (or the JSON null).
       if (req.body && req.body !== "null")
@@ -500,6 +545,7 @@ export async function startDropboxFake(options: { appKey: string; appSecret: str
     apiUrl: rpc.url,
     contentUrl: content.url,
     requests,
+    failRevocations: (status) => void (tokens.revokeFailure = status),
     issueCode() {
       const code = randomBytes(16).toString("base64url");
       tokens.codes.set(code, "");

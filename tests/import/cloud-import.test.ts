@@ -2,7 +2,8 @@
 // (GOOGLE_OAUTH_TOKEN_URL, GOOGLE_DRIVE_API_URL, DROPBOX_API_URL, DROPBOX_CONTENT_URL). Connect by
 // the dashboard's OAuth flow, browse, one-off import, watched folders synced incrementally (Drive's
 // changes feed, Dropbox's cursor), a renamed copy skipped by the provider's checksum, an expired
-// token refreshed, a revoked one shown and answering not_connected.
+// token refreshed, a revoked one shown and answering not_connected, a disconnect revoking the tokens at
+// the provider (and still disconnecting when the provider does not confirm).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin } from "../helpers/fixtures";
 import { allCreatives, waitFor } from "../helpers/library";
@@ -28,6 +29,7 @@ beforeAll(async () => {
       GOOGLE_DRIVE_CLIENT_ID: "drive-client.apps.googleusercontent.com",
       GOOGLE_DRIVE_CLIENT_SECRET: "drive-secret",
       GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl,
+      GOOGLE_OAUTH_REVOKE_URL: drive.revokeUrl,
       GOOGLE_DRIVE_API_URL: drive.apiUrl,
       GOOGLE_DRIVE_PICKER_API_KEY: "picker-browser-key",
       GOOGLE_DRIVE_APP_ID: "123456789012",
@@ -214,6 +216,44 @@ describe("Google Drive", () => {
     expect(connections.find((c: any) => c.id === connectionId)).toMatchObject({ status: "revoked", statusReason: expect.stringMatching(/invalid_grant/) });
     expect((await tool("import_files", { connectionId, paths: [hero] })).body.error.code).toBe("not_connected");
   });
+
+  it("disconnecting revokes the tokens at Google (POST /revoke, the refresh token form-encoded); a revocation Google does not confirm still disconnects, and says so", async () => {
+    const id = await connect("google_drive", drive.issueCode());
+    expect((await tool("browse_storage", { connectionId: id })).status).toBe(200);
+    const before = drive.requests.length;
+    const { connection } = await result("disconnect_storage", { connectionId: id });
+    expect(connection).toMatchObject({ id, status: "revoked", statusReason: "Disconnected by a member" });
+    const revokes = drive.requests.slice(before).filter((r) => r.path === "/revoke");
+    expect(revokes).toHaveLength(1);
+    expect(revokes[0]!.method).toBe("POST");
+    expect(revokes[0]!.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/);
+    const token = new URLSearchParams(revokes[0]!.body).get("token")!;
+    expect(token).toMatch(/^rt-/);
+    // Google no longer honours the grant: the refresh token is refused at the token endpoint.
+    const refreshed = await fetch(drive.tokenUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: "drive-client.apps.googleusercontent.com", client_secret: "drive-secret" }),
+    });
+    expect(refreshed.status).toBe(400);
+    expect((await tool("browse_storage", { connectionId: id })).body.error.code).toBe("not_connected");
+    // Disconnecting again is answered as it is, without another call to Google.
+    expect((await result("disconnect_storage", { connectionId: id })).connection.status).toBe("revoked");
+    expect(drive.requests.slice(before).filter((r) => r.path === "/revoke")).toHaveLength(1);
+
+    const failing = await connect("google_drive", drive.issueCode());
+    drive.failRevocations(503);
+    try {
+      const res = await tool("disconnect_storage", { connectionId: failing });
+      expect(res.status).toBe(200);
+      expect(res.body.result.connection).toMatchObject({ status: "revoked", statusReason: expect.stringMatching(/did not confirm.*503/) });
+    } finally {
+      drive.failRevocations(null);
+    }
+    const { connections } = await result("list_storage_connections");
+    expect(connections.find((c: any) => c.id === failing)).toMatchObject({ status: "revoked", statusReason: expect.stringMatching(/connected apps/) });
+    expect((await tool("import_files", { connectionId: failing, paths: [hero] })).body.error.code).toBe("not_connected");
+  });
 });
 
 describe("Dropbox", () => {
@@ -280,6 +320,34 @@ describe("Dropbox", () => {
       ["deep.png", "imported"],
     ]);
     expect(downloads(dropbox)).toBe(before + 1);
+  });
+
+  it("disconnecting revokes the token at Dropbox (/2/auth/token/revoke with the bearer token); a failed revocation still disconnects", async () => {
+    const id = await connect("dropbox", dropbox.issueCode());
+    expect((await tool("browse_storage", { connectionId: id })).status).toBe(200);
+    const before = dropbox.requests.length;
+    const { connection } = await result("disconnect_storage", { connectionId: id });
+    expect(connection).toMatchObject({ id, status: "revoked", statusReason: "Disconnected by a member" });
+    const revokes = dropbox.requests.slice(before).filter((r) => r.path === "/2/auth/token/revoke");
+    expect(revokes).toHaveLength(1);
+    expect(revokes[0]!.method).toBe("POST");
+    expect(revokes[0]!.body).toBe("");
+    const bearer = String(revokes[0]!.headers.authorization);
+    expect(bearer).toMatch(/^Bearer at-/);
+    // The token no longer opens the account.
+    const account = await fetch(`${dropbox.apiUrl}/2/users/get_current_account`, { method: "POST", headers: { Authorization: bearer } });
+    expect(account.status).toBe(401);
+
+    const failing = await connect("dropbox", dropbox.issueCode());
+    dropbox.failRevocations(500);
+    try {
+      const res = await tool("disconnect_storage", { connectionId: failing });
+      expect(res.status).toBe(200);
+      expect(res.body.result.connection).toMatchObject({ status: "revoked", statusReason: expect.stringMatching(/did not confirm.*500/) });
+    } finally {
+      dropbox.failRevocations(null);
+    }
+    expect((await tool("browse_storage", { connectionId: failing })).body.error.code).toBe("not_connected");
   });
 
   it("a revoked app answers not_connected and the connection shows it", async () => {

@@ -1,4 +1,6 @@
-import { open } from "@/lib/credentials/sealed";
+import { open, seal, UnreadableCredentials } from "@/lib/credentials/sealed";
+import { getDb } from "@/lib/db/client";
+import { log } from "@/lib/log";
 import { AppError } from "@/lib/errors";
 import { getConfig } from "@/lib/services";
 import { DropboxSource } from "./dropbox";
@@ -43,11 +45,23 @@ export function oauthAppFor(provider: "google_drive" | "dropbox"): OAuthApp | nu
   const { googleDrive, dropbox } = getConfig().storageProviders;
   if (provider === "google_drive") {
     return googleDrive.clientId && googleDrive.clientSecret
-      ? { label: "Google Drive", tokenUrl: googleDrive.tokenUrl, clientId: googleDrive.clientId, clientSecret: googleDrive.clientSecret }
+      ? {
+          label: "Google Drive",
+          tokenUrl: googleDrive.tokenUrl,
+          revoke: { kind: "google", url: googleDrive.revokeUrl },
+          clientId: googleDrive.clientId,
+          clientSecret: googleDrive.clientSecret,
+        }
       : null;
   }
   return dropbox.appKey && dropbox.appSecret
-    ? { label: "Dropbox", tokenUrl: `${dropbox.apiUrl}/oauth2/token`, clientId: dropbox.appKey, clientSecret: dropbox.appSecret }
+    ? {
+        label: "Dropbox",
+        tokenUrl: `${dropbox.apiUrl}/oauth2/token`,
+        revoke: { kind: "dropbox", url: `${dropbox.apiUrl}/2/auth/token/revoke` },
+        clientId: dropbox.appKey,
+        clientSecret: dropbox.appSecret,
+      }
     : null;
 }
 
@@ -64,6 +78,20 @@ export function oauthSession(connection: ConnectionRow): OAuthSession {
 }
 
 function secretsOf<T>(connection: ConnectionRow): T {
-  if (!connection.credentialsCiphertext) throw new AppError("not_connected", `Storage connection ${connection.id} has no stored credentials: connect it again`);
-  return JSON.parse(open(connection.credentialsCiphertext, connection.id).plaintext) as T;
+  const sealed = connection.credentialsCiphertext;
+  if (!sealed) throw new AppError("not_connected", `Storage connection ${connection.id} has no stored credentials: connect it again`);
+  let opened: { plaintext: string; stale: boolean };
+  try {
+    opened = open(sealed, connection.id);
+  } catch (err) {
+    if (!(err instanceof UnreadableCredentials)) throw err;
+    throw new AppError("not_connected", `Storage connection ${connection.id}: ${err.message}. Connect it again, or restore the key.`);
+  }
+  // Sealed by a previous CREDENTIALS_KEY: seal it with the current one on the way (only if unchanged meanwhile).
+  if (opened.stale) {
+    getDb()
+      .storageConnection.updateMany({ where: { id: connection.id, credentialsCiphertext: sealed }, data: { credentialsCiphertext: seal(opened.plaintext, connection.id) } })
+      .catch((err) => log.warn("could not reseal a storage connection's credentials", { component: "import", connectionId: connection.id, err }));
+  }
+  return JSON.parse(opened.plaintext) as T;
 }

@@ -16,11 +16,15 @@ export interface OAuthApp {
   /** Shown in messages: "Google Drive", "Dropbox". */
   label: string;
   tokenUrl: string;
+  /** Where a token is revoked when the connection is disconnected (RFC 7009-style for Google, an RPC for Dropbox). */
+  revoke: { kind: "google"; url: string } | { kind: "dropbox"; url: string };
   clientId: string;
   clientSecret: string;
 }
 
 const CALL_TIMEOUT_MS = 30_000;
+/** A disconnect waits at most this long for the provider to confirm the revocation. */
+const REVOKE_TIMEOUT_MS = 10_000;
 /** Refresh this long before the provider's expiry, so a call never starts with a token about to die. */
 const EXPIRY_MARGIN_MS = 60_000;
 
@@ -59,6 +63,41 @@ export class OAuthSession {
     if (second.status !== 401) return second;
     await second.body?.cancel();
     return this.revoke(`${this.label()} refused the connection's access token (401)`);
+  }
+
+  /**
+   * Tells the provider the app is done with this authorization, so the tokens stop working there
+   * too (and the app leaves the account's list of connected apps). Google: POST the refresh token
+   * (which revokes its access tokens with it) form-encoded as `token`; Dropbox: POST
+   * /2/auth/token/revoke with the access token as bearer (it disables the refresh token with it).
+   * Throws AppError when the provider did not confirm.
+   */
+  async revokeAtProvider(): Promise<void> {
+    if (!this.app) throw new AppError("not_connected", "the provider's app is no longer configured on this server");
+    const { revoke, label } = this.app;
+    let res: Response;
+    try {
+      if (revoke.kind === "google") {
+        res = await fetch(revoke.url, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ token: this.secrets.refreshToken ?? this.secrets.accessToken }),
+          signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS),
+        });
+      } else {
+        // The bearer token must be live: call() refreshes an expired one first.
+        res = await this.call((token) =>
+          fetch(revoke.url, { method: "POST", headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS) }),
+        );
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new AppError("upstream_error", `${label}'s revoke endpoint could not be reached: ${(err as Error).message}`);
+    }
+    if (res.ok) return void (await res.body?.cancel());
+    const body = await jsonOf(res);
+    const detail = typeof body.error === "string" ? body.error : (body.error_summary ?? `HTTP ${res.status}`);
+    throw new AppError("upstream_error", `${label}'s revoke endpoint answered ${res.status} (${detail})`);
   }
 
   private label(): string {

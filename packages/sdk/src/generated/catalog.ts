@@ -326,7 +326,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "disconnect_storage",
     "title": "Disconnect storage",
-    "description": "Revokes a storage connection: its stored credentials are erased, it stays listed as revoked, its watched folders stop syncing, and using it answers not_connected. Creatives imported through it stay.",
+    "description": "Revokes a storage connection: a Google Drive or Dropbox connection's tokens are revoked at the provider (if the provider does not confirm, the connection is still disconnected here and statusReason says so), its stored credentials are erased, it stays listed as revoked, its watched folders stop syncing, and using it answers not_connected. Creatives imported through it stay.",
     "category": "import",
     "readOnly": false,
     "destructive": false,
