@@ -36,7 +36,7 @@ export const adBuild = inngest.createFunction(
     if (!data.success) throw new NonRetriableError(`Malformed ${AD_BUILD_REQUESTED_EVENT} event: ${data.error.message}`);
     const { buildId, run } = data.data;
     const build = await step.run("load-build", () => buildForRun(buildId, run));
-    if (!build || build.state !== "waiting_for_media") return { buildId, run, state: "skipped" };
+    if (build?.state !== "waiting_for_media") return { buildId, run, state: "skipped" };
 
     const media = build.ownsPush
       ? await runMediaTransfer(step, (attempt) => transferOnce(build.pushId, { jobRun: build.pushJobRun, attempt }), build.pushJobRun)

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { getDb } from "@/lib/db/client";
-import { AppError, isAppError } from "@/lib/errors";
+import { isAppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { MediaFormat } from "@/lib/platforms/media-signature";

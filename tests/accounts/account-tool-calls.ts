@@ -42,4 +42,25 @@ export const ACCOUNT_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = 
     expect(adAccount).toMatchObject({ id: adAccounts[1].id, platform: "platform_b", isDefault: true });
     expect((await toolResult(t.key, "get_ad_account", { platform: "platform_b" })).account.id).toBe(adAccounts[1].id);
   },
+
+  // The shared server reaches no live platform: its sandbox accounts have no Page to list or set, which the tools
+  // refuse; tests/accounts/meta-pages.test.ts lists and sets Pages of a live account against the Meta wire fake.
+  async list_ad_account_pages(t) {
+    const { adAccounts } = await toolResult(t.key, "list_connected_ad_accounts", {});
+    const onSandbox = await callTool(t.key, "list_ad_account_pages", { id: adAccounts[0].id });
+    expect(onSandbox.status).toBe(400);
+    expect(onSandbox.body.error.code).toBe("invalid_input");
+    expect((await callTool(t.key, "list_ad_account_pages", { id: "adacct_missing" })).status).toBe(404);
+  },
+
+  async set_ad_account_page(t) {
+    const { adAccounts } = await toolResult(t.key, "list_connected_ad_accounts", {});
+    const malformed = await callTool(t.key, "set_ad_account_page", { id: adAccounts[0].id, pageId: "not-a-page" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.message).toMatch(/pageId/);
+    const onSandbox = await callTool(t.key, "set_ad_account_page", { id: adAccounts[0].id, pageId: "1234567" });
+    expect(onSandbox.status).toBe(400);
+    const editor = await createMemberKey(t, { role: "editor" });
+    expect((await callTool(editor.key, "set_ad_account_page", { id: adAccounts[0].id, pageId: "1234567" })).status).toBe(403);
+  },
 };

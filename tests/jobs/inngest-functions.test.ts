@@ -110,6 +110,49 @@ const CASES: Record<string, Case[]> = {
       error: /Malformed upload\/requested event/,
     },
   ],
+  "ad-build": [
+    {
+      what: "sends the video it owns, waits while the platform processes it, then builds the ad",
+      event: { name: "ads/build.requested", data: { buildId: "adb_1", workspaceId: "ws_1", run: 1 } },
+      steps: {
+        "load-build": { state: "waiting_for_media", ownsPush: true, pushId: "mpush_1", pushJobRun: 1 },
+        "push-attempt-1": { ok: true, state: "processing", externalId: "v_1", pushId: "mpush_1" },
+        "processing-check-0": { state: "processing" },
+        "wait-for-processing-1": null,
+        "processing-check-1": { state: "ready", externalId: "v_1" },
+        "build-ad": { state: "built", adId: "ad_1" },
+      },
+      planned: ["load-build", "push-attempt-1", "processing-check-0", "wait-for-processing-1", "processing-check-1", "build-ad"],
+      result: { buildId: "adb_1", run: 1, state: "built", adId: "ad_1" },
+    },
+    {
+      what: "waits for a push another job runs, and fails the build with the platform's reason",
+      event: { name: "ads/build.requested", data: { buildId: "adb_2", workspaceId: "ws_1", run: 1 } },
+      steps: {
+        "load-build": { state: "waiting_for_media", ownsPush: false, pushId: "mpush_2", pushJobRun: 1 },
+        "push-check-0": { state: "waiting" },
+        "wait-for-push-1": null,
+        "push-check-1": { state: "failed", reason: "could not process the video" },
+        "mark-push-failed": null,
+      },
+      planned: ["load-build", "push-check-0", "wait-for-push-1", "push-check-1", "mark-push-failed"],
+      result: { buildId: "adb_2", run: 1, state: "failed", error: "could not process the video" },
+    },
+    {
+      what: "skips a build that is no longer waiting (a repeat of an earlier run)",
+      event: { name: "ads/build.requested", data: { buildId: "adb_3", workspaceId: "ws_1", run: 2 } },
+      steps: { "load-build": null },
+      planned: ["load-build"],
+      result: { buildId: "adb_3", run: 2, state: "skipped" },
+    },
+    {
+      what: "refuses a malformed event without retrying",
+      event: { name: "ads/build.requested", data: { buildId: "" } },
+      steps: {},
+      planned: [],
+      error: /Malformed ads\/build.requested event/,
+    },
+  ],
   "media-push": [
     {
       what: "resumes a chunked transfer after a retryable refusal, then checks processing until ready",
