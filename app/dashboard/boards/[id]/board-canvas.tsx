@@ -14,7 +14,7 @@ import {
   type NodeChange,
 } from "@xyflow/react";
 import Link from "next/link";
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import type { ToolAnswer, ToolInput, ToolName, ToolOutput } from "@/components/dashboard/tool-call";
 import { NODE_TYPES, toFlow, type BoardItem, type ItemNode } from "@/components/boards/board-nodes";
 import { useFittedViewport } from "@/components/boards/fitted-viewport";
@@ -271,7 +271,10 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
   };
 
   const selectedNodes = selection.filter((id) => items.current.get(id) && items.current.get(id)!.kind !== "connector");
-  const single = selection.length === 1 ? items.current.get(selection[0]!) : undefined;
+  // The side panel follows the selection in a later, interruptible render: a click answers on the canvas first.
+  const shown = useDeferredValue(selection);
+  const shownNodes = shown.filter((id) => items.current.get(id) && items.current.get(id)!.kind !== "connector");
+  const single = shown.length === 1 ? items.current.get(shown[0]!) : undefined;
 
   return (
     <div className="space-y-3">
@@ -368,8 +371,8 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
             />
           ) : (
             <p className="text-slate-600">
-              {selection.length > 1
-                ? `${selection.length} items selected. Drag one to move them together${selectedNodes.length === 2 && canWrite ? ", or connect the two" : ""}.`
+              {shown.length > 1
+                ? `${shown.length} items selected. Drag one to move them together${shownNodes.length === 2 && canWrite ? ", or connect the two" : ""}.`
                 : "Select an item (click, or Tab to it and press Enter) to edit or annotate it. Shift-drag selects several; arrow keys move the selection."}
             </p>
           )}
