@@ -1,5 +1,16 @@
 "use client";
-import { Handle, NodeResizer, Position, useStore, type Edge, type Node, type NodeProps, type NodeTypes, type ReactFlowState } from "@xyflow/react";
+import {
+  Handle,
+  NodeResizer,
+  Position,
+  useStore,
+  type Edge,
+  type Node,
+  type NodeHandle,
+  type NodeProps,
+  type NodeTypes,
+  type ReactFlowState,
+} from "@xyflow/react";
 import { memo } from "react";
 import type { CanvasCard, CanvasItem } from "@/lib/dashboard/boards-page";
 
@@ -169,6 +180,16 @@ export function itemLabel(item: BoardItem): string {
   return `Frame: ${item.text || "untitled"}`;
 }
 
+/** Where the Handles above sit (React Flow's default 6 px handle centred on the left and right edges), in canvas units. */
+function handlesOf(item: BoardItem): NodeHandle[] {
+  const y = item.height / 2 - HANDLE_SIZE / 2;
+  return [
+    { type: "target", position: Position.Left, x: -HANDLE_SIZE / 2, y, width: HANDLE_SIZE, height: HANDLE_SIZE },
+    { type: "source", position: Position.Right, x: item.width - HANDLE_SIZE / 2, y, width: HANDLE_SIZE, height: HANDLE_SIZE },
+  ];
+}
+const HANDLE_SIZE = 6;
+
 /** React Flow nodes and edges of the board's items (connectors become edges); the stack order becomes zIndex. */
 export function toFlow(
   items: BoardItem[],
@@ -195,6 +216,10 @@ export function toFlow(
       position: { x: item.x, y: item.y },
       width: item.width,
       height: item.height,
+      // Known size and handles: React Flow would otherwise render every node once, wherever it is, to
+      // measure them (500 full cards for a 500-card board) before rendering only those in view.
+      measured: { width: item.width, height: item.height },
+      handles: handlesOf(item),
       zIndex: index,
       selected: options.selected?.has(item.id) ?? false,
       draggable: options.editable,

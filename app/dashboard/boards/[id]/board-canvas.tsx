@@ -14,9 +14,10 @@ import {
   type NodeChange,
 } from "@xyflow/react";
 import Link from "next/link";
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import type { ToolAnswer, ToolInput, ToolName, ToolOutput } from "@/components/dashboard/tool-call";
 import { NODE_TYPES, toFlow, type BoardItem, type ItemNode } from "@/components/boards/board-nodes";
+import { useFittedViewport } from "@/components/boards/fitted-viewport";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Select, SelectField, TextArea } from "@/components/ui/field";
@@ -27,6 +28,8 @@ import { callBoardsTool } from "../actions";
 type BoardPage = CanvasPage;
 type Creative = ToolOutput<"list_creatives">["creatives"][number];
 type ItemWrite = "move_board_item" | "resize_board_item" | "edit_board_item";
+
+const MIN_ZOOM = 0.05;
 
 /** How often an open board asks whether someone else changed it (changes show within two seconds). */
 const POLL_MS = 500;
@@ -87,6 +90,7 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
   const [nodes, setNodes] = useState<ItemNode[]>(first.nodes);
   const [edges, setEdges] = useState<Edge[]>(first.edges);
   const selectedRef = useRef(new Set<string>());
+  const viewport = useFittedViewport(wrapper, first.nodes, { min: MIN_ZOOM, max: 1 });
 
   const show = useCallback(
     (page: BoardPage) => {
@@ -267,7 +271,10 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
   };
 
   const selectedNodes = selection.filter((id) => items.current.get(id) && items.current.get(id)!.kind !== "connector");
-  const single = selection.length === 1 ? items.current.get(selection[0]!) : undefined;
+  // The side panel follows the selection in a later, interruptible render: a click answers on the canvas first.
+  const shown = useDeferredValue(selection);
+  const shownNodes = shown.filter((id) => items.current.get(id) && items.current.get(id)!.kind !== "connector");
+  const single = shown.length === 1 ? items.current.get(shown[0]!) : undefined;
 
   return (
     <div className="space-y-3">
@@ -327,27 +334,28 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
           className="h-[calc(100dvh-17rem)] min-h-[22rem] overflow-hidden rounded-lg border border-slate-200 bg-white"
           data-testid="board-canvas"
         >
-          <ReactFlow
-            nodes={nodes}
-            edges={edges}
-            nodeTypes={NODE_TYPES}
-            onNodesChange={onNodesChange}
-            onEdgesChange={onEdgesChange}
-            onConnect={onConnect}
-            onDelete={onDelete}
-            nodesDraggable={canWrite}
-            nodesConnectable={canWrite}
-            deleteKeyCode={canWrite ? ["Backspace", "Delete"] : null}
-            onlyRenderVisibleElements
-            fitView
-            fitViewOptions={{ maxZoom: 1 }}
-            minZoom={0.05}
-            maxZoom={2}
-            aria-label={`Board canvas: ${name}`}
-          >
-            <Background gap={24} />
-            <Controls showInteractive={false} />
-          </ReactFlow>
+          {viewport && (
+            <ReactFlow
+              nodes={nodes}
+              edges={edges}
+              nodeTypes={NODE_TYPES}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onConnect={onConnect}
+              onDelete={onDelete}
+              nodesDraggable={canWrite}
+              nodesConnectable={canWrite}
+              deleteKeyCode={canWrite ? ["Backspace", "Delete"] : null}
+              onlyRenderVisibleElements
+              defaultViewport={viewport}
+              minZoom={MIN_ZOOM}
+              maxZoom={2}
+              aria-label={`Board canvas: ${name}`}
+            >
+              <Background gap={24} />
+              <Controls showInteractive={false} />
+            </ReactFlow>
+          )}
         </div>
         <aside aria-label="Selection" className="space-y-3 rounded-lg border border-slate-200 bg-white p-3 text-sm">
           {single ? (
@@ -363,8 +371,8 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
             />
           ) : (
             <p className="text-slate-600">
-              {selection.length > 1
-                ? `${selection.length} items selected. Drag one to move them together${selectedNodes.length === 2 && canWrite ? ", or connect the two" : ""}.`
+              {shown.length > 1
+                ? `${shown.length} items selected. Drag one to move them together${shownNodes.length === 2 && canWrite ? ", or connect the two" : ""}.`
                 : "Select an item (click, or Tab to it and press Enter) to edit or annotate it. Shift-drag selects several; arrow keys move the selection."}
             </p>
           )}

@@ -1,13 +1,15 @@
 "use client";
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, ReactFlow, ReactFlowProvider, type NodeChange } from "@xyflow/react";
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { NODE_TYPES, toFlow, type BoardItem, type ItemNode } from "@/components/boards/board-nodes";
+import { useFittedViewport } from "@/components/boards/fitted-viewport";
 import { ReviewStatusBadge } from "@/components/review/status-badge";
 import type { GuestBoard } from "@/lib/boards/share";
 import type { GuestCreative } from "@/lib/review/guest";
 
 const GUEST_KEY = "adloom-review-guest";
+const MIN_ZOOM = 0.05;
 
 /** The shared board for a guest: pan, zoom and select; nothing moves. Selecting a card shows its threads and a comment box. */
 export function GuestBoardView({ token, view }: { token: string; view: GuestBoard }) {
@@ -32,6 +34,8 @@ export function GuestBoardView({ token, view }: { token: string; view: GuestBoar
       }),
     );
   };
+  const canvas = useRef<HTMLDivElement>(null);
+  const viewport = useFittedViewport(canvas, flow.nodes, { min: MIN_ZOOM, max: 1 });
   const item = selected ? view.items.find((i) => i.id === selected) : undefined;
   const creative = item?.creativeId ? creatives.get(item.creativeId) : undefined;
 
@@ -48,25 +52,26 @@ export function GuestBoardView({ token, view }: { token: string; view: GuestBoar
         </p>
       </header>
       <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <div className="h-[calc(100dvh-12rem)] min-h-[22rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
+        <div ref={canvas} className="h-[calc(100dvh-12rem)] min-h-[22rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
           <ReactFlowProvider>
-            <ReactFlow
-              nodes={nodes}
-              edges={flow.edges}
-              nodeTypes={NODE_TYPES}
-              onNodesChange={onNodesChange}
-              nodesDraggable={false}
-              nodesConnectable={false}
-              deleteKeyCode={null}
-              onlyRenderVisibleElements
-              fitView
-              fitViewOptions={{ maxZoom: 1 }}
-              minZoom={0.05}
-              aria-label={`Shared board: ${view.name}`}
-            >
-              <Background gap={24} />
-              <Controls showInteractive={false} />
-            </ReactFlow>
+            {viewport && (
+              <ReactFlow
+                nodes={nodes}
+                edges={flow.edges}
+                nodeTypes={NODE_TYPES}
+                onNodesChange={onNodesChange}
+                nodesDraggable={false}
+                nodesConnectable={false}
+                deleteKeyCode={null}
+                onlyRenderVisibleElements
+                defaultViewport={viewport}
+                minZoom={MIN_ZOOM}
+                aria-label={`Shared board: ${view.name}`}
+              >
+                <Background gap={24} />
+                <Controls showInteractive={false} />
+              </ReactFlow>
+            )}
           </ReactFlowProvider>
         </div>
         <aside aria-label="Selected card" className="space-y-3 rounded-lg border border-slate-200 bg-white p-3 text-sm">
