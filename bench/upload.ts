@@ -254,7 +254,7 @@ try {
   const combined = ONLY
     ? NaN
     : mbps(totalBytes, best(timings.video.service) + best(timings.images.service)) /
-    mbps(totalBytes, best(timings.video.baseline) + best(timings.images.baseline));
+      mbps(totalBytes, best(timings.video.baseline) + best(timings.images.baseline));
   if (!ONLY) console.log(`both    throughput ratio service ÷ baseline: ${combined.toFixed(2)}`);
   console.log(`server peak RSS growth while uploading: ${(peakGrowth / MB).toFixed(1)} MB (target < 64 MB; ${pids.length} processes sampled)`);
   if (latencies) {

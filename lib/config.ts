@@ -277,7 +277,16 @@ export interface Config {
   };
   /** File-storage providers connected by OAuth for import (lib/import/sources); an app without its id and secret cannot be connected. */
   storageProviders: {
-    googleDrive: { clientId?: string; clientSecret?: string; pickerApiKey?: string; appId?: string; authorizeUrl: string; tokenUrl: string; revokeUrl: string; apiUrl: string };
+    googleDrive: {
+      clientId?: string;
+      clientSecret?: string;
+      pickerApiKey?: string;
+      appId?: string;
+      authorizeUrl: string;
+      tokenUrl: string;
+      revokeUrl: string;
+      apiUrl: string;
+    };
     dropbox: { appKey?: string; appSecret?: string; authorizeUrl: string; apiUrl: string; contentUrl: string };
   };
   /** Stored-credential encryption keys (lib/credentials): the current one (unset: generated, embedded database only) and earlier ones. */

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { getDb } from "@/lib/db/client";
+import { getDb, sqlOf } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { Prisma, type AdBuild, type MediaPush } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
-import { sendEvent } from "@/lib/jobs/outbox";
+import { enqueueInTransaction } from "@/lib/jobs/outbox";
 import { PlatformError } from "@/lib/platforms";
 import type { CallToAction } from "@/lib/platforms/ads-types";
 import { principalForUser } from "@/lib/session/principal";
@@ -41,7 +41,9 @@ export const AdBuildSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .describe("An ad being built in the background because its creative is still on its way to the ad account; asking for the same ad again answers it, then the ad");
+  .describe(
+    "An ad being built in the background because its creative is still on its way to the ad account; asking for the same ad again answers it, then the ad",
+  );
 export type AdBuildOut = z.input<typeof AdBuildSchema>;
 
 export const toAdBuild = (r: AdBuild): AdBuildOut => ({
@@ -58,8 +60,9 @@ export const toAdBuild = (r: AdBuild): AdBuildOut => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
-async function startBuildJob(build: AdBuild): Promise<void> {
-  await sendEvent([
+/** The build's job event, stored in the transaction that queues the build: a build is never left waiting with no job. */
+async function enqueueBuildJob(tx: Prisma.TransactionClient, build: AdBuild): Promise<() => Promise<void>> {
+  return enqueueInTransaction(sqlOf(tx), [
     {
       name: AD_BUILD_REQUESTED_EVENT,
       id: `${build.id}-run-${build.run}`,
@@ -78,31 +81,36 @@ export async function queueAdBuild(principal: Principal, plan: PlannedAd, client
   const existing = await db.adBuild.findUnique({ where: key });
   if (existing && existing.state !== "failed") return existing;
   const target = { pushId: push.id, pushJobRun: push.jobRun, ownsPush, state: "waiting_for_media", error: null, adId: null };
-  if (existing) {
-    const { count } = await db.adBuild.updateMany({ where: { id: existing.id, run: existing.run, state: "failed" }, data: { ...target, run: existing.run + 1 } });
-    const build = await db.adBuild.findUniqueOrThrow({ where: key });
-    if (count) await startBuildJob(build);
-    return build;
-  }
   try {
-    const build = await db.adBuild.create({
-      data: {
-        id: newId("adbuild"),
-        workspaceId: principal.workspaceId,
-        clientRef,
-        adSetId: plan.adSet.id,
-        creativeId: plan.creative.id,
-        copyVariantId: plan.copy?.id ?? null,
-        name: plan.name,
-        callToAction: plan.callToAction,
-        landingUrl: plan.landingUrl,
-        leadFormId: plan.leadFormId,
-        draftId: plan.draftId,
-        createdById: principal.userId,
-        ...target,
-      },
+    const { build, wake } = await db.$transaction(async (tx) => {
+      if (existing) {
+        const { count } = await tx.adBuild.updateMany({
+          where: { id: existing.id, run: existing.run, state: "failed" },
+          data: { ...target, run: existing.run + 1 },
+        });
+        const build = await tx.adBuild.findUniqueOrThrow({ where: key });
+        return { build, wake: count ? await enqueueBuildJob(tx, build) : async () => undefined };
+      }
+      const build = await tx.adBuild.create({
+        data: {
+          id: newId("adbuild"),
+          workspaceId: principal.workspaceId,
+          clientRef,
+          adSetId: plan.adSet.id,
+          creativeId: plan.creative.id,
+          copyVariantId: plan.copy?.id ?? null,
+          name: plan.name,
+          callToAction: plan.callToAction,
+          landingUrl: plan.landingUrl,
+          leadFormId: plan.leadFormId,
+          draftId: plan.draftId,
+          createdById: principal.userId,
+          ...target,
+        },
+      });
+      return { build, wake: await enqueueBuildJob(tx, build) };
     });
-    await startBuildJob(build);
+    await wake();
     return build;
   } catch (err) {
     // Two calls for the same ad at once: the first recorded build is the build.
@@ -163,7 +171,8 @@ export async function finishAdBuild(buildId: string, run: number): Promise<Build
     const made = await makeAd(principal, plan, { waitOutRateLimits: true, mediaMustBeThere: true });
     if (!made.ad) throw new PlatformError("upstream_error", "The creative's media is not on the ad account yet", { retryable: true }); // not reached: mediaMustBeThere throws
     await db.adBuild.updateMany({ where: { id: build.id, run }, data: { state: "built", adId: made.ad.id, error: null } });
-    if (build.draftId) await db.adDraft.updateMany({ where: { id: build.draftId, workspaceId: build.workspaceId }, data: { adId: made.ad.id, adSetId: build.adSetId } });
+    if (build.draftId)
+      await db.adDraft.updateMany({ where: { id: build.draftId, workspaceId: build.workspaceId }, data: { adId: made.ad.id, adSetId: build.adSetId } });
     return { state: "built", adId: made.ad.id };
   } catch (err) {
     if (!isAppError(err) || (err instanceof PlatformError && err.retryable)) throw err;

@@ -140,7 +140,18 @@ interface FirstAttempts {
 
 const state = defineService(
   "webhooks.first-attempts",
-  (): FirstAttempts => ({ running: false, inFlight: 0, claiming: false, ready: [], scan: false, finished: [], flushing: null, recordedSinceVacuum: 0, timer: null, idle: new Set() }),
+  (): FirstAttempts => ({
+    running: false,
+    inFlight: 0,
+    claiming: false,
+    ready: [],
+    scan: false,
+    finished: [],
+    flushing: null,
+    recordedSinceVacuum: 0,
+    timer: null,
+    idle: new Set(),
+  }),
   (s) => stopFirstAttempts(s),
 );
 

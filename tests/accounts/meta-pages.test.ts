@@ -28,11 +28,27 @@ beforeAll(async () => {
   });
   meta.grant("pages-token", ["act_900000001"], PAGES);
   const dataDir = tempDataDir("meta-pages");
-  server = await startServer({ dataDir, env: { PLATFORM_A_API_URL: meta.url, PLATFORM_A_API_VERSION: "v24.0", PLATFORM_A_APP_SECRET: "meta-secret", LEADS_POLL: "0" } });
+  server = await startServer({
+    dataDir,
+    env: { PLATFORM_A_API_URL: meta.url, PLATFORM_A_API_VERSION: "v24.0", PLATFORM_A_APP_SECRET: "meta-secret", LEADS_POLL: "0" },
+  });
   t = await createTenant({ dataDir });
   other = await createTenant({ dataDir });
   const connected = await admin<any>(
-    ["adaccount", "connect", "--workspace", t.workspaceId, "--platform", "platform_a", "--account", "act_900000001", "--token", "pages-token", "--page", PAGES[0]!],
+    [
+      "adaccount",
+      "connect",
+      "--workspace",
+      t.workspaceId,
+      "--platform",
+      "platform_a",
+      "--account",
+      "act_900000001",
+      "--token",
+      "pages-token",
+      "--page",
+      PAGES[0]!,
+    ],
     dataDir,
   );
   accountId = connected.adAccountId;

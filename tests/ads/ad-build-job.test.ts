@@ -50,7 +50,8 @@ describe("building an ad waits for a large video inside the job (sandbox)", () =
     const copy = await ok("create_copy_variant", { creativeId, headline: "New in", primaryText: "Watch the launch", label: "launch" });
 
     const { campaign } = await ok("create_campaign", { platform: "platform_b", name: "Video launch", objective: "traffic" });
-    const make = (name: string) => ok("create_ad_set", { campaignId: campaign.id, platform: "platform_b", name, budget: { type: "daily", amountMinor: 6000 }, locationIds: ["6252001"] });
+    const make = (name: string) =>
+      ok("create_ad_set", { campaignId: campaign.id, platform: "platform_b", name, budget: { type: "daily", amountMinor: 6000 }, locationIds: ["6252001"] });
     const { adSet } = await make("Group one");
     const { adSet: second } = await make("Group two");
     const args = { adSetId: adSet.id, creativeId, copyVariantId: copy.id, callToAction: "learn_more", landingUrl: "https://example.com/launch" };
@@ -63,7 +64,13 @@ describe("building an ad waits for a large video inside the job (sandbox)", () =
     expect((await ok("create_ad", args)).build.id).toBe(first.build.id);
 
     // The bulk builder on another ad group: same creative, same account, so it waits for the same push.
-    const bulk = await ok("build_ads_from_library", { adSetId: second.id, creativeIds: [creativeId], copyVariantIds: [copy.id], callToAction: "learn_more", landingUrl: "https://example.com/launch" });
+    const bulk = await ok("build_ads_from_library", {
+      adSetId: second.id,
+      creativeIds: [creativeId],
+      copyVariantIds: [copy.id],
+      callToAction: "learn_more",
+      landingUrl: "https://example.com/launch",
+    });
     expect(bulk).toMatchObject({ created: 0, failed: 0, pending: 1 });
     expect(bulk.ads[0]).toMatchObject({ adId: null, build: { state: "waiting_for_media", pushId: first.build.pushId } });
 
@@ -79,7 +86,9 @@ describe("building an ad waits for a large video inside the job (sandbox)", () =
     // One platform session, every chunk accepted once.
     const { sessions } = await admin<any>(["sandbox", "media", "--workspace", t.workspaceId], dataDir);
     const onB = sessions.filter((s: any) => s.platform === "platform_b");
-    expect(onB).toEqual([expect.objectContaining({ fileName: "launch.mp4", chunksAccepted: chunks, chunksRepeated: 0, finished: true, videoId: pushB.externalId })]);
+    expect(onB).toEqual([
+      expect.objectContaining({ fileName: "launch.mp4", chunksAccepted: chunks, chunksRepeated: 0, finished: true, videoId: pushB.externalId }),
+    ]);
     // Building again answers the ad; nothing is pushed again.
     expect(await ok("create_ad", args)).toMatchObject({ ad: { id: built.id }, build: null, created: false });
   }, 300_000);
@@ -120,7 +129,25 @@ describe("building an ad waits for a large video inside the job (Meta fake)", ()
     const t = await createTenant({ dataDir });
     const ok = toolsOf(t.key, server);
     const connect = (account: string) =>
-      admin(["adaccount", "connect", "--workspace", t.workspaceId, "--platform", "platform_a", "--account", account, "--token", TOKEN, "--page", "2000001", "--default", "true"], dataDir);
+      admin(
+        [
+          "adaccount",
+          "connect",
+          "--workspace",
+          t.workspaceId,
+          "--platform",
+          "platform_a",
+          "--account",
+          account,
+          "--token",
+          TOKEN,
+          "--page",
+          "2000001",
+          "--default",
+          "true",
+        ],
+        dataDir,
+      );
     await connect("act_700000001");
     const video = mp4Video(480, 480, 3);
     expect(video.length).toBeGreaterThan(CHUNK);
@@ -130,7 +157,13 @@ describe("building an ad waits for a large video inside the job (Meta fake)", ()
     // The EU account becomes the default: the video is not there yet.
     await connect("act_700000002");
     const { campaign } = await ok("create_campaign", { platform: "platform_a", name: "EU teaser", objective: "traffic" });
-    const { adSet } = await ok("create_ad_set", { campaignId: campaign.id, platform: "platform_a", name: "DE", budget: { type: "daily", amountMinor: 5000 }, targetCountries: ["DE"] });
+    const { adSet } = await ok("create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_a",
+      name: "DE",
+      budget: { type: "daily", amountMinor: 5000 },
+      targetCountries: ["DE"],
+    });
     const args = { adSetId: adSet.id, creativeId, copyVariantId: copy.id, callToAction: "learn_more", landingUrl: "https://example.com/teaser" };
     const pending = await ok("create_ad", args);
     expect(pending).toMatchObject({ ad: null, created: false, build: { state: "waiting_for_media" } });

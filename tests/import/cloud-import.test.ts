@@ -233,7 +233,12 @@ describe("Google Drive", () => {
     const refreshed = await fetch(drive.tokenUrl, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: "drive-client.apps.googleusercontent.com", client_secret: "drive-secret" }),
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: token,
+        client_id: "drive-client.apps.googleusercontent.com",
+        client_secret: "drive-secret",
+      }),
     });
     expect(refreshed.status).toBe(400);
     expect((await tool("browse_storage", { connectionId: id })).body.error.code).toBe("not_connected");

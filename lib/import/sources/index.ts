@@ -90,7 +90,10 @@ function secretsOf<T>(connection: ConnectionRow): T {
   // Sealed by a previous CREDENTIALS_KEY: seal it with the current one on the way (only if unchanged meanwhile).
   if (opened.stale) {
     getDb()
-      .storageConnection.updateMany({ where: { id: connection.id, credentialsCiphertext: sealed }, data: { credentialsCiphertext: seal(opened.plaintext, connection.id) } })
+      .storageConnection.updateMany({
+        where: { id: connection.id, credentialsCiphertext: sealed },
+        data: { credentialsCiphertext: seal(opened.plaintext, connection.id) },
+      })
       .catch((err) => log.warn("could not reseal a storage connection's credentials", { component: "import", connectionId: connection.id, err }));
   }
   return JSON.parse(opened.plaintext) as T;

@@ -51,7 +51,9 @@ describe("the sandbox module's fence", () => {
       for (const m of text.matchAll(/@@map\("(\w+)"\)/g)) tables.push(m[1]!);
     }
     expect(models).toContain("Workspace");
-    const delegate = new RegExp(`\\.(${models.map((m) => m[0]!.toLowerCase() + m.slice(1)).join("|")})\\s*\\.\\s*(find|create|update|upsert|delete|count|aggregate|groupBy)\\w*\\(`);
+    const delegate = new RegExp(
+      `\\.(${models.map((m) => m[0]!.toLowerCase() + m.slice(1)).join("|")})\\s*\\.\\s*(find|create|update|upsert|delete|count|aggregate|groupBy)\\w*\\(`,
+    );
     const sql = new RegExp(`\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s+(public\\.)?"?(${tables.join("|")})\\b"?(?!\\.)`, "i");
     const moduleDir = "lib/platforms/sandbox";
     const offenders: string[] = [];

@@ -86,7 +86,13 @@ export const adAccountTools = [
     title: "Set ad account Page",
     description:
       "Changes the Facebook Page a live platform_a (Meta) account publishes its new ads as (and whose comments and lead forms are read): one of list_ad_account_pages. Ads already built keep their Page.",
-    input: z.strictObject({ id: idArg("Ad account"), pageId: z.string().regex(/^\d{1,30}$/, "a Page id (digits)").describe("The Page's id") }),
+    input: z.strictObject({
+      id: idArg("Ad account"),
+      pageId: z
+        .string()
+        .regex(/^\d{1,30}$/, "a Page id (digits)")
+        .describe("The Page's id"),
+    }),
     output: z.object({ adAccount: AdAccountConnectionSchema, page: z.object({ id: z.string(), name: z.string() }) }),
     handler: (principal, input) => setAdAccountPage(principal.workspaceId, input.id, input.pageId),
   }),

@@ -93,7 +93,9 @@ const BuildRowSchema = z.object({
   adId: z.string().nullable(),
   created: z.boolean(),
   error: z.object({ code: z.string(), message: z.string() }).nullable().describe("The platform's refusal of this pair"),
-  build: AdBuildSchema.nullable().describe("Set while this pair's ad waits for its creative (a large video) to reach the ad account; adId is null until it is built"),
+  build: AdBuildSchema.nullable().describe(
+    "Set while this pair's ad waits for its creative (a large video) to reach the ad account; adId is null until it is built",
+  ),
   conceptCreativeIds: z
     .array(z.string())
     .optional()

@@ -49,7 +49,12 @@ function PageChooser({ account, onSaved, onError }: { account: Account; onSaved:
       <label htmlFor={selectId} className="sr-only">
         Page for {account.name}
       </label>
-      <select id={selectId} value={choice} onChange={(e) => setChoice(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1 text-sm text-slate-900">
+      <select
+        id={selectId}
+        value={choice}
+        onChange={(e) => setChoice(e.target.value)}
+        className="rounded-md border border-slate-300 px-2 py-1 text-sm text-slate-900"
+      >
         {!account.pageId && <option value="">Choose a Page</option>}
         {pages.data.pages.map((page) => (
           <option key={page.id} value={page.id}>
