@@ -156,10 +156,14 @@ const envSchema = z.object({
     .default("v24.0"),
   PLATFORM_A_APP_ID: z.string().optional(),
   PLATFORM_A_APP_SECRET: z.string().optional(),
+  /** Meta's Login dialog (default https://www.facebook.com/<version>/dialog/oauth); tests point it at a local fake. */
+  PLATFORM_A_AUTHORIZE_URL: z.url().optional(),
   /** Live platform B (TikTok API for Business): base URL (paths /open_api/v1.3/...), the app for advertiser authorization. */
   PLATFORM_B_API_URL: z.url().optional().default("https://business-api.tiktok.com"),
   PLATFORM_B_APP_ID: z.string().optional(),
   PLATFORM_B_APP_SECRET: z.string().optional(),
+  /** TikTok's advertiser authorization page; tests point it at a local fake. */
+  PLATFORM_B_AUTHORIZE_URL: z.url().optional().default("https://business-api.tiktok.com/portal/auth"),
   /** TikTok's rate-limit codes (40100...) say no wait: the jobs wait this long before calling again. */
   PLATFORM_B_BUSY_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).optional().default(60),
   /** Google Drive import (docs/import.md): the OAuth client (Web application) and, for the Picker, its browser API key and project number. */
@@ -272,8 +276,8 @@ export interface Config {
     mediaChunkBytes: number;
     sandboxAdsCallsPerSecond: number;
     /** The live platforms' wire settings (lib/platforms/live). */
-    platformA: { apiUrl: string; apiVersion: string; appId?: string; appSecret?: string };
-    platformB: { apiUrl: string; appId?: string; appSecret?: string; busyWaitSeconds: number };
+    platformA: { apiUrl: string; apiVersion: string; appId?: string; appSecret?: string; authorizeUrl?: string };
+    platformB: { apiUrl: string; appId?: string; appSecret?: string; busyWaitSeconds: number; authorizeUrl: string };
   };
   /** File-storage providers connected by OAuth for import (lib/import/sources); an app without its id and secret cannot be connected. */
   storageProviders: {
@@ -386,12 +390,14 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
         apiVersion: e.PLATFORM_A_API_VERSION,
         appId: e.PLATFORM_A_APP_ID || undefined,
         appSecret: e.PLATFORM_A_APP_SECRET || undefined,
+        authorizeUrl: e.PLATFORM_A_AUTHORIZE_URL,
       },
       platformB: {
         apiUrl: e.PLATFORM_B_API_URL.replace(/\/$/, ""),
         appId: e.PLATFORM_B_APP_ID || undefined,
         appSecret: e.PLATFORM_B_APP_SECRET || undefined,
         busyWaitSeconds: e.PLATFORM_B_BUSY_WAIT_SECONDS,
+        authorizeUrl: e.PLATFORM_B_AUTHORIZE_URL,
       },
     },
     storageProviders: {

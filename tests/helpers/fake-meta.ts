@@ -60,6 +60,8 @@ interface Lead {
 
 export interface FakeMeta {
   url: string;
+  /** The Login dialog: it sends the browser straight back to redirect_uri with the first `oauth` grant's code and the state. */
+  authorizeUrl: string;
   requests: GraphRequest[];
   grant(token: string, accountIds: string[], pageIds?: string[]): void;
   revoke(token: string): void;
@@ -813,12 +815,28 @@ export async function fakeMeta(options: {
     return c;
   }
 
+  /** Meta's Login dialog, already consented: back to redirect_uri with `code` and `state` (or a refusal without an app or grant). */
+  function consent(params: Record<string, string>, res: http.ServerResponse): void {
+    const code = [options.oauth ?? []].flat()[0]?.code;
+    if (!params.redirect_uri || !code || (options.appId && params.client_id !== options.appId)) {
+      res.writeHead(400, { "Content-Type": "text/plain" });
+      res.end("Invalid App ID or redirect_uri");
+      return;
+    }
+    const back = new URL(params.redirect_uri);
+    back.searchParams.set("code", code);
+    if (params.state) back.searchParams.set("state", params.state);
+    res.writeHead(302, { Location: back.toString() });
+    res.end();
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       const url = new URL(req.url ?? "/", "http://fake");
       const params: Record<string, string> = Object.fromEntries(url.searchParams);
+      if (url.pathname === "/dialog/oauth") return consent(params, res);
       let file: Buffer | undefined;
       const type = String(req.headers["content-type"] ?? "");
       const raw = Buffer.concat(chunks);
@@ -858,6 +876,7 @@ export async function fakeMeta(options: {
 
   return {
     url: `http://127.0.0.1:${port}`,
+    authorizeUrl: `http://127.0.0.1:${port}/dialog/oauth`,
     requests,
     objects,
     comments,

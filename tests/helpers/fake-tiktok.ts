@@ -26,6 +26,8 @@ interface Obj {
 
 export interface FakeTikTok {
   url: string;
+  /** The advertiser authorization page: straight back to redirect_uri with the first `oauth` grant's auth_code and the state. */
+  authorizeUrl: string;
   requests: TikTokRequest[];
   grant(token: string, advertiserIds: string[]): void;
   revoke(token: string): void;
@@ -119,6 +121,7 @@ export async function fakeTikTok(options: {
 
   const fake: FakeTikTok = {
     url: "",
+    authorizeUrl: "",
     requests,
     grant: (token, ids) => tokens.set(token, new Set(ids)),
     revoke: (token) => tokens.delete(token),
@@ -606,6 +609,17 @@ export async function fakeTikTok(options: {
         return answer(40002, "Request body is not valid.");
       }
       requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body, at: Date.now() });
+      if (url.pathname === "/portal/auth") {
+        const grant = [options.oauth ?? []].flat()[0];
+        const redirect = url.searchParams.get("redirect_uri");
+        if (!grant || !redirect || url.searchParams.get("app_id") !== grant.appId) return answer(40001, "app_id or redirect_uri is invalid.");
+        const back = new URL(redirect);
+        back.searchParams.set("auth_code", grant.code);
+        back.searchParams.set("state", url.searchParams.get("state") ?? "");
+        res.writeHead(302, { Location: back.toString() });
+        res.end();
+        return;
+      }
       if (!url.pathname.startsWith(PATH)) return answer(40400, "Not found");
       const route = url.pathname.slice(PATH.length);
       const grants = [options.oauth ?? []].flat();
@@ -645,6 +659,7 @@ export async function fakeTikTok(options: {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.authorizeUrl = `${fake.url}/portal/auth`;
   fake.close = () => new Promise((resolve) => server.close(() => resolve()));
   return fake;
 }

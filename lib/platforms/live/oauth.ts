@@ -30,9 +30,10 @@ function appOrThrow(platform: Platform): { appId: string; appSecret: string } {
 export function authorizeUrl(platform: Platform, options: { state: string; redirectUri: string }): string {
   const { appId } = appOrThrow(platform);
   if (platform === "platform_a") {
-    return metaDialogUrl({ apiVersion: getConfig().platforms.platformA.apiVersion, appId, redirectUri: options.redirectUri, state: options.state });
+    const { apiVersion, authorizeUrl: dialogUrl } = getConfig().platforms.platformA;
+    return metaDialogUrl({ apiVersion, dialogUrl, appId, redirectUri: options.redirectUri, state: options.state });
   }
-  const url = new URL("https://business-api.tiktok.com/portal/auth");
+  const url = new URL(getConfig().platforms.platformB.authorizeUrl);
   url.searchParams.set("app_id", appId);
   url.searchParams.set("state", options.state);
   url.searchParams.set("redirect_uri", options.redirectUri);

@@ -7,10 +7,11 @@ const PLATFORM_NAMES = { platform_a: "Meta", platform_b: "TikTok" } as const;
 /** The Connect choice step: which of the authorized ad accounts to connect and (Meta) which Page the ads publish as. */
 export function ConnectChoice({ grant, error }: { grant: PendingGrantView; error: string | null }) {
   const accountWord = grant.platform === "platform_a" ? "ad accounts" : "advertiser accounts";
+  const headingId = `choose-${grant.id}`;
   return (
     <Card className="mb-6 p-4">
-      <form method="post" action={`/api/ad-accounts/oauth/pending/${grant.id}`} className="space-y-4">
-        <h2 className="text-lg font-semibold">Choose what to connect from {PLATFORM_NAMES[grant.platform]}</h2>
+      <form method="post" action={`/api/ad-accounts/oauth/pending/${grant.id}`} className="space-y-4" aria-labelledby={headingId}>
+        <h2 id={headingId} className="text-lg font-semibold">Choose what to connect from {PLATFORM_NAMES[grant.platform]}</h2>
         {error && <Alert>{error}</Alert>}
         <fieldset className="space-y-2">
           <legend className="font-medium">Which {accountWord}?</legend>

@@ -54,8 +54,8 @@ export async function exchangeMetaAuthorization(options: {
 }
 
 /** Meta's OAuth dialog URL (the dialog lives on www.facebook.com, not the Graph API host). */
-export function metaDialogUrl(options: { apiVersion: string; appId: string; redirectUri: string; state: string }): string {
-  const url = new URL(`https://www.facebook.com/${options.apiVersion}/dialog/oauth`);
+export function metaDialogUrl(options: { apiVersion: string; dialogUrl?: string; appId: string; redirectUri: string; state: string }): string {
+  const url = new URL(options.dialogUrl ?? `https://www.facebook.com/${options.apiVersion}/dialog/oauth`);
   url.searchParams.set("client_id", options.appId);
   url.searchParams.set("redirect_uri", options.redirectUri);
   url.searchParams.set("state", options.state);
