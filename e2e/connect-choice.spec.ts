@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { type FakeMeta, fakeMeta } from "../tests/helpers/fake-meta";
 import { type FakeTikTok, fakeTikTok } from "../tests/helpers/fake-tiktok";
 import { freePort } from "../tests/helpers/ports";
@@ -12,62 +13,74 @@ import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from ".
  * This spec runs its own server: with the platform apps configured, Connect is a link, while the shared
  * e2e server keeps them unset (e2e/ad-accounts.spec.ts checks what the operator is told then).
  */
-let meta: FakeMeta;
-let tiktok: FakeTikTok;
-let server: TestServer;
+interface LivePlatforms {
+  meta: FakeMeta;
+  tiktok: FakeTikTok;
+  server: TestServer;
+}
 
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  meta = await fakeMeta({
-    version: "v24.0",
-    appId: "e2e-meta",
-    appSecret: "e2e-meta-secret",
-    accounts: {
-      act_111: { name: "Acme EU", currency: "EUR", timezone_name: "Europe/Berlin", account_status: 1 },
-      act_222: { name: "Acme US", currency: "USD", timezone_name: "America/Chicago", account_status: 1 },
-      act_333: { name: "Acme JP", currency: "JPY", timezone_name: "Asia/Tokyo", account_status: 1 },
+const liveTest = test.extend<object, { live: LivePlatforms }>({
+  live: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its destructured first parameter
+    async ({}, use) => {
+      const meta = await fakeMeta({
+        version: "v24.0",
+        appId: "e2e-meta",
+        appSecret: "e2e-meta-secret",
+        accounts: {
+          act_111: { name: "Acme EU", currency: "EUR", timezone_name: "Europe/Berlin", account_status: 1 },
+          act_222: { name: "Acme US", currency: "USD", timezone_name: "America/Chicago", account_status: 1 },
+          act_333: { name: "Acme JP", currency: "JPY", timezone_name: "Asia/Tokyo", account_status: 1 },
+        },
+        pages: { "9001": { name: "Acme Brand" }, "9002": { name: "Acme Shop" } },
+        oauth: { code: "meta-three", token: "meta-three-token", accountIds: ["act_111", "act_222", "act_333"], pageIds: ["9001", "9002"] },
+      });
+      const tiktok = await fakeTikTok({
+        advertisers: {
+          "7100000000000000001": { name: "Acme TikTok One", currency: "USD", timezone: "Etc/GMT", status: "STATUS_ENABLE" },
+          "7100000000000000002": { name: "Acme TikTok Two", currency: "USD", timezone: "Etc/GMT", status: "STATUS_ENABLE" },
+        },
+        oauth: {
+          appId: "e2e-tiktok",
+          secret: "e2e-tiktok-secret",
+          code: "tt-two",
+          token: "tt-two-token",
+          advertiserIds: ["7100000000000000001", "7100000000000000002"],
+        },
+      });
+      // The platforms send the browser back to PUBLIC_BASE_URL: the host the browser signs in on.
+      const port = await freePort();
+      const server = await startServer({
+        port,
+        env: {
+          PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+          PLATFORM_A_API_URL: meta.url,
+          PLATFORM_A_API_VERSION: "v24.0",
+          PLATFORM_A_APP_ID: "e2e-meta",
+          PLATFORM_A_APP_SECRET: "e2e-meta-secret",
+          PLATFORM_A_AUTHORIZE_URL: meta.authorizeUrl,
+          PLATFORM_B_API_URL: tiktok.url,
+          PLATFORM_B_APP_ID: "e2e-tiktok",
+          PLATFORM_B_APP_SECRET: "e2e-tiktok-secret",
+          PLATFORM_B_AUTHORIZE_URL: tiktok.authorizeUrl,
+          LEADS_POLL: "0",
+        },
+      });
+      try {
+        await use({ meta, tiktok, server });
+      } finally {
+        await server.stop();
+        await meta.close();
+        await tiktok.close();
+        fs.rmSync(server.dataDir, { recursive: true, force: true });
+      }
     },
-    pages: { "9001": { name: "Acme Brand" }, "9002": { name: "Acme Shop" } },
-    oauth: { code: "meta-three", token: "meta-three-token", accountIds: ["act_111", "act_222", "act_333"], pageIds: ["9001", "9002"] },
-  });
-  tiktok = await fakeTikTok({
-    advertisers: {
-      "7100000000000000001": { name: "Acme TikTok One", currency: "USD", timezone: "Etc/GMT", status: "STATUS_ENABLE" },
-      "7100000000000000002": { name: "Acme TikTok Two", currency: "USD", timezone: "Etc/GMT", status: "STATUS_ENABLE" },
-    },
-    oauth: { appId: "e2e-tiktok", secret: "e2e-tiktok-secret", code: "tt-two", token: "tt-two-token", advertiserIds: ["7100000000000000001", "7100000000000000002"] },
-  });
-  // The platforms send the browser back to PUBLIC_BASE_URL: the host the browser signs in on.
-  const port = await freePort();
-  server = await startServer({
-    port,
-    env: {
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      PLATFORM_A_API_URL: meta.url,
-      PLATFORM_A_API_VERSION: "v24.0",
-      PLATFORM_A_APP_ID: "e2e-meta",
-      PLATFORM_A_APP_SECRET: "e2e-meta-secret",
-      PLATFORM_A_AUTHORIZE_URL: meta.authorizeUrl,
-      PLATFORM_B_API_URL: tiktok.url,
-      PLATFORM_B_APP_ID: "e2e-tiktok",
-      PLATFORM_B_APP_SECRET: "e2e-tiktok-secret",
-      PLATFORM_B_AUTHORIZE_URL: tiktok.authorizeUrl,
-      LEADS_POLL: "0",
-    },
-  });
+    { scope: "worker", timeout: 240_000 },
+  ],
+  baseURL: async ({ live }, use) => use(live.server.url),
 });
 
-test.afterAll(async () => {
-  await server?.stop();
-  await meta?.close();
-  await tiktok?.close();
-  if (server) (await import("node:fs")).rmSync(server.dataDir, { recursive: true, force: true });
-});
-
-// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its destructured first parameter
-test.use({ baseURL: async ({}, use) => use(server.url) });
-
-test("connect choice: Meta with three ad accounts and two Pages, pick two and the second Page, then change the Page; at 1440 px", async ({ page }) => {
+liveTest("connect choice: Meta with three ad accounts and two Pages, pick two and the second Page, then change the Page; at 1440 px", async ({ page }) => {
   await page.setViewportSize(DESKTOP);
   await signUp(page, { workspace: "Choice Co" });
   await page.goto("/dashboard/settings/ad-accounts");
@@ -101,7 +114,7 @@ test("connect choice: Meta with three ad accounts and two Pages, pick two and th
   await expect(table.getByRole("row").filter({ hasText: "act_222" })).toHaveCount(0);
 
   // Change Page: the Pages the account's token may publish as (list_ad_account_pages), then set_ad_account_page.
-  await eu.getByRole("button", { name: "Change the Page of Acme EU" }).click();
+  await eu.getByRole("button", { name: "Change Page of Acme EU" }).click();
   const select = eu.getByLabel("Page for Acme EU");
   await expect(select).toHaveValue("9002");
   await expect(select.getByRole("option")).toHaveText(["Acme Brand", "Acme Shop"]);
@@ -114,7 +127,7 @@ test("connect choice: Meta with three ad accounts and two Pages, pick two and th
   await expectNoAxeViolations(page);
 });
 
-test("connect choice: TikTok with two advertisers, pick one; at 390 px", async ({ page }) => {
+liveTest("connect choice: TikTok with two advertisers, pick one; at 390 px", async ({ page }) => {
   await page.setViewportSize(PHONE);
   await signUp(page, { workspace: "Phone Choice Co" });
   await page.goto("/dashboard/settings/ad-accounts");

@@ -37,7 +37,7 @@ function PageChooser({ account, onSaved, onError }: { account: Account; onSaved:
   });
   if (!open)
     return (
-      <Button size="sm" variant="secondary" onClick={() => setOpen(true)} aria-label={`Change the Page of ${account.name}`}>
+      <Button size="sm" variant="secondary" onClick={() => setOpen(true)} aria-label={`Change Page of ${account.name}`}>
         Change Page
       </Button>
     );
@@ -165,7 +165,7 @@ export function AdAccountsManager({
                                   variant="secondary"
                                   disabled={makeDefault.isPending}
                                   onClick={() => makeDefault.mutate(a)}
-                                  aria-label={`Make ${a.name} the default`}
+                                  aria-label={`Make default: ${a.name}`}
                                 >
                                   Make default
                                 </Button>
