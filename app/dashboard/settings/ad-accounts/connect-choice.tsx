@@ -11,7 +11,9 @@ export function ConnectChoice({ grant, error }: { grant: PendingGrantView; error
   return (
     <Card className="mb-6 p-4">
       <form method="post" action={`/api/ad-accounts/oauth/pending/${grant.id}`} className="space-y-4" aria-labelledby={headingId}>
-        <h2 id={headingId} className="text-lg font-semibold">Choose what to connect from {PLATFORM_NAMES[grant.platform]}</h2>
+        <h2 id={headingId} className="text-lg font-semibold">
+          Choose what to connect from {PLATFORM_NAMES[grant.platform]}
+        </h2>
         {error && <Alert>{error}</Alert>}
         <fieldset className="space-y-2">
           <legend className="font-medium">Which {accountWord}?</legend>
