@@ -21,6 +21,8 @@ const ADVERTISER_2 = "7000000000000000777";
 const IDENTITY = "6990001112223334445";
 const TOKEN = "tt-live-token";
 const CHUNK_THRESHOLD = 40_000;
+/** Our chunk (MEDIA_CHUNK_BYTES): two of the fake's 16 KiB ranges. */
+const CHUNK = 32 * 1024;
 
 let tiktok: FakeTikTok;
 let server: TestServer;
@@ -41,6 +43,7 @@ const serverEnv = () => ({
   PLATFORM_B_APP_ID: "tt-app-1",
   PLATFORM_B_APP_SECRET: "tt-secret-1",
   PLATFORM_B_CHUNK_THRESHOLD_BYTES: String(CHUNK_THRESHOLD),
+  MEDIA_CHUNK_BYTES: String(CHUNK),
   PLATFORM_RETRY_DELAYS_MS: "1000",
   PLATFORM_B_BUSY_WAIT_SECONDS: "3",
   LEADS_POLL: "0",
@@ -156,6 +159,55 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(inLibrary()).toHaveLength(1);
     expect(upload.platform_b.videoId).toBe(inLibrary()[0]!.video_id);
     expect(calls("file/video/ad/search/").at(-1)!.query.get("filtering")).toContain("tt-crash");
+  }, 240_000);
+
+  it("kill -9 during a chunked video push: the restarted push continues the same TikTok upload, resends no finished chunk, and one video is made", async () => {
+    const name = `tt-kill-${Date.now()}.mp4`;
+    const bytes = mp4Video(480, 480, 4);
+    const chunks = Math.ceil(bytes.length / CHUNK);
+    expect(chunks).toBeGreaterThanOrEqual(3);
+    const startsBefore = calls("file/start/upload/").length;
+    // The second of TikTok's ranges in our second chunk is in flight when the server dies: chunk 0 is recorded, chunk 1 is not.
+    const inFlight = CHUNK + tiktok.chunkSize;
+    const hold = tiktok.holdNext("file/transfer/upload/", (b) => Number(b.start_offset) === inFlight);
+    const [id] = await uploadIds(t.key, [{ name, type: "video/mp4", bytes }], { platform: "platform_b", baseUrl: server.url });
+    await hold.arrived;
+    await server.kill();
+    const killedAt = Date.now();
+    hold.release(); // TikTok stores the range in flight; its answer goes nowhere.
+    server = await startServer({ dataDir: server.dataDir, env: serverEnv() });
+    const upload = await finishedUpload(t.key, id!, 120_000, server.url);
+    expect(upload.status).toBe("completed");
+
+    // One upload session, finished once, one video bound from it.
+    const starts = calls("file/start/upload/")
+      .slice(startsBefore)
+      .filter((r) => r.body.name === name);
+    expect(starts).toHaveLength(1);
+    const uploadId = String(
+      calls("file/transfer/upload/").find((r) => r.at < killedAt && Number(r.body.start_offset) === inFlight && r.at >= starts[0]!.at)!.body.upload_id,
+    );
+    const session = tiktok.uploadSessions.get(uploadId)!;
+    expect(session.offset).toBe(bytes.length);
+    expect(session.transfers).toBe(Math.ceil(bytes.length / tiktok.chunkSize)); // every range stored once
+    expect(session.finishes).toBe(1);
+    const made = [...tiktok.videos.values()].filter((v) => String(v.file_name).includes(name));
+    expect(made).toHaveLength(1);
+    expect(made[0]!.signature).toBe(md5(bytes));
+    expect(upload.platform_b.videoId).toBe(made[0]!.video_id);
+
+    const transfers = calls("file/transfer/upload/").filter((r) => r.body.upload_id === uploadId);
+    const afterRestart = transfers.filter((r) => r.at > killedAt).map((r) => Number(r.body.start_offset));
+    // Chunk 0 was acknowledged and recorded: never sent again. Only the chunk in flight (chunk 1) is offered once more, and
+    // TikTok refuses the range it already has with the offset it expects, so the push moves on without storing it twice.
+    expect(afterRestart[0]).toBe(CHUNK);
+    expect(Math.min(...afterRestart)).toBeGreaterThanOrEqual(CHUNK);
+    expect(afterRestart.filter((offset) => offset < 2 * CHUNK)).toEqual([CHUNK]);
+    expect(session.refused).toBe(1);
+
+    const creative = await waitFor(`creative of ${name}`, async () => (await allCreatives(t.key, server.url)).find((c) => c.fileName === name), 60_000);
+    const { pushes } = (await tool("list_creative_pushes", { creativeId: creative.id })).body.result;
+    expect(pushes).toEqual([expect.objectContaining({ state: "ready", chunksDone: chunks, chunksTotal: chunks, externalId: made[0]!.video_id })]);
   }, 240_000);
 
   it("builds a campaign, ad group and ad with TikTok's names; a repeated clientRef makes nothing twice", async () => {

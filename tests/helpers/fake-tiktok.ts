@@ -51,6 +51,10 @@ export interface FakeTikTok {
   videoProcessingPolls: number;
   /** Chunk size /file/start/upload/ and /file/transfer/upload/ ask for. */
   chunkSize: number;
+  /** Chunk upload sessions by upload_id: transfers accepted, transfers refused (a range it already has), finishes. */
+  uploadSessions: Map<string, { size: number; offset: number; transfers: number; refused: number; finishes: number; fileId: string | null }>;
+  /** The next call to `route` matching `params` waits until released (a request in flight while the caller dies); then it is carried out. */
+  holdNext(route: string, params?: (body: Obj) => boolean): { arrived: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -111,7 +115,21 @@ export async function fakeTikTok(options: {
   const videos = new Map<string, Obj>();
   const comments = new Map<string, Obj>();
   const files = new Map<string, Obj>();
-  const sessions = new Map<string, { advertiserId: string; size: number; received: Buffer[]; offset: number; name: string }>();
+  const sessions = new Map<
+    string,
+    {
+      advertiserId: string;
+      size: number;
+      received: Buffer[];
+      offset: number;
+      name: string;
+      transfers: number;
+      refused: number;
+      finishes: number;
+      fileId: string | null;
+    }
+  >();
+  const holds: { route: string; params?: (body: Obj) => boolean; arrive(): void; released: Promise<void> }[] = [];
   const requestIds = new Map<string, string>();
   const delivery = new Map<string, Record<string, string>>();
   const hourlyDelivery = new Map<string, Record<string, string>>(); // "ad|YYYY-MM-DD HH" -> metrics
@@ -162,6 +180,15 @@ export async function fakeTikTok(options: {
     },
     videoProcessingPolls: 1,
     chunkSize: 64 * 1024,
+    uploadSessions: sessions,
+    holdNext: (route, params) => {
+      let arrive!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((r) => (arrive = r));
+      const released = new Promise<void>((r) => (release = r));
+      holds.push({ route, params, arrive, released });
+      return { arrived, release };
+    },
     close: async () => undefined,
   };
 
@@ -282,17 +309,36 @@ export async function fakeTikTok(options: {
         requireFields(body, ["size", "content_type"]);
         if (!["image", "video", "music"].includes(body.content_type)) throw param("content_type: Must be one of: image, video, music.");
         const uploadId = nextId();
-        sessions.set(uploadId, { advertiserId, size: Number(body.size), received: [], offset: 0, name: String(body.name ?? "") });
+        sessions.set(uploadId, {
+          advertiserId,
+          size: Number(body.size),
+          received: [],
+          offset: 0,
+          name: String(body.name ?? ""),
+          transfers: 0,
+          refused: 0,
+          finishes: 0,
+          fileId: null,
+        });
         return { upload_id: uploadId, file_name: body.name, start_offset: 0, end_offset: Math.min(fake.chunkSize, Number(body.size)) };
       }
       case "POST file/transfer/upload/": {
         const advertiserId = advertiserOf(token, body);
         const s = sessions.get(String(body.upload_id));
         if (!s || s.advertiserId !== advertiserId) throw new Refusal(40002, "upload_id is invalid.");
-        if (Number(body.start_offset) !== s.offset) throw new Refusal(40002, `start_offset must be ${s.offset}.`);
+        if (s.fileId) throw new Refusal(40002, "The upload is finished.");
+        // Chunks go in order, each exactly the range the last answer named; a range it already has (a chunk sent
+        // again) is refused with the offset it expects, nothing stored twice (our reading, see docs/decisions.md).
+        if (Number(body.start_offset) !== s.offset) {
+          s.refused++;
+          throw new Refusal(40002, `start_offset must be ${s.offset}.`);
+        }
         const chunk = body.file;
         if (!chunk) throw param("file: Missing data for required field.");
         if (body.signature !== chunk.md5) throw new Refusal(40002, "The signature does not match the chunk's MD5.");
+        const expected = Math.min(s.offset + fake.chunkSize, s.size) - s.offset;
+        if (chunk.size !== expected) throw new Refusal(40002, `file: the chunk at ${s.offset} must be ${expected} bytes.`);
+        s.transfers++;
         s.received.push(chunk.bytes);
         s.offset += chunk.size;
         return { start_offset: s.offset, end_offset: Math.min(s.offset + fake.chunkSize, s.size) };
@@ -302,10 +348,16 @@ export async function fakeTikTok(options: {
         const s = sessions.get(String(body.upload_id));
         if (!s || s.advertiserId !== advertiserId) throw new Refusal(40002, "upload_id is invalid.");
         if (s.offset !== s.size) throw new Refusal(40002, `The upload is incomplete: ${s.offset} of ${s.size} bytes.`);
+        s.finishes++;
+        // A finish sent again (its answer lost) answers the same file (our reading, see docs/decisions.md).
+        if (s.fileId) {
+          const done = files.get(s.fileId)!;
+          return { file_id: done.file_id, file_name: done.file_name, size: done.size, create_time: "2026-01-01 00:00:00" };
+        }
         const bytes = Buffer.concat(s.received);
         const file = { file_id: nextId(), advertiser_id: advertiserId, signature: md5(bytes), size: bytes.length, file_name: s.name };
         files.set(file.file_id, file);
-        sessions.delete(String(body.upload_id));
+        s.fileId = file.file_id;
         return { file_id: file.file_id, file_name: file.file_name, size: file.size, create_time: "2026-01-01 00:00:00" };
       }
       case "POST campaign/create/": {
@@ -648,6 +700,12 @@ export async function fakeTikTok(options: {
       if (failure) {
         failures.delete(route);
         return answer(failure.code, failure.message);
+      }
+      const held = holds.findIndex((h) => h.route === route && (!h.params || h.params(body)));
+      if (held >= 0) {
+        const [hold] = holds.splice(held, 1);
+        hold!.arrive();
+        await hold!.released;
       }
       try {
         answer(0, "OK", handle(token, req.method ?? "GET", route, body));

@@ -2,13 +2,13 @@ import { getDb } from "@/lib/db/client";
 import { localDayHour } from "../../local-time";
 import { markNeedsReconnect } from "../../accounts";
 import type { AdsApi, PlatformAccountInfo } from "../../ads-types";
-import { PlatformError, type AdAccountRef, type PlatformAdapter, type PushRequest, type PushResult } from "../../types";
+import { PlatformError, type AdAccountRef, type ChunkedMediaUploads, type PlatformAdapter, type PushRequest, type PushResult } from "../../types";
 import { accountNotConnected } from "../adapter";
 import { loadAccountCredentials } from "../credentials";
 import { readPlatformBAdvertiser } from "../platform-b";
 import * as ads from "./ads";
 import * as comments from "./comments";
-import { pushMediaToTikTok } from "./media";
+import { finishTikTokSession, pushMediaToTikTok, startTikTokSession, tiktokMediaStatus, transferTikTokChunk } from "./media";
 import { getDailyInsights, getHourlyInsights } from "./reporting";
 import { PLATFORM_B_RULES } from "./rules";
 import { checkAdCreative, checkAdSetWrite } from "../rule-guard";
@@ -51,6 +51,24 @@ export class TikTokLiveAdapter implements PlatformAdapter {
   pushMedia = async (request: PushRequest): Promise<PushResult> => ({
     externalId: await this.call(request.account, (token, a) => pushMediaToTikTok(token, a.advertiserId, request)),
   });
+
+  /** TikTok's chunk upload, phase by phase: lib/media-push records the session and each acknowledged chunk. */
+  readonly chunkedUploads: ChunkedMediaUploads = {
+    startMediaUpload: (request) =>
+      this.call(request.account, async (token, a) => ({ sessionId: await startTikTokSession(token, a.advertiserId, request.sizeBytes, request.fileName) })),
+    uploadChunk: (chunk) =>
+      this.call(chunk.account, async (token, a) => ({
+        nextOffset: await transferTikTokChunk(token, a.advertiserId, chunk.sessionId, chunk.offset, chunk.bytes),
+      })),
+    finishMediaUpload: (request) =>
+      this.call(request.account, async (token, a) => ({
+        externalId: await finishTikTokSession(token, a.advertiserId, request.sessionId, {
+          uploadId: request.uploadId ?? request.sessionId.split(":")[0]!,
+          fileName: request.fileName,
+        }),
+      })),
+    mediaStatus: (account, media) => this.call(account, (token, a) => tiktokMediaStatus(token, a.advertiserId, media)),
+  };
 
   createCampaign: AdsApi["createCampaign"] = (account, write) => this.call(account, (t, a) => ads.createCampaign(t, a, write));
   updateCampaign: AdsApi["updateCampaign"] = (account, id, patch) => this.call(account, (t, a) => ads.updateCampaign(t, a, id, patch));

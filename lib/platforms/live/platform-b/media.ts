@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { getStorage } from "@/lib/storage";
-import { PlatformError, type PushRequest } from "../../types";
+import { PlatformError, type MediaKind, type MediaProcessing, type PushRequest } from "../../types";
 import { getData, id, pageInfo, postForm, postJson } from "./client";
 
 /**
@@ -13,6 +13,9 @@ import { getData, id, pageInfo, postForm, postJson } from "./client";
  * - large videos: /file/start/upload/ -> /file/transfer/upload/ per chunk (signature = the chunk's MD5,
  *   start_offset) -> /file/finish/upload/ (file_id) -> /file/video/ad/upload/ (UPLOAD_BY_FILE_ID);
  * - then /file/video/ad/info/ until the video is `displayable` -> video_id.
+ * A video larger than MEDIA_CHUNK_BYTES is driven by lib/media-push through the session functions at the
+ * end of this file (startTikTokSession / transferTikTokChunk / finishTikTokSession / tiktokMediaStatus),
+ * which record each acknowledged chunk, so a push cut short resumes the same TikTok upload.
  */
 
 /** Above this, videos go through the chunk upload (TikTok answers each chunk's range). */
@@ -135,7 +138,7 @@ export async function finishChunkUpload(token: string, advertiserId: string, ses
 }
 
 /** Moves the finished file from the file repository into the creative library. */
-export async function bindVideoFile(token: string, advertiserId: string, fileId: string, request: PushRequest): Promise<string> {
+export async function bindVideoFile(token: string, advertiserId: string, fileId: string, request: Pick<PushRequest, "uploadId" | "fileName">): Promise<string> {
   const form = new FormData();
   form.set("advertiser_id", advertiserId);
   form.set("upload_type", "UPLOAD_BY_FILE_ID");
@@ -180,7 +183,7 @@ const videoSearch = z.object({ list: z.array(z.object({ video_id: id, file_name:
  * The video an earlier attempt of this upload already put in the library (its file name carries the
  * upload id): a push re-run after a crash or a lost answer finds it instead of uploading a second copy.
  */
-export async function findUploadedVideo(token: string, advertiserId: string, request: PushRequest): Promise<string | null> {
+export async function findUploadedVideo(token: string, advertiserId: string, request: Pick<PushRequest, "uploadId" | "fileName">): Promise<string | null> {
   const name = libraryFileName(request);
   const { list } = await getData(
     token,
@@ -203,4 +206,117 @@ export async function pushMediaToTikTok(token: string, advertiserId: string, req
       : await uploadSmallVideo(token, advertiserId, request));
   await waitVideoUsable(token, advertiserId, videoId);
   return videoId;
+}
+
+/**
+ * Our record of a TikTok chunk upload (MediaPush.sessionId): TikTok's upload_id and the length of the
+ * first range it named (what a resumed push sends per transfer; TikTok names the same length each time).
+ */
+export function encodeTikTokSession(session: ChunkSession): string {
+  return `${session.uploadId}:${session.endOffset - session.startOffset}`;
+}
+
+export function decodeTikTokSession(recorded: string): { uploadId: string; rangeBytes: number } {
+  const [uploadId, rangeBytes] = recorded.split(":");
+  const bytes = Number(rangeBytes);
+  if (!uploadId || !Number.isInteger(bytes) || bytes <= 0)
+    throw new PlatformError("upstream_error", "the recorded platform_b upload session is unreadable", { retryable: false });
+  return { uploadId, rangeBytes: bytes };
+}
+
+export async function startTikTokSession(token: string, advertiserId: string, sizeBytes: number, fileName: string): Promise<string> {
+  const data = await postJson(
+    token,
+    "file/start/upload/",
+    { advertiser_id: advertiserId, size: sizeBytes, content_type: "video", name: fileName.slice(0, 100) },
+    z.object({ upload_id: id, start_offset: z.coerce.number(), end_offset: z.coerce.number() }),
+    "the chunk upload start",
+  );
+  if (!(data.end_offset > data.start_offset))
+    throw new PlatformError("upstream_error", "platform_b answered the chunk upload start without a range", { retryable: true });
+  return encodeTikTokSession({ uploadId: data.upload_id, startOffset: data.start_offset, endOffset: data.end_offset });
+}
+
+/** The offset TikTok expects, from its refusal of a transfer at another start_offset ("start_offset must be N"). */
+function expectedOffset(err: unknown): number | null {
+  if (!(err instanceof PlatformError) || err.code !== "invalid_input") return null;
+  const match = err.message.match(/start_offset must be (\d+)/);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * Sends our chunk [offset, offset + bytes.length) as one /file/transfer/upload/ per TikTok range inside
+ * it (each with its MD5 and start_offset). A range TikTok already has (the chunk in flight at a crash)
+ * is refused with the offset it expects, which moves us past it instead of failing. Answers the offset
+ * TikTok wants next.
+ */
+export async function transferTikTokChunk(token: string, advertiserId: string, recorded: string, offset: number, bytes: Buffer): Promise<number> {
+  const session = decodeTikTokSession(recorded);
+  const chunkEnd = offset + bytes.length;
+  let start = offset;
+  let refusals = 0;
+  while (start < chunkEnd) {
+    const end = Math.min(chunkEnd, start + session.rangeBytes);
+    const part = bytes.subarray(start - offset, end - offset);
+    try {
+      const form = new FormData();
+      form.set("advertiser_id", advertiserId);
+      form.set("upload_id", session.uploadId);
+      form.set("signature", md5(part));
+      form.set("start_offset", String(start));
+      form.set("file", new Blob([new Uint8Array(part)], { type: "application/octet-stream" }), "chunk");
+      const data = await postForm(
+        token,
+        "file/transfer/upload/",
+        form,
+        z.object({ start_offset: z.coerce.number(), end_offset: z.coerce.number() }),
+        "a chunk transfer",
+      );
+      if (!(data.start_offset > start))
+        throw new PlatformError("upstream_error", `platform_b did not move past byte ${start} of the chunk upload`, { retryable: true });
+      start = data.start_offset;
+    } catch (err) {
+      const expected = expectedOffset(err);
+      if (expected === null || ++refusals > 3) throw err;
+      if (expected < offset) {
+        throw new PlatformError("upstream_error", `platform_b asks again for byte ${expected}, before the chunk at ${offset} it acknowledged`, {
+          retryable: false,
+        });
+      }
+      start = expected;
+    }
+  }
+  return start;
+}
+
+/**
+ * Closes the upload and binds its file into the library once: the video an earlier attempt already
+ * bound (found by its file name, which carries the upload id) is answered instead; TikTok answers a
+ * repeated finish with the same file, and a bind refused as a duplicate name is looked up again.
+ */
+export async function finishTikTokSession(
+  token: string,
+  advertiserId: string,
+  recorded: string,
+  request: Pick<PushRequest, "uploadId" | "fileName">,
+): Promise<string> {
+  const { uploadId } = decodeTikTokSession(recorded);
+  const found = await findUploadedVideo(token, advertiserId, request);
+  if (found) return found;
+  const fileId = await finishChunkUpload(token, advertiserId, { uploadId, startOffset: 0, endOffset: 0 });
+  try {
+    return await bindVideoFile(token, advertiserId, fileId, request);
+  } catch (err) {
+    if (err instanceof PlatformError && /\(code 40911\)/.test(err.message)) {
+      const bound = await findUploadedVideo(token, advertiserId, request);
+      if (bound) return bound;
+    }
+    throw err;
+  }
+}
+
+/** Where TikTok is with pushed media, for lib/media-push's processing checks (images are usable at once). */
+export async function tiktokMediaStatus(token: string, advertiserId: string, media: { externalId: string; kind: MediaKind }): Promise<MediaProcessing> {
+  if (media.kind === "image") return { state: "ready" };
+  return (await videoUsable(token, advertiserId, media.externalId)) ? { state: "ready" } : { state: "processing" };
 }
