@@ -94,6 +94,9 @@ test("a failed upload shows its error and can be retried to completion, then dis
   await signUp(page);
   await switchToPro(page);
   await page.goto("/dashboard/uploads");
+  // The job list renders on the client: once it shows, the page is hydrated and the select and file input are wired
+  // (CI lost this upload once: the file was chosen before hydration and no row ever appeared).
+  await expect(page.getByText("No uploads yet")).toBeVisible();
   await page.getByLabel("Push to").selectOption("platform_b");
   await page.getByTestId("upload-input").setInputFiles([{ name: "sandbox-fail-once.png", mimeType: "image/png", buffer: await pngImage(200, 200) }]);
   const row = page.locator('[data-testid="upload-row"][data-file="sandbox-fail-once.png"]');
@@ -188,6 +191,7 @@ test("the library, the creative page and a video show thumbnails, not originals,
   await switchToPro(page);
   // A 3000 × 2000 photo and a video, uploaded as a marketer would.
   await page.goto("/dashboard/uploads");
+  await expect(page.getByText("No uploads yet")).toBeVisible(); // hydrated: the file input is wired
   await page.getByTestId("upload-input").setInputFiles([
     { name: "photo.png", mimeType: "image/png", buffer: await pngImage(3000, 2000) },
     { name: "clip.mp4", mimeType: "video/mp4", buffer: mp4Video(640, 360, 2) },
