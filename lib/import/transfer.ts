@@ -7,7 +7,7 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { MediaFormat } from "@/lib/platforms/media-signature";
 import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
-import { startUploadJobs } from "@/lib/uploads/accept-uploads";
+import { afterUploadJobsEnqueued, enqueueUploadJobs } from "@/lib/uploads/accept-uploads";
 import { safeFileName } from "@/lib/uploads/file-name";
 import { MediaInspector } from "@/lib/uploads/inspect-media-stream";
 import { differenceHash, hammingDistance, hasStructure, NEAR_DUPLICATE_BITS } from "./perceptual-hash";
@@ -80,8 +80,8 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
   }
 
   const perceptual = stored.format.kind === "image" ? await nearDuplicate(item.workspaceId, item.id, storageKey) : null;
-  await db.$transaction([
-    db.upload.create({
+  const wake = await db.$transaction(async (tx) => {
+    await tx.upload.create({
       data: {
         id: uploadId,
         workspaceId: item.workspaceId,
@@ -94,8 +94,8 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
         storageKey,
         platform: run.platform,
       },
-    }),
-    db.importItem.update({
+    });
+    await tx.importItem.update({
       where: { id: item.id },
       data: {
         status: "imported",
@@ -106,9 +106,10 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
         nearDuplicateOf: perceptual?.of ?? null,
         finishedAt: new Date(),
       },
-    }),
-  ]);
-  await startUploadJobs(item.workspaceId, [{ id: uploadId, jobRun: 1 }]);
+    });
+    return enqueueUploadJobs(tx, item.workspaceId, [{ id: uploadId, jobRun: 1 }]);
+  });
+  await afterUploadJobsEnqueued(wake, item.workspaceId, [uploadId]);
   return { status: "imported", uploadId };
 }
 

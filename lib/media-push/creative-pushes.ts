@@ -1,10 +1,10 @@
 import type { Principal } from "@/lib/auth/principal";
 import { isCreativeVisible } from "@/lib/creatives/list-creatives";
-import { getDb } from "@/lib/db/client";
+import { getDb, sqlOf } from "@/lib/db/client";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { Prisma, type AdAccount, type Creative, type MediaPush } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
-import { sendEvent } from "@/lib/jobs/outbox";
+import { enqueueInTransaction } from "@/lib/jobs/outbox";
 import { reconnectHint } from "@/lib/platforms";
 import { MEDIA_PUSH_REQUESTED_EVENT, toMediaPush, type MediaPushRequestedData } from "./schema";
 import { failPush, isChunked, requeuedPush, transferOnce } from "./transfer";
@@ -31,35 +31,48 @@ export async function mediaIdOnAccount(
   return account.platform === "platform_a" ? (upload.platformAImageHash ?? upload.platformAVideoId) : (upload.platformBImageId ?? upload.platformBVideoId);
 }
 
-/** The creative's push to the account: the existing one, or a new queued one (a failed one starts over as the next run). */
-async function openCreativePush(creative: Creative, account: AdAccount): Promise<{ push: MediaPush; fresh: boolean }> {
+/**
+ * The creative's push to the account: the existing one, or a new queued one (a failed one starts over as the next run).
+ * With `startJob`, a fresh push's job event commits with it, so a push is never left queued with no job.
+ */
+async function openCreativePush(creative: Creative, account: AdAccount, startJob: boolean): Promise<{ push: MediaPush; fresh: boolean }> {
   const db = getDb();
   const key = { creativeId_adAccountId: { creativeId: creative.id, adAccountId: account.id } };
   const existing = await db.mediaPush.findUnique({ where: key });
   if (existing && existing.state !== "failed") return { push: existing, fresh: false };
-  if (existing) {
-    const { count } = await db.mediaPush.updateMany({
-      where: { id: existing.id, jobRun: existing.jobRun, state: "failed" },
-      data: requeuedPush(existing.jobRun + 1),
-    });
-    return { push: await db.mediaPush.findUniqueOrThrow({ where: key }), fresh: count > 0 };
-  }
   try {
-    const push = await db.mediaPush.create({
-      data: {
-        id: newId("mpush"),
-        workspaceId: creative.workspaceId,
-        adAccountId: account.id,
-        platform: account.platform,
-        creativeId: creative.id,
-        fileName: creative.fileName,
-        kind: creative.kind,
-        contentType: creative.contentType,
-        sizeBytes: creative.sizeBytes,
-        storageKey: creative.storageKey,
-      },
+    const { push, fresh, wake } = await db.$transaction(async (tx) => {
+      let opened: { push: MediaPush; fresh: boolean };
+      if (existing) {
+        const { count } = await tx.mediaPush.updateMany({
+          where: { id: existing.id, jobRun: existing.jobRun, state: "failed" },
+          data: requeuedPush(existing.jobRun + 1),
+        });
+        opened = { push: await tx.mediaPush.findUniqueOrThrow({ where: key }), fresh: count > 0 };
+      } else {
+        opened = {
+          push: await tx.mediaPush.create({
+            data: {
+              id: newId("mpush"),
+              workspaceId: creative.workspaceId,
+              adAccountId: account.id,
+              platform: account.platform,
+              creativeId: creative.id,
+              fileName: creative.fileName,
+              kind: creative.kind,
+              contentType: creative.contentType,
+              sizeBytes: creative.sizeBytes,
+              storageKey: creative.storageKey,
+            },
+          }),
+          fresh: true,
+        };
+      }
+      const wake = startJob && opened.fresh ? await enqueueInTransaction(sqlOf(tx), [pushJobEvent(opened.push)]) : async () => undefined;
+      return { ...opened, wake };
     });
-    return { push, fresh: true };
+    await wake();
+    return { push, fresh };
   } catch (err) {
     if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
     return { push: await db.mediaPush.findUniqueOrThrow({ where: key }), fresh: false };
@@ -84,14 +97,12 @@ async function requireActiveAccount(principal: Principal, adAccountId: string): 
   return account;
 }
 
-async function startPushJob(push: MediaPush): Promise<void> {
-  await sendEvent([
-    {
-      name: MEDIA_PUSH_REQUESTED_EVENT,
-      id: `${push.id}-run-${push.jobRun}`,
-      data: { pushId: push.id, workspaceId: push.workspaceId, jobRun: push.jobRun } satisfies MediaPushRequestedData as unknown as Record<string, unknown>,
-    },
-  ]);
+function pushJobEvent(push: MediaPush) {
+  return {
+    name: MEDIA_PUSH_REQUESTED_EVENT,
+    id: `${push.id}-run-${push.jobRun}`,
+    data: { pushId: push.id, workspaceId: push.workspaceId, jobRun: push.jobRun } satisfies MediaPushRequestedData as unknown as Record<string, unknown>,
+  };
 }
 
 /**
@@ -103,14 +114,13 @@ export async function sendCreativeToAdAccount(principal: Principal, input: { cre
   const account = await requireActiveAccount(principal, input.adAccountId);
   const legacyId = await mediaIdOnAccount(creative, account);
   if (legacyId) {
-    const { push } = await openCreativePush(creative, account);
+    const { push } = await openCreativePush(creative, account, false);
     if (push.state !== "ready") {
       await getDb().mediaPush.updateMany({ where: { id: push.id, state: "queued" }, data: { state: "ready", externalId: legacyId, finishedAt: new Date() } });
     }
     return { push: toMediaPush(await getDb().mediaPush.findUniqueOrThrow({ where: { id: push.id } })), sent: false };
   }
-  const { push, fresh } = await openCreativePush(creative, account);
-  if (fresh) await startPushJob(push);
+  const { push, fresh } = await openCreativePush(creative, account, true);
   return { push: toMediaPush(push), sent: fresh };
 }
 
@@ -133,7 +143,7 @@ export type MediaForAd = { mediaId: string } | { pending: MediaPush; fresh: bool
 export async function ensureMediaOnAccount(creative: Creative, account: AdAccount): Promise<MediaForAd> {
   const present = await mediaIdOnAccount(creative, account);
   if (present) return { mediaId: present };
-  const { push, fresh } = await openCreativePush(creative, account);
+  const { push, fresh } = await openCreativePush(creative, account, false);
   if (isChunked(creative.kind, creative.sizeBytes)) return { pending: push, fresh };
   const outcome = await transferOnce(push.id, { jobRun: push.jobRun, attempt: 1 });
   if (outcome.ok) return { mediaId: outcome.externalId };

@@ -3,11 +3,12 @@ import { pipeline } from "node:stream/promises";
 import type { Principal } from "@/lib/auth/principal";
 import { authorize } from "@/lib/auth/authorize";
 import { findVisibleCreative } from "@/lib/creatives/list-creatives";
-import { getDb } from "@/lib/db/client";
+import { getDb, sqlOf } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors";
 import { canUseFolder } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
-import { sendEvent } from "@/lib/jobs/outbox";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { enqueueInTransaction } from "@/lib/jobs/outbox";
 import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
 import { MediaInspector } from "./inspect-media-stream";
 import { UPLOAD_LIMITS } from "./limits";
@@ -68,6 +69,7 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
   const storage = getStorage();
   const written: string[] = [];
   const files: StoredFile[] = [];
+  let wake: () => Promise<void> = async () => undefined;
   const checked: { platform?: PlatformName; folderId?: string; versionOf?: VersionTarget } = {};
   const seenFields = new Set<string>();
   let fileCount = 0;
@@ -115,51 +117,72 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
     if (checked.folderId === undefined && principal.folderIds && !target) {
       throw badRequest("folderId is required: your access is limited to specific folders");
     }
-    await getDb().upload.createMany({
-      data: files.map((f) => ({
-        id: f.id,
-        workspaceId: principal.workspaceId,
-        folderId: target ? target.folderId : (checked.folderId ?? null),
-        versionOfCreativeId: target?.id ?? null,
-        createdById: principal.userId,
-        fileName: f.fileName,
-        kind: f.kind,
-        contentType: f.contentType,
-        sizeBytes: f.sizeBytes,
-        storageKey: f.storageKey,
-        platform: checked.platform ?? "platform_a",
-      })),
+    const jobs = files.map((f) => ({ id: f.id, jobRun: 1, versionOf: target?.id ?? null }));
+    wake = await getDb().$transaction(async (tx) => {
+      await tx.upload.createMany({
+        data: files.map((f) => ({
+          id: f.id,
+          workspaceId: principal.workspaceId,
+          folderId: target ? target.folderId : (checked.folderId ?? null),
+          versionOfCreativeId: target?.id ?? null,
+          createdById: principal.userId,
+          fileName: f.fileName,
+          kind: f.kind,
+          contentType: f.contentType,
+          sizeBytes: f.sizeBytes,
+          storageKey: f.storageKey,
+          platform: checked.platform ?? "platform_a",
+        })),
+      });
+      return enqueueUploadJobs(tx, principal.workspaceId, jobs);
     });
   } catch (err) {
     await discardStoredFiles(written, "uploads not recorded");
     throw err;
   }
 
-  await startUploadJobs(
+  await afterUploadJobsEnqueued(
+    wake,
     principal.workspaceId,
-    files.map((f) => ({ id: f.id, jobRun: 1, versionOf: checked.versionOf?.id ?? null })),
+    files.map((f) => f.id),
   );
   return { uploads: files.map((f) => ({ id: f.id, status: "processing" as const })) };
 }
 
+/** An upload whose job is to start: a new one (jobRun 1) or one run again. `versionOf` picks the version job. */
+export interface UploadJobStart {
+  id: string;
+  jobRun: number;
+  versionOf?: string | null;
+}
+
 /**
- * Emits `upload/requested` for committed uploads. If the event cannot be recorded, the
- * uploads are marked failed (retryable) rather than left "processing" with no job.
+ * Stores the uploads' job events in the transaction `tx` that records (or requeues) them, so an
+ * upload is never left "processing" with no job, even when the process dies right after the commit.
+ * Pass what it returns to `afterUploadJobsEnqueued` once the transaction has committed.
  */
-export async function startUploadJobs(workspaceId: string, uploads: { id: string; jobRun: number; versionOf?: string | null }[]): Promise<void> {
-  if (!uploads.length) return;
+export function enqueueUploadJobs(tx: Prisma.TransactionClient, workspaceId: string, uploads: UploadJobStart[]): Promise<() => Promise<void>> {
+  return enqueueInTransaction(
+    sqlOf(tx),
+    uploads.map((u) => ({
+      name: u.versionOf ? UPLOAD_VERSION_REQUESTED_EVENT : UPLOAD_REQUESTED_EVENT,
+      id: `${u.id}-run-${u.jobRun}`,
+      data: { uploadId: u.id, workspaceId, jobRun: u.jobRun } satisfies UploadRequestedData as unknown as Record<string, unknown>,
+    })),
+  );
+}
+
+/**
+ * Wakes the job runner, or (Inngest) sends the events. If that send fails, the uploads are marked
+ * failed (retryable) rather than left "processing" with no job.
+ */
+export async function afterUploadJobsEnqueued(wake: () => Promise<void>, workspaceId: string, uploadIds: string[]): Promise<void> {
   try {
-    await sendEvent(
-      uploads.map((u) => ({
-        name: u.versionOf ? UPLOAD_VERSION_REQUESTED_EVENT : UPLOAD_REQUESTED_EVENT,
-        id: `${u.id}-run-${u.jobRun}`,
-        data: { uploadId: u.id, workspaceId, jobRun: u.jobRun } satisfies UploadRequestedData as unknown as Record<string, unknown>,
-      })),
-    );
+    await wake();
   } catch (err) {
     console.error("[uploads] could not start upload jobs", err);
     await getDb().upload.updateMany({
-      where: { id: { in: uploads.map((u) => u.id) }, workspaceId, status: "processing" },
+      where: { id: { in: uploadIds }, workspaceId, status: "processing" },
       data: { status: "failed", error: "The upload job could not be started; retry the upload", finishedAt: new Date() },
     });
   }

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/errors";
 import { folderScope } from "@/lib/folders/access";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
-import { startUploadJobs } from "./accept-uploads";
+import { afterUploadJobsEnqueued, enqueueUploadJobs } from "./accept-uploads";
 import { releaseStoredMedia } from "./release-media";
 import { toUpload, type Upload } from "./upload-schema";
 
@@ -35,19 +35,21 @@ export async function getUpload(principal: Principal, input: { id: string }): Pr
 
 /** Runs a failed upload's job again (status back to processing); 404 unless the upload is failed. */
 export async function retryUpload(principal: Principal, input: { id: string }): Promise<{ upload: { id: string; status: "processing" } }> {
-  const db = getDb();
   const where = { id: input.id, status: "failed" as const, ...(await visibleUploads(principal)) };
-  // Conditional on "failed", so two concurrent retries start exactly one job run.
-  const { count } = await db.upload.updateMany({
-    where,
-    data: { status: "processing", error: null, finishedAt: null, jobRun: { increment: 1 } },
+  const wake = await getDb().$transaction(async (tx) => {
+    // Conditional on "failed", so two concurrent retries start exactly one job run.
+    const { count } = await tx.upload.updateMany({
+      where,
+      data: { status: "processing", error: null, finishedAt: null, jobRun: { increment: 1 } },
+    });
+    if (count === 0) throw notFound("Failed upload");
+    const row = await tx.upload.findFirstOrThrow({
+      where: { id: input.id, workspaceId: principal.workspaceId },
+      select: { jobRun: true, versionOfCreativeId: true },
+    });
+    return enqueueUploadJobs(tx, principal.workspaceId, [{ id: input.id, jobRun: row.jobRun, versionOf: row.versionOfCreativeId }]);
   });
-  if (count === 0) throw notFound("Failed upload");
-  const row = await db.upload.findFirstOrThrow({
-    where: { id: input.id, workspaceId: principal.workspaceId },
-    select: { jobRun: true, versionOfCreativeId: true },
-  });
-  await startUploadJobs(principal.workspaceId, [{ id: input.id, jobRun: row.jobRun, versionOf: row.versionOfCreativeId }]);
+  await afterUploadJobsEnqueued(wake, principal.workspaceId, [input.id]);
   return { upload: { id: input.id, status: "processing" } };
 }
 
