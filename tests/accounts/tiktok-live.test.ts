@@ -158,6 +158,23 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(video.upload.platform_b.videoId).toBe(stored!.video_id);
   }, 120_000);
 
+  it("a video above MEDIA_CHUNK_BYTES but under TikTok's chunk upload minimum goes in one /file/video/ad/upload/", async () => {
+    const bytes = mp4Video(360, 480, 1);
+    expect(bytes.length).toBeGreaterThan(CHUNK);
+    expect(bytes.length).toBeLessThanOrEqual(CHUNK_THRESHOLD);
+    const starts = calls("file/start/upload/").length;
+    const mid = await pushed({ name: "tt-mid.mp4", type: "video/mp4", bytes });
+    expect(mid.upload.status).toBe("completed");
+    expect(calls("file/start/upload/").length).toBe(starts);
+    expect(calls("file/video/ad/upload/").at(-1)!.body).toMatchObject({
+      advertiser_id: ADVERTISER,
+      upload_type: "UPLOAD_BY_FILE",
+      video_signature: md5(bytes),
+    });
+    const stored = [...tiktok.videos.values()].find((v) => String(v.file_name).endsWith("tt-mid.mp4"))!;
+    expect(mid.upload.platform_b.videoId).toBe(stored.video_id);
+  }, 120_000);
+
   it("a server killed (SIGKILL) while TikTok processes a pushed video resumes the push: one video in the library, the upload completed with it", async () => {
     tiktok.videoProcessingPolls = 1_000_000;
     const bytes = mp4Video(480, 480, 4);
