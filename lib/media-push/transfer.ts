@@ -57,8 +57,10 @@ export async function transferOnce(pushId: string, run: { jobRun: number; attemp
   const api = adapterFor(account);
   try {
     // An adapter without a chunked session API sends large files inside pushMedia (its own chunk loop).
-    if (!isChunked(push.kind, push.sizeBytes) || !api.chunkedUploads) return await pushInOneRequest(push, account, api, run);
-    return await pushInChunks(push, account, api.chunkedUploads, run);
+    const sessions = api.chunkedUploads;
+    if (!isChunked(push.kind, push.sizeBytes) || !sessions || push.sizeBytes <= (sessions.chunkedAboveBytes ?? 0))
+      return await pushInOneRequest(push, account, api, run);
+    return await pushInChunks(push, account, sessions, run);
   } catch (err) {
     if (err instanceof PlatformError) {
       const wait = platformWaitSeconds(err);

@@ -93,6 +93,8 @@ export interface MediaUploadFinish {
 
 /** A resumable (chunked) upload session API; see MediaUploadStart. */
 export interface ChunkedMediaUploads {
+  /** The platform opens sessions only for files larger than this (TikTok: 20 MB at least); smaller ones go in one request. */
+  readonly chunkedAboveBytes?: number;
   /** Opens a session for the whole file. */
   startMediaUpload(request: MediaUploadStart): Promise<MediaUploadSession>;
   /** Sends one chunk; idempotent per offset. */

@@ -59,6 +59,8 @@ beforeAll(async () => {
     identities: { [ADVERTISER_2]: ["6990000000000000222"] },
   });
   tiktok.chunkSize = 16 * 1024;
+  // TikTok's chunk upload takes 20 MB files at least; here the adapter's threshold, lowered alike.
+  tiktok.minChunkUploadBytes = CHUNK_THRESHOLD;
   tiktok.videoProcessingPolls = 2;
   server = await startServer({ dataDir: tempDataDir("tiktok"), env: serverEnv() });
   t = await createTenant({ dataDir: server.dataDir });
@@ -126,6 +128,17 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(accepted!.at - refused!.at).toBeGreaterThanOrEqual(3000);
   }, 120_000);
 
+  it("an image upload whose answer was lost is found by its name (40911, /file/name/check/) on the next attempt, not uploaded twice", async () => {
+    tiktok.dropNextAnswer("file/image/ad/upload/");
+    const count = tiktok.images.size;
+    const lost = await pushed({ name: "tt-lost.png", type: "image/png", bytes: await pngImage(360, 360) });
+    expect(lost.upload.status).toBe("completed");
+    expect(tiktok.images.size).toBe(count + 1);
+    const stored = [...tiktok.images.values()].at(-1)!;
+    expect(lost.upload.platform_b.imageId).toBe(stored.image_id);
+    expect(calls("file/name/check/").at(-1)!.query.get("file_type")).toBe("IMAGE");
+  }, 120_000);
+
   it("pushes a large video in chunks (start, transfer per chunk with its MD5, finish, bind by file id) and waits until it is displayable", async () => {
     const bytes = mp4Video(480, 480, 3);
     expect(bytes.length).toBeGreaterThan(CHUNK_THRESHOLD);
@@ -143,6 +156,23 @@ describe("platform_b live (TikTok API for Business)", () => {
     const [stored] = [...tiktok.videos.values()];
     expect(stored!.signature).toBe(md5(bytes));
     expect(video.upload.platform_b.videoId).toBe(stored!.video_id);
+  }, 120_000);
+
+  it("a video above MEDIA_CHUNK_BYTES but under TikTok's chunk upload minimum goes in one /file/video/ad/upload/", async () => {
+    const bytes = mp4Video(360, 480, 1);
+    expect(bytes.length).toBeGreaterThan(CHUNK);
+    expect(bytes.length).toBeLessThanOrEqual(CHUNK_THRESHOLD);
+    const starts = calls("file/start/upload/").length;
+    const mid = await pushed({ name: "tt-mid.mp4", type: "video/mp4", bytes });
+    expect(mid.upload.status).toBe("completed");
+    expect(calls("file/start/upload/").length).toBe(starts);
+    expect(calls("file/video/ad/upload/").at(-1)!.body).toMatchObject({
+      advertiser_id: ADVERTISER,
+      upload_type: "UPLOAD_BY_FILE",
+      video_signature: md5(bytes),
+    });
+    const stored = [...tiktok.videos.values()].find((v) => String(v.file_name).endsWith("tt-mid.mp4"))!;
+    expect(mid.upload.platform_b.videoId).toBe(stored.video_id);
   }, 120_000);
 
   it("a server killed (SIGKILL) while TikTok processes a pushed video resumes the push: one video in the library, the upload completed with it", async () => {
@@ -406,9 +436,14 @@ describe("platform_b live (TikTok API for Business)", () => {
       ["Total scam, avoid", "hidden"],
     ]);
 
-    await result("delete_ad_comments", { ids: [inboxScam.id] });
-    expect(calls("comment/delete/").at(-1)!.body).toEqual({ advertiser_id: ADVERTISER, comment_id: scam.comment_id });
-    expect(tiktok.comments.has(scam.comment_id)).toBe(false);
+    // TikTok's /comment/delete/ removes only the advertiser's own comments: a viewer's is refused before any call, and stays.
+    const deletes = calls("comment/delete/").length;
+    const { results } = await result("delete_ad_comments", { ids: [inboxScam.id] });
+    expect(results).toEqual([
+      { id: inboxScam.id, ok: false, error: { code: "invalid_input", message: expect.stringMatching(/only the advertiser's own comments.*hide it instead/) } },
+    ]);
+    expect(calls("comment/delete/").length).toBe(deletes);
+    expect(tiktok.comments.has(scam.comment_id)).toBe(true);
   }, 60_000);
 
   it("maps TikTok's codes: 40100 -> upstream_busy, 40002 -> invalid_input with TikTok's message, 5xxxx -> upstream_error", async () => {

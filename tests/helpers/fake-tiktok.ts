@@ -35,6 +35,8 @@ export interface FakeTikTok {
   throttle(n: number): void;
   /** The next call to `route` (e.g. "adgroup/update/") answers this code and message. */
   failNext(route: string, code: number, message: string): void;
+  /** The next call to `route` is carried out but answered 50002 (system timeout), as when its answer is lost. */
+  dropNextAnswer(route: string): void;
   campaigns: Map<string, Obj>;
   adgroups: Map<string, Obj>;
   ads: Map<string, Obj>;
@@ -51,6 +53,8 @@ export interface FakeTikTok {
   videoProcessingPolls: number;
   /** Chunk size /file/start/upload/ and /file/transfer/upload/ ask for. */
   chunkSize: number;
+  /** The smallest file /file/start/upload/ takes (TikTok: 20 MB); tests lower it with the adapter's threshold. */
+  minChunkUploadBytes: number;
   /** Chunk upload sessions by upload_id: transfers accepted, transfers refused (a range it already has), finishes. */
   uploadSessions: Map<string, { size: number; offset: number; transfers: number; refused: number; finishes: number; fileId: string | null }>;
   /** The next call to `route` matching `params` waits until released (a request in flight while the caller dies); then it is carried out. */
@@ -86,6 +90,20 @@ function parseList(value: unknown, name: string): string[] {
   if (!Array.isArray(v)) throw param(`${name}: Not a valid list.`);
   return v.map(String);
 }
+/** What the image endpoints answer for an image (its documented fields). */
+const imageOut = (i: Obj) => ({
+  image_id: i.image_id,
+  material_id: i.material_id,
+  file_name: i.file_name,
+  signature: i.signature,
+  size: i.size,
+  width: i.width,
+  height: i.height,
+  format: i.format,
+  displayable: i.displayable,
+});
+/** What /file/finish/upload/ answers for the file it made. */
+const fileOut = (f: Obj) => ({ file_id: f.file_id, file_name: f.file_name, signature: f.signature, size: f.size, create_time: "2026-01-01 00:00:00" });
 function requireFields(body: Obj, fields: string[]) {
   for (const f of fields) if (body[f] === undefined || body[f] === null || body[f] === "") throw param(`${f}: Missing data for required field.`);
 }
@@ -135,6 +153,7 @@ export async function fakeTikTok(options: {
   const hourlyDelivery = new Map<string, Record<string, string>>(); // "ad|YYYY-MM-DD HH" -> metrics
   let throttled = 0;
   const failures = new Map<string, { code: number; message: string }>();
+  const dropped = new Set<string>();
   let n = 0;
 
   const fake: FakeTikTok = {
@@ -147,6 +166,9 @@ export async function fakeTikTok(options: {
       throttled = count;
     },
     failNext: (route, code, message) => failures.set(route, { code, message }),
+    dropNextAnswer: (route) => {
+      dropped.add(route);
+    },
     campaigns,
     adgroups,
     ads,
@@ -180,6 +202,7 @@ export async function fakeTikTok(options: {
     },
     videoProcessingPolls: 1,
     chunkSize: 64 * 1024,
+    minChunkUploadBytes: 20 * 1024 * 1024,
     uploadSessions: sessions,
     holdNext: (route, params) => {
       let arrive!: () => void;
@@ -242,20 +265,47 @@ export async function fakeTikTok(options: {
         if ((body.upload_type ?? "UPLOAD_BY_FILE") !== "UPLOAD_BY_FILE") throw param("upload_type: only UPLOAD_BY_FILE here.");
         const file = body.image_file;
         if (!file) throw param("image_file: Missing data for required field.");
-        if (body.image_signature !== file.md5) throw new Refusal(40002, "The image_signature does not match the file's MD5.");
-        const existing = [...images.values()].find((i) => i.advertiser_id === advertiserId && i.signature === file.md5);
-        if (existing) return existing;
+        if (!body.image_signature) throw param("image_signature: Missing data for required field.");
+        if (body.image_signature !== file.md5) throw new Refusal(40900, "The image_signature does not match the file's MD5.");
+        // File names are unique per advertiser (images and videos each): 40911 DUPLICATED_MATERIAL_NAME.
+        const fileName = String(body.file_name || file.name).slice(0, 100);
+        if ([...images.values()].some((i) => i.advertiser_id === advertiserId && i.file_name === fileName))
+          throw new Refusal(40911, "Duplicated material name.");
         const image = {
           image_id: `ad-site-i18n-sg/${nextId()}`,
+          material_id: nextId(),
           advertiser_id: advertiserId,
           signature: file.md5,
           size: file.size,
-          file_name: body.file_name,
+          file_name: fileName,
           width: 400,
           height: 400,
+          format: "png",
+          displayable: true,
         };
         images.set(image.image_id, image);
-        return image;
+        return imageOut(image);
+      }
+      case "GET file/image/ad/search/": {
+        const advertiserId = advertiserOf(token, body);
+        const f = filtering(body);
+        const byImage = f.image_ids ? parseList(f.image_ids, "filtering.image_ids") : null;
+        const byMaterial = f.material_ids ? parseList(f.material_ids, "filtering.material_ids") : null;
+        const rows = [...images.values()].filter(
+          (i) => i.advertiser_id === advertiserId && (!byImage || byImage.includes(i.image_id)) && (!byMaterial || byMaterial.includes(i.material_id)),
+        );
+        return page(rows.map(imageOut), body);
+      }
+      case "GET file/name/check/": {
+        const advertiserId = advertiserOf(token, body);
+        requireFields(body, ["file_name"]);
+        const type = body.file_type ?? "VIDEO";
+        if (!["VIDEO", "IMAGE"].includes(type)) throw param("file_type: Must be one of: VIDEO, IMAGE.");
+        const library = type === "IMAGE" ? images : videos;
+        const taken = [...library.values()].find((m) => m.advertiser_id === advertiserId && m.file_name === body.file_name);
+        return taken
+          ? { file_name: body.file_name, duplicate: true, duplicate_template_id: taken.material_id }
+          : { file_name: body.file_name, duplicate: false };
       }
       case "POST file/video/ad/upload/": {
         const advertiserId = advertiserOf(token, body);
@@ -264,7 +314,7 @@ export async function fakeTikTok(options: {
         let size: number;
         if (type === "UPLOAD_BY_FILE") {
           if (!body.video_file) throw param("video_file: Missing data for required field.");
-          if (body.video_signature !== body.video_file.md5) throw new Refusal(40002, "The video_signature does not match the file's MD5.");
+          if (body.video_signature !== body.video_file.md5) throw new Refusal(40900, "The video_signature does not match the file's MD5.");
           signature = body.video_file.md5;
           size = body.video_file.size;
         } else if (type === "UPLOAD_BY_FILE_ID") {
@@ -276,9 +326,17 @@ export async function fakeTikTok(options: {
         if ([...videos.values()].some((v) => v.advertiser_id === advertiserId && v.file_name === body.file_name)) {
           throw new Refusal(40911, "Duplicated material name.");
         }
-        const video = { video_id: `v10033g50000${nextId()}`, advertiser_id: advertiserId, file_name: body.file_name, signature, size, polls: 0 };
+        const video = {
+          video_id: `v10033g50000${nextId()}`,
+          material_id: nextId(),
+          advertiser_id: advertiserId,
+          file_name: body.file_name,
+          signature,
+          size,
+          polls: 0,
+        };
         videos.set(video.video_id, video);
-        return [{ video_id: video.video_id, file_name: video.file_name, signature, size }];
+        return [{ video_id: video.video_id, material_id: video.material_id, file_name: video.file_name, signature, size }];
       }
       case "GET file/video/ad/search/": {
         const advertiserId = advertiserOf(token, body);
@@ -307,7 +365,9 @@ export async function fakeTikTok(options: {
       case "POST file/start/upload/": {
         const advertiserId = advertiserOf(token, body);
         requireFields(body, ["size", "content_type"]);
-        if (!["image", "video", "music"].includes(body.content_type)) throw param("content_type: Must be one of: image, video, music.");
+        if (!["image", "video", "music", "playable"].includes(body.content_type)) throw param("content_type: Must be one of: image, music, video, playable.");
+        if (!(Number(body.size) >= fake.minChunkUploadBytes))
+          throw param(`size: The file must be at least ${fake.minChunkUploadBytes} bytes for the chunk upload.`);
         const uploadId = nextId();
         sessions.set(uploadId, {
           advertiserId,
@@ -335,7 +395,7 @@ export async function fakeTikTok(options: {
         }
         const chunk = body.file;
         if (!chunk) throw param("file: Missing data for required field.");
-        if (body.signature !== chunk.md5) throw new Refusal(40002, "The signature does not match the chunk's MD5.");
+        if (body.signature !== chunk.md5) throw new Refusal(40900, "The signature does not match the chunk's MD5.");
         const expected = Math.min(s.offset + fake.chunkSize, s.size) - s.offset;
         if (chunk.size !== expected) throw new Refusal(40002, `file: the chunk at ${s.offset} must be ${expected} bytes.`);
         s.transfers++;
@@ -352,13 +412,13 @@ export async function fakeTikTok(options: {
         // A finish sent again (its answer lost) answers the same file (our reading, see docs/decisions.md).
         if (s.fileId) {
           const done = files.get(s.fileId)!;
-          return { file_id: done.file_id, file_name: done.file_name, size: done.size, create_time: "2026-01-01 00:00:00" };
+          return fileOut(done);
         }
         const bytes = Buffer.concat(s.received);
         const file = { file_id: nextId(), advertiser_id: advertiserId, signature: md5(bytes), size: bytes.length, file_name: s.name };
         files.set(file.file_id, file);
         s.fileId = file.file_id;
-        return { file_id: file.file_id, file_name: file.file_name, size: file.size, create_time: "2026-01-01 00:00:00" };
+        return fileOut(file);
       }
       case "POST campaign/create/": {
         const advertiserId = advertiserOf(token, body);
@@ -369,7 +429,7 @@ export async function fakeTikTok(options: {
         if (body.budget_mode && !["BUDGET_MODE_INFINITE", "BUDGET_MODE_DAY", "BUDGET_MODE_TOTAL"].includes(body.budget_mode))
           throw param("budget_mode: Invalid enum value.");
         const key = body.request_id ? `c|${advertiserId}|${body.request_id}` : null;
-        if (key && requestIds.has(key)) return { campaign_id: requestIds.get(key) };
+        if (key && requestIds.has(key)) throw new Refusal(40050, "Duplicated request.");
         const c = {
           campaign_id: nextId(),
           advertiser_id: advertiserId,
@@ -404,7 +464,13 @@ export async function fakeTikTok(options: {
         const [map, idsKey] = route === "campaign/get/" ? [campaigns, "campaign_ids"] : route === "adgroup/get/" ? [adgroups, "adgroup_ids"] : [ads, "ad_ids"];
         let rows = [...map.values()].filter((o) => o.advertiser_id === advertiserId);
         if (f[idsKey]) rows = rows.filter((o) => f[idsKey].map(String).includes(o[idsKey.slice(0, -1)]));
-        else rows = rows.filter((o) => !o.secondary_status?.includes("DELETE")); // deleted ones only by id
+        // primary_status defaults to STATUS_NOT_DELETE: deleted objects only with STATUS_ALL, even by id.
+        const primary = f.primary_status ?? "STATUS_NOT_DELETE";
+        if (!["STATUS_ALL", "STATUS_NOT_DELETE"].includes(primary)) throw param("primary_status: Invalid enum value.");
+        if (primary === "STATUS_NOT_DELETE") rows = rows.filter((o) => !o.secondary_status?.includes("DELETE"));
+        // Names match loosely (a part of the name).
+        const nameKey = route === "campaign/get/" ? "campaign_name" : route === "adgroup/get/" ? "adgroup_name" : null;
+        if (nameKey && f[nameKey]) rows = rows.filter((o) => String(o[nameKey]).includes(String(f[nameKey])));
         if (f.adgroup_ids && idsKey !== "adgroup_ids") rows = rows.filter((o) => f.adgroup_ids.map(String).includes(o.adgroup_id));
         if (f.campaign_ids && idsKey !== "campaign_ids") rows = rows.filter((o) => f.campaign_ids.map(String).includes(o.campaign_id));
         return page(rows, body);
@@ -434,7 +500,7 @@ export async function fakeTikTok(options: {
           throw param("schedule_end_time: Required for SCHEDULE_START_END.");
         if (body.budget_mode === "BUDGET_MODE_TOTAL" && body.schedule_type !== "SCHEDULE_START_END") throw param("A lifetime budget needs SCHEDULE_START_END.");
         const key = body.request_id ? `g|${advertiserId}|${body.request_id}` : null;
-        if (key && requestIds.has(key)) return { adgroup_id: requestIds.get(key) };
+        if (key && requestIds.has(key)) throw new Refusal(40050, "Duplicated request.");
         const g: Obj = {
           ...body,
           adgroup_id: nextId(),
@@ -496,7 +562,8 @@ export async function fakeTikTok(options: {
           Object.assign(ad, c, {
             adgroup_id: g.adgroup_id,
             campaign_id: g.campaign_id,
-            operation_status: ad.operation_status ?? body.operation_status ?? "ENABLE",
+            // A creative's operation_status (default ENABLE) applies on create only; later changes go through /ad/status/update/.
+            operation_status: ad.operation_status ?? c.operation_status ?? "ENABLE",
             secondary_status: ad.secondary_status ?? "AD_STATUS_DELIVERY_OK",
           });
           ads.set(ad.ad_id, ad);
@@ -541,28 +608,35 @@ export async function fakeTikTok(options: {
           throw new Refusal(40002, "The time span between start_date and end_date must be within 30 days when stat_time_day is a dimension.");
         if (dims.includes("stat_time_hour") && span > 1)
           throw new Refusal(40002, "The time span between start_date and end_date must be within 1 day when stat_time_hour is a dimension.");
+        // filtering: [{ field_name, filter_type, filter_value (a JSON string) }]; ad_status defaults to STATUS_NOT_DELETE.
+        let adFilter: string[] | null = null;
+        let adStatus = ["STATUS_NOT_DELETE"];
+        const filters = body.filtering ? (typeof body.filtering === "string" ? JSON.parse(body.filtering) : body.filtering) : [];
+        if (!Array.isArray(filters)) throw param("filtering: Not a valid list.");
+        for (const f of filters as Obj[]) {
+          requireFields(f, ["field_name", "filter_type", "filter_value"]);
+          if (typeof f.filter_value !== "string") throw param("filtering.filter_value: Not a valid string.");
+          if (f.field_name === "ad_ids") adFilter = parseList(f.filter_value, "filtering.ad_ids");
+          if (f.field_name === "ad_status") adStatus = parseList(f.filter_value, "filtering.ad_status");
+        }
+        const reported = (adId: string) => {
+          const ad = ads.get(adId);
+          if (ad?.advertiser_id !== advertiserId || (adFilter && !adFilter.includes(adId))) return false;
+          return adStatus.includes("STATUS_ALL") || !ad.secondary_status?.includes("DELETE");
+        };
         if (dims.includes("stat_time_hour")) {
           const rows = [...hourlyDelivery.entries()]
             .map(([k, m]) => ({ adId: k.split("|")[0]!, hour: k.split("|")[1]!, m }))
-            .filter((r) => ads.get(r.adId)?.advertiser_id === advertiserId && r.hour.slice(0, 10) === body.start_date)
+            .filter((r) => reported(r.adId) && r.hour.slice(0, 10) === body.start_date)
             .map((r) => ({
               dimensions: { ad_id: r.adId, stat_time_hour: `${r.hour}:00:00` },
               metrics: Object.fromEntries(metrics.map((name) => [name, r.m[name] ?? "0"])),
             }));
           return page(rows, body);
         }
-        let adFilter: string[] | null = null;
-        if (body.filtering) {
-          const parsed = (typeof body.filtering === "string" ? JSON.parse(body.filtering) : body.filtering) as Obj[];
-          const byAd = parsed.find((x) => x.field_name === "ad_ids");
-          if (byAd) adFilter = JSON.parse(byAd.filter_value);
-        }
         const rows = [...delivery.entries()]
           .map(([k, m]) => ({ adId: k.split("|")[0]!, day: k.split("|")[1]!, m }))
-          .filter(
-            (r) =>
-              ads.get(r.adId)?.advertiser_id === advertiserId && r.day >= body.start_date && r.day <= body.end_date && (!adFilter || adFilter.includes(r.adId)),
-          )
+          .filter((r) => reported(r.adId) && r.day >= body.start_date && r.day <= body.end_date)
           .map((r) => ({
             dimensions: { ad_id: r.adId, stat_time_day: `${r.day} 00:00:00` },
             metrics: Object.fromEntries(metrics.map((name) => [name, r.m[name] ?? "0"])),
@@ -573,8 +647,14 @@ export async function fakeTikTok(options: {
         const advertiserId = advertiserOf(token, body);
         requireFields(body, ["start_time", "end_time", "search_field", "search_value"]);
         if (body.search_field !== "ADGROUP_ID") throw param("search_field: Invalid enum value.");
+        const types = parseList(body.comment_type, "comment_type");
+        const statuses = parseList(body.comment_status, "comment_status");
+        if (!types.every((t) => ["ALL", "COMMENT", "REPLY"].includes(t))) throw param("comment_type: Invalid enum value.");
+        if (!statuses.every((t) => ["ALL", "PUBLIC", "HIDDEN"].includes(t))) throw param("comment_status: Invalid enum value.");
         const rows = [...comments.values()]
           .filter((c) => ads.get(c.ad_id)?.advertiser_id === advertiserId && c.adgroup_id === body.search_value)
+          .filter((c) => !types.length || types.includes("ALL") || types.includes(c.comment_type))
+          .filter((c) => !statuses.length || statuses.includes("ALL") || statuses.includes(c.comment_status))
           .filter((c) => {
             const day = new Date(Number(c.create_time) * 1000).toISOString().slice(0, 10);
             return day >= body.start_time && day <= body.end_time;
@@ -621,8 +701,13 @@ export async function fakeTikTok(options: {
       }
       case "POST comment/delete/": {
         const advertiserId = advertiserOf(token, body);
+        requireFields(body, ["ad_id", "tiktok_item_id", "comment_id", "identity_type", "identity_id"]);
         const c = comments.get(String(body.comment_id));
-        if (!c || ads.get(c.ad_id)?.advertiser_id !== advertiserId) throw new Refusal(40002, "Comment does not exist.");
+        if (!c || c.ad_id !== body.ad_id || ads.get(c.ad_id)?.advertiser_id !== advertiserId) throw new Refusal(40002, "Comment does not exist.");
+        if (body.tiktok_item_id !== c.tiktok_item_id) throw param("tiktok_item_id: does not match the comment's video.");
+        // The advertiser deletes only its own comments (the reference's description of /comment/delete/).
+        if (c.user_name || c.identity_id !== body.identity_id || c.identity_type !== body.identity_type)
+          throw new Refusal(40002, "You can only delete your own comments.");
         for (const [id, other] of comments) if (id === c.comment_id || other.reply_to_comment_id === c.comment_id) comments.delete(id);
         return {};
       }
@@ -708,7 +793,9 @@ export async function fakeTikTok(options: {
         await hold!.released;
       }
       try {
-        answer(0, "OK", handle(token, req.method ?? "GET", route, body));
+        const data = handle(token, req.method ?? "GET", route, body);
+        if (dropped.delete(route)) return answer(50002, "System timeout, please try again later.");
+        answer(0, "OK", data);
       } catch (err) {
         if (err instanceof Refusal) return answer(err.code, err.message);
         answer(50000, `System error: ${(err as Error).message}`);

@@ -8,14 +8,14 @@ import { loadAccountCredentials } from "../credentials";
 import { readPlatformBAdvertiser } from "../platform-b";
 import * as ads from "./ads";
 import * as comments from "./comments";
-import { finishTikTokSession, pushMediaToTikTok, startTikTokSession, tiktokMediaStatus, transferTikTokChunk } from "./media";
+import { CHUNKED_VIDEO_THRESHOLD_BYTES, finishTikTokSession, pushMediaToTikTok, startTikTokSession, tiktokMediaStatus, transferTikTokChunk } from "./media";
 import { getDailyInsights, getHourlyInsights } from "./reporting";
 import { PLATFORM_B_RULES } from "./rules";
 import { checkAdCreative, checkAdSetWrite } from "../rule-guard";
 
 /**
  * platform_b live: TikTok's API for Business behind the AdsApi contract. Each call opens the
- * account's sealed token; a token TikTok refuses (40001, 40101-40199) moves the account to
+ * account's sealed token; a token TikTok refuses (client.ts AUTH_CODES) moves the account to
  * `needs_reconnect` and answers not_connected, and adapterFor answers every later call at once.
  */
 export class TikTokLiveAdapter implements PlatformAdapter {
@@ -54,6 +54,8 @@ export class TikTokLiveAdapter implements PlatformAdapter {
 
   /** TikTok's chunk upload, phase by phase: lib/media-push records the session and each acknowledged chunk. */
   readonly chunkedUploads: ChunkedMediaUploads = {
+    // /file/start/upload/ takes files of 20 MB and more: smaller videos go in one /file/video/ad/upload/.
+    chunkedAboveBytes: CHUNKED_VIDEO_THRESHOLD_BYTES,
     startMediaUpload: (request) =>
       this.call(request.account, async (token, a) => ({ sessionId: await startTikTokSession(token, a.advertiserId, request.sizeBytes, request.fileName) })),
     uploadChunk: (chunk) =>

@@ -20,7 +20,7 @@ import type {
   PlatformCampaign,
 } from "../../ads-types";
 import { PlatformError } from "../../types";
-import { allPages, getData, id, pageInfo, postJson } from "./client";
+import { allPages, getData, id, pageInfo, postJson, refusalCode } from "./client";
 
 /**
  * Campaigns, ad groups and ads on TikTok (/campaign|adgroup|ad/create|update|get/, /status/update/,
@@ -92,6 +92,7 @@ const adGroupRow = z.object({
   adgroup_id: id,
   campaign_id: id,
   adgroup_name: z.string(),
+  create_time: z.string().nullish(),
   operation_status: z.string().optional(),
   secondary_status: z.string().optional(),
   budget_mode: z.string(),
@@ -164,8 +165,18 @@ function toAd(row: z.infer<typeof adRow>, clientRef: string): PlatformAd {
   };
 }
 
+/**
+ * One object by id. The get endpoints leave deleted objects out unless `primary_status` is STATUS_ALL
+ * (their default is STATUS_NOT_DELETE), and a deleted object is still read back after its delete.
+ */
 async function getOne<T>(token: string, path: string, advertiserId: string, filtering: Record<string, string[]>, row: z.ZodType<T>, what: string): Promise<T> {
-  const { list } = await getData(token, path, { advertiser_id: advertiserId, filtering, page: 1, page_size: 10 }, listOf(row), what);
+  const { list } = await getData(
+    token,
+    path,
+    { advertiser_id: advertiserId, filtering: { ...filtering, primary_status: "STATUS_ALL" }, page: 1, page_size: 10 },
+    listOf(row),
+    what,
+  );
   const found = list[0];
   if (!found)
     throw new PlatformError("invalid_input", `platform_b has no ${what} ${Object.values(filtering)[0]?.[0]} on advertiser ${advertiserId}`, {
@@ -201,21 +212,67 @@ async function setStatus(token: string, a: TikTokAccount, level: "campaign" | "a
 
 // ---- campaigns
 
+/** TikTok's DUPLICATED_REQUEST: a create repeated with a request_id that already succeeded ("only one request succeeds"). */
+const DUPLICATED_REQUEST = 40050;
+
+/**
+ * The object an earlier create with the same request_id made, found by its exact name (the get endpoints
+ * match names loosely), the newest first; null when there is none.
+ */
+async function madeEarlier<T extends { create_time?: string | null }>(
+  token: string,
+  path: string,
+  a: TikTokAccount,
+  filtering: Record<string, unknown>,
+  row: z.ZodType<T>,
+  sameName: (r: T) => boolean,
+  what: string,
+): Promise<T | null> {
+  const rows = await allPages((page) => getData(token, path, { advertiser_id: a.advertiserId, filtering, page, page_size: 100 }, listOf(row), what), 5);
+  return rows.filter(sameName).sort((x, y) => (y.create_time ?? "").localeCompare(x.create_time ?? ""))[0] ?? null;
+}
+
+/** A create carrying a request_id; when TikTok refuses it as a repeat, the object the first one made. */
+async function createOnce<T>(create: () => Promise<T>, earlier: () => Promise<T | null>): Promise<T> {
+  try {
+    return await create();
+  } catch (err) {
+    if (refusalCode(err) !== DUPLICATED_REQUEST) throw err;
+    const found = await earlier();
+    if (!found) throw err;
+    return found;
+  }
+}
+
 export async function createCampaign(token: string, a: TikTokAccount, write: CampaignWrite): Promise<PlatformCampaign> {
-  const made = await postJson(
-    token,
-    "campaign/create/",
-    {
-      advertiser_id: a.advertiserId,
-      campaign_name: write.name,
-      objective_type: RULES.objectiveNames[write.objective],
-      // Budgets live on the ad groups (as on the other platform's ad sets).
-      budget_mode: "BUDGET_MODE_INFINITE",
-      operation_status: "DISABLE",
-      request_id: requestIdFor(a.accountId, write.clientRef),
-    },
-    z.object({ campaign_id: id }),
-    "the campaign create",
+  const objectiveType = RULES.objectiveNames[write.objective];
+  const made = await createOnce(
+    () =>
+      postJson(
+        token,
+        "campaign/create/",
+        {
+          advertiser_id: a.advertiserId,
+          campaign_name: write.name,
+          objective_type: objectiveType,
+          // Budgets live on the ad groups (as on the other platform's ad sets).
+          budget_mode: "BUDGET_MODE_INFINITE",
+          operation_status: "DISABLE",
+          request_id: requestIdFor(a.accountId, write.clientRef),
+        },
+        z.object({ campaign_id: id }),
+        "the campaign create",
+      ),
+    () =>
+      madeEarlier(
+        token,
+        "campaign/get/",
+        a,
+        { campaign_name: write.name },
+        campaignRow,
+        (r) => r.campaign_name === write.name && r.objective_type === objectiveType,
+        "the campaign list",
+      ),
   );
   return {
     externalId: made.campaign_id,
@@ -262,34 +319,48 @@ function budgetFields(budget: Budget, currency: string) {
 }
 
 export async function createAdSet(token: string, a: TikTokAccount, write: AdSetWrite): Promise<PlatformAdSet> {
-  if (write.targeting.platform !== "platform_b") throw new PlatformError("invalid_input", "platform_b ad groups target location ids", { retryable: false });
+  const targeting = write.targeting;
+  if (targeting.platform !== "platform_b") throw new PlatformError("invalid_input", "platform_b ad groups target location ids", { retryable: false });
   const campaign = await readCampaign(token, a, write.campaignExternalId);
   const objective = fromPlatformName(RULES.objectiveNames, campaign.objective_type) ?? "traffic";
   const start = write.startTime ?? new Date().toISOString();
-  const made = await postJson(
-    token,
-    "adgroup/create/",
-    {
-      advertiser_id: a.advertiserId,
-      campaign_id: write.campaignExternalId,
-      adgroup_name: write.name,
-      placement_type: "PLACEMENT_TYPE_NORMAL",
-      placements: ["PLACEMENT_TIKTOK"],
-      location_ids: write.targeting.locationIds,
-      ...(write.targeting.ageGroups.length ? { age_groups: write.targeting.ageGroups } : {}),
-      ...(write.audienceId ? { audience_ids: [write.audienceId] } : {}),
-      ...budgetFields(write.budget, a.currency),
-      schedule_type: write.endTime ? "SCHEDULE_START_END" : "SCHEDULE_FROM_NOW",
-      schedule_start_time: tiktokTime(start),
-      ...(write.endTime ? { schedule_end_time: tiktokTime(write.endTime) } : {}),
-      ...DELIVERY[objective],
-      bid_type: "BID_TYPE_NO_BID",
-      pacing: "PACING_MODE_SMOOTH",
-      operation_status: "DISABLE",
-      request_id: requestIdFor(a.accountId, write.clientRef),
-    },
-    z.object({ adgroup_id: id }),
-    "the ad group create",
+  const made = await createOnce(
+    () =>
+      postJson(
+        token,
+        "adgroup/create/",
+        {
+          advertiser_id: a.advertiserId,
+          campaign_id: write.campaignExternalId,
+          adgroup_name: write.name,
+          placement_type: "PLACEMENT_TYPE_NORMAL",
+          placements: ["PLACEMENT_TIKTOK"],
+          location_ids: targeting.locationIds,
+          ...(targeting.ageGroups.length ? { age_groups: targeting.ageGroups } : {}),
+          ...(write.audienceId ? { audience_ids: [write.audienceId] } : {}),
+          ...budgetFields(write.budget, a.currency),
+          schedule_type: write.endTime ? "SCHEDULE_START_END" : "SCHEDULE_FROM_NOW",
+          schedule_start_time: tiktokTime(start),
+          ...(write.endTime ? { schedule_end_time: tiktokTime(write.endTime) } : {}),
+          ...DELIVERY[objective],
+          bid_type: "BID_TYPE_NO_BID",
+          pacing: "PACING_MODE_SMOOTH",
+          operation_status: "DISABLE",
+          request_id: requestIdFor(a.accountId, write.clientRef),
+        },
+        z.object({ adgroup_id: id }),
+        "the ad group create",
+      ),
+    () =>
+      madeEarlier(
+        token,
+        "adgroup/get/",
+        a,
+        { campaign_ids: [write.campaignExternalId], adgroup_name: write.name },
+        adGroupRow,
+        (r) => r.adgroup_name === write.name,
+        "the ad group list",
+      ),
   );
   return {
     externalId: made.adgroup_id,
@@ -395,8 +466,8 @@ export async function createAd(token: string, a: TikTokAccount, write: AdWrite):
     {
       advertiser_id: a.advertiserId,
       adgroup_id: write.adSetExternalId,
-      operation_status: "DISABLE",
-      creatives: [await creativeFields(token, a, write.name, write.creative)],
+      // operation_status is a creative's field on /ad/create/ (default ENABLE), not the request's.
+      creatives: [{ ...(await creativeFields(token, a, write.name, write.creative)), operation_status: "DISABLE" }],
     },
     z.object({ ad_ids: z.array(id).min(1) }),
     "the ad create",

@@ -9,19 +9,23 @@ describe("TikTok return codes as tool codes", () => {
     return [err.code, err.retryable, err.authRefused];
   };
 
+  // The numbers: TikTok's NumericErrorCodes (tiktok/tiktok-business-api-sdk, tiktok_business/tiktok_code.py).
   it("token and permission refusals need reconnecting", () => {
-    for (const code of [40001, 40102, 40104, 40105, 40110, 40199]) expect(classify(code)).toEqual(["not_connected", false, true]);
+    for (const code of [40001, 40101, 40102, 40103, 40104, 40105, 40106, 40107, 40110, 40113, 40114, 40130])
+      expect(classify(code)).toEqual(["not_connected", false, true]);
   });
 
-  it("40100 is TikTok's rate limit, not an authorization refusal", () => {
-    for (const code of [40100, 40016, 42900]) expect(classify(code)).toEqual(["upstream_busy", true, false]);
+  it("40100, 40132, 40016 and 61000 are TikTok's rate limits, not authorization refusals", () => {
+    for (const code of [40100, 40132, 40016, 61000]) expect(classify(code)).toEqual(["upstream_busy", true, false]);
     expect(businessApiError(200, { code: 40100, message: "Requests made too frequently." }).headers["Retry-After"]).toBe("60");
   });
 
   it("parameter errors carry TikTok's message and code; system errors are retryable", () => {
     const err = businessApiError(200, { code: 40002, message: "budget: Must be at least 20." });
     expect([err.code, err.retryable, err.message]).toEqual(["invalid_input", false, "platform_b refused the call: budget: Must be at least 20. (code 40002)"]);
-    expect(classify(50000)).toEqual(["upstream_error", true, false]);
+    for (const code of [40007, 40900, 40911, 40118, 40117]) expect(classify(code)).toEqual(["invalid_input", false, false]);
+    for (const code of [50000, 50002, 51000, 52001, 60001, 40202, 40901]) expect(classify(code)).toEqual(["upstream_error", true, false]);
+    for (const code of [20001, 70001]) expect(classify(code)).toEqual(["upstream_error", false, false]);
     expect(businessApiError(502, undefined).code).toBe("upstream_error");
   });
 });

@@ -17,17 +17,34 @@ const envelope = z.object({
 });
 
 /**
- * TikTok's return codes (Appendix - Return Codes), as the spec's tool codes:
- * - 40001 no permission on the advertiser, 40101-40199 the token or app authorization (40102 expired,
- *   40104 missing, 40105 invalid or revoked, 40110 invalid auth_code...): the token is refused.
- * - 40100 requests made too frequently (QPS/QPM/QPD), 40016 and 42900 throttling: rate limited.
- * - other 40000-49999: the request itself is refused (40002 parameter errors): invalid_input with TikTok's message.
- * - 50000 and up (system errors, busy): upstream_error, worth retrying.
+ * TikTok's return codes as the spec's tool codes. The numbers are TikTok's own table as its official SDK
+ * ships it (tiktok/tiktok-business-api-sdk, python_sdk/business_api_client/tiktok_business/tiktok_code.py,
+ * "NumericErrorCodes"); which of them means "authorize again" is our reading of their names:
+ * - the token or the grant is refused: 40001 PERMISSION_ERROR (no access to the advertiser), 40101
+ *   INVALID_PARTNER, 40102 ACCESS_TOKEN_EXPIRE, 40103 REFRESH_TOKEN_EXPIRE, 40104 EMPTY_ACCESS_TOKEN, 40105
+ *   INVALID_ACCESS_TOKEN, 40106 INVALID_CORE_USER, 40107 INVALID_REFRESH_TOKEN, 40110 AUTH_CODE_ERROR,
+ *   40113 APP_FORBIDDEN, 40114 ADVERTISER_LOGOUT, 40130 SCOPE_NOT_AUTHORIZED -> not_connected (needs_reconnect);
+ * - throttled: 40100 REQUEST_TOO_FREQUENT, 40132 REQUEST_FREQUENCY_LIMITED, 40016 BIZ_FC_ERROR (frequency
+ *   control), 61000 TOO_MANY_REQUESTS_BL -> upstream_busy;
+ * - TikTok is still working or busy: 40201 TASK_NOT_READY, 40202 WRITE_CONFLICT, 40901 VIDEO_TRANSCODING,
+ *   50000-59999 (system, RPC, database, storage errors), 60001 MAINTENANCE -> upstream_error, retryable;
+ * - every other 40000-49999 (40002 PARAM_ERROR, 40007 NOT_EXIST, 409xx file errors...) is the request's
+ *   to fix -> invalid_input with TikTok's message and code;
+ * - anything else (20001 PARTIAL_OK, 70001 INVALID_BIZ_AUTH_TYPE, unknown codes) -> upstream_error, not retried.
  */
-export const RATE_LIMIT_CODES = new Set([40016, 40100, 42900]);
+export const AUTH_CODES = new Set([40001, 40101, 40102, 40103, 40104, 40105, 40106, 40107, 40110, 40113, 40114, 40130]);
+export const RATE_LIMIT_CODES = new Set([40016, 40100, 40132, 61000]);
+const RETRYABLE_CODES = new Set([40201, 40202, 40901, 60001]);
 
 export function isAuthCode(code: number): boolean {
-  return code === 40001 || (code >= 40101 && code <= 40199);
+  return AUTH_CODES.has(code);
+}
+
+/** TikTok's refusal code carried in a PlatformError's message ("... (code 40911)"), or null. */
+export function refusalCode(err: unknown): number | null {
+  if (!(err instanceof PlatformError)) return null;
+  const match = err.message.match(/\(code (\d+)\)$/);
+  return match ? Number(match[1]) : null;
 }
 
 export function businessApiError(status: number, body: any, what = "the call"): PlatformError {
@@ -40,7 +57,8 @@ export function businessApiError(status: number, body: any, what = "the call"): 
       retryable: true,
       retryAfterSeconds: getConfig().platforms.platformB.busyWaitSeconds,
     });
-  if ((known && code >= 50000) || status >= 500) return new PlatformError("upstream_error", message, { retryable: true });
+  if ((known && (RETRYABLE_CODES.has(code) || (code >= 50000 && code < 60000))) || status >= 500)
+    return new PlatformError("upstream_error", message, { retryable: true });
   if (known && code >= 40000 && code < 50000) return new PlatformError("invalid_input", message, { retryable: false });
   return new PlatformError("upstream_error", message, { retryable: false });
 }

@@ -8,7 +8,8 @@ import { identityOf, listAllAdGroups, listAllAds, type TikTokAccount } from "./a
 /**
  * Comments on the advertiser's ads: /comment/list/ per ad group (search_field ADGROUP_ID, oldest
  * first), /comment/status/update/ (HIDDEN, PUBLIC), /comment/post/ (a REPLY as the account's
- * identity), /comment/delete/.
+ * identity), /comment/delete/ (the account's own comments only). Parameters as TikTok's OpenAPI files
+ * in its official SDK name them (tiktok/tiktok-business-api-sdk, yml_files/comment_*.yml).
  */
 
 const commentRow = z.object({
@@ -64,6 +65,7 @@ async function adGroupComments(token: string, a: TikTokAccount, adGroupId: strin
         start_time: since,
         end_time: day(new Date().toISOString()),
         comment_type: ["ALL"],
+        comment_status: ["ALL"],
         sort_field: "CREATE_TIME",
         sort_type: "ASC",
         page,
@@ -150,6 +152,30 @@ export async function replyToComment(token: string, a: TikTokAccount, commentId:
   return toComment(posted, a);
 }
 
+/**
+ * TikTok deletes only the advertiser's own comments (its replies, posted as its identity): a viewer's
+ * comment is refused here without calling TikTok, and can be hidden instead.
+ */
 export async function deleteComment(token: string, a: TikTokAccount, commentId: string): Promise<void> {
-  await postJson(token, "comment/delete/", { advertiser_id: a.advertiserId, comment_id: commentId }, z.unknown(), "the comment delete");
+  const identityId = await identityOf(token, a);
+  const { row } = await findComment(token, a, commentId);
+  if (!toComment(row, a).byPage) {
+    throw new PlatformError("invalid_input", `platform_b deletes only the advertiser's own comments: comment ${commentId} is a viewer's; hide it instead`, {
+      retryable: false,
+    });
+  }
+  await postJson(
+    token,
+    "comment/delete/",
+    {
+      advertiser_id: a.advertiserId,
+      ad_id: row.ad_id,
+      tiktok_item_id: row.tiktok_item_id ?? "",
+      comment_id: commentId,
+      identity_type: "CUSTOMIZED_USER",
+      identity_id: identityId,
+    },
+    z.unknown(),
+    "the comment delete",
+  );
 }

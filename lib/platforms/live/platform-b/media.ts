@@ -3,11 +3,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { getStorage } from "@/lib/storage";
 import { PlatformError, type MediaKind, type MediaProcessing, type PushRequest } from "../../types";
-import { getData, id, pageInfo, postForm, postJson } from "./client";
+import { getData, id, pageInfo, postForm, postJson, refusalCode } from "./client";
 
 /**
  * Media into the advertiser's creative library, in TikTok's phases, each its own function so an
- * async upload session can drive them one at a time:
+ * async upload session can drive them one at a time (fields as TikTok's official SDK names them,
+ * tiktok/tiktok-business-api-sdk FileApi; the chunk endpoints, absent there, as bububa/tiktok-business
+ * model/file/{start,transfer,finish}_upload.go describe them):
  * - images: one multipart POST /file/image/ad/upload/ (UPLOAD_BY_FILE, image_signature = MD5) -> image_id;
  * - small videos: one POST /file/video/ad/upload/ (UPLOAD_BY_FILE, video_signature = MD5);
  * - large videos: /file/start/upload/ -> /file/transfer/upload/ per chunk (signature = the chunk's MD5,
@@ -18,7 +20,7 @@ import { getData, id, pageInfo, postForm, postJson } from "./client";
  * which record each acknowledged chunk, so a push cut short resumes the same TikTok upload.
  */
 
-/** Above this, videos go through the chunk upload (TikTok answers each chunk's range). */
+/** Above this, videos go through the chunk upload (TikTok answers each chunk's range); /file/start/upload/ takes 20 MB and more. */
 export const CHUNKED_VIDEO_THRESHOLD_BYTES = Number(process.env.PLATFORM_B_CHUNK_THRESHOLD_BYTES || 20 * 1024 * 1024);
 const VIDEO_READY_TIMEOUT_MS = 120_000;
 
@@ -46,7 +48,7 @@ function fileForm(fields: Record<string, string>, fileField: string, bytes: Buff
 
 export async function uploadImage(token: string, advertiserId: string, request: PushRequest): Promise<string> {
   const bytes = await readAll(request.storageKey);
-  const data = await postForm(
+  const upload = postForm(
     token,
     "file/image/ad/upload/",
     fileForm(
@@ -59,7 +61,43 @@ export async function uploadImage(token: string, advertiserId: string, request: 
     z.object({ image_id: id }),
     "the image upload",
   );
-  return data.image_id;
+  try {
+    return (await upload).image_id;
+  } catch (err) {
+    // Names are unique per advertiser (40911 DUPLICATED_MATERIAL_NAME) and ours carries the upload id: an earlier
+    // attempt whose answer was lost already put this image in the library.
+    if (refusalCode(err) === DUPLICATED_MATERIAL_NAME) {
+      const earlier = await findUploadedImage(token, advertiserId, libraryFileName(request), md5(bytes));
+      if (earlier) return earlier;
+    }
+    throw err;
+  }
+}
+
+/** TikTok's DUPLICATED_MATERIAL_NAME: an image or video of that name is already in the advertiser's library. */
+const DUPLICATED_MATERIAL_NAME = 40911;
+
+/**
+ * The image of this name in the library, when its bytes are ours: /file/name/check/ names the material
+ * using the name, /file/image/ad/search/ (by material id) its image id.
+ */
+async function findUploadedImage(token: string, advertiserId: string, fileName: string, signature: string): Promise<string | null> {
+  const check = await getData(
+    token,
+    "file/name/check/",
+    { advertiser_id: advertiserId, file_name: fileName, file_type: "IMAGE" },
+    z.object({ duplicate: z.boolean().optional(), duplicate_template_id: id.nullish() }),
+    "the file name check",
+  );
+  if (!check.duplicate || !check.duplicate_template_id) return null;
+  const { list } = await getData(
+    token,
+    "file/image/ad/search/",
+    { advertiser_id: advertiserId, filtering: { material_ids: [check.duplicate_template_id] }, page: 1, page_size: 20 },
+    z.object({ list: z.array(z.object({ image_id: id, signature: z.string().nullish(), file_name: z.string().nullish() })) }),
+    "the image search",
+  );
+  return list.find((i) => i.file_name === fileName && (!i.signature || i.signature === signature))?.image_id ?? null;
 }
 
 /** The video upload answers a list (one video per upload). */
@@ -307,7 +345,7 @@ export async function finishTikTokSession(
   try {
     return await bindVideoFile(token, advertiserId, fileId, request);
   } catch (err) {
-    if (err instanceof PlatformError && /\(code 40911\)/.test(err.message)) {
+    if (refusalCode(err) === DUPLICATED_MATERIAL_NAME) {
       const bound = await findUploadedVideo(token, advertiserId, request);
       if (bound) return bound;
     }

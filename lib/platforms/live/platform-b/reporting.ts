@@ -5,7 +5,9 @@ import { toMinor, type TikTokAccount } from "./ads";
 
 /**
  * Delivery per ad per day from the integrated report (/report/integrated/get/: report_type BASIC,
- * data_level AUCTION_AD, dimensions ad_id + stat_time_day). Days are the advertiser's days; today's
+ * data_level AUCTION_AD, dimensions ad_id + stat_time_day; parameters as TikTok's OpenAPI file names them,
+ * tiktok/tiktok-business-api-sdk yml_files/report_integrated_get.yml; metric names and the 30-day and
+ * 1-day spans as bububa/tiktok-business model/report/{integrated_get,metrics}.go quote TikTok's reference). Days are the advertiser's days; today's
  * row grows through the day, so the hourly rollup re-reads it. TikTok answers metrics as strings.
  */
 export const REPORT_METRICS = ["spend", "impressions", "reach", "clicks", "conversion", "frequency", "complete_payment", "value_per_complete_payment"];
@@ -16,6 +18,17 @@ const reportRow = z.object({
   metrics: z.record(z.string(), num.optional()),
 });
 const reportPage = z.object({ list: z.array(reportRow), page_info: pageInfo.optional() });
+
+/**
+ * AUCTION_AD reports leave deleted ads out unless ad_status is STATUS_ALL (their default filter is
+ * STATUS_NOT_DELETE), and a deleted ad's spend is still spend; optionally only some ads.
+ */
+function reportFiltering(adIds?: string[]) {
+  return [
+    { field_name: "ad_status", filter_type: "IN", filter_value: JSON.stringify(["STATUS_ALL"]) },
+    ...(adIds ? [{ field_name: "ad_ids", filter_type: "IN", filter_value: JSON.stringify(adIds) }] : []),
+  ];
+}
 
 /** The integrated report takes at most 30 days per query at day granularity. */
 export const REPORT_MAX_DAYS = 30;
@@ -52,7 +65,7 @@ export async function getDailyInsights(token: string, a: TikTokAccount, query: I
             metrics: REPORT_METRICS,
             start_date: window.start,
             end_date: window.end,
-            ...(query.adExternalIds ? { filtering: [{ field_name: "ad_ids", filter_type: "IN", filter_value: JSON.stringify(query.adExternalIds) }] } : {}),
+            filtering: reportFiltering(query.adExternalIds),
             page,
             page_size: 1000,
           },
@@ -107,7 +120,7 @@ export async function getHourlyInsights(token: string, a: TikTokAccount, query: 
           metrics: HOURLY_METRICS,
           start_date: day,
           end_date: day,
-          ...(query.adExternalIds ? { filtering: [{ field_name: "ad_ids", filter_type: "IN", filter_value: JSON.stringify(query.adExternalIds) }] } : {}),
+          filtering: reportFiltering(query.adExternalIds),
           page,
           page_size: 1000,
         },
