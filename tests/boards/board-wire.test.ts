@@ -19,7 +19,10 @@ describe("the canvas page's compact board", () => {
     const read = canvasPage(page);
     // Frames go to the bottom of the stack.
     expect(read.items.map((i) => i.kind)).toEqual(["frame", "creative", "creative", "note", "connector"]);
-    expect(read.items.find((i) => i.id === card.id)!.card!.thumbnails).toMatchObject({ small: expect.stringContaining("/320/"), large: expect.stringContaining("/960/") });
+    expect(read.items.find((i) => i.id === card.id)!.card!.thumbnails).toMatchObject({
+      small: expect.stringContaining("/320/"),
+      large: expect.stringContaining("/960/"),
+    });
     expect(read.items.find((i) => i.id === goneCard.id)).toMatchObject({ creativeId: gone.creativeId, card: null });
 
     const wire = toWire(read);
