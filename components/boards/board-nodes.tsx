@@ -67,7 +67,14 @@ function Resizer({ data, id, selected, min }: { data: ItemNodeData; id: string; 
   );
 }
 
-function Handles({ editable }: { editable: boolean }) {
+/**
+ * The connection handles, only when the item is readable: below CARD_DETAIL_ZOOM a 6 px handle is under 2
+ * screen pixels, too small to drag from, and each handle is a component subscribed to React Flow's store
+ * (two per item, ~550 for a fitted 500-card board). Edges do not need them: their ends come from the
+ * positions every node carries (`handles` in toFlow).
+ */
+function Handles({ editable, far }: { editable: boolean; far: boolean }) {
+  if (far) return null;
   return (
     <>
       <Handle type="target" position={Position.Left} isConnectable={editable} className={editable ? "" : "!opacity-0"} />
@@ -138,7 +145,7 @@ const CreativeNode = memo(function CreativeNode({ id, data, selected }: NodeProp
       className={`flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white shadow-sm ${selected ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-300"}`}
     >
       <Resizer data={data} id={id} selected={selected} min={{ w: 140, h: 160 }} />
-      <Handles editable={data.editable} />
+      <Handles editable={data.editable} far={far} />
       {card && far ? (
         <CardTile card={card} />
       ) : card ? (
@@ -151,22 +158,24 @@ const CreativeNode = memo(function CreativeNode({ id, data, selected }: NodeProp
 });
 
 const NoteNode = memo(function NoteNode({ id, data, selected }: NodeProps<ItemNode>) {
+  const far = useStore(zoomedOut);
   return (
     <div
       className={`h-full w-full overflow-hidden rounded-md border p-3 shadow-sm ${NOTE_COLORS[data.item.color ?? "yellow"] ?? NOTE_COLORS.yellow} ${selected ? "ring-2 ring-indigo-600" : ""}`}
     >
       <Resizer data={data} id={id} selected={selected} min={{ w: 80, h: 60 }} />
-      <Handles editable={data.editable} />
+      <Handles editable={data.editable} far={far} />
       <p className="whitespace-pre-wrap break-words text-sm text-slate-900">{data.item.text || <span className="text-slate-600">Empty note</span>}</p>
     </div>
   );
 });
 
 const FrameNode = memo(function FrameNode({ id, data, selected }: NodeProps<ItemNode>) {
+  const far = useStore(zoomedOut);
   return (
     <div className={`h-full w-full rounded-xl border-2 border-dashed bg-slate-50/70 ${selected ? "border-indigo-600" : "border-slate-300"}`}>
       <Resizer data={data} id={id} selected={selected} min={{ w: 120, h: 80 }} />
-      <Handles editable={data.editable} />
+      <Handles editable={data.editable} far={far} />
       <p className="truncate px-4 pt-3 text-base font-semibold text-slate-800">{data.item.text || "Frame"}</p>
     </div>
   );

@@ -1,35 +1,11 @@
 import type { ToolOutput } from "@/components/dashboard/tool-call";
 import type { Principal } from "@/lib/auth/principal";
 import { can } from "./access";
+import { type BoardPage, canvasPage, type CanvasPage } from "./board-wire";
 import { callTool } from "@/lib/tools/call";
 
 export type BoardSummary = ToolOutput<"list_boards">["boards"][number];
-export type BoardPage = ToolOutput<"get_board">;
-type FullItem = BoardPage["items"][number];
-
-/** What the canvas reads of a card: no picture size or CTR (the card shows neither). */
-export type CanvasCard = Omit<NonNullable<FullItem["card"]>, "width" | "height" | "ctr">;
-/** What the canvas reads of an item: no board id or change time. */
-export type CanvasItem = Omit<FullItem, "boardId" | "updatedAt" | "card"> & { card: CanvasCard | null };
-export interface CanvasPage {
-  board: BoardPage["board"];
-  items: CanvasItem[];
-}
-
-/**
- * The board as the canvas page sends it to the browser: only the fields the canvas reads, so a board of
- * hundreds of cards serializes (server), travels and hydrates (browser) a smaller payload.
- */
-export function canvasPage(page: BoardPage): CanvasPage {
-  return {
-    board: page.board,
-    items: page.items.map(({ boardId: _board, updatedAt: _updated, card, ...item }) => {
-      if (!card) return { ...item, card: null };
-      const { width: _w, height: _h, ctr: _ctr, ...shown } = card;
-      return { ...item, card: shown };
-    }),
-  };
-}
+export type { BoardPage, CanvasCard, CanvasItem, CanvasPage } from "./board-wire";
 
 /** What the Boards pages show, read through the catalog's tools (the same checks as every other surface). */
 export async function boardsPageData(principal: Principal): Promise<{ boards: BoardSummary[]; canWrite: boolean; canShare: boolean }> {

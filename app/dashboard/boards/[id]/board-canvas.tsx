@@ -22,6 +22,7 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Select, SelectField, TextArea } from "@/components/ui/field";
 import { Alert } from "@/components/ui/misc";
+import { fromWire } from "@/lib/dashboard/board-wire";
 import type { CanvasPage } from "@/lib/dashboard/boards-page";
 import { callBoardsTool } from "../actions";
 
@@ -48,10 +49,12 @@ const SORTS = [
   ["name", "Name"],
 ] as const;
 
-export function BoardCanvas(props: { initial: BoardPage; canWrite: boolean; canAnnotate: boolean; canShare: boolean }) {
+/** `initialWire`: the board as one compact JSON string (lib/dashboard/board-wire.ts), read once here. */
+export function BoardCanvas({ initialWire, ...props }: { initialWire: string; canWrite: boolean; canAnnotate: boolean; canShare: boolean }) {
+  const initial = useMemo(() => fromWire(initialWire), [initialWire]);
   return (
     <ReactFlowProvider>
-      <Canvas {...props} />
+      <Canvas initial={initial} {...props} />
     </ReactFlowProvider>
   );
 }

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { PlanRequired } from "@/components/dashboard/page-gates";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/dashboard/access";
+import { toWire } from "@/lib/dashboard/board-wire";
 import { boardPageData } from "@/lib/dashboard/boards-page";
 import { BoardCanvas } from "./board-canvas";
 
@@ -29,7 +30,7 @@ export default async function BoardPage({ params }: { params: Promise<{ id: stri
           Boards
         </Link>
       </nav>
-      <BoardCanvas initial={data.page} canWrite={data.canWrite} canAnnotate={data.canAnnotate} canShare={data.canShare} />
+      <BoardCanvas initialWire={toWire(data.page)} canWrite={data.canWrite} canAnnotate={data.canAnnotate} canShare={data.canShare} />
     </>
   );
 }
