@@ -72,8 +72,19 @@ function countSmallThumbnails(dir: string): number {
   return count;
 }
 
+const METRICS_TOKEN = "bench-import-metrics-token";
+
+/** Where the server's memory is (its Prometheus metrics): V8 heap, external (Buffers), RSS; the rest of RSS is native (libvips, malloc, WASM). */
+async function memory(url: string): Promise<{ heap: number; external: number; rss: number }> {
+  const text = await (await fetch(`${url}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^adloom_${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+  return { heap: value("nodejs_heap_size_used_bytes"), external: value("nodejs_external_memory_bytes"), rss: value("process_resident_memory_bytes") };
+}
+const showMemory = (m: { heap: number; external: number; rss: number }) =>
+  `RSS ${(m.rss / MB).toFixed(0)} MB = heap ${(m.heap / MB).toFixed(0)} + external ${(m.external / MB).toFixed(0)} + native/other ${((m.rss - m.heap - m.external) / MB).toFixed(0)}`;
+
 const s3 = await startS3FakeProcess(`bench-import-${Date.now()}`);
-const { server, db, stop } = await startBenchServer({ RATE_LIMIT_PER_MINUTE: "100000000" });
+const { server, db, stop } = await startBenchServer({ RATE_LIMIT_PER_MINUTE: "100000000", METRICS_TOKEN });
 try {
   const base = await basePng();
   const keys: string[] = [];
@@ -121,6 +132,7 @@ try {
     secretAccessKey: s3.secretAccessKey,
   });
   const pids = serverProcessIds(server.port, server.dataDir);
+  const memoryBefore = await memory(server.url);
   const rssBefore = rssBytes(pids);
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pids))), 50);
@@ -138,6 +150,7 @@ try {
   const serviceMs = performance.now() - started;
   const importPeak = Math.max(peak, rssBytes(pids));
   const importServerCpu = cpuSeconds(pids) - serverCpu;
+  const memoryImported = await memory(server.url);
   const importFakeCpu = cpuSeconds([s3.pid]) - fakeCpu;
 
   // The upload jobs: each imported file ends with its two thumbnails, the small one last.
@@ -150,6 +163,7 @@ try {
   clearInterval(sampler);
   peak = Math.max(peak, rssBytes(pids));
   const settledServerCpu = cpuSeconds(pids) - serverCpu;
+  const memorySettled = await memory(server.url);
 
   const after = await baseline();
   const baselineMs = (before.ms + after.ms) / 2;
@@ -170,6 +184,9 @@ try {
   console.log(
     `server peak RSS growth: ${((importPeak - rssBefore) / MB).toFixed(1)} MB while importing (target < 64 MB), ${((peak - rssBefore) / MB).toFixed(1)} MB until the upload jobs settled (${pids.length} processes sampled)`,
   );
+  console.log(`server memory before: ${showMemory(memoryBefore)}`);
+  console.log(`  once imported:      ${showMemory(memoryImported)}`);
+  console.log(`  once jobs settled:  ${showMemory(memorySettled)}`);
 } finally {
   await stop();
   await s3.close();
