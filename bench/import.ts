@@ -171,7 +171,10 @@ try {
   const mbps = (ms: number) => totalBytes / MB / (ms / 1000);
   const cpu = (s: number) => `${s.toFixed(1)} CPU-s`;
   console.log(`items: ${summary.importedCount} imported, ${summary.skippedCount} skipped, ${summary.failedCount} failed; upload jobs finished: ${thumbnails}`);
-  for (const [label, b] of [["before", before], ["after", after]] as const) {
+  for (const [label, b] of [
+    ["before", before],
+    ["after", after],
+  ] as const) {
     console.log(
       `baseline ${label.padEnd(6)} (GetObject -> file, ${CONCURRENCY} at a time)  ${mbps(b.ms).toFixed(0).padStart(5)} MB/s   client ${cpu(b.clientCpu)}, S3 fake ${cpu(b.fakeCpu)}`,
     );

@@ -103,8 +103,8 @@ async function renderThumbnails(source: RenditionSource, lane: ImageWorkLane): P
 
 function resizeToWebp(input: string | Buffer, width: number, lane: ImageWorkLane): Promise<Buffer> {
   // rotate() applies the EXIF orientation (the WebP keeps no EXIF); never upscaled.
-  return withImageWork(() =>
-    sharp(input, { failOn: "none" }).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: WEBP_QUALITY, effort: 2 }).toBuffer(),
+  return withImageWork(
+    () => sharp(input, { failOn: "none" }).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: WEBP_QUALITY, effort: 2 }).toBuffer(),
     lane,
   );
 }
