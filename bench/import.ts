@@ -1,13 +1,18 @@
 /**
  * npm run bench:import [-- --db postgres]
  * IMPORT_BENCH_FILES (default 200) noise PNGs of IMPORT_BENCH_FILE_MB (default 10: 2 GB in all) are put
- * into a local S3-compatible server (s3rver), then, in one run:
+ * into a local S3-compatible server (s3rver, in a child process of its own so that neither side shares
+ * its event loop), then, in one run:
  *   baseline  a plain streamed copy from the same bucket to files on the same disk as the server's
- *             media storage (GetObject -> file, 4 at a time, as the import job runs 4 at a time);
- *   service   import_files of all the keys, timed until every item has been transferred.
- * Prints the throughput ratio (target >= 0.8) and the server's peak RSS growth (target < 64 MB).
- * The upload jobs the imported files start afterwards (push to the sandbox account, probe) run while
- * later files are still transferring, as they would in production.
+ *             media storage (GetObject -> file, 4 at a time, as the import job runs 4 at a time), with
+ *             a client built as the import's S3 source builds its own; run before and after the import
+ *             (the ratio uses their mean, so a change in the machine's load during the run is halved);
+ *   import    import_files of all the keys, timed until every item has been transferred (the run completed);
+ *   settle    then until the upload jobs the imported files started (push to the sandbox account, probe,
+ *             thumbnails) have all finished, as they would run in production beside later transfers.
+ * Prints the throughput ratio (target >= 0.8), the server's peak RSS growth (target < 64 MB) while
+ * importing and until the upload jobs settled, and the CPU-seconds each process spent in each phase
+ * (the machine is shared: CPU-seconds compare across runs where wall time does not).
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -16,13 +21,15 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import sharp from "sharp";
-import { startS3Fake } from "../tests/helpers/s3-fake";
 import { benchTenant, rssBytes, serverProcessIds, startBenchServer } from "./lib";
+import { startS3FakeProcess } from "./support/s3-fake-process";
 
 const MB = 1024 * 1024;
 const FILES = Number(process.env.IMPORT_BENCH_FILES ?? 200);
 const FILE_MB = Number(process.env.IMPORT_BENCH_FILE_MB ?? 10);
 const CONCURRENCY = 4;
+const SETTLE_TIMEOUT_MS = 20 * 60_000;
+const TICK = 100; // USER_HZ on Linux
 
 /** A noise PNG of about FILE_MB (barely compressible); each file appends its own bytes after IEND so no two are equal. */
 async function basePng(): Promise<Buffer> {
@@ -41,8 +48,43 @@ async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise
   );
 }
 
-const s3 = await startS3Fake(`bench-import-${Date.now()}`);
-const { server, db, stop } = await startBenchServer({ RATE_LIMIT_PER_MINUTE: "100000000" });
+/** User + system CPU-seconds the processes spent so far (their own, not their children's). */
+function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* exited */
+    }
+  }
+  return ticks / TICK;
+}
+
+/** Files named like the small thumbnail (written last by the upload job) under the media directory. */
+function countSmallThumbnails(dir: string): number {
+  let count = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && /^thumb-[0-9a-f]+-320\.webp$/.test(entry.name)) count++;
+  }
+  return count;
+}
+
+const METRICS_TOKEN = "bench-import-metrics-token";
+
+/** Where the server's memory is (its Prometheus metrics): V8 heap, external (Buffers), RSS; the rest of RSS is native (libvips, malloc, WASM). */
+async function memory(url: string): Promise<{ heap: number; external: number; rss: number }> {
+  const text = await (await fetch(`${url}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^adloom_${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+  return { heap: value("nodejs_heap_size_used_bytes"), external: value("nodejs_external_memory_bytes"), rss: value("process_resident_memory_bytes") };
+}
+const showMemory = (m: { heap: number; external: number; rss: number }) =>
+  `RSS ${(m.rss / MB).toFixed(0)} MB = heap ${(m.heap / MB).toFixed(0)} + external ${(m.external / MB).toFixed(0)} + native/other ${((m.rss - m.heap - m.external) / MB).toFixed(0)}`;
+
+const s3 = await startS3FakeProcess(`bench-import-${Date.now()}`);
+const { server, db, stop } = await startBenchServer({ RATE_LIMIT_PER_MINUTE: "100000000", METRICS_TOKEN });
 try {
   const base = await basePng();
   const keys: string[] = [];
@@ -55,14 +97,21 @@ try {
   console.log(`bench:import — database ${db}, ${FILES} files of ${(base.length / MB).toFixed(1)} MB, ${(totalBytes / MB).toFixed(0)} MB in all`);
 
   // Baseline: the same bytes from the same bucket to the same disk.
-  const copyDir = fs.mkdtempSync(path.join(server.dataDir, "baseline-"));
-  const baselineStarted = performance.now();
-  await inParallel(keys, CONCURRENCY, async (key) => {
-    const object = await s3.client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
-    await pipeline(object.Body as Readable, fs.createWriteStream(path.join(copyDir, path.basename(key))));
-  });
-  const baselineMs = performance.now() - baselineStarted;
-  fs.rmSync(copyDir, { recursive: true, force: true });
+  const baseline = async () => {
+    const copyDir = fs.mkdtempSync(path.join(server.dataDir, "baseline-"));
+    const fakeCpu = cpuSeconds([s3.pid]);
+    const ownCpu = process.cpuUsage();
+    const started = performance.now();
+    await inParallel(keys, CONCURRENCY, async (key) => {
+      const object = await s3.client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
+      await pipeline(object.Body as Readable, fs.createWriteStream(path.join(copyDir, path.basename(key))));
+    });
+    const ms = performance.now() - started;
+    const own = process.cpuUsage(ownCpu);
+    fs.rmSync(copyDir, { recursive: true, force: true });
+    return { ms, clientCpu: (own.user + own.system) / 1e6, fakeCpu: cpuSeconds([s3.pid]) - fakeCpu };
+  };
+  const before = await baseline();
 
   const { key } = await benchTenant(server);
   const call = async (name: string, args: unknown) => {
@@ -83,9 +132,12 @@ try {
     secretAccessKey: s3.secretAccessKey,
   });
   const pids = serverProcessIds(server.port, server.dataDir);
+  const memoryBefore = await memory(server.url);
   const rssBefore = rssBytes(pids);
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pids))), 50);
+  const serverCpu = cpuSeconds(pids);
+  const fakeCpu = cpuSeconds([s3.pid]);
   const started = performance.now();
   const { run } = await call("import_files", { connectionId: connection.id, paths: ["bench/"] });
   let summary: { importedCount: number; failedCount: number; skippedCount: number } = run;
@@ -96,15 +148,48 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const serviceMs = performance.now() - started;
+  const importPeak = Math.max(peak, rssBytes(pids));
+  const importServerCpu = cpuSeconds(pids) - serverCpu;
+  const memoryImported = await memory(server.url);
+  const importFakeCpu = cpuSeconds([s3.pid]) - fakeCpu;
+
+  // The upload jobs: each imported file ends with its two thumbnails, the small one last.
+  const mediaDir = path.join(server.dataDir, "media");
+  let thumbnails = 0;
+  while ((thumbnails = countSmallThumbnails(mediaDir)) < summary.importedCount && performance.now() - started < SETTLE_TIMEOUT_MS) {
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const settledMs = performance.now() - started;
   clearInterval(sampler);
   peak = Math.max(peak, rssBytes(pids));
+  const settledServerCpu = cpuSeconds(pids) - serverCpu;
+  const memorySettled = await memory(server.url);
+
+  const after = await baseline();
+  const baselineMs = (before.ms + after.ms) / 2;
 
   const mbps = (ms: number) => totalBytes / MB / (ms / 1000);
-  console.log(`items: ${summary.importedCount} imported, ${summary.skippedCount} skipped, ${summary.failedCount} failed`);
-  console.log(`baseline (GetObject -> file, ${CONCURRENCY} at a time)  ${mbps(baselineMs).toFixed(0).padStart(6)} MB/s`);
-  console.log(`import_files (bucket -> media storage)   ${mbps(serviceMs).toFixed(0).padStart(6)} MB/s`);
-  console.log(`throughput ratio import ÷ baseline: ${(baselineMs / serviceMs).toFixed(2)} (target ≥ 0.80)`);
-  console.log(`server peak RSS growth while importing: ${((peak - rssBefore) / MB).toFixed(1)} MB (target < 64 MB; ${pids.length} processes sampled)`);
+  const cpu = (s: number) => `${s.toFixed(1)} CPU-s`;
+  console.log(`items: ${summary.importedCount} imported, ${summary.skippedCount} skipped, ${summary.failedCount} failed; upload jobs finished: ${thumbnails}`);
+  for (const [label, b] of [
+    ["before", before],
+    ["after", after],
+  ] as const) {
+    console.log(
+      `baseline ${label.padEnd(6)} (GetObject -> file, ${CONCURRENCY} at a time)  ${mbps(b.ms).toFixed(0).padStart(5)} MB/s   client ${cpu(b.clientCpu)}, S3 fake ${cpu(b.fakeCpu)}`,
+    );
+  }
+  console.log(
+    `import_files (bucket -> media storage)             ${mbps(serviceMs).toFixed(0).padStart(5)} MB/s   server ${cpu(importServerCpu)}, S3 fake ${cpu(importFakeCpu)}`,
+  );
+  console.log(`until the upload jobs settled                      ${(settledMs / 1000).toFixed(0).padStart(5)} s      server ${cpu(settledServerCpu)} in all`);
+  console.log(`throughput ratio import ÷ baseline (mean of both): ${(baselineMs / serviceMs).toFixed(2)} (target ≥ 0.80)`);
+  console.log(
+    `server peak RSS growth: ${((importPeak - rssBefore) / MB).toFixed(1)} MB while importing (target < 64 MB), ${((peak - rssBefore) / MB).toFixed(1)} MB until the upload jobs settled (${pids.length} processes sampled)`,
+  );
+  console.log(`server memory before: ${showMemory(memoryBefore)}`);
+  console.log(`  once imported:      ${showMemory(memoryImported)}`);
+  console.log(`  once jobs settled:  ${showMemory(memorySettled)}`);
 } finally {
   await stop();
   await s3.close();

@@ -16,6 +16,9 @@ const env = {
   // worker threads decoding images then leave tens of MB fragmented in arenas that are never given
   // back. Two arenas keep RSS flat under imports (docs/performance.md, bench:import); set it to override.
   MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
+  // libuv's worker threads run file reads and writes and every sharp decode; with the default 4, the
+  // image work (up to 4 at once, lib/creatives/image-work.ts) could hold them all while transfers wait to write.
+  UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? "8",
 };
 
 // The configuration first, before a build can keep anyone waiting; the server prepares the database itself

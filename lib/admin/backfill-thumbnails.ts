@@ -24,7 +24,7 @@ export async function backfillThumbnails(input: { workspaceId?: string }): Promi
     });
     for (const creative of creatives) {
       checked++;
-      const ok = await ensureThumbnails(creative).catch((err: Error) => {
+      const ok = await ensureThumbnails(creative, "background").catch((err: Error) => {
         log.warn("thumbnail backfill failed", { component: "creatives", creativeId: creative.id, err });
         return false;
       });

@@ -84,7 +84,7 @@ export async function renderCreativeThumbnails(creativeId: string): Promise<{ th
   });
   if (creative?.status !== "ready") return { thumbnails: false };
   try {
-    return { thumbnails: await ensureThumbnails(creative) };
+    return { thumbnails: await ensureThumbnails(creative, "background") };
   } catch (err) {
     log.error("thumbnails failed", { component: "creatives", creativeId, err });
     return { thumbnails: false, error: (err as Error).message };

@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import sharp from "sharp";
 import { creativeDerivedKey, getStorage } from "@/lib/storage";
 import { defineService } from "@/lib/services";
+import { type ImageWorkLane, withImageWork } from "./image-work";
 import { mediaTool, runMediaTool } from "./media-tools";
 
 /**
@@ -62,9 +63,10 @@ const inFlight = defineService("creatives.renditions-in-flight", () => new Map<s
 /**
  * Makes sure both thumbnails of the creative's current file exist in storage, rendering them
  * when missing. Returns false when they cannot be made (a video without ffmpeg installed).
- * Failures to decode are thrown.
+ * Failures to decode are thrown. The upload job renders in the "background" lane: a page waiting
+ * for a thumbnail goes first.
  */
-export function ensureThumbnails(source: RenditionSource): Promise<boolean> {
+export function ensureThumbnails(source: RenditionSource, lane: ImageWorkLane = "waited-on"): Promise<boolean> {
   const key = thumbnailKey(source, THUMBNAIL_WIDTHS[0]);
   const running = inFlight().get(key);
   if (running) return running;
@@ -72,36 +74,39 @@ export function ensureThumbnails(source: RenditionSource): Promise<boolean> {
     const storage = getStorage();
     const existing = await Promise.all(thumbnailKeysOf(source).map((k) => storage.stat(k)));
     if (existing.every(Boolean)) return true;
-    return renderThumbnails(source);
+    return renderThumbnails(source, lane);
   })().finally(() => inFlight().delete(key));
   inFlight().set(key, work);
   return work;
 }
 
-async function renderThumbnails(source: RenditionSource): Promise<boolean> {
+async function renderThumbnails(source: RenditionSource, lane: ImageWorkLane): Promise<boolean> {
   const storage = getStorage();
   const large = await storage.withLocalFile(source.storageKey, async (file) => {
-    if (source.kind === "image") return resizeToWebp(file, 960);
+    if (source.kind === "image") return resizeToWebp(file, 960, lane);
     const frame = await extractPosterFrame(file, source.durationMs);
     if (!frame) return null;
     try {
-      return await resizeToWebp(frame.file, 960);
+      return await resizeToWebp(frame.file, 960, lane);
     } finally {
       await fs.rm(frame.dir, { recursive: true, force: true });
     }
   });
   if (!large) return false;
   // The small one from the large: one decode of a possibly huge original.
-  const small = await resizeToWebp(large, 320);
+  const small = await resizeToWebp(large, 320, lane);
   // Small last: ensureThumbnails' fast path checks both, and a reader of the small one finds it whole.
   await storage.put(thumbnailKey(source, 960), Readable.from(large), { contentType: "image/webp" });
   await storage.put(thumbnailKey(source, 320), Readable.from(small), { contentType: "image/webp" });
   return true;
 }
 
-function resizeToWebp(input: string | Buffer, width: number): Promise<Buffer> {
+function resizeToWebp(input: string | Buffer, width: number, lane: ImageWorkLane): Promise<Buffer> {
   // rotate() applies the EXIF orientation (the WebP keeps no EXIF); never upscaled.
-  return sharp(input, { failOn: "none" }).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: WEBP_QUALITY, effort: 2 }).toBuffer();
+  return withImageWork(
+    () => sharp(input, { failOn: "none" }).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: WEBP_QUALITY, effort: 2 }).toBuffer(),
+    lane,
+  );
 }
 
 /** A still from a second in (or the middle of a shorter video), as a PNG in a temporary directory. */

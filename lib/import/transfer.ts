@@ -10,6 +10,7 @@ import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage"
 import { afterUploadJobsEnqueued, enqueueUploadJobs } from "@/lib/uploads/accept-uploads";
 import { safeFileName } from "@/lib/uploads/file-name";
 import { MediaInspector } from "@/lib/uploads/inspect-media-stream";
+import { withImageWork } from "@/lib/creatives/image-work";
 import { differenceHash, hammingDistance, hasStructure, NEAR_DUPLICATE_BITS } from "./perceptual-hash";
 import { settleRun } from "./runs";
 import { sourceFor } from "./sources";
@@ -175,7 +176,7 @@ async function streamIntoStorage(
 /** The image's dHash and, when an earlier import in the workspace is within NEAR_DUPLICATE_BITS, that item's id. */
 async function nearDuplicate(workspaceId: string, itemId: string, storageKey: string): Promise<{ hash: string; of: string | null } | null> {
   try {
-    const hash = await getStorage().withLocalFile(storageKey, (path) => differenceHash(path));
+    const hash = await getStorage().withLocalFile(storageKey, (path) => withImageWork(() => differenceHash(path)));
     if (!hasStructure(hash)) return { hash, of: null };
     const others = await getDb().importItem.findMany({
       where: { workspaceId, perceptualHash: { not: null }, status: "imported", id: { not: itemId } },

@@ -4,8 +4,8 @@ import type { MediaStorage } from "./media-storage";
 import { S3MediaStorage } from "./s3";
 import { log } from "@/lib/log";
 
-export type { ByteRange, MediaStorage, StoredObjectInfo, StoredObjectStream } from "./media-storage";
-export { assertValidKey } from "./media-storage";
+export type { ByteRange, MediaStorage, ReadOptions, StoredObjectInfo, StoredObjectStream } from "./media-storage";
+export { assertValidKey, WHOLE_FILE_CHUNK_BYTES } from "./media-storage";
 export { LocalMediaStorage } from "./local";
 export { S3MediaStorage } from "./s3";
 

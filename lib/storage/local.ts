@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { assertValidKey, type ByteRange, type MediaStorage, type StoredObjectInfo, type StoredObjectStream } from "./media-storage";
+import { assertValidKey, type MediaStorage, type ReadOptions, type StoredObjectInfo, type StoredObjectStream } from "./media-storage";
 
 /** Partial writes live here until they are complete, then are renamed into place (same file system: atomic). */
 const PARTIAL_DIR = ".partial";
@@ -82,11 +82,14 @@ export class LocalMediaStorage implements MediaStorage {
     }
   }
 
-  async read(key: string, options: { range?: ByteRange } = {}): Promise<StoredObjectStream | null> {
+  async read(key: string, options: ReadOptions = {}): Promise<StoredObjectStream | null> {
     const info = await this.stat(key);
     if (!info) return null;
     const range = options.range;
-    const stream = createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
+    const stream = createReadStream(this.pathOf(key), {
+      ...(range ? { start: range.start, end: range.end } : {}),
+      ...(options.chunkBytes ? { highWaterMark: options.chunkBytes } : {}),
+    });
     return { info, stream };
   }
 

@@ -15,6 +15,18 @@ export interface ByteRange {
   end: number;
 }
 
+/**
+ * Chunk size for reading a whole stored file in this process (hashing it, pushing it): Node's 64 KB
+ * default made 160 reads, and as many promises through an async iterator, per 10 MB file.
+ */
+export const WHOLE_FILE_CHUNK_BYTES = 1024 * 1024;
+
+export interface ReadOptions {
+  range?: ByteRange;
+  /** Bytes per chunk for a local file (a reader that consumes the whole file at once); buckets stream as they receive. */
+  chunkBytes?: number;
+}
+
 export interface StoredObjectStream {
   info: StoredObjectInfo;
   /** The whole object, or only `range` when one was asked for. */
@@ -31,7 +43,7 @@ export interface MediaStorage {
   /** Streams `body` into `key`; when the body errors, nothing is stored and the error is rethrown. */
   put(key: string, body: Readable, options: { contentType: string }): Promise<{ sizeBytes: number }>;
   /** Opens the object (or a byte range of it); null when it does not exist. */
-  read(key: string, options?: { range?: ByteRange }): Promise<StoredObjectStream | null>;
+  read(key: string, options?: ReadOptions): Promise<StoredObjectStream | null>;
   /** Size and validators; null when the object does not exist. */
   stat(key: string): Promise<StoredObjectInfo | null>;
   /** Removes the object; a missing object is not an error. */

@@ -14,7 +14,7 @@ import {
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { assertValidKey, type ByteRange, type MediaStorage, type StoredObjectInfo, type StoredObjectStream } from "./media-storage";
+import { assertValidKey, type MediaStorage, type ReadOptions, type StoredObjectInfo, type StoredObjectStream } from "./media-storage";
 
 export interface S3StorageOptions {
   bucket: string;
@@ -90,7 +90,7 @@ export class S3MediaStorage implements MediaStorage {
     }
   }
 
-  async read(key: string, options: { range?: ByteRange } = {}): Promise<StoredObjectStream | null> {
+  async read(key: string, options: ReadOptions = {}): Promise<StoredObjectStream | null> {
     assertValidKey(key);
     const range = options.range;
     try {

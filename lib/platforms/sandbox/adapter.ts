@@ -2,7 +2,7 @@ import { createHash, randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/services";
 import type { Platform } from "@/lib/generated/prisma/enums";
-import { getStorage } from "@/lib/storage";
+import { getStorage, WHOLE_FILE_CHUNK_BYTES } from "@/lib/storage";
 import { detectMediaFormat, SIGNATURE_BYTES } from "../media-signature";
 import { SandboxAdsApi } from "./ads-api";
 import {
@@ -74,7 +74,7 @@ interface ReceivedFile {
 
 /** Reads the stored file the way the platform would receive it: every byte, hashed, head kept for validation. */
 async function receive(storageKey: string): Promise<ReceivedFile> {
-  const object = await getStorage().read(storageKey);
+  const object = await getStorage().read(storageKey, { chunkBytes: WHOLE_FILE_CHUNK_BYTES });
   if (!object) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
   const md5 = createHash("md5");
   let sizeBytes = 0;
