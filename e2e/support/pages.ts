@@ -83,7 +83,10 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
  * violations, in about a third of the time (docs/testing.md).
  */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ["violations"] }).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .setLegacyMode()
+    .options({ resultTypes: ["violations"] })
+    .analyze();
   const summary = violations.map(
     (v) =>
       `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
