@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getStorage } from "@/lib/storage";
+import { seedMigratedDatabase } from "@/tests/helpers/database-template";
 import { createServices, defineService, disposeServices, getConfig, getServices } from "./services";
 
 const configIn = (dataDir: string) => parseConfig({ DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv);
@@ -16,6 +17,7 @@ afterEach(disposeServices);
 describe("the service registry", () => {
   it("serves the services of the configuration it was made over, and disposing closes them", async () => {
     const dataDir = tempDir();
+    await seedMigratedDatabase(dataDir); // an existing database to open: a copy, not an initdb (~5 CPU-s)
     createServices(configIn(dataDir));
     expect(getConfig().dataDir).toBe(dataDir);
     await getStorage().put("ws_1/uploads/upl_1", Readable.from([Buffer.from("bytes")]), { contentType: "text/plain" });

@@ -62,10 +62,14 @@ export async function switchToPro(page: Page): Promise<void> {
 }
 
 /**
- * Takes a screenshot for the docs: into docs/screenshots when UPDATE_SCREENSHOTS=1 (`npm run screenshots`),
- * else into test-results/screenshots, so an ordinary test run leaves the tracked pictures alone.
+ * Takes a screenshot for the docs: into docs/screenshots when UPDATE_SCREENSHOTS=1 (`npm run screenshots`), into
+ * test-results/screenshots when E2E_SCREENSHOTS=1. An ordinary run (`npm test`) takes none: the pictures assert
+ * nothing, and waiting for each page's images and encoding forty of them cost a share of the journeys' time
+ * (docs/testing.md). A failing test still keeps its screenshot (playwright.config.ts).
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  const docs = process.env.UPDATE_SCREENSHOTS === "1";
+  if (!docs && process.env.E2E_SCREENSHOTS !== "1") return;
   // Let the images in view finish loading, so the picture shows what a person sees a moment later.
   await page
     .waitForFunction(
@@ -80,6 +84,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
       { timeout: 5_000 },
     )
     .catch(() => undefined);
-  const folder = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots";
+  const folder = docs ? "docs/screenshots" : "test-results/screenshots";
   await page.screenshot({ path: `${folder}/${name}.png`, fullPage: false });
 }

@@ -4,13 +4,21 @@ import path from "node:path";
 import { messages, protocol, type PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseResponse, ThreadedPGlite, withPreparedStatements } from "@adloom/pglite-driver";
+import { seedMigratedDatabase } from "../helpers/database-template";
 
 // The embedded database's own layers (packages/pglite-driver: the thread, prepared statements): PGlite pass only.
 const onPglite = process.env.TEST_DB !== "postgres";
-const SLOW = 120_000; // a fresh PGlite runs initdb
+const SLOW = 120_000;
 
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), "adloom-embedded-db-"));
+/**
+ * A database directory for a thread to open: a copy of the migrated template (tests/helpers/database-template.ts),
+ * not an empty folder, so no initdb runs (about four CPU-seconds each). What is tested here is the thread and the
+ * statement layer over an existing cluster; the app's tables in it are not read.
+ */
+async function databaseDir(): Promise<string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-embedded-db-"));
+  await seedMigratedDatabase(dataDir);
+  return path.join(dataDir, "db");
 }
 
 describe.skipIf(!onPglite)("the embedded database on its own thread, with prepared statements", () => {
@@ -18,7 +26,7 @@ describe.skipIf(!onPglite)("the embedded database on its own thread, with prepar
   let db: PGlite;
 
   beforeAll(async () => {
-    threaded = new ThreadedPGlite(tempDir());
+    threaded = new ThreadedPGlite(await databaseDir());
     db = withPreparedStatements(threaded as unknown as PGlite, { maxStatements: 3 });
     await db.waitReady;
     await db.exec(`CREATE TABLE items (id int PRIMARY KEY, tags text[], at timestamp(3), doc jsonb, note text)`);
@@ -136,7 +144,7 @@ describe.skipIf(!onPglite)("the embedded database on its own thread, with prepar
 describe.skipIf(!onPglite)("reading the database's responses", () => {
   let threaded: ThreadedPGlite;
   beforeAll(async () => {
-    threaded = new ThreadedPGlite(tempDir());
+    threaded = new ThreadedPGlite(await databaseDir());
     await threaded.waitReady;
   }, SLOW);
   afterAll(async () => {
@@ -182,7 +190,7 @@ describe.skipIf(!onPglite)("when the database thread stops", () => {
   it(
     "fails pending and later statements with a clear error instead of hanging",
     async () => {
-      const threaded = new ThreadedPGlite(tempDir());
+      const threaded = new ThreadedPGlite(await databaseDir());
       await threaded.waitReady;
       const worker = (threaded as unknown as { worker: { terminate(): Promise<number> } }).worker;
       const pending = threaded.query("SELECT pg_sleep(0.5)");
@@ -196,7 +204,7 @@ describe.skipIf(!onPglite)("when the database thread stops", () => {
   it(
     "closes cleanly, refusing statements afterwards",
     async () => {
-      const threaded = new ThreadedPGlite(tempDir());
+      const threaded = new ThreadedPGlite(await databaseDir());
       await threaded.query("SELECT 1");
       await threaded.close();
       expect(threaded.closed).toBe(true);
