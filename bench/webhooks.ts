@@ -99,7 +99,9 @@ try {
   console.log(`delivered to the receiver              ${deliveryRate.toFixed(0).padStart(6)} deliveries/s   (target ≥ 1000)`);
   console.log(`event-to-receipt latency               p50 ${pct(50)} ms   p99 ${pct(99)} ms   (target p99 < 250)`);
   console.log(`ratio delivered ÷ emitted: ${(deliveryRate / emitRate).toFixed(2)}`);
-  console.log(`server CPU ${cpuUsed.toFixed(1)} s = ${((cpuUsed * 1000) / Math.max(1, receipts.size)).toFixed(2)} ms per event emitted and delivered (load-independent)`);
+  console.log(
+    `server CPU ${cpuUsed.toFixed(1)} s = ${((cpuUsed * 1000) / Math.max(1, receipts.size)).toFixed(2)} ms per event emitted and delivered (load-independent)`,
+  );
   console.log(`lost ${EVENTS - failed - receipts.size}, received twice ${duplicates}, emits failed ${failed}`);
 } finally {
   await stop();

@@ -156,7 +156,7 @@ async function drainEventStore(store: EventStore): Promise<void> {
       const batch = store.waiting.splice(0, STORE_BATCH);
       try {
         const stored = await storeEventRows(batch.map((w) => w.row));
-        batch.forEach((w, i) => w.resolve(stored[i]!));
+        for (const [i, w] of batch.entries()) w.resolve(stored[i]!);
       } catch (err) {
         if (batch.length === 1) batch[0]!.reject(err);
         // One event's failure is its own emit's: the others are stored one by one.
