@@ -78,3 +78,18 @@ export function rssBytes(pids: number[]): number {
   }
   return total;
 }
+
+/** CPU-seconds (user + system) the processes have used so far, from /proc (independent of the machine's load). */
+export function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* exited */
+    }
+  }
+  return ticks / 100; // USER_HZ
+}

@@ -11,7 +11,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { sendAdminCommand } from "@/lib/admin/socket";
-import { benchTenant, startBenchServer } from "./lib";
+import { benchTenant, cpuSeconds, serverProcessIds, startBenchServer } from "./lib";
 
 const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
 const VIA_API = process.argv.includes("--via") && process.argv[process.argv.indexOf("--via") + 1] === "api";
@@ -54,6 +54,8 @@ try {
   eventTimes.clear();
   duplicates = 0;
 
+  const pids = serverProcessIds(server.port, server.dataDir);
+  const cpuBefore = cpuSeconds(pids);
   const started = Date.now();
   let sent = 0;
   let failed = 0;
@@ -84,6 +86,7 @@ try {
   const emitted = Date.now();
   const deadline = emitted + 600_000;
   while (receipts.size < EVENTS - failed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const cpuUsed = cpuSeconds(pids) - cpuBefore;
   await new Promise((r) => setTimeout(r, 1000)); // late duplicates
 
   const latencies = [...receipts.entries()].map(([id, at]) => at - eventTimes.get(id)!).sort((a, b) => a - b);
@@ -96,6 +99,9 @@ try {
   console.log(`delivered to the receiver              ${deliveryRate.toFixed(0).padStart(6)} deliveries/s   (target ≥ 1000)`);
   console.log(`event-to-receipt latency               p50 ${pct(50)} ms   p99 ${pct(99)} ms   (target p99 < 250)`);
   console.log(`ratio delivered ÷ emitted: ${(deliveryRate / emitRate).toFixed(2)}`);
+  console.log(
+    `server CPU ${cpuUsed.toFixed(1)} s = ${((cpuUsed * 1000) / Math.max(1, receipts.size)).toFixed(2)} ms per event emitted and delivered (load-independent)`,
+  );
   console.log(`lost ${EVENTS - failed - receipts.size}, received twice ${duplicates}, emits failed ${failed}`);
 } finally {
   await stop();

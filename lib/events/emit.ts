@@ -1,8 +1,9 @@
 import { queueFlowsForEvent } from "@/lib/automation/flow-trigger";
-import { getDb, queryRows } from "@/lib/db/client";
+import { getDb, getPglite, queryRows } from "@/lib/db/client";
 import { sqlTime } from "@/lib/db/sql-time";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { defineService } from "@/lib/services";
 import { wakeFirstAttempts } from "@/lib/webhooks/first-attempts";
 import { ALWAYS_DELIVERED, EVENT_DATA_SCHEMAS, type EventData, type EventEnvelope, type EventType } from "./types";
 
@@ -38,47 +39,26 @@ export interface EmittedEvent {
  * stores the event durably (serialized once; every attempt sends these bytes) and, when the
  * workspace's endpoint subscribes to the kind (`test` always), queues its delivery.
  */
-// One statement: store the event and, when the workspace's endpoint subscribes to the kind,
-// its dispatch. A repeated dedupe key stores nothing (the first event is answered).
-const EMIT_STATEMENT = `
-    WITH ev AS (
-      INSERT INTO webhook_events (id, "workspaceId", type, body, "dedupeKey", "createdAt")
-      SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::timestamp(3)
-      WHERE NOT $7::boolean OR EXISTS (SELECT 1 FROM webhook_endpoints WHERE "workspaceId" = $2::text)
-      ON CONFLICT DO NOTHING
-      RETURNING id
-    ), disp AS (
-      INSERT INTO webhook_dispatches (id, "workspaceId", "eventId", "createdAt")
-      SELECT $8::text, $2::text, ev.id, $6::timestamp(3)
-      FROM ev JOIN webhook_endpoints e ON e."workspaceId" = $2::text
-      WHERE $9::boolean OR e."subscribesAll" OR $3::text = ANY(e.events)
-      RETURNING id
-    )
-    SELECT (SELECT count(*) FROM ev)::int AS created, (SELECT count(*) FROM disp)::int AS queued,
-      -- the flows this kind triggers (lib/automation/flow-trigger.ts), read in the same round trip
-      coalesce((SELECT array_agg(id) FROM automation_flows WHERE "workspaceId" = $2::text AND "triggerKind" = 'event' AND "eventType" = $3::text), '{}') AS flows`;
-
 export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): Promise<EmittedEvent> {
   const data = EVENT_DATA_SCHEMAS[input.type].parse(input.data);
   const createdAt = new Date();
   const envelope: EventEnvelope = { id: newId("evt"), type: input.type, createdAt: createdAt.toISOString(), data: data as EventData<T> };
 
-  const always = ALWAYS_DELIVERED.has(input.type);
   const dispatchId = newId("whq");
   // The event and its dispatch in one statement: the pending dispatch is the delivery's work item
   // (lib/webhooks/first-attempts.ts claims it), so it can never be stored but not queued.
-  const rows = await queryRows<{ created: number; queued: number; flows: string[] }>(EMIT_STATEMENT, [
-    envelope.id,
-    input.workspaceId,
-    input.type,
-    JSON.stringify(envelope),
-    input.dedupeKey ?? null,
-    sqlTime(createdAt),
-    input.onlyWithEndpoint === true,
+  const stored = await storeEvent({
+    id: envelope.id,
+    workspaceId: input.workspaceId,
+    type: input.type,
+    body: JSON.stringify(envelope),
+    dedupeKey: input.dedupeKey ?? null,
+    createdAt: envelope.createdAt,
+    onlyWithEndpoint: input.onlyWithEndpoint === true,
     dispatchId,
-    always,
-  ]);
-  if (!rows[0]?.created) {
+    always: ALWAYS_DELIVERED.has(input.type),
+  });
+  if (!stored.created) {
     if (input.dedupeKey) {
       const first = await redeliverPendingFor(input.workspaceId, input.dedupeKey);
       if (first) return first;
@@ -89,10 +69,120 @@ export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): 
     }
     throw new Error(`Event ${envelope.id} was not stored`);
   }
-  const queue = rows[0].queued > 0;
-  if (queue) wakeFirstAttempts([dispatchId]);
-  await startFlows(input.workspaceId, envelope, rows[0].flows);
-  return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: queue, stored: true };
+  if (stored.queued) wakeFirstAttempts([dispatchId]);
+  await startFlows(input.workspaceId, envelope, stored.flows);
+  return { id: envelope.id, type: input.type, createdAt: envelope.createdAt, queued: stored.queued, stored: true };
+}
+
+interface EventRow {
+  id: string;
+  workspaceId: string;
+  type: string;
+  body: string;
+  dedupeKey: string | null;
+  createdAt: string;
+  /** Store it only when the workspace has an endpoint. */
+  onlyWithEndpoint: boolean;
+  dispatchId: string;
+  /** Queue it whatever the endpoint subscribes to (`test`). */
+  always: boolean;
+}
+
+interface StoredEvent {
+  created: boolean;
+  queued: boolean;
+  /** The flows the event's kind triggers in its workspace (lib/automation/flow-trigger.ts). */
+  flows: string[];
+}
+
+// Events of any workspaces and kinds in one statement (one row each, in `ord` order): each event
+// and, when its workspace's endpoint subscribes to the kind, its dispatch. A repeated dedupe key
+// (also one repeated within the batch) stores nothing for that row.
+const STORE_EVENTS_STATEMENT = `
+    WITH input AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::text[], $9::boolean[])
+        WITH ORDINALITY AS t(id, "workspaceId", type, body, "dedupeKey", "createdAt", "onlyWithEndpoint", "dispatchId", always, ord)
+    ), ev AS (
+      INSERT INTO webhook_events (id, "workspaceId", type, body, "dedupeKey", "createdAt")
+      SELECT i.id, i."workspaceId", i.type, i.body, i."dedupeKey", i."createdAt"::timestamp(3)
+      FROM input i
+      WHERE NOT i."onlyWithEndpoint" OR EXISTS (SELECT 1 FROM webhook_endpoints WHERE "workspaceId" = i."workspaceId")
+      ORDER BY i.ord
+      ON CONFLICT DO NOTHING
+      RETURNING id
+    ), disp AS (
+      INSERT INTO webhook_dispatches (id, "workspaceId", "eventId", "createdAt")
+      SELECT i."dispatchId", i."workspaceId", ev.id, i."createdAt"::timestamp(3)
+      FROM ev JOIN input i ON i.id = ev.id JOIN webhook_endpoints e ON e."workspaceId" = i."workspaceId"
+      WHERE i.always OR e."subscribesAll" OR i.type = ANY(e.events)
+      ORDER BY i.ord
+      RETURNING id
+    )
+    SELECT ev.id IS NOT NULL AS created, disp.id IS NOT NULL AS queued,
+      -- the flows this kind triggers (lib/automation/flow-trigger.ts), read in the same round trip
+      coalesce((SELECT array_agg(f.id) FROM automation_flows f
+        WHERE f."workspaceId" = i."workspaceId" AND f."triggerKind" = 'event' AND f."eventType" = i.type), '{}') AS flows
+    FROM input i LEFT JOIN ev ON ev.id = i.id LEFT JOIN disp ON disp.id = i."dispatchId"
+    ORDER BY i.ord`;
+
+/** Events stored together at most: one statement's arrays. */
+const STORE_BATCH = 256;
+
+/**
+ * Group commit of concurrent emits: an event waits only while a statement of earlier events is
+ * running, and every event that arrived meanwhile goes in the next statement (on the embedded
+ * database, which runs one statement at a time, a statement per event was the cost of emitting).
+ * One at a time on the embedded database; a few at once on PostgreSQL's pool.
+ */
+interface EventStore {
+  waiting: { row: EventRow; resolve: (stored: StoredEvent) => void; reject: (err: unknown) => void }[];
+  running: number;
+}
+
+const eventStore = defineService("events.store", (): EventStore => ({ waiting: [], running: 0 }));
+
+function storeEvent(row: EventRow): Promise<StoredEvent> {
+  const store = eventStore();
+  return new Promise<StoredEvent>((resolve, reject) => {
+    store.waiting.push({ row, resolve, reject });
+    if (store.running < (getPglite() ? 1 : 4)) void drainEventStore(store);
+  });
+}
+
+async function drainEventStore(store: EventStore): Promise<void> {
+  store.running++;
+  try {
+    while (store.waiting.length) {
+      const batch = store.waiting.splice(0, STORE_BATCH);
+      try {
+        const stored = await storeEventRows(batch.map((w) => w.row));
+        for (const [i, w] of batch.entries()) w.resolve(stored[i]!);
+      } catch (err) {
+        if (batch.length === 1) batch[0]!.reject(err);
+        // One event's failure is its own emit's: the others are stored one by one.
+        else for (const w of batch) storeEventRows([w.row]).then(([stored]) => w.resolve(stored!), w.reject);
+      }
+    }
+  } finally {
+    store.running--;
+  }
+}
+
+async function storeEventRows(rows: EventRow[]): Promise<StoredEvent[]> {
+  const column = <K extends keyof EventRow>(key: K) => rows.map((r) => r[key]);
+  const result = await queryRows<StoredEvent>(STORE_EVENTS_STATEMENT, [
+    column("id"),
+    column("workspaceId"),
+    column("type"),
+    column("body"),
+    column("dedupeKey"),
+    column("createdAt"),
+    column("onlyWithEndpoint"),
+    column("dispatchId"),
+    column("always"),
+  ]);
+  if (result.length !== rows.length) throw new Error(`Storing ${rows.length} events answered ${result.length} rows`);
+  return result;
 }
 
 /**
