@@ -175,16 +175,16 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
   async search_locations(t) {
     // The sandbox's built-in places; each platform's ids: Meta's keys on A, TikTok's location ids on B.
     const onA = await toolResult(t.key, "search_locations", { platform: "platform_a", query: "calif" });
-    expect(onA.locations).toEqual([
-      { id: "3847", type: "region", name: "California", countryCode: "US", regionName: null, platform: "platform_a" },
-    ]);
+    expect(onA.locations).toEqual([{ id: "3847", type: "region", name: "California", countryCode: "US", regionName: null, platform: "platform_a" }]);
     const cities = await toolResult(t.key, "search_locations", { platform: "platform_b", query: "san", types: ["city"], limit: 2 });
     expect(cities.locations).toEqual([
       { id: "5391959", type: "city", name: "San Francisco", countryCode: "US", regionName: "California", platform: "platform_b" },
       { id: "5391811", type: "city", name: "San Diego", countryCode: "US", regionName: "California", platform: "platform_b" },
     ]);
     // Accents and case do not matter; countries come as ISO codes on A.
-    expect((await toolResult(t.key, "search_locations", { platform: "platform_a", query: "ILE-DE" })).locations.map((l: any) => l.name)).toEqual(["Île-de-France"]);
+    expect((await toolResult(t.key, "search_locations", { platform: "platform_a", query: "ILE-DE" })).locations.map((l: any) => l.name)).toEqual([
+      "Île-de-France",
+    ]);
     expect((await toolResult(t.key, "search_locations", { platform: "platform_a", query: "germ", types: ["country"] })).locations[0].id).toBe("DE");
     expect((await toolResult(t.key, "search_locations", { platform: "platform_b", query: "atlantis" })).locations).toEqual([]);
 

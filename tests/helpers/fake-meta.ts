@@ -111,11 +111,57 @@ export const META_GEO_LOCATIONS = [
   { key: "3847", name: "California", type: "region", country_code: "US", country_name: "United States", supports_region: true, supports_city: true },
   { key: "1651", name: "Bavaria", type: "region", country_code: "DE", country_name: "Germany", supports_region: true, supports_city: true },
   { key: "1650", name: "Berlin", type: "region", country_code: "DE", country_name: "Germany", supports_region: true, supports_city: true },
-  { key: "2421836", name: "San Francisco", type: "city", country_code: "US", country_name: "United States", region: "California", region_id: 3847, supports_region: true, supports_city: true },
-  { key: "539519", name: "Munich", type: "city", country_code: "DE", country_name: "Germany", region: "Bavaria", region_id: 1651, supports_region: true, supports_city: true },
-  { key: "538985", name: "Berlin", type: "city", country_code: "DE", country_name: "Germany", region: "Berlin", region_id: 1650, supports_region: true, supports_city: true },
+  {
+    key: "2421836",
+    name: "San Francisco",
+    type: "city",
+    country_code: "US",
+    country_name: "United States",
+    region: "California",
+    region_id: 3847,
+    supports_region: true,
+    supports_city: true,
+  },
+  {
+    key: "539519",
+    name: "Munich",
+    type: "city",
+    country_code: "DE",
+    country_name: "Germany",
+    region: "Bavaria",
+    region_id: 1651,
+    supports_region: true,
+    supports_city: true,
+  },
+  {
+    key: "538985",
+    name: "Berlin",
+    type: "city",
+    country_code: "DE",
+    country_name: "Germany",
+    region: "Berlin",
+    region_id: 1650,
+    supports_region: true,
+    supports_city: true,
+  },
 ] as const;
-const META_LOCATION_TYPES = ["country", "country_group", "region", "city", "zip", "geo_market", "electoral_district", "neighborhood", "subcity", "subneighborhood", "large_geo_area", "medium_geo_area", "small_geo_area", "metro_area", "place"];
+const META_LOCATION_TYPES = [
+  "country",
+  "country_group",
+  "region",
+  "city",
+  "zip",
+  "geo_market",
+  "electoral_district",
+  "neighborhood",
+  "subcity",
+  "subneighborhood",
+  "large_geo_area",
+  "medium_geo_area",
+  "small_geo_area",
+  "metro_area",
+  "place",
+];
 
 /** Targeting Search for places: `type=adgeolocation`, `q`, optional `location_types` (a JSON array of Meta's types) and `limit`. */
 function geoSearch(params: Record<string, string>): Answer {
@@ -125,7 +171,7 @@ function geoSearch(params: Record<string, string>): Answer {
   if (params.location_types !== undefined) {
     const parsed = parseJson(params.location_types);
     if (!Array.isArray(parsed) || parsed.some((t) => !META_LOCATION_TYPES.includes(t)))
-      return invalidParam("Param location_types must be a JSON array of location types, e.g. [\"region\",\"city\"]");
+      return invalidParam('Param location_types must be a JSON array of location types, e.g. ["region","city"]');
     types = parsed;
   }
   const limit = params.limit === undefined ? 25 : Number(params.limit);
@@ -142,7 +188,10 @@ function geoProblem(geo: any): Answer | null {
   const cities = geo?.cities ?? [];
   if (![countries, regions, cities].every(Array.isArray) || countries.length + regions.length + cities.length === 0)
     return invalidParam("Param targeting must include geo_locations", "Your audience is missing a location.");
-  for (const [type, places] of [["region", regions], ["city", cities]] as const)
+  for (const [type, places] of [
+    ["region", regions],
+    ["city", cities],
+  ] as const)
     for (const place of places as any[]) {
       const key = place && typeof place === "object" ? String(place.key ?? "") : "";
       if (!META_GEO_LOCATIONS.some((l) => l.type === type && l.key === key))

@@ -285,7 +285,13 @@ describe("platform_a live on Meta's Marketing API", () => {
       { id: "538985", type: "city", name: "Berlin", countryCode: "DE", regionName: "Berlin", platform: "platform_a" },
     ]);
     const search = calls(/^\/v24\.0\/search$/, "GET").at(-1)!;
-    expect(search.params).toMatchObject({ type: "adgeolocation", q: "Berlin", location_types: '["region","city"]', limit: "10", appsecret_proof: proof(TOKEN) });
+    expect(search.params).toMatchObject({
+      type: "adgeolocation",
+      q: "Berlin",
+      location_types: '["region","city"]',
+      limit: "10",
+      appsecret_proof: proof(TOKEN),
+    });
     const [munich] = (await ok("search_locations", { platform: "platform_a", query: "munich", types: ["city"] })).locations;
 
     const { adSet: local } = await ok("create_ad_set", {

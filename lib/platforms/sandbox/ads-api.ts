@@ -506,7 +506,10 @@ export class SandboxAdsApi implements AdsApi {
     if (targeting.platform === "platform_a") {
       const places = [...targeting.countries, ...(targeting.regions ?? []), ...(targeting.cities ?? [])];
       if (places.length === 0) throw this.invalid("an ad set needs at least one target country, region or city");
-      for (const [type, keys] of [["region", targeting.regions ?? []], ["city", targeting.cities ?? []]] as const)
+      for (const [type, keys] of [
+        ["region", targeting.regions ?? []],
+        ["city", targeting.cities ?? []],
+      ] as const)
         for (const key of keys) if (!sandboxLocation(this.platform, key, type)) throw this.invalid(`${key} is not a ${type} key (search locations by name)`);
     }
     if (targeting.platform === "platform_b" && targeting.locationIds.length === 0) throw this.invalid("an ad group needs at least one location id");

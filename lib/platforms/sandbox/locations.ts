@@ -68,12 +68,7 @@ const PLACES: readonly Place[] = [
   city("Barcelona", "Catalonia", "ES", "784226", "3128760"),
 ];
 
-const fold = (s: string) =>
-  s
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .trim();
+const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
 
 const toLocation = (p: Place, platform: Platform): PlatformLocation => ({
   id: p.ids[platform],

@@ -53,12 +53,7 @@ const CreateAdSetInput = z
     budget: BudgetSchema,
     startTime: isoTime.optional().describe("When delivery may start (default: now)"),
     endTime: isoTime.optional().describe("When delivery ends; required with a lifetime budget"),
-    targetCountries: z
-      .array(Country)
-      .min(1)
-      .max(25)
-      .optional()
-      .describe("platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b"),
+    targetCountries: z.array(Country).min(1).max(25).optional().describe("platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b"),
     targetRegions: z
       .array(LocationKey("region"))
       .max(50)
@@ -74,7 +69,9 @@ const CreateAdSetInput = z
       .min(1)
       .max(50)
       .optional()
-      .describe("Required on platform_b (ad groups): the platform's location ids (countries, regions or cities; search_locations finds them by name); not accepted on platform_a"),
+      .describe(
+        "Required on platform_b (ad groups): the platform's location ids (countries, regions or cities; search_locations finds them by name); not accepted on platform_a",
+      ),
     ageMin: z.number().int().min(13).max(65).optional().describe("platform_a only (default 18)"),
     ageMax: z.number().int().min(13).max(65).optional().describe("platform_a only (default 65)"),
     audienceId: z.string().min(1).max(100).optional().describe("A saved audience (list_audiences)"),
@@ -101,7 +98,11 @@ const CreateAdSetInput = z
         ctx.addIssue({ code: "custom", path: ["targetCountries"], message: "platform_b ad groups target location ids (locationIds), not countries" });
       for (const field of ["targetRegions", "targetCities"] as const)
         if (v[field])
-          ctx.addIssue({ code: "custom", path: [field], message: "platform_b ad groups target location ids (locationIds): search_locations finds regions and cities" });
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            message: "platform_b ad groups target location ids (locationIds): search_locations finds regions and cities",
+          });
       if (v.ageMin !== undefined || v.ageMax !== undefined)
         ctx.addIssue({ code: "custom", path: ["ageMin"], message: "platform_b ad groups take no age range" });
     }

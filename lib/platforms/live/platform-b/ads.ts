@@ -454,9 +454,7 @@ const OUR_TYPE: Record<string, LocationType> = { COUNTRY: "country", PROVINCE: "
 const targetingTag = z.object({
   name: z.string(),
   status_info: z.object({ status: z.string().nullish() }).nullish(),
-  geo: z
-    .object({ geo_id: id, geo_type: z.string(), region_code: z.string().nullish(), description: z.string().nullish() })
-    .nullish(),
+  geo: z.object({ geo_id: id, geo_type: z.string(), region_code: z.string().nullish(), description: z.string().nullish() }).nullish(),
 });
 
 /**
