@@ -1,6 +1,7 @@
 import { pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
-import { expectNoAxeViolations } from "./support/pages";
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
+import { callTool } from "./support/tools";
 
 test("upload two images, add copy, launch four ads from the library, activate them, advance a day, see spend", async ({ page }) => {
   await signUp(page, { workspace: "Ads Team" });
@@ -57,6 +58,12 @@ test("upload two images, add copy, launch four ads from the library, activate th
   await expect(launch.getByRole("checkbox", { name: /Sun/ })).toBeChecked();
   await expect(launch.getByRole("checkbox", { name: /Sale/ })).toBeChecked();
   await expect(launch.getByRole("radio", { name: /Each creative with its own copy/ })).toBeChecked();
+  // Calls to action read as words; the option's value stays the catalog's id.
+  const cta = launch.getByLabel("Call to action");
+  await expect(cta.locator("option")).toContainText(["Learn more", "Shop now", "Sign up"]);
+  await cta.selectOption({ label: "Shop now" });
+  await expect(cta).toHaveValue("shop_now");
+  await cta.selectOption({ label: "Learn more" });
   await launch.getByRole("button", { name: "Preview 3 ads" }).click();
   await expect(launch.getByTestId("build-count")).toContainText("3 ads to build: each creative with its own copy");
   const rows = launch.getByTestId("matrix-row");
@@ -104,4 +111,72 @@ test("upload two images, add copy, launch four ads from the library, activate th
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectNoAxeViolations(page);
   await screenshot(page, "ads-phone");
+});
+
+test("ad sets target regions and cities searched by name (a keyboard combobox); ad groups target places by name; both at phone and desktop width", async ({
+  page,
+}) => {
+  await signUp(page, { workspace: "Places Team" });
+  await switchToPro(page);
+  await page.goto("/dashboard/ads");
+
+  // Platform A: regions and cities beside the countries, chosen from the platform's search by keyboard.
+  await page.getByLabel("New campaign name").fill("Local launch");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  const places = page.getByRole("combobox", { name: "Regions and cities" });
+  const found = page.getByRole("listbox", { name: "Regions and cities: places found" });
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await places.fill("");
+    await places.pressSequentially("ber");
+    // Names that start with the text come first (Nuremberg only contains it).
+    await expect(found.getByRole("option")).toHaveText(["Berlin, DE (region)", "Berlin, Berlin, DE (city)", "Nuremberg, Bavaria, DE (city)"]);
+    await expect(places).toHaveAttribute("aria-expanded", "true");
+    await expect(found.getByRole("option").first()).toHaveAttribute("aria-selected", "true");
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+    await places.press("ArrowDown");
+    await expect(found.getByRole("option", { name: "Berlin, Berlin, DE (city)" })).toHaveAttribute("aria-selected", "true");
+    await expect(places).toHaveAttribute("aria-activedescendant", (await found.getByRole("option").nth(1).getAttribute("id"))!);
+    await places.press("Escape");
+    await expect(found).toBeHidden();
+    await expect(places).toHaveAttribute("aria-expanded", "false");
+  }
+  await places.fill("");
+  await places.pressSequentially("bavar");
+  await expect(found.getByRole("option")).toHaveText(["Bavaria, DE (region)"]);
+  await places.press("Enter");
+  await places.pressSequentially("munich");
+  await expect(found.getByRole("option")).toHaveText(["Munich, Bavaria, DE (city)"]);
+  await places.press("Enter");
+  const chosen = page.getByRole("list", { name: "Chosen regions and cities" });
+  await expect(chosen.getByRole("listitem")).toHaveText([/^Bavaria, DE \(region\)/, /^Munich, Bavaria, DE \(city\)/]);
+  await page.getByRole("list", { name: "Chosen countries" }).getByRole("button", { name: "Remove United States" }).click();
+  await page.getByLabel("New ad set name").fill("Bavarian buyers");
+  await page.getByRole("button", { name: "Create ad set" }).click();
+  await expect(page.locator('[data-testid="ad-set"][data-name="Bavarian buyers"]')).toContainText("Regions Bavaria · Cities Munich");
+  const { adSets } = await callTool(page, "list_ad_sets", {});
+  expect(adSets.map((a: any) => [a.targetCountries, a.targetRegions, a.targetCities])).toEqual([[[], ["1651"], ["539519"]]]);
+
+  // Platform B: every place (country, region, city) by name; the ad group stores TikTok's location ids.
+  await page.getByRole("button", { name: /Platform B/ }).click();
+  await page.getByLabel("New campaign name").fill("TikTok Texas");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  const locations = page.getByRole("combobox", { name: "Locations" });
+  await locations.pressSequentially("austin");
+  await expect(page.getByRole("option", { name: "Austin, Texas, US (city)" })).toBeVisible();
+  await locations.press("Enter");
+  await locations.pressSequentially("tex");
+  await page.getByRole("option", { name: "Texas, US (region)" }).click();
+  await expect(page.getByRole("list", { name: "Chosen locations" }).getByRole("listitem")).toHaveCount(2);
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await expectNoSidewaysScroll(page);
+  }
+  await page.getByLabel("New ad group name").fill("Texans");
+  await page.getByRole("button", { name: "Create ad group" }).click();
+  await expect(page.locator('[data-testid="ad-set"][data-name="Texans"]')).toContainText("Locations Austin, Texas");
+  const groups = (await callTool(page, "list_ad_sets", {})).adSets.filter((a: any) => a.platform === "platform_b");
+  expect(groups.map((g: any) => g.locationIds)).toEqual([["4671654", "4736286"]]);
 });

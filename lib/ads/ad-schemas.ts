@@ -57,7 +57,12 @@ export const AdSetSchema = z.object({
   startTime: z.string().nullable(),
   endTime: z.string().nullable(),
   targetCountries: z.array(z.string()).nullable().describe("platform_a: ISO 3166 alpha-2 countries"),
+  targetRegions: z.array(z.string()).nullable().describe("platform_a: region keys (search_locations)"),
+  targetCities: z.array(z.string()).nullable().describe("platform_a: city keys (search_locations)"),
   locationIds: z.array(z.string()).nullable().describe("platform_b: location ids"),
+  locationNames: z
+    .record(z.string(), z.string())
+    .describe("Names of the targeted region, city and location ids, as search_locations named them (an id it never answered is absent)"),
   ageMin: z.number().int().nullable(),
   ageMax: z.number().int().nullable(),
   audienceId: z.string().nullable(),
@@ -139,6 +144,9 @@ export const toCampaign = (r: AdCampaign): CampaignOut => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
+const nameMap = (v: unknown): Record<string, string> =>
+  v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, n]) => typeof n === "string")) : {};
+
 export const toAdSet = (r: AdSet): AdSetOut => ({
   id: r.id,
   campaignId: r.campaignId,
@@ -150,7 +158,10 @@ export const toAdSet = (r: AdSet): AdSetOut => ({
   startTime: r.startTime?.toISOString() ?? null,
   endTime: r.endTime?.toISOString() ?? null,
   targetCountries: r.platform === "platform_a" ? r.targetCountries : null,
+  targetRegions: r.platform === "platform_a" ? r.targetRegions : null,
+  targetCities: r.platform === "platform_a" ? r.targetCities : null,
   locationIds: r.platform === "platform_b" ? r.locationIds : null,
+  locationNames: nameMap(r.locationNames),
   ageMin: r.ageMin,
   ageMax: r.ageMax,
   audienceId: r.audienceId,

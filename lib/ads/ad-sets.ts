@@ -6,6 +6,7 @@ import { newId } from "@/lib/ids";
 import { budgetProblem, PLATFORM_RULES } from "@/lib/platforms/ad-rules";
 import type { AdObjectStatus, Budget, Targeting } from "@/lib/platforms/ads-types";
 import { toAdSet, type AdSetOut } from "./ad-schemas";
+import { locationNames } from "./locations";
 import { invalidArgument, requireAdSet, requireCampaign, requireNotDeleted } from "./lookups";
 import { platformFor } from "./platform-access";
 
@@ -17,6 +18,8 @@ export interface CreateAdSetInput {
   startTime?: string;
   endTime?: string;
   targetCountries?: string[];
+  targetRegions?: string[];
+  targetCities?: string[];
   locationIds?: string[];
   ageMin?: number;
   ageMax?: number;
@@ -56,7 +59,8 @@ export async function checkBudget(platform: Platform, budget: Budget, schedule: 
 
 /**
  * Creates a paused ad set (platform_a) or ad group (platform_b) in the campaign. Each platform's
- * own targeting is required (countries on A, location ids on B); the budget must meet the
+ * own targeting is required (countries, regions or cities on A, location ids on B); names the
+ * location search gave the ids are kept for display; the budget must meet the
  * platform's minimum in the account currency.
  */
 export async function createAdSet(principal: Principal, input: CreateAdSetInput): Promise<{ adSet: AdSetOut; created: boolean }> {
@@ -77,8 +81,22 @@ export async function createAdSet(principal: Principal, input: CreateAdSetInput)
   }
   const targeting: Targeting =
     input.platform === "platform_a"
-      ? { platform: "platform_a", countries: input.targetCountries!, ageMin: input.ageMin ?? 18, ageMax: input.ageMax ?? 65 }
+      ? {
+          platform: "platform_a",
+          countries: input.targetCountries ?? [],
+          regions: input.targetRegions ?? [],
+          cities: input.targetCities ?? [],
+          ageMin: input.ageMin ?? 18,
+          ageMax: input.ageMax ?? 65,
+        }
       : { platform: "platform_b", locationIds: input.locationIds!, ageGroups: [] };
+  const names =
+    input.platform === "platform_a"
+      ? await locationNames("platform_a", [
+          { type: "region", ids: input.targetRegions ?? [] },
+          { type: "city", ids: input.targetCities ?? [] },
+        ])
+      : await locationNames("platform_b", [{ type: null, ids: input.locationIds ?? [] }]);
   const made = await api.createAdSet(account, {
     clientRef,
     campaignExternalId: campaign.externalId,
@@ -105,7 +123,10 @@ export async function createAdSet(principal: Principal, input: CreateAdSetInput)
         budgetMinor: made.budget.amountMinor,
         startTime: input.startTime ? new Date(input.startTime) : null,
         endTime: input.endTime ? new Date(input.endTime) : null,
-        targetCountries: input.platform === "platform_a" ? input.targetCountries! : [],
+        targetCountries: input.platform === "platform_a" ? (input.targetCountries ?? []) : [],
+        targetRegions: input.platform === "platform_a" ? (input.targetRegions ?? []) : [],
+        targetCities: input.platform === "platform_a" ? (input.targetCities ?? []) : [],
+        locationNames: names,
         locationIds: input.platform === "platform_b" ? input.locationIds! : [],
         ageMin: input.platform === "platform_a" ? (input.ageMin ?? 18) : null,
         ageMax: input.platform === "platform_a" ? (input.ageMax ?? 65) : null,

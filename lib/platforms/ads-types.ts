@@ -28,10 +28,28 @@ export interface Budget {
   amountMinor: number;
 }
 
-/** Where an ad set delivers. Platform A targets ISO 3166 countries; platform B targets its own location ids. */
+/**
+ * Where an ad set delivers. Platform A targets ISO 3166 countries and its own region and city keys
+ * (geo_locations.regions / cities); platform B targets its own location ids (countries, regions and cities alike).
+ */
 export type Targeting =
-  | { platform: "platform_a"; countries: string[]; ageMin: number; ageMax: number }
+  | { platform: "platform_a"; countries: string[]; regions?: string[]; cities?: string[]; ageMin: number; ageMax: number }
   | { platform: "platform_b"; locationIds: string[]; ageGroups: string[] };
+
+export const LOCATION_TYPES = ["country", "region", "city"] as const;
+export type LocationType = (typeof LOCATION_TYPES)[number];
+
+/** A place the platform's targeting search found: its id is what an ad set targets. */
+export interface PlatformLocation {
+  /** Platform A: the ISO code of a country, the key of a region or city; platform B: the location id. */
+  id: string;
+  type: LocationType;
+  name: string;
+  /** ISO 3166 alpha-2 of the country the place is in. */
+  countryCode: string | null;
+  /** The region a city is in, when the platform names it. */
+  regionName: string | null;
+}
 
 export interface PlatformAccountInfo {
   externalAccountId: string;
@@ -258,6 +276,8 @@ export interface AdsApi {
   updateAd(account: AdAccountRef, externalId: string, patch: AdPatch & { clientRef: string }): Promise<PlatformAd>;
 
   listAudiences(account: AdAccountRef): Promise<PlatformAudience[]>;
+  /** Places whose name matches `query` (the platform's targeting search), of the given types, at most `limit`. */
+  searchLocations(account: AdAccountRef, query: { text: string; types: readonly LocationType[]; limit: number }): Promise<PlatformLocation[]>;
 
   getDailyInsights(account: AdAccountRef, query: InsightsQuery): Promise<DailyInsight[]>;
   /**

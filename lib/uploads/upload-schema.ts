@@ -22,6 +22,11 @@ export const UploadSchema = z
       imageId: z.string().nullable().describe("Set on completed platform B image uploads"),
       videoId: z.string().nullable().describe("Set on completed platform B video uploads"),
     }),
+    creativeId: z
+      .string()
+      .nullable()
+      .describe("Set once completed: the creative this upload made, or for an upload sent with versionOf, the creative it became a version of"),
+    versionOf: z.string().nullable().describe("The creative id this file was sent as a new version of (versionOf), or null"),
     createdAt: z.string().describe("Creation time (ISO 8601, UTC)"),
   })
   .meta({ id: "Upload" });
@@ -40,6 +45,8 @@ export function toUpload(row: UploadRow): Upload {
     platform: row.platform,
     platform_a: { imageHash: row.platformAImageHash, videoId: row.platformAVideoId },
     platform_b: { imageId: row.platformBImageId, videoId: row.platformBVideoId },
+    creativeId: row.status === "completed" ? row.creativeId : null,
+    versionOf: row.versionOfCreativeId,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -475,6 +475,34 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(calls("campaign/status/update/").at(-1)!.body).toMatchObject({ operation_status: "DELETE" });
   }, 60_000);
 
+  it("searches places by name through /tool/targeting/search/ (FUZZY_SEARCH, geo types) and targets an ad group by the ids found, shown by name", async () => {
+    const found = await result("search_locations", { platform: "platform_b", query: "mun", types: ["region", "city"] });
+    expect(found.locations).toEqual([{ id: "2867714", type: "city", name: "Munich", countryCode: "DE", regionName: null, platform: "platform_b" }]);
+    expect(calls("tool/targeting/search/").at(-1)!.body).toEqual({
+      advertiser_id: ADVERTISER,
+      objective_type: "REACH",
+      placements: ["PLACEMENT_TIKTOK"],
+      search_type: "FUZZY_SEARCH",
+      keywords: ["mun"],
+      geo_types: ["PROVINCE", "CITY"],
+    });
+    // A tag TikTok marks DISABLED cannot be targeted: it is not offered.
+    expect((await result("search_locations", { platform: "platform_b", query: "Kyiv" })).locations).toEqual([]);
+    const [bavaria] = (await result("search_locations", { platform: "platform_b", query: "Bavaria" })).locations;
+    expect(bavaria).toMatchObject({ id: "2951839", type: "region" });
+
+    const { campaign: c } = await result("create_campaign", { platform: "platform_b", name: "Munich TikTok", objective: "traffic" });
+    const { adSet: g } = await result("create_ad_set", {
+      campaignId: c.id,
+      platform: "platform_b",
+      name: "Bavaria group",
+      budget: { type: "daily", amountMinor: 6000 },
+      locationIds: [bavaria.id, "2867714"],
+    });
+    expect(tiktok.adgroups.get(g.externalId)).toMatchObject({ location_ids: [bavaria.id, "2867714"] });
+    expect(g.locationNames).toEqual({ [bavaria.id]: "Bavaria", "2867714": "Munich" });
+  }, 60_000);
+
   it("connects by TikTok's advertiser authorization (auth_code for a token and advertiser_ids) and publishes as the advertiser's custom identity", async () => {
     const email = `tt-oauth-${Date.now()}@example.com`;
     const { workspaceId, ownerUserId } = await admin<any>(["workspace", "create", "--name", "TT OAuth", "--owner-email", email], server.dataDir);

@@ -127,6 +127,91 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
       budget: { type: "daily", amountMinor: 500 },
     });
     expect(noCountries.body.error.message).toMatch(/^Invalid input: targetCountries: platform_a ad sets need target countries/);
+
+    // Regions and cities by the keys search_locations answers; the ad set shows their names.
+    const [bavaria] = (await toolResult(t.key, "search_locations", { platform: "platform_a", query: "bavaria", types: ["region"] })).locations;
+    const [munich] = (await toolResult(t.key, "search_locations", { platform: "platform_a", query: "munich", types: ["city"] })).locations;
+    const { adSet: local } = await toolResult(t.key, "create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_a",
+      name: "Bavaria and Munich",
+      budget: { type: "daily", amountMinor: 100 },
+      targetRegions: [bavaria.id],
+      targetCities: [munich.id],
+    });
+    expect(local).toMatchObject({
+      targetCountries: [],
+      targetRegions: [bavaria.id],
+      targetCities: [munich.id],
+      locationIds: null,
+      locationNames: { [bavaria.id]: "Bavaria", [munich.id]: "Munich" },
+    });
+    expect((await toolResult(t.key, "get_ad_set", { id: local.id })).adSet.locationNames).toEqual(local.locationNames);
+    // A key that names no region of the platform is the platform's refusal; a city key given as a region too.
+    for (const targetRegions of [["99999999"], [munich.id]]) {
+      const unknown = await callTool(t.key, "create_ad_set", {
+        campaignId: campaign.id,
+        platform: "platform_a",
+        name: "Nowhere",
+        budget: { type: "daily", amountMinor: 100 },
+        targetRegions,
+      });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error).toMatchObject({ code: "invalid_input", message: expect.stringContaining("is not a region key") });
+    }
+    const { campaign: b } = await toolResult(t.key, "create_campaign", { platform: "platform_b", name: "Groups", objective: "traffic" });
+    const onB = await callTool(t.key, "create_ad_set", {
+      campaignId: b.id,
+      platform: "platform_b",
+      name: "x",
+      budget: { type: "daily", amountMinor: 5000 },
+      locationIds: ["6252001"],
+      targetCities: [munich.id],
+    });
+    expect(onB.status).toBe(400);
+    expect(onB.body.error.message).toMatch(/^Invalid input: targetCities: platform_b ad groups target location ids/);
+  },
+
+  async search_locations(t) {
+    // The sandbox's built-in places; each platform's ids: Meta's keys on A, TikTok's location ids on B.
+    const onA = await toolResult(t.key, "search_locations", { platform: "platform_a", query: "calif" });
+    expect(onA.locations).toEqual([{ id: "3847", type: "region", name: "California", countryCode: "US", regionName: null, platform: "platform_a" }]);
+    const cities = await toolResult(t.key, "search_locations", { platform: "platform_b", query: "san", types: ["city"], limit: 2 });
+    expect(cities.locations).toEqual([
+      { id: "5391959", type: "city", name: "San Francisco", countryCode: "US", regionName: "California", platform: "platform_b" },
+      { id: "5391811", type: "city", name: "San Diego", countryCode: "US", regionName: "California", platform: "platform_b" },
+    ]);
+    // Accents and case do not matter; countries come as ISO codes on A.
+    expect((await toolResult(t.key, "search_locations", { platform: "platform_a", query: "ILE-DE" })).locations.map((l: any) => l.name)).toEqual([
+      "Île-de-France",
+    ]);
+    expect((await toolResult(t.key, "search_locations", { platform: "platform_a", query: "germ", types: ["country"] })).locations[0].id).toBe("DE");
+    expect((await toolResult(t.key, "search_locations", { platform: "platform_b", query: "atlantis" })).locations).toEqual([]);
+
+    // An ad group made with a found id shows its name.
+    const [munich] = (await toolResult(t.key, "search_locations", { platform: "platform_b", query: "Munich" })).locations;
+    const { campaign } = await toolResult(t.key, "create_campaign", { platform: "platform_b", name: "Munich", objective: "traffic" });
+    const { adSet } = await toolResult(t.key, "create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_b",
+      name: "Munich",
+      budget: { type: "daily", amountMinor: 5000 },
+      locationIds: [munich.id, "6252001", "1"],
+    });
+    expect(adSet.locationIds).toEqual([munich.id, "6252001", "1"]);
+    expect(adSet.locationNames[munich.id]).toBe("Munich");
+    expect(adSet.locationNames).not.toHaveProperty("1"); // no search answered it
+
+    for (const [args, message] of [
+      [{ platform: "platform_a", query: "  " }, /^Invalid input: query/],
+      [{ platform: "platform_a", query: "x", types: ["planet"] }, /^Invalid input: types/],
+      [{ platform: "platform_a", query: "x", limit: 51 }, /^Invalid input: limit/],
+      [{ query: "x" }, /^Invalid input: platform/],
+    ] as const) {
+      const bad = await callTool(t.key, "search_locations", args);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: "invalid_input", message: expect.stringMatching(message) });
+    }
   },
 
   async update_ad_set(t) {

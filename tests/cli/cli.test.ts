@@ -6,6 +6,8 @@ import { api, createMemberKey, createTenant } from "../helpers/fixtures";
 import { pngImage } from "../helpers/media-fixtures";
 import { receiverServer } from "../tools/tool-calls";
 import { runAdloom } from "../helpers/cli";
+import { creativeWhen } from "../helpers/library";
+import { readyCreative, toolResult } from "../tools/helpers";
 
 const adloom = runAdloom;
 
@@ -81,6 +83,41 @@ describe("adloom command-line client", () => {
     const failed = await adloom(["uploads", "push", failing, "--wait"], env);
     expect(failed.code).toBe(4);
     expect(failed.stdout).toContain("failed");
+  }, 180_000);
+
+  it("pushes a file as a creative's next version (--version-of), by multipart and over tus; the finished upload names the creative", async () => {
+    const t = await createTenant();
+    const env = { ADLOOM_API_KEY: t.key, ADLOOM_CONFIG_DIR: configDir() };
+    const { creativeId } = await readyCreative(t.key);
+    await creativeWhen(t.key, creativeId, (c) => c.status === "ready");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-files-"));
+    const v2 = path.join(dir, "cli-v2.png");
+    const v3 = path.join(dir, "cli-v3.png");
+    fs.writeFileSync(v2, await pngImage(20, 12));
+    fs.writeFileSync(v3, await pngImage(24, 12));
+
+    const multipart = await adloom(["uploads", "push", v2, "--version-of", creativeId, "--wait", "--json"], env);
+    expect(multipart.code, multipart.stderr).toBe(0);
+    expect(multipart.json.uploads).toEqual([expect.objectContaining({ fileName: "cli-v2.png", status: "completed", creativeId, versionOf: creativeId })]);
+    // The tus path (files over 20 MB, or --resumable) carries versionOf as metadata.
+    const tus = await adloom(["uploads", "push", v3, "--version-of", creativeId, "--resumable", "--wait"], env);
+    expect(tus.code, tus.stderr).toBe(0);
+    expect(tus.stdout.split("\n")[0]).toMatch(/CREATIVEID/);
+    expect(tus.stdout).toContain(creativeId);
+    const listed = await toolResult(t.key, "list_creative_versions", { creativeId });
+    expect(listed.versions.map((v: { number: number; fileName: string }) => [v.number, v.fileName])).toEqual([
+      [1, expect.any(String)],
+      [2, "cli-v2.png"],
+      [3, "cli-v3.png"],
+    ]);
+    expect((await api(t.key)("/api/v1/creatives")).body.creatives).toHaveLength(1);
+
+    // One file per version; the server's refusal of an unknown creative is a plain error.
+    expect((await adloom(["uploads", "push", v2, v3, "--version-of", creativeId], env)).code).toBe(2);
+    expect((await adloom(["uploads", "push", v2, "--version-of", creativeId, "--folder", "fld_x"], env)).code).toBe(2);
+    const unknown = await adloom(["uploads", "push", v2, "--version-of", "crv_nope"], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/Unknown versionOf/);
   }, 180_000);
 
   it("manages creatives, copy and webhooks", async () => {

@@ -101,6 +101,105 @@ const graphError = (message: string, code: number, extra: Record<string, unknown
 const invalidParam = (message: string, userMsg?: string) =>
   graphError(`(#100) ${message}`, 100, userMsg ? { error_subcode: 1487000, error_user_title: "Invalid parameter", error_user_msg: userMsg } : {});
 
+/**
+ * The places Targeting Search (GET /search?type=adgeolocation) knows, in its answer's shape: a country's key is
+ * its ISO code; regions and cities have numeric keys, which geo_locations.regions / cities take as `{ key }`.
+ */
+export const META_GEO_LOCATIONS = [
+  { key: "US", name: "United States", type: "country", country_code: "US", country_name: "United States", supports_region: true, supports_city: true },
+  { key: "DE", name: "Germany", type: "country", country_code: "DE", country_name: "Germany", supports_region: true, supports_city: true },
+  { key: "3847", name: "California", type: "region", country_code: "US", country_name: "United States", supports_region: true, supports_city: true },
+  { key: "1651", name: "Bavaria", type: "region", country_code: "DE", country_name: "Germany", supports_region: true, supports_city: true },
+  { key: "1650", name: "Berlin", type: "region", country_code: "DE", country_name: "Germany", supports_region: true, supports_city: true },
+  {
+    key: "2421836",
+    name: "San Francisco",
+    type: "city",
+    country_code: "US",
+    country_name: "United States",
+    region: "California",
+    region_id: 3847,
+    supports_region: true,
+    supports_city: true,
+  },
+  {
+    key: "539519",
+    name: "Munich",
+    type: "city",
+    country_code: "DE",
+    country_name: "Germany",
+    region: "Bavaria",
+    region_id: 1651,
+    supports_region: true,
+    supports_city: true,
+  },
+  {
+    key: "538985",
+    name: "Berlin",
+    type: "city",
+    country_code: "DE",
+    country_name: "Germany",
+    region: "Berlin",
+    region_id: 1650,
+    supports_region: true,
+    supports_city: true,
+  },
+] as const;
+const META_LOCATION_TYPES = [
+  "country",
+  "country_group",
+  "region",
+  "city",
+  "zip",
+  "geo_market",
+  "electoral_district",
+  "neighborhood",
+  "subcity",
+  "subneighborhood",
+  "large_geo_area",
+  "medium_geo_area",
+  "small_geo_area",
+  "metro_area",
+  "place",
+];
+
+/** Targeting Search for places: `type=adgeolocation`, `q`, optional `location_types` (a JSON array of Meta's types) and `limit`. */
+function geoSearch(params: Record<string, string>): Answer {
+  if (params.type !== "adgeolocation") return invalidParam("Param type must be one of {adgeolocation, adinterest, ...}");
+  if (!params.q?.trim()) return invalidParam("The parameter q is required");
+  let types: string[] = META_LOCATION_TYPES;
+  if (params.location_types !== undefined) {
+    const parsed = parseJson(params.location_types);
+    if (!Array.isArray(parsed) || parsed.some((t) => !META_LOCATION_TYPES.includes(t)))
+      return invalidParam('Param location_types must be a JSON array of location types, e.g. ["region","city"]');
+    types = parsed;
+  }
+  const limit = params.limit === undefined ? 25 : Number(params.limit);
+  if (!Number.isInteger(limit) || limit < 1) return invalidParam("Param limit must be a positive integer");
+  const q = params.q.trim().toLowerCase();
+  const data = META_GEO_LOCATIONS.filter((l) => types.includes(l.type) && l.name.toLowerCase().includes(q)).slice(0, limit);
+  return { status: 200, body: { data } };
+}
+
+/** geo_locations as the ad set's targeting takes it: at least one place; regions and cities as `{ key }` of known places of that type. */
+function geoProblem(geo: any): Answer | null {
+  const countries = geo?.countries ?? [];
+  const regions = geo?.regions ?? [];
+  const cities = geo?.cities ?? [];
+  if (![countries, regions, cities].every(Array.isArray) || countries.length + regions.length + cities.length === 0)
+    return invalidParam("Param targeting must include geo_locations", "Your audience is missing a location.");
+  for (const [type, places] of [
+    ["region", regions],
+    ["city", cities],
+  ] as const)
+    for (const place of places as any[]) {
+      const key = place && typeof place === "object" ? String(place.key ?? "") : "";
+      if (!META_GEO_LOCATIONS.some((l) => l.type === type && l.key === key))
+        return invalidParam(`Invalid ${type} key in geo_locations: ${JSON.stringify(place)}`, `The ${type} you chose is not a valid location.`);
+    }
+  return null;
+}
+
 const OBJECTIVES = ["OUTCOME_AWARENESS", "OUTCOME_TRAFFIC", "OUTCOME_ENGAGEMENT", "OUTCOME_LEADS", "OUTCOME_APP_PROMOTION", "OUTCOME_SALES"];
 const STATUSES = ["ACTIVE", "PAUSED", "DELETED", "ARCHIVED"];
 const BILLING_EVENTS = ["APP_INSTALLS", "CLICKS", "IMPRESSIONS", "LINK_CLICKS", "NONE", "OFFER_CLAIMS", "PAGE_LIKES", "POST_ENGAGEMENT", "THRUPLAY"];
@@ -295,6 +394,7 @@ export async function fakeMeta(options: {
         capped(params),
       );
     }
+    if (path === "/search") return method === "GET" ? geoSearch(params) : invalidParam("Unsupported post request");
     const edge = /^\/(act_\d+)\/(\w+)$/.exec(path);
     if (edge) {
       const [, accountId, name] = edge as unknown as [string, string, string];
@@ -460,9 +560,9 @@ export async function fakeMeta(options: {
       if (p.lifetime_budget && !p.end_time)
         return invalidParam("end_time is required for lifetime budgets", "Ad sets with a lifetime budget need an end date.");
       const targeting = parseJson(p.targeting);
-      const countries = targeting?.geo_locations?.countries;
-      if (!targeting || targeting === INVALID || !Array.isArray(countries) || countries.length === 0)
-        return invalidParam("Param targeting must include geo_locations", "Your audience is missing a location.");
+      if (!targeting || targeting === INVALID) return invalidParam("Param targeting must include geo_locations", "Your audience is missing a location.");
+      const badGeo = geoProblem(targeting.geo_locations);
+      if (badGeo) return badGeo;
       if (p.optimization_goal === "LEAD_GENERATION" && !parseJson(p.promoted_object)?.page_id)
         return invalidParam("promoted_object with page_id is required for lead ads");
       const id = nextId();

@@ -109,6 +109,20 @@ function requireFields(body: Obj, fields: string[]) {
 }
 const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
+/** Places /tool/targeting/search/ knows (geo ids as location_ids take them); Kyiv is offline (status DISABLED). */
+export const TIKTOK_GEO_TAGS = [
+  { name: "United States", geo_id: "6252001", geo_type: "COUNTRY", region_code: "US", parent_id: "0" },
+  { name: "Germany", geo_id: "2921044", geo_type: "COUNTRY", region_code: "DE", parent_id: "0" },
+  { name: "California", geo_id: "5332921", geo_type: "PROVINCE", region_code: "US", parent_id: "6252001" },
+  { name: "Bavaria", geo_id: "2951839", geo_type: "PROVINCE", region_code: "DE", parent_id: "2921044" },
+  { name: "Munich", geo_id: "2867714", geo_type: "CITY", region_code: "DE", parent_id: "2951839" },
+  { name: "Austin", geo_id: "4671654", geo_type: "CITY", region_code: "US", parent_id: "4736286" },
+  { name: "Kyiv", geo_id: "703448", geo_type: "CITY", region_code: "UA", parent_id: "0", disabled: true },
+] as const;
+const OBJECTIVE_TYPES = ["REACH", "TRAFFIC", "VIDEO_VIEWS", "LEAD_GENERATION", "ENGAGEMENT", "APP_PROMOTION", "WEB_CONVERSIONS", "PRODUCT_SALES"];
+const GEO_TYPES = ["ZIP_CODE", "COUNTRY", "PROVINCE", "CITY", "DISTRICT", "DMA"];
+const SEARCH_TYPES = ["FUZZY_SEARCH", "BATCH_REGION_SEARCH", "BATCH_ZIPCODE_SEARCH"];
+
 export interface TikTokOAuthGrant {
   appId: string;
   secret: string;
@@ -588,6 +602,33 @@ export async function fakeTikTok(options: {
         }));
         const p = page(list, body);
         return { identity_list: p.list, page_info: p.page_info };
+      }
+      case "POST tool/targeting/search/": {
+        advertiserOf(token, body);
+        requireFields(body, ["objective_type", "placements", "search_type", "keywords"]);
+        if (!OBJECTIVE_TYPES.includes(body.objective_type)) throw param("objective_type: Invalid enum value.");
+        if (!["REACH", "VIDEO_VIEWS", "ENGAGEMENT"].includes(body.objective_type) && !body.promotion_type)
+          throw param("promotion_type: Missing data for required field.");
+        if (!Array.isArray(body.placements) || !body.placements.length) throw param("placements: Not a valid list.");
+        if (!SEARCH_TYPES.includes(body.search_type)) throw param("search_type: Invalid enum value.");
+        if (!Array.isArray(body.keywords) || !body.keywords.length) throw param("keywords: Not a valid list.");
+        if (body.search_type === "FUZZY_SEARCH" && body.keywords.length !== 1) throw param("keywords: Only one keyword is allowed for FUZZY_SEARCH.");
+        if (body.search_type !== "FUZZY_SEARCH" && !Array.isArray(body.region_codes)) throw param("region_codes: Missing data for required field.");
+        const geoTypes: string[] = body.geo_types === undefined ? GEO_TYPES : body.geo_types;
+        if (!Array.isArray(geoTypes) || geoTypes.some((t) => !GEO_TYPES.includes(t))) throw param("geo_types: Invalid enum value.");
+        const list = [];
+        for (const keyword of body.keywords.map(String)) {
+          const hits = TIKTOK_GEO_TAGS.filter((t) => geoTypes.includes(t.geo_type) && t.name.toLowerCase().includes(keyword.toLowerCase()));
+          for (const t of hits.slice(0, body.search_type === "FUZZY_SEARCH" ? 100 : 5))
+            list.push({
+              keyword,
+              targeting_type: "GEO",
+              name: t.name,
+              status_info: "disabled" in t ? { status: "DISABLED", reason: "OFFLINE" } : { status: "ENABLED" },
+              geo: { geo_id: t.geo_id, geo_type: t.geo_type, description: t.name, region_code: t.region_code, parent_id: t.parent_id },
+            });
+        }
+        return { targeting_tag_list: list, parent_tags: [] };
       }
       case "GET dmp/custom_audience/list/": {
         advertiserOf(token, body);

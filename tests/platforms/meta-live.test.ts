@@ -278,6 +278,49 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(videoSpec.video_data).toMatchObject({ video_id: videoId, title: "Watch", message: "See it move", image_url: expect.stringContaining(videoId) });
   }, 120_000);
 
+  it("searches regions and cities by name (Targeting Search, type=adgeolocation) and targets an ad set by their keys, shown by name", async () => {
+    const found = await ok("search_locations", { platform: "platform_a", query: "Berlin", types: ["region", "city"] });
+    expect(found.locations).toEqual([
+      { id: "1650", type: "region", name: "Berlin", countryCode: "DE", regionName: null, platform: "platform_a" },
+      { id: "538985", type: "city", name: "Berlin", countryCode: "DE", regionName: "Berlin", platform: "platform_a" },
+    ]);
+    const search = calls(/^\/v24\.0\/search$/, "GET").at(-1)!;
+    expect(search.params).toMatchObject({
+      type: "adgeolocation",
+      q: "Berlin",
+      location_types: '["region","city"]',
+      limit: "10",
+      appsecret_proof: proof(TOKEN),
+    });
+    const [munich] = (await ok("search_locations", { platform: "platform_a", query: "munich", types: ["city"] })).locations;
+
+    const { adSet: local } = await ok("create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_a",
+      name: "Berlin and Munich",
+      budget: { type: "daily", amountMinor: 5000 },
+      targetCountries: ["US"],
+      targetRegions: ["1650"],
+      targetCities: [munich.id],
+    });
+    expect(meta.objects.get(local.externalId)!.targeting.geo_locations).toEqual({
+      countries: ["US"],
+      regions: [{ key: "1650" }],
+      cities: [{ key: munich.id }],
+    });
+    expect(local).toMatchObject({ targetRegions: ["1650"], targetCities: [munich.id], locationNames: { "1650": "Berlin", [munich.id]: "Munich" } });
+    // Meta refuses a key it does not know; the refusal is the tool's invalid_input with Meta's words.
+    const refused = await tool("create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_a",
+      name: "Nowhere",
+      budget: { type: "daily", amountMinor: 5000 },
+      targetCities: ["42"],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "invalid_input", message: expect.stringMatching(/city/) });
+  }, 60_000);
+
   it("a create whose answer was lost is found again by its clientRef on the retry: one campaign on Meta, not two", async () => {
     meta.loseNextAnswer(/\/act_777000111\/campaigns$/);
     const args = { platform: "platform_a", name: "Lost answer", objective: "awareness", clientRef: `lost-${Date.now()}` };

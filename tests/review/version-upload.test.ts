@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
-import { allCreatives, creativeWhen, finishedUpload, postUploads } from "../helpers/library";
+import { allCreatives, creativeWhen, finishedUpload, postUploads, uploadEvents, waitFor, webhookReceiver } from "../helpers/library";
 import { mp4Video } from "../helpers/media-fixtures";
 import { readyCreative, toolResult } from "../tools/helpers";
 import { tusCreate, tusPatch } from "../uploads/tus";
@@ -34,11 +34,24 @@ describe("a large new version", () => {
     const creativeId = await readyImage(t.key);
     const big = await noisePng();
     expect(big.byteLength).toBeGreaterThan(512 * 1024);
+    const hook = await webhookReceiver(t.key);
 
     const sent = await postUploads(t.key, [{ name: "hero-v2.png", type: "image/png", bytes: big }], { versionOf: creativeId });
     expect(sent.status).toBe(201);
-    const upload = await finishedUpload(t.key, sent.body.uploads[0].id, 60_000);
-    expect(upload).toMatchObject({ status: "completed" });
+    const uploadId = sent.body.uploads[0].id;
+    // While it runs, the upload names what it was sent as a version of; the creative it went to only once done.
+    const running = (await api(t.key)(`/api/v1/uploads/${uploadId}`)).body.upload;
+    expect(running.versionOf).toBe(creativeId);
+    if (running.status === "processing") expect(running.creativeId).toBeNull();
+    const upload = await finishedUpload(t.key, uploadId, 60_000);
+    expect(upload).toMatchObject({ status: "completed", creativeId, versionOf: creativeId });
+    // The upload.completed webhook carries the same Upload, naming the creative.
+    const [completed] = await waitFor("upload.completed event", async () => {
+      const seen = uploadEvents(hook.events, uploadId);
+      return seen.length ? seen : null;
+    });
+    await hook.close();
+    expect(completed).toMatchObject({ type: "upload.completed", data: { upload: { id: uploadId, creativeId, versionOf: creativeId } } });
 
     let listed = await versionsOf(t.key, creativeId);
     expect(listed.currentVersion).toBe(2);
@@ -56,7 +69,7 @@ describe("a large new version", () => {
     const finished = await tusPatch(t.key, created.url, 0, third);
     expect(finished.status).toBe(200);
     const resumable = await finishedUpload(t.key, finished.body.uploads[0].id, 60_000);
-    expect(resumable).toMatchObject({ status: "completed" });
+    expect(resumable).toMatchObject({ status: "completed", creativeId, versionOf: creativeId });
     listed = await versionsOf(t.key, creativeId);
     expect(listed.currentVersion).toBe(3);
 

@@ -32,6 +32,7 @@ describe.concurrent("upload job: successful pushes", () => {
     const list = await api(tenant.key)("/api/v1/creatives");
     const creative = list.body.creatives.find((c: any) => c.fileName === "hero.png");
     expect(creative).toBeDefined();
+    expect(upload).toMatchObject({ creativeId: creative.id, versionOf: null });
     const ready = await creativeWhen(tenant.key, creative.id, (c) => c.status === "ready");
     expect(ready).toMatchObject({
       kind: "image",

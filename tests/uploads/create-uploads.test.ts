@@ -47,7 +47,7 @@ describe("POST /api/v1/uploads", () => {
     expect(first.status).toBe(200);
     expect(first.body.upload).toMatchObject({ id: res.body.uploads[0].id, fileName: "a.png", kind: "image", sizeBytes: png.length, platform: "platform_a" });
     expect(Object.keys(first.body.upload).sort()).toEqual(
-      ["createdAt", "error", "fileName", "id", "kind", "platform", "platform_a", "platform_b", "sizeBytes", "status"].sort(),
+      ["createdAt", "creativeId", "error", "fileName", "id", "kind", "platform", "platform_a", "platform_b", "sizeBytes", "status", "versionOf"].sort(),
     );
     const video = await call(`/api/v1/uploads/${res.body.uploads[3].id}`);
     expect(video.body.upload).toMatchObject({ fileName: "d.mp4", kind: "video", sizeBytes: mp4.length });

@@ -10,6 +10,7 @@ import { adSetNoun, money, PLATFORM_LABEL, tool, type Account, type Ad, type AdS
 import { objectiveWords } from "@/components/dashboard/plain-words";
 import { LaunchFromLibrary } from "./launch-from-library";
 import { CountryPicker, withTyped } from "./country-picker";
+import { type ChosenLocation, LocationPicker } from "./location-picker";
 import { countryName } from "@/components/dashboard/countries";
 
 interface Flags {
@@ -237,7 +238,7 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
   const noun = adSetNoun(platform);
   const [name, setName] = useState("");
   const [amount, setAmount] = useState(platform === "platform_a" ? "50" : "50");
-  const [targets, setTargets] = useState("6252001");
+  const [places, setPlaces] = useState<ChosenLocation[]>([]);
   const [countries, setCountries] = useState(["US"]);
   const [typedCountry, setTypedCountry] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -248,22 +249,24 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
     e.preventDefault();
     // A country typed but not yet added counts when it names one.
     const targetCountries = withTyped(countries, typedCountry);
-    if (platform === "platform_a" && !targetCountries?.length) {
-      setError(targetCountries ? "Choose at least one country" : `No country named “${typedCountry.trim()}”`);
-      return;
-    }
+    if (platform === "platform_a" && !targetCountries) return setError(`No country named “${typedCountry.trim()}”`);
+    if (platform === "platform_a" && !targetCountries?.length && !places.length) return setError("Choose at least one country, region or city");
+    if (platform === "platform_b" && !places.length) return setError("Choose at least one location");
+    const idsOf = (type: ChosenLocation["type"]) => places.filter((p) => p.type === type).map((p) => p.id);
     setBusy(true);
-    const list = targets
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
     try {
       await tool("create_ad_set", {
         campaignId: campaign.id,
         platform,
         name,
         budget: { type: "daily", amountMinor: Math.round(Number(amount) * 100) },
-        ...(platform === "platform_a" ? { targetCountries: targetCountries! } : { locationIds: list }),
+        ...(platform === "platform_a"
+          ? {
+              ...(targetCountries?.length ? { targetCountries } : {}),
+              ...(idsOf("region").length ? { targetRegions: idsOf("region") } : {}),
+              ...(idsOf("city").length ? { targetCities: idsOf("city") } : {}),
+            }
+          : { locationIds: places.map((p) => p.id) }),
       });
       setName("");
       if (targetCountries) {
@@ -297,16 +300,30 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
         {platform === "platform_a" ? (
           <CountryPicker id={`${id}-countries`} codes={countries} onCodes={setCountries} typed={typedCountry} onTyped={setTypedCountry} />
         ) : (
-          <Field
+          <LocationPicker
             id={`${id}-locations`}
-            label="Location ids"
-            hint="The platform's location ids, comma-separated"
-            value={targets}
-            onChange={(e) => setTargets(e.target.value)}
-            required
+            platform={platform}
+            types={["country", "region", "city"]}
+            label="Locations"
+            hint="Search countries, regions and cities by name (Munich), then pick one"
+            chosen={places}
+            onChosen={setPlaces}
           />
         )}
       </div>
+      {platform === "platform_a" && (
+        <div className="mt-3 sm:max-w-md">
+          <LocationPicker
+            id={`${id}-places`}
+            platform={platform}
+            types={["region", "city"]}
+            label="Regions and cities"
+            hint="Search by name (Bavaria, Munich), then pick one; with or instead of countries"
+            chosen={places}
+            onChosen={setPlaces}
+          />
+        </div>
+      )}
       <div className="mt-3 flex justify-end">
         <Button type="submit" size="sm" disabled={busy || !name.trim()}>
           Create {noun}
@@ -319,6 +336,19 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
       )}
     </form>
   );
+}
+
+/** An ad set's places in words: countries by name, regions, cities and location ids by the names the location search gave them. */
+function targetingWords(adSet: AdSet): string {
+  const named = (ids: string[] | null | undefined) => (ids ?? []).map((id) => adSet.locationNames[id] ?? id).join(", ");
+  if (adSet.platform === "platform_b") return `Locations ${named(adSet.locationIds)}`;
+  return [
+    adSet.targetCountries?.length ? `Countries ${adSet.targetCountries.map(countryName).join(", ")}` : "",
+    adSet.targetRegions?.length ? `Regions ${named(adSet.targetRegions)}` : "",
+    adSet.targetCities?.length ? `Cities ${named(adSet.targetCities)}` : "",
+  ]
+    .filter(Boolean)
+    .join(" · ");
 }
 
 function AdSetBlock({ adSet, account, flags }: { adSet: AdSet; account: Account; flags: Flags }) {
@@ -334,7 +364,7 @@ function AdSetBlock({ adSet, account, flags }: { adSet: AdSet; account: Account;
       client.invalidateQueries({ queryKey: ["campaigns", adSet.platform] }),
     ]);
   const paused = (ads.data?.ads ?? []).filter((a) => a.status === "paused").map((a) => a.id);
-  const targeting = adSet.targetCountries ? `Countries ${adSet.targetCountries.map(countryName).join(", ")}` : `Locations ${adSet.locationIds?.join(", ")}`;
+  const targeting = targetingWords(adSet);
   const totalToday = (ads.data?.ads ?? []).reduce((s, a) => s + (a.today?.spendMinor ?? 0), 0);
 
   const pauseAds = async () => {

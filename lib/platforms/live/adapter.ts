@@ -16,6 +16,7 @@ const ADS_API_METHODS = [
   "createAd",
   "updateAd",
   "listAudiences",
+  "searchLocations",
   "getDailyInsights",
   "listComments",
   "setCommentHidden",

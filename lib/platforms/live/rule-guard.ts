@@ -14,7 +14,8 @@ const refused = (platform: Platform, problems: string[]) =>
 export function checkAdSetWrite(rules: PlatformRules, platform: Platform, write: AdSetWrite, currency: string): void {
   const t = write.targeting;
   if (t.platform !== platform) throw refused(platform, [`targeting for ${t.platform} sent to ${platform}`]);
-  if (t.platform === "platform_a" && t.countries.length === 0) throw refused(platform, ["an ad set needs at least one target country"]);
+  if (t.platform === "platform_a" && t.countries.length + (t.regions?.length ?? 0) + (t.cities?.length ?? 0) === 0)
+    throw refused(platform, ["an ad set needs at least one target country, region or city"]);
   if (t.platform === "platform_b" && t.locationIds.length === 0) throw refused(platform, ["an ad group needs at least one location id"]);
   const start = write.startTime ? new Date(write.startTime) : new Date();
   const problem = budgetProblem(rules, platform, write.budget, { startTime: start, endTime: write.endTime ? new Date(write.endTime) : null }, currency);

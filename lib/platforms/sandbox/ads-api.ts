@@ -17,10 +17,12 @@ import type {
   PlatformAd,
   PlatformAdSet,
   PlatformCampaign,
+  LocationType,
   Targeting,
 } from "../ads-types";
 import { PlatformError, type AdAccountRef } from "../types";
 import { sandboxAudiences, sandboxLeadForms } from "./catalog";
+import { sandboxLocation, searchSandboxLocations } from "./locations";
 import { localDayHour, sandboxAccount, simulatedNow, SANDBOX_ACCOUNT_SETTINGS } from "./clock";
 import { syncDelivery } from "./delivery";
 import { adsFaultOf, applyCommentFault, applyNameFault, slowAnswer, takeCallToken } from "./faults";
@@ -213,7 +215,9 @@ export class SandboxAdsApi implements AdsApi {
     if (write.audienceId && !audience) throw this.notFound("saved audience", write.audienceId);
     const audienceSize =
       audience?.approximateSize ??
-      (write.targeting.platform === "platform_a" ? 40_000 * write.targeting.countries.length : 30_000 * write.targeting.locationIds.length);
+      (write.targeting.platform === "platform_a"
+        ? 40_000 * write.targeting.countries.length + 8_000 * ((write.targeting.regions?.length ?? 0) + (write.targeting.cities?.length ?? 0))
+        : 30_000 * write.targeting.locationIds.length);
     await execute(
       `INSERT INTO ${TABLE.adSets} (id, "accountId", "campaignId", "clientRef", name, status, "budgetType", "budgetMinor", "startTime", "endTime", targeting, "audienceId", "audienceSize")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::int, $9::timestamp(3), $10::timestamp(3), $11::jsonb, $12, $13::int) ON CONFLICT DO NOTHING`,
@@ -327,6 +331,11 @@ export class SandboxAdsApi implements AdsApi {
   async listAudiences(account: AdAccountRef) {
     takeCallToken(this.platform, account.externalAccountId);
     return sandboxAudiences(account.externalAccountId);
+  }
+
+  async searchLocations(account: AdAccountRef, query: { text: string; types: readonly LocationType[]; limit: number }) {
+    takeCallToken(this.platform, account.externalAccountId);
+    return searchSandboxLocations(this.platform, query.text, query.types, query.limit);
   }
 
   async getDailyInsights(account: AdAccountRef, query: { since: string; until: string; adExternalIds?: string[] }) {
@@ -494,7 +503,15 @@ export class SandboxAdsApi implements AdsApi {
     if (targeting.platform !== this.platform) throw this.invalid(`targeting for ${targeting.platform} sent to ${this.platform}`);
     if (targeting.platform === "platform_a" && !targeting.countries.every((c) => /^[A-Z]{2}$/.test(c)))
       throw this.invalid("countries must be ISO 3166 alpha-2 codes");
-    if (targeting.platform === "platform_a" && targeting.countries.length === 0) throw this.invalid("an ad set needs at least one target country");
+    if (targeting.platform === "platform_a") {
+      const places = [...targeting.countries, ...(targeting.regions ?? []), ...(targeting.cities ?? [])];
+      if (places.length === 0) throw this.invalid("an ad set needs at least one target country, region or city");
+      for (const [type, keys] of [
+        ["region", targeting.regions ?? []],
+        ["city", targeting.cities ?? []],
+      ] as const)
+        for (const key of keys) if (!sandboxLocation(this.platform, key, type)) throw this.invalid(`${key} is not a ${type} key (search locations by name)`);
+    }
     if (targeting.platform === "platform_b" && targeting.locationIds.length === 0) throw this.invalid("an ad group needs at least one location id");
   }
 

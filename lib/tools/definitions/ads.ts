@@ -26,6 +26,8 @@ import { MediaPushSchema } from "@/lib/media-push/schema";
 import { createCampaign, getCampaign, listCampaigns, updateCampaign } from "@/lib/ads/campaigns";
 import { launchAdDraft, listAdDrafts, saveAdDraft } from "@/lib/ads/drafts";
 import { getAdInsights } from "@/lib/ads/insights";
+import { searchLocations } from "@/lib/ads/locations";
+import { LOCATION_TYPES } from "@/lib/platforms/ads-types";
 import { activateAds, deleteAdSet, deleteAds, deleteCampaign, pauseAds, setAdSetActive, setCampaignActive } from "@/lib/ads/status-changes";
 import { defineTool } from "../types";
 import { idArg, pageArgs } from "./shared";
@@ -41,6 +43,7 @@ const copyText = {
 };
 const Country = z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166 alpha-2 country code such as US or DE");
 const LocationId = z.string().regex(/^\d{1,20}$/, "must be a platform_b location id (digits)");
+const LocationKey = (what: string) => z.string().regex(/^\d{1,20}$/, `must be a platform_a ${what} key (digits, from search_locations)`);
 
 const CreateAdSetInput = z
   .strictObject({
@@ -50,18 +53,25 @@ const CreateAdSetInput = z
     budget: BudgetSchema,
     startTime: isoTime.optional().describe("When delivery may start (default: now)"),
     endTime: isoTime.optional().describe("When delivery ends; required with a lifetime budget"),
-    targetCountries: z
-      .array(Country)
-      .min(1)
-      .max(25)
+    targetCountries: z.array(Country).min(1).max(25).optional().describe("platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b"),
+    targetRegions: z
+      .array(LocationKey("region"))
+      .max(50)
       .optional()
-      .describe("Required on platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b"),
+      .describe("platform_a: region keys as search_locations answers them; not accepted on platform_b"),
+    targetCities: z
+      .array(LocationKey("city"))
+      .max(50)
+      .optional()
+      .describe("platform_a: city keys as search_locations answers them; not accepted on platform_b"),
     locationIds: z
       .array(LocationId)
       .min(1)
       .max(50)
       .optional()
-      .describe("Required on platform_b (ad groups): the platform's location ids; not accepted on platform_a"),
+      .describe(
+        "Required on platform_b (ad groups): the platform's location ids (countries, regions or cities; search_locations finds them by name); not accepted on platform_a",
+      ),
     ageMin: z.number().int().min(13).max(65).optional().describe("platform_a only (default 18)"),
     ageMax: z.number().int().min(13).max(65).optional().describe("platform_a only (default 65)"),
     audienceId: z.string().min(1).max(100).optional().describe("A saved audience (list_audiences)"),
@@ -69,15 +79,30 @@ const CreateAdSetInput = z
   })
   .superRefine((v, ctx) => {
     if (v.platform === "platform_a") {
-      if (!v.targetCountries)
-        ctx.addIssue({ code: "custom", path: ["targetCountries"], message: 'platform_a ad sets need target countries (ISO 3166 alpha-2 codes, e.g. ["US"])' });
+      if (!v.targetCountries?.length && !v.targetRegions?.length && !v.targetCities?.length)
+        ctx.addIssue({
+          code: "custom",
+          path: ["targetCountries"],
+          message: 'platform_a ad sets need target countries (ISO 3166 alpha-2 codes, e.g. ["US"]), regions or cities (keys from search_locations)',
+        });
       if (v.locationIds)
-        ctx.addIssue({ code: "custom", path: ["locationIds"], message: "platform_a ad sets target countries (targetCountries), not location ids" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["locationIds"],
+          message: "platform_a ad sets target countries, regions and cities (targetCountries, targetRegions, targetCities), not location ids",
+        });
     } else {
       if (!v.locationIds)
         ctx.addIssue({ code: "custom", path: ["locationIds"], message: 'platform_b ad groups need location ids (the platform\'s ids, e.g. ["6252001"])' });
       if (v.targetCountries)
         ctx.addIssue({ code: "custom", path: ["targetCountries"], message: "platform_b ad groups target location ids (locationIds), not countries" });
+      for (const field of ["targetRegions", "targetCities"] as const)
+        if (v[field])
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            message: "platform_b ad groups target location ids (locationIds): search_locations finds regions and cities",
+          });
       if (v.ageMin !== undefined || v.ageMax !== undefined)
         ctx.addIssue({ code: "custom", path: ["ageMin"], message: "platform_b ad groups take no age range" });
     }
@@ -141,6 +166,33 @@ export const adTools = [
     input: z.strictObject({ platform: PlatformArg }),
     output: z.object({ audiences: z.array(AudienceSchema) }),
     handler: listAudiences,
+  }),
+  defineTool({
+    ...read,
+    name: "search_locations",
+    title: "Search locations by name",
+    description:
+      "Finds countries, regions and cities by name on the workspace's ad account of the platform (its targeting search), with the ids create_ad_set takes: " +
+      "platform_a countries as targetCountries (ISO code), regions as targetRegions, cities as targetCities; platform_b any of them as locationIds.",
+    input: z.strictObject({
+      platform: PlatformArg,
+      query: z.string().trim().min(1).max(100).describe("A place's name or the start of it, e.g. 'Munich' or 'Calif'"),
+      types: z.array(z.enum(LOCATION_TYPES)).min(1).max(3).optional().describe("Kinds of place (default: all three)"),
+      limit: z.number().int().min(1).max(50).default(10).describe("At most this many places (default 10)"),
+    }),
+    output: z.object({
+      locations: z.array(
+        z.object({
+          id: z.string().describe("What create_ad_set takes for this place on this platform"),
+          type: z.enum(LOCATION_TYPES),
+          name: z.string(),
+          countryCode: z.string().nullable().describe("ISO 3166 alpha-2 of the place's country"),
+          regionName: z.string().nullable().describe("A city's region, when the platform names it"),
+          platform: PlatformArg,
+        }),
+      ),
+    }),
+    handler: searchLocations,
   }),
   defineTool({
     ...read,
@@ -228,7 +280,7 @@ export const adTools = [
     name: "create_ad_set",
     title: "Create ad set or ad group",
     description:
-      "Creates a paused ad set (platform_a; requires targetCountries, ISO 3166) or ad group (platform_b; requires locationIds) in a campaign, " +
+      "Creates a paused ad set (platform_a; targets countries (ISO 3166), regions and/or cities (keys from search_locations)) or ad group (platform_b; requires locationIds, from search_locations) in a campaign, " +
       "with a daily or lifetime budget in the account currency's minor units (minimum per day: platform_a 100, platform_b 2000; lifetime needs endTime).",
     input: CreateAdSetInput,
     output: z.object({ adSet: AdSetSchema, created: z.boolean() }),

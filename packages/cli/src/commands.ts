@@ -54,7 +54,7 @@ export interface CommandSpec {
   run?: (ctx: Context) => Promise<number>;
 }
 
-const UPLOAD_COLUMNS = ["id", "fileName", "kind", "status", "platform", "platformId", "error", "createdAt"];
+const UPLOAD_COLUMNS = ["id", "fileName", "kind", "status", "platform", "platformId", "creativeId", "error", "createdAt"];
 type UploadLike = { platform_a?: { imageHash?: string | null; videoId?: string | null }; platform_b?: { imageId?: string | null; videoId?: string | null } };
 const platformId = (u: UploadLike) => u.platform_a?.imageHash ?? u.platform_a?.videoId ?? u.platform_b?.imageId ?? u.platform_b?.videoId ?? null;
 const uploadRow = (u: Json) => ({ ...u, platformId: platformId(u as UploadLike) });
@@ -105,6 +105,11 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       platform: { type: "string", placeholder: "platform_a|platform_b", description: "Ad platform to push to" },
       folder: { type: "string", placeholder: "ID", description: "Library folder for the creatives" },
+      "version-of": {
+        type: "string",
+        placeholder: "CREATIVE_ID",
+        description: "Send one file as that creative's next version (no push, no new creative); with --wait, the creativeId column names it",
+      },
       wait: { type: "boolean", description: "Wait for the results; exit 4 when one failed" },
       resumable: { type: "boolean", description: "Send every file resumably (tus), not only those over 20 MB" },
     },
@@ -122,6 +127,10 @@ export const COMMANDS: CommandSpec[] = [
       });
       const platform = stringFlag(ctx.args, "platform");
       if (platform && platform !== "platform_a" && platform !== "platform_b") throw new UsageError("--platform must be platform_a or platform_b");
+      const versionOf = stringFlag(ctx.args, "version-of");
+      if (versionOf !== undefined && files.length !== 1) throw new UsageError("--version-of takes exactly one file (the creative's next version)");
+      if (versionOf !== undefined && stringFlag(ctx.args, "folder") !== undefined)
+        throw new UsageError("--version-of cannot be combined with --folder: a new version stays in its creative's folder");
       const client = ctx.client();
       const progress = uploadProgress(
         files.map((f) => f.split(/[\\/]/).pop()!),
@@ -130,6 +139,7 @@ export const COMMANDS: CommandSpec[] = [
       const created = await client.uploads.upload(files, {
         platform: platform as Platform | undefined,
         folderId: stringFlag(ctx.args, "folder"),
+        versionOf,
         onProgress: progress.onProgress,
         ...resumableUploads(),
         ...(booleanFlag(ctx.args, "resumable") ? { resumableAboveBytes: 0 } : {}),

@@ -21,6 +21,8 @@ export interface WriteOptions {
 export interface CreateUploadsOptions extends WriteOptions {
   platform?: Platform | undefined;
   folderId?: string | undefined;
+  /** A creative id: the one file becomes that creative's next version (no push, no new creative; the finished Upload's `creativeId` names it). */
+  versionOf?: string | undefined;
   /** Called as each file's bytes are sent. */
   onProgress?: ((progress: UploadProgress) => void) | undefined;
 }
@@ -120,7 +122,7 @@ class UploadsResource {
     if (!files.length) throw new AdloomError({ code: "invalid_request", status: 0, message: "No files to upload" });
     const prepared = await prepareFiles(files);
     const boundary = `adloom-${newIdempotencyKey().slice(4)}`;
-    const fields = { platform: options.platform, folderId: options.folderId };
+    const fields = { platform: options.platform, folderId: options.folderId, versionOf: options.versionOf };
     const request = {
       method: "POST" as const,
       headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },

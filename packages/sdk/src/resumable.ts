@@ -27,6 +27,8 @@ export interface TusClientModule {
 export interface ResumableUploadOptions {
   platform?: Platform | undefined;
   folderId?: string | undefined;
+  /** A creative id: the file becomes that creative's next version (tus metadata `versionOf`). */
+  versionOf?: string | undefined;
   /** Bytes sent so far, and the file's size. */
   onProgress?: ((sent: number, total: number) => void) | undefined;
   /** Bytes per PATCH (default: the whole rest of the file in one request, resumed from the server's offset if it breaks). */
@@ -91,6 +93,7 @@ export async function uploadResumable(t: Transport, input: FileInput, options: R
   const metadata: Record<string, string> = { filename: name, filetype: contentType };
   if (options.platform) metadata.platform = options.platform;
   if (options.folderId) metadata.folderId = options.folderId;
+  if (options.versionOf) metadata.versionOf = options.versionOf;
   return new Promise((resolve, reject) => {
     const upload = new tus.Upload(source, {
       endpoint: t.url(TUS_PATH),

@@ -69,6 +69,7 @@ export class MetaPlatformAdapter implements PlatformAdapter {
   };
   updateAd: AdsApi["updateAd"] = (account, id, patch) => this.run(account, (m) => ads.updateAd(m, id, patch));
   listAudiences: AdsApi["listAudiences"] = (account) => this.run(account, (m) => ads.listAudiences(m));
+  searchLocations: AdsApi["searchLocations"] = (account, query) => this.run(account, (m) => ads.searchLocations(m, query));
   getDailyInsights: AdsApi["getDailyInsights"] = (account, query) => this.run(account, (m) => getDailyInsights(m, query));
   getHourlyInsights: NonNullable<AdsApi["getHourlyInsights"]> = (account, query) => this.run(account, (m) => getHourlyInsights(m, query));
   listComments: AdsApi["listComments"] = (account, query) => this.run(account, (m) => engagement.listComments(m, query));

@@ -13,7 +13,9 @@ import type {
   PlatformAdSet,
   PlatformAudience,
   PlatformCampaign,
+  PlatformLocation,
 } from "../../ads-types";
+import { LOCATION_TYPES, type LocationType } from "../../ads-types";
 import { graphBatch, graphGet, graphList, graphPost } from "./graph";
 import {
   callToActionName,
@@ -117,6 +119,17 @@ function budgetParams(budget: Budget): Record<string, string> {
   return budget.type === "daily" ? { daily_budget: String(budget.amountMinor) } : { lifetime_budget: String(budget.amountMinor) };
 }
 
+const keysOf = (places: unknown): string[] => (Array.isArray(places) ? places.map((p: { key?: unknown }) => String(p?.key ?? "")) : []);
+
+/** geo_locations as Meta takes it: countries by ISO code, regions and cities as `{ key }` objects; empty kinds left out. */
+function geoLocations(t: { countries: string[]; regions?: string[]; cities?: string[] }): Record<string, unknown> {
+  return {
+    ...(t.countries.length ? { countries: t.countries } : {}),
+    ...(t.regions?.length ? { regions: t.regions.map((key) => ({ key })) } : {}),
+    ...(t.cities?.length ? { cities: t.cities.map((key) => ({ key })) } : {}),
+  };
+}
+
 function toAdSet(o: any): PlatformAdSet {
   const { name, clientRef } = untag(o.name);
   const t = o.targeting ?? {};
@@ -130,7 +143,14 @@ function toAdSet(o: any): PlatformAdSet {
     budget: lifetime > 0 ? { type: "lifetime", amountMinor: lifetime } : { type: "daily", amountMinor: Number(o.daily_budget ?? 0) },
     startTime: isoTime(o.start_time),
     endTime: isoTime(o.end_time),
-    targeting: { platform: "platform_a", countries: t.geo_locations?.countries ?? [], ageMin: Number(t.age_min ?? 18), ageMax: Number(t.age_max ?? 65) },
+    targeting: {
+      platform: "platform_a",
+      countries: t.geo_locations?.countries ?? [],
+      regions: keysOf(t.geo_locations?.regions),
+      cities: keysOf(t.geo_locations?.cities),
+      ageMin: Number(t.age_min ?? 18),
+      ageMax: Number(t.age_max ?? 65),
+    },
     audienceId: t.custom_audiences?.[0]?.id ? String(t.custom_audiences[0].id) : null,
   };
 }
@@ -144,7 +164,7 @@ export async function createAdSet(a: MetaAccount, write: AdSetWrite): Promise<Pl
   if (objective === "leads" && !a.pageId)
     throw new PlatformError("invalid_input", "platform_a lead ads need the account's Page: reconnect the account and pick a Page", { retryable: false });
   const targeting = {
-    geo_locations: { countries: write.targeting.countries },
+    geo_locations: geoLocations(write.targeting),
     age_min: write.targeting.ageMin,
     age_max: write.targeting.ageMax,
     ...(write.audienceId ? { custom_audiences: [{ id: write.audienceId }] } : {}),
@@ -310,6 +330,34 @@ export async function updateAd(a: MetaAccount, id: string, patch: AdPatch & { cl
     params.creative = { creative_id: String(made.id) };
   }
   return toAd(await patchObject(a, id, params, AD_FIELDS));
+}
+
+const META_LOCATION_TYPES: Record<LocationType, string> = { country: "country", region: "region", city: "city" };
+
+/**
+ * Places by name through the Targeting Search API: GET /search?type=adgeolocation&q=...&location_types=[...].
+ * A country's key is its ISO code; a region's or city's key is what geo_locations.regions / cities take.
+ */
+export async function searchLocations(a: MetaAccount, query: { text: string; types: readonly LocationType[]; limit: number }): Promise<PlatformLocation[]> {
+  const answer = await graphGet("search", a.token, {
+    type: "adgeolocation",
+    q: query.text,
+    location_types: query.types.map((t) => META_LOCATION_TYPES[t]),
+    limit: query.limit,
+  });
+  const found: PlatformLocation[] = [];
+  for (const o of Array.isArray(answer?.data) ? answer.data : []) {
+    const type = (LOCATION_TYPES as readonly string[]).includes(o.type) ? (o.type as LocationType) : null;
+    if (!type || !query.types.includes(type) || o.key === undefined) continue;
+    found.push({
+      id: String(o.key),
+      type,
+      name: String(o.name ?? o.key),
+      countryCode: o.country_code ? String(o.country_code) : null,
+      regionName: type === "city" && o.region ? String(o.region) : null,
+    });
+  }
+  return found.slice(0, query.limit);
 }
 
 /** The account's custom audiences: the audiences an ad set may target (targeting.custom_audiences). */

@@ -86,6 +86,7 @@ export class TikTokLiveAdapter implements PlatformAdapter {
   };
   updateAd: AdsApi["updateAd"] = (account, id, patch) => this.call(account, (t, a) => ads.updateAd(t, a, id, patch));
   listAudiences: AdsApi["listAudiences"] = (account) => this.call(account, (t, a) => ads.listAudiences(t, a));
+  searchLocations: AdsApi["searchLocations"] = (account, query) => this.call(account, (t, a) => ads.searchLocations(t, a, query));
   getDailyInsights: AdsApi["getDailyInsights"] = (account, query) => this.call(account, (t, a) => getDailyInsights(t, a, query));
   getHourlyInsights: NonNullable<AdsApi["getHourlyInsights"]> = (account, query) => this.call(account, (t, a) => getHourlyInsights(t, a, query));
   listComments: AdsApi["listComments"] = (account, query) => this.call(account, (t, a) => comments.listComments(t, a, query));

@@ -18,6 +18,8 @@ import type {
   PlatformAdSet,
   PlatformAudience,
   PlatformCampaign,
+  PlatformLocation,
+  LocationType,
 } from "../../ads-types";
 import { PlatformError } from "../../types";
 import { allPages, getData, id, pageInfo, postJson, refusalCode } from "./client";
@@ -512,4 +514,50 @@ export async function listAudiences(token: string, a: TikTokAccount): Promise<Pl
     getData(token, "dmp/custom_audience/list/", { advertiser_id: a.advertiserId, page, page_size: 100 }, listOf(audienceRow), "the audience list"),
   );
   return rows.map((r) => ({ externalId: r.audience_id, name: r.name, description: "", approximateSize: r.cover_num ?? 0 }));
+}
+
+// ---- locations
+
+/** TikTok's geo types for ours: a province is a region; a city (or county) is a city. */
+const GEO_TYPES: Record<LocationType, string> = { country: "COUNTRY", region: "PROVINCE", city: "CITY" };
+const OUR_TYPE: Record<string, LocationType> = { COUNTRY: "country", PROVINCE: "region", CITY: "city" };
+
+const targetingTag = z.object({
+  name: z.string(),
+  status_info: z.object({ status: z.string().nullish() }).nullish(),
+  geo: z.object({ geo_id: id, geo_type: z.string(), region_code: z.string().nullish(), description: z.string().nullish() }).nullish(),
+});
+
+/**
+ * Places by name through /tool/targeting/search/ (POST, FUZZY_SEARCH with one keyword): its geo_id is the
+ * location id an ad group's location_ids take. The search needs an objective and placements; a reach
+ * objective on TikTok's own placement asks for the widest set of places (no promotion_type needed).
+ * Tags TikTok marks DISABLED cannot be targeted and are left out.
+ */
+export async function searchLocations(
+  token: string,
+  a: TikTokAccount,
+  query: { text: string; types: readonly LocationType[]; limit: number },
+): Promise<PlatformLocation[]> {
+  const data = await postJson(
+    token,
+    "tool/targeting/search/",
+    {
+      advertiser_id: a.advertiserId,
+      objective_type: "REACH",
+      placements: ["PLACEMENT_TIKTOK"],
+      search_type: "FUZZY_SEARCH",
+      keywords: [query.text],
+      geo_types: query.types.map((t) => GEO_TYPES[t]),
+    },
+    z.object({ targeting_tag_list: z.array(targetingTag).nullish() }),
+    "the location search",
+  );
+  const found: PlatformLocation[] = [];
+  for (const tag of data.targeting_tag_list ?? []) {
+    const type = tag.geo ? OUR_TYPE[tag.geo.geo_type] : undefined;
+    if (!tag.geo || !type || !query.types.includes(type) || tag.status_info?.status === "DISABLED") continue;
+    found.push({ id: tag.geo.geo_id, type, name: tag.name, countryCode: tag.geo.region_code ?? null, regionName: null });
+  }
+  return found.slice(0, query.limit);
 }

@@ -2998,6 +2998,59 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
     }
   },
   {
+    "name": "search_locations",
+    "title": "Search locations by name",
+    "description": "Finds countries, regions and cities by name on the workspace's ad account of the platform (its targeting search), with the ids create_ad_set takes: platform_a countries as targetCountries (ISO code), regions as targetRegions, cities as targetCities; platform_b any of them as locationIds.",
+    "category": "ads",
+    "readOnly": true,
+    "destructive": false,
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "platform": {
+          "type": "string",
+          "enum": [
+            "platform_a",
+            "platform_b"
+          ],
+          "description": "The ad platform: platform_a or platform_b"
+        },
+        "query": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 100,
+          "description": "A place's name or the start of it, e.g. 'Munich' or 'Calif'"
+        },
+        "types": {
+          "description": "Kinds of place (default: all three)",
+          "minItems": 1,
+          "maxItems": 3,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "country",
+              "region",
+              "city"
+            ]
+          }
+        },
+        "limit": {
+          "default": 10,
+          "description": "At most this many places (default 10)",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 50
+        }
+      },
+      "required": [
+        "platform",
+        "query"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "name": "list_campaigns",
     "title": "List campaigns",
     "description": "Lists the workspace's campaigns on a platform, newest first (deleted ones only with status: deleted). Paginated.",
@@ -3310,7 +3363,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "create_ad_set",
     "title": "Create ad set or ad group",
-    "description": "Creates a paused ad set (platform_a; requires targetCountries, ISO 3166) or ad group (platform_b; requires locationIds) in a campaign, with a daily or lifetime budget in the account currency's minor units (minimum per day: platform_a 100, platform_b 2000; lifetime needs endTime).",
+    "description": "Creates a paused ad set (platform_a; targets countries (ISO 3166), regions and/or cities (keys from search_locations)) or ad group (platform_b; requires locationIds, from search_locations) in a campaign, with a daily or lifetime budget in the account currency's minor units (minimum per day: platform_a 100, platform_b 2000; lifetime needs endTime).",
     "category": "ads",
     "readOnly": false,
     "destructive": false,
@@ -3374,7 +3427,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"
         },
         "targetCountries": {
-          "description": "Required on platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b",
+          "description": "platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b",
           "minItems": 1,
           "maxItems": 25,
           "type": "array",
@@ -3383,8 +3436,26 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
             "pattern": "^[A-Z]{2}$"
           }
         },
+        "targetRegions": {
+          "description": "platform_a: region keys as search_locations answers them; not accepted on platform_b",
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^\\d{1,20}$"
+          }
+        },
+        "targetCities": {
+          "description": "platform_a: city keys as search_locations answers them; not accepted on platform_b",
+          "maxItems": 50,
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^\\d{1,20}$"
+          }
+        },
         "locationIds": {
-          "description": "Required on platform_b (ad groups): the platform's location ids; not accepted on platform_a",
+          "description": "Required on platform_b (ad groups): the platform's location ids (countries, regions or cities; search_locations finds them by name); not accepted on platform_a",
           "minItems": 1,
           "maxItems": 50,
           "type": "array",

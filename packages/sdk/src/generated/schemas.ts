@@ -105,6 +105,14 @@ export interface Upload {
     videoId: string | null;
   };
   /**
+   * Set once completed: the creative this upload made, or for an upload sent with versionOf, the creative it became a version of
+   */
+  creativeId: string | null;
+  /**
+   * The creative id this file was sent as a new version of (versionOf), or null
+   */
+  versionOf: string | null;
+  /**
    * Creation time (ISO 8601, UTC)
    */
   createdAt: string;
@@ -2332,6 +2340,49 @@ export interface ListAudiencesResult {
     approximateSize: number;
   }[];
 }
+export interface SearchLocationsInput {
+  /**
+   * The ad platform: platform_a or platform_b
+   */
+  platform: "platform_a" | "platform_b";
+  /**
+   * A place's name or the start of it, e.g. 'Munich' or 'Calif'
+   */
+  query: string;
+  /**
+   * Kinds of place (default: all three)
+   *
+   * @minItems 1
+   * @maxItems 3
+   */
+  types?: ("country" | "region" | "city")[];
+  /**
+   * At most this many places (default 10)
+   */
+  limit?: number;
+}
+export interface SearchLocationsResult {
+  locations: {
+    /**
+     * What create_ad_set takes for this place on this platform
+     */
+    id: string;
+    type: "country" | "region" | "city";
+    name: string;
+    /**
+     * ISO 3166 alpha-2 of the place's country
+     */
+    countryCode: string | null;
+    /**
+     * A city's region, when the platform names it
+     */
+    regionName: string | null;
+    /**
+     * The ad platform: platform_a or platform_b
+     */
+    platform: "platform_a" | "platform_b";
+  }[];
+}
 export interface ListCampaignsInput {
   /**
    * The ad platform: platform_a or platform_b
@@ -2584,9 +2635,23 @@ export interface ListAdSetsResult {
      */
     targetCountries: string[] | null;
     /**
+     * platform_a: region keys (search_locations)
+     */
+    targetRegions: string[] | null;
+    /**
+     * platform_a: city keys (search_locations)
+     */
+    targetCities: string[] | null;
+    /**
      * platform_b: location ids
      */
     locationIds: string[] | null;
+    /**
+     * Names of the targeted region, city and location ids, as search_locations named them (an id it never answered is absent)
+     */
+    locationNames: {
+      [k: string]: string;
+    };
     ageMin: number | null;
     ageMax: number | null;
     audienceId: string | null;
@@ -2627,9 +2692,23 @@ export interface GetAdSetResult {
      */
     targetCountries: string[] | null;
     /**
+     * platform_a: region keys (search_locations)
+     */
+    targetRegions: string[] | null;
+    /**
+     * platform_a: city keys (search_locations)
+     */
+    targetCities: string[] | null;
+    /**
      * platform_b: location ids
      */
     locationIds: string[] | null;
+    /**
+     * Names of the targeted region, city and location ids, as search_locations named them (an id it never answered is absent)
+     */
+    locationNames: {
+      [k: string]: string;
+    };
     ageMin: number | null;
     ageMax: number | null;
     audienceId: string | null;
@@ -2670,14 +2749,26 @@ export interface CreateAdSetInput {
    */
   endTime?: string;
   /**
-   * Required on platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b
+   * platform_a (ad sets): ISO 3166 alpha-2 countries; not accepted on platform_b
    *
    * @minItems 1
    * @maxItems 25
    */
   targetCountries?: string[];
   /**
-   * Required on platform_b (ad groups): the platform's location ids; not accepted on platform_a
+   * platform_a: region keys as search_locations answers them; not accepted on platform_b
+   *
+   * @maxItems 50
+   */
+  targetRegions?: string[];
+  /**
+   * platform_a: city keys as search_locations answers them; not accepted on platform_b
+   *
+   * @maxItems 50
+   */
+  targetCities?: string[];
+  /**
+   * Required on platform_b (ad groups): the platform's location ids (countries, regions or cities; search_locations finds them by name); not accepted on platform_a
    *
    * @minItems 1
    * @maxItems 50
@@ -2729,9 +2820,23 @@ export interface CreateAdSetResult {
      */
     targetCountries: string[] | null;
     /**
+     * platform_a: region keys (search_locations)
+     */
+    targetRegions: string[] | null;
+    /**
+     * platform_a: city keys (search_locations)
+     */
+    targetCities: string[] | null;
+    /**
      * platform_b: location ids
      */
     locationIds: string[] | null;
+    /**
+     * Names of the targeted region, city and location ids, as search_locations named them (an id it never answered is absent)
+     */
+    locationNames: {
+      [k: string]: string;
+    };
     ageMin: number | null;
     ageMax: number | null;
     audienceId: string | null;
@@ -2778,9 +2883,23 @@ export interface UpdateAdSetResult {
      */
     targetCountries: string[] | null;
     /**
+     * platform_a: region keys (search_locations)
+     */
+    targetRegions: string[] | null;
+    /**
+     * platform_a: city keys (search_locations)
+     */
+    targetCities: string[] | null;
+    /**
      * platform_b: location ids
      */
     locationIds: string[] | null;
+    /**
+     * Names of the targeted region, city and location ids, as search_locations named them (an id it never answered is absent)
+     */
+    locationNames: {
+      [k: string]: string;
+    };
     ageMin: number | null;
     ageMax: number | null;
     audienceId: string | null;
@@ -2838,9 +2957,23 @@ export interface SetAdSetBudgetResult {
      */
     targetCountries: string[] | null;
     /**
+     * platform_a: region keys (search_locations)
+     */
+    targetRegions: string[] | null;
+    /**
+     * platform_a: city keys (search_locations)
+     */
+    targetCities: string[] | null;
+    /**
      * platform_b: location ids
      */
     locationIds: string[] | null;
+    /**
+     * Names of the targeted region, city and location ids, as search_locations named them (an id it never answered is absent)
+     */
+    locationNames: {
+      [k: string]: string;
+    };
     ageMin: number | null;
     ageMax: number | null;
     audienceId: string | null;
@@ -2884,9 +3017,23 @@ export interface ActivateAdSetResult {
      */
     targetCountries: string[] | null;
     /**
+     * platform_a: region keys (search_locations)
+     */
+    targetRegions: string[] | null;
+    /**
+     * platform_a: city keys (search_locations)
+     */
+    targetCities: string[] | null;
+    /**
      * platform_b: location ids
      */
     locationIds: string[] | null;
+    /**
+     * Names of the targeted region, city and location ids, as search_locations named them (an id it never answered is absent)
+     */
+    locationNames: {
+      [k: string]: string;
+    };
     ageMin: number | null;
     ageMax: number | null;
     audienceId: string | null;
@@ -2930,9 +3077,23 @@ export interface PauseAdSetResult {
      */
     targetCountries: string[] | null;
     /**
+     * platform_a: region keys (search_locations)
+     */
+    targetRegions: string[] | null;
+    /**
+     * platform_a: city keys (search_locations)
+     */
+    targetCities: string[] | null;
+    /**
      * platform_b: location ids
      */
     locationIds: string[] | null;
+    /**
+     * Names of the targeted region, city and location ids, as search_locations named them (an id it never answered is absent)
+     */
+    locationNames: {
+      [k: string]: string;
+    };
     ageMin: number | null;
     ageMax: number | null;
     audienceId: string | null;

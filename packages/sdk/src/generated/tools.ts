@@ -278,6 +278,8 @@ import type {
   SaveAdDraftResult,
   SaveCopyVariantInput,
   SaveCopyVariantResult,
+  SearchLocationsInput,
+  SearchLocationsResult,
   SendCreativeToAdAccountInput,
   SendCreativeToAdAccountResult,
   SendSlackTestInput,
@@ -492,6 +494,8 @@ export interface ToolTypes {
   get_ad_account: { input: GetAdAccountInput; result: GetAdAccountResult; readOnly: true; destructive: false };
   /** List saved audiences */
   list_audiences: { input: ListAudiencesInput; result: ListAudiencesResult; readOnly: true; destructive: false };
+  /** Search locations by name */
+  search_locations: { input: SearchLocationsInput; result: SearchLocationsResult; readOnly: true; destructive: false };
   /** List campaigns */
   list_campaigns: { input: ListCampaignsInput; result: ListCampaignsResult; readOnly: true; destructive: false };
   /** Get campaign */
@@ -754,6 +758,7 @@ export const TOOL_NAMES = [
   "list_ad_accounts",
   "get_ad_account",
   "list_audiences",
+  "search_locations",
   "list_campaigns",
   "get_campaign",
   "create_campaign",
