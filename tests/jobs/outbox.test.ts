@@ -63,6 +63,31 @@ describe("webhook events and their deliveries", () => {
     expect(await getDb().jobEvent.count({ where: { name: "webhook/deliver", data: { path: ["dispatchId"], equals: dispatch.id } } })).toBe(0);
   });
 
+  it("concurrent emits stored together (group commit): each caller gets its own event; a dedupe key repeated among them stores one event, answered to both", async () => {
+    // A workspace of its own: the other cases count this describe's dispatches.
+    const { workspaceId } = await createWorkspace({ name: "Outbox burst", plan: "pro" });
+    await getDb().webhookEndpoint.create({ data: { id: newId("whe"), workspaceId, url: "https://hooks.example/y", secret: "whsec_test" } });
+    const key = newId("key");
+    const emits = await Promise.all([
+      ...Array.from({ length: 20 }, (_, n) => emitEvent({ workspaceId, type: "test", data: { message: `burst ${n}`, triggeredBy: null } })),
+      emitEvent({ workspaceId, type: "test", data: { message: "first of a key", triggeredBy: null }, dedupeKey: key }),
+      emitEvent({ workspaceId, type: "test", data: { message: "second of a key", triggeredBy: null }, dedupeKey: key }),
+    ]);
+    const burst = emits.slice(0, 20);
+    expect(new Set(burst.map((e) => e.id)).size).toBe(20);
+    expect(burst.every((e) => e.stored && e.queued)).toBe(true);
+    const stored = await getDb().webhookEvent.findMany({ where: { id: { in: burst.map((e) => e.id) } } });
+    expect(stored.map((e) => JSON.parse(e.body).data.message).sort()).toEqual(Array.from({ length: 20 }, (_, n) => `burst ${n}`).sort());
+    expect(await getDb().webhookDispatch.count({ where: { eventId: { in: burst.map((e) => e.id) } } })).toBe(20);
+
+    const [first, second] = emits.slice(20);
+    expect(second!.id).toBe(first!.id);
+    const keyed = await getDb().webhookEvent.findMany({ where: { workspaceId, dedupeKey: key } });
+    expect(keyed).toHaveLength(1);
+    expect(keyed[0]!.id).toBe(first!.id);
+    expect(await getDb().webhookDispatch.count({ where: { eventId: first!.id } })).toBe(1);
+  });
+
   it("emitEventsInTransaction leaves neither events nor dispatches behind when the caller rolls back", async () => {
     const dedupeKey = newId("key");
     await expect(
