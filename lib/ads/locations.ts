@@ -1,5 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
-import { getDb } from "@/lib/db/client";
+import { getDb, queryRows } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import type { LocationType, PlatformLocation } from "@/lib/platforms/ads-types";
 import { platformFor, withBusyRetry } from "./platform-access";
@@ -24,16 +24,26 @@ export async function searchLocations(
   return { locations: found.map((l) => ({ ...l, platform: input.platform })) };
 }
 
-async function remember(platform: Platform, places: PlatformLocation[]): Promise<void> {
-  const db = getDb();
-  for (const p of places) {
-    const fields = { name: p.name, countryCode: p.countryCode, regionName: p.regionName };
-    await db.platformLocation.upsert({
-      where: { platform_type_externalId: { platform, type: p.type, externalId: p.id } },
-      create: { platform, type: p.type, externalId: p.id, ...fields },
-      update: fields,
-    });
-  }
+// One statement for the whole answer: a search runs on every pause in typing.
+const REMEMBER_STATEMENT = `
+  INSERT INTO platform_locations (platform, type, "externalId", name, "countryCode", "regionName", "updatedAt")
+  SELECT $1::"Platform", t.type, t.id, t.name, t."countryCode", t."regionName", now()
+  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(type, id, name, "countryCode", "regionName")
+  ON CONFLICT (platform, type, "externalId") DO UPDATE
+  SET name = EXCLUDED.name, "countryCode" = EXCLUDED."countryCode", "regionName" = EXCLUDED."regionName", "updatedAt" = EXCLUDED."updatedAt"`;
+
+async function remember(platform: Platform, found: PlatformLocation[]): Promise<void> {
+  // A place twice in one answer would make the upsert touch its row twice, which PostgreSQL refuses.
+  const places = [...new Map(found.map((p) => [`${p.type}:${p.id}`, p])).values()];
+  if (!places.length) return;
+  await queryRows(REMEMBER_STATEMENT, [
+    platform,
+    places.map((p) => p.type),
+    places.map((p) => p.id),
+    places.map((p) => p.name),
+    places.map((p) => p.countryCode ?? null),
+    places.map((p) => p.regionName ?? null),
+  ]);
 }
 
 /** The names the location search gave these ids (id -> name); ids it never answered are left out. */
