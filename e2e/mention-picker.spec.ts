@@ -44,6 +44,8 @@ test("typing @ in a review comment offers the workspace's members; arrows, Enter
   await page.getByLabel("New comment").pressSequentially("the crop");
   await page.getByRole("button", { name: "Comment", exact: true }).click();
   await expect(page.getByText(`Please check @${rob} the crop`)).toBeVisible();
-  const { threads } = await tool(page, "list_comments", { creativeId });
-  expect(threads.map((t: { body: string }) => t.body)).toEqual([`Please check @${rob} the crop`]);
+  // The thread shows as soon as it is sent; the tool reads what the server stored, which may land a moment later.
+  await expect
+    .poll(async () => ((await tool(page, "list_comments", { creativeId })).threads as { body: string }[]).map((t) => t.body))
+    .toEqual([`Please check @${rob} the crop`]);
 });
