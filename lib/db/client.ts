@@ -26,13 +26,20 @@ export function openPglite(dir: string): PGlite {
   return new ThreadedPGlite(dir) as unknown as PGlite;
 }
 
+/**
+ * Prisma's defaults (2 s to start an interactive transaction, 5 s to finish it) failed short transactions of four
+ * statements with a 500 on a loaded 2-core machine, where the embedded database's one connection and thread queue
+ * every query: a slow transaction is still rolled back whole, only later (docs/decisions.md).
+ */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+
 function connect(database: Config["database"]): DbHandle {
   if (database.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
-    return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
+    return { prisma: new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS }), pool };
   }
   const pglite = withPreparedStatements(openPglite(database.dir));
-  return { prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), pglite };
+  return { prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: TRANSACTION_OPTIONS }), pglite };
 }
 
 async function disconnect(handle: DbHandle): Promise<void> {
