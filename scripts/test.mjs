@@ -1,5 +1,5 @@
-// `npm test`: typecheck, layers, lint, the vitest projects of vitest.config.ts (unit; integration on PGlite;
-// the database-dependent files on PostgreSQL), then the browser journeys. The app is built in the background
+// `npm test`: typecheck, layers, lint, the vitest projects of vitest.config.ts (unit; then integration on PGlite and
+// the database-dependent files on PostgreSQL, in one vitest run), then the browser journeys. The app is built in the background
 // while the first phases run. Prints a budget line (wall time per phase) and one closing line
 // "N passed, N failed, N skipped" summing all suites, then the list of failures.
 import { spawn, spawnSync } from "node:child_process";
@@ -104,25 +104,25 @@ function firstLine(text) {
     .slice(0, 300);
 }
 
-/** One vitest project (vitest.config.ts); its counts and failed tests join the totals. */
-// The server projects spend part of their time waiting (restarts, schedules, retries, slow clients): a third
-// worker fills those waits on two cores. The unit project computes all the time: two.
-const WORKERS = { unit: 2, integration: 3, postgres: 3 };
+/** Vitest projects (vitest.config.ts) run together in one phase; their counts and failed tests join the totals. */
+// The server projects spend part of their time waiting (restarts, schedules, retries, slow clients, PostgreSQL):
+// run as one phase, on PGlite and PostgreSQL at once, four workers keep both cores busy through those waits (each
+// project alone left a fifth to a quarter of the CPU idle with three). The unit project computes all the time: two.
+const WORKERS = { unit: 2, servers: 4 };
 
-function runVitest(project, { serverChecks }) {
-  const report = path.join(os.tmpdir(), `adloom-vitest-${project}-${process.pid}.json`);
-  const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${project}-${process.pid}.json`);
-  const durations = path.join(os.tmpdir(), `adloom-file-durations-${project}-${process.pid}.json`);
-  console.log(`\n=== vitest: ${project} ===`);
+function runVitest(phase, projects, { serverChecks }) {
+  const report = path.join(os.tmpdir(), `adloom-vitest-${phase}-${process.pid}.json`);
+  const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${phase}-${process.pid}.json`);
+  const durations = path.join(os.tmpdir(), `adloom-file-durations-${phase}-${process.pid}.json`);
+  console.log(`\n=== vitest: ${projects.join(" + ")} ===`);
   const args = [
     "run",
-    "--project",
-    project,
+    ...projects.flatMap((project) => ["--project", project]),
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${report}`,
     "--reporter=./tests/setup/file-durations.ts",
-    `--maxWorkers=${WORKERS[project]}`,
+    `--maxWorkers=${WORKERS[phase]}`,
   ];
   // A path filter may match no file of this project: that is not a failure then.
   if (extraArgs.length) args.push("--passWithNoTests", ...extraArgs);
@@ -150,26 +150,26 @@ function runVitest(project, { serverChecks }) {
     try {
       const { undocumented } = JSON.parse(fs.readFileSync(statusReport, "utf8"));
       if (undocumented.length) {
-        console.error(`OpenAPI check FAILED (${project}): statuses the tests saw that /docs/openapi.json does not document:\n  ${undocumented.join("\n  ")}`);
-        countStep(`OpenAPI status check (${project})`, false);
+        console.error(`OpenAPI check FAILED (${phase}): statuses the tests saw that /docs/openapi.json does not document:\n  ${undocumented.join("\n  ")}`);
+        countStep(`OpenAPI status check (${phase})`, false);
       } else totals.passed += 1;
     } catch {
-      countStep(`OpenAPI status check (${project}; no report)`, false); // no report: the check did not run
+      countStep(`OpenAPI status check (${phase}; no report)`, false); // no report: the check did not run
     }
   }
   if (!json) {
-    countStep(`vitest ${project} (no report)`, false); // the run produced no report: count it as a failure
+    countStep(`vitest ${phase} (no report)`, false); // the run produced no report: count it as a failure
     return json;
   }
   // A run that ended badly without a failed test (its global setup failed, or it found no files) is a failure too.
-  if (result.status !== 0 && !json.numFailedTests) countStep(`vitest ${project} (exited with status ${result.status}; see its output above)`, false);
+  if (result.status !== 0 && !json.numFailedTests) countStep(`vitest ${phase} (exited with status ${result.status}; see its output above)`, false);
   totals.passed += json.numPassedTests;
   totals.failed += json.numFailedTests;
   totals.skipped += json.numPendingTests + (json.numTodoTests ?? 0);
   for (const file of json.testResults) {
     const failed = file.assertionResults.filter((t) => t.status === "failed");
-    for (const t of failed) failures.push(`vitest ${project}: ${path.relative(root, file.name)} › ${t.fullName}\n      ${firstLine(t.failureMessages?.[0])}`);
-    if (!failed.length && file.status === "failed") failures.push(`vitest ${project}: ${path.relative(root, file.name)}\n      ${firstLine(file.message)}`);
+    for (const t of failed) failures.push(`vitest ${phase}: ${path.relative(root, file.name)} › ${t.fullName}\n      ${firstLine(t.failureMessages?.[0])}`);
+    if (!failed.length && file.status === "failed") failures.push(`vitest ${phase}: ${path.relative(root, file.name)}\n      ${firstLine(file.message)}`);
   }
   return json;
 }
@@ -231,15 +231,15 @@ if (fullRun) {
   await timed("layers", layers);
   await timed("lint", lint);
 }
-if (onlyDb !== "postgres") await timed("unit", () => runVitest("unit", { serverChecks: false }));
+if (onlyDb !== "postgres") await timed("unit", () => runVitest("unit", ["unit"], { serverChecks: false }));
 const built = await timed("waiting for build", () => build.done);
 phases.push({ name: "build (in the background)", ms: built.ms, overlapped: true });
 if (!built.ok) {
   console.error(`\nThe build failed; its output:\n${fs.readFileSync(build.log, "utf8")}`);
   countStep("build (next build / packages)", false);
 } else {
-  if (onlyDb !== "postgres") await timed("integration (PGlite)", () => runVitest("integration", { serverChecks: true }));
-  if (onlyDb !== "pglite") await timed("postgres", () => runVitest("postgres", { serverChecks: true }));
+  const serverProjects = [...(onlyDb !== "postgres" ? ["integration", "integration-isolated"] : []), ...(onlyDb !== "pglite" ? ["postgres"] : [])];
+  await timed("integration (PGlite) + postgres", () => runVitest("servers", serverProjects, { serverChecks: true }));
   if (fullRun && !onlyDb) await timed("playwright", runPlaywright);
 }
 

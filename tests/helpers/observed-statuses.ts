@@ -18,6 +18,8 @@ const RECORDED_PATHS = /^\/api\/(v1|media)\//;
 
 /** Wraps the global fetch so answers from `/api/v1` and `/api/media` are appended to `dir/<pid>.jsonl`. */
 export function recordStatuses(dir: string): void {
+  // Test files that share a worker's module graph (vitest.config.ts) run the setup file each: wrap fetch once.
+  if ((globalThis.fetch as { recordsStatuses?: true }).recordsStatuses) return;
   const original = globalThis.fetch;
   const file = path.join(dir, `${process.pid}.jsonl`);
   globalThis.fetch = async (input, init) => {
@@ -36,6 +38,7 @@ export function recordStatuses(dir: string): void {
     }
     return response;
   };
+  (globalThis.fetch as { recordsStatuses?: true }).recordsStatuses = true;
 }
 
 export function readObservations(dir: string): Observation[] {

@@ -25,8 +25,8 @@ export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const known = (spec: TestSpecification) =>
       this.durations.get(`${spec.project.name}:${path.relative(spec.project.config.root, spec.moduleId)}`) ?? Number.POSITIVE_INFINITY;
+    // Across the projects of one run too (integration and integration-isolated share the workers).
     return [...files].sort((a, b) => {
-      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
       const [da, db] = [known(a), known(b)];
       return da === db ? 0 : db > da ? 1 : -1;
     });
