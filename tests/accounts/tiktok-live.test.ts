@@ -175,23 +175,9 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(mid.upload.platform_b.videoId).toBe(stored.video_id);
   }, 120_000);
 
-  it("a server killed (SIGKILL) while TikTok processes a pushed video resumes the push: one video in the library, the upload completed with it", async () => {
-    tiktok.videoProcessingPolls = 1_000_000;
-    const bytes = mp4Video(480, 480, 4);
-    const [id] = await uploadIds(t.key, [{ name: "tt-crash.mp4", type: "video/mp4", bytes }], { platform: "platform_b", baseUrl: server.url });
-    const inLibrary = () => [...tiktok.videos.values()].filter((v) => String(v.file_name).includes("tt-crash"));
-    await waitFor("the video bound into the library", async () => inLibrary().length > 0, 60_000);
-    await server.kill();
-    tiktok.videoProcessingPolls = 0;
-    server = await startServer({ dataDir: server.dataDir, env: serverEnv() });
-    const upload = await finishedUpload(t.key, id!, 120_000, server.url);
-    expect(upload.status).toBe("completed");
-    expect(inLibrary()).toHaveLength(1);
-    expect(upload.platform_b.videoId).toBe(inLibrary()[0]!.video_id);
-    expect(calls("file/video/ad/search/").at(-1)!.query.get("filtering")).toContain("tt-crash");
-  }, 240_000);
-
-  it("kill -9 during a chunked video push: the restarted push continues the same TikTok upload, resends no finished chunk, and one video is made", async () => {
+  // One kill -9 and one restart serve two pushes caught at different points: one video mid chunked push (its second
+  // chunk in flight), another already in TikTok's library and processing.
+  it("kill -9 during a chunked video push and while TikTok processes another: the restarted push continues the same TikTok upload, resends no finished chunk, and one video is made; the processing one is found in the library, not pushed again", async () => {
     const name = `tt-kill-${Date.now()}.mp4`;
     const bytes = mp4Video(480, 480, 4);
     const chunks = Math.ceil(bytes.length / CHUNK);
@@ -202,10 +188,26 @@ describe("platform_b live (TikTok API for Business)", () => {
     const hold = tiktok.holdNext("file/transfer/upload/", (b) => Number(b.start_offset) === inFlight);
     const [id] = await uploadIds(t.key, [{ name, type: "video/mp4", bytes }], { platform: "platform_b", baseUrl: server.url });
     await hold.arrived;
+
+    // The other video: pushed whole, bound into the library, and kept processing there until after the restart.
+    tiktok.videoProcessingPolls = 1_000_000;
+    const crashBytes = mp4Video(480, 480, 4);
+    const [crashId] = await uploadIds(t.key, [{ name: "tt-crash.mp4", type: "video/mp4", bytes: crashBytes }], { platform: "platform_b", baseUrl: server.url });
+    const inLibrary = () => [...tiktok.videos.values()].filter((v) => String(v.file_name).includes("tt-crash"));
+    await waitFor("the video bound into the library", async () => inLibrary().length > 0, 60_000);
+
     await server.kill();
     const killedAt = Date.now();
     hold.release(); // TikTok stores the range in flight; its answer goes nowhere.
+    tiktok.videoProcessingPolls = 0;
     server = await startServer({ dataDir: server.dataDir, env: serverEnv() });
+
+    const crashed = await finishedUpload(t.key, crashId!, 120_000, server.url);
+    expect(crashed.status).toBe("completed");
+    expect(inLibrary()).toHaveLength(1);
+    expect(crashed.platform_b.videoId).toBe(inLibrary()[0]!.video_id);
+    expect(calls("file/video/ad/search/").at(-1)!.query.get("filtering")).toContain("tt-crash");
+
     const upload = await finishedUpload(t.key, id!, 120_000, server.url);
     expect(upload.status).toBe("completed");
 

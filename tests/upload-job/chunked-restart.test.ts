@@ -21,8 +21,9 @@ const CHUNK = FULL_SIZE ? 8 * 1024 * 1024 : 1024 * 1024;
 describe("a chunked push across a server crash", () => {
   it("kill -9 during the chunked push of a video: after restart it resumes from the first unfinished chunk", async () => {
     const dataDir = tempDataDir("chunked-restart");
-    // Each chunk of a sandbox-slow file takes 800 ms at the sandbox: 24 chunks, ~20 s, room to kill in the middle.
-    const env = { SANDBOX_SLOW_PUSH_MS: "800", MEDIA_CHUNK_BYTES: String(CHUNK) };
+    // Each chunk of a sandbox-slow file takes 400 ms at the sandbox: 24 chunks, ~10 s, room to kill in the middle
+    // (the kill comes at the third accepted chunk, polled every 300 ms).
+    const env = { SANDBOX_SLOW_PUSH_MS: "400", MEDIA_CHUNK_BYTES: String(CHUNK) };
     const databaseUrl = await freshDatabaseUrl("chunked_restart");
     const first = await startServer({ dataDir, databaseUrl, env });
     servers.push(first);

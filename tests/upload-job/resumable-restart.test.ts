@@ -31,8 +31,14 @@ describe("resumable uploads across a crash and past their expiry", () => {
     const uploadId = created.url.split("/").pop()!;
 
     const half = Math.floor(video.length / 2);
+    // Killed once the server has staged part of the PATCH on disk: mid-write, not before it began.
+    const staged = () =>
+      fs
+        .readdirSync(path.join(dataDir, "tus"))
+        .filter((f) => f.startsWith(uploadId))
+        .reduce((most, f) => Math.max(most, fs.statSync(path.join(dataDir, "tus", f)).size), 0);
     await cutPatch(tenant.key, created.url, 0, video, half, async () => {
-      await new Promise((r) => setTimeout(r, 800));
+      await waitFor("part of the PATCH staged", async () => staged() >= Math.min(64 * 1024, half) || undefined, 15_000, 50);
       await first.kill();
     });
     await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);
@@ -67,8 +73,11 @@ describe("resumable uploads across a crash and past their expiry", () => {
     const half = Math.floor(png.length / 2);
     expect((await tusPatch(tenant.key, created.url, 0, png.subarray(0, half))).status).toBe(204);
 
-    await new Promise((r) => setTimeout(r, 2500));
-    const head = await tusHead(tenant.key, created.url);
+    // Past the 2 s expiry: polled until the service says so, not slept for.
+    const head = await waitFor("the upload to expire", async () => {
+      const h = await tusHead(tenant.key, created.url);
+      return h.status !== 204 && h.status !== 200 ? h : undefined;
+    }, 15_000);
     expect(head.status).toBe(410);
     const late = await tusPatch(tenant.key, created.url, half, png.subarray(half));
     expect(late.status).toBe(410);
