@@ -1,4 +1,4 @@
-import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, screenshot, signUp, subscribeToPro, switchToPro, test } from "./support/fixtures";
 import { formatDate } from "../components/dashboard/format";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool } from "./support/tools";
@@ -92,7 +92,7 @@ test("sign out, wrong password, sign in again; pages need a session", async ({ p
 
 test("a member's own date format (Europe/Berlin, de-DE) on every page; ad set countries found by name and stored as codes", async ({ page }) => {
   await signUp(page, { workspace: "Berlin Ads" });
-  await switchToPro(page);
+  await subscribeToPro(page);
   await page.goto("/dashboard/settings/profile");
   await page.getByLabel("Time zone").selectOption("Europe/Berlin");
   await page.getByLabel("Date format").selectOption("de-DE");

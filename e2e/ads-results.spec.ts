@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
 
@@ -53,8 +53,8 @@ async function liveAds(page: Page, workspaceId: string) {
 test("the Ads page shows results per campaign, ad set and ad with totals over a date range; its tables are cards on a phone", async ({ page }) => {
   test.setTimeout(240_000);
   await signUp(page, { workspace: "Results Team" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
   await page.goto("/dashboard/ads");
   await expect(page.getByRole("heading", { name: "No results yet" })).toBeVisible();
   const { campaign, adIds } = await liveAds(page, workspaceId);

@@ -1,12 +1,12 @@
 import { pngImage } from "../tests/helpers/media-fixtures";
-import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool } from "./support/tools";
 
 test("upload two images, add copy, launch four ads from the library, activate them, advance a day, see spend", async ({ page }) => {
   await signUp(page, { workspace: "Ads Team" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
 
   await page.goto("/dashboard/uploads");
   await page.getByTestId("upload-input").setInputFiles([
@@ -117,7 +117,7 @@ test("ad sets target regions and cities searched by name (a keyboard combobox); 
   page,
 }) => {
   await signUp(page, { workspace: "Places Team" });
-  await switchToPro(page);
+  await subscribeToPro(page);
   await page.goto("/dashboard/ads");
 
   // Platform A: regions and cities beside the countries, chosen from the platform's search by keyboard.

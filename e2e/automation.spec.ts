@@ -1,12 +1,12 @@
-import { admin, expect, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { expectNoAxeViolations } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
 
 test("create a rule in the editor, see its live preview, advance the sandbox, run the evaluation, see the run and the paused ad", async ({ page }) => {
   test.setTimeout(240_000);
   await signUp(page, { workspace: "Rules Team" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
 
   // Two delivering ads (set up through the same tools the Ads page calls): one the rule will catch, one it must not.
   const creativeId = await readyCreative(page, "rules.png");

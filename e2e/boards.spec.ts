@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { expect, screenshot, signUp, subscribeToPro, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, PHONE } from "./support/pages";
 import { callTool, readyCreative } from "./support/tools";
 
@@ -33,7 +33,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     test.setTimeout(240_000);
     await page.setViewportSize(viewport);
     await signUp(page, { name: "Bea Board", workspace: "Board Room" });
-    await switchToPro(page);
+    await subscribeToPro(page);
     const hook = `UGC_hook_${viewport.width}.png`;
     const offer = `STATIC_offer_${viewport.width}.png`;
     await readyCreative(page, hook, 300);
@@ -120,7 +120,7 @@ for (const viewport of [DESKTOP, PHONE]) {
 test("a board shared by a review link: guests see it read-only and comment on a card, at 1440 px and 390 px, axe clean", async ({ page, browser }) => {
   test.setTimeout(180_000);
   await signUp(page, { name: "Sam Share", workspace: "Share Room" });
-  await switchToPro(page);
+  await subscribeToPro(page);
   const fileName = "UGC_share.png";
   const creativeId = await readyCreative(page, fileName, 300);
   const { board } = await callTool(page, "create_board", { name: "For the client" });

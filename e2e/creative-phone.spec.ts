@@ -1,11 +1,11 @@
 import { pngImage } from "../tests/helpers/media-fixtures";
-import { expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { expect, screenshot, signUp, subscribeToPro, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
 
 test("the creative page shows one preview, which is the pin area, and the copy right after it on a phone", async ({ page }) => {
   await signUp(page, { workspace: "Creative Phone" });
-  await switchToPro(page);
+  await subscribeToPro(page);
   const creativeId = await readyCreative(page, "poster.png", 800);
   await tool(page, "create_copy_variant", { creativeId, headline: "Autumn drop", primaryText: "New colours for cold days.", label: "Main" });
 
@@ -49,7 +49,7 @@ test.describe("version upload", () => {
 
   test("a new version is uploaded from the creative page and becomes the current one, at phone and desktop width", async ({ page }) => {
     await signUp(page, { workspace: "Versions Team" });
-    await switchToPro(page);
+    await subscribeToPro(page);
     const creativeId = await readyCreative(page, "banner.png", 600);
     await page.setViewportSize(PHONE);
     await page.goto(`/dashboard/library/${creativeId}`);

@@ -1,10 +1,10 @@
-import { expect, signUp, switchToPro, test } from "./support/fixtures";
+import { expect, signUp, subscribeToPro, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool, readyCreative } from "./support/tools";
 
 test("send a creative uploaded to platform A to the platform B ad account from its page; phone width too", async ({ page }) => {
   await signUp(page, { workspace: "Pushes Co" });
-  await switchToPro(page);
+  await subscribeToPro(page);
   const creativeId = await readyCreative(page, "everywhere.png");
   const { adAccounts } = await callTool(page, "list_connected_ad_accounts", {});
   const accountB = adAccounts.find((a: any) => a.platform === "platform_b" && a.isDefault);

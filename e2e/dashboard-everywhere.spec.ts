@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { pngImage } from "../tests/helpers/media-fixtures";
-import { admin, expect, PASSWORD, screenshot, signUp, switchToPro, test, uniqueEmail } from "./support/fixtures";
+import { admin, expect, PASSWORD, screenshot, signUp, subscribeToPro, switchToPro, test, uniqueEmail, workspaceIdOf } from "./support/fixtures";
 import { DASHBOARD_PAGES, DESKTOP, expectNoAxeViolations, GUEST_PAGES, PHONE, visitEveryPage } from "./support/pages";
 
 /** A webhook receiver answering `status` to everything. */
@@ -45,8 +45,8 @@ const screenshotName = (path: string) =>
  */
 async function workspaceWithEverything(page: import("@playwright/test").Page, receiverUrl: string): Promise<Record<string, string>> {
   await signUp(page, { workspace: "Everywhere" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
   await admin(["folder", "create", "--workspace", workspaceId, "--name", "Summer campaign"]);
   const creativeId = await uploadImage(page, "everywhere.png");
 
@@ -202,7 +202,7 @@ test("webhooks: the test banner tells a refused delivery, the request body is fo
   const receiver = await startReceiver(500);
   try {
     await signUp(page, { workspace: "Refused Hooks" });
-    await switchToPro(page);
+    await subscribeToPro(page);
     await page.goto("/dashboard/settings/webhooks");
     await page.getByLabel("Endpoint URL").fill(receiver.url);
     await page.getByRole("button", { name: "Save endpoint" }).click();
@@ -221,8 +221,8 @@ test("webhooks: the test banner tells a refused delivery, the request body is fo
 
 test("library: the folder is in the URL and preselected by Upload files; tiles do not prefetch", async ({ page }) => {
   await signUp(page, { workspace: "Folders In URLs" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
   const { folderId } = await admin(["folder", "create", "--workspace", workspaceId, "--name", "Autumn"]);
   await admin(["library", "seed", "--workspace", workspaceId, "--count", "30"]);
 
@@ -247,8 +247,8 @@ test("library: the folder is in the URL and preselected by Upload files; tiles d
 test("uploads: a viewer is told why Choose files is disabled; a failed upload reads like a sentence", async ({ page, browser }) => {
   test.setTimeout(180_000);
   await signUp(page, { workspace: "Readable Uploads" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
 
   await page.goto("/dashboard/uploads");
   await expect(page.getByText("No uploads yet")).toBeVisible();
@@ -307,8 +307,8 @@ test("library: duplicates are marked; creatives move by menu and by drag and dro
   page,
 }) => {
   await signUp(page, { workspace: "Tidy Library" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
   await admin(["folder", "create", "--workspace", workspaceId, "--name", "Autumn"]);
   const same = await pngImage(300, 200);
   await page.goto("/dashboard/uploads");

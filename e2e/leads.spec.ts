@@ -1,10 +1,10 @@
-import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { expectNoAxeViolations, expectNoSidewaysScroll } from "./support/pages";
 
 test("leads: submissions of a lead form pulled in, shown with their fields, exported as CSV; the same page at phone width", async ({ page }) => {
   await signUp(page, { workspace: "Lead Gen" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
 
   await page.goto("/dashboard/leads");
   await expect(page.getByRole("heading", { name: "Leads", level: 1 })).toBeVisible();

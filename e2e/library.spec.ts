@@ -1,10 +1,10 @@
 import { mp4Video, pngImage } from "../tests/helpers/media-fixtures";
-import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, screenshot, signUp, subscribeToPro, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 
 test("upload an image and a video, watch them complete, edit copy, play and seek the video, delete", async ({ page }) => {
   await signUp(page, { workspace: "Media Team" });
-  await switchToPro(page);
+  await subscribeToPro(page);
   await page.goto("/dashboard/uploads");
   await expect(page.getByText("No uploads yet")).toBeVisible();
 
@@ -92,7 +92,7 @@ test("upload an image and a video, watch them complete, edit copy, play and seek
 
 test("a failed upload shows its error and can be retried to completion, then dismissed", async ({ page }) => {
   await signUp(page);
-  await switchToPro(page);
+  await subscribeToPro(page);
   await page.goto("/dashboard/uploads");
   // The job list renders on the client: once it shows, the page is hydrated and the select and file input are wired
   // (CI lost this upload once: the file was chosen before hydration and no row ever appeared).
@@ -188,7 +188,7 @@ test("library budget: with 10,000 creatives the page paints within 1.5 s and a s
 test("the library, the creative page and a video show thumbnails, not originals, at 390 and 1440 px with axe clean", async ({ page }) => {
   test.setTimeout(180_000);
   await signUp(page, { workspace: "Thumbnails" });
-  await switchToPro(page);
+  await subscribeToPro(page);
   // A 3000 × 2000 photo and a video, uploaded as a marketer would.
   await page.goto("/dashboard/uploads");
   await expect(page.getByText("No uploads yet")).toBeVisible(); // hydrated: the file input is wired

@@ -1,11 +1,11 @@
-import { admin, expect, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
 
 test("typing @ in a review comment offers the workspace's members; arrows, Enter and Escape work, at phone and desktop width", async ({ page }) => {
   await signUp(page, { name: "Olivia Owner", workspace: "Mentions Team" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
   const stamp = Date.now();
   // Members added by email are named after their address's local part.
   const rita = `rita-${stamp}`;

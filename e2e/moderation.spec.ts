@@ -1,11 +1,11 @@
-import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { expectNoAxeViolations } from "./support/pages";
 import { adFor, readyCreative } from "./support/tools";
 
 test("hide an ad comment from the moderation inbox, see it on the Hidden tab with its history; add a keyword rule; phone width", async ({ page }) => {
   await signUp(page, { name: "Mo Moderator", workspace: "Comment Desk" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
   const ad = await adFor(page, await readyCreative(page, `moderated-${Date.now()}.png`, 400), { campaign: "Moderated", adSet: "Set" });
   for (const message of ["Where can I buy this?", "Check my profile for cheap followers"]) {
     await admin(["sandbox", "comment", "--workspace", workspaceId, "--ad", ad.externalId, "--message", message, "--author", "Pat Person"]);

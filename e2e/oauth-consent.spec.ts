@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { expect, signUp, switchToPro, test } from "./support/fixtures";
+import { expect, signUp, subscribeToPro, test } from "./support/fixtures";
 import { expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
@@ -7,7 +7,7 @@ const REDIRECT = "http://127.0.0.1:9/callback";
 test("an assistant's OAuth consent at phone width: sign-in first, workspace and scopes chosen, Allow returns a code with state", async ({ page, browser }) => {
   const { email, password } = await signUp(page, { workspace: "Consent Co" });
   // On the trial, the layout's trial banner sits outside any landmark (axe "region"); pages are checked on Pro, as in dashboard-everywhere.
-  await switchToPro(page);
+  await subscribeToPro(page);
   const client = await (await page.request.post("/api/oauth/register", { data: { client_name: "E2E assistant", redirect_uris: [REDIRECT] } })).json();
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");

@@ -1,4 +1,4 @@
-import { admin, expect, PASSWORD, screenshot, signUp, switchToPro, test, uniqueEmail } from "./support/fixtures";
+import { admin, expect, PASSWORD, screenshot, signUp, subscribeToPro, test, uniqueEmail, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
 
@@ -8,8 +8,8 @@ test.use({ allowConsole: [/^Failed to load resource: the server responded with a
 test("a creative test started in the Performance page's form, followed and stopped, at phone and desktop width", async ({ page, browser }) => {
   test.setTimeout(240_000);
   await signUp(page, { workspace: "Testing Team" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
 
   const creativeIds = [await readyCreative(page, "north.png", 500), await readyCreative(page, "south.png", 520)];
   const { campaign } = await tool(page, "create_campaign", { platform: "platform_a", name: "Spring", objective: "sales" });

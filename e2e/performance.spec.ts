@@ -1,13 +1,13 @@
 import { pngImage } from "../tests/helpers/media-fixtures";
-import { admin, expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool as tool } from "./support/tools";
 
 test("the Performance page charts, labels and creative tests after a week of delivery, at phone and desktop width", async ({ page }) => {
   test.setTimeout(240_000);
   await signUp(page, { workspace: "Performance Team" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
 
   await page.goto("/dashboard/uploads");
   const files = ["hero.png", "alt.png", "third.png"];

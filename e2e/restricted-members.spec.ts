@@ -1,12 +1,12 @@
-import { admin, expect, PASSWORD, signUp, switchToPro, test, uniqueEmail } from "./support/fixtures";
+import { admin, expect, PASSWORD, signUp, subscribeToPro, test, uniqueEmail, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool, readyCreative } from "./support/tools";
 
 /** A viewer sees every control they cannot use disabled, each pointing at the sentence that says why. */
 test("a viewer meets disabled controls with their reasons on Ads, Rules and the creative page, at 1440 px and 390 px, axe clean", async ({ page, browser }) => {
   await signUp(page, { workspace: "Clear Roles" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
   const creativeId = await readyCreative(page, "restricted.png");
   await callTool(page, "create_copy_variant", { creativeId, headline: "Read only", label: "Main" });
   await callTool(page, "create_campaign", { platform: "platform_a", name: "Viewer campaign", objective: "sales" });

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, signUp, switchToPro, test } from "./support/fixtures";
+import { expect, signUp, subscribeToPro, test } from "./support/fixtures";
 
 /** A real MP4 just over the dashboard's 20 MB resumable threshold (noise compresses badly), as a file on disk. */
 function videoOver20Mb(): string {
@@ -37,7 +37,7 @@ test("a file over 20 MB goes from the Uploads page over tus and becomes an uploa
   const video = videoOver20Mb();
   expect(fs.statSync(video).size).toBeGreaterThan(20 * 1024 * 1024);
   await signUp(page, { workspace: "Big Files" });
-  await switchToPro(page);
+  await subscribeToPro(page);
   await page.goto("/dashboard/uploads");
   const tusRequests: string[] = [];
   page.on("request", (r) => {

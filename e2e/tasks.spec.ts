@@ -1,4 +1,4 @@
-import { admin, expect, screenshot, signUp, switchToPro, test, uniqueEmail } from "./support/fixtures";
+import { admin, expect, screenshot, signUp, subscribeToPro, test, uniqueEmail, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { firstTaskDueTomorrow } from "./support/tasks";
 import { adFor, callTool, readyCreative } from "./support/tools";
@@ -47,8 +47,8 @@ test("the new-task form clears after adding; a task links to a creative and an a
   page,
 }) => {
   await signUp(page, { name: "Lina Links", workspace: "Linked Work" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
   const viewerEmail = uniqueEmail("task-viewer");
   await admin(["member", "add", "--workspace", workspaceId, "--email", viewerEmail, "--role", "viewer"]);
   const creativeId = await readyCreative(page, "task-hero.png");

@@ -1,4 +1,4 @@
-import { admin, expect, signUp, switchToPro, test } from "./support/fixtures";
+import { admin, expect, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { expectNoAxeViolations } from "./support/pages";
 import { firstTaskDueTomorrow } from "./support/tasks";
 import { adFor, readyCreative } from "./support/tools";
@@ -7,8 +7,8 @@ import { adFor, readyCreative } from "./support/tools";
 test("assign a task with a due date, comment on it, hide an ad comment from the inbox, export leads as CSV", async ({ page }) => {
   test.setTimeout(240_000);
   await signUp(page, { name: "Robin Round", workspace: "Round Trip" });
-  await switchToPro(page);
-  const workspaceId = (await page.getByTestId("workspace-id").textContent())!.trim();
+  await subscribeToPro(page);
+  const workspaceId = await workspaceIdOf(page);
 
   // A task for tomorrow, assigned and commented on.
   await page.getByRole("link", { name: "Tasks", exact: true }).click();

@@ -62,6 +62,24 @@ export async function switchToPro(page: Page): Promise<void> {
 }
 
 /**
+ * Puts the signed-in member's workspace on Pro through the `change_plan` tool: a request, where `switchToPro` renders
+ * the plan page in the browser and clicks. For journeys that need Pro but do not test the plan page (account.spec.ts
+ * and dashboard-everywhere.spec.ts do); the page stays where it was, so load the next page before using it.
+ */
+export async function subscribeToPro(page: Page): Promise<void> {
+  const res = await page.request.post("/api/v1/tools/change_plan", { data: { plan: "pro" }, headers: { Origin: new URL(page.url()).origin } });
+  if (!res.ok()) throw new Error(`change_plan: ${res.status()} ${await res.text()}`);
+}
+
+/** The active workspace's id, read from the plan page's HTML as the server sends it (not rendered in the browser). */
+export async function workspaceIdOf(page: Page): Promise<string> {
+  const html = await (await page.request.get("/dashboard/settings/plan")).text();
+  const id = /data-testid="workspace-id"[^>]*>([^<]+)</.exec(html)?.[1]?.trim();
+  if (!id) throw new Error("no workspace id on the plan page");
+  return id;
+}
+
+/**
  * Takes a screenshot for the docs: into docs/screenshots when UPDATE_SCREENSHOTS=1 (`npm run screenshots`), into
  * test-results/screenshots when E2E_SCREENSHOTS=1. An ordinary run (`npm test`) takes none: the pictures assert
  * nothing, and waiting for each page's images and encoding forty of them cost a share of the journeys' time

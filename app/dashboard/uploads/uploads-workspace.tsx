@@ -75,7 +75,9 @@ export function UploadsWorkspace({
   const jobIds = (uploads.data?.uploads ?? []).map((u) => u.id);
   const running = uploads.data?.uploads.some((u) => u.status === "processing") ?? false;
   const progress = useQuery({
-    queryKey: ["upload-progress", jobIds.join(",")],
+    // Keyed by each job's status too: a job seen completed is asked for again once, so its creative link shows even
+    // when the last poll ran just before it finished (polling stops with the last running job).
+    queryKey: ["upload-progress", (uploads.data?.uploads ?? []).map((u) => `${u.id}:${u.status}`).join(",")],
     queryFn: async () => {
       const result = await uploadProgressAction(jobIds);
       if (!result.ok) throw new Error(result.error);
