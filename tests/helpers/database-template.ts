@@ -22,7 +22,6 @@ function templateDir(): string {
   return path.join(os.tmpdir(), `adloom-db-template-${hash.digest("hex").slice(0, 16)}`);
 }
 
-
 let made: Promise<string> | undefined;
 
 /** The template's directory, made on first use (several test processes may race: the first rename wins). */
