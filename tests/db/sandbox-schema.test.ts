@@ -8,10 +8,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { applyMigrations, MIGRATIONS_DIR } from "@/lib/db/migrate";
+import { emptyDatabaseFactory } from "../helpers/empty-cluster";
 import { freshPostgresDatabase } from "../helpers/fresh-database";
 
 const HANDOVER = "20261126052916_sandbox_leaves_app_schema";
@@ -33,7 +33,8 @@ async function oldDatabase(dataDir: string, migrationsDir: string, sql: string):
     }
     return url;
   }
-  const old = new PGlite(path.join(dataDir, "db"));
+  // An empty cluster from a dump (tests/helpers/empty-cluster.ts): initdb is not under test here.
+  const old = (await emptyDatabaseFactory())(path.join(dataDir, "db"));
   try {
     await applyMigrations(old, { migrationsDir });
     await old.exec(sql);

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { applyMigrations, listMigrations } from "@/lib/db/migrate";
+import { pglitePackageJson } from "./empty-cluster";
 
 /**
  * A migrated embedded database, made once per set of migrations and copied for each test that needs a
@@ -19,10 +20,6 @@ function templateDir(): string {
     if (dir.migrationFile.content.tag === "ok") hash.update(dir.migrationFile.content.value);
   }
   return path.join(os.tmpdir(), `adloom-db-template-${hash.digest("hex").slice(0, 16)}`);
-}
-
-function pglitePackageJson(): string {
-  return path.resolve(import.meta.dirname, "../../node_modules/@electric-sql/pglite/package.json");
 }
 
 let made: Promise<string> | undefined;
@@ -54,28 +51,5 @@ export async function seedMigratedDatabase(dataDir: string): Promise<void> {
   fs.cpSync(await migratedTemplate(), path.join(dataDir, "db"), { recursive: true });
 }
 
-let emptyCluster: Promise<Blob> | undefined;
-
-/**
- * A factory of empty in-memory databases that loads an initialised cluster from a dump (made once per PGlite
- * version, in the system temp folder) instead of running initdb: about one CPU-second against five. For the
- * scratch and shadow databases of createMigration, and for tests that want an empty database, not initdb itself.
- */
-export async function emptyDatabaseFactory(): Promise<() => PGlite> {
-  emptyCluster ??= (async () => {
-    const version = JSON.parse(fs.readFileSync(pglitePackageJson(), "utf8")).version;
-    const file = path.join(os.tmpdir(), `adloom-empty-cluster-${version}.tar`);
-    if (!fs.existsSync(file)) {
-      const fresh = new PGlite();
-      await fresh.waitReady; // dumpDataDir does not wait for initdb: called earlier, it never returns
-      const dump = await fresh.dumpDataDir("none");
-      await fresh.close();
-      const scratch = `${file}.${process.pid}-${randomBytes(4).toString("hex")}`;
-      fs.writeFileSync(scratch, Buffer.from(await dump.arrayBuffer()));
-      fs.renameSync(scratch, file); // atomic: a racing process's copy is the same cluster
-    }
-    return new Blob([fs.readFileSync(file)]);
-  })();
-  const dump = await emptyCluster;
-  return () => new PGlite({ loadDataDir: dump });
-}
+// Empty databases from a dump of an initialised cluster: tests/helpers/empty-cluster.ts.
+export { emptyDatabaseFactory } from "./empty-cluster";

@@ -1,6 +1,6 @@
 // The MediaStorage contract (lib/storage/media-storage.ts), run against every driver:
 // tests/storage/local-driver.test.ts and tests/storage/s3-driver.test.ts call describeStorageContract().
-import { createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createHash, randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,11 +19,15 @@ export interface StorageUnderTest {
 
 export const MiB = 1024 * 1024;
 
-/** Deterministic pseudo-random bytes, produced chunk by chunk (never one big buffer). */
+/**
+ * Deterministic pseudo-random bytes, produced chunk by chunk (never one big buffer): the AES-128-CTR keystream of a
+ * key derived from `seed`. A contract run generates the 20 MB body about ten times: a SHA-256 per 32 bytes, as
+ * before, made the local driver's file ~20 CPU-s (mostly the generator); the keystream brings it to ~3.
+ */
 export function generatedStream(totalBytes: number, seed: string, options: { failAfter?: number; chunkSize?: number } = {}): Readable {
   const chunkSize = options.chunkSize ?? 256 * 1024;
+  const keystream = createCipheriv("aes-128-ctr", createHash("sha256").update(seed).digest().subarray(0, 16), Buffer.alloc(16));
   let produced = 0;
-  let counter = 0;
   return new Readable({
     read() {
       if (options.failAfter !== undefined && produced >= options.failAfter) {
@@ -35,21 +39,10 @@ export function generatedStream(totalBytes: number, seed: string, options: { fai
         return;
       }
       const size = Math.min(chunkSize, totalBytes - produced);
-      this.push(chunkOf(seed, counter++, size));
+      this.push(keystream.update(Buffer.alloc(size)));
       produced += size;
     },
   });
-}
-
-function chunkOf(seed: string, index: number, size: number): Buffer {
-  const out = Buffer.allocUnsafe(size);
-  let offset = 0;
-  let block = 0;
-  while (offset < size) {
-    const digest = createHash("sha256").update(`${seed}:${index}:${block++}`).digest();
-    offset += digest.copy(out, offset);
-  }
-  return out;
 }
 
 /** sha256 and length of a stream's bytes. */
