@@ -38,6 +38,9 @@ const nextConfig = {
   // Tests and parallel work build into their own folder so two builds never share one.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
+  // Next loads every route's module when it starts, by default; a server here answers a handful of routes
+  // per start in tests (~80 starts per npm test), so each loads on its first request instead (docs/testing.md).
+  experimental: { preloadEntriesOnStart: false },
   async headers() {
     return [
       { source: "/:path*", headers: SECURITY_HEADERS },

@@ -39,7 +39,12 @@ try {
 const port = process.env.PORT || "3000";
 // The HTTP server's timeouts and raw-header checks (lib/server/http-edge.mjs) go in before Next creates it.
 const httpEdge = ["--import", pathToFileURL(path.join(root, "scripts/http-edge-preload.mjs")).href];
-const server = spawn(process.execPath, [...httpEdge, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
+// V8 re-compiles a WebAssembly function with its optimizing compiler once it has run ~13 MB of code; the
+// embedded database's and Prisma's WASM cross that for hundreds of functions while the server just starts,
+// ~1 CPU-second per start on background threads. An 8x budget keeps start-up in the baseline compiler,
+// and what stays hot under load is still optimized (docs/testing.md, "What a server start costs").
+const v8Flags = ["--wasm-tiering-budget=100000000"];
+const server = spawn(process.execPath, [...v8Flags, ...httpEdge, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
   cwd: root,
   stdio: "inherit",
   // The app handles SIGTERM/SIGINT itself (lib/server/shutdown.ts): drain requests, hand job runs back, close the database.
