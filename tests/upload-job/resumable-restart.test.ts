@@ -74,10 +74,14 @@ describe("resumable uploads across a crash and past their expiry", () => {
     expect((await tusPatch(tenant.key, created.url, 0, png.subarray(0, half))).status).toBe(204);
 
     // Past the 2 s expiry: polled until the service says so, not slept for.
-    const head = await waitFor("the upload to expire", async () => {
-      const h = await tusHead(tenant.key, created.url);
-      return h.status !== 204 && h.status !== 200 ? h : undefined;
-    }, 15_000);
+    const head = await waitFor(
+      "the upload to expire",
+      async () => {
+        const h = await tusHead(tenant.key, created.url);
+        return h.status !== 204 && h.status !== 200 ? h : undefined;
+      },
+      15_000,
+    );
     expect(head.status).toBe(410);
     const late = await tusPatch(tenant.key, created.url, half, png.subarray(half));
     expect(late.status).toBe(410);
