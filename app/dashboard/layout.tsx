@@ -63,7 +63,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                 <NavLink href="/dashboard/settings/security">Security</NavLink>
                 <NavLink href="/dashboard/settings/profile">Profile</NavLink>
               </nav>
-              <div className="border-t border-slate-200 p-3">
+              {/* Room reserved for all three lines: at the foot of the sidebar, a box growing as its lines
+                  stream in would move up (a layout shift). */}
+              <div className="min-h-24 border-t border-slate-200 p-3">
                 <p className="truncate text-sm font-medium text-slate-900">{principal.userName}</p>
                 <p className="truncate text-xs text-slate-500">{principal.userEmail}</p>
                 <form action={signOutAction} className="mt-2">

@@ -1,7 +1,9 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 
-export const inputClass =
-  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600/30 disabled:bg-slate-100 aria-invalid:border-rose-500";
+const fieldLook =
+  "block rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600/30 disabled:bg-slate-100 aria-invalid:border-rose-500";
+
+export const inputClass = `${fieldLook} w-full`;
 
 /** A labelled input with an optional hint and error, wired with aria attributes. */
 export function Field({
@@ -26,8 +28,13 @@ export function Field({
   );
 }
 
+/**
+ * A select fills its container unless `className` gives it a width (`w-40`, `w-auto`). Given both, the
+ * stylesheet's order would decide, and `w-full` comes last there: the width asked for would be ignored.
+ */
 export function Select({ className = "", ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
-  return <select className={`${inputClass} pr-8 ${className}`} {...props} />;
+  const width = /(^|\s)w-/.test(className) ? "" : "w-full";
+  return <select className={`${fieldLook} ${width} pr-8 ${className}`} {...props} />;
 }
 
 export function TextArea({ className = "", ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {

@@ -203,7 +203,10 @@ export function LibraryBrowser({
               Filters{activeFilterCount ? ` (${activeFilterCount})` : ""}
             </Button>
           </div>
-          <div id="library-filters" className={`${showFilters ? "flex" : "hidden"} w-full flex-wrap items-end gap-3 md:flex md:w-auto`}>
+          {/* A line of its own at every width, filters aligned at the top: on a slow connection the page paints
+              as it streams in, and beside the search box the filters would jump to the next line as more of
+              them arrived, or a filter whose label came first would move up when its field followed. */}
+          <div id="library-filters" className={`${showFilters ? "flex" : "hidden"} w-full flex-wrap items-start gap-3 md:flex`}>
             <FilterSelect
               id="filter-kind"
               label="Type"
@@ -262,13 +265,15 @@ export function LibraryBrowser({
             />
           </div>
         </div>
-        <div className="flex flex-wrap items-center gap-3">
-          <span className="text-sm text-slate-600" aria-live="polite" data-testid="library-count">
+        {/* Every item is 40 px tall and the line starts at the left, so controls arriving later (a slow
+            connection paints the page as it streams in) never move those already shown. */}
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+          <span className="flex h-10 items-center text-sm text-slate-600" aria-live="polite" data-testid="library-count">
             {library.isFetching && !library.isFetchingNextPage ? "Searching…" : total !== null ? `${total.toLocaleString("en-US")} found` : ""}
           </span>
           {(canDelete || canMove) && (
-            <div className="flex flex-wrap items-center gap-2 sm:ml-auto">
-              <label className="flex items-center gap-2 text-sm text-slate-700">
+            <>
+              <label className="flex h-10 items-center gap-2 text-sm text-slate-700">
                 <input
                   type="checkbox"
                   className="accent-indigo-600"
@@ -282,7 +287,13 @@ export function LibraryBrowser({
                   <label htmlFor="move-target" className="sr-only">
                     Move selected to
                   </label>
-                  <Select id="move-target" className="w-40" value={moveTarget} onChange={(e) => setMoveTarget(e.target.value)} disabled={selected.size === 0}>
+                  <Select
+                    id="move-target"
+                    className="h-10 w-40"
+                    value={moveTarget}
+                    onChange={(e) => setMoveTarget(e.target.value)}
+                    disabled={selected.size === 0}
+                  >
                     <option value="">Move to…</option>
                     <option value="root">Library root</option>
                     {folders.map((f) => (
@@ -306,7 +317,7 @@ export function LibraryBrowser({
                   Delete {selected.size > 0 ? selected.size : ""} selected
                 </Button>
               )}
-            </div>
+            </>
           )}
         </div>
         {error && <Alert>{error}</Alert>}
@@ -376,7 +387,7 @@ function FilterSelect({
       <label htmlFor={id} className="block text-xs font-medium text-slate-600">
         {label}
       </label>
-      <Select id={id} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
+      <Select id={id} className="h-10" value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
         <option value="">{all}</option>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
@@ -411,7 +422,7 @@ function DateFilter({
       <input
         id={id}
         type="date"
-        className={inputClass}
+        className={`${inputClass} h-10`}
         value={day}
         onChange={(e) => {
           const v = e.target.value;
