@@ -18,7 +18,7 @@ import sharp from "sharp";
 import { benchTenant, rssBytes, serverProcessIds, startBenchServer } from "./lib";
 
 const MB = 1024 * 1024;
-/** `--settle`: before each service request, wait until the jobs of the earlier uploads (imports, video previews) have finished. */
+/** `--settle`: before each service request, wait until the jobs of the earlier uploads (imports, thumbnails, video previews) have finished. */
 const SETTLE = process.argv.includes("--settle");
 const ROUNDS = process.argv.includes("--rounds") ? Number(process.argv[process.argv.indexOf("--rounds") + 1]) : 3;
 /** `--only images` or `--only video`: measure that body alone (quicker, for profiling one of them). */
@@ -126,19 +126,29 @@ async function startBaselineServer(dir: string): Promise<{ url: string; close():
   };
 }
 
-/** Until every upload has finished and every creative is imported (videos with their preview rendered). */
-async function waitUntilQuiet(baseUrl: string, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {
+/** Thumbnail files in the server's media storage (the upload job renders two per creative after filing it). */
+function thumbnailFiles(dataDir: string): number {
+  return fs.readdirSync(dataDir, { recursive: true, encoding: "utf8" }).filter((name) => /(^|\/)thumb-[^/]*\.webp$/.test(name)).length;
+}
+
+/**
+ * Until every upload has finished and every creative is imported, with its thumbnails (two per creative) and,
+ * for a video, its preview rendered: the job's last steps run after the upload already reads "completed".
+ */
+async function waitUntilQuiet(baseUrl: string, headers: Record<string, string>, timeoutMs: number, dataDir: string): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     const uploads = (await (await fetch(`${baseUrl}/api/v1/uploads?limit=200`, { headers })).json()).uploads as { status: string }[];
-    const creatives = ((await (await fetch(`${baseUrl}/api/v1/creatives`, { headers })).json()).creatives ?? []) as {
+    const creatives = ((await (await fetch(`${baseUrl}/api/v1/creatives?limit=200`, { headers })).json()).creatives ?? []) as {
       status: string;
       kind: string;
       previewPath?: string | null;
     }[];
+    const ready = creatives.filter((c) => c.status === "ready").length;
     const busy =
       uploads.some((u) => u.status === "processing") ||
-      creatives.some((c) => c.status === "importing" || (c.kind === "video" && c.status === "ready" && !c.previewPath));
+      creatives.some((c) => c.status === "importing" || (c.kind === "video" && c.status === "ready" && !c.previewPath)) ||
+      thumbnailFiles(dataDir) < 2 * ready;
     if (!busy) return true;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -197,7 +207,7 @@ try {
       ] as const
     ).filter(([name]) => !ONLY || name === ONLY)) {
       timings[name].baseline.push((await post(baseline.url, body)).ms);
-      if (SETTLE) await waitUntilQuiet(server.url, auth, 180_000);
+      if (SETTLE) await waitUntilQuiet(server.url, auth, 180_000, server.dataDir);
       const rssBefore = rssBytes(pids);
       let peak = rssBefore;
       const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pids))), 20);
@@ -212,7 +222,7 @@ try {
 
   // Latency on a quiet server: wait for the jobs above (imports, the videos' preview
   // rendering), then send the 25 images once more and time each to "completed".
-  const settled = await waitUntilQuiet(server.url, auth, 180_000);
+  const settled = await waitUntilQuiet(server.url, auth, 180_000, server.dataDir);
   if (settled) {
     const i = await post(uploadsUrl, imagesBody, auth);
     const acceptedAt = performance.now();
