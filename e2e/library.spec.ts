@@ -95,8 +95,8 @@ test("a failed upload shows its error and can be retried to completion, then dis
   await signUp(page);
   await subscribeToPro(page);
   await page.goto("/dashboard/uploads");
-  // The job list renders on the client: once it shows, the page is hydrated and the select and file input are wired
-  // (CI lost this upload once: the file was chosen before hydration and no row ever appeared).
+  // The job list renders on the client: once it shows, the page is hydrated and the select is wired (a platform chosen
+  // before that would not be the one sent).
   await expect(page.getByText("No uploads yet")).toBeVisible();
   await page.getByLabel("Push to").selectOption("platform_b");
   await page.getByTestId("upload-input").setInputFiles([{ name: "sandbox-fail-once.png", mimeType: "image/png", buffer: await pngImage(200, 200) }]);
@@ -107,6 +107,26 @@ test("a failed upload shows its error and can be retried to completion, then dis
   await expect(row.getByTestId("platform-ids")).toContainText(/image id \d+/);
   await row.getByRole("button", { name: /Dismiss/ }).click();
   await expect(row).toHaveCount(0);
+});
+
+test("files chosen before the Uploads page has hydrated are sent once it has", async ({ page }) => {
+  await signUp(page);
+  await subscribeToPro(page);
+  // The page's scripts are held back: the server-rendered file input is there, but nothing listens to it yet.
+  let releaseScripts!: () => void;
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route("**/_next/static/chunks/**", async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto("/dashboard/uploads", { waitUntil: "commit" });
+  await page.getByTestId("upload-input").setInputFiles([{ name: "early-pick.png", mimeType: "image/png", buffer: await pngImage(300, 200) }]);
+  await expect(page.getByText("No uploads yet")).toHaveCount(0); // not hydrated: the job list renders on the client
+  releaseScripts();
+  const row = page.locator('[data-testid="upload-row"][data-file="early-pick.png"]');
+  await expect(row).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await page.reload();
+  await expect(page.getByTestId("upload-row")).toHaveCount(1);
 });
 
 test("library budget: with 10,000 creatives the page paints within 1.5 s and a search answers within 300 ms", { tag: "@budget" }, async ({ page }) => {

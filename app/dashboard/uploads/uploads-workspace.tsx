@@ -5,6 +5,7 @@ import { useRef, useState } from "react";
 import { ApiError, apiFetch } from "@/components/dashboard/api";
 import { formatBytes, formatRelative } from "@/components/dashboard/format";
 import { useMemberClock } from "@/components/dashboard/time-zone";
+import { useEarlyFilePick } from "@/components/dashboard/use-early-file-pick";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section, TableHead } from "@/components/ui/misc";
@@ -127,6 +128,8 @@ export function UploadsWorkspace({
     };
     void Promise.all([worker(), worker()]);
   };
+
+  useEarlyFilePick(inputRef, start);
 
   const list = uploads.data?.uploads ?? [];
   return (

@@ -1,7 +1,8 @@
 "use client";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { apiFetch, ApiError } from "@/components/dashboard/api";
 import { callTool } from "@/components/dashboard/tool-call";
+import { useEarlyFilePick } from "@/components/dashboard/use-early-file-pick";
 import { sendFile } from "../../uploads/send-file";
 
 /** add_creative_version takes the bytes inline up to this size (TOOL_UPLOAD_MAX_BYTES); larger files go as an upload with versionOf. */
@@ -40,6 +41,7 @@ export function VersionUpload({
   onUploaded: () => void;
 }) {
   const id = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<{ busy: boolean; message: string | null; error: boolean }>({ busy: false, message: null, error: false });
 
   const upload = async (file: File) => {
@@ -61,6 +63,10 @@ export function VersionUpload({
     }
   };
 
+  useEarlyFilePick(inputRef, ([file]) => {
+    if (file && allowed) void upload(file);
+  });
+
   return (
     <div className="space-y-1 text-sm">
       <label htmlFor={`${id}-file`} className="block font-medium text-slate-800">
@@ -68,6 +74,7 @@ export function VersionUpload({
       </label>
       <input
         id={`${id}-file`}
+        ref={inputRef}
         type="file"
         accept={kind === "image" ? "image/*" : "video/*"}
         disabled={!allowed || state.busy}
