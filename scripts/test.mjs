@@ -174,43 +174,58 @@ function runVitest(phase, projects, { serverChecks }) {
   return json;
 }
 
-function runPlaywright() {
-  const specs = fs.existsSync(path.join(root, "e2e")) && fs.readdirSync(path.join(root, "e2e")).some((f) => f.endsWith(".spec.ts"));
-  if (!specs) return false;
-  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!fs.existsSync(chromium)) {
-    console.error(`\n=== playwright (e2e) NOT RUN: no Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH) ===`);
-    countStep("playwright (not run: no Chromium)", false);
-    return true;
-  }
-  // The journeys on two workers, then the timed budgets alone (playwright.config.ts).
-  for (const project of ["journeys", "budgets"]) {
-    console.log(`\n=== playwright (e2e): ${project} ===`);
-    const report = path.join(os.tmpdir(), `adloom-e2e-${project}-${process.pid}.json`);
-    const result = spawnSync(process.execPath, [path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--project", project], {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+function hasSpecs() {
+  return fs.existsSync(path.join(root, "e2e")) && fs.readdirSync(path.join(root, "e2e")).some((f) => f.endsWith(".spec.ts"));
+}
+
+/**
+ * One Playwright project (playwright.config.ts), with its output going to `log` when one is given (a project that runs
+ * beside another phase; the log is printed after that phase). Resolves once it has ended and its report joined the totals.
+ */
+function runPlaywrightProject(project, { log, nice = 0 } = {}) {
+  const report = path.join(os.tmpdir(), `adloom-e2e-${project}-${process.pid}.json`);
+  const out = log ? fs.openSync(log, "w") : "inherit";
+  const command = [process.execPath, path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--project", project];
+  if (nice && fs.existsSync("/usr/bin/nice")) command.unshift("/usr/bin/nice", "-n", String(nice));
+  if (!log) console.log(`\n=== playwright (e2e): ${project} ===`);
+  const child = spawn(command[0], command.slice(1), {
+    cwd: root,
+    stdio: ["ignore", out, out],
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+  });
+  return new Promise((resolve) => {
+    child.on("exit", (code) => {
+      if (log) console.log(`\n=== playwright (e2e): ${project} (ran beside the integration phase) ===\n${fs.readFileSync(log, "utf8")}`);
+      if (code !== 0) exitCode = 1;
+      try {
+        const { stats, suites } = JSON.parse(fs.readFileSync(report, "utf8"));
+        totals.passed += stats.expected;
+        totals.failed += stats.unexpected + (stats.flaky ?? 0);
+        totals.skipped += stats.skipped;
+        const walk = (suite) => {
+          for (const spec of suite.specs ?? []) {
+            const bad = (spec.tests ?? []).find((t) => t.status === "unexpected" || t.status === "flaky");
+            if (bad) failures.push(`playwright (${bad.status}): ${spec.file}:${spec.line} › ${spec.title}`);
+          }
+          for (const childSuite of suite.suites ?? []) walk(childSuite);
+        };
+        for (const suite of suites ?? []) walk(suite);
+      } catch {
+        countStep(`playwright ${project} (no report)`, false);
+      }
+      resolve();
     });
-    if (result.status !== 0) exitCode = 1;
-    try {
-      const { stats, suites } = JSON.parse(fs.readFileSync(report, "utf8"));
-      totals.passed += stats.expected;
-      totals.failed += stats.unexpected + (stats.flaky ?? 0);
-      totals.skipped += stats.skipped;
-      const walk = (suite) => {
-        for (const spec of suite.specs ?? []) {
-          const bad = (spec.tests ?? []).find((t) => t.status === "unexpected" || t.status === "flaky");
-          if (bad) failures.push(`playwright (${bad.status}): ${spec.file}:${spec.line} › ${spec.title}`);
-        }
-        for (const child of suite.suites ?? []) walk(child);
-      };
-      for (const suite of suites ?? []) walk(suite);
-    } catch {
-      countStep(`playwright ${project} (no report)`, false);
-    }
-  }
-  return true;
+  });
+}
+
+/** False when there is no Chromium to run the journeys with: that counts as a failure. */
+function chromiumPresent() {
+  if (fs.existsSync(CHROMIUM)) return true;
+  console.error(`\n=== playwright (e2e) NOT RUN: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH) ===`);
+  countStep("playwright (not run: no Chromium)", false);
+  return false;
 }
 
 // Wall time per phase, for the budget line (installing packages is not counted).
@@ -239,8 +254,22 @@ if (!built.ok) {
   countStep("build (next build / packages)", false);
 } else {
   const serverProjects = [...(onlyDb !== "postgres" ? ["integration", "integration-isolated"] : []), ...(onlyDb !== "pglite" ? ["postgres"] : [])];
+  const browsers = fullRun && !onlyDb && hasSpecs() && chromiumPresent();
+  // The journeys run beside the server phase: its files spend much of their time waiting (restarts, schedules,
+  // retries, PostgreSQL), and alone it left about two fifths of both cores idle. At a lower priority, so the
+  // journeys take what the vitest workers leave (docs/testing.md, "Two phases at once").
+  const journeysStartedAt = Date.now();
+  const journeys = browsers
+    ? runPlaywrightProject("journeys", { log: path.join(os.tmpdir(), `adloom-e2e-journeys-${process.pid}.log`), nice: 5 }).then(() => {
+        phases.push({ name: "playwright journeys (beside it)", ms: Date.now() - journeysStartedAt, overlapped: true });
+      })
+    : Promise.resolve();
   await timed("integration (PGlite) + postgres", () => runVitest("servers", serverProjects, { serverChecks: true }));
-  if (fullRun && !onlyDb) await timed("playwright", runPlaywright);
+  if (browsers) {
+    await timed("waiting for journeys", () => journeys);
+    // The timed budgets alone, with nothing else loading the machine.
+    await timed("playwright budgets", () => runPlaywrightProject("budgets"));
+  }
 }
 
 // `npm run test:durations`: this run's file times become the order the next runs start files in (longest first,
