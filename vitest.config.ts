@@ -36,6 +36,7 @@ export const IN_PROCESS = [
   "tests/performance/job.test.ts",
   "tests/performance/rollup-health.test.ts",
   "tests/review/link-views.test.ts",
+  "tests/session/sign-up.test.ts",
   "tests/sdk/generated-types.test.ts",
   "tests/setup/longest-first.test.ts",
   "tests/storage/local-driver.test.ts",
@@ -98,6 +99,7 @@ export const DATABASE_DEPENDENT = [
   "tests/ai/assistant.test.ts", // the credit ledger under 50 concurrent calls: conditional updates and a CHECK
   "tests/jobs/outbox.test.ts", // a row and its job event commit or roll back together
   "tests/notifications/fan-out.test.ts", // delivery claims (ON CONFLICT DO NOTHING) and notification dedupe keys
+  "tests/session/sign-up.test.ts", // two sign-ups with one email at once: the email's unique index on PostgreSQL
 ];
 
 const root = import.meta.dirname;

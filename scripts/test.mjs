@@ -182,7 +182,7 @@ function hasSpecs() {
 
 /**
  * One Playwright project (playwright.config.ts), with its output going to `log` when one is given (a project that runs
- * beside another phase; the log is printed after that phase). Resolves once it has ended and its report joined the totals.
+ * beside another phase; the log is printed after that phase). Resolves with the time it ended, once its report joined the totals.
  */
 function runPlaywrightProject(project, { log, nice = 0 } = {}) {
   const report = path.join(os.tmpdir(), `adloom-e2e-${project}-${process.pid}.json`);
@@ -197,6 +197,8 @@ function runPlaywrightProject(project, { log, nice = 0 } = {}) {
   });
   return new Promise((resolve) => {
     child.on("exit", (code) => {
+      // While a vitest phase runs (spawnSync) this handler waits for it: the log's last write is when the run ended.
+      const endedAt = log ? fs.statSync(log).mtimeMs : Date.now();
       if (log) console.log(`\n=== playwright (e2e): ${project} (ran beside the integration phase) ===\n${fs.readFileSync(log, "utf8")}`);
       if (code !== 0) exitCode = 1;
       try {
@@ -215,7 +217,7 @@ function runPlaywrightProject(project, { log, nice = 0 } = {}) {
       } catch {
         countStep(`playwright ${project} (no report)`, false);
       }
-      resolve();
+      resolve(endedAt);
     });
   });
 }
@@ -260,8 +262,8 @@ if (!built.ok) {
   // journeys take what the vitest workers leave (docs/testing.md, "Two phases at once").
   const journeysStartedAt = Date.now();
   const journeys = browsers
-    ? runPlaywrightProject("journeys", { log: path.join(os.tmpdir(), `adloom-e2e-journeys-${process.pid}.log`), nice: 5 }).then(() => {
-        phases.push({ name: "playwright journeys (beside it)", ms: Date.now() - journeysStartedAt, overlapped: true });
+    ? runPlaywrightProject("journeys", { log: path.join(os.tmpdir(), `adloom-e2e-journeys-${process.pid}.log`), nice: 5 }).then((endedAt) => {
+        phases.push({ name: "playwright journeys (beside it)", ms: endedAt - journeysStartedAt, overlapped: true });
       })
     : Promise.resolve();
   await timed("integration (PGlite) + postgres", () => runVitest("servers", serverProjects, { serverChecks: true }));

@@ -11,8 +11,8 @@ export async function admin<T = Record<string, string>>(argv: string[]): Promise
 }
 
 let counter = 0;
-/** A unique email for this run. */
-export const uniqueEmail = (label: string) => `${label}-${Date.now()}-${++counter}@example.com`;
+/** A unique email for this run (the worker's process id too: two workers' counters meet within one millisecond). */
+export const uniqueEmail = (label: string) => `${label}-${Date.now()}-${process.pid}-${++counter}@example.com`;
 export const PASSWORD = "correct horse battery staple";
 
 /**

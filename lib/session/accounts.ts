@@ -28,6 +28,7 @@ export async function signUp(input: SignUpInput): Promise<{ userId: string; work
     ownerEmail: email,
     ownerName: parsed.data.name,
     ownerPasswordHash: passwordHash,
+    ownerIsNew: true,
   });
   return { userId: ownerUserId, workspaceId };
 }

@@ -1,4 +1,5 @@
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { conflict } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 
 type Tx = Prisma.TransactionClient;
@@ -15,4 +16,23 @@ export async function ensureUser(tx: Tx, input: { email: string; name?: string; 
   return tx.user.create({
     data: { id: newId("usr"), email, name: input.name ?? email.split("@")[0]!, passwordHash: input.passwordHash ?? null },
   });
+}
+
+/**
+ * A new user with this email, or `conflict` when one exists: sign-up's owner. Two sign-ups with one email at the same
+ * moment both pass the form's early check; here the second finds the first's row (or, on PostgreSQL, hits the
+ * email's unique index) instead of adding its workspace to the other person's account.
+ */
+export async function createNewUser(tx: Tx, input: { email: string; name?: string; passwordHash?: string }) {
+  const email = normalizeEmail(input.email);
+  const taken = () => conflict("An account with this email already exists; sign in instead");
+  if (await tx.user.findUnique({ where: { email }, select: { id: true } })) throw taken();
+  try {
+    return await tx.user.create({
+      data: { id: newId("usr"), email, name: input.name ?? email.split("@")[0]!, passwordHash: input.passwordHash ?? null },
+    });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw taken();
+    throw err;
+  }
 }

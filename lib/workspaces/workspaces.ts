@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { ensureUser } from "@/lib/team/users";
+import { createNewUser, ensureUser } from "@/lib/team/users";
 import { recordOpeningGrant, topUpCredits } from "@/lib/ai/credits";
 
 export const PLANS = ["pro"] as const;
@@ -16,6 +16,8 @@ export interface CreateWorkspaceInput {
   ownerEmail?: string;
   ownerName?: string;
   ownerPasswordHash?: string;
+  /** The owner must be a new user (sign-up): an existing email is a `conflict`, not a second workspace of theirs. */
+  ownerIsNew?: boolean;
 }
 
 /** Creates a workspace with its owner (a new or existing user), on a plan or on a 14-day trial. */
@@ -23,11 +25,8 @@ export async function createWorkspace(input: CreateWorkspaceInput): Promise<{ wo
   const db = getDb();
   const workspaceId = newId("ws");
   return db.$transaction(async (tx) => {
-    const owner = await ensureUser(tx, {
-      email: input.ownerEmail ?? `owner+${workspaceId}@adloom.local`,
-      name: input.ownerName,
-      passwordHash: input.ownerPasswordHash,
-    });
+    const ownerInput = { email: input.ownerEmail ?? `owner+${workspaceId}@adloom.local`, name: input.ownerName, passwordHash: input.ownerPasswordHash };
+    const owner = input.ownerIsNew ? await createNewUser(tx, ownerInput) : await ensureUser(tx, ownerInput);
     await tx.workspace.create({
       data: {
         id: workspaceId,

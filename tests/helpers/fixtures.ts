@@ -31,7 +31,7 @@ export async function createMemberKey(
   tenant: Tenant,
   options: { role: "owner" | "admin" | "editor" | "viewer"; scopes?: string[]; folders?: string[]; dataDir?: string },
 ): Promise<{ userId: string; key: string; keyId: string }> {
-  const email = `member-${Date.now()}-${++counter}@example.com`;
+  const email = `member-${Date.now()}-${process.pid}-${++counter}@example.com`; // the pid: workers share the server
   const { userId } = await admin(
     [
       "member",
