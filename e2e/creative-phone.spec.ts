@@ -72,5 +72,18 @@ test.describe("version upload", () => {
     await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toBeVisible();
     await expect(page.getByRole("button", { name: "v2 (current)" })).toBeVisible();
     await expectNoAxeViolations(page);
+
+    // A file chosen before the page has hydrated (the input is in the server-rendered page) is uploaded once it has.
+    let releaseScripts!: () => void;
+    const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route("**/_next/static/chunks/**", async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    await page.goto(`/dashboard/library/${creativeId}`, { waitUntil: "commit" });
+    await page.getByLabel("Upload a new version").setInputFiles({ name: "banner-v3.png", mimeType: "image/png", buffer: await pngImage(660, 600) });
+    releaseScripts();
+    await expect(page.getByTestId("version-upload-status")).toHaveText("Version 3 uploaded: it is now the current version.");
+    await expect(page.getByRole("button", { name: "v3 (current)" })).toBeVisible();
   });
 });

@@ -26,13 +26,17 @@ export async function startSlowDocumentProxy(
       async (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         if (!String(answer.headers["content-type"]).startsWith("text/html")) return void answer.pipe(res);
-        for await (const chunk of answer as AsyncIterable<Buffer>) {
-          for (let at = 0; at < chunk.length; at += pieceBytes) {
-            res.write(chunk.subarray(at, at + pieceBytes));
-            await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        try {
+          for await (const chunk of answer as AsyncIterable<Buffer>) {
+            for (let at = 0; at < chunk.length; at += pieceBytes) {
+              res.write(chunk.subarray(at, at + pieceBytes));
+              await new Promise((resolve) => setTimeout(resolve, pauseMs));
+            }
           }
+          res.end();
+        } catch {
+          res.destroy(); // the server broke off mid-document: so does the proxy, as a real connection would
         }
-        res.end();
       },
     );
     forwarded.on("error", () => res.destroy());
