@@ -109,8 +109,11 @@ function firstLine(text) {
 // run as one phase, on PGlite and PostgreSQL at once, four workers keep both cores busy through those waits (each
 // project alone left a fifth to a quarter of the CPU idle with three). The unit project computes all the time: two.
 const WORKERS = { unit: 2, servers: 4 };
+// The journeys join the server phase once this share of both cores has been idle over 20 s (on the machine of
+// docs/testing.md's table the phase alone left 25-60% idle; on the older one, 86% busy for the whole run, it stays sequential).
+const JOURNEYS_BESIDE_IDLE_SHARE = 0.3;
 
-function runVitest(phase, projects, { serverChecks }) {
+async function runVitest(phase, projects, { serverChecks }) {
   const report = path.join(os.tmpdir(), `adloom-vitest-${phase}-${process.pid}.json`);
   const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${phase}-${process.pid}.json`);
   const durations = path.join(os.tmpdir(), `adloom-file-durations-${phase}-${process.pid}.json`);
@@ -126,11 +129,13 @@ function runVitest(phase, projects, { serverChecks }) {
   ];
   // A path filter may match no file of this project: that is not a failure then.
   if (extraArgs.length) args.push("--passWithNoTests", ...extraArgs);
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
+  // Not spawnSync: the journeys may be started meanwhile (startJourneysWhenCoresIdle).
+  const child = spawn(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, ADLOOM_OPENAPI_STATUS_REPORT: statusReport, ADLOOM_FILE_DURATIONS: durations },
   });
+  const result = { status: await new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1))) };
   if (result.status !== 0) exitCode = 1;
   try {
     for (const row of JSON.parse(fs.readFileSync(durations, "utf8")))
@@ -182,7 +187,7 @@ function hasSpecs() {
 
 /**
  * One Playwright project (playwright.config.ts), with its output going to `log` when one is given (a project that runs
- * beside another phase; the log is printed after that phase). Resolves with the time it ended, once its report joined the totals.
+ * beside another phase: the caller prints the log after that phase). Resolves once its report joined the totals.
  */
 function runPlaywrightProject(project, { log, nice = 0 } = {}) {
   const report = path.join(os.tmpdir(), `adloom-e2e-${project}-${process.pid}.json`);
@@ -197,9 +202,6 @@ function runPlaywrightProject(project, { log, nice = 0 } = {}) {
   });
   return new Promise((resolve) => {
     child.on("exit", (code) => {
-      // While a vitest phase runs (spawnSync) this handler waits for it: the log's last write is when the run ended.
-      const endedAt = log ? fs.statSync(log).mtimeMs : Date.now();
-      if (log) console.log(`\n=== playwright (e2e): ${project} (ran beside the integration phase) ===\n${fs.readFileSync(log, "utf8")}`);
       if (code !== 0) exitCode = 1;
       try {
         const { stats, suites } = JSON.parse(fs.readFileSync(report, "utf8"));
@@ -217,7 +219,44 @@ function runPlaywrightProject(project, { log, nice = 0 } = {}) {
       } catch {
         countStep(`playwright ${project} (no report)`, false);
       }
-      resolve(endedAt);
+      resolve();
+    });
+  });
+}
+
+/** The share of the machine's CPU time spent idle (or waiting on I/O) so far, from /proc/stat; null where there is none. */
+function cpuTimes() {
+  try {
+    const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: fields[3] + (fields[4] ?? 0), total: fields.reduce((sum, n) => sum + n, 0) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Resolves with the idle share of both cores over the last `windowMs` once it reaches `share`, or with null when `until`
+ * settles first. Where /proc/stat is missing, at once (1): the overlap is then the machine's to absorb.
+ */
+function coresIdle({ share, windowMs, until }) {
+  if (!cpuTimes()) return Promise.resolve(1);
+  return new Promise((resolve) => {
+    const samples = [{ at: Date.now(), ...cpuTimes() }];
+    const timer = setInterval(() => {
+      const now = { at: Date.now(), ...cpuTimes() };
+      samples.push(now);
+      while (samples.length > 1 && now.at - samples[1].at >= windowMs) samples.shift();
+      const first = samples[0];
+      if (now.at - first.at < windowMs) return;
+      const idle = (now.idle - first.idle) / Math.max(1, now.total - first.total);
+      if (idle >= share) {
+        clearInterval(timer);
+        resolve(idle);
+      }
+    }, 2_000);
+    until.then(() => {
+      clearInterval(timer);
+      resolve(null);
     });
   });
 }
@@ -257,18 +296,28 @@ if (!built.ok) {
 } else {
   const serverProjects = [...(onlyDb !== "postgres" ? ["integration", "integration-isolated"] : []), ...(onlyDb !== "pglite" ? ["postgres"] : [])];
   const browsers = fullRun && !onlyDb && hasSpecs() && chromiumPresent();
-  // The journeys run beside the server phase: its files spend much of their time waiting (restarts, schedules,
-  // retries, PostgreSQL), and alone it left about two fifths of both cores idle. At a lower priority, so the
-  // journeys take what the vitest workers leave (docs/testing.md, "Two phases at once").
-  const journeysStartedAt = Date.now();
-  const journeys = browsers
-    ? runPlaywrightProject("journeys", { log: path.join(os.tmpdir(), `adloom-e2e-journeys-${process.pid}.log`), nice: 5 }).then((endedAt) => {
-        phases.push({ name: "playwright journeys (beside it)", ms: endedAt - journeysStartedAt, overlapped: true });
-      })
-    : Promise.resolve();
-  await timed("integration (PGlite) + postgres", () => runVitest("servers", serverProjects, { serverChecks: true }));
+  const serverPhase = timed("integration (PGlite) + postgres", () => runVitest("servers", serverProjects, { serverChecks: true }));
+  // The server phase's files spend much of their time waiting (restarts, schedules, retries, PostgreSQL): on a machine
+  // where that leaves the cores idle, the journeys start beside it, at a lower priority so they take what the vitest
+  // workers leave. Where the cores stay busy (a slower machine), they run after it as before: overlapping would only
+  // stretch both and their timeouts (docs/testing.md, "Two phases at once").
+  let beside = null;
   if (browsers) {
-    await timed("waiting for journeys", () => journeys);
+    const idle = await coresIdle({ share: JOURNEYS_BESIDE_IDLE_SHARE, windowMs: 20_000, until: serverPhase });
+    if (idle !== null) {
+      console.log(`\n=== playwright (e2e): journeys start beside the server phase (cores ${Math.round(idle * 100)}% idle over 20 s) ===`);
+      const log = path.join(os.tmpdir(), `adloom-e2e-journeys-${process.pid}.log`);
+      const startedAt = Date.now();
+      beside = { log, run: runPlaywrightProject("journeys", { log, nice: 5 }).then(() => ({ ms: Date.now() - startedAt })) };
+    }
+  }
+  await serverPhase;
+  if (browsers) {
+    if (beside) {
+      const { ms } = await timed("waiting for journeys", () => beside.run);
+      phases.push({ name: "playwright journeys (beside it)", ms, overlapped: true });
+      console.log(`\n=== playwright (e2e): journeys (ran beside the server phase) ===\n${fs.readFileSync(beside.log, "utf8")}`);
+    } else await timed("playwright journeys", () => runPlaywrightProject("journeys"));
     // The timed budgets alone, with nothing else loading the machine.
     await timed("playwright budgets", () => runPlaywrightProject("budgets"));
   }
