@@ -123,6 +123,8 @@ test("files chosen before the Uploads page has hydrated are sent once it has", a
   await page.getByTestId("upload-input").setInputFiles([{ name: "early-pick.png", mimeType: "image/png", buffer: await pngImage(300, 200) }]);
   await expect(page.getByText("No uploads yet")).toHaveCount(0); // not hydrated: the job list renders on the client
   releaseScripts();
+  // Sent at mount, beside the job list's first load: the row must still show (under load that load used to win, and
+  // the list stayed empty with the upload completed behind it).
   const row = page.locator('[data-testid="upload-row"][data-file="early-pick.png"]');
   await expect(row).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
   await page.reload();

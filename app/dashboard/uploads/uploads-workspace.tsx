@@ -121,6 +121,10 @@ export function UploadsWorkspace({
         const result = await sendFile(file, { platform, folderId: folderId || null }, (p) => setOne(key, { progress: p })).promise;
         if (result.ok) {
           // From here the jobs table shows the file: the list keeps only what is still on its way or was refused.
+          // The list's first load may still be in flight, begun before this upload existed: an invalidation would
+          // join that request (TanStack Query dedupes a fetch of a query without data) and the row would never
+          // show. Cancelled first, the list is fetched again.
+          await queryClient.cancelQueries({ queryKey: ["uploads"] });
           await queryClient.invalidateQueries({ queryKey: ["uploads"] });
           setSending((list) => list.filter((s) => s.key !== key));
         } else setOne(key, { state: "rejected", error: result.error });
