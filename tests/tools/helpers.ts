@@ -37,7 +37,12 @@ export async function readyCreative(
   const [uploadId] = await uploadIds(key, [{ name, type: "image/png", bytes: await pngImage(16, 9) }]);
   const upload = await finishedUpload(key, uploadId!, 60_000);
   if (upload.status !== "completed") throw new Error(`upload ${uploadId} ended ${upload.status}: ${upload.error}`);
-  const creative = await waitFor(`creative of ${name}`, async () => (await allCreatives(key)).find((c) => c.fileName === name), 60_000);
+  // Ready, not only listed: the upload reads completed while its creative may still be importing (media, dimensions).
+  const creative = await waitFor(
+    `creative of ${name}, ready`,
+    async () => (await allCreatives(key)).find((c) => c.fileName === name && c.status === "ready"),
+    60_000,
+  );
   return { uploadId: uploadId!, creativeId: creative.id, fileName: name };
 }
 
