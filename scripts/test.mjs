@@ -129,7 +129,7 @@ async function runVitest(phase, projects, { serverChecks }) {
   ];
   // A path filter may match no file of this project: that is not a failure then.
   if (extraArgs.length) args.push("--passWithNoTests", ...extraArgs);
-  // Not spawnSync: the journeys may be started meanwhile (startJourneysWhenCoresIdle).
+  // Not spawnSync: the CPU is sampled meanwhile, and the journeys may be started beside it (coresIdle).
   const child = spawn(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
     cwd: root,
     stdio: "inherit",
@@ -224,7 +224,7 @@ function runPlaywrightProject(project, { log, nice = 0 } = {}) {
   });
 }
 
-/** The share of the machine's CPU time spent idle (or waiting on I/O) so far, from /proc/stat; null where there is none. */
+/** The machine's CPU time so far, in ticks of all cores: idle (I/O wait included) and in all (/proc/stat); null where there is none. */
 function cpuTimes() {
   try {
     const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
@@ -236,10 +236,10 @@ function cpuTimes() {
 
 /**
  * Resolves with the idle share of both cores over the last `windowMs` once it reaches `share`, or with null when `until`
- * settles first. Where /proc/stat is missing, at once (1): the overlap is then the machine's to absorb.
+ * settles first. Null at once where /proc/stat is missing: without a measure, the phases stay one after the other.
  */
 function coresIdle({ share, windowMs, until }) {
-  if (!cpuTimes()) return Promise.resolve(1);
+  if (!cpuTimes()) return Promise.resolve(null);
   return new Promise((resolve) => {
     const samples = [{ at: Date.now(), ...cpuTimes() }];
     const timer = setInterval(() => {
