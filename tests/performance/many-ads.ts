@@ -32,7 +32,9 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
       mediaId: `media-${i}`,
       callToAction: "SHOP_NOW",
       landingUrl: "https://example.com",
-      quality: 0.6 + ((i * 37) % 80) / 100,
+      // One quality per creative, spread from 0.6 to 1.4: per ad, a creative's four ads averaged out near 1.0 and
+      // whether any creative left the band around the median (a label change) came down to the delivery's noise.
+      quality: 0.6 + ((Math.floor(i / ADS_PER_CREATIVE) * 37) % 80) / 100,
     })),
   });
   await prisma.adCampaign.create({
