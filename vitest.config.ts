@@ -104,6 +104,17 @@ export const DATABASE_DEPENDENT = [
 
 const root = import.meta.dirname;
 
+// Workers per project, set on the projects themselves: a project's own `maxWorkers` (or one it inherits from the root
+// config through `extends`) wins over the command line's `--maxWorkers`, which sets only the root's. The unit project
+// computes all the time: one worker per core. The server projects spend much of their time waiting (server starts,
+// restarts, schedules, retry delays, PostgreSQL): four keep both cores busy (docs/testing.md, "Workers").
+// ADLOOM_SERVER_WORKERS overrides it for a measurement.
+const UNIT_WORKERS = 2;
+const SERVER_WORKERS = Number(process.env.ADLOOM_SERVER_WORKERS) || 4;
+// Projects with different worker counts need different group orders: vitest runs the unit group, then the servers'.
+const unitProject = { maxWorkers: UNIT_WORKERS, sequence: { groupOrder: 0 } };
+const serverProject = { maxWorkers: SERVER_WORKERS, sequence: { groupOrder: 1 } };
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -119,7 +130,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    maxWorkers: 2,
     reporters: ["default"],
     // Longest files first, by a recorded run (tests/setup/longest-first.ts): a clean clone has no results cache.
     sequence: { sequencer: LongestFirst },
@@ -128,6 +138,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          ...unitProject,
           include: ["lib/**/*.test.ts", "packages/*/src/**/*.test.ts", ...IN_PROCESS],
           env: { TEST_DB: "pglite" },
         },
@@ -136,6 +147,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
+          ...serverProject,
           include: ["tests/**/*.test.ts"],
           exclude: [...IN_PROCESS, ...OWN_MODULE_GRAPH, "**/node_modules/**"],
           isolate: false,
@@ -148,6 +160,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration-isolated",
+          ...serverProject,
           include: OWN_MODULE_GRAPH,
           globalSetup: ["tests/global-setup.ts"],
           setupFiles: ["tests/setup/record-statuses.ts"],
@@ -158,6 +171,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "postgres",
+          ...serverProject,
           include: DATABASE_DEPENDENT,
           globalSetup: ["tests/global-setup.ts"],
           setupFiles: ["tests/setup/record-statuses.ts"],

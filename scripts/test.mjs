@@ -104,11 +104,10 @@ function firstLine(text) {
     .slice(0, 300);
 }
 
-/** Vitest projects (vitest.config.ts) run together in one phase; their counts and failed tests join the totals. */
-// The server projects spend part of their time waiting (restarts, schedules, retries, slow clients, PostgreSQL):
-// run as one phase, on PGlite and PostgreSQL at once, four workers keep both cores busy through those waits (each
-// project alone left a fifth to a quarter of the CPU idle with three). The unit project computes all the time: two.
-const WORKERS = { unit: 2, servers: 4 };
+/**
+ * Vitest projects (vitest.config.ts) run together in one phase; their counts and failed tests join the totals. The
+ * server projects run as one phase, on PGlite and PostgreSQL at once; each project sets its own worker count.
+ */
 // The journeys join the server phase once this share of both cores has been idle over 20 s (on the machine of
 // docs/testing.md's table the phase alone left 25-60% idle; on the older one, 86% busy for the whole run, it stays sequential).
 const JOURNEYS_BESIDE_IDLE_SHARE = 0.3;
@@ -125,7 +124,6 @@ async function runVitest(phase, projects, { serverChecks }) {
     "--reporter=json",
     `--outputFile.json=${report}`,
     "--reporter=./tests/setup/file-durations.ts",
-    `--maxWorkers=${WORKERS[phase]}`,
   ];
   // A path filter may match no file of this project: that is not a failure then.
   if (extraArgs.length) args.push("--passWithNoTests", ...extraArgs);
