@@ -1,5 +1,21 @@
 import { defineConfig } from "@playwright/test";
 
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-quic",
+  "--disable-sync",
+];
+// The journeys' pages live for seconds: V8's optimizing compilers (Maglev, TurboFan) spend CPU on code that runs a few
+// times. Without them the journeys took about a tenth less CPU (docs/testing.md, "Browser journeys"). The budgets keep
+// Chromium's defaults: they time what a person's browser does.
+const JOURNEY_ARGS = [...CHROMIUM_ARGS, "--js-flags=--no-opt --no-maglev"];
+
 /**
  * Browser journeys against the real server (`next start` via scripts/start.mjs, started in
  * e2e/global-setup.ts on a free port with its own DATA_DIR) in Debian's Chromium.
@@ -15,7 +31,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   projects: [
-    { name: "journeys", grepInvert: /@budget/ },
+    { name: "journeys", grepInvert: /@budget/, use: { launchOptions: { executablePath: CHROMIUM, args: JOURNEY_ARGS } } },
     // A folder of its own: each run empties its output folder, and the journeys' failure screenshots must outlive this one.
     { name: "budgets", grep: /@budget/, workers: 1, outputDir: "test-results/e2e-budgets" },
   ],
@@ -32,18 +48,6 @@ export default defineConfig({
     // keeps its screenshot, and `npx playwright test --trace=retain-on-failure` records traces when one is needed.
     trace: "off",
     screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-quic",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
   },
 });
