@@ -1,6 +1,6 @@
 import { pngImage } from "../tests/helpers/media-fixtures";
 import { expect, screenshot, signUp, subscribeToPro, test } from "./support/fixtures";
-import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, holdPageScripts, PHONE } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
 
 test("the creative page shows one preview, which is the pin area, and the copy right after it on a phone", async ({ page }) => {
@@ -74,12 +74,7 @@ test.describe("version upload", () => {
     await expectNoAxeViolations(page);
 
     // A file chosen before the page has hydrated (the input is in the server-rendered page) is uploaded once it has.
-    let releaseScripts!: () => void;
-    const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
-    await page.route("**/_next/static/chunks/**", async (route) => {
-      await scriptsHeld;
-      await route.continue();
-    });
+    const releaseScripts = await holdPageScripts(page);
     await page.goto(`/dashboard/library/${creativeId}`, { waitUntil: "commit" });
     await page.getByLabel("Upload a new version").setInputFiles({ name: "banner-v3.png", mimeType: "image/png", buffer: await pngImage(660, 600) });
     releaseScripts();

@@ -1,6 +1,6 @@
 import { mp4Video, pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
-import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, holdPageScripts, PHONE } from "./support/pages";
 import { layoutShifts, startSlowDocumentProxy, watchLayoutShifts } from "./support/slow-network";
 
 test("upload an image and a video, watch them complete, edit copy, play and seek the video, delete", async ({ page }) => {
@@ -113,12 +113,7 @@ test("files chosen before the Uploads page has hydrated are sent once it has", a
   await signUp(page);
   await subscribeToPro(page);
   // The page's scripts are held back: the server-rendered file input is there, but nothing listens to it yet.
-  let releaseScripts!: () => void;
-  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route("**/_next/static/chunks/**", async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
+  const releaseScripts = await holdPageScripts(page);
   await page.goto("/dashboard/uploads", { waitUntil: "commit" });
   await page.getByTestId("upload-input").setInputFiles([{ name: "early-pick.png", mimeType: "image/png", buffer: await pngImage(300, 200) }]);
   await expect(page.getByText("No uploads yet")).toHaveCount(0); // not hydrated: the job list renders on the client

@@ -57,6 +57,20 @@ export function fillPath(path: string, values: Record<string, string>): string {
   });
 }
 
+/**
+ * Holds the page's JavaScript chunks back until the returned function is called: the server-rendered page is there,
+ * but nothing listens to it yet (what a person can do before the page has hydrated).
+ */
+export async function holdPageScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/_next/static/chunks/**", async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Fails when the document is wider than the viewport (WCAG 1.4.10 reflow): names the widest elements. */
 export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => {
