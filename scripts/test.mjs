@@ -108,8 +108,9 @@ function firstLine(text) {
  * Vitest projects (vitest.config.ts) run together in one phase; their counts and failed tests join the totals. The
  * server projects run as one phase, on PGlite and PostgreSQL at once; each project sets its own worker count.
  */
-// The journeys join the server phase once this share of both cores has been idle over 20 s (on the machine of
-// docs/testing.md's table the phase alone left 25-60% idle; on the older one, 86% busy for the whole run, it stays sequential).
+// The journeys join the server phase once this share of both cores has been idle over 20 s. On the machine of
+// docs/testing.md's table the phase's four workers leave about a quarter idle while its shared servers start, and the
+// journeys join then; on the older one, 86% busy for the whole run, they stay sequential.
 const JOURNEYS_BESIDE_IDLE_SHARE = 0.3;
 
 async function runVitest(phase, projects, { serverChecks }) {
