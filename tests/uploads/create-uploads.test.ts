@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { admin, api, createMemberKey, createTenant } from "../helpers/fixtures";
-import { filePart, makeImage, makeVideo, paddedStream, postUploads, storedFiles, type Part } from "./helpers";
+import { filePart, makeImage, makeVideo, paddedStream, postUploads, storedFiles, storedOriginals, type Part } from "./helpers";
 
 const MB = 1024 * 1024;
 
@@ -52,7 +52,7 @@ describe("POST /api/v1/uploads", () => {
     const video = await call(`/api/v1/uploads/${res.body.uploads[3].id}`);
     expect(video.body.upload).toMatchObject({ fileName: "d.mp4", kind: "video", sizeBytes: mp4.length });
 
-    const stored = storedFiles(tenant.workspaceId)
+    const stored = storedOriginals(tenant.workspaceId)
       .map((f) => fs.statSync(f).size)
       .sort((a, b) => a - b);
     expect(stored).toEqual([png.length, jpeg.length, webp.length, mp4.length, webm.length].sort((a, b) => a - b));

@@ -90,13 +90,21 @@ export function makeVideo(format: "mp4" | "webm"): Buffer {
   return data;
 }
 
-/** Every regular file the shared server stores for a workspace (its media tree). */
-export function storedFiles(workspaceId: string, dataDir = inject("dataDir")): string[] {
-  const root = path.join(dataDir, "media", workspaceId);
+/** Every regular file the shared server stores for a workspace (its media tree, or the named folder of it). */
+export function storedFiles(workspaceId: string, dataDir = inject("dataDir"), folder = ""): string[] {
+  const root = path.join(dataDir, "media", workspaceId, folder);
   if (!fs.existsSync(root)) return [];
   return (fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[])
     .filter((d) => d.isFile())
     .map((d) => path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
+}
+
+/**
+ * The uploads' original bytes only (lib/storage uploadStorageKey), without the creatives' derived files: an upload's
+ * job writes thumbnails beside it as soon as it runs.
+ */
+export function storedOriginals(workspaceId: string, dataDir = inject("dataDir")): string[] {
+  return storedFiles(workspaceId, dataDir, "uploads");
 }
 
 /** Polls an upload until it leaves `processing` (or the timeout passes). */
