@@ -32,7 +32,7 @@ export function proxy(request: NextRequest): NextResponse {
 export const config = {
   matcher: [
     {
-      source: "/((?!api/|_next/static|_next/image|icon.svg|docs/openapi.json).*)",
+      source: "/((?!api/|_next/static|_next/image|icon.svg|favicon.ico|docs/openapi.json).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

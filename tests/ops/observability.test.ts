@@ -171,6 +171,25 @@ describe("security headers", () => {
     }
   });
 
+  it("serves the icons a browser asks for on its own (a 404 for /favicon.ico is a console error on the page)", async () => {
+    const favicon = await fetch(base() + "/favicon.ico");
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get("content-type")).toBe("image/x-icon");
+    expectStaticHeaders(favicon);
+    const ico = Buffer.from(await favicon.arrayBuffer());
+    expect([...ico.subarray(0, 4)], "ICO header: reserved 0, type 1").toEqual([0, 0, 1, 0]);
+    expect(ico.readUInt16LE(4), "images in the icon").toBeGreaterThan(0);
+
+    const svg = await fetch(base() + "/icon.svg");
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get("content-type")).toContain("image/svg+xml");
+    await svg.arrayBuffer();
+
+    const html = await (await fetch(base() + "/sign-in")).text();
+    expect(html).toMatch(/<link rel="icon" href="\/favicon\.ico/);
+    expect(html).toMatch(/<link rel="icon" href="\/icon\.svg/);
+  });
+
   it("a signed-out dashboard redirect carries them too", async () => {
     const res = await fetch(base() + "/dashboard", { redirect: "manual" });
     expectStaticHeaders(res);
