@@ -180,6 +180,10 @@ export function installHttpEdge(env = process.env) {
       listener ? guardRequests(listener) : undefined,
     );
     server.setTimeout(limits.idleTimeout);
+    // Between requests too (Node's default is 5 s). A keep-alive client that reuses a connection just as
+    // the server closes it gets ECONNRESET; clients that read `Keep-Alive: timeout=` reuse within it,
+    // and the rest rarely sit idle this long, so the race becomes rare rather than routine.
+    server.keepAliveTimeout = limits.idleTimeout;
     server.on("clientError", answerClientError(options.maxHeaderSize ?? limits.maxHeaderSize));
     // Client-facing servers only: the operator CLI's unix socket (lib/admin/socket.ts) runs commands
     // that may take minutes without a byte on the wire, and only the owner can reach it.
