@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
+import { qualityOf } from "@/lib/platforms/sandbox/ads-api";
 import { admin } from "../helpers/fixtures";
+import { pngImage } from "../helpers/media-fixtures";
 import { adCopy, adCreatives, campaignWithAdSet } from "../ads/helpers";
 import { toolResult } from "../tools/helpers";
 
@@ -33,4 +36,24 @@ export async function liveAdSet(
 /** `performance rollup` through the operator CLI path (what the hourly job runs). */
 export async function rollup(workspaceId: string, extra: string[] = []): Promise<any> {
   return admin(["performance", "rollup", "--workspace", workspaceId, ...extra]);
+}
+
+/**
+ * Widths for liveAdSet whose creatives the sandbox rates near the given qualities (0.6 to 1.4). Platform A's
+ * image id is the file's MD5, as Meta's image hash is, and the sandbox seeds a creative's quality from it:
+ * a test that needs clear winners and losers picks its spread here instead of drawing it at random.
+ */
+export async function widthsForQualities(targets: number[], tolerance = 0.04): Promise<number[]> {
+  const chosen: (number | undefined)[] = targets.map(() => undefined);
+  for (let width = 400; width < 1400 && chosen.includes(undefined); width++) {
+    const quality = qualityOf(
+      createHash("md5")
+        .update(await pngImage(width, 400))
+        .digest("hex"),
+    );
+    const slot = targets.findIndex((target, i) => chosen[i] === undefined && Math.abs(quality - target) <= tolerance);
+    if (slot >= 0) chosen[slot] = width;
+  }
+  if (chosen.includes(undefined)) throw new Error(`no widths for qualities ${targets.join(", ")} within ${tolerance}`);
+  return chosen as number[];
 }
