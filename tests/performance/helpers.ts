@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { qualityOf } from "@/lib/platforms/sandbox/ads-api";
+import { qualityOf } from "@/lib/platforms/sandbox/operator";
 import { admin } from "../helpers/fixtures";
 import { pngImage } from "../helpers/media-fixtures";
 import { adCopy, adCreatives, campaignWithAdSet } from "../ads/helpers";

@@ -9,6 +9,7 @@ import { execute, row, rows, TABLE, ts } from "./store";
  * the platform (its clock, faults, planted objects) and read what it holds, without naming its tables.
  * Accounts are the app's sandbox ad accounts (`AdAccountRef` with mode `sandbox`).
  */
+export { qualityOf } from "./ads-api";
 export { sandboxMediaSessionsOf, sandboxFaultOf, SANDBOX_PROCESSING_MS } from "./adapter";
 export { advanceSandbox, MAX_ADVANCE_HOURS } from "./advance";
 export { postSandboxComment, sandboxCommentsOf } from "./comments";
