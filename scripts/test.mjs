@@ -58,6 +58,17 @@ function countStep(name, ok) {
   }
 }
 
+/** The child's exit code; 1 when it could not be started at all (an 'error' without 'exit' would otherwise hang the run). */
+function exitCodeOf(child, label) {
+  return new Promise((resolve) => {
+    child.once("error", (err) => {
+      console.error(`${label} could not be started: ${err.message}`);
+      resolve(1);
+    });
+    child.once("exit", (code) => resolve(code ?? 1));
+  });
+}
+
 function typecheck() {
   console.log("=== typecheck (tsc --noEmit) ===");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", root], { cwd: root, stdio: "inherit" });
@@ -94,7 +105,7 @@ b.buildIfStale();`;
   if (fs.existsSync("/usr/bin/nice")) command.unshift("/usr/bin/nice", "-n", "10");
   const child = spawn(command[0], command.slice(1), { cwd: root, stdio: ["ignore", out, out] });
   const startedAt = Date.now();
-  const done = new Promise((resolve) => child.on("exit", (code) => resolve({ ok: code === 0, ms: Date.now() - startedAt })));
+  const done = exitCodeOf(child, "the build").then((code) => ({ ok: code === 0, ms: Date.now() - startedAt }));
   return { done, log };
 }
 
@@ -134,7 +145,7 @@ async function runVitest(phase, projects, { serverChecks }) {
     stdio: "inherit",
     env: { ...process.env, ADLOOM_OPENAPI_STATUS_REPORT: statusReport, ADLOOM_FILE_DURATIONS: durations },
   });
-  const result = { status: await new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1))) };
+  const result = { status: await exitCodeOf(child, `vitest (${phase})`) };
   if (result.status !== 0) exitCode = 1;
   try {
     for (const row of JSON.parse(fs.readFileSync(durations, "utf8")))
@@ -199,27 +210,24 @@ function runPlaywrightProject(project, { log, nice = 0 } = {}) {
     stdio: ["ignore", out, out],
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
   });
-  return new Promise((resolve) => {
-    child.on("exit", (code) => {
-      if (code !== 0) exitCode = 1;
-      try {
-        const { stats, suites } = JSON.parse(fs.readFileSync(report, "utf8"));
-        totals.passed += stats.expected;
-        totals.failed += stats.unexpected + (stats.flaky ?? 0);
-        totals.skipped += stats.skipped;
-        const walk = (suite) => {
-          for (const spec of suite.specs ?? []) {
-            const bad = (spec.tests ?? []).find((t) => t.status === "unexpected" || t.status === "flaky");
-            if (bad) failures.push(`playwright (${bad.status}): ${spec.file}:${spec.line} › ${spec.title}`);
-          }
-          for (const childSuite of suite.suites ?? []) walk(childSuite);
-        };
-        for (const suite of suites ?? []) walk(suite);
-      } catch {
-        countStep(`playwright ${project} (no report)`, false);
-      }
-      resolve();
-    });
+  return exitCodeOf(child, `playwright (${project})`).then((code) => {
+    if (code !== 0) exitCode = 1;
+    try {
+      const { stats, suites } = JSON.parse(fs.readFileSync(report, "utf8"));
+      totals.passed += stats.expected;
+      totals.failed += stats.unexpected + (stats.flaky ?? 0);
+      totals.skipped += stats.skipped;
+      const walk = (suite) => {
+        for (const spec of suite.specs ?? []) {
+          const bad = (spec.tests ?? []).find((t) => t.status === "unexpected" || t.status === "flaky");
+          if (bad) failures.push(`playwright (${bad.status}): ${spec.file}:${spec.line} › ${spec.title}`);
+        }
+        for (const childSuite of suite.suites ?? []) walk(childSuite);
+      };
+      for (const suite of suites ?? []) walk(suite);
+    } catch {
+      countStep(`playwright ${project} (no report)`, false);
+    }
   });
 }
 
