@@ -26,6 +26,14 @@ type Timed = IncomingMessage & { [STARTED]?: Started };
 
 const observed = defineService("observability.http-server", () => ({ installed: false }));
 const wrapped = new WeakSet<Server>();
+/** Whether a server listens on a unix socket, asked once per server: `server.address()` costs ~10 µs a call. */
+const onUnixSocket = new WeakMap<Server, boolean>();
+
+function listensOnUnixSocket(server: Server): boolean {
+  let unix = onUnixSocket.get(server);
+  if (unix === undefined) onUnixSocket.set(server, (unix = typeof server.address() === "string"));
+  return unix;
+}
 
 /**
  * Runs the server's request listeners (Next.js's) inside the request's context, so everything they
@@ -53,7 +61,7 @@ export function observeHttpServer(): void {
 
   subscribe("http.server.request.start", (message) => {
     const { request, response, server } = message as { request: Timed; response: ServerResponse; server: Server };
-    if (typeof server.address() === "string") return; // the operator CLI's unix socket
+    if (listensOnUnixSocket(server)) return; // the operator CLI's unix socket
     const requestId = `req_${randomUUID().replace(/-/g, "")}`;
     const started: Started = { at: process.hrtime.bigint(), context: { requestId, incoming: request }, bodyBytes: 0 };
     request[STARTED] = started;
