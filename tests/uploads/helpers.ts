@@ -6,6 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import sharp from "sharp";
 import { inject } from "vitest";
+import { uploadStorageKey } from "@/lib/storage";
 
 export type Part = { field: string; value: string } | { file: string; fileName: string; contentType: string; data: Buffer | (() => AsyncIterable<Buffer>) };
 
@@ -100,11 +101,12 @@ export function storedFiles(workspaceId: string, dataDir = inject("dataDir"), fo
 }
 
 /**
- * The uploads' original bytes only (lib/storage uploadStorageKey), without the creatives' derived files: an upload's
- * job writes thumbnails beside it as soon as it runs.
+ * The uploads' original bytes only (the folder uploadStorageKey puts them in), without the creatives' derived files:
+ * an upload's job writes thumbnails beside it as soon as it runs.
  */
 export function storedOriginals(workspaceId: string, dataDir = inject("dataDir")): string[] {
-  return storedFiles(workspaceId, dataDir, "uploads");
+  const folder = path.posix.relative(workspaceId, path.posix.dirname(uploadStorageKey(workspaceId, "upl_any")));
+  return storedFiles(workspaceId, dataDir, folder);
 }
 
 /** Polls an upload until it leaves `processing` (or the timeout passes). */
