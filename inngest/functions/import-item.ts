@@ -9,7 +9,8 @@ const RequestedData = z.object({ itemId: z.string().min(1), workspaceId: z.strin
 /**
  * One file of an import: the transfer from the provider into media storage is one step, so a
  * finished file is never read again after a restart; a transfer cut by a crash starts over (the
- * storage write is all-or-nothing). The upload it records runs the ordinary upload job.
+ * storage write is all-or-nothing). The upload it records runs the ordinary upload job once the
+ * run's transfers have all ended (import-run-finish.ts).
  */
 export const importItem = inngest.createFunction(
   {
@@ -29,8 +30,12 @@ export const importItem = inngest.createFunction(
     const data = RequestedData.safeParse(event.data);
     if (!data.success) throw new NonRetriableError(`Malformed ${IMPORT_ITEM_EVENT} event: ${data.error.message}`);
     const { itemId } = data.data;
-    const outcome = await step.run("transfer", () => transferImportItem(itemId));
-    await step.run("settle-run", () => settleRunOfItem(itemId));
+    // The run's recount rides in the same step: a repeat of the transfer answers a finished item as it is.
+    const outcome = await step.run("transfer", async () => {
+      const result = await transferImportItem(itemId);
+      await settleRunOfItem(itemId);
+      return result;
+    });
     return { itemId, ...outcome };
   },
 );

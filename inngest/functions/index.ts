@@ -13,6 +13,7 @@ import { leadsPull } from "./leads-pull";
 import { mediaPush } from "./media-push";
 import { adBuild } from "./ad-build";
 import { importItem } from "./import-item";
+import { importRunFinish } from "./import-run-finish";
 import { importSync } from "./import-sync";
 import { notificationFanOut, notificationSweep } from "./notifications";
 
@@ -33,6 +34,7 @@ export const functions: InngestFunction.Any[] = [
   mediaPush,
   adBuild,
   importItem,
+  importRunFinish,
   importSync,
   notificationFanOut,
   notificationSweep,

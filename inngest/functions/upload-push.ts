@@ -6,6 +6,9 @@ import { abandonRun, completeUpload, failUpload } from "@/lib/upload-job/finish-
 import { pushUploadOnce } from "@/lib/upload-job/push-attempt";
 import { UPLOAD_REQUESTED_EVENT } from "@/lib/uploads/upload-schema";
 
+/** Upload jobs in a step at once, process-wide (the runner's function-wide limit; Inngest's the same). */
+const UPLOAD_PUSHES_AT_ONCE = 8;
+
 const RequestedData = z.object({ uploadId: z.string().min(1), workspaceId: z.string().min(1), jobRun: z.number().int().positive() });
 
 import { runMediaTransfer } from "./media-transfer-steps";
@@ -26,6 +29,10 @@ export const uploadPush = inngest.createFunction(
     triggers: [{ event: UPLOAD_REQUESTED_EVENT }],
     // Step retries cover infrastructure hiccups (database, storage); platform retries are the attempts below.
     retries: 3,
+    // Each push in flight reads its whole file (a buffered stream, a hash); an import's run starts all its
+    // uploads at once, and unbounded they grew RSS by hundreds of MB (docs/performance.md, bench:import).
+    // Runs sleeping between attempts or waiting on the platform's processing do not hold a slot.
+    concurrency: { limit: UPLOAD_PUSHES_AT_ONCE },
     onFailure: async ({ event, error }) => {
       const parsed = RequestedData.safeParse(event.data.event.data);
       if (!parsed.success) return;

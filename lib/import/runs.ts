@@ -1,15 +1,22 @@
 import type { Principal } from "@/lib/auth/principal";
-import { getDb } from "@/lib/db/client";
+import { getDb, sqlOf } from "@/lib/db/client";
 import { AppError, badRequest, notFound } from "@/lib/errors";
 import { canUseFolder } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
-import { sendEvent } from "@/lib/jobs/outbox";
+import { enqueueInTransaction, sendEvent } from "@/lib/jobs/outbox";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import type { PlatformName } from "@/lib/uploads/upload-schema";
 import { findConnection } from "./connections";
-import { IMPORT_ITEM_EVENT, type ImportItemRequestedData, type ImportItemView, type ImportRunView } from "./schemas";
+import { completeRun } from "./finish-run";
+import {
+  IMPORT_ITEM_EVENT,
+  IMPORT_RUN_TRANSFERRED_EVENT,
+  type ImportItemRequestedData,
+  type ImportRunTransferredData,
+  type ImportItemView,
+  type ImportRunView,
+} from "./schemas";
 import { type SourceEntry, sourceFor } from "./sources";
-import { notifyImportFinished } from "@/lib/notifications/sources";
 
 /** Files one import may name, after folders are expanded. */
 export const MAX_IMPORT_FILES = 500;
@@ -138,23 +145,38 @@ export async function startRun(input: StartRunInput): Promise<{ id: string }> {
   return { id: runId };
 }
 
-/** Recounts the run's items; once none is queued or transferring, the run is completed (once). */
+/**
+ * Recounts the run's items (its progress). Once none is queued or transferring, the transfers
+ * have ended (once): a run that imported files goes on to its follow-up job (near-duplicates,
+ * the uploads' jobs, then the summary: lib/import/finish-run.ts), queued in the same transaction;
+ * a run with nothing imported completes at once.
+ */
 export async function settleRun(runId: string): Promise<void> {
   const db = getDb();
   const groups = await db.importItem.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
   const count = (s: string) => groups.find((g) => g.status === s)?._count._all ?? 0;
-  const duplicateCount = await db.importItem.count({ where: { runId, nearDuplicateOf: { not: null } } });
   const open = count("queued") + count("transferring");
-  const counts = { importedCount: count("imported"), skippedCount: count("skipped"), failedCount: count("failed"), duplicateCount };
-  const { count: settled } = await db.importRun.updateMany({
-    where: { id: runId, status: "running" },
-    data: { ...counts, ...(open === 0 ? { status: "completed", finishedAt: new Date() } : {}) },
-  });
-  if (settled && open === 0) {
-    const run = await db.importRun.findUnique({ where: { id: runId }, select: { workspaceId: true, createdById: true, itemCount: true } });
-    // A watched folder's sync that found nothing new is not news.
-    if (run && run.itemCount > 0) await notifyImportFinished({ workspaceId: run.workspaceId, run: { id: runId, createdById: run.createdById, ...counts } });
+  const counts = { importedCount: count("imported"), skippedCount: count("skipped"), failedCount: count("failed") };
+  if (open > 0) {
+    await db.importRun.updateMany({ where: { id: runId, status: "running" }, data: counts });
+    return;
   }
+  const wake = await db.$transaction(async (tx) => {
+    const { count: transferred } = await tx.importRun.updateMany({
+      where: { id: runId, status: "running", transferredAt: null },
+      data: { ...counts, transferredAt: new Date() },
+    });
+    if (!transferred || counts.importedCount === 0) return null;
+    return enqueueInTransaction(sqlOf(tx), [
+      {
+        name: IMPORT_RUN_TRANSFERRED_EVENT,
+        id: `${runId}-transferred`,
+        data: { runId } satisfies ImportRunTransferredData as unknown as Record<string, unknown>,
+      },
+    ]);
+  });
+  if (wake) await wake();
+  else if (counts.importedCount === 0) await completeRun(runId);
 }
 
 export async function listImportRuns(
@@ -206,6 +228,7 @@ function toRunView(r: RunRow): ImportRunView {
     duplicateCount: r.duplicateCount,
     error: r.error,
     createdAt: r.createdAt.toISOString(),
+    transferredAt: r.transferredAt?.toISOString() ?? null,
     finishedAt: r.finishedAt?.toISOString() ?? null,
   };
 }

@@ -7,6 +7,12 @@ export interface ImportItemRequestedData {
   workspaceId: string;
 }
 
+/** The job event of a run whose transfers have all ended: near-duplicates, upload jobs, summary (inngest/functions/import-run-finish.ts). */
+export const IMPORT_RUN_TRANSFERRED_EVENT = "import/run.transferred";
+export interface ImportRunTransferredData {
+  runId: string;
+}
+
 export const STORAGE_PROVIDERS = ["s3", "url", "dropbox", "google_drive"] as const;
 
 export const StorageConnectionSchema = z.object({
@@ -62,6 +68,10 @@ export const ImportRunSchema = z.object({
   duplicateCount: z.number().describe("Images flagged as near-duplicates of earlier ones (imported all the same)"),
   error: z.string().nullable(),
   createdAt: z.string(),
+  transferredAt: z
+    .string()
+    .nullable()
+    .describe("When every item's transfer had ended; the run then checks the images for near-duplicates and starts the uploads' jobs before it completes"),
   finishedAt: z.string().nullable(),
   items: z.array(ImportItemSchema).optional(),
 });

@@ -7,11 +7,8 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { MediaFormat } from "@/lib/platforms/media-signature";
 import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
-import { afterUploadJobsEnqueued, enqueueUploadJobs } from "@/lib/uploads/accept-uploads";
 import { safeFileName } from "@/lib/uploads/file-name";
 import { MediaInspector } from "@/lib/uploads/inspect-media-stream";
-import { withImageWork } from "@/lib/creatives/image-work";
-import { differenceHash, hammingDistance, hasStructure, NEAR_DUPLICATE_BITS } from "./perceptual-hash";
 import { settleRun } from "./runs";
 import { sourceFor } from "./sources";
 
@@ -23,7 +20,8 @@ export type TransferOutcome = { status: "imported" | "skipped" | "failed" | "mis
 /**
  * Brings one import item in: streams the file from the provider into media storage (type sniffed
  * from its bytes, size limits and format checks of an upload), then records an upload, whose job
- * pushes it to the ad account and files the creative exactly as for a file uploaded by hand.
+ * (started once the run's transfers have all ended) pushes it to the ad account and files the
+ * creative exactly as for a file uploaded by hand.
  * Same bytes as an earlier import (sha256) are skipped. Repeatable after a crash at any point:
  * the upload id is fixed before the transfer, and an item already done is answered as it is.
  */
@@ -32,13 +30,16 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
   const item = await db.importItem.findUnique({ where: { id: itemId } });
   if (!item) return { status: "missing" };
   if (item.status !== "queued" && item.status !== "transferring") return { status: item.status, uploadId: item.uploadId };
-  const run = await db.importRun.findUniqueOrThrow({ where: { id: item.runId } });
-  const connection = await db.storageConnection.findUniqueOrThrow({ where: { id: item.connectionId } });
+  const [run, connection] = await Promise.all([
+    db.importRun.findUniqueOrThrow({ where: { id: item.runId } }),
+    db.storageConnection.findUniqueOrThrow({ where: { id: item.connectionId } }),
+  ]);
 
   const uploadId = item.uploadId ?? newId("upl");
   if (!item.uploadId) await db.importItem.update({ where: { id: item.id }, data: { uploadId, status: "transferring" } });
-  // A crash after the upload was recorded: the file is in; only the item's own mark is missing.
-  if (await db.upload.findUnique({ where: { id: uploadId }, select: { id: true } })) {
+  // A crash after the upload was recorded (only an item that had its upload id before can get there):
+  // the file is in; only the item's own mark is missing.
+  else if (await db.upload.findUnique({ where: { id: uploadId }, select: { id: true } })) {
     await db.importItem.update({ where: { id: item.id }, data: { status: "imported", finishedAt: new Date() } });
     return { status: "imported", uploadId };
   }
@@ -80,9 +81,9 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
     return { status: "skipped" };
   }
 
-  const perceptual = stored.format.kind === "image" ? await nearDuplicate(item.workspaceId, item.id, storageKey) : null;
-  const wake = await db.$transaction(async (tx) => {
-    await tx.upload.create({
+  // The upload's job starts once the whole run has arrived (lib/import/finish-run.ts): until then it waits "processing".
+  await db.$transaction([
+    db.upload.create({
       data: {
         id: uploadId,
         workspaceId: item.workspaceId,
@@ -95,22 +96,18 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
         storageKey,
         platform: run.platform,
       },
-    });
-    await tx.importItem.update({
+    }),
+    db.importItem.update({
       where: { id: item.id },
       data: {
         status: "imported",
         contentHash: stored.contentHash,
         bytesDone: BigInt(stored.sizeBytes),
         sizeBytes: BigInt(stored.sizeBytes),
-        perceptualHash: perceptual?.hash ?? null,
-        nearDuplicateOf: perceptual?.of ?? null,
         finishedAt: new Date(),
       },
-    });
-    return enqueueUploadJobs(tx, item.workspaceId, [{ id: uploadId, jobRun: 1 }]);
-  });
-  await afterUploadJobsEnqueued(wake, item.workspaceId, [uploadId]);
+    }),
+  ]);
   return { status: "imported", uploadId };
 }
 
@@ -170,25 +167,5 @@ async function streamIntoStorage(
   } finally {
     piping.catch(() => undefined);
     file.stream.destroy();
-  }
-}
-
-/** The image's dHash and, when an earlier import in the workspace is within NEAR_DUPLICATE_BITS, that item's id. */
-async function nearDuplicate(workspaceId: string, itemId: string, storageKey: string): Promise<{ hash: string; of: string | null } | null> {
-  try {
-    const hash = await getStorage().withLocalFile(storageKey, (path) => withImageWork(() => differenceHash(path)));
-    if (!hasStructure(hash)) return { hash, of: null };
-    const others = await getDb().importItem.findMany({
-      where: { workspaceId, perceptualHash: { not: null }, status: "imported", id: { not: itemId } },
-      select: { id: true, perceptualHash: true },
-      orderBy: { createdAt: "asc" },
-      take: 5000,
-    });
-    const match = others.find((o) => hasStructure(o.perceptualHash!) && hammingDistance(o.perceptualHash!, hash) <= NEAR_DUPLICATE_BITS);
-    return { hash, of: match?.id ?? null };
-  } catch (err) {
-    // An image sharp cannot read still imports (the upload job decides); it just gets no hash.
-    log.warn("no perceptual hash for an imported image", { component: "import", itemId, err });
-    return null;
   }
 }

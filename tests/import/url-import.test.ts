@@ -1,8 +1,11 @@
 // Import from public URLs: the webhook URL policy applies (the shared test server allows loopback,
 // as WEBHOOKS_ALLOW_PRIVATE_URLS=1 does in development), redirects are followed and re-checked.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTenant, type Tenant } from "../helpers/fixtures";
-import { pngImage } from "../helpers/media-fixtures";
+import { api, createTenant, type Tenant } from "../helpers/fixtures";
+import { waitFor } from "../helpers/library";
+import { jpegImage, pngImage } from "../helpers/media-fixtures";
 import { callTool, toolResult } from "../tools/helpers";
 import { runWithCreatives } from "./helpers";
 import { fileServer } from "./import-tool-calls";
@@ -37,6 +40,50 @@ describe("public URL import", () => {
     const moved = await runWithCreatives(t.key, (await toolResult(t.key, "import_files", { connectionId, paths: [`${files.url}/moved`] })).run.id);
     expect(moved.items[0]).toMatchObject({ status: "skipped" });
     expect(moved.items[0].error).toMatch(/Same bytes as "a.png"/);
+  });
+
+  it("starts the uploads' jobs once every file of the run has arrived, then completes the run", async () => {
+    const quick = await jpegImage(44, 33);
+    const held = await pngImage(64, 48);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const server = http.createServer(async (req, res) => {
+      const bytes = req.url === "/quick.jpg" ? quick : req.url === "/held.png" ? held : null;
+      if (!bytes) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": "image/png", "content-length": bytes.length });
+      if (req.url === "/quick.jpg") return void res.end(bytes);
+      // Half the held file now, the rest when the test says so: its transfer stays open until then.
+      res.write(bytes.subarray(0, bytes.length >> 1));
+      await released;
+      res.end(bytes.subarray(bytes.length >> 1));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const { run } = await toolResult(t.key, "import_files", { connectionId, paths: [`${base}/quick.jpg`, `${base}/held.png`] });
+      const midway = await waitFor("the quick file imported while the held one transfers", async () => {
+        const [r] = (await toolResult(t.key, "list_import_runs", { runId: run.id })).runs;
+        return r.items[0].status === "imported" && r.items[1].status === "transferring" ? r : undefined;
+      });
+      expect(midway).toMatchObject({ status: "running", transferredAt: null });
+      // An upload job takes well under a second here; this one must not have started.
+      await new Promise((r) => setTimeout(r, 1500));
+      const waiting = (await api(t.key)(`/api/v1/uploads/${midway.items[0].uploadId}`)).body.upload;
+      expect(waiting).toMatchObject({ status: "processing", creativeId: null });
+
+      release();
+      const done = await runWithCreatives(t.key, run.id);
+      expect(done).toMatchObject({ status: "completed", importedCount: 2 });
+      expect(Date.parse(done.transferredAt)).toBeGreaterThanOrEqual(Date.parse(midway.createdAt));
+      expect(Date.parse(done.transferredAt)).toBeLessThanOrEqual(Date.parse(done.finishedAt));
+      for (const item of done.items) {
+        expect((await api(t.key)(`/api/v1/uploads/${item.uploadId}`)).body.upload).toMatchObject({ status: "completed", creativeId: item.creativeId });
+      }
+    } finally {
+      release();
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("refuses what is not an http(s) URL, and browsing", async () => {

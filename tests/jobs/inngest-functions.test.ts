@@ -198,10 +198,10 @@ const CASES: Record<string, Case[]> = {
   ],
   "import-item": [
     {
-      what: "transfers the file in one step, then settles its run",
+      what: "transfers the file and settles its run in one step",
       event: { name: "import/item.requested", data: { itemId: "imi_1", workspaceId: "ws_1" } },
-      steps: { transfer: { status: "imported", uploadId: "upl_1" }, "settle-run": null },
-      planned: ["transfer", "settle-run"],
+      steps: { transfer: { status: "imported", uploadId: "upl_1" } },
+      planned: ["transfer"],
       result: { itemId: "imi_1", status: "imported", uploadId: "upl_1" },
     },
     {
@@ -210,6 +210,22 @@ const CASES: Record<string, Case[]> = {
       steps: {},
       planned: [],
       error: /Malformed import\/item.requested event/,
+    },
+  ],
+  "import-run-finish": [
+    {
+      what: "flags near-duplicates, starts the uploads' jobs, then completes the run, each in its own step",
+      event: { name: "import/run.transferred", data: { runId: "imr_1" } },
+      steps: { "near-duplicates": 3, "start-uploads": 4, complete: null },
+      planned: ["near-duplicates", "start-uploads", "complete"],
+      result: { runId: "imr_1", hashed: 3, started: 4 },
+    },
+    {
+      what: "refuses a malformed event without retrying",
+      event: { name: "import/run.transferred", data: { runId: "" } },
+      steps: {},
+      planned: [],
+      error: /Malformed import\/run.transferred event/,
     },
   ],
   "import-sync": [

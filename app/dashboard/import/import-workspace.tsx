@@ -233,7 +233,8 @@ function RunRow({ run, connectionName }: { run: Run; connectionName: string }) {
       </td>
       <td className="px-4 py-3">
         {run.status === "running" ? (
-          <Badge tone="sky">Running</Badge>
+          // Once every file has arrived the run checks near-duplicates and starts the uploads' jobs.
+          <Badge tone="sky">{run.transferredAt ? "Filing" : "Transferring"}</Badge>
         ) : run.status === "completed" ? (
           <Badge tone="green">Done</Badge>
         ) : (

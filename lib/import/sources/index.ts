@@ -2,7 +2,7 @@ import { open, seal, UnreadableCredentials } from "@/lib/credentials/sealed";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { AppError } from "@/lib/errors";
-import { getConfig } from "@/lib/services";
+import { defineService, getConfig } from "@/lib/services";
 import { DropboxSource } from "./dropbox";
 import { GoogleDriveSource } from "./google-drive";
 import { type OAuthApp, type OAuthSecrets, OAuthSession } from "./oauth-session";
@@ -28,7 +28,7 @@ export function sourceFor(connection: ConnectionRow): StorageSource {
   }
   switch (connection.provider) {
     case "s3":
-      return new S3Source(connection.settings as S3SourceSettings, secretsOf<S3SourceSecrets>(connection));
+      return s3SourceOf(connection);
     case "url":
       return new UrlSource();
     case "google_drive":
@@ -38,6 +38,38 @@ export function sourceFor(connection: ConnectionRow): StorageSource {
       return new DropboxSource(apiUrl, contentUrl, oauthSession(connection));
     }
   }
+}
+
+/** S3 clients kept per connection: each keeps its connections to the endpoint open between files. */
+const MAX_KEPT_S3_SOURCES = 32;
+const keptS3Sources = defineService(
+  "import.s3-sources",
+  () => new Map<string, S3Source>(),
+  (kept) => {
+    for (const source of kept.values()) source.close();
+  },
+);
+
+/**
+ * One S3 source per connection and credentials, reused by every file of its imports (a client per
+ * file opened a new connection to the endpoint for each). New credentials or settings make a new
+ * one. A source let go is not closed, as a transfer may still be reading through it: the endpoint
+ * closes its idle connections.
+ */
+function s3SourceOf(connection: ConnectionRow): S3Source {
+  const key = `${connection.id}\n${connection.credentialsCiphertext ?? ""}\n${JSON.stringify(connection.settings)}`;
+  const kept = keptS3Sources();
+  let source = kept.get(key);
+  if (source)
+    kept.delete(key); // re-inserted below: the map's order is least recently used first
+  else {
+    for (const keptKey of kept.keys()) if (keptKey.startsWith(`${connection.id}\n`)) kept.delete(keptKey);
+    const oldest = kept.keys().next();
+    if (kept.size >= MAX_KEPT_S3_SOURCES && !oldest.done) kept.delete(oldest.value);
+    source = new S3Source(connection.settings as S3SourceSettings, secretsOf<S3SourceSecrets>(connection));
+  }
+  kept.set(key, source);
+  return source;
 }
 
 /** The operator's OAuth app for a provider, or null when it is not configured. */

@@ -35,6 +35,11 @@ export class S3Source implements StorageSource {
     });
   }
 
+  /** Closes the client's kept connections. */
+  close(): void {
+    this.client.destroy();
+  }
+
   async verify(): Promise<void> {
     await this.call(() => this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket })));
   }

@@ -602,6 +602,10 @@ export interface ImportFilesResult {
     duplicateCount: number;
     error: string | null;
     createdAt: string;
+    /**
+     * When every item's transfer had ended; the run then checks the images for near-duplicates and starts the uploads' jobs before it completes
+     */
+    transferredAt: string | null;
     finishedAt: string | null;
     items?: {
       id: string;
@@ -666,6 +670,10 @@ export interface ListImportRunsResult {
     duplicateCount: number;
     error: string | null;
     createdAt: string;
+    /**
+     * When every item's transfer had ended; the run then checks the images for near-duplicates and starts the uploads' jobs before it completes
+     */
+    transferredAt: string | null;
     finishedAt: string | null;
     items?: {
       id: string;
@@ -779,6 +787,10 @@ export interface SyncWatchedFolderResult {
     duplicateCount: number;
     error: string | null;
     createdAt: string;
+    /**
+     * When every item's transfer had ended; the run then checks the images for near-duplicates and starts the uploads' jobs before it completes
+     */
+    transferredAt: string | null;
     finishedAt: string | null;
     items?: {
       id: string;

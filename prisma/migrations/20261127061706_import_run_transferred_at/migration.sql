@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "import_runs" ADD COLUMN     "transferredAt" TIMESTAMP(3);
