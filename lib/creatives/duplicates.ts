@@ -1,15 +1,11 @@
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { folderScope } from "@/lib/folders/access";
-import { WHOLE_FILE_CHUNK_BYTES } from "@/lib/storage";
+import { digestFile } from "@/lib/storage";
 
-/** SHA-256 (hex) of a file, streamed. */
+/** SHA-256 (hex) of a local file, read and hashed off the main thread. */
 export async function sha256File(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file, { highWaterMark: WHOLE_FILE_CHUNK_BYTES })) hash.update(chunk as Buffer);
-  return hash.digest("hex");
+  return (await digestFile(file, "sha256")).digest;
 }
 
 export interface DuplicateOf {

@@ -5,7 +5,8 @@ import { S3MediaStorage } from "./s3";
 import { log } from "@/lib/log";
 
 export type { ByteRange, MediaStorage, ReadOptions, StoredObjectInfo, StoredObjectStream } from "./media-storage";
-export { assertValidKey, WHOLE_FILE_CHUNK_BYTES } from "./media-storage";
+export { assertValidKey } from "./media-storage";
+export { digestFile, type DigestAlgorithm, type FileDigest } from "./file-digest";
 export { LocalMediaStorage } from "./local";
 export { S3MediaStorage } from "./s3";
 

@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { digestFile, type DigestAlgorithm, type FileDigest } from "./file-digest";
 import { assertValidKey, type MediaStorage, type ReadOptions, type StoredObjectInfo, type StoredObjectStream } from "./media-storage";
 
 /** Partial writes live here until they are complete, then are renamed into place (same file system: atomic). */
@@ -39,6 +40,15 @@ export class LocalMediaStorage implements MediaStorage {
     assertValidKey(key);
     if (key === PARTIAL_DIR || key.startsWith(`${PARTIAL_DIR}/`)) throw new Error(`Invalid storage key: ${key}`);
     return path.join(this.root, key);
+  }
+
+  async digest(key: string, algorithm: DigestAlgorithm, options: { headBytes?: number } = {}): Promise<FileDigest | null> {
+    try {
+      return await digestFile(this.pathOf(key), algorithm, options.headBytes ?? 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw err;
+    }
   }
 
   async put(key: string, body: Readable, _options: { contentType: string }): Promise<{ sizeBytes: number }> {
@@ -86,10 +96,7 @@ export class LocalMediaStorage implements MediaStorage {
     const info = await this.stat(key);
     if (!info) return null;
     const range = options.range;
-    const stream = createReadStream(this.pathOf(key), {
-      ...(range ? { start: range.start, end: range.end } : {}),
-      ...(options.chunkBytes ? { highWaterMark: options.chunkBytes } : {}),
-    });
+    const stream = createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
     return { info, stream };
   }
 

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { DigestAlgorithm, FileDigest } from "./file-digest";
 
 /** What storage knows about a stored object. */
 export interface StoredObjectInfo {
@@ -15,16 +16,8 @@ export interface ByteRange {
   end: number;
 }
 
-/**
- * Chunk size for reading a whole stored file in this process (hashing it, pushing it): Node's 64 KB
- * default made 160 reads, and as many promises through an async iterator, per 10 MB file.
- */
-export const WHOLE_FILE_CHUNK_BYTES = 1024 * 1024;
-
 export interface ReadOptions {
   range?: ByteRange;
-  /** Bytes per chunk for a local file (a reader that consumes the whole file at once); buckets stream as they receive. */
-  chunkBytes?: number;
 }
 
 export interface StoredObjectStream {
@@ -50,6 +43,12 @@ export interface MediaStorage {
   delete(key: string): Promise<void>;
   /** Copies an object to a new key (overwriting it). */
   copy(fromKey: string, toKey: string): Promise<void>;
+  /**
+   * The object's digest, size and first `headBytes` bytes (every byte read, as a receiver of the
+   * whole file would); null when it does not exist. Hashed on a worker thread (a bucket's object is
+   * downloaded to a temporary file first).
+   */
+  digest(key: string, algorithm: DigestAlgorithm, options?: { headBytes?: number }): Promise<FileDigest | null>;
   /**
    * Runs `fn` with a local file path holding the object's bytes (for sharp, ffprobe, ffmpeg).
    * The local driver passes its own file; remote drivers download to a temporary file that

@@ -14,6 +14,7 @@ import {
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+import { digestFile, type DigestAlgorithm, type FileDigest } from "./file-digest";
 import { assertValidKey, type MediaStorage, type ReadOptions, type StoredObjectInfo, type StoredObjectStream } from "./media-storage";
 
 export interface S3StorageOptions {
@@ -119,6 +120,12 @@ export class S3MediaStorage implements MediaStorage {
     assertValidKey(fromKey);
     assertValidKey(toKey);
     await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey}` }));
+  }
+
+  async digest(key: string, algorithm: DigestAlgorithm, options: { headBytes?: number } = {}): Promise<FileDigest | null> {
+    // Downloaded first, so the hashing happens off this thread as for a local file.
+    if (!(await this.stat(key))) return null;
+    return this.withLocalFile(key, (file) => digestFile(file, algorithm, options.headBytes ?? 0));
   }
 
   async withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T> {

@@ -1,8 +1,8 @@
-import { createHash, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/services";
 import type { Platform } from "@/lib/generated/prisma/enums";
-import { getStorage, WHOLE_FILE_CHUNK_BYTES } from "@/lib/storage";
+import { getStorage } from "@/lib/storage";
 import { detectMediaFormat, SIGNATURE_BYTES } from "../media-signature";
 import { SandboxAdsApi } from "./ads-api";
 import {
@@ -74,17 +74,9 @@ interface ReceivedFile {
 
 /** Reads the stored file the way the platform would receive it: every byte, hashed, head kept for validation. */
 async function receive(storageKey: string): Promise<ReceivedFile> {
-  const object = await getStorage().read(storageKey, { chunkBytes: WHOLE_FILE_CHUNK_BYTES });
-  if (!object) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
-  const md5 = createHash("md5");
-  let sizeBytes = 0;
-  let head = Buffer.alloc(0);
-  for await (const chunk of object.stream as AsyncIterable<Buffer>) {
-    md5.update(chunk);
-    sizeBytes += chunk.length;
-    if (head.length < SIGNATURE_BYTES) head = Buffer.concat([head, chunk.subarray(0, SIGNATURE_BYTES - head.length)]);
-  }
-  return { md5: md5.digest("hex"), sizeBytes, head };
+  const file = await getStorage().digest(storageKey, "md5", { headBytes: SIGNATURE_BYTES });
+  if (!file) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
+  return { md5: file.digest, sizeBytes: file.sizeBytes, head: file.head };
 }
 
 /**
