@@ -147,9 +147,9 @@ export async function startRun(input: StartRunInput): Promise<{ id: string }> {
 
 /**
  * Recounts the run's items (its progress). Once none is queued or transferring, the transfers
- * have ended (once): a run that imported files goes on to its follow-up job (near-duplicates,
- * the uploads' jobs, then the summary: lib/import/finish-run.ts), queued in the same transaction;
- * a run with nothing imported completes at once.
+ * have ended: a run that imported files goes on to its follow-up job (near-duplicates, the
+ * uploads' jobs, then the summary: lib/import/finish-run.ts), queued in the same transaction as
+ * its `transferredAt`; a run with nothing imported completes at once. Safe to repeat.
  */
 export async function settleRun(runId: string): Promise<void> {
   const db = getDb();
@@ -166,7 +166,10 @@ export async function settleRun(runId: string): Promise<void> {
       where: { id: runId, status: "running", transferredAt: null },
       data: { ...counts, transferredAt: new Date() },
     });
-    if (!transferred || counts.importedCount === 0) return null;
+    if (counts.importedCount === 0) return null;
+    // A repeat (this step again after a crash) queues the follow-up again while the run is still
+    // running: with Inngest the first send may not have happened; the event id makes it once.
+    if (!transferred && !(await tx.importRun.count({ where: { id: runId, status: "running" } }))) return null;
     return enqueueInTransaction(sqlOf(tx), [
       {
         name: IMPORT_RUN_TRANSFERRED_EVENT,
