@@ -41,15 +41,17 @@ parentPort.on("message", async ({ id, path, algorithm, headBytes }) => {
 });
 `;
 
-type Pending = { resolve: (value: FileDigest) => void; reject: (err: Error) => void };
+type Pending = { resolve: (value: FileDigest) => void; reject: (err: Error) => void; worker: number };
 
 /**
  * Whole-file digests on worker threads: hashing a 200 MB video took the main thread ~0.3 s (MD5)
  * in 1 MB slices, time every request in flight then waited behind (docs/performance.md, bench:upload).
- * Two workers at most; each takes any number of files (their reads interleave).
+ * Two workers at most; each takes any number of files (their reads interleave). A worker keeps the
+ * process alive only while it holds a file (a script awaiting a digest is not cut short).
  */
 class DigestWorkers {
-  private readonly workers: Worker[] = [];
+  private readonly workers: (Worker | undefined)[] = [];
+  private readonly held: number[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private closed = false;
@@ -59,23 +61,21 @@ class DigestWorkers {
   digest(path: string, algorithm: DigestAlgorithm, headBytes: number): Promise<FileDigest> {
     if (this.closed) return Promise.reject(new Error("The digest workers were stopped"));
     const id = this.nextId++;
-    const worker = this.workerFor(id);
+    const index = id % this.size;
+    const worker = this.workers[index] ?? this.start(index);
     return new Promise<FileDigest>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, worker: index });
+      if ((this.held[index] = (this.held[index] ?? 0) + 1) === 1) worker.ref();
       worker.postMessage({ id, path, algorithm, headBytes });
     });
   }
 
-  private workerFor(id: number): Worker {
-    const index = id % this.size;
-    const existing = this.workers[index];
-    if (existing) return existing;
+  private start(index: number): Worker {
     const worker = new Worker(WORKER_SOURCE, { eval: true, name: "adloom-file-digest" });
-    worker.unref(); // an idle worker never keeps the process alive
+    worker.unref();
     worker.on("message", (message: { id: number; digest?: string; sizeBytes?: number; head?: Uint8Array; error?: { message: string; code?: string } }) => {
-      const waiting = this.pending.get(message.id);
+      const waiting = this.take(message.id);
       if (!waiting) return;
-      this.pending.delete(message.id);
       if (message.error) waiting.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
       else waiting.resolve({ digest: message.digest!, sizeBytes: message.sizeBytes!, head: Buffer.from(message.head!) });
     });
@@ -86,19 +86,23 @@ class DigestWorkers {
     return worker;
   }
 
+  private take(id: number): Pending | undefined {
+    const waiting = this.pending.get(id);
+    if (!waiting) return undefined;
+    this.pending.delete(id);
+    if (--this.held[waiting.worker]! === 0) this.workers[waiting.worker]?.unref();
+    return waiting;
+  }
+
   private retire(index: number, worker: Worker, err: Error): void {
     if (this.workers[index] !== worker) return;
-    this.workers[index] = undefined as unknown as Worker;
-    for (const [id, waiting] of this.pending) {
-      if (id % this.size !== index) continue;
-      this.pending.delete(id);
-      waiting.reject(err);
-    }
+    this.workers[index] = undefined;
+    for (const [id, waiting] of this.pending) if (waiting.worker === index) this.take(id)?.reject(err);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.workers.filter(Boolean).map((w) => w.terminate()));
+    await Promise.all(this.workers.map((w) => w?.terminate()));
   }
 }
 
