@@ -241,8 +241,19 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       }
     });
 
+    it("digests an object (md5, sha256) with its size and first bytes; null for a missing key", async () => {
+      const head = (await bytesOf(generatedStream(LARGE, "large"))).subarray(0, 12);
+      for (const algorithm of ["md5", "sha256"] as const) {
+        const expected = createHash(algorithm);
+        for await (const chunk of generatedStream(LARGE, "large")) expected.update(chunk as Buffer);
+        expect(await storage.digest(largeKey, algorithm, { headBytes: 12 })).toEqual({ digest: expected.digest("hex"), sizeBytes: LARGE, head });
+      }
+      expect(await storage.digest(`${prefix}/uploads/upl_missing`, "md5")).toBeNull();
+    });
+
     it("rejects invalid keys", async () => {
       await expect(storage.stat("../etc/passwd")).rejects.toThrow("Invalid storage key");
+      await expect(storage.digest("../etc/passwd", "md5")).rejects.toThrow("Invalid storage key");
       await expect(storage.put("/abs", Readable.from([]), { contentType: "image/png" })).rejects.toThrow("Invalid storage key");
     });
   });
