@@ -1,10 +1,12 @@
 // kill -9 in the middle of an import: after the restart every file ends imported, the file that was
 // mid-transfer is read again from its start, and the files finished before the crash are not read again.
+// And kill -9 in the run's follow-up (after every file arrived, before the run completed): it resumes.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { currentOwner } from "@adloom/pglite-driver";
 import { afterAll, describe, expect, it } from "vitest";
+import sharp from "sharp";
 import { api, createTenant } from "../helpers/fixtures";
 import { freshDatabaseUrl } from "../helpers/fresh-database";
 import { waitFor } from "../helpers/library";
@@ -13,10 +15,23 @@ import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../h
 
 const servers: TestServer[] = [];
 let files: http.Server | undefined;
+const fileServers: http.Server[] = [];
 afterAll(async () => {
   for (const s of servers) await s.kill();
   files?.close();
+  for (const f of fileServers) f.close();
 });
+
+async function serveFiles(bytesOf: (name: string) => Buffer | undefined): Promise<string> {
+  const server = http.createServer((req, res) => {
+    const bytes = bytesOf(req.url ?? "");
+    if (!bytes) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "image/png", "content-length": bytes.length }).end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  fileServers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 describe("import jobs across a server crash", () => {
   it("resumes: the interrupted file is fetched again, finished files are not, and the run completes", async () => {
@@ -80,6 +95,57 @@ describe("import jobs across a server crash", () => {
     expect(requests).toEqual({ "/quick.jpg": 1, "/slow.png": 2 });
     const creatives = (await api(tenant.key, second.url)("/api/v1/creatives")).body.creatives;
     expect(creatives.map((c: any) => c.fileName).sort()).toEqual(["quick.jpg", "slow.png"]);
+    await second.stop();
+  }, 240_000);
+
+  it("resumes a run killed in its follow-up: every upload is pushed and filed once, and the run completes", async () => {
+    // 30 flat 3000 px PNGs: small to send, ~40 ms each to hash, so the follow-up's near-duplicate step lasts about a second.
+    const images = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        sharp({ create: { width: 3000, height: 3000, channels: 3, background: { r: i * 8, g: 100, b: 255 - i * 8 } } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const base = await serveFiles((name) => images[Number(/^\/img-(\d+)\.png$/.exec(name)?.[1] ?? NaN)]);
+    const databaseUrl = await freshDatabaseUrl("import_finish_restart");
+    const dataDir = databaseUrl ? tempDataDir("import-finish-restart") : await migratedDataDir("import-finish-restart");
+    const first = await startServer({ dataDir, databaseUrl });
+    servers.push(first);
+    const tenant = await createTenant({ dataDir });
+    const call = (server: TestServer) => (name: string, args: unknown) =>
+      api(tenant.key, server.url)(`/api/v1/tools/${name}`, { method: "POST", json: args }).then((r) => {
+        if (r.status !== 200) throw new Error(`${name}: ${r.status} ${JSON.stringify(r.body)}`);
+        return r.body.result;
+      });
+    const { connection } = await call(first)("connect_storage", { provider: "url" });
+    const paths = images.map((_, i) => `${base}/img-${i}.png`);
+    const { run } = await call(first)("import_files", { connectionId: connection.id, paths });
+
+    for (;;) {
+      const [r] = (await call(first)("list_import_runs", { limit: 1 })).runs;
+      if (r.status !== "running") throw new Error(`the run ended (${r.status}) before its follow-up could be interrupted`);
+      if (r.transferredAt) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await first.kill();
+    await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);
+
+    const second = await startServer({ dataDir, databaseUrl });
+    servers.push(second);
+    const done = await waitFor(
+      "the run to complete after the restart",
+      async () => {
+        const [r] = (await call(second)("list_import_runs", { runId: run.id })).runs;
+        return r.status === "completed" && r.items.every((i: any) => i.creativeId) ? r : undefined;
+      },
+      120_000,
+    );
+    expect(done).toMatchObject({ importedCount: 30, failedCount: 0, skippedCount: 0 });
+    const uploads = await Promise.all(done.items.map(async (i: any) => (await api(tenant.key, second.url)(`/api/v1/uploads/${i.uploadId}`)).body.upload));
+    expect(uploads.map((u: any) => u.status)).toEqual(Array(30).fill("completed"));
+    const creatives = (await api(tenant.key, second.url)("/api/v1/creatives?limit=100")).body.creatives;
+    expect(creatives.map((c: any) => c.fileName).sort()).toEqual(images.map((_, i) => `img-${i}.png`).sort());
     await second.stop();
   }, 240_000);
 });
