@@ -99,10 +99,10 @@ describe("import jobs across a server crash", () => {
   }, 240_000);
 
   it("resumes a run killed in its follow-up: every upload is pushed and filed once, and the run completes", async () => {
-    // 30 flat 3000 px PNGs: small to send, ~40 ms each to hash, so the follow-up's near-duplicate step lasts about a second.
+    // 20 flat 2800 px PNGs: small to send, ~35 ms each to hash, so the follow-up's near-duplicate step lasts ~0.7 s.
     const images = await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        sharp({ create: { width: 3000, height: 3000, channels: 3, background: { r: i * 8, g: 100, b: 255 - i * 8 } } })
+      Array.from({ length: 20 }, (_, i) =>
+        sharp({ create: { width: 2800, height: 2800, channels: 3, background: { r: i * 12, g: 100, b: 255 - i * 12 } } })
           .png()
           .toBuffer(),
       ),
@@ -141,9 +141,9 @@ describe("import jobs across a server crash", () => {
       },
       120_000,
     );
-    expect(done).toMatchObject({ importedCount: 30, failedCount: 0, skippedCount: 0 });
+    expect(done).toMatchObject({ importedCount: 20, failedCount: 0, skippedCount: 0 });
     const uploads = await Promise.all(done.items.map(async (i: any) => (await api(tenant.key, second.url)(`/api/v1/uploads/${i.uploadId}`)).body.upload));
-    expect(uploads.map((u: any) => u.status)).toEqual(Array(30).fill("completed"));
+    expect(uploads.map((u: any) => u.status)).toEqual(Array(20).fill("completed"));
     const creatives = (await api(tenant.key, second.url)("/api/v1/creatives?limit=100")).body.creatives;
     expect(creatives.map((c: any) => c.fileName).sort()).toEqual(images.map((_, i) => `img-${i}.png`).sort());
     await second.stop();
