@@ -8,6 +8,7 @@ import { startServer, type TestServer } from "../tests/helpers/server";
 /**
  * Starts the production server for a benchmark on the database named by --db (pglite default).
  * BENCH_CPU_PROF=<dir>: the server's processes write V8 CPU profiles there when they exit (node --cpu-prof).
+ * stop() removes the server's data directory.
  */
 export async function startBenchServer(env: Record<string, string> = {}): Promise<{ server: TestServer; db: string; stop(): Promise<void> }> {
   buildIfStale();
@@ -16,7 +17,13 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const db = process.argv.includes("--db") ? process.argv[process.argv.indexOf("--db") + 1]! : "pglite";
   const pg = db === "postgres" ? await startPostgres() : undefined;
   const server = await startServer({ env: { ADLOOM_BENCH: "1", ...env }, databaseUrl: pg ? await pg.createDatabase("bench") : undefined });
-  return { server, db, stop: async () => (await server.stop(), await pg?.stop()) };
+  const stop = async () => {
+    await server.stop();
+    await pg?.stop();
+    // The server's DATA_DIR (its media: 2 GB after bench:import) goes with it.
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  };
+  return { server, db, stop };
 }
 
 export async function benchTenant(server: TestServer): Promise<{ key: string; workspaceId: string }> {
