@@ -33,6 +33,45 @@ async function serveFiles(bytesOf: (name: string) => Buffer | undefined): Promis
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/**
+ * A server on a fresh database, a tenant and a URL storage connection; crashAndComplete() kills the
+ * server (-9), starts a new one on the same data and waits for the run to complete with its creatives.
+ */
+async function crashableImport(label: string) {
+  const databaseUrl = await freshDatabaseUrl(label);
+  const dataDir = databaseUrl ? tempDataDir(label) : await migratedDataDir(label);
+  let server = await startServer({ dataDir, databaseUrl });
+  servers.push(server);
+  const tenant = await createTenant({ dataDir });
+  const request = (route: string) => api(tenant.key, server.url)(route).then((r) => r.body);
+  const call = async (name: string, args: unknown) => {
+    const r = await api(tenant.key, server.url)(`/api/v1/tools/${name}`, { method: "POST", json: args });
+    if (r.status !== 200) throw new Error(`${name}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.result;
+  };
+  const { connection } = await call("connect_storage", { provider: "url" });
+  return {
+    connectionId: connection.id as string,
+    call,
+    request,
+    async crashAndComplete(runId: string): Promise<any> {
+      await server.kill();
+      await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);
+      server = await startServer({ dataDir, databaseUrl });
+      servers.push(server);
+      return waitFor(
+        "the run to complete after the restart",
+        async () => {
+          const [r] = (await call("list_import_runs", { runId })).runs;
+          return r.status === "completed" && r.items.every((i: any) => i.creativeId) ? r : undefined;
+        },
+        120_000,
+      );
+    },
+    stop: () => server.stop(),
+  };
+}
+
 describe("import jobs across a server crash", () => {
   it("resumes: the interrupted file is fetched again, finished files are not, and the run completes", async () => {
     const slow = Buffer.concat([await pngImage(300, 200), Buffer.alloc(0)]);
@@ -57,45 +96,23 @@ describe("import jobs across a server crash", () => {
     await new Promise<void>((resolve) => files!.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
 
-    const databaseUrl = await freshDatabaseUrl("import_restart");
-    const dataDir = databaseUrl ? tempDataDir("import-restart") : await migratedDataDir("import-restart");
-    const first = await startServer({ dataDir, databaseUrl });
-    servers.push(first);
-    const tenant = await createTenant({ dataDir });
-    const call = (server: TestServer) => (name: string, args: unknown) =>
-      api(tenant.key, server.url)(`/api/v1/tools/${name}`, { method: "POST", json: args }).then((r) => {
-        if (r.status !== 200) throw new Error(`${name}: ${r.status} ${JSON.stringify(r.body)}`);
-        return r.body.result;
-      });
-    const { connection } = await call(first)("connect_storage", { provider: "url" });
-    const { run } = await call(first)("import_files", { connectionId: connection.id, paths: [`${base}/quick.jpg`, `${base}/slow.png`] });
+    const scenario = await crashableImport("import_restart");
+    const { run } = await scenario.call("import_files", { connectionId: scenario.connectionId, paths: [`${base}/quick.jpg`, `${base}/slow.png`] });
 
     await waitFor("the quick file imported and the slow one under way", async () => {
-      const [r] = (await call(first)("list_import_runs", { runId: run.id })).runs;
+      const [r] = (await scenario.call("list_import_runs", { runId: run.id })).runs;
       return r.items[0].status === "imported" && r.items[1].status === "transferring" ? r : undefined;
     });
-    await first.kill();
-    await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);
-
-    const second = await startServer({ dataDir, databaseUrl });
-    servers.push(second);
-    const done = await waitFor(
-      "the run to complete after the restart",
-      async () => {
-        const [r] = (await call(second)("list_import_runs", { runId: run.id })).runs;
-        return r.status === "completed" && r.items.every((i: any) => i.creativeId) ? r : undefined;
-      },
-      120_000,
-    );
+    const done = await scenario.crashAndComplete(run.id);
     expect(done).toMatchObject({ importedCount: 2, failedCount: 0 });
     expect(done.items.map((i: any) => [i.fileName, i.status, i.bytesDone])).toEqual([
       ["quick.jpg", "imported", quick.length],
       ["slow.png", "imported", slow.length],
     ]);
     expect(requests).toEqual({ "/quick.jpg": 1, "/slow.png": 2 });
-    const creatives = (await api(tenant.key, second.url)("/api/v1/creatives")).body.creatives;
+    const { creatives } = await scenario.request("/api/v1/creatives");
     expect(creatives.map((c: any) => c.fileName).sort()).toEqual(["quick.jpg", "slow.png"]);
-    await second.stop();
+    await scenario.stop();
   }, 240_000);
 
   it("resumes a run killed in its follow-up: every upload is pushed and filed once, and the run completes", async () => {
@@ -108,44 +125,22 @@ describe("import jobs across a server crash", () => {
       ),
     );
     const base = await serveFiles((name) => images[Number(/^\/img-(\d+)\.png$/.exec(name)?.[1] ?? NaN)]);
-    const databaseUrl = await freshDatabaseUrl("import_finish_restart");
-    const dataDir = databaseUrl ? tempDataDir("import-finish-restart") : await migratedDataDir("import-finish-restart");
-    const first = await startServer({ dataDir, databaseUrl });
-    servers.push(first);
-    const tenant = await createTenant({ dataDir });
-    const call = (server: TestServer) => (name: string, args: unknown) =>
-      api(tenant.key, server.url)(`/api/v1/tools/${name}`, { method: "POST", json: args }).then((r) => {
-        if (r.status !== 200) throw new Error(`${name}: ${r.status} ${JSON.stringify(r.body)}`);
-        return r.body.result;
-      });
-    const { connection } = await call(first)("connect_storage", { provider: "url" });
+    const scenario = await crashableImport("import_finish_restart");
     const paths = images.map((_, i) => `${base}/img-${i}.png`);
-    const { run } = await call(first)("import_files", { connectionId: connection.id, paths });
+    const { run } = await scenario.call("import_files", { connectionId: scenario.connectionId, paths });
 
     for (;;) {
-      const [r] = (await call(first)("list_import_runs", { limit: 1 })).runs;
+      const [r] = (await scenario.call("list_import_runs", { limit: 1 })).runs;
       if (r.status !== "running") throw new Error(`the run ended (${r.status}) before its follow-up could be interrupted`);
       if (r.transferredAt) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    await first.kill();
-    await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);
-
-    const second = await startServer({ dataDir, databaseUrl });
-    servers.push(second);
-    const done = await waitFor(
-      "the run to complete after the restart",
-      async () => {
-        const [r] = (await call(second)("list_import_runs", { runId: run.id })).runs;
-        return r.status === "completed" && r.items.every((i: any) => i.creativeId) ? r : undefined;
-      },
-      120_000,
-    );
+    const done = await scenario.crashAndComplete(run.id);
     expect(done).toMatchObject({ importedCount: 20, failedCount: 0, skippedCount: 0 });
-    const uploads = await Promise.all(done.items.map(async (i: any) => (await api(tenant.key, second.url)(`/api/v1/uploads/${i.uploadId}`)).body.upload));
+    const uploads = await Promise.all(done.items.map(async (i: any) => (await scenario.request(`/api/v1/uploads/${i.uploadId}`)).upload));
     expect(uploads.map((u: any) => u.status)).toEqual(Array(20).fill("completed"));
-    const creatives = (await api(tenant.key, second.url)("/api/v1/creatives?limit=100")).body.creatives;
+    const { creatives } = await scenario.request("/api/v1/creatives?limit=100");
     expect(creatives.map((c: any) => c.fileName).sort()).toEqual(images.map((_, i) => `img-${i}.png`).sort());
-    await second.stop();
+    await scenario.stop();
   }, 240_000);
 });
