@@ -9,6 +9,7 @@ import { runPipeline } from "./pipeline";
 import { parseJsonText, readBodyText } from "./request-body";
 import { describeZodError } from "@/lib/errors";
 import { json, toErrorResponse } from "./responses";
+import { urlOf } from "./request-url";
 import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
 
 export type { HttpMethod };
@@ -89,7 +90,7 @@ function parseWith<T>(schema: z.ZodType<T> | undefined, value: unknown, where: s
 export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler {
   return (request, segment) =>
     runPipeline(request, { allowSession: def.allowSession }, async ({ principal, requestId }) => {
-      const url = new URL(request.url);
+      const url = urlOf(request);
       const rawParams = await segment.params;
       const rawQuery = Object.fromEntries(url.searchParams);
       if (def.viaToolCall) {
@@ -138,7 +139,7 @@ function toResponse<R>(result: ApiResult<R> | Response): Response {
 }
 
 /** Streamed bodies cannot be hashed before they are consumed: their length and type stand in for them. */
-function requestFingerprint(def: OperationDef<any, any, any, any>, url: URL, request: Request, bodyText: string): string {
+function requestFingerprint(def: OperationDef<any, any, any, any>, url: Pick<URL, "pathname" | "search">, request: Request, bodyText: string): string {
   const bodyPart = def.streamedBody ? `${request.headers.get("content-type")?.split(";")[0]}|${request.headers.get("content-length") ?? ""}` : bodyText;
   return fingerprint(def.method, url.pathname, url.search, bodyPart);
 }

@@ -1,5 +1,6 @@
 import { badRequest } from "@/lib/errors";
 import { BodyDeadline, jsonBodyDeadlines, type BodyDeadlines } from "./body-deadline";
+import { arrivedRequestBody } from "./node-request-body";
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -11,6 +12,11 @@ export async function readBodyText(request: Request, limit = JSON_BODY_LIMIT_BYT
   if (!request.body) return "";
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw badRequest(`Request body exceeds ${limit} bytes`);
+  const arrived = arrivedRequestBody(request);
+  if (arrived) {
+    if (arrived.byteLength > limit) throw badRequest(`Request body exceeds ${limit} bytes`);
+    return arrived.toString("utf8");
+  }
   const reader = request.body.getReader();
   let expired: ((message: string) => void) | null = null;
   const expiry = new Promise<never>((_, reject) => (expired = (message) => reject(badRequest(message))));

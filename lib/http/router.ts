@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { handle, type OperationDef, type OperationMethod, type RouteHandler } from "./operation";
 import { errorResponse, newRequestId, REQUEST_ID_HEADER, toErrorResponse } from "./responses";
+import { urlOf } from "./request-url";
 
 interface Route {
   /** Path segments; `{name}` segments capture a parameter. */
@@ -52,7 +53,7 @@ export function createRouter(operations: OperationDef<any, any, any, any>[]): Ro
   const routes = [...byPath.values()].sort((a, b) => specificity(b) - specificity(a));
 
   return async (request) => {
-    const { pathname } = new URL(request.url);
+    const { pathname } = urlOf(request);
     let segments: string[];
     try {
       segments = decodeSegments(pathname);

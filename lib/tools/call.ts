@@ -63,22 +63,22 @@ export async function callTool(principal: Principal, name: string, args: unknown
 
     const run = options.rest?.run;
     let handle: () => Promise<ToolResult>;
-    let fingerprintInput: string;
+    let fingerprintInput: () => string;
     if (run) {
       handle = () => run(principal);
-      fingerprintInput = options.rest?.streamFingerprint ?? "";
+      fingerprintInput = () => options.rest?.streamFingerprint ?? "";
     } else {
       const parsed = tool.input.safeParse(input);
       if (!parsed.success)
         throw options.rest ? badRequest(`Invalid arguments: ${describeZodError(parsed.error)}`) : invalidInput(describeZodError(parsed.error));
       handle = () => tool.handler(principal, parsed.data);
       // The parsed arguments, so a REST route and the tool route called alike share one fingerprint.
-      fingerprintInput = canonicalJson(parsed.data);
+      fingerprintInput = () => canonicalJson(parsed.data);
     }
 
     if (idempotencyKey === null || tool.readOnly) return success(await handle());
     const outcome = await runIdempotently(
-      { workspaceId: principal.workspaceId, key: idempotencyKey, fingerprint: fingerprint("tool", name, fingerprintInput) },
+      { workspaceId: principal.workspaceId, key: idempotencyKey, fingerprint: fingerprint("tool", name, fingerprintInput()) },
       async (): Promise<ToolCallOutcome> => {
         try {
           return success(await handle());

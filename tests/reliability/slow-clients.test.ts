@@ -99,6 +99,52 @@ describe("slow and stalled clients are cut off", () => {
     expect((await list.json()).uploads).toEqual([]);
   });
 
+  // A body already whole when the handler runs is taken from the Node request's buffer at once (lib/http/node-request-body.ts);
+  // one still arriving is streamed. Each delivery below must be read whole and alike: the tool's validation names what it found.
+  it("a JSON body is read whole however it arrives: with the headers, after them, chunked, or larger than a socket read", async () => {
+    const call = (extraHeaders: [string, string][], parts: (head: string) => string[], delayMs = 0) =>
+      rawRequest(
+        server.url,
+        parts(
+          requestHead("POST", "/api/v1/tools/list_creatives", host, [
+            ["Authorization", `Bearer ${tenant.key}`],
+            ["Content-Type", "application/json"],
+            ...extraHeaders,
+          ]),
+        ),
+        { delayMs, timeoutMs: 8_000 },
+      );
+    const sized = (body: string): [string, string][] => [["Content-Length", String(Buffer.byteLength(body))]];
+    const chunked = (body: string) => `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+
+    const ok = '{"limit":1}';
+    for (const res of [
+      await call(sized(ok), (head) => [head + ok]),
+      await call(sized(ok), (head) => [head, ok], 300),
+      await call([["Transfer-Encoding", "chunked"]], (head) => [head + chunked(ok)]),
+    ]) {
+      expect(res.status, res.body).toBe(200);
+      expect(jsonBody(res).result.creatives).toEqual([]);
+    }
+
+    const wrong = '{"limit":"ten"}';
+    for (const res of [await call(sized(wrong), (head) => [head + wrong]), await call(sized(wrong), (head) => [head, wrong], 300)]) {
+      expect(res.status).toBe(400);
+      expect(jsonBody(res).error.message).toMatch(/^Invalid input: limit/);
+    }
+
+    // 600 KB in one write reaches the server in several reads; the unknown key at its end must still be seen.
+    const large = `{"limit":1,"padding":"${"x".repeat(600_000)}","lastKey":true}`;
+    const res = await call(sized(large), (head) => [head + large]);
+    expect(res.status).toBe(400);
+    expect(jsonBody(res).error.message).toMatch(/lastKey/);
+
+    const broken = '{"limit":';
+    const cut = await call(sized(broken), (head) => [head + broken]);
+    expect(cut.status).toBe(400);
+    expect(jsonBody(cut).error.message).toMatch(/not valid JSON/);
+  });
+
   it("a connection that opens and sends nothing is closed", async () => {
     const res = await rawRequest(server.url, [], { timeoutMs: 8_000 });
     expect(res.timedOut).toBe(false);
