@@ -131,11 +131,8 @@ async function pushInChunks(push: MediaPush, account: AdAccount, api: ChunkedMed
 
 /** Bytes [start, end) of the stored file. */
 async function readRange(storageKey: string, start: number, end: number): Promise<Buffer> {
-  const object = await getStorage().read(storageKey, { range: { start, end: end - 1 } });
-  if (!object) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
-  const parts: Buffer[] = [];
-  for await (const part of object.stream as AsyncIterable<Buffer>) parts.push(part);
-  const bytes = Buffer.concat(parts);
+  const bytes = await getStorage().readBytes(storageKey, start, end);
+  if (!bytes) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
   if (bytes.length !== end - start)
     throw new PlatformError("upstream_error", `media storage returned ${bytes.length} of ${end - start} bytes`, { retryable: true });
   return bytes;

@@ -100,6 +100,28 @@ export class LocalMediaStorage implements MediaStorage {
     return { info, stream };
   }
 
+  async readBytes(key: string, start: number, end: number): Promise<Buffer | null> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(this.pathOf(key), "r");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw err;
+    }
+    try {
+      const bytes = Buffer.allocUnsafe(Math.max(0, end - start));
+      let filled = 0;
+      while (filled < bytes.length) {
+        const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, start + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
+  }
+
   async delete(key: string): Promise<void> {
     const file = this.pathOf(key);
     await fs.rm(file, { force: true });

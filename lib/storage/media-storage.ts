@@ -37,6 +37,11 @@ export interface MediaStorage {
   put(key: string, body: Readable, options: { contentType: string }): Promise<{ sizeBytes: number }>;
   /** Opens the object (or a byte range of it); null when it does not exist. */
   read(key: string, options?: ReadOptions): Promise<StoredObjectStream | null>;
+  /**
+   * Bytes [start, end) of the object in one buffer (a chunk of a platform upload); fewer when the object
+   * ends sooner; null when it does not exist. The local driver reads them with positioned reads, no stream.
+   */
+  readBytes(key: string, start: number, end: number): Promise<Buffer | null>;
   /** Size and validators; null when the object does not exist. */
   stat(key: string): Promise<StoredObjectInfo | null>;
   /** Removes the object; a missing object is not an error. */

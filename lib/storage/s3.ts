@@ -111,6 +111,19 @@ export class S3MediaStorage implements MediaStorage {
     }
   }
 
+  async readBytes(key: string, start: number, end: number): Promise<Buffer | null> {
+    if (end <= start) return (await this.stat(key)) ? Buffer.alloc(0) : null;
+    const object = await this.read(key, { range: { start, end: end - 1 } });
+    if (!object) return null;
+    const bytes = Buffer.allocUnsafe(end - start);
+    let filled = 0;
+    for await (const chunk of object.stream as AsyncIterable<Buffer>) {
+      filled += chunk.copy(bytes, filled);
+      if (filled === bytes.length) break;
+    }
+    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  }
+
   async delete(key: string): Promise<void> {
     assertValidKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));

@@ -140,6 +140,21 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       }
     });
 
+    it("reads byte ranges into one buffer (readBytes): the range, short at the end of the object, null for a missing key", async () => {
+      for (const [start, end] of [
+        [0, 100],
+        [8 * MiB - 10, 8 * MiB + 10], // across a multipart part boundary
+        [MiB, 9 * MiB + 7], // more than one read of the local driver and one network chunk of s3
+      ] as const) {
+        const got = await storage.readBytes(largeKey, start, end);
+        expect(got!.length).toBe(end - start);
+        expect(got!.equals(await expectedRange(LARGE, "large", start, end - 1))).toBe(true);
+      }
+      const tail = await storage.readBytes(largeKey, LARGE - 10, LARGE + 90);
+      expect(tail!.equals(await expectedRange(LARGE, "large", LARGE - 10, LARGE - 1))).toBe(true);
+      expect(await storage.readBytes(`${prefix}/uploads/upl_missing`, 0, 10)).toBeNull();
+    });
+
     it("stats an object: size, a quoted etag, lastModified", async () => {
       const before = Date.now();
       const key = `${prefix}/uploads/upl_stat`;

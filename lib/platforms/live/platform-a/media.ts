@@ -27,11 +27,9 @@ async function readAll(storageKey: string): Promise<Buffer> {
 }
 
 async function readRange(storageKey: string, start: number, endExclusive: number): Promise<Buffer> {
-  const object = await getStorage().read(storageKey, { range: { start, end: endExclusive - 1 } });
-  if (!object) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.stream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
+  const bytes = await getStorage().readBytes(storageKey, start, endExclusive);
+  if (!bytes) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
+  return bytes;
 }
 
 /** Uploads one image; answers its hash. The same bytes always get the same hash (Meta keeps one image). */
