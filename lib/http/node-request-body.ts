@@ -24,14 +24,14 @@ export function nodeRequestBody(request: Request): Readable | null {
 /**
  * The whole body of the request being served when it has already arrived with its headers (as a small
  * JSON body does), taken from the Node request's buffer at once; null when it is still arriving or the
- * Node request is not available (the caller then streams it). No stream adapter, promise or deadline
- * timer is needed for bytes that are already here: on a tool call that was a tenth of its CPU.
+ * Node request is not available (the caller then streams it). Bytes that are already here need no stream
+ * adapter, promise or deadline timer: those were about 7% of a tool call's CPU (docs/performance.md, round 5).
  */
 export function arrivedRequestBody(request: Request): Buffer | null {
   const incoming = nodeRequestBody(request) as IncomingMessage | null;
   if (!incoming) return null;
-  // A request with Content-Length is whole once that many bytes wait in its buffer (on a kept-alive
-  // connection `complete` is set only later, when the parser gets round to it); a chunked one once complete.
+  // With Content-Length, whole once that many bytes wait in the buffer (`complete` was still false at this point on
+  // kept-alive connections, with every byte buffered); a chunked body once `complete`.
   const declared = incoming.headers["content-length"];
   const whole = declared === undefined ? incoming.complete : incoming.readableLength >= Number(declared);
   if (!whole) return null;
