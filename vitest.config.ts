@@ -59,6 +59,7 @@ export const OWN_MODULE_GRAPH = [
   "tests/dashboard/mail.test.ts",
   "tests/dashboard/server-actions.test.ts",
   "tests/import/restart.test.ts",
+  "tests/jobs/inngest-event-api.test.ts",
   "tests/jobs/inngest-functions.test.ts",
   "tests/jobs/outbox.test.ts",
   "tests/ops/rolling-restart.test.ts",
