@@ -12,7 +12,7 @@
  *    reached yet, so its peak says when the collector ran rather than what the export holds.
  * The scheduled poll is off and the sandbox's call limit lifted, so the figures measure the pull path.
  */
-import { sendAdminCommand } from "@/lib/admin/socket";
+import { sendAdminCommand } from "@/lib/admin/socket-client";
 import { benchTenant, rssBytes, serverProcessIds, startBenchServer } from "./lib";
 
 const MB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import autocannon from "autocannon";
 import { buildIfStale } from "../scripts/build-if-stale.mjs";
-import { sendAdminCommand } from "@/lib/admin/socket";
+import { sendAdminCommand } from "@/lib/admin/socket-client";
 import { startPostgres } from "../tests/helpers/postgres";
 import { startServer, type TestServer } from "../tests/helpers/server";
 

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import sharp from "sharp";
-import { sendAdminCommand } from "@/lib/admin/socket";
+import { sendAdminCommand } from "@/lib/admin/socket-client";
 import { startBenchServer } from "./lib";
 
 const CREATIVES = 50;

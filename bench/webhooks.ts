@@ -15,7 +15,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { sendAdminCommand } from "@/lib/admin/socket";
+import { sendAdminCommand } from "@/lib/admin/socket-client";
 import { benchTenant, cpuSeconds, serverProcessIds, startBenchServer } from "./lib";
 
 const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);

@@ -3,7 +3,7 @@
  * JSON object; exits 0 on success, 1 with {"error":{code,message}} otherwise.
  */
 import { absolutePaths, adminErrorBody, OFFLINE_COMMANDS, parseAdminCommand, runAdminCommand, SERVER_COMMANDS } from "@/lib/admin/commands";
-import { sendAdminCommand } from "@/lib/admin/socket";
+import { sendAdminCommand } from "@/lib/admin/socket-client";
 import { disposeServices, getConfig } from "@/lib/services";
 import { ensureMigrated } from "@/lib/db/migrate-configured";
 import { currentOwner } from "@adloom/pglite-driver";

@@ -1,5 +1,5 @@
 import { test as base, expect, type Page } from "@playwright/test";
-import { sendAdminCommand } from "../../lib/admin/socket";
+import { sendAdminCommand } from "../../lib/admin/socket-client";
 
 export { expect };
 

@@ -3,15 +3,13 @@ import http from "node:http";
 import path from "node:path";
 import { getServices } from "@/lib/services";
 import { adminErrorBody, runAdminCommand } from "./commands";
+import { adminSocketPath } from "./socket-client";
 
 /**
  * The embedded database can be open in one process only. While the server owns
  * it, the operator CLI hands its command to the server over this unix socket
- * (owner-only file permissions) and the server runs it in-process.
+ * (owner-only file permissions) and the server runs it in-process. The CLI's side is ./socket-client.ts.
  */
-export function adminSocketPath(dataDir: string): string {
-  return path.join(dataDir, "admin.sock");
-}
 
 /** Serves the operator CLI on `<dataDir>/admin.sock` while the process's services live. Idempotent. */
 export async function startAdminSocket(dataDir: string): Promise<void> {
@@ -52,23 +50,4 @@ async function close(listening: Promise<http.Server>): Promise<void> {
   const socketPath = server.address();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (typeof socketPath === "string") fs.rmSync(socketPath, { force: true });
-}
-
-/** Runs a command in the server that owns the database; resolves to its JSON answer and whether it succeeded. */
-export function sendAdminCommand(dataDir: string, argv: string[]): Promise<{ ok: boolean; body: object }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ socketPath: adminSocketPath(dataDir), method: "POST", path: "/" }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        try {
-          resolve({ ok: res.statusCode === 200, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as object });
-        } catch (err) {
-          reject(err);
-        }
-      });
-    });
-    req.on("error", reject);
-    req.end(JSON.stringify({ argv }));
-  });
 }

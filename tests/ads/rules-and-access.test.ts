@@ -245,7 +245,7 @@ describe("who may do what with ads", () => {
 
 describe("sandbox advance (operator CLI)", () => {
   it("validates its flags and prints one summary per workspace, with what each platform holds", async () => {
-    const { sendAdminCommand } = await import("@/lib/admin/socket");
+    const { sendAdminCommand } = await import("@/lib/admin/socket-client");
     const { inject } = await import("vitest");
     const t = await createTenant();
     for (const hours of ["0", "1.5", "99999", "x"]) {

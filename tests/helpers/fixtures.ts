@@ -1,5 +1,5 @@
 import { inject } from "vitest";
-import { sendAdminCommand } from "@/lib/admin/socket";
+import { sendAdminCommand } from "@/lib/admin/socket-client";
 
 /** Runs an operator command against the shared server (the same path `npm run admin` takes while it runs). */
 export async function admin<T = Record<string, string>>(argv: string[], dataDir = inject("dataDir")): Promise<T> {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import { finishedUpload, uploadIds } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
-import { sendAdminCommand } from "@/lib/admin/socket";
+import { sendAdminCommand } from "@/lib/admin/socket-client";
 import { signIn } from "../dashboard/session";
 import { startServer, type TestServer } from "../helpers/server";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
