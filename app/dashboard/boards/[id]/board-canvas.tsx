@@ -167,19 +167,32 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
     queues.current.set(id, next);
   }
 
-  // Someone else's change: poll the revision (cheap) and reload the board when it moved, unless we are mid-change.
+  // Someone else's change: poll the revision (cheap) and reload the board when it moved, unless we are mid-change:
+  // a write in flight, a drag, or a move waiting to be saved (arrow keys). One poll at a time: on a slow connection a
+  // second poll would see the old revision while the first one's reload is on its way, and reload again later,
+  // between two arrow key presses, putting the card back where the server last had it.
   useEffect(() => {
     let stopped = false;
+    let polling = false;
+    const midChange = () => inFlight.current > 0 || dragging.current || moveTimers.current.size > 0;
     const timer = setInterval(async () => {
-      if (stopped || inFlight.current > 0 || dragging.current || document.hidden) return;
-      const answer = await callBoardsTool("get_board_revision", { id: boardId });
-      if (!stopped && answer.ok && answer.result.revision !== revision.current && inFlight.current === 0 && !dragging.current) await reload();
+      if (stopped || polling || midChange() || document.hidden) return;
+      polling = true;
+      try {
+        const answer = await callBoardsTool("get_board_revision", { id: boardId });
+        if (stopped || !answer.ok || answer.result.revision === revision.current || midChange()) return;
+        // A change begun while the board was on its way wins: the next poll brings the board again.
+        const page = await callBoardsTool("get_board", { id: boardId });
+        if (!stopped && page.ok && !midChange()) show(page.result);
+      } finally {
+        polling = false;
+      }
     }, POLL_MS);
     return () => {
       stopped = true;
       clearInterval(timer);
     };
-  }, [boardId, reload]);
+  }, [boardId, show]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: write and noteRevision read and write refs only, and initial.board is the first render's; none of them needs to be a dependency
   const onNodesChange = useCallback((changes: NodeChange<ItemNode>[]) => {
@@ -202,7 +215,10 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
         clearTimeout(moveTimers.current.get(change.id));
         moveTimers.current.set(
           change.id,
-          setTimeout(() => write(change.id, "move_board_item", { x: Math.round(x), y: Math.round(y) }), 150),
+          setTimeout(() => {
+            moveTimers.current.delete(change.id);
+            write(change.id, "move_board_item", { x: Math.round(x), y: Math.round(y) });
+          }, 150),
         );
       }
     }
