@@ -34,6 +34,11 @@ const CLAIM_BATCH = 256;
 const VACUUM_AFTER_RECORDED = 5000;
 /** Looks for work left by other instances (or by expired leases) this often; new events wake it at once. */
 const POLL_MS = 500;
+/**
+ * On the embedded database no other instance leaves work, and a start releases the leases a crash left: every
+ * dispatch is committed by this process, which wakes the loop. The poll is only a safety net there.
+ */
+const EMBEDDED_DATABASE_POLL_MS = 10_000;
 
 // The lease is `nextAttemptAt` of a pending dispatch (otherwise unused before the first attempt).
 const LEASABLE = `status = 'pending' AND attempts = 0 AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= $1::timestamp(3))`;
@@ -159,9 +164,10 @@ const state = defineService(
 export async function startFirstAttempts(): Promise<void> {
   const s = state();
   if (s.running) return;
-  if (getPglite()) await queryRows(RELEASE_LEASES_STATEMENT, []);
+  const embedded = getPglite() !== undefined;
+  if (embedded) await queryRows(RELEASE_LEASES_STATEMENT, []);
   s.running = true;
-  s.timer = setInterval(() => wakeFirstAttempts(), POLL_MS);
+  s.timer = setInterval(() => wakeFirstAttempts(), embedded ? EMBEDDED_DATABASE_POLL_MS : POLL_MS);
   s.timer.unref();
   wakeFirstAttempts();
 }

@@ -38,8 +38,11 @@ async function setup(responder: (attempt: number) => number, events?: string[]) 
 describe("webhook retries", () => {
   it("retries a failure once immediately, then succeeds", async () => {
     const { call, received, secret } = await setup((n) => (n === 1 ? 503 : 200));
+    const sentAt = Date.now();
     const { event } = (await call("/api/v1/webhooks/test", { method: "POST" })).body;
     const [first, second] = await until(async () => received().length >= 2 && received(), "two attempts");
+    // Woken by the emit, not found by the embedded database's 10 s safety poll (lib/webhooks/first-attempts.ts).
+    expect(first!.at - sentAt).toBeLessThan(3000);
     expect(second!.at - first!.at).toBeLessThan(900);
     expect(second!.body).toBe(first!.body);
     expect((await verifyWebhook({ body: second!.body, header: second!.headers["service-signature"], secret })).id).toBe(event.id);
@@ -63,6 +66,10 @@ describe("webhook retries", () => {
     expect(gaps[0]).toBeLessThan(900); // immediate
     expect(gaps[1]).toBeGreaterThanOrEqual(950); // 1 s
     expect(gaps[2]).toBeGreaterThanOrEqual(1950); // 2 s
+    // Each retry at its time: the runner knows when a rescheduled run is due, and does not wait for the embedded
+    // database's 10 s safety poll (lib/jobs/embedded/index.ts).
+    expect(gaps[1]).toBeLessThan(4000);
+    expect(gaps[2]).toBeLessThan(5000);
     expect(new Set(attempts.map((r) => r.body)).size).toBe(1);
     expect(attempts.every((r) => JSON.parse(r.body).id === event.id)).toBe(true);
 

@@ -16,6 +16,14 @@ export type RunnerOptions = Omit<JobRunnerOptions, "store" | "signals" | "newId"
 
 const appLogger: RunnerLogger = { info: (m) => log.info(m, { component: "jobs" }), error: (m, e) => log.error(m, { component: "jobs", err: e }) };
 
+/**
+ * How often the runner looks at the whole database on the embedded one (default: every second, for PostgreSQL, where
+ * other instances add work). The embedded database has one process, this one: every event, run and reschedule is
+ * signalled in-process, and a start releases the leases a crash left. There the full pass is only a safety net, and
+ * an idle server made three statements a second for it (half of its idle CPU, docs/performance.md).
+ */
+export const EMBEDDED_DATABASE_POLL_MS = 10_000;
+
 /** @adloom/job-runner's runner over the app's job tables (lib/jobs/embedded-store). */
 export class EmbeddedRunner extends JobRunner {
   constructor({ db, logger, ...options }: RunnerOptions) {
@@ -36,6 +44,7 @@ async function startRunner(config: Config, app: AppJobs): Promise<EmbeddedRunner
     signingKey: getEmbeddedSigningKey(config.dataDir),
     concurrency: config.jobs.concurrency,
     reclaimLeasesOnStart: config.database.kind === "pglite",
+    ...(config.database.kind === "pglite" ? { pollIntervalMs: EMBEDDED_DATABASE_POLL_MS } : {}),
   });
   await runner.start();
   return runner;
