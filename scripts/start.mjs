@@ -44,7 +44,12 @@ const httpEdge = ["--import", pathToFileURL(path.join(root, "scripts/http-edge-p
 // ~1 CPU-second per start on background threads. An 8x budget keeps start-up in the baseline compiler,
 // and what stays hot under load is still optimized (docs/testing.md, "What a server start costs").
 const v8Flags = ["--wasm-tiering-budget=100000000"];
-const server = spawn(process.execPath, [...v8Flags, ...httpEdge, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
+// AsyncLocalStorage (Next's request and work stores, our request context) on V8's continuation data instead of
+// promise hooks, which otherwise run for every promise the server makes: +25% requests per second on both a bare
+// route and `/api/v1/me` (npm run bench:api, docs/performance.md round 6). The default from Node 24; Node 22 has it
+// behind this flag, and an older Node does not know it (then it is left out).
+const nodeFlags = process.allowedNodeEnvironmentFlags.has("--experimental-async-context-frame") ? ["--experimental-async-context-frame"] : [];
+const server = spawn(process.execPath, [...nodeFlags, ...v8Flags, ...httpEdge, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
   cwd: root,
   stdio: "inherit",
   // The app handles SIGTERM/SIGINT itself (lib/server/shutdown.ts): drain requests, hand job runs back, close the database.
