@@ -62,6 +62,14 @@ export function getPglite(): PGlite | undefined {
 }
 
 /**
+ * How often a loop that looks for work other processes left polls the embedded database (the job runner's full pass,
+ * the webhook first attempts; on PostgreSQL they poll every second or faster). Only this process writes that database:
+ * it signals its own events, runs and reschedules in-process, and a start releases the leases a crash left, so the
+ * poll is a safety net. Every second it was half of an idle server's CPU (docs/testing.md, "What an idle server costs").
+ */
+export const EMBEDDED_DATABASE_POLL_MS = 10_000;
+
+/**
  * Rows of one parameterized query, straight through the driver Prisma itself uses
  * (same connection or pool). For the few hot paths where the ORM's per-query cost
  * dominates; read timestamps as epoch milliseconds, since the two drivers parse

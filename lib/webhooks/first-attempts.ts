@@ -1,5 +1,5 @@
 import { defineService } from "@/lib/services";
-import { getPglite, inTransaction, queryRows } from "@/lib/db/client";
+import { EMBEDDED_DATABASE_POLL_MS, getPglite, inTransaction, queryRows } from "@/lib/db/client";
 import { sqlTime } from "@/lib/db/sql-time";
 import { enqueueInTransaction } from "@/lib/jobs/outbox";
 import { log } from "@/lib/log";
@@ -32,13 +32,11 @@ const CLAIM_BATCH = 256;
  * table. After this many recorded first attempts the process vacuums and analyzes the table.
  */
 const VACUUM_AFTER_RECORDED = 5000;
-/** Looks for work left by other instances (or by expired leases) this often; new events wake it at once. */
-const POLL_MS = 500;
 /**
- * On the embedded database no other instance leaves work, and a start releases the leases a crash left: every
- * dispatch is committed by this process, which wakes the loop. The poll is only a safety net there.
+ * Looks for work left by other instances (or by expired leases) this often; new events wake it at once. On the
+ * embedded database every EMBEDDED_DATABASE_POLL_MS instead: no other instance writes it.
  */
-const EMBEDDED_DATABASE_POLL_MS = 10_000;
+const POLL_MS = 500;
 
 // The lease is `nextAttemptAt` of a pending dispatch (otherwise unused before the first attempt).
 const LEASABLE = `status = 'pending' AND attempts = 0 AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= $1::timestamp(3))`;

@@ -1,7 +1,7 @@
 import { EmbeddedRunner as JobRunner, type RunnerLogger, type RunnerOptions as JobRunnerOptions } from "@adloom/job-runner";
 import type { Config } from "@/lib/config";
 import { getServices } from "@/lib/services";
-import { getDb, type Db } from "@/lib/db/client";
+import { EMBEDDED_DATABASE_POLL_MS, getDb, type Db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { recordJobRunEnded } from "@/lib/observability/metrics";
@@ -15,14 +15,6 @@ export { queueDepth } from "../embedded-store";
 export type RunnerOptions = Omit<JobRunnerOptions, "store" | "signals" | "newId" | "logger" | "onRunEnded"> & { db: Db; logger?: RunnerLogger };
 
 const appLogger: RunnerLogger = { info: (m) => log.info(m, { component: "jobs" }), error: (m, e) => log.error(m, { component: "jobs", err: e }) };
-
-/**
- * How often the runner looks at the whole database on the embedded one (default: every second, for PostgreSQL, where
- * other instances add work). The embedded database has one process, this one: every event, run and reschedule is
- * signalled in-process, and a start releases the leases a crash left. There the full pass is only a safety net, and
- * an idle server made three statements a second for it (half of its idle CPU, docs/performance.md).
- */
-export const EMBEDDED_DATABASE_POLL_MS = 10_000;
 
 /** @adloom/job-runner's runner over the app's job tables (lib/jobs/embedded-store). */
 export class EmbeddedRunner extends JobRunner {
