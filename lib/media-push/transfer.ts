@@ -3,9 +3,9 @@ import type { AdAccount, MediaPush } from "@/lib/generated/prisma/client";
 import type { MediaKind } from "@/lib/generated/prisma/enums";
 import { log } from "@/lib/log";
 import { adapterFor, PlatformError, platformWaitSeconds, type PlatformAdapter } from "@/lib/platforms";
+import { storedMediaBytes } from "@/lib/platforms/stored-media";
 import type { ChunkedMediaUploads, MediaProcessing } from "@/lib/platforms/types";
 import { getConfig } from "@/lib/services";
-import { getStorage } from "@/lib/storage";
 
 /** What one transfer attempt came to; plain JSON so a job step can memoize it. */
 export type TransferOutcome =
@@ -117,7 +117,7 @@ async function pushInChunks(push: MediaPush, account: AdAccount, api: ChunkedMed
   for (let chunk = row.chunksDone; chunk < row.chunksTotal; chunk++) {
     const offset = chunk * row.chunkSizeBytes;
     const end = Math.min(row.sizeBytes, offset + row.chunkSizeBytes);
-    const bytes = await readRange(row.storageKey, offset, end);
+    const bytes = await storedMediaBytes(row.storageKey, { start: offset, end });
     const { nextOffset } = await api.uploadChunk({ account, sessionId, offset, bytes });
     if (nextOffset < end) {
       throw new PlatformError("upstream_error", `${row.platform} acknowledged ${nextOffset} bytes after the chunk ending at ${end}`, { retryable: true });
@@ -127,15 +127,6 @@ async function pushInChunks(push: MediaPush, account: AdAccount, api: ChunkedMed
   const { externalId } = await api.finishMediaUpload({ account, sessionId, fileName: row.fileName, kind: row.kind, uploadId: row.uploadId ?? row.id });
   await db.mediaPush.updateMany({ where: { id: row.id, jobRun: run.jobRun, state: "transferring" }, data: { state: "processing", externalId } });
   return { ok: true, state: "processing", externalId, pushId: row.id };
-}
-
-/** Bytes [start, end) of the stored file. */
-async function readRange(storageKey: string, start: number, end: number): Promise<Buffer> {
-  const bytes = await getStorage().readBytes(storageKey, start, end);
-  if (!bytes) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
-  if (bytes.length !== end - start)
-    throw new PlatformError("upstream_error", `media storage returned ${bytes.length} of ${end - start} bytes`, { retryable: true });
-  return bytes;
 }
 
 /** Asks the platform whether it finished processing the pushed media; records ready or failed (with the platform's reason). */

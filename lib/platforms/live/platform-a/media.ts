@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { getStorage } from "@/lib/storage";
 import { type MediaKind, type MediaProcessing, PlatformError, type PushRequest } from "../../types";
+import { storedMediaBytes } from "../../stored-media";
 import { GraphCallError, graphGet, graphPost, graphPostFile } from "./graph";
 
 /**
@@ -18,23 +18,9 @@ import { GraphCallError, graphGet, graphPost, graphPostFile } from "./graph";
  * which record each acknowledged chunk, so a push cut short resumes the same Meta session.
  */
 
-async function readAll(storageKey: string): Promise<Buffer> {
-  const object = await getStorage().read(storageKey);
-  if (!object) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.stream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-async function readRange(storageKey: string, start: number, endExclusive: number): Promise<Buffer> {
-  const bytes = await getStorage().readBytes(storageKey, start, endExclusive);
-  if (!bytes) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
-  return bytes;
-}
-
 /** Uploads one image; answers its hash. The same bytes always get the same hash (Meta keeps one image). */
 export async function uploadImage(accountId: string, token: string, file: { name: string; storageKey: string; sizeBytes: number }): Promise<string> {
-  const bytes = await readAll(file.storageKey);
+  const bytes = await storedMediaBytes(file.storageKey);
   if (bytes.length !== file.sizeBytes) {
     throw new PlatformError("upstream_error", `read ${bytes.length} of ${file.sizeBytes} bytes from storage; the file is incomplete`, { retryable: true });
   }
@@ -67,7 +53,7 @@ export async function startVideoUpload(accountId: string, token: string, fileSiz
 
 /** Sends the range Meta asked for; answers the session with the next range. */
 export async function transferVideoChunk(accountId: string, token: string, session: VideoSession, storageKey: string): Promise<VideoSession> {
-  const bytes = await readRange(storageKey, session.startOffset, session.endOffset);
+  const bytes = await storedMediaBytes(storageKey, { start: session.startOffset, end: session.endOffset });
   if (bytes.length !== session.endOffset - session.startOffset) {
     throw new PlatformError("upstream_error", `read ${bytes.length} bytes of a ${session.endOffset - session.startOffset}-byte chunk from storage`, {
       retryable: true,

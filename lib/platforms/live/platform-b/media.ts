@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { getStorage } from "@/lib/storage";
 import { PlatformError, type MediaKind, type MediaProcessing, type PushRequest } from "../../types";
+import { storedMediaBytes } from "../../stored-media";
 import { getData, id, pageInfo, postForm, postJson, refusalCode } from "./client";
 
 /**
@@ -24,14 +24,6 @@ import { getData, id, pageInfo, postForm, postJson, refusalCode } from "./client
 export const CHUNKED_VIDEO_THRESHOLD_BYTES = Number(process.env.PLATFORM_B_CHUNK_THRESHOLD_BYTES || 20 * 1024 * 1024);
 const VIDEO_READY_TIMEOUT_MS = 120_000;
 
-async function readAll(storageKey: string, range?: { start: number; end: number }): Promise<Buffer> {
-  const object = await getStorage().read(storageKey, range ? { range } : undefined);
-  if (!object) throw new PlatformError("invalid_input", "The file to push is no longer in media storage", { retryable: false });
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.stream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
 const md5 = (bytes: Buffer) => createHash("md5").update(bytes).digest("hex");
 
 /** The library's file name: the upload id keeps it unique per advertiser (TikTok refuses duplicate video names). */
@@ -47,7 +39,7 @@ function fileForm(fields: Record<string, string>, fileField: string, bytes: Buff
 }
 
 export async function uploadImage(token: string, advertiserId: string, request: PushRequest): Promise<string> {
-  const bytes = await readAll(request.storageKey);
+  const bytes = await storedMediaBytes(request.storageKey);
   const upload = postForm(
     token,
     "file/image/ad/upload/",
@@ -104,7 +96,7 @@ async function findUploadedImage(token: string, advertiserId: string, fileName: 
 const uploadedVideos = z.array(z.object({ video_id: id })).min(1);
 
 export async function uploadSmallVideo(token: string, advertiserId: string, request: PushRequest): Promise<string> {
-  const bytes = await readAll(request.storageKey);
+  const bytes = await storedMediaBytes(request.storageKey);
   const [video] = await postForm(
     token,
     "file/video/ad/upload/",
@@ -142,12 +134,7 @@ export async function startChunkUpload(token: string, advertiserId: string, requ
 /** Sends the chunk TikTok asked for; answers the next range it wants. */
 export async function transferChunk(token: string, advertiserId: string, request: PushRequest, session: ChunkSession): Promise<ChunkSession> {
   const end = Math.min(session.endOffset, request.sizeBytes);
-  const bytes = await readAll(request.storageKey, { start: session.startOffset, end: end - 1 });
-  if (bytes.length !== end - session.startOffset) {
-    throw new PlatformError("upstream_error", `platform_b: storage gave ${bytes.length} of ${end - session.startOffset} bytes of the chunk`, {
-      retryable: true,
-    });
-  }
+  const bytes = await storedMediaBytes(request.storageKey, { start: session.startOffset, end });
   const data = await postForm(
     token,
     "file/transfer/upload/",
