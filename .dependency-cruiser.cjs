@@ -44,10 +44,14 @@ module.exports = {
       name: "packages-through-public-api",
       comment:
         "Platform packages (packages/pglite-driver, packages/job-runner) are reached only through their public API (the package's " +
-        'index, its package.json "exports"): import "@adloom/pglite-driver" or "@adloom/job-runner", never a file inside it.',
+        'index, its package.json "exports"): import "@adloom/pglite-driver" (or its "./lock", which the operator CLI loads ' +
+        'without the database) or "@adloom/job-runner", never another file inside it.',
       severity: "error",
       from: { pathNot: "^packages/(pglite-driver|job-runner)/" },
-      to: { path: "^packages/(pglite-driver|job-runner)/src/", pathNot: "^packages/(pglite-driver|job-runner)/src/index\\.ts$" },
+      to: {
+        path: "^packages/(pglite-driver|job-runner)/src/",
+        pathNot: "^packages/(pglite-driver|job-runner)/src/index\\.ts$|^packages/pglite-driver/src/pglite-lock\\.ts$",
+      },
     },
     {
       name: "packages-not-app",

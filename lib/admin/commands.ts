@@ -1,4 +1,3 @@
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { getDb } from "@/lib/db/client";
@@ -10,6 +9,7 @@ import { addMember } from "@/lib/team/members";
 import { resetPassword } from "@/lib/session/accounts";
 import { listOutbox } from "@/lib/mail/send-mail";
 import { seedLibrary } from "./seed-library";
+import { commandName } from "./cli-dispatch";
 import { connectAdAccount, disconnectAdAccount, listConnections } from "@/lib/ad-accounts/connections";
 import { resealAllCredentials } from "@/lib/platforms";
 import { resealStorageCredentials } from "@/lib/import/credentials";
@@ -370,7 +370,7 @@ function email(value: string): string {
 
 /** Parses argv (e.g. ["workspace","create","--name","X"]) without running anything. */
 export function parseAdminCommand(argv: string[]): { name: string; flags: Flags } {
-  const name = argv.slice(0, 2).join(" ");
+  const name = commandName(argv);
   const command = COMMANDS[name];
   if (!command) throw badRequest(`Unknown command "${name}". ${ADMIN_USAGE}`);
   try {
@@ -384,17 +384,6 @@ export function parseAdminCommand(argv: string[]): { name: string; flags: Flags 
   } catch (err) {
     throw badRequest(`${(err as Error).message}. ${ADMIN_USAGE}`);
   }
-}
-
-/** Commands that must run in the CLI's own process with the database closed (never handed to a running server). */
-export const OFFLINE_COMMANDS = new Set(["backup restore"]);
-
-/** Commands about the running server itself: always handed to it over its socket, on either database. */
-export const SERVER_COMMANDS = new Set(["server memory"]);
-
-/** File flags are paths relative to where the operator typed the command: made absolute before a server runs them. */
-export function absolutePaths(argv: string[], cwd: string): string[] {
-  return argv.map((arg, i) => (i > 0 && (argv[i - 1] === "--out" || argv[i - 1] === "--from") ? path.resolve(cwd, arg) : arg));
 }
 
 export async function runAdminCommand(argv: string[]): Promise<object> {

@@ -27,3 +27,14 @@ export function sendAdminCommand(dataDir: string, argv: string[]): Promise<{ ok:
     req.end(JSON.stringify({ argv }));
   });
 }
+
+/** As sendAdminCommand, but a missing socket is an answer: no server runs on that data directory. */
+export async function handToServer(dataDir: string, argv: string[]): Promise<{ ok: boolean; body: object }> {
+  return sendAdminCommand(dataDir, argv).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== "ENOENT" && err.code !== "ECONNREFUSED") throw err;
+    return {
+      ok: false,
+      body: { error: { code: "not_found", message: `No server is running on ${dataDir} (its admin socket is missing); start it first` } },
+    };
+  });
+}

@@ -36,7 +36,7 @@ const FORBIDDEN: [rule: string, from: string, to: string][] = [
   ["dashboard-through-catalog", "app/dashboard/library/actions.ts", "lib/folders/library-folders.ts"],
   ["dashboard-through-catalog", "app/dashboard/settings/team/page.tsx", "lib/db/client.ts"],
   ["dashboard-through-catalog", "components/review/status-badge.tsx", "lib/review/status.ts"],
-  ["packages-through-public-api", "lib/db/client.ts", "packages/pglite-driver/src/pglite-lock.ts"],
+  ["packages-through-public-api", "lib/db/client.ts", "packages/pglite-driver/src/pglite-internals.ts"],
   ["packages-not-app", "packages/pglite-driver/src/index.ts", "lib/services.ts"],
   ["packages-through-public-api", "lib/server/start-services.ts", "packages/job-runner/src/runner.ts"],
   ["packages-not-app", "packages/job-runner/src/runner.ts", "lib/db/client.ts"],
