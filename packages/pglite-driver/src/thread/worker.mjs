@@ -1,8 +1,13 @@
 // The embedded database's own thread (see ./client.ts): runs PGlite and executes the wire-protocol
 // messages the main thread sends, one at a time and in order, answering with the raw response bytes.
+import fs from "node:fs";
+import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 
+// PGlite runs initdb exactly when PG_VERSION is missing. A thread that created the cluster only says so and closes
+// it: the main thread replaces it with one that opens the cluster, without initdb's memory (./client.ts).
+const creating = !fs.existsSync(path.join(workerData.dataDir, "PG_VERSION"));
 const db = new PGlite(workerData.dataDir);
 // Requests run strictly one after another (a failed start answers each of them with its error).
 let queue = db.waitReady.catch(() => undefined);
@@ -46,7 +51,13 @@ parentPort.on("message", (request) => {
   );
 });
 
-db.waitReady.then(
-  () => parentPort.postMessage({ ready: true }),
-  (err) => parentPort.postMessage({ ready: false, error: { message: err?.message ?? String(err) } }),
-);
+db.waitReady
+  .then(async () => {
+    if (!creating) return { ready: true };
+    await db.close();
+    return { ready: false, created: true };
+  })
+  .then(
+    (answer) => parentPort.postMessage(answer),
+    (err) => parentPort.postMessage({ ready: false, error: { message: err?.message ?? String(err) } }),
+  );
