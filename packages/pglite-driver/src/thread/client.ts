@@ -45,7 +45,7 @@ export class ThreadedPGlite extends BasePGlite {
         // A new data directory: the thread created the cluster, closed it and is replaced. PGlite creates a cluster by
         // running initdb as a second WebAssembly instance, whose memory stays until this thread's V8 collects it, and
         // a thread that allocates as little JavaScript as this one may never do so. A server's first start (`npm start`
-        // on an empty DATA_DIR) went from 653–663 to 569–580 MB of RSS, for about a second more; 915 on Node 20.
+        // on an empty DATA_DIR) went from 653–663 to 569–580 MB of RSS (on Node 20, 915 to 540), for a second more.
         if (answer.created) {
           await this.retire(this.worker);
           this.worker = this.startThread(dataDir);
