@@ -3,8 +3,8 @@
  * JSON object; exits 0 on success, 1 with {"error":{code,message}} otherwise.
  * A command for a running server has usually been handed over already by scripts/admin-handoff.ts.
  */
-import { adminErrorBody, parseAdminCommand, runAdminCommand } from "@/lib/admin/commands";
-import { operatorArgv, printAnswer, whereToRun } from "@/lib/admin/cli-dispatch";
+import { parseAdminCommand, runAdminCommand } from "@/lib/admin/commands";
+import { adminErrorBody, operatorArgv, printAnswer, whereToRun } from "@/lib/admin/cli-dispatch";
 import { handToServer } from "@/lib/admin/socket-client";
 import { disposeServices, getConfig } from "@/lib/services";
 import { ensureMigrated } from "@/lib/db/migrate-configured";

@@ -44,7 +44,7 @@ describe("where an operator command runs", () => {
     expect(whereToRun(["server", "memory"], pglite)).toBe("server");
   });
 
-  it("the CLI's first stage loads none of the app: only this folder's dispatch, the configuration and the lock", async () => {
+  it("the CLI's first stage loads none of the app: only this folder's dispatch, the configuration, errors and the lock", async () => {
     const result = await esbuild.build({
       entryPoints: [path.join(root, "scripts/admin-handoff.ts")],
       absWorkingDir: root,
@@ -61,6 +61,7 @@ describe("where an operator command runs", () => {
       "lib/admin/cli-dispatch.ts",
       "lib/admin/socket-client.ts",
       "lib/config.ts",
+      "lib/errors.ts",
       "lib/http-edge-defaults.mjs",
       "packages/pglite-driver/src/pglite-lock.ts",
       "scripts/admin-handoff.ts",

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { currentOwner } from "@adloom/pglite-driver/lock";
 import type { Config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 
 /**
  * Where an operator command runs, decided without loading the app: the CLI's first stage (scripts/admin-handoff.ts)
@@ -42,6 +43,12 @@ export function whereToRun(argv: string[], config: Config): "server" | "offline"
   if (SERVER_COMMANDS.has(name)) return "server";
   const owner = config.database.kind === "pglite" ? currentOwner(config.database.dir) : null;
   return owner !== null && owner !== process.pid ? "server" : "here";
+}
+
+/** The JSON the CLI prints for a failure: AppErrors as they are, anything else as internal_error. */
+export function adminErrorBody(err: unknown): { error: { code: string; message: string } } {
+  if (err instanceof AppError) return err.toBody();
+  return { error: { code: "internal_error", message: err instanceof Error ? err.message : String(err) } };
 }
 
 /** Prints the CLI's one JSON answer and ends the process: 0 on success, 1 otherwise. */

@@ -390,9 +390,3 @@ export async function runAdminCommand(argv: string[]): Promise<object> {
   const { name, flags } = parseAdminCommand(argv);
   return COMMANDS[name]!.run(flags);
 }
-
-/** The JSON the CLI prints for a failure: AppErrors as they are, anything else as internal_error. */
-export function adminErrorBody(err: unknown): { error: { code: string; message: string } } {
-  if (err instanceof AppError) return err.toBody();
-  return { error: { code: "internal_error", message: err instanceof Error ? err.message : String(err) } };
-}

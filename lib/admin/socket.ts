@@ -2,7 +2,8 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { getServices } from "@/lib/services";
-import { adminErrorBody, runAdminCommand } from "./commands";
+import { adminErrorBody } from "./cli-dispatch";
+import { runAdminCommand } from "./commands";
 import { adminSocketPath } from "./socket-client";
 
 /**
