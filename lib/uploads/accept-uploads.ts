@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Principal } from "@/lib/auth/principal";
@@ -50,6 +51,9 @@ export interface AcceptedUploads {
   uploads: { id: string; status: "processing" }[];
 }
 
+/** Files whose writes may still be finishing while the next one streams in (each holds at most its write buffer). */
+const FILES_FINISHING_AT_ONCE = 4;
+
 /** Stored in request order: the response lists uploads in this order. */
 interface StoredFile {
   id: string;
@@ -68,7 +72,9 @@ interface StoredFile {
 export async function acceptUploads(principal: Principal, input: AcceptUploadsInput): Promise<AcceptedUploads> {
   const storage = getStorage();
   const written: string[] = [];
-  const files: StoredFile[] = [];
+  /** In request order; a file's write may still be finishing (closed, renamed into place) while the next one streams. */
+  const storing: Promise<StoredFile>[] = [];
+  let files: StoredFile[] = [];
   let wake: () => Promise<void> = async () => undefined;
   const checked: { platform?: PlatformName; folderId?: string; versionOf?: VersionTarget } = {};
   const seenFields = new Set<string>();
@@ -100,9 +106,17 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
     // pipeline, not pipe: a part cut short (malformed body, stalled client) must fail the inspector and so the write.
     void pipeline(file.stream, inspector).catch(() => undefined);
     written.push(storageKey);
-    const { sizeBytes } = await storage.put(storageKey, inspector, { contentType: declaredType });
-    const format = inspector.format!;
-    files.push({ id, fileName, kind: format.kind, contentType: format.contentType, sizeBytes, storageKey });
+    const stored = storage.put(storageKey, inspector, { contentType: declaredType }).then(({ sizeBytes }): StoredFile => {
+      const format = inspector.format!;
+      return { id, fileName, kind: format.kind, contentType: format.contentType, sizeBytes, storageKey };
+    });
+    stored.catch(() => undefined); // surfaces through Promise.all below
+    storing.push(stored);
+    // Once storage has taken the file's last byte, the next file may stream in while this one is closed and
+    // renamed into place: each of those is a round trip to the file system's threads, and with 25 files
+    // in a request they added up to a large share of its time whenever other work kept those threads busy.
+    await Promise.race([once(inspector, "end"), stored]);
+    await storing.at(-1 - FILES_FINISHING_AT_ONCE);
   };
 
   try {
@@ -111,6 +125,7 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
       await storeFile(file);
     }
     await checkNewFields();
+    files = await Promise.all(storing);
     if (files.length === 0) throw badRequest("No files: send one or more parts named files");
     const target = checked.versionOf;
     if (target) requireOneFileOfKind(target, files);
@@ -137,6 +152,7 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
       return enqueueUploadJobs(tx, principal.workspaceId, jobs);
     });
   } catch (err) {
+    await Promise.allSettled(storing); // no write may land after its file was discarded
     await discardStoredFiles(written, "uploads not recorded");
     throw err;
   }

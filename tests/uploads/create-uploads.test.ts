@@ -102,15 +102,26 @@ describe("POST /api/v1/uploads", () => {
     await expectRejected(parts, /at most 25/);
   });
 
-  it("accepts exactly 25 files", async () => {
+  it("accepts exactly 25 files, answering and recording each in request order", async () => {
     const tenant = await createTenant();
     const png = await makeImage("png");
+    // Sizes from 3 MB down to the bare image: a file's write can still be finishing while the next, smaller one
+    // streams in and finishes first; the answer and the records must keep the request's order all the same.
+    const sizeOf = (i: number) => (i % 5 === 0 ? 3 * MB - i * 1024 : png.length + (25 - i) * 512);
     const res = await postUploads(
       tenant.key,
-      Array.from({ length: 25 }, (_, i) => filePart(`f${i}.png`, "image/png", png)),
+      Array.from({ length: 25 }, (_, i) => filePart(`f${i}.png`, "image/png", paddedStream(png, sizeOf(i)))),
     );
     expect(res.status).toBe(201);
     expect(res.body.uploads).toHaveLength(25);
+    const listed = await api(tenant.key)("/api/v1/uploads?limit=25");
+    const byId = new Map(listed.body.uploads.map((u: { id: string }) => [u.id, u]));
+    const ids = res.body.uploads.map((u: { id: string }) => u.id);
+    expect(ids.map((id: string) => byId.get(id))).toEqual(
+      Array.from({ length: 25 }, (_, i) => expect.objectContaining({ fileName: `f${i}.png`, sizeBytes: sizeOf(i) })),
+    );
+    const stored = storedOriginals(tenant.workspaceId).map((f) => fs.statSync(f).size);
+    expect(stored.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => sizeOf(i)).sort((a, b) => a - b));
   });
 
   it("rejects an image over 30 MB while streaming, naming the file and the limit", async () => {
