@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db/client";
+import { getDb, sqlOf } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { withImageWork } from "@/lib/creatives/image-work";
 import { notifyImportFinished } from "@/lib/notifications/sources";
@@ -86,7 +86,7 @@ export async function startRunUploads(runId: string): Promise<number> {
   if (!ids.length) return 0;
   const wake = await db.$transaction((tx) =>
     enqueueUploadJobs(
-      tx,
+      sqlOf(tx),
       run.workspaceId,
       ids.map((id) => ({ id, jobRun: 1 })),
     ),

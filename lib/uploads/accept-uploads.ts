@@ -4,11 +4,11 @@ import { pipeline } from "node:stream/promises";
 import type { Principal } from "@/lib/auth/principal";
 import { authorize } from "@/lib/auth/authorize";
 import { findVisibleCreative } from "@/lib/creatives/list-creatives";
-import { getDb, sqlOf } from "@/lib/db/client";
+import { getDb, inTransaction, type SqlClient } from "@/lib/db/client";
+import { sqlTime } from "@/lib/db/sql-time";
 import { badRequest } from "@/lib/errors";
 import { canUseFolder } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueInTransaction } from "@/lib/jobs/outbox";
 import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
 import { MediaInspector } from "./inspect-media-stream";
@@ -53,6 +53,18 @@ export interface AcceptedUploads {
 
 /** Files whose writes may still be finishing while the next one streams in (each holds at most its write buffer). */
 const FILES_FINISHING_AT_ONCE = 4;
+
+/**
+ * A request's uploads, one statement for all of them, in request order: through the driver, not the ORM, as
+ * the ORM spent 4 ms building the insert of 25 rows, half the request's transaction (docs/performance.md).
+ */
+const INSERT_UPLOADS = `
+  INSERT INTO uploads (id, "workspaceId", "folderId", "versionOfCreativeId", "createdById", "fileName", kind, "contentType",
+    "sizeBytes", "storageKey", platform, "createdAt", "updatedAt")
+  SELECT u->>'id', $2::text, $3::text, $4::text, $5::text, u->>'fileName', (u->>'kind')::"MediaKind", u->>'contentType',
+    (u->>'sizeBytes')::int, u->>'storageKey', $6::"Platform", $7::timestamp(3), $7::timestamp(3)
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(u, ord)
+  ORDER BY ord`;
 
 /** Stored in request order: the response lists uploads in this order. */
 interface StoredFile {
@@ -133,22 +145,17 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
       throw badRequest("folderId is required: your access is limited to specific folders");
     }
     const jobs = files.map((f) => ({ id: f.id, jobRun: 1, versionOf: target?.id ?? null }));
-    wake = await getDb().$transaction(async (tx) => {
-      await tx.upload.createMany({
-        data: files.map((f) => ({
-          id: f.id,
-          workspaceId: principal.workspaceId,
-          folderId: target ? target.folderId : (checked.folderId ?? null),
-          versionOfCreativeId: target?.id ?? null,
-          createdById: principal.userId,
-          fileName: f.fileName,
-          kind: f.kind,
-          contentType: f.contentType,
-          sizeBytes: f.sizeBytes,
-          storageKey: f.storageKey,
-          platform: checked.platform ?? "platform_a",
-        })),
-      });
+    const now = sqlTime(new Date());
+    wake = await inTransaction(async (tx) => {
+      await tx.queryRows(INSERT_UPLOADS, [
+        JSON.stringify(files),
+        principal.workspaceId,
+        target ? target.folderId : (checked.folderId ?? null),
+        target?.id ?? null,
+        principal.userId,
+        checked.platform ?? "platform_a",
+        now,
+      ]);
       return enqueueUploadJobs(tx, principal.workspaceId, jobs);
     });
   } catch (err) {
@@ -177,9 +184,9 @@ export interface UploadJobStart {
  * upload is never left "processing" with no job, even when the process dies right after the commit.
  * Pass what it returns to `afterUploadJobsEnqueued` once the transaction has committed.
  */
-export function enqueueUploadJobs(tx: Prisma.TransactionClient, workspaceId: string, uploads: UploadJobStart[]): Promise<() => Promise<void>> {
+export function enqueueUploadJobs(tx: SqlClient, workspaceId: string, uploads: UploadJobStart[]): Promise<() => Promise<void>> {
   return enqueueInTransaction(
-    sqlOf(tx),
+    tx,
     uploads.map((u) => ({
       name: u.versionOf ? UPLOAD_VERSION_REQUESTED_EVENT : UPLOAD_REQUESTED_EVENT,
       id: `${u.id}-run-${u.jobRun}`,

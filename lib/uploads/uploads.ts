@@ -1,5 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
-import { getDb } from "@/lib/db/client";
+import { getDb, sqlOf } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/errors";
 import { folderScope } from "@/lib/folders/access";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
@@ -47,7 +47,7 @@ export async function retryUpload(principal: Principal, input: { id: string }): 
       where: { id: input.id, workspaceId: principal.workspaceId },
       select: { jobRun: true, versionOfCreativeId: true },
     });
-    return enqueueUploadJobs(tx, principal.workspaceId, [{ id: input.id, jobRun: row.jobRun, versionOf: row.versionOfCreativeId }]);
+    return enqueueUploadJobs(sqlOf(tx), principal.workspaceId, [{ id: input.id, jobRun: row.jobRun, versionOf: row.versionOfCreativeId }]);
   });
   await afterUploadJobsEnqueued(wake, principal.workspaceId, [input.id]);
   return { upload: { id: input.id, status: "processing" } };
