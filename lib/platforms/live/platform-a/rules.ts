@@ -4,7 +4,7 @@ import type { PlatformRules } from "../../rule-checks";
  * What Meta's Marketing API accepts (platform_a): its names, budget minimums (USD-class currencies,
  * impressions billing), media and text limits. The domain checks ads against these before anything is
  * sent, and the live adapter refuses a write that breaks them without calling Meta. The sandbox keeps
- * its own copy (sandbox-ads/rules.ts); tests/platforms/contract.test.ts fails when the two differ.
+ * its own copy (lib/platforms/sandbox/rules.ts); tests/platforms/contract.test.ts fails when the two differ.
  */
 export const PLATFORM_A_RULES: PlatformRules = {
   adSetNoun: "ad set",

@@ -3,7 +3,7 @@ import type { PlatformRules } from "../../rule-checks";
 /**
  * What TikTok's API for Business accepts (platform_b): its names, budget minimums, media and text
  * limits. The domain checks ads against these before anything is sent, and the live adapter refuses a
- * write that breaks them without calling TikTok. The sandbox keeps its own copy (sandbox-ads/rules.ts);
+ * write that breaks them without calling TikTok. The sandbox keeps its own copy (lib/platforms/sandbox/rules.ts);
  * tests/platforms/contract.test.ts fails when the two differ.
  */
 export const PLATFORM_B_RULES: PlatformRules = {
