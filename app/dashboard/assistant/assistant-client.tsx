@@ -1,6 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { TextArea } from "@/components/ui/field";
 import { Alert, Card } from "@/components/ui/misc";
@@ -53,8 +53,11 @@ export function AssistantChat({ connected }: { connected: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const busy = streaming !== null;
+  /** The latest ask: an earlier one that is still closing its stream must not clear this one's progress. */
+  const latestAsk = useRef(0);
 
   async function ask(history: Turn[], confirmed?: Pending) {
+    const askId = ++latestAsk.current;
     setError(null);
     setPending(null);
     setStreaming("");
@@ -82,13 +85,18 @@ export function AssistantChat({ connected }: { connected: boolean }) {
             { role: "assistant", content: reply || (waiting ? `I would like to run ${waiting.name}.` : "(no answer)"), credits: cost.credits, toolRuns },
           ]);
           setPending(waiting);
+          // In the same render as the answer's turn, so the answer never shows twice (streamed and final).
+          setStreaming(null);
+          setStatus("");
         }
       }
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
-      setStreaming(null);
-      setStatus("");
+      if (latestAsk.current === askId) {
+        setStreaming(null);
+        setStatus("");
+      }
       router.refresh();
     }
   }
