@@ -55,3 +55,38 @@ test("the Assistant answers from the workspace's data, asks before a destructive
   await page.goto("/dashboard/settings/plan");
   await expect(page.getByTestId("plan-credits")).toHaveText(balance);
 });
+
+test("a finished answer shows once, even while its response is still closing", async ({ page }) => {
+  // The browser sees the answer's last line at once but the response's end 5 s later (as over a slow network):
+  // the streamed text must give way to the answer's turn on that line, not on the end.
+  await page.addInitScript(() => {
+    const fetchAsSent = window.fetch.bind(window);
+    window.fetch = async (input, init) => {
+      const response = await fetchAsSent(input, init);
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      if (!url.includes("/dashboard/assistant/stream") || !response.body) return response;
+      const reader = response.body.getReader();
+      const heldOpen = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (!done) return controller.enqueue(value);
+          await new Promise((resolve) => setTimeout(resolve, 5_000));
+          controller.close();
+        },
+      });
+      return new Response(heldOpen, { status: response.status, headers: response.headers });
+    };
+  });
+  await signUp(page, { workspace: "Assistant Closing" });
+  await switchToPro(page);
+  await page.goto("/dashboard/assistant");
+  const conversation = page.getByRole("list", { name: "Conversation" });
+  await page.getByLabel("Message").fill("What is in my library?");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(conversation.getByTestId("answer-cost")).toBeVisible();
+  await expect(conversation.getByTestId("streaming-answer")).toHaveCount(0, { timeout: 2_000 });
+  await expect(conversation.getByText("I looked that up: your library has 0 creatives.")).toHaveCount(1, { timeout: 2_000 });
+  // Done means done: the next question can be sent while the old response is still closing.
+  await page.getByLabel("Message").fill("And the ads?");
+  await expect(page.getByRole("button", { name: "Send" })).toBeEnabled({ timeout: 2_000 });
+});
