@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { getDb } from "@/lib/db/client";
+import { getDb, sqlOf } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { MediaFormat } from "@/lib/platforms/media-signature";
 import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
+import { recordUploads } from "@/lib/uploads/accept-uploads";
 import { safeFileName } from "@/lib/uploads/file-name";
 import { MediaInspector } from "@/lib/uploads/inspect-media-stream";
 import { settleRun } from "./runs";
@@ -82,22 +83,11 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
   }
 
   // The upload's job starts once the whole run has arrived (lib/import/finish-run.ts): until then it waits "processing".
-  await db.$transaction([
-    db.upload.create({
-      data: {
-        id: uploadId,
-        workspaceId: item.workspaceId,
-        folderId: run.folderId,
-        createdById: run.createdById,
-        fileName,
-        kind: stored.format.kind,
-        contentType: stored.format.contentType,
-        sizeBytes: stored.sizeBytes,
-        storageKey,
-        platform: run.platform,
-      },
-    }),
-    db.importItem.update({
+  await db.$transaction(async (tx) => {
+    const owner = { workspaceId: item.workspaceId, folderId: run.folderId, versionOf: null, createdById: run.createdById, platform: run.platform };
+    const { kind, contentType } = stored.format;
+    await recordUploads(sqlOf(tx), owner, [{ id: uploadId, fileName, kind, contentType, sizeBytes: stored.sizeBytes, storageKey }]);
+    await tx.importItem.update({
       where: { id: item.id },
       data: {
         status: "imported",
@@ -106,8 +96,8 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
         sizeBytes: BigInt(stored.sizeBytes),
         finishedAt: new Date(),
       },
-    }),
-  ]);
+    });
+  });
   return { status: "imported", uploadId };
 }
 

@@ -55,8 +55,8 @@ export interface AcceptedUploads {
 const FILES_FINISHING_AT_ONCE = 4;
 
 /**
- * A request's uploads, one statement for all of them, in request order: through the driver, not the ORM, as
- * the ORM spent 4 ms building the insert of 25 rows, half the request's transaction (docs/performance.md).
+ * Upload rows, one statement for all of them, in the given order: through the driver, not the ORM, as the ORM
+ * spent 4 ms building the insert of a request's 25 rows, half its transaction (docs/performance.md).
  */
 const INSERT_UPLOADS = `
   INSERT INTO uploads (id, "workspaceId", "folderId", "versionOfCreativeId", "createdById", "fileName", kind, "contentType",
@@ -66,8 +66,8 @@ const INSERT_UPLOADS = `
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(u, ord)
   ORDER BY ord`;
 
-/** Stored in request order: the response lists uploads in this order. */
-interface StoredFile {
+/** A file in media storage that an upload row is to describe. Stored in request order: the response lists uploads in this order. */
+export interface StoredFile {
   id: string;
   fileName: string;
   kind: MediaKind;
@@ -145,17 +145,15 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
       throw badRequest("folderId is required: your access is limited to specific folders");
     }
     const jobs = files.map((f) => ({ id: f.id, jobRun: 1, versionOf: target?.id ?? null }));
-    const now = sqlTime(new Date());
+    const owner: UploadOwner = {
+      workspaceId: principal.workspaceId,
+      folderId: target ? target.folderId : (checked.folderId ?? null),
+      versionOf: target?.id ?? null,
+      createdById: principal.userId,
+      platform: checked.platform ?? "platform_a",
+    };
     wake = await inTransaction(async (tx) => {
-      await tx.queryRows(INSERT_UPLOADS, [
-        JSON.stringify(files),
-        principal.workspaceId,
-        target ? target.folderId : (checked.folderId ?? null),
-        target?.id ?? null,
-        principal.userId,
-        checked.platform ?? "platform_a",
-        now,
-      ]);
+      await recordUploads(tx, owner, files);
       return enqueueUploadJobs(tx, principal.workspaceId, jobs);
     });
   } catch (err) {
@@ -170,6 +168,29 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
     files.map((f) => f.id),
   );
   return { uploads: files.map((f) => ({ id: f.id, status: "processing" as const })) };
+}
+
+/** Where new uploads go and who made them: the same for every file of a request or an import run. */
+export interface UploadOwner {
+  workspaceId: string;
+  folderId: string | null;
+  /** A creative whose next version the (one) file becomes; null for new creatives. */
+  versionOf: string | null;
+  createdById: string;
+  platform: PlatformName;
+}
+
+/** Records "processing" uploads for stored files in the caller's transaction `tx`; their jobs start separately. */
+export async function recordUploads(tx: SqlClient, owner: UploadOwner, files: StoredFile[]): Promise<void> {
+  await tx.queryRows(INSERT_UPLOADS, [
+    JSON.stringify(files),
+    owner.workspaceId,
+    owner.folderId,
+    owner.versionOf,
+    owner.createdById,
+    owner.platform,
+    sqlTime(new Date()),
+  ]);
 }
 
 /** An upload whose job is to start: a new one (jobRun 1) or one run again. `versionOf` picks the version job. */
