@@ -72,7 +72,6 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
   await emitPendingChanges(workspaceId);
   const goal = await goalOf(workspaceId);
   const figures = await figuresOf(workspaceId);
-  const labels = labelCreatives(figures, goal);
   const now = new Date();
 
   for (let i = 0; i < figures.length; i += CHUNK) {
@@ -115,6 +114,7 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
     where: { workspaceId },
     select: { creativeId: true, label: true, labelVersion: true, reason: true },
   });
+  const labels = labelCreatives(figures, goal, new Map(stored.map((row) => [row.creativeId, row.label as PerformanceLabel])));
   // Labels that hold keep their row; only a changed reason (new numbers) is written, a chunk per statement.
   const reasons = stored.filter((row) => labels.get(row.creativeId)?.label === row.label && labels.get(row.creativeId)!.reason !== row.reason);
   for (let i = 0; i < reasons.length; i += CHUNK) {

@@ -53,6 +53,25 @@ describe("creative labels", () => {
     expect(labels.get("m")!.label).not.toBe("fatigued");
   });
 
+  it("keeps a fatigued creative fatigued until its recent CTR is back above 85% of before, so noise around 75% does not flip it", () => {
+    const at = (id: string, recentClicks: number) => fig(id, 10_000, 100, { recentClicks, recentFrequency: 3.5, earlierFrequency: 2.8 });
+    const peers = [fig("x", 30_000, 100), fig("y", 30_000, 100)];
+    // Recent CTR against 1% before: 0.80% (between the two bars), 0.85% (on the recovery bar), 0.86% (past it).
+    const rows = [at("between", 40), at("on", 42.5), at("past", 43), ...peers];
+    const fresh = labelCreatives(rows, "cpa");
+    expect(["between", "on", "past"].map((id) => fresh.get(id)!.label)).toEqual(["neutral", "neutral", "neutral"]);
+    const wasFatigued = new Map(["between", "on", "past", "x"].map((id) => [id, "fatigued" as const]));
+    const held = labelCreatives(rows, "cpa", wasFatigued);
+    expect(held.get("between")).toEqual({
+      label: "fatigued",
+      reason: "CTR fell from 1.00% to 0.80% (still at most 85% of before, where it recovers) while frequency rose from 2.80 to 3.50",
+    });
+    expect(held.get("on")!.label).toBe("fatigued");
+    expect(held.get("past")!.label).toBe("neutral");
+    // A fatigued creative whose frequency no longer rises is not held either: it is compared on CPA again.
+    expect(held.get("x")!.label).not.toBe("fatigued");
+  });
+
   it("calls a creative without conversions a loser once it spent twice the median CPA", () => {
     // Median CPA 30.00: no conversion for 70.00 loses; for 50.00 it is too early to say.
     const labels = labelCreatives([fig("a", 300_000, 100), fig("b", 300_000, 100), fig("c", 300_000, 100), fig("w", 7_000, 0), fig("z", 5_000, 0)], "cpa");

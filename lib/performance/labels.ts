@@ -20,6 +20,11 @@ export const WINNER_FACTOR = 0.8;
 export const LOSER_FACTOR = 1.25;
 /** Fatigue: recent CTR (last 3 days) at most 75% of the 11 days before, while frequency rose by 0.2 or more. */
 export const FATIGUE_CTR_RATIO = 0.75;
+/**
+ * A fatigued creative stays fatigued until its recent CTR is back above 85% of before: a day's noise around 75%
+ * would otherwise flip the label (and send creative.status_changed) back and forth.
+ */
+export const FATIGUE_RECOVERY_CTR_RATIO = 0.85;
 export const FATIGUE_FREQUENCY_RISE = 0.2;
 export const FATIGUE_MIN_IMPRESSIONS = 1_000;
 
@@ -68,20 +73,29 @@ export function median(values: number[]): number | null {
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const money = (minor: number) => (minor / 100).toFixed(2);
 
-/** Why a creative is fatigued, or null when it is not. */
-function fatigue(f: CreativeFigures, d: Derived): string | null {
+/** Why a creative is fatigued, or null when it is not; one already fatigued holds the label up to the recovery ratio. */
+function fatigue(f: CreativeFigures, d: Derived, wasFatigued: boolean): string | null {
   if (f.recentImpressions < FATIGUE_MIN_IMPRESSIONS || f.earlierImpressions < FATIGUE_MIN_IMPRESSIONS) return null;
   if (d.recentCtr === null || d.earlierCtr === null || d.earlierCtr === 0) return null;
   if (f.recentFrequency === null || f.earlierFrequency === null) return null;
-  if (d.recentCtr > FATIGUE_CTR_RATIO * d.earlierCtr) return null;
+  const bar = wasFatigued ? FATIGUE_RECOVERY_CTR_RATIO : FATIGUE_CTR_RATIO;
+  if (d.recentCtr > bar * d.earlierCtr) return null;
   if (f.recentFrequency - f.earlierFrequency < FATIGUE_FREQUENCY_RISE) return null;
-  return `CTR fell from ${pct(d.earlierCtr)} to ${pct(d.recentCtr)} (at most ${FATIGUE_CTR_RATIO * 100}% of before) while frequency rose from ${f.earlierFrequency.toFixed(2)} to ${f.recentFrequency.toFixed(2)}`;
+  const measure = wasFatigued ? `still at most ${bar * 100}% of before, where it recovers` : `at most ${bar * 100}% of before`;
+  return `CTR fell from ${pct(d.earlierCtr)} to ${pct(d.recentCtr)} (${measure}) while frequency rose from ${f.earlierFrequency.toFixed(2)} to ${f.recentFrequency.toFixed(2)}`;
 }
 
 const eligible = (f: CreativeFigures) => f.spendMinor >= MIN_SPEND_MINOR && f.impressions >= MIN_IMPRESSIONS && f.conversions >= MIN_CONVERSIONS;
 
-/** Labels every creative of one workspace against the workspace's median on its goal. */
-export function labelCreatives(rows: CreativeFigures[], goal: PerformanceGoal): Map<string, { label: PerformanceLabel; reason: string }> {
+/**
+ * Labels every creative of one workspace against the workspace's median on its goal. `current` holds the labels the
+ * creatives have now (a fatigued one recovers only past FATIGUE_RECOVERY_CTR_RATIO); a creative not in it is new.
+ */
+export function labelCreatives(
+  rows: CreativeFigures[],
+  goal: PerformanceGoal,
+  current: ReadonlyMap<string, PerformanceLabel> = new Map(),
+): Map<string, { label: PerformanceLabel; reason: string }> {
   const out = new Map<string, { label: PerformanceLabel; reason: string }>();
   const value = (f: CreativeFigures) => (goal === "cpa" ? derive(f).cpa! : derive(f).roas!);
   const peers = rows.filter(eligible);
@@ -89,7 +103,7 @@ export function labelCreatives(rows: CreativeFigures[], goal: PerformanceGoal): 
   const show = (v: number) => (goal === "cpa" ? `CPA ${money(v)}` : `ROAS ${v.toFixed(2)}`);
   for (const f of rows) {
     const d = derive(f);
-    const tired = fatigue(f, d);
+    const tired = fatigue(f, d, current.get(f.creativeId) === "fatigued");
     if (tired) {
       out.set(f.creativeId, { label: "fatigued", reason: tired });
       continue;
