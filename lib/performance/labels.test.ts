@@ -64,7 +64,7 @@ describe("creative labels", () => {
     const held = labelCreatives(rows, "cpa", wasFatigued);
     expect(held.get("between")).toEqual({
       label: "fatigued",
-      reason: "CTR fell from 1.00% to 0.80% (still at most 85% of before, where it recovers) while frequency rose from 2.80 to 3.50",
+      reason: "CTR fell from 1.00% to 0.80% (fatigued until it is back above 85% of before) while frequency rose from 2.80 to 3.50",
     });
     expect(held.get("on")!.label).toBe("fatigued");
     expect(held.get("past")!.label).toBe("neutral");

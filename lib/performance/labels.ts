@@ -81,7 +81,7 @@ function fatigue(f: CreativeFigures, d: Derived, wasFatigued: boolean): string |
   const bar = wasFatigued ? FATIGUE_RECOVERY_CTR_RATIO : FATIGUE_CTR_RATIO;
   if (d.recentCtr > bar * d.earlierCtr) return null;
   if (f.recentFrequency - f.earlierFrequency < FATIGUE_FREQUENCY_RISE) return null;
-  const measure = wasFatigued ? `still at most ${bar * 100}% of before, where it recovers` : `at most ${bar * 100}% of before`;
+  const measure = wasFatigued ? `fatigued until it is back above ${bar * 100}% of before` : `at most ${bar * 100}% of before`;
   return `CTR fell from ${pct(d.earlierCtr)} to ${pct(d.recentCtr)} (${measure}) while frequency rose from ${f.earlierFrequency.toFixed(2)} to ${f.recentFrequency.toFixed(2)}`;
 }
 
