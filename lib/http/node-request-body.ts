@@ -5,10 +5,10 @@ import { urlOf } from "./request-url";
 
 /**
  * The body of the request being served as the Node stream it arrives on, when nothing has read it
- * yet; null otherwise (the caller then reads `request.body`). Next.js hands route handlers a web
- * Request whose body is a byte stream pulled from the Node request one chunk at a time, and turning
- * that back into a Node stream for a parser costs two adapters, a copy and several promises per
- * 64 KB chunk: for a 25 MB upload about a third of the service's CPU on the request (docs/performance.md).
+ * yet; null otherwise (the caller then reads `request.body`). A route's web Request carries the body as a
+ * byte stream pulled from the Node request one chunk at a time (lib/http/pages-api.ts, and Next.js for app
+ * routes), and turning that back into a Node stream for a parser costs two adapters, a copy and several
+ * promises per 64 KB chunk: for a 25 MB upload about a third of the service's CPU on the request (docs/performance.md).
  */
 export function nodeRequestBody(request: Request): Readable | null {
   const incoming = requestContext.getStore()?.incoming;

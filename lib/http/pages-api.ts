@@ -1,54 +1,174 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { handle, type OperationDef } from "./operation";
-import { errorResponse } from "./responses";
+import { handle, type OperationDef, type RouteHandler } from "./operation";
+import { errorResponse, jsonBodyText, newRequestId, toErrorResponse } from "./responses";
 
 type PagesRequest = IncomingMessage & { query?: Record<string, string | string[] | undefined> };
 
-/** The Web Request for a Pages API request (headers and URL; these routes read no body). */
-export function webRequestOf(req: PagesRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+/**
+ * The web Request a Pages API route works on, with its URL already parsed (`urlOf` reads `nextUrl`,
+ * as it does on Next's own NextRequest).
+ */
+class PagesApiRequest extends Request {
+  constructor(
+    readonly nextUrl: URL,
+    init: RequestInit,
+  ) {
+    super(nextUrl, init);
   }
-  return new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), { method: req.method, headers });
 }
 
-/** Writes a Web Response to Node's ServerResponse, streaming its body (none for HEAD). */
+/**
+ * The body of a Node request as a web stream that touches the Node request only once something reads
+ * it: until then the Node request stays untouched, so a route that streams a large body can take it
+ * directly (lib/http/node-request-body.ts) instead of through this stream.
+ */
+function lazyBodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        reader ??= (Readable.toWeb(req) as ReadableStream<Uint8Array>).getReader();
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader?.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  if (req.method === "GET" || req.method === "HEAD") return false;
+  const length = req.headers["content-length"];
+  return length !== undefined ? length !== "0" : req.headers["transfer-encoding"] !== undefined;
+}
+
+/**
+ * The web Request for a Node request: its headers, URL, body (read lazily) and a signal that aborts
+ * when the client goes away before the answer is complete.
+ */
+export function webRequestOf(req: PagesRequest, res?: ServerResponse): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+  let signal: AbortSignal | undefined;
+  if (res) {
+    const controller = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    signal = controller.signal;
+  }
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal };
+  if (hasBody(req)) {
+    init.body = lazyBodyOf(req);
+    init.duplex = "half";
+  }
+  return new PagesApiRequest(url, init);
+}
+
+/** Writes a Web Response to Node's ServerResponse: a JSON answer at once, any other body streamed (none for HEAD). */
 export async function sendWebResponse(req: PagesRequest, res: ServerResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => {
-    res.setHeader(name, value);
+    if (name !== "set-cookie") res.setHeader(name, value);
   });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("Set-Cookie", cookies);
+  const text = jsonBodyText(response);
+  if (text !== undefined) {
+    // Set here: Next's compression writes the head itself before Node could count the body (it drops it again when it compresses).
+    res.setHeader("Content-Length", Buffer.byteLength(text));
+    res.end(req.method === "HEAD" ? undefined : text);
+    return;
+  }
   if (!response.body || req.method === "HEAD") {
     await response.body?.cancel();
     res.end();
     return;
   }
-  // A client that goes away mid-download ends the pipeline (and closes the file).
-  await pipeline(Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>), res).catch(() => undefined);
+  await writeBody(response.body, res);
 }
 
 /**
- * Serves a GET operation from a Pages API route, writing the Response to Node's
- * ServerResponse ourselves: app-route handlers cannot send `Content-Length` (Next strips
- * it from their responses), which media downloads need. The page file must also export
+ * Streams a web body into Node's response, waiting for `drain` when the client reads slowly; a client
+ * that goes away cancels the body (closing a file, ending an event stream). One `close` listener:
+ * Next.js and the HTTP observer already hold several on each response, and `stream.pipeline` adds enough
+ * more to trip Node's leak warning on every streamed answer.
+ */
+async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const onDrain = () => wake?.();
+  const onClose = () => {
+    closed = true;
+    wake?.();
+    reader.cancel().catch(() => undefined);
+  };
+  res.on("drain", onDrain);
+  res.once("close", onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || closed) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => (wake = resolve));
+      if (closed) break;
+    }
+    if (!closed) res.end();
+  } catch {
+    // The body failed midway (a file read error): the client sees the connection cut, not a short answer that looks whole.
+    res.destroy();
+  } finally {
+    res.off("drain", onDrain);
+    res.off("close", onClose);
+  }
+}
+
+/**
+ * Serves a web route handler from a Pages API route. Pages API routes get Node's request and response
+ * as they are, where an app route handler costs Next.js about twice a bare Pages API route's work per
+ * request (docs/performance.md, round 8), and can send `Content-Length` (Next strips it from app
+ * routes' answers), which media downloads need. The page file must also export
  * `config = { api: { bodyParser: false, responseLimit: false, externalResolver: true } }`.
  */
-export function pagesApiRoute(operation: OperationDef<any, any, any, any>, paramNames: string[]) {
-  const run = handle(operation);
+export function pagesApiHandler(
+  route: RouteHandler,
+  options: {
+    /** The route's dynamic segments, from Next's parsed `req.query`. */
+    paramsOf?: (req: PagesRequest) => Record<string, string>;
+    /** The methods a preflight (OPTIONS) names. */
+    allow: string;
+  },
+) {
+  const paramsOf = options.paramsOf ?? (() => ({}));
   return async (req: PagesRequest, res: ServerResponse): Promise<void> => {
-    const request = webRequestOf(req);
-    const params = Object.fromEntries(paramNames.map((n) => [n, String(req.query?.[n] ?? "")]));
-    const response =
-      req.method === "GET" || req.method === "HEAD"
-        ? await run(request, { params: Promise.resolve(params) })
-        : req.method === "OPTIONS" // a CORS preflight: the CORS headers come from next.config.js
-          ? new Response(null, { status: 204, headers: { Allow: "GET, HEAD, OPTIONS" } })
-          : errorResponse("method_not_allowed", "Method not allowed; this path supports GET and HEAD", { Allow: "GET, HEAD" });
+    let response: Response;
+    if (req.method === "OPTIONS") {
+      // A CORS preflight: its Access-Control headers come from next.config.js.
+      response = new Response(null, { status: 204, headers: { Allow: options.allow } });
+    } else {
+      try {
+        response = await route(webRequestOf(req, res), { params: Promise.resolve(paramsOf(req)) });
+      } catch (err) {
+        response = toErrorResponse(err, newRequestId());
+      }
+    }
     await sendWebResponse(req, res, response);
   };
+}
+
+/** Serves one GET operation from a Pages API route (the media downloads); `paramNames` are the route's dynamic segments. */
+export function pagesApiRoute(operation: OperationDef<any, any, any, any>, paramNames: string[]) {
+  const run = handle(operation);
+  const getOnly: RouteHandler = (request, context) =>
+    request.method === "GET" || request.method === "HEAD"
+      ? run(request, context)
+      : Promise.resolve(errorResponse("method_not_allowed", "Method not allowed; this path supports GET and HEAD", { Allow: "GET, HEAD" }));
+  return pagesApiHandler(getOnly, {
+    paramsOf: (req) => Object.fromEntries(paramNames.map((n) => [n, String(req.query?.[n] ?? "")])),
+    allow: "GET, HEAD, OPTIONS",
+  });
 }

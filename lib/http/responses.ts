@@ -16,13 +16,23 @@ export function newRequestId(): string {
 // gzip costs CPU and saves nothing.
 const COMPRESSION_THRESHOLD_BYTES = 1024;
 
+/** Each json() answer's text, so that a Pages API route writes it as it is rather than reading it back from the Response's stream. */
+const jsonBodyTexts = new WeakMap<Response, string>();
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   const text = JSON.stringify(body);
   const small = text.length < COMPRESSION_THRESHOLD_BYTES && Buffer.byteLength(text) < COMPRESSION_THRESHOLD_BYTES;
-  return new Response(text, {
+  const response = new Response(text, {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": small ? "no-store, no-transform" : "no-store", ...headers },
   });
+  jsonBodyTexts.set(response, text);
+  return response;
+}
+
+/** The body a json() answer was made with; undefined for any other Response. */
+export function jsonBodyText(response: Response): string | undefined {
+  return jsonBodyTexts.get(response);
 }
 
 /** An error in the envelope, with a fresh request id (for answers given outside the route wrapper). */

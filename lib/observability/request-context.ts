@@ -11,7 +11,7 @@ export interface RequestContext {
   /** Set when the client went away before the answer was complete (lib/server/http-observer.ts). */
   aborted?: boolean;
   /**
-   * The Node request Next.js made its web Request from: a route streaming a large body reads it
+   * The Node request the route's web Request was made from: a route streaming a large body reads it
    * directly (lib/http/node-request-body.ts) rather than through the web stream wrapped around it.
    */
   incoming?: IncomingMessage;

@@ -78,6 +78,24 @@ describe("metrics, logs and readiness (own server with METRICS_TOKEN)", () => {
     expect((await fetch(server.url + "/sign-in")).headers.get("x-request-id")).toMatch(/^req_/);
   });
 
+  it("sends an API answer with its length, and streams one to a client that leaves early without a warning in the log", async () => {
+    const auth = { Authorization: `Bearer ${tenant.key}` };
+    const me = await fetch(server.url + "/api/v1/me", { headers: auth });
+    expect(Number(me.headers.get("content-length"))).toBe(Buffer.byteLength(await me.text()));
+    const head = await fetch(server.url + "/api/v1/me", { method: "HEAD", headers: auth });
+    expect([head.status, await head.text()]).toEqual([200, ""]);
+    // Each streamed answer once tripped Node's listener-leak warning (stream.pipeline's listeners on top of Next's).
+    for (let i = 0; i < 3; i++) {
+      const leaving = new AbortController();
+      const stream = await fetch(server.url + "/api/v1/events/stream", { headers: auth, signal: leaving.signal });
+      const { value } = await stream.body!.getReader().read();
+      expect(new TextDecoder().decode(value)).toContain(": connected");
+      leaving.abort();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.output()).not.toMatch(/MaxListenersExceededWarning/);
+  });
+
   it("logs a request whose client goes away mid-body as an aborted request (method, route, bytes), not as our failure", async () => {
     const { port } = new URL(server.url);
     const socket = net.connect(Number(port), "127.0.0.1");
