@@ -139,22 +139,26 @@ export function pagesApiHandler(
   options: {
     /** The route's dynamic segments, from Next's parsed `req.query`. */
     paramsOf?: (req: PagesRequest) => Record<string, string>;
-    /** The methods a preflight (OPTIONS) names. */
-    allow: string;
+    /** The methods a preflight (OPTIONS) names, when the route leaves preflights to next.config.js's CORS headers. */
+    allow?: string;
+    /** Answers preflights itself instead (its own CORS rules). */
+    preflight?: (request: Request) => Response;
   },
 ) {
   const paramsOf = options.paramsOf ?? (() => ({}));
   return async (req: PagesRequest, res: ServerResponse): Promise<void> => {
     let response: Response;
-    if (req.method === "OPTIONS") {
-      // A CORS preflight: its Access-Control headers come from next.config.js.
-      response = new Response(null, { status: 204, headers: { Allow: options.allow } });
-    } else {
-      try {
+    try {
+      if (req.method === "OPTIONS") {
+        // A CORS preflight: 204, with the Access-Control headers from next.config.js unless the route answers it.
+        response = options.preflight
+          ? options.preflight(webRequestOf(req, res))
+          : new Response(null, { status: 204, headers: { Allow: options.allow ?? "OPTIONS" } });
+      } else {
         response = await route(webRequestOf(req, res), { params: Promise.resolve(paramsOf(req)) });
-      } catch (err) {
-        response = toErrorResponse(err, newRequestId());
       }
+    } catch (err) {
+      response = toErrorResponse(err, newRequestId());
     }
     await sendWebResponse(req, res, response);
   };
