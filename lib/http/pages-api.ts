@@ -139,11 +139,10 @@ export function pagesApiHandler(
   options: {
     /** The route's dynamic segments, from Next's parsed `req.query`. */
     paramsOf?: (req: PagesRequest) => Record<string, string>;
-    /** The methods a preflight (OPTIONS) names, when the route leaves preflights to next.config.js's CORS headers. */
-    allow?: string;
-    /** Answers preflights itself instead (its own CORS rules). */
-    preflight?: (request: Request) => Response;
-  },
+  } & (
+    | /** The methods a preflight (OPTIONS) names; its Access-Control headers come from next.config.js. */ { allow: string }
+    | /** Answers preflights itself (its own CORS rules). */ { preflight: (request: Request) => Response }
+  ),
 ) {
   const paramsOf = options.paramsOf ?? (() => ({}));
   return async (req: PagesRequest, res: ServerResponse): Promise<void> => {
@@ -151,9 +150,7 @@ export function pagesApiHandler(
     try {
       if (req.method === "OPTIONS") {
         // A CORS preflight: 204, with the Access-Control headers from next.config.js unless the route answers it.
-        response = options.preflight
-          ? options.preflight(webRequestOf(req, res))
-          : new Response(null, { status: 204, headers: { Allow: options.allow ?? "OPTIONS" } });
+        response = "preflight" in options ? options.preflight(webRequestOf(req, res)) : new Response(null, { status: 204, headers: { Allow: options.allow } });
       } else {
         response = await route(webRequestOf(req, res), { params: Promise.resolve(paramsOf(req)) });
       }
