@@ -4,6 +4,7 @@ import busboy from "busboy";
 import { badRequest, isAppError } from "@/lib/errors";
 import { BodyDeadline, streamedBodyDeadlines } from "./body-deadline";
 import { nodeRequestBody } from "./node-request-body";
+import { sendsBody } from "./pages-api-request";
 import { findTextInputProblem } from "@/lib/text-input";
 import type { IncomingFile, UploadFields } from "@/lib/uploads/accept-uploads";
 import { UPLOAD_LIMITS } from "@/lib/uploads/limits";
@@ -31,7 +32,7 @@ const PART_BUFFER_BYTES = 1024 * 1024;
  * broken connection.
  */
 export function multipartFiles(request: Request): MultipartUploadForm {
-  if (!request.body) throw badRequest("No files: send one or more parts named files");
+  if (!sendsBody(request)) throw badRequest("No files: send one or more parts named files");
   const contentType = request.headers.get("content-type");
   if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType) || !/boundary=/i.test(contentType)) {
     throw badRequest("Send the files as multipart/form-data (with a boundary), one part named files per file");
@@ -46,7 +47,7 @@ export function multipartFiles(request: Request): MultipartUploadForm {
   } catch (err) {
     throw badRequest(`Invalid multipart request: ${(err as Error).message}`);
   }
-  const body = nodeRequestBody(request) ?? Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+  const body = nodeRequestBody(request) ?? Readable.fromWeb(request.body! as unknown as NodeReadableStream<Uint8Array>);
   const fields: UploadFields = {};
   return { files: readFileParts(body, parser, fields), fields };
 }

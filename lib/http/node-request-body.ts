@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
 import { requestContext } from "@/lib/observability/request-context";
+import { PagesApiRequest } from "./pages-api-request";
 import { urlOf } from "./request-url";
 
 /**
@@ -11,14 +12,31 @@ import { urlOf } from "./request-url";
  * promises per 64 KB chunk: for a 25 MB upload about a third of the service's CPU on the request (docs/performance.md).
  */
 export function nodeRequestBody(request: Request): Readable | null {
-  const incoming = requestContext.getStore()?.incoming;
-  if (!incoming || request.bodyUsed || !request.body) return null;
-  // Only the Node request this Request was made from, and only untouched: no byte read, not flowing, not ended.
-  if (incoming.method !== request.method) return null;
-  if ((incoming.headers["content-type"] ?? null) !== request.headers.get("content-type")) return null;
-  if (incoming.url === undefined || !incoming.url.startsWith(urlOf(request).pathname)) return null;
-  if (incoming.readableDidRead || incoming.readableFlowing !== null || incoming.readableEnded || incoming.destroyed) return null;
+  const incoming = untouchedNodeBody(request);
+  if (incoming) takenFrom(request);
   return incoming;
+}
+
+/** The Node request the body of `request` arrives on, while nothing has read a byte of it; null otherwise. */
+function untouchedNodeBody(request: Request): IncomingMessage | null {
+  let incoming: IncomingMessage | null | undefined;
+  if (request instanceof PagesApiRequest) incoming = request.nodeBody;
+  else {
+    incoming = requestContext.getStore()?.incoming;
+    if (!incoming || request.bodyUsed || !request.body) return null;
+    // Only the Node request this Request was made from.
+    if (incoming.method !== request.method) return null;
+    if ((incoming.headers["content-type"] ?? null) !== request.headers.get("content-type")) return null;
+    if (incoming.url === undefined || !incoming.url.startsWith(urlOf(request).pathname)) return null;
+  }
+  // Untouched: no byte read, not flowing, not ended.
+  if (!incoming || incoming.readableDidRead || incoming.readableFlowing !== null || incoming.readableEnded || incoming.destroyed) return null;
+  return incoming;
+}
+
+/** A Pages API request records that its body was taken (`bodyUsed`); Next's own requests cannot. */
+function takenFrom(request: Request): void {
+  if (request instanceof PagesApiRequest) request.markBodyTaken();
 }
 
 /**
@@ -28,13 +46,14 @@ export function nodeRequestBody(request: Request): Readable | null {
  * adapter, promise or deadline timer: those were about 7% of a tool call's CPU (docs/performance.md, round 5).
  */
 export function arrivedRequestBody(request: Request): Buffer | null {
-  const incoming = nodeRequestBody(request) as IncomingMessage | null;
+  const incoming = untouchedNodeBody(request);
   if (!incoming) return null;
   // With Content-Length, whole once that many bytes wait in the buffer (`complete` was still false at this point on
   // kept-alive connections, with every byte buffered); a chunked body once `complete`.
   const declared = incoming.headers["content-length"];
   const whole = declared === undefined ? incoming.complete : incoming.readableLength >= Number(declared);
   if (!whole) return null;
+  takenFrom(request);
   const chunks: Buffer[] = [];
   for (let chunk: Buffer | null; (chunk = incoming.read() as Buffer | null) !== null; ) chunks.push(chunk);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);

@@ -1,43 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 import { handle, type OperationDef, type RouteHandler } from "./operation";
+import { PagesApiRequest } from "./pages-api-request";
 import { errorResponse, jsonBodyText, newRequestId, toErrorResponse } from "./responses";
 
 type PagesRequest = IncomingMessage & { query?: Record<string, string | string[] | undefined> };
-
-/**
- * The web Request a Pages API route works on, with its URL already parsed (`urlOf` reads `nextUrl`,
- * as it does on Next's own NextRequest).
- */
-class PagesApiRequest extends Request {
-  constructor(
-    readonly nextUrl: URL,
-    init: RequestInit,
-  ) {
-    super(nextUrl, init);
-  }
-}
-
-/**
- * The body of a Node request as a web stream that touches the Node request only once something reads
- * it: until then the Node request stays untouched, so a route that streams a large body can take it
- * directly (lib/http/node-request-body.ts) instead of through this stream.
- */
-function lazyBodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        reader ??= (Readable.toWeb(req) as ReadableStream<Uint8Array>).getReader();
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: (reason) => reader?.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
-}
 
 function hasBody(req: IncomingMessage): boolean {
   if (req.method === "GET" || req.method === "HEAD") return false;
@@ -46,8 +12,8 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * The web Request for a Node request: its headers, URL, body (read lazily) and a signal that aborts
- * when the client goes away before the answer is complete.
+ * The web Request for a Node request: its headers, URL, body (made a web body only when asked for,
+ * lib/http/pages-api-request.ts) and a signal that aborts when the client goes away before the answer is complete.
  */
 export function webRequestOf(req: PagesRequest, res?: ServerResponse): Request {
   const headers = new Headers();
@@ -61,12 +27,7 @@ export function webRequestOf(req: PagesRequest, res?: ServerResponse): Request {
     });
     signal = controller.signal;
   }
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal };
-  if (hasBody(req)) {
-    init.body = lazyBodyOf(req);
-    init.duplex = "half";
-  }
-  return new PagesApiRequest(url, init);
+  return new PagesApiRequest(url, { method: req.method, headers, signal }, hasBody(req) ? req : null);
 }
 
 /** Writes a Web Response to Node's ServerResponse: a JSON answer at once, any other body streamed (none for HEAD). */

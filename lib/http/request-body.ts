@@ -1,6 +1,7 @@
 import { badRequest } from "@/lib/errors";
 import { BodyDeadline, jsonBodyDeadlines, type BodyDeadlines } from "./body-deadline";
 import { arrivedRequestBody } from "./node-request-body";
+import { sendsBody } from "./pages-api-request";
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -9,7 +10,7 @@ export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
  * and bodies that stall or drip (idle and total deadlines) instead of waiting on them forever.
  */
 export async function readBodyText(request: Request, limit = JSON_BODY_LIMIT_BYTES, deadlines: BodyDeadlines = jsonBodyDeadlines()): Promise<string> {
-  if (!request.body) return "";
+  if (!sendsBody(request)) return "";
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw badRequest(`Request body exceeds ${limit} bytes`);
   const arrived = arrivedRequestBody(request);
@@ -17,7 +18,7 @@ export async function readBodyText(request: Request, limit = JSON_BODY_LIMIT_BYT
     if (arrived.byteLength > limit) throw badRequest(`Request body exceeds ${limit} bytes`);
     return arrived.toString("utf8");
   }
-  const reader = request.body.getReader();
+  const reader = request.body!.getReader();
   let expired: ((message: string) => void) | null = null;
   const expiry = new Promise<never>((_, reject) => (expired = (message) => reject(badRequest(message))));
   expiry.catch(() => undefined);
