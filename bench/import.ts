@@ -22,7 +22,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
 import sharp from "sharp";
-import { benchTenant, rssBytes, serverProcessIds, startBenchServer } from "./lib";
+import { benchTenant, cpuSeconds, rssBytes, serverProcessIds, startBenchServer } from "./lib";
 import { startS3FakeProcess } from "./support/s3-fake-process";
 
 const MB = 1024 * 1024;
@@ -30,7 +30,6 @@ const FILES = Number(process.env.IMPORT_BENCH_FILES ?? 200);
 const FILE_MB = Number(process.env.IMPORT_BENCH_FILE_MB ?? 10);
 const CONCURRENCY = 4;
 const SETTLE_TIMEOUT_MS = 20 * 60_000;
-const TICK = 100; // USER_HZ on Linux
 
 /** A noise PNG of about FILE_MB (barely compressible); each file appends its own bytes after IEND so no two are equal. */
 async function basePng(): Promise<Buffer> {
@@ -47,21 +46,6 @@ async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise
       while (next < items.length) await fn(items[next++]!);
     }),
   );
-}
-
-/** User + system CPU-seconds the processes spent so far (their own, not their children's). */
-function cpuSeconds(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      /* exited */
-    }
-  }
-  return ticks / TICK;
 }
 
 /** Files named like the small thumbnail (written last by the upload job) under the media directory. */

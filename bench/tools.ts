@@ -5,15 +5,22 @@
  * and GET /api/v1/creatives?limit=20 vs list_creatives {limit: 20} over 20 seeded creatives.
  * Ratio = time per tool call ÷ time per REST call (target ≤ 1.05); each side runs twice, A-B-B-A.
  * Also, without a target, get_account over MCP (POST /api/mcp, tools/call) against GET /api/v1/me.
+ * Beside each throughput ratio, the server's own CPU time per call (/proc), which the load generator
+ * sharing the machine's cores does not blur.
  */
 import autocannon from "autocannon";
 import sharp from "sharp";
-import { benchTenant, type LoadResult, row, startBenchServer } from "./lib";
+import { benchTenant, cpuSeconds, type LoadResult, row, serverProcessIds, startBenchServer } from "./lib";
 
 const CONNECTIONS = 16;
 const seconds = process.argv.includes("--seconds") ? Number(process.argv[process.argv.indexOf("--seconds") + 1]) : 8;
 
-async function drive(url: string, headers: Record<string, string>, body?: unknown, duration = seconds): Promise<LoadResult> {
+type Measured = LoadResult & { cpuSeconds: number; requests: number };
+
+let serverPids: number[] = [];
+
+async function drive(url: string, headers: Record<string, string>, body?: unknown, duration = seconds): Promise<Measured> {
+  const cpuBefore = cpuSeconds(serverPids);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -22,12 +29,20 @@ async function drive(url: string, headers: Record<string, string>, body?: unknow
     headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+    cpuSeconds: cpuSeconds(serverPids) - cpuBefore,
+    requests: result.requests.total,
+  };
 }
 
-/** Mean throughput, worst latencies and all errors of several rounds. */
-function combine(results: LoadResult[]): LoadResult {
+/** Mean throughput, worst latencies, all errors and the server's CPU per request of several rounds. */
+function combine(results: Measured[]): LoadResult & { cpuMicrosPerRequest: number } {
   return {
+    cpuMicrosPerRequest: (results.reduce((sum, r) => sum + r.cpuSeconds, 0) * 1e6) / results.reduce((sum, r) => sum + r.requests, 0),
     requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length,
     p50: Math.max(...results.map((r) => r.p50)),
     p99: Math.max(...results.map((r) => r.p99)),
@@ -58,6 +73,8 @@ try {
   const { key } = await benchTenant(server);
   const auth = { Authorization: `Bearer ${key}` };
   await seedCreatives(server.url, key, 20);
+  serverPids = serverProcessIds(server.port, server.dataDir);
+  if (!serverPids.length) throw new Error("could not find the server's processes in /proc");
   const mcpHeaders = { ...auth, Accept: "application/json, text/event-stream" };
   const pairs = [
     {
@@ -89,7 +106,7 @@ try {
   let worst = 0;
   for (const p of pairs) {
     // Rounds in A-B-B-A order, so load from anything else on the machine drifts onto both sides alike.
-    const rounds: { rest: LoadResult[]; tool: LoadResult[] } = { rest: [], tool: [] };
+    const rounds: { rest: Measured[]; tool: Measured[] } = { rest: [], tool: [] };
     for (const order of [
       ["rest", "tool"],
       ["tool", "rest"],
@@ -102,7 +119,10 @@ try {
     if (p.target) worst = Math.max(worst, ratio);
     console.log(row(p.rest[0], rest));
     console.log(row(p.tool[0], tool));
-    console.log(`overhead ${p.tool[0]} ÷ ${p.rest[0]}: ${ratio.toFixed(2)} (${p.target ? "target ≤ 1.05" : "no target: another protocol"})\n`);
+    console.log(`overhead ${p.tool[0]} ÷ ${p.rest[0]}: ${ratio.toFixed(2)} (${p.target ? "target ≤ 1.05" : "no target: another protocol"})`);
+    console.log(
+      `server CPU per call: ${rest.cpuMicrosPerRequest.toFixed(0)} µs REST, ${tool.cpuMicrosPerRequest.toFixed(0)} µs tool, ratio ${(tool.cpuMicrosPerRequest / rest.cpuMicrosPerRequest).toFixed(2)}\n`,
+    );
     if (rest.non2xx || tool.non2xx) console.log("warning: some requests failed; the figures are not comparable");
   }
   console.log(`worst overhead ratio of a tool call over REST: ${worst.toFixed(2)} (target ≤ 1.05)`);
