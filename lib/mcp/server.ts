@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -62,11 +63,19 @@ function asRpcError(err: unknown, notFoundCode: number = ErrorCode.InvalidParams
 }
 
 /**
+ * One JSON Schema validator for every server: without it the SDK builds a new Ajv with its formats for
+ * each Server, about a tenth of a stateless MCP call's CPU (docs/performance.md, round 9). Ajv caches what
+ * it compiles by schema object, so a schema given to it must be a constant (this server compiles none).
+ */
+let schemaValidator: AjvJsonSchemaValidator | undefined;
+
+/**
  * A fresh MCP server for one HTTP request (stateless), acting as the principal.
  * `blocked` is set when the workspace has no active plan: every request then fails with -32002.
  */
 export function createMcpServer(principal: Principal, blocked?: { code: number; message: string }): Server {
   const server = new Server(SERVER_INFO, {
+    jsonSchemaValidator: (schemaValidator ??= new AjvJsonSchemaValidator()),
     capabilities: {
       // The catalog and the prompts change only with a deploy; resources change with the library.
       tools: { listChanged: false },
