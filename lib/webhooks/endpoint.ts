@@ -80,9 +80,9 @@ export async function setWebhookEvents(principal: Principal, input: { events: st
     }
   }
   const data = input.events === null ? { subscribesAll: true, events: [] } : { subscribesAll: false, events: [...new Set(input.events)] };
-  const { count } = await getDb().webhookEndpoint.updateMany({ where: { workspaceId: principal.workspaceId }, data });
-  if (!count) throw notFoundEndpoint();
-  const row = await getDb().webhookEndpoint.findUniqueOrThrow({ where: { workspaceId: principal.workspaceId } });
+  // One statement: a delete landing between an update and a read back would otherwise make this a 500.
+  const [row] = await getDb().webhookEndpoint.updateManyAndReturn({ where: { workspaceId: principal.workspaceId }, data });
+  if (!row) throw notFoundEndpoint();
   return { webhook: toEndpointView(row) };
 }
 

@@ -111,6 +111,21 @@ describe("webhook endpoint management", () => {
     expect((await api(tenant.key)("/api/v1/webhooks")).body.webhook.url).toBe(receiver.url);
   });
 
+  it("answers a change of events racing the endpoint's removal with the endpoint or 404, never a 5xx", async () => {
+    const tenant = await createTenant();
+    const call = api(tenant.key);
+    for (let round = 0; round < 8; round++) {
+      expect((await call("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url } })).status).toBe(201);
+      const patches = Array.from({ length: 6 }, (_, i) => call("/api/v1/webhooks", { method: "PATCH", json: { events: i % 2 ? null : ["upload.completed"] } }));
+      const removal = call("/api/v1/webhooks", { method: "DELETE" });
+      for (const res of await Promise.all(patches)) {
+        if (res.status === 200) expect(res.body.webhook.url).toBe(receiver.url);
+        else expect(res).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+      }
+      expect((await removal).status).toBe(200);
+    }
+  });
+
   it("keeps workspaces apart: endpoints, deliveries and redeliveries", async () => {
     const a = await createTenant();
     const b = await createTenant();
