@@ -5,84 +5,104 @@ import { api } from "../helpers/fixtures";
 import { tempDataDir } from "../helpers/server";
 import { itOnce } from "../helpers/run-once";
 
+// Each test runs the CLI several times, a process each (npm, then Node loading the CLI); on a loaded 2-core machine
+// one run has taken over 10 s, so the default 60 s per test is too short for a test of eight.
+const CLI_TEST_TIMEOUT_MS = 240_000;
+
 function envForRun(dataDir: string): Record<string, string> {
   return { DATA_DIR: dataDir, ...(inject("testDb") === "postgres" ? {} : { DATABASE_URL: "" }) };
 }
 
 describe("operator CLI", () => {
-  it("works while the server runs, and its key serves /api/v1/me", async () => {
-    // The shared server owns its data dir (and, on PGlite, the database): the CLI hands the command over.
-    const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
-    const ws = await adminCli(["workspace", "create", "--name", "CLI Co", "--owner-email", `cli-${Date.now()}@example.com`], env);
-    expect(ws.status).toBe(0);
-    expect(ws.json).toEqual({ workspaceId: expect.stringMatching(/^ws_/), ownerUserId: expect.stringMatching(/^usr_/) });
-    expect(ws.stdout.trim().split("\n")).toHaveLength(1);
+  it(
+    "works while the server runs, and its key serves /api/v1/me",
+    async () => {
+      // The shared server owns its data dir (and, on PGlite, the database): the CLI hands the command over.
+      const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
+      const ws = await adminCli(["workspace", "create", "--name", "CLI Co", "--owner-email", `cli-${Date.now()}@example.com`], env);
+      expect(ws.status).toBe(0);
+      expect(ws.json).toEqual({ workspaceId: expect.stringMatching(/^ws_/), ownerUserId: expect.stringMatching(/^usr_/) });
+      expect(ws.stdout.trim().split("\n")).toHaveLength(1);
 
-    const folder = await adminCli(["folder", "create", "--workspace", ws.json.workspaceId, "--name", "Spring"], env);
-    expect(folder.json).toEqual({ folderId: expect.stringMatching(/^fld_/) });
-    const member = await adminCli(
-      ["member", "add", "--workspace", ws.json.workspaceId, "--email", `ed-${Date.now()}@example.com`, "--role", "editor", "--folders", folder.json.folderId],
-      env,
-    );
-    expect(member.json).toEqual({ userId: expect.stringMatching(/^usr_/) });
+      const folder = await adminCli(["folder", "create", "--workspace", ws.json.workspaceId, "--name", "Spring"], env);
+      expect(folder.json).toEqual({ folderId: expect.stringMatching(/^fld_/) });
+      const member = await adminCli(
+        ["member", "add", "--workspace", ws.json.workspaceId, "--email", `ed-${Date.now()}@example.com`, "--role", "editor", "--folders", folder.json.folderId],
+        env,
+      );
+      expect(member.json).toEqual({ userId: expect.stringMatching(/^usr_/) });
 
-    const key = await adminCli(
-      ["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId, "--scopes", "upload,publish", "--name", "CI"],
-      env,
-    );
-    expect(key.status).toBe(0);
-    expect(key.json).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^adl_/) });
-    expect((await api(key.json.key)("/api/v1/me")).body.account.id).toBe(ws.json.ownerUserId);
+      const key = await adminCli(
+        ["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId, "--scopes", "upload,publish", "--name", "CI"],
+        env,
+      );
+      expect(key.status).toBe(0);
+      expect(key.json).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^adl_/) });
+      expect((await api(key.json.key)("/api/v1/me")).body.account.id).toBe(ws.json.ownerUserId);
 
-    expect((await adminCli(["plan", "set", "--workspace", ws.json.workspaceId, "--plan", "none"], env)).json).toEqual({ ok: true });
-    expect((await api(key.json.key)("/api/v1/me")).status).toBe(402);
-    expect((await adminCli(["key", "revoke", "--id", key.json.id], env)).json).toEqual({ ok: true });
-    expect((await api(key.json.key)("/api/v1/me")).status).toBe(401);
-  });
+      expect((await adminCli(["plan", "set", "--workspace", ws.json.workspaceId, "--plan", "none"], env)).json).toEqual({ ok: true });
+      expect((await api(key.json.key)("/api/v1/me")).status).toBe(402);
+      expect((await adminCli(["key", "revoke", "--id", key.json.id], env)).json).toEqual({ ok: true });
+      expect((await api(key.json.key)("/api/v1/me")).status).toBe(401);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-  itOnce("answers bad input with the error envelope and a non-zero exit", async () => {
-    const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
-    const cases = [
-      ["workspace", "create"],
-      ["workspace", "create", "--name", "X", "--plan", "gold"],
-      ["member", "add", "--workspace", "ws_x", "--email", "not-an-email", "--role", "editor"],
-      ["member", "add", "--workspace", "ws_missing", "--email", "a@b.co", "--role", "boss"],
-      ["key", "create", "--workspace", "ws_missing", "--user", "usr_missing"],
-      ["key", "revoke", "--id", "key_missing"],
-      ["frobnicate"],
-      ["workspace", "create", "--name", "X", "--unknown-flag", "1"],
-    ];
-    for (const args of cases) {
-      const out = await adminCli(args, env);
-      expect(out.status, args.join(" ")).not.toBe(0);
-      expect(out.json, args.join(" ")).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
-    }
-  });
+  itOnce(
+    "answers bad input with the error envelope and a non-zero exit",
+    async () => {
+      const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
+      const cases = [
+        ["workspace", "create"],
+        ["workspace", "create", "--name", "X", "--plan", "gold"],
+        ["member", "add", "--workspace", "ws_x", "--email", "not-an-email", "--role", "editor"],
+        ["member", "add", "--workspace", "ws_missing", "--email", "a@b.co", "--role", "boss"],
+        ["key", "create", "--workspace", "ws_missing", "--user", "usr_missing"],
+        ["key", "revoke", "--id", "key_missing"],
+        ["frobnicate"],
+        ["workspace", "create", "--name", "X", "--unknown-flag", "1"],
+      ];
+      for (const args of cases) {
+        const out = await adminCli(args, env);
+        expect(out.status, args.join(" ")).not.toBe(0);
+        expect(out.json, args.join(" ")).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+      }
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-  it("server memory reports the running server's memory, on either database, and says so when no server runs", async () => {
-    const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
-    const out = await adminCli(["server", "memory"], env);
-    expect(out.status).toBe(0);
-    // The shared server runs without --expose-gc: figures as they are, uncollected.
-    expect(out.json).toEqual({
-      collected: false,
-      rss: expect.any(Number),
-      heapUsed: expect.any(Number),
-      heapTotal: expect.any(Number),
-      external: expect.any(Number),
-      arrayBuffers: expect.any(Number),
-    });
-    // Always the server's figures, never the CLI's own: with no server there is nothing to report.
-    const none = await adminCli(["server", "memory"], envForRun(tempDataDir("no-server")));
-    expect(none.status).not.toBe(0);
-    expect(none.json).toEqual({ error: { code: "not_found", message: expect.stringMatching(/No server is running on .* start it first/) } });
-  });
+  it(
+    "server memory reports the running server's memory, on either database, and says so when no server runs",
+    async () => {
+      const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
+      const out = await adminCli(["server", "memory"], env);
+      expect(out.status).toBe(0);
+      // The shared server runs without --expose-gc: figures as they are, uncollected.
+      expect(out.json).toEqual({
+        collected: false,
+        rss: expect.any(Number),
+        heapUsed: expect.any(Number),
+        heapTotal: expect.any(Number),
+        external: expect.any(Number),
+        arrayBuffers: expect.any(Number),
+      });
+      // Always the server's figures, never the CLI's own: with no server there is nothing to report.
+      const none = await adminCli(["server", "memory"], envForRun(tempDataDir("no-server")));
+      expect(none.status).not.toBe(0);
+      expect(none.json).toEqual({ error: { code: "not_found", message: expect.stringMatching(/No server is running on .* start it first/) } });
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-  it.runIf(inject("testDb") === "pglite")("creates and migrates the embedded database itself when no server runs", async () => {
-    const dataDir = tempDataDir("cli");
-    const ws = await adminCli(["workspace", "create", "--name", "Offline", "--plan", "none"], envForRun(dataDir));
-    expect(ws.status).toBe(0);
-    const key = await adminCli(["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId], envForRun(dataDir));
-    expect(key.json.key).toMatch(/^adl_/);
-  });
+  it.runIf(inject("testDb") === "pglite")(
+    "creates and migrates the embedded database itself when no server runs",
+    async () => {
+      const dataDir = tempDataDir("cli");
+      const ws = await adminCli(["workspace", "create", "--name", "Offline", "--plan", "none"], envForRun(dataDir));
+      expect(ws.status).toBe(0);
+      const key = await adminCli(["key", "create", "--workspace", ws.json.workspaceId, "--user", ws.json.ownerUserId], envForRun(dataDir));
+      expect(key.json.key).toMatch(/^adl_/);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 });

@@ -13,7 +13,7 @@ export function adminCli(args: string[], env: Record<string, string>): Promise<{
     execFile(
       "npm",
       ["run", "--silent", "admin", "--", ...args],
-      { cwd: ROOT, env: { ...process.env, ...env, NODE_ENV: "production" }, encoding: "utf8", timeout: 60_000 },
+      { cwd: ROOT, env: { ...process.env, ...env, NODE_ENV: "production" }, encoding: "utf8", timeout: 120_000 },
       (error, stdout) => {
         const lines = stdout.trim().split("\n");
         const status = error ? (typeof error.code === "number" ? error.code : null) : 0;
