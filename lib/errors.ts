@@ -59,6 +59,22 @@ export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError || (typeof err === "object" && err !== null && (err as { name?: string }).name === "AppError" && "code" in err);
 }
 
+/**
+ * The AppError a failure answers with: an AppError as it is. The database's "record not found" and
+ * "foreign key violated" (the ORM's P2025 and P2003) read as `not_found`: a domain function checks a
+ * resource before it writes it or something under it, every relation cascades on delete, so only a
+ * request removing that resource in between makes the write miss. Undefined for anything else (our
+ * fault: internal_error). Told by name and code, so this module imports no layer.
+ */
+export function asAppError(err: unknown): AppError | undefined {
+  if (isAppError(err)) return err;
+  const e = err as { name?: unknown; code?: unknown } | null;
+  if (typeof e !== "object" || e === null || e.name !== "PrismaClientKnownRequestError") return undefined;
+  if (e.code === "P2025") return new AppError("not_found", "Not found: it was removed while this request was being served");
+  if (e.code === "P2003") return new AppError("not_found", "Not found: what it belongs to was removed while this request was being served");
+  return undefined;
+}
+
 /** "ids: Too small..." — zod issues as one readable line. */
 export function describeZodError(error: ZodError): string {
   return error.issues

@@ -1,12 +1,12 @@
 import { revalidatePath } from "next/cache";
 import type { Principal } from "@/lib/auth/principal";
-import { isAppError } from "@/lib/errors";
+import { asAppError } from "@/lib/errors";
 import { requirePrincipal } from "./current";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code: string };
 
 /**
- * Runs a dashboard server action as the signed-in principal: expected failures (AppError)
+ * Runs a dashboard server action as the signed-in principal: expected failures (asAppError)
  * come back as a message for the form; anything else is thrown (Next shows its error page).
  */
 export async function runAsPrincipal<T>(fn: (principal: Principal) => Promise<T>, revalidate?: string): Promise<ActionResult<T>> {
@@ -16,7 +16,8 @@ export async function runAsPrincipal<T>(fn: (principal: Principal) => Promise<T>
     if (revalidate) revalidatePath(revalidate);
     return { ok: true, data };
   } catch (error) {
-    if (isAppError(error)) return { ok: false, error: error.message, code: error.code };
+    const known = asAppError(error);
+    if (known) return { ok: false, error: known.message, code: known.code };
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AppError, describeZodError, type ErrorCode, isAppError } from "@/lib/errors";
+import { AppError, asAppError, describeZodError, type ErrorCode } from "@/lib/errors";
 import { ZodError } from "zod";
 import { log } from "@/lib/log";
 import { currentRequestAborted, currentRequestId } from "@/lib/observability/request-context";
@@ -43,7 +43,8 @@ export function errorResponse(code: ErrorCode, message: string, headers: Record<
 
 /** Any thrown value as an envelope response. Unknown failures are logged and never leak internals. */
 export function toErrorResponse(err: unknown, requestId: string): Response {
-  if (isAppError(err)) return json(err.toBody(), err.status, err.headers);
+  const known = asAppError(err);
+  if (known) return json(known.toBody(), known.status, known.headers);
   if (err instanceof ZodError) return errorResponse("invalid_request", `Invalid request: ${describeZodError(err)}`);
   // The client went away mid-request (its access line says "request aborted"); reading its body failed for that.
   if (currentRequestAborted() || isClientAbort(err)) {

@@ -1,6 +1,6 @@
 import { authorize } from "@/lib/auth/authorize";
 import type { Principal } from "@/lib/auth/principal";
-import { AppError, badRequest, type ErrorBody, type ErrorCode, isAppError } from "@/lib/errors";
+import { AppError, asAppError, badRequest, type ErrorBody, type ErrorCode, isAppError } from "@/lib/errors";
 import { fingerprint, IDEMPOTENCY_KEY_MAX_LENGTH, runIdempotently, validateIdempotencyKey } from "@/lib/idempotency";
 import { canonicalJson } from "@/lib/json/canonical-json";
 import { describeZodError } from "@/lib/errors";
@@ -83,9 +83,10 @@ export async function callTool(principal: Principal, name: string, args: unknown
         try {
           return success(await handle());
         } catch (err) {
-          if (!isAppError(err)) throw err;
+          const known = asAppError(err);
+          if (!known) throw err;
           // Stored as the domain said it; each surface maps it on the way out, a replay too.
-          return failure(err);
+          return failure(known);
         }
       },
       (value) => ({ status: value.status, body: JSON.stringify(value.body) }),
@@ -96,7 +97,7 @@ export async function callTool(principal: Principal, name: string, args: unknown
     const replayed = failure(outward(new AppError(body.error.code as ErrorCode, body.error.message)));
     return { ...replayed, replayed: true, headers: {} };
   } catch (err) {
-    const mapped = options.rest ? err : toToolError(err);
+    const mapped = options.rest ? asAppError(err) : toToolError(err);
     if (!isAppError(mapped)) throw err;
     return failure(mapped);
   }

@@ -1,5 +1,5 @@
 import { ZodError } from "zod";
-import { AppError, describeZodError, type ErrorCode, isAppError } from "@/lib/errors";
+import { AppError, asAppError, describeZodError, type ErrorCode } from "@/lib/errors";
 
 /** The spec's closed (additive) set of tool error codes. */
 export const TOOL_ERROR_CODES = [
@@ -32,12 +32,13 @@ const DOMAIN_TO_TOOL: Partial<Record<ErrorCode, ToolErrorCode>> = {
 /** The error a tool call answers with: domain codes mapped into the tool code set; anything unknown reads as tool_error. */
 export function toToolError(err: unknown): AppError {
   if (err instanceof ZodError) return invalidInput(describeZodError(err));
-  if (!isAppError(err)) return err as AppError; // not ours: the caller's envelope turns it into internal_error
-  const code = err.code as ErrorCode;
-  if (PASS_THROUGH.has(code) || (TOOL_ERROR_CODES as readonly string[]).includes(code)) return err;
+  const known = asAppError(err);
+  if (!known) return err as AppError; // not ours: the caller's envelope turns it into internal_error
+  const code = known.code as ErrorCode;
+  if (PASS_THROUGH.has(code) || (TOOL_ERROR_CODES as readonly string[]).includes(code)) return known;
   const mapped = DOMAIN_TO_TOOL[code] ?? "tool_error";
-  const message = mapped === "invalid_input" && !err.message.startsWith("Invalid input:") ? `Invalid input: ${err.message}` : err.message;
-  return new AppError(mapped, message, err.headers);
+  const message = mapped === "invalid_input" && !known.message.startsWith("Invalid input:") ? `Invalid input: ${known.message}` : known.message;
+  return new AppError(mapped, message, known.headers);
 }
 
 /** 400 `invalid_input`: the message starts `Invalid input:` and names the offending path. */

@@ -1,0 +1,85 @@
+/**
+ * A change racing the removal of what it changes, over real HTTP: every answer is the changed
+ * resource or 404 `not_found`, never a 5xx. Each tool checks the resource and then writes it; a
+ * removal landing between the two used to surface as the database's "record not found" (a 500).
+ */
+import { describe, expect, it } from "vitest";
+import { api, createTenant, type Tenant } from "../helpers/fixtures";
+
+type Call = (name: string, args: object) => Promise<{ status: number; body: any }>;
+
+function toolsOf(tenant: Tenant): Call {
+  const call = api(tenant.key);
+  return (name, args) => call(`/api/v1/tools/${name}`, { method: "POST", json: args });
+}
+
+async function result(call: Call, name: string, args: object): Promise<any> {
+  const res = await call(name, args);
+  expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body.result;
+}
+
+/**
+ * Runs `changes` at once with `remove`, `rounds` times over fresh resources: the removal succeeds and
+ * each change answers 200 or 404 `not_found`. Returns how many changes lost the race, so a test can
+ * tell the race was run rather than always won.
+ */
+async function race(
+  rounds: number,
+  setUp: () => Promise<string>,
+  change: (id: string, i: number) => Promise<{ status: number; body: any }>,
+  remove: (id: string) => Promise<{ status: number; body: any }>,
+): Promise<number> {
+  let lost = 0;
+  for (let round = 0; round < rounds; round++) {
+    const id = await setUp();
+    const changes = Array.from({ length: 6 }, (_, i) => change(id, i));
+    const removal = remove(id);
+    for (const res of await Promise.all(changes)) {
+      if (res.status === 200) continue;
+      expect(res, JSON.stringify(res.body)).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+      lost++;
+    }
+    expect((await removal).status).toBe(200);
+  }
+  return lost;
+}
+
+describe("a change racing a removal", () => {
+  it("renaming a task list, board or folder while it is deleted answers it or 404", async () => {
+    const tools = toolsOf(await createTenant());
+    let lost = 0;
+    lost += await race(
+      6,
+      async () => (await result(tools, "create_task_list", { name: "Launch" })).list.id,
+      (id, i) => tools("rename_task_list", { id, name: `Launch ${i}` }),
+      (id) => tools("delete_task_list", { id }),
+    );
+    lost += await race(
+      6,
+      async () => (await result(tools, "create_board", { name: "Moodboard" })).board.id,
+      (id, i) => tools("rename_board", { id, name: `Moodboard ${i}` }),
+      (id) => tools("delete_board", { id }),
+    );
+    lost += await race(
+      6,
+      async () => (await result(tools, "create_folder", { name: "Spring" })).folder.id,
+      (id, i) => tools("rename_folder", { id, name: `Spring ${i}` }),
+      (id) => tools("delete_folder", { id }),
+    );
+    expect(lost, "changes that came after the removal").toBeGreaterThan(0);
+  });
+
+  it("changing or commenting on a task while it is deleted answers it or 404", async () => {
+    const tools = toolsOf(await createTenant());
+    const listId = (await result(tools, "create_task_list", { name: "Launch" })).list.id;
+    const lost = await race(
+      8,
+      async () => (await result(tools, "create_task", { listId, title: "Brief" })).task.id,
+      (id, i) =>
+        i % 2 ? tools("update_task", { id, title: `Brief ${i}`, status: "in_progress" }) : tools("add_task_comment", { taskId: id, body: `Note ${i}` }),
+      (id) => tools("delete_task", { id }),
+    );
+    expect(lost, "changes that came after the removal").toBeGreaterThan(0);
+  });
+});
