@@ -21,22 +21,27 @@ async function result(call: Call, name: string, args: object): Promise<any> {
 
 /**
  * Runs `changes` at once with `remove`, `rounds` times over fresh resources: the removal succeeds and
- * each change answers 200 or 404 `not_found`. Returns how many changes lost the race, so a test can
- * tell the race was run rather than always won.
+ * each change answers 200 or 404 `not_found` (or another refusal the caller names). Returns how many
+ * changes lost the race to the removal, so a test can tell the race was run rather than always won.
  */
 async function race(
   rounds: number,
   setUp: () => Promise<string>,
   change: (id: string, i: number) => Promise<{ status: number; body: any }>,
   remove: (id: string) => Promise<{ status: number; body: any }>,
+  alsoRefused: { status: number; code: string }[] = [],
 ): Promise<number> {
   let lost = 0;
   for (let round = 0; round < rounds; round++) {
     const id = await setUp();
-    const changes = Array.from({ length: 6 }, (_, i) => change(id, i));
+    // Sent in this order, half of the changes before the removal and half after it.
+    const before = Array.from({ length: 3 }, (_, i) => change(id, i));
     const removal = remove(id);
+    const changes = [...before, ...Array.from({ length: 3 }, (_, i) => change(id, 3 + i))];
     for (const res of await Promise.all(changes)) {
       if (res.status === 200) continue;
+      const refusal = alsoRefused.find((r) => r.status === res.status && r.code === res.body?.error?.code);
+      if (refusal) continue;
       expect(res, JSON.stringify(res.body)).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
       lost++;
     }
@@ -81,5 +86,19 @@ describe("a change racing a removal", () => {
       (id) => tools("delete_task", { id }),
     );
     expect(lost, "changes that came after the removal").toBeGreaterThan(0);
+  });
+
+  it("editing a board's note while it is removed answers it, 409 for a stale version, or 404", async () => {
+    const tools = toolsOf(await createTenant());
+    const boardId = (await result(tools, "create_board", { name: "Moodboard" })).board.id;
+    const lost = await race(
+      8,
+      async () => (await result(tools, "add_board_item", { boardId, kind: "note", text: "Hook" })).item.id,
+      // Every edit names version 1: one wins, the rest are stale (409), unless the removal came first (404).
+      (id, i) => tools("edit_board_item", { id, version: 1, text: `Hook ${i}` }),
+      (id) => tools("remove_board_item", { id }),
+      [{ status: 409, code: "conflict" }],
+    );
+    expect(lost, "edits that came after the removal").toBeGreaterThan(0);
   });
 });
