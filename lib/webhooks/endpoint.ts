@@ -80,7 +80,7 @@ export async function setWebhookEvents(principal: Principal, input: { events: st
     }
   }
   const data = input.events === null ? { subscribesAll: true, events: [] } : { subscribesAll: false, events: [...new Set(input.events)] };
-  // One statement: a delete landing between an update and a read back would otherwise make this a 500.
+  // One statement: with a read back after the update, a delete landing between them would answer 404 for a change that was made.
   const [row] = await getDb().webhookEndpoint.updateManyAndReturn({ where: { workspaceId: principal.workspaceId }, data });
   if (!row) throw notFoundEndpoint();
   return { webhook: toEndpointView(row) };
