@@ -1,6 +1,12 @@
+import fs from "node:fs";
 import { defineConfig } from "@playwright/test";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// The journeys run in Chromium's headless shell (Debian's chromium-headless-shell, the build Playwright itself uses
+// for headless runs): no browser UI layer, about a third less CPU for the same 55 journeys (docs/testing.md,
+// "Browser journeys"). Without it they run in the full browser.
+const HEADLESS_SHELL = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-headless-shell";
+const JOURNEY_CHROMIUM = fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM;
 const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -13,12 +19,13 @@ const CHROMIUM_ARGS = [
 ];
 // The journeys' pages live for seconds: V8's optimizing compilers (Maglev, TurboFan) spend CPU on code that runs a few
 // times. Without them the journeys took about a tenth less CPU (docs/testing.md, "Browser journeys"). The budgets keep
-// Chromium's defaults: they time what a person's browser does.
+// Chromium's defaults, in the full browser: they time what a person's browser does.
 const JOURNEY_ARGS = [...CHROMIUM_ARGS, "--js-flags=--no-opt --no-maglev"];
 
 /**
  * Browser journeys against the real server (`next start` via scripts/start.mjs, started in
- * e2e/global-setup.ts on a free port with its own DATA_DIR) in Debian's Chromium.
+ * e2e/global-setup.ts on a free port with its own DATA_DIR) in Debian's Chromium: the journeys in its headless shell,
+ * the budgets in the full browser.
  * `npm test` builds first and reads the JSON report named by PLAYWRIGHT_JSON_OUTPUT_NAME.
  */
 export default defineConfig({
@@ -31,7 +38,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   projects: [
-    { name: "journeys", grepInvert: /@budget/, use: { launchOptions: { executablePath: CHROMIUM, args: JOURNEY_ARGS } } },
+    { name: "journeys", grepInvert: /@budget/, use: { launchOptions: { executablePath: JOURNEY_CHROMIUM, args: JOURNEY_ARGS } } },
     // A folder of its own: each run empties its output folder, and the journeys' failure screenshots must outlive this one.
     { name: "budgets", grep: /@budget/, workers: 1, outputDir: "test-results/e2e-budgets" },
   ],

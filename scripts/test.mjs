@@ -32,10 +32,12 @@ const fileDurations = [];
 /**
  * The suites need a few Debian packages (Chromium for the browser journeys, ffmpeg for
  * video fixtures). Install the missing ones with apt; say plainly when that is impossible.
+ * The journeys run in Chromium's headless shell when it is there (playwright.config.ts), else in the full browser.
  */
 function ensureSystemPackages() {
   const wanted = [
     { binary: "/usr/bin/chromium", pkg: "chromium" },
+    { binary: "/usr/bin/chromium-headless-shell", pkg: "chromium-headless-shell" },
     { binary: "ffmpeg", pkg: "ffmpeg" },
   ];
   const has = (binary) => (binary.startsWith("/") ? fs.existsSync(binary) : spawnSync("sh", ["-c", `command -v ${binary}`]).status === 0);
