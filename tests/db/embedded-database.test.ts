@@ -36,6 +36,11 @@ describe.skipIf(!onPglite)("the embedded database on its own thread, with prepar
     await db?.close();
   });
 
+  it("keeps 16 MB of shared buffers, not PostgreSQL's 128 MB (the OS caches the same files)", async () => {
+    const { rows } = await db.query<{ shared_buffers: string }>("SHOW shared_buffers");
+    expect(rows).toEqual([{ shared_buffers: "16MB" }]);
+  });
+
   it("round-trips every kind of value, as objects or arrays", async () => {
     const at = new Date("2026-11-22T10:00:00.123Z");
     await db.query("INSERT INTO items (id, tags, at, doc) VALUES ($1, $2, $3, $4)", [1, ["a", "b,c"], at, { nested: [1, 2] }]);

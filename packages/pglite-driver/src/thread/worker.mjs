@@ -8,7 +8,12 @@ import { PGlite } from "@electric-sql/pglite";
 // PGlite runs initdb exactly when PG_VERSION is missing. A thread that created the cluster only says so and closes
 // it: the main thread replaces it with one that opens the cluster, without initdb's memory (./client.ts).
 const creating = !fs.existsSync(path.join(workerData.dataDir, "PG_VERSION"));
-const db = new PGlite(workerData.dataDir);
+// PostgreSQL's default 128 MB of shared buffers is a second cache in this process, over the one the OS keeps of the
+// same files (PGlite reads its data files through the file system). They fill as a server runs and never shrink:
+// importing 200 files grew the server's RSS by about 80 MB of them. 16 MB changed no benchmark's throughput
+// (docs/performance.md, import round 7). A command-line setting, so nothing is written into the data directory.
+const SHARED_BUFFERS = "16MB";
+const db = new PGlite(workerData.dataDir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${SHARED_BUFFERS}`] });
 // Requests run strictly one after another (a failed start answers each of them with its error).
 let queue = db.waitReady.catch(() => undefined);
 
