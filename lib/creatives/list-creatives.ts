@@ -2,7 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { folderScope } from "@/lib/folders/access";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
-import { CREATIVE_INCLUDE, toCreative, type Creative } from "./creative-schema";
+import { CREATIVE_INCLUDE, CREATIVE_SELECT, toCreative, type Creative } from "./creative-schema";
 
 export interface ListCreativesInput {
   limit: number;
@@ -15,7 +15,7 @@ export async function listCreatives(principal: Principal, input: ListCreativesIn
     where: { workspaceId: principal.workspaceId, ...(await folderScope(principal)), ...afterCursor(input.cursor) },
     orderBy: NEWEST_FIRST,
     take: input.limit + 1,
-    include: CREATIVE_INCLUDE,
+    select: CREATIVE_SELECT,
   });
   const page = toPage(rows, input.limit);
   return { creatives: page.items.map(toCreative), nextCursor: page.nextCursor };

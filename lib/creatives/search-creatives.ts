@@ -6,7 +6,7 @@ import { badRequest } from "@/lib/errors";
 import { folderScope } from "@/lib/folders/access";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { afterCursor, encodeCursor, NEWEST_FIRST } from "@/lib/pagination/cursor";
-import { CREATIVE_INCLUDE } from "./creative-schema";
+import { CREATIVE_SELECT } from "./creative-schema";
 
 export const CREATIVE_SORTS = ["newest", "oldest", "name"] as const;
 export const CREATIVE_ASPECTS = ["square", "portrait", "landscape"] as const;
@@ -114,7 +114,8 @@ export async function searchCreativeRows(principal: Principal, input: CreativeFi
     where: { AND: [where, after] },
     orderBy,
     take: input.limit + 1,
-    include: CREATIVE_INCLUDE,
+    // The resource's columns, and what the library grid adds to it (folder, size, duplicate of).
+    select: { ...CREATIVE_SELECT, folderId: true, sizeBytes: true, contentSha256: true },
   });
   const items = rows.slice(0, input.limit);
   const last = items.at(-1);
