@@ -46,7 +46,9 @@ function ensureSystemPackages() {
   console.log(`=== installing ${missing.join(", ")} with apt-get ===`);
   const apt = (args) => spawnSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status === 0;
   if (!apt(["install", "-y", "--no-install-recommends", ...missing]) && !(apt(["update"]) && apt(["install", "-y", "--no-install-recommends", ...missing]))) {
-    console.error(`Could not install ${missing.join(", ")} (apt-get failed; root and Debian's package servers are needed). Suites that need them will fail.`);
+    console.error(
+      `Could not install ${missing.join(", ")} (apt-get failed; root and Debian's package servers are needed). Suites that need them will fail${missing.includes("chromium-headless-shell") ? "; the journeys run in the full browser" : ""}.`,
+    );
   }
 }
 

@@ -44,8 +44,8 @@ export const creativeMediaPath = (creativeId: string) => `/api/media/${creativeI
 export const creativePreviewPath = (creativeId: string) => `/api/media/${creativeId}/preview`;
 
 /**
- * The columns toCreative reads, with the copy count: a list selects only these (a row has twice as many columns,
- * a timestamp and a content hash among them, and a page decodes a hundred rows).
+ * The columns toCreative reads, with the copy count: a list selects only these eleven of a row's twenty (the others
+ * include a second timestamp and the content hash, and a page decodes up to two hundred rows).
  */
 export const CREATIVE_SELECT = {
   id: true,
