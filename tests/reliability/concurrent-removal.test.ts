@@ -53,25 +53,21 @@ async function race(
 describe("a change racing a removal", () => {
   it("renaming a task list, board or folder while it is deleted answers it or 404", async () => {
     const tools = toolsOf(await createTenant());
+    // What each kind is made, renamed and deleted with, and where its id is in the made result.
+    const kinds = [
+      { create: "create_task_list", rename: "rename_task_list", remove: "delete_task_list", made: "list", name: "Launch" },
+      { create: "create_board", rename: "rename_board", remove: "delete_board", made: "board", name: "Moodboard" },
+      { create: "create_folder", rename: "rename_folder", remove: "delete_folder", made: "folder", name: "Spring" },
+    ];
     let lost = 0;
-    lost += await race(
-      6,
-      async () => (await result(tools, "create_task_list", { name: "Launch" })).list.id,
-      (id, i) => tools("rename_task_list", { id, name: `Launch ${i}` }),
-      (id) => tools("delete_task_list", { id }),
-    );
-    lost += await race(
-      6,
-      async () => (await result(tools, "create_board", { name: "Moodboard" })).board.id,
-      (id, i) => tools("rename_board", { id, name: `Moodboard ${i}` }),
-      (id) => tools("delete_board", { id }),
-    );
-    lost += await race(
-      6,
-      async () => (await result(tools, "create_folder", { name: "Spring" })).folder.id,
-      (id, i) => tools("rename_folder", { id, name: `Spring ${i}` }),
-      (id) => tools("delete_folder", { id }),
-    );
+    for (const kind of kinds) {
+      lost += await race(
+        6,
+        async () => (await result(tools, kind.create, { name: kind.name }))[kind.made].id,
+        (id, i) => tools(kind.rename, { id, name: `${kind.name} ${i}` }),
+        (id) => tools(kind.remove, { id }),
+      );
+    }
     expect(lost, "changes that came after the removal").toBeGreaterThan(0);
   });
 
