@@ -45,36 +45,50 @@ function showKey(key: string): string {
   return key.slice(0, 60).replace(/[\u0000-\u001f\u007f]|\p{Cs}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-function join(path: string, key: string | number): string {
-  if (typeof key === "number") return `${path}[${key}]`;
-  return path ? `${path}.${showKey(key)}` : showKey(key);
+/** Where a value sits: its parent's place and its key in it (the root has neither). */
+interface Place {
+  parent: Place | null;
+  key: string | number | null;
+}
+
+/** `ids[1]`, `copy.headline`: spelled out only for a value that has a problem, so a clean scan builds no strings. */
+function pathOf(place: Place): string {
+  const keys: (string | number)[] = [];
+  for (let p: Place | null = place; p && p.key !== null; p = p.parent) keys.push(p.key);
+  let path = "";
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const key = keys[i]!;
+    path = typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${showKey(key)}` : showKey(key);
+  }
+  return path || "(value)";
 }
 
 /** The first NUL byte, unpaired surrogate, over-long string or over-deep nesting in a parsed value; null when clean. */
 export function findTextInputProblem(value: unknown, options: TextInputOptions = {}): TextInputProblem | null {
   const maxDepth = options.maxDepth ?? TEXT_INPUT_LIMITS.maxDepth;
   // Iterative, so a value nested a million levels deep costs a loop, not the stack.
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: "", depth: 0 }];
+  const stack: { value: unknown; place: Place; depth: number }[] = [{ value, place: { parent: null, key: null }, depth: 0 }];
   while (stack.length) {
     const item = stack.pop()!;
     const v = item.value;
     if (typeof v === "string") {
       const reason = stringProblem(v, options.maxStringLength);
-      if (reason) return { path: item.path || "(value)", reason };
+      if (reason) return { path: pathOf(item.place), reason };
       continue;
     }
     if (v === null || typeof v !== "object") continue;
-    if (item.depth >= maxDepth) return { path: item.path || "(value)", reason: `nests deeper than ${maxDepth} levels` };
+    if (item.depth >= maxDepth) return { path: pathOf(item.place), reason: `nests deeper than ${maxDepth} levels` };
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: join(item.path, i), depth: item.depth + 1 });
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], place: { parent: item.place, key: i }, depth: item.depth + 1 });
       continue;
     }
-    const entries = Object.entries(v as Record<string, unknown>);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i]!;
+    const keys = Object.keys(v);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      const place = { parent: item.place, key };
       const keyReason = stringProblem(key, TEXT_INPUT_LIMITS.maxKeyLength);
-      if (keyReason) return { path: join(item.path, key), reason: `a property name ${keyReason}` };
-      stack.push({ value: child, path: join(item.path, key), depth: item.depth + 1 });
+      if (keyReason) return { path: pathOf(place), reason: `a property name ${keyReason}` };
+      stack.push({ value: (v as Record<string, unknown>)[key], place, depth: item.depth + 1 });
     }
   }
   return null;
