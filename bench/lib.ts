@@ -26,6 +26,16 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   return { server, db, stop };
 }
 
+/**
+ * BENCH_MARKS=<file>: appends "<label> <start ns> <end ns> <count>" for a timed phase (a request, a load round),
+ * on the monotonic clock that V8's CPU profiles and `perf … -k CLOCK_MONOTONIC` traces use, so a profile can be
+ * cut to the bench's windows: `npx tsx bench/support/profile-windows.ts <profile> <marks> <label> [<other label>]`.
+ */
+export function markWindow(label: string, startNs: bigint, count = 1): void {
+  const file = process.env.BENCH_MARKS;
+  if (file) fs.appendFileSync(file, `${label} ${startNs} ${process.hrtime.bigint()} ${count}\n`);
+}
+
 export async function benchTenant(server: TestServer): Promise<{ key: string; workspaceId: string }> {
   const admin = async (argv: string[]) => {
     const { ok, body } = await sendAdminCommand(server.dataDir, argv);

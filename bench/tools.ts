@@ -10,7 +10,7 @@
  */
 import autocannon from "autocannon";
 import sharp from "sharp";
-import { benchTenant, cpuSeconds, type LoadResult, row, serverProcessIds, startBenchServer } from "./lib";
+import { benchTenant, cpuSeconds, type LoadResult, markWindow, row, serverProcessIds, startBenchServer } from "./lib";
 
 const CONNECTIONS = 16;
 const seconds = process.argv.includes("--seconds") ? Number(process.argv[process.argv.indexOf("--seconds") + 1]) : 8;
@@ -21,6 +21,7 @@ let serverPids: number[] = [];
 
 async function drive(url: string, headers: Record<string, string>, body?: unknown, duration = seconds): Promise<Measured> {
   const cpuBefore = cpuSeconds(serverPids);
+  const startedAt = process.hrtime.bigint();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -29,6 +30,7 @@ async function drive(url: string, headers: Record<string, string>, body?: unknow
     headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
+  markWindow(`${body === undefined ? "GET" : "POST"}:${new URL(url).pathname}`, startedAt, result.requests.total);
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,

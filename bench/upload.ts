@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import sharp from "sharp";
-import { benchTenant, rssBytes, serverProcessIds, startBenchServer } from "./lib";
+import { benchTenant, markWindow, rssBytes, serverProcessIds, startBenchServer } from "./lib";
 
 const MB = 1024 * 1024;
 /** `--settle`: before each service request, wait until the jobs of the earlier uploads (imports, thumbnails, video previews) have finished. */
@@ -211,7 +211,9 @@ try {
       const rssBefore = rssBytes(pids);
       let peak = rssBefore;
       const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pids))), 20);
+      const startedAt = process.hrtime.bigint();
       const answer = await post(uploadsUrl, body, auth);
+      markWindow(name, startedAt);
       clearInterval(sampler);
       peak = Math.max(peak, rssBytes(pids));
       peakGrowth = Math.max(peakGrowth, peak - rssBefore);
