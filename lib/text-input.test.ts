@@ -12,6 +12,8 @@ describe("findTextInputProblem", () => {
     expect(findTextInputProblem({ ids: ["ok", "a\u0000b"] })).toEqual({ path: "ids[1]", reason: expect.stringMatching(/NUL/) });
     expect(findTextInputProblem({ copy: { headline: "\u0000" } })?.path).toBe("copy.headline");
     expect(findTextInputProblem("x\u0000")?.path).toBe("(value)");
+    expect(findTextInputProblem({ ads: [{}, {}, { copy: [{ headline: "ok" }, { headline: "\u0000" }] }] })?.path).toBe("ads[2].copy[1].headline");
+    expect(findTextInputProblem([["ok", ["\u0000"]]])?.path).toBe("[0][1][0]");
   });
 
   it("finds unpaired surrogates, high or low, anywhere in a string", () => {
