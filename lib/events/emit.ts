@@ -221,7 +221,8 @@ interface SqlTransaction {
 }
 
 // Many events of one kind in one statement: events and their dispatches (when the endpoint
-// subscribes); repeated dedupe keys store nothing.
+// subscribes); repeated dedupe keys store nothing. Answers the events stored, the dispatches queued
+// and the flows the kind triggers in the workspace.
 const EMIT_MANY_STATEMENT = `
     WITH input AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(id, body, "dedupeKey", "dispatchId")
@@ -237,12 +238,16 @@ const EMIT_MANY_STATEMENT = `
       WHERE e."subscribesAll" OR $6::text = ANY(e.events)
       RETURNING id
     )
-    SELECT (SELECT count(*) FROM ev)::int AS created, coalesce((SELECT array_agg(id) FROM disp), '{}') AS queued`;
+    SELECT coalesce((SELECT array_agg(id) FROM ev), '{}') AS created, coalesce((SELECT array_agg(id) FROM disp), '{}') AS queued,
+      coalesce((SELECT array_agg(f.id) FROM automation_flows f
+        WHERE f."workspaceId" = $5::text AND f."triggerKind" = 'event' AND f."eventType" = $6::text), '{}') AS flows`;
 
 /**
  * Records events of one kind inside the caller's transaction, so they are stored together with the
- * rows they report or not at all (e.g. `lead.received` with the stored leads). Call `afterCommit()`
- * once the transaction has committed: it starts the deliveries that were queued.
+ * rows they report or not at all (e.g. `lead.received` with the stored leads, an upload's terminal
+ * event with its status). Call `afterCommit()` once the transaction has committed: it starts the
+ * deliveries that were queued and the automation flows the new events trigger. (A process that
+ * stops before then leaves the dispatches pending: the first attempts' poll sends them.)
  */
 export async function emitEventsInTransaction<T extends EventType>(
   tx: SqlTransaction,
@@ -253,18 +258,18 @@ export async function emitEventsInTransaction<T extends EventType>(
   if (!events.length) return { created: 0, afterCommit: async () => undefined };
   const schema = EVENT_DATA_SCHEMAS[type];
   const createdAt = new Date();
-  const ids: string[] = [];
+  const envelopes = new Map<string, EventEnvelope>();
   const bodies: string[] = [];
   const dispatchIds: string[] = [];
   for (const event of events) {
     const envelope: EventEnvelope = { id: newId("evt"), type, createdAt: createdAt.toISOString(), data: schema.parse(event.data) as EventData<T> };
-    ids.push(envelope.id);
+    envelopes.set(envelope.id, envelope);
     bodies.push(JSON.stringify(envelope));
     dispatchIds.push(newId("whq"));
   }
-  const rows = await tx.$queryRawUnsafe<{ created: number; queued: string[] }[]>(
+  const rows = await tx.$queryRawUnsafe<{ created: string[]; queued: string[]; flows: string[] }[]>(
     EMIT_MANY_STATEMENT,
-    ids,
+    [...envelopes.keys()],
     bodies,
     events.map((e) => e.dedupeKey),
     dispatchIds,
@@ -272,10 +277,11 @@ export async function emitEventsInTransaction<T extends EventType>(
     type,
     sqlTime(createdAt),
   );
-  const queued = rows[0]?.queued ?? [];
-  // The dispatches commit with the caller's transaction; once it has, the first attempts' loop is woken.
+  const { created = [], queued = [], flows = [] } = rows[0] ?? {};
+  // The events and dispatches commit with the caller's transaction; once it has, deliveries and flows start.
   const afterCommit = async () => {
     if (queued.length) wakeFirstAttempts(queued);
+    if (flows.length) for (const id of created) await startFlows(workspaceId, envelopes.get(id)!, flows);
   };
-  return { created: rows[0]?.created ?? 0, afterCommit };
+  return { created: created.length, afterCommit };
 }

@@ -1,6 +1,7 @@
 import { labelsForNewCreative } from "@/lib/creatives/naming";
 import { getDb } from "@/lib/db/client";
-import { emitEvent } from "@/lib/events/emit";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { emitEventsInTransaction } from "@/lib/events/emit";
 import { newId } from "@/lib/ids";
 import { platformIdColumns } from "@/lib/platforms";
 import { toUpload } from "@/lib/uploads/upload-schema";
@@ -10,27 +11,30 @@ interface RunRef {
   jobRun: number;
 }
 
+type Tx = Prisma.TransactionClient;
+
 /**
  * Marks the upload completed with its platform id and files its creative (`importing`),
  * in one transaction that only applies while this job run still owns the upload
- * (status processing, same jobRun). Then emits `upload.completed` once per job run:
- * safe to repeat after a crash at any point. Returns the creative's id, or null when the
- * run does not own the upload.
+ * (status processing, same jobRun) and that records `upload.completed`. Safe to repeat after a
+ * crash at any point. Returns the creative's id, or null when the run does not own the upload.
  */
 export async function completeUpload(input: RunRef & { externalId: string }): Promise<{ creativeId: string | null }> {
   const db = getDb();
-  const creativeId = await db.$transaction(async (tx) => {
+  const { creativeId, afterCommit } = await db.$transaction(async (tx) => {
     const upload = await tx.upload.findUnique({ where: { id: input.uploadId } });
-    if (!upload || upload.jobRun !== input.jobRun) return null;
-    // A repeat after a crash: the first execution already committed; carry on with its creative.
-    if (upload.status === "completed") return upload.creativeId;
-    if (upload.status !== "processing") return null;
+    if (!upload || upload.jobRun !== input.jobRun) return { creativeId: null };
+    // A repeat after a crash: the first execution already committed (with its event); carry on with its creative.
+    if (upload.status === "completed") return { creativeId: upload.creativeId };
+    if (upload.status !== "processing") return { creativeId: null };
     const id = newId("crv");
-    const { count } = await tx.upload.updateMany({
-      where: { id: upload.id, status: "processing", jobRun: input.jobRun },
-      data: { status: "completed", error: null, finishedAt: new Date(), creativeId: id, ...platformIdColumns(upload.platform, upload.kind, input.externalId) },
+    const finished = await finishRun(tx, input, {
+      status: "completed",
+      error: null,
+      creativeId: id,
+      ...platformIdColumns(upload.platform, upload.kind, input.externalId),
     });
-    if (!count) return null;
+    if (!finished) return { creativeId: null };
     // The upload's push to the account now belongs to its creative: the creative is present there.
     await tx.mediaPush.updateMany({ where: { uploadId: upload.id, jobRun: input.jobRun }, data: { creativeId: id } });
     // Every new creative passes here (uploads, resumable uploads, imports): its name is read by the workspace's convention.
@@ -52,34 +56,53 @@ export async function completeUpload(input: RunRef & { externalId: string }): Pr
         ...(nameLabels ? { nameLabels } : {}),
       },
     });
-    return id;
+    return { creativeId: id, afterCommit: finished.afterCommit };
   });
-  await emitTerminalEvent(input);
+  await afterCommit?.();
   return { creativeId };
 }
 
-/** Marks the upload failed with `error` (only while this job run owns it), then emits `upload.failed` once per job run. */
+/**
+ * Marks the upload failed with `error` (only while this job run owns it) and records
+ * `upload.failed` in the same transaction.
+ */
 export async function failUpload(input: RunRef & { error: string }): Promise<void> {
-  await getDb().upload.updateMany({
-    where: { id: input.uploadId, status: "processing", jobRun: input.jobRun },
-    data: { status: "failed", error: input.error.slice(0, 2000), finishedAt: new Date() },
+  const error = input.error.slice(0, 2000);
+  const afterCommit = await getDb().$transaction(async (tx) => {
+    const finished = await finishRun(tx, input, { status: "failed", error });
+    if (!finished) return undefined;
+    await tx.mediaPush.updateMany({
+      where: { uploadId: input.uploadId, jobRun: input.jobRun, state: { not: "ready" } },
+      data: { state: "failed", failureReason: error, finishedAt: new Date() },
+    });
+    return finished.afterCommit;
   });
-  await getDb().mediaPush.updateMany({
-    where: { uploadId: input.uploadId, jobRun: input.jobRun, state: { not: "ready" } },
-    data: { state: "failed", failureReason: input.error.slice(0, 2000), finishedAt: new Date() },
-  });
-  await emitTerminalEvent(input);
+  await afterCommit?.();
 }
 
 /**
- * Emits the run's terminal event if the upload ended in this run. The dedupe key names the
- * run, so a step repeated after a crash (before or after the first emit) sends one event.
+ * Ends this job run of a processing upload (`data` holds the terminal status) and records the
+ * run's event (`upload.completed` or `upload.failed`) in the caller's transaction, so the status
+ * and its event commit together: a retry or dismissal that follows the status at once cannot
+ * come between them, nor can a crash. Null when the run no longer owns a processing upload (a
+ * stale run, or a repeat of a step that already committed). Call `afterCommit` once committed.
  */
-export async function emitTerminalEvent({ uploadId, jobRun }: RunRef): Promise<void> {
-  const upload = await getDb().upload.findUnique({ where: { id: uploadId } });
-  if (!upload || upload.jobRun !== jobRun || upload.status === "processing") return;
-  const type = upload.status === "completed" ? "upload.completed" : "upload.failed";
-  await emitEvent({ workspaceId: upload.workspaceId, type, data: { upload: toUpload(upload) }, dedupeKey: `${type}:${uploadId}:${jobRun}` });
+export async function finishRun(
+  tx: Tx,
+  run: RunRef,
+  data: Prisma.UploadUpdateManyMutationInput & { status: "completed" | "failed"; creativeId?: string },
+): Promise<{ afterCommit: () => Promise<void> } | null> {
+  const { count } = await tx.upload.updateMany({
+    where: { id: run.uploadId, status: "processing", jobRun: run.jobRun },
+    data: { ...data, finishedAt: new Date() },
+  });
+  if (!count) return null;
+  const upload = await tx.upload.findUniqueOrThrow({ where: { id: run.uploadId } });
+  const type = data.status === "completed" ? "upload.completed" : "upload.failed";
+  const { afterCommit } = await emitEventsInTransaction(tx, upload.workspaceId, type, [
+    { data: { upload: toUpload(upload) }, dedupeKey: `${type}:${run.uploadId}:${run.jobRun}` },
+  ]);
+  return { afterCommit };
 }
 
 /**

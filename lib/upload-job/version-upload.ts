@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { recordVersion } from "@/lib/review/versions";
 import { creativeDerivedKey, discardStoredFiles, getStorage } from "@/lib/storage";
-import { emitTerminalEvent, failUpload } from "./finish-upload";
+import { failUpload, finishRun } from "./finish-upload";
 
 interface RunRef {
   uploadId: string;
@@ -61,11 +61,8 @@ export async function completeVersionUpload(input: RunRef): Promise<VersionUploa
       throw err;
     }
   }
-  await db.upload.updateMany({
-    where: { id: upload.id, status: "processing", jobRun: input.jobRun },
-    data: { status: "completed", error: null, finishedAt: new Date(), creativeId },
-  });
-  await emitTerminalEvent(input);
+  const finished = await db.$transaction((tx) => finishRun(tx, input, { status: "completed", error: null, creativeId }));
+  await finished?.afterCommit();
   return { status: "completed", creativeId, versionNumber: version.number };
 }
 

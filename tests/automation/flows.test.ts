@@ -6,6 +6,7 @@ import { callTool, toolResult } from "../tools/helpers";
 import { advance } from "../ads/helpers";
 import { startReceiver, type ReceivedRequest, type Receiver } from "../webhooks/helpers/receiver";
 import { activeAds, pauseRule, runAutomation, tenantWithEndpoint } from "./helpers";
+import { allLeads, pullLeads, seedLeads } from "../leads/helpers";
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -60,6 +61,24 @@ describe("automation flows", () => {
     expect(received("automation.event")).toHaveLength(1);
     expect((await toolResult(t.key, "list_automation_flows", {})).flows[0].lastRun).toMatchObject({ status: "sent", responseStatus: 200 });
   }, 240_000);
+
+  it("a flow on lead.received fires for each pulled lead (events stored in the leads' own transaction start flows too)", async () => {
+    const { tenant: t } = await tenantWithEndpoint(receiver);
+    const flowPath = `/leads/${t.workspaceId}`;
+    await toolResult(t.key, "create_automation_flow", {
+      name: "New lead to the CRM",
+      trigger: { event: "lead.received" },
+      action: { url: receiver.url.replace(/\/hooks$/, flowPath), payload: { lead: "{{data.lead.leadId}}", form: "{{data.form.name}}" } },
+    });
+    await seedLeads(t.workspaceId, 2);
+    expect((await pullLeads(t.workspaceId)).stored).toBe(2);
+    const posts = await until(async () => {
+      const got = receiver.requests.filter((r) => r.path === flowPath);
+      return got.length >= 2 && got;
+    }, "a flow POST per lead");
+    const leadIds = (await allLeads(t.key)).map((l) => l.id).sort();
+    expect(posts.map((p) => JSON.parse(p.body).lead).sort()).toEqual(leadIds);
+  }, 120_000);
 
   it("a scheduled flow fires at its next occurrence, once", async () => {
     const { tenant: t, received } = await tenantWithEndpoint(receiver, ["automation.event"]);

@@ -87,6 +87,24 @@ describe("terminal transitions of an upload job run", () => {
     expect((await eventsOf(upload.id)).map((e) => e.dedupeKey).sort()).toEqual([`upload.completed:${upload.id}:2`, `upload.failed:${upload.id}:1`]);
   });
 
+  it("a retry that starts the moment the upload reads failed still leaves the failed run its event", async () => {
+    const upload = await processingUpload();
+    const failing = finish.failUpload({ uploadId: upload.id, jobRun: 1, error: "refused at once" });
+    // retry_upload's own condition, polled as tightly as the database answers: run 2 starts as soon as run 1's failure is visible.
+    for (let retried = 0; !retried; ) {
+      ({ count: retried } = await db.upload.updateMany({
+        where: { id: upload.id, status: "failed" },
+        data: { status: "processing", error: null, finishedAt: null, jobRun: { increment: 1 } },
+      }));
+    }
+    await failing;
+    await finish.completeUpload({ uploadId: upload.id, jobRun: 2, externalId: "f".repeat(32) });
+    const events = await eventsOf(upload.id);
+    expect(events.map((e) => e.dedupeKey).sort()).toEqual([`upload.completed:${upload.id}:2`, `upload.failed:${upload.id}:1`]);
+    const failed = JSON.parse(events.find((e) => e.type === "upload.failed")!.body).data.upload;
+    expect(failed).toMatchObject({ id: upload.id, status: "failed", error: "refused at once" });
+  });
+
   it("an abandoned run fails a processing upload, and fails the importing creative of a completed one", async () => {
     const processing = await processingUpload();
     await finish.abandonRun({ uploadId: processing.id, jobRun: 1, reason: "database unreachable" });
