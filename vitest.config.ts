@@ -43,6 +43,7 @@ export const IN_PROCESS = [
   "tests/storage/s3-driver.test.ts",
   "tests/upload-job/terminal-transitions.test.ts",
   "tests/webhooks/delivery-module.test.ts",
+  "tests/webhooks/events-with-their-change.test.ts",
 ];
 
 /**

@@ -35,9 +35,11 @@ export interface EmittedEvent {
 }
 
 /**
- * The one place the domain records a webhook event. Call it after your transaction commits:
- * stores the event durably (serialized once; every attempt sends these bytes) and, when the
- * workspace's endpoint subscribes to the kind (`test` always), queues its delivery.
+ * Records a webhook event on its own: stores it durably (serialized once; every attempt sends these
+ * bytes) and, when the workspace's endpoint subscribes to the kind (`test` always), queues its
+ * delivery. For an event that reports a change the caller commits, record it in that transaction
+ * with `emitEventsInTransaction` instead; this one is for events that are the whole of their change
+ * or are repeated safely under a dedupe key (a job step run again after a crash).
  */
 export async function emitEvent<T extends EventType>(input: EmitEventInput<T>): Promise<EmittedEvent> {
   const data = EVENT_DATA_SCHEMAS[input.type].parse(input.data);
@@ -245,17 +247,20 @@ const EMIT_MANY_STATEMENT = `
 /**
  * Records events of one kind inside the caller's transaction, so they are stored together with the
  * rows they report or not at all (e.g. `lead.received` with the stored leads, an upload's terminal
- * event with its status). Call `afterCommit()` once the transaction has committed: it starts the
- * deliveries that were queued and the automation flows the new events trigger. (A process that
- * stops before then leaves the dispatches pending: the first attempts' poll sends them.)
+ * event with its status, a review decision with the status it sets): a process that dies after the
+ * commit cannot lose the event, as it could between a commit and a later `emitEvent`. Answers each
+ * event's id in input order (null where its dedupe key was taken). Call `afterCommit()` once the
+ * transaction has committed: it starts the deliveries that were queued and the automation flows the
+ * new events trigger. (A process that stops before then leaves the dispatches pending: the first
+ * attempts' poll sends them.)
  */
 export async function emitEventsInTransaction<T extends EventType>(
   tx: SqlTransaction,
   workspaceId: string,
   type: T,
-  events: { data: EventData<T>; dedupeKey: string }[],
-): Promise<{ created: number; afterCommit: () => Promise<void> }> {
-  if (!events.length) return { created: 0, afterCommit: async () => undefined };
+  events: { data: EventData<T>; dedupeKey?: string }[],
+): Promise<{ created: number; ids: (string | null)[]; afterCommit: () => Promise<void> }> {
+  if (!events.length) return { created: 0, ids: [], afterCommit: async () => undefined };
   const schema = EVENT_DATA_SCHEMAS[type];
   const createdAt = new Date();
   const envelopes = new Map<string, EventEnvelope>();
@@ -271,7 +276,7 @@ export async function emitEventsInTransaction<T extends EventType>(
     EMIT_MANY_STATEMENT,
     [...envelopes.keys()],
     bodies,
-    events.map((e) => e.dedupeKey),
+    events.map((e) => e.dedupeKey ?? null),
     dispatchIds,
     workspaceId,
     type,
@@ -283,5 +288,6 @@ export async function emitEventsInTransaction<T extends EventType>(
     if (queued.length) wakeFirstAttempts(queued);
     if (flows.length) for (const id of created) await startFlows(workspaceId, envelopes.get(id)!, flows);
   };
-  return { created: created.length, afterCommit };
+  const stored = new Set(created);
+  return { created: created.length, ids: [...envelopes.keys()].map((id) => (stored.has(id) ? id : null)), afterCommit };
 }

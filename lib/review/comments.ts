@@ -1,7 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
-import { emitEvent } from "@/lib/events/emit";
+import { emitEventsInTransaction } from "@/lib/events/emit";
 import type { ReviewComment } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { notifyMentions } from "@/lib/notifications/sources";
@@ -62,7 +62,7 @@ export async function threadsOf(creativeId: string, version?: number): Promise<{
 
 /**
  * Adds a comment (a new thread, or a reply with parentId) on the creative's current version,
- * as a teammate or a guest, and emits review.comment after the commit. Time codes belong
+ * as a teammate or a guest, and stores review.comment in the same transaction. Time codes belong
  * to videos, pins to images; replies carry neither.
  */
 export async function writeComment(creative: CommentTarget, actor: ReviewActor, input: NewComment): Promise<{ comment: Reply; threadId: string }> {
@@ -83,28 +83,30 @@ export async function writeComment(creative: CommentTarget, actor: ReviewActor, 
   if (input.timeSeconds != null && creative.durationMs !== null && input.timeSeconds > creative.durationMs / 1000 + 0.05) {
     throw new AppError("invalid_request", `timeSeconds: ${input.timeSeconds} is past the end of the video (${(creative.durationMs / 1000).toFixed(2)} s)`);
   }
-  const row = await db.reviewComment.create({
-    data: {
-      id: newId("cmt"),
-      workspaceId: creative.workspaceId,
-      creativeId: creative.id,
-      versionNumber,
-      parentId: threadId,
-      authorUserId: actor.kind === "member" ? actor.userId : null,
-      authorName: actor.name,
-      authorEmail: actor.email,
-      linkId: actor.kind === "guest" ? actor.linkId : null,
-      body: input.body,
-      timeSeconds: input.timeSeconds ?? null,
-      pinX: input.pin?.x ?? null,
-      pinY: input.pin?.y ?? null,
-    },
+  const { row, afterCommit } = await db.$transaction(async (tx) => {
+    const row = await tx.reviewComment.create({
+      data: {
+        id: newId("cmt"),
+        workspaceId: creative.workspaceId,
+        creativeId: creative.id,
+        versionNumber,
+        parentId: threadId,
+        authorUserId: actor.kind === "member" ? actor.userId : null,
+        authorName: actor.name,
+        authorEmail: actor.email,
+        linkId: actor.kind === "guest" ? actor.linkId : null,
+        body: input.body,
+        timeSeconds: input.timeSeconds ?? null,
+        pinX: input.pin?.x ?? null,
+        pinY: input.pin?.y ?? null,
+      },
+    });
+    const event = await emitEventsInTransaction(tx, creative.workspaceId, "review.comment", [
+      { data: { comment: { creativeId: creative.id, fileName: creative.fileName, author: actor.name, body: row.body, guest: actor.kind === "guest" } } },
+    ]);
+    return { row, afterCommit: event.afterCommit };
   });
-  await emitEvent({
-    workspaceId: creative.workspaceId,
-    type: "review.comment",
-    data: { comment: { creativeId: creative.id, fileName: creative.fileName, author: actor.name, body: row.body, guest: actor.kind === "guest" } },
-  });
+  await afterCommit();
   await notifyMentions({
     workspaceId: creative.workspaceId,
     author: { userId: actor.kind === "member" ? actor.userId : null, name: actor.name },

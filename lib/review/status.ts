@@ -1,7 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { emitEvent } from "@/lib/events/emit";
+import { emitEventsInTransaction } from "@/lib/events/emit";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { newId } from "@/lib/ids";
 import { roleAllows } from "@/lib/auth/roles";
@@ -32,8 +32,8 @@ export async function reviewStateOf(creative: { id: string; fileName: string }):
 }
 
 /**
- * Moves a creative to a status, records it in the history and emits review.status_changed
- * after the commit. Setting the status it already has changes nothing and emits nothing.
+ * Moves a creative to a status, records it in the history and stores review.status_changed in the
+ * same transaction. Setting the status it already has changes nothing and emits nothing.
  */
 export async function applyReviewStatus(
   creative: { id: string; workspaceId: string; fileName: string },
@@ -42,9 +42,9 @@ export async function applyReviewStatus(
   note?: string | null,
 ): Promise<{ changed: boolean }> {
   const db = getDb();
-  const changed = await db.$transaction(async (tx) => {
+  const applied = await db.$transaction(async (tx) => {
     const current = await tx.creativeReview.findUnique({ where: { creativeId: creative.id } });
-    if (current?.status === status) return false;
+    if (current?.status === status) return null;
     await tx.creativeReview.upsert({
       where: { creativeId: creative.id },
       create: { creativeId: creative.id, workspaceId: creative.workspaceId, status },
@@ -62,26 +62,23 @@ export async function applyReviewStatus(
         note: note ?? null,
       },
     });
-    return true;
+    return emitEventsInTransaction(tx, creative.workspaceId, "review.status_changed", [
+      { data: { review: { creativeId: creative.id, fileName: creative.fileName, actorName: actor.name, status } } },
+    ]);
   });
-  if (changed) {
-    const event = await emitEvent({
-      workspaceId: creative.workspaceId,
-      type: "review.status_changed",
-      data: { review: { creativeId: creative.id, fileName: creative.fileName, actorName: actor.name, status } },
+  if (!applied) return { changed: false };
+  await applied.afterCommit();
+  if (status !== "in_review") {
+    const { createdById } = (await db.creative.findUnique({ where: { id: creative.id }, select: { createdById: true } })) ?? {};
+    await notifyReviewDecision({
+      creative: { ...creative, createdById },
+      status,
+      actor: { userId: actor.kind === "member" ? actor.userId : null, name: actor.name },
+      note,
+      eventId: applied.ids[0]!,
     });
-    if (status !== "in_review") {
-      const { createdById } = (await db.creative.findUnique({ where: { id: creative.id }, select: { createdById: true } })) ?? {};
-      await notifyReviewDecision({
-        creative: { ...creative, createdById },
-        status,
-        actor: { userId: actor.kind === "member" ? actor.userId : null, name: actor.name },
-        note,
-        eventId: event.id,
-      });
-    }
   }
-  return { changed };
+  return { changed: true };
 }
 
 /** The review state of a creative the principal can see. */

@@ -4,7 +4,7 @@ import { probeImage, probeVideo } from "@/lib/creatives/probe-media";
 import { thumbnailPaths } from "@/lib/creatives/renditions";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
-import { emitEvent } from "@/lib/events/emit";
+import { emitEventsInTransaction } from "@/lib/events/emit";
 import { folderScope } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
 import { creativeDerivedKey, discardStoredFiles, getStorage } from "@/lib/storage";
@@ -101,7 +101,7 @@ async function storeVersionBytes(
  * Makes a new file the creative's next version: from a completed upload (its file is copied)
  * or from bytes. The creative's media (mediaPath) then serves the new version; earlier versions
  * keep their files and comments. The new file must be of the creative's kind (image or video).
- * Emits review.version_uploaded after the commit.
+ * Stores review.version_uploaded with the version, in its transaction.
  */
 export async function addVersion(
   principal: Principal,
@@ -134,7 +134,7 @@ interface StoredVersion {
 
 /**
  * Records a file already at its own storage key as the creative's next version (the creative then
- * serves it) and emits review.version_uploaded after the commit. Used by add_creative_version and
+ * serves it) and stores review.version_uploaded in the same transaction. Used by add_creative_version and
  * by the job of an upload sent as a version (versionOf). Returns the new version's number.
  */
 export async function recordVersion(
@@ -152,7 +152,7 @@ export async function recordVersion(
     });
   const db = getDb();
   try {
-    const number = await db.$transaction(async (tx) => {
+    const recorded = await db.$transaction(async (tx) => {
       const review = await tx.creativeReview.findUnique({ where: { creativeId: creative.id } });
       const current = review?.currentVersion ?? 1;
       const fresh = await tx.creative.findUniqueOrThrow({ where: { id: creative.id } });
@@ -210,14 +210,13 @@ export async function recordVersion(
           previewStorageKey: null,
         },
       });
-      return next;
+      const event = await emitEventsInTransaction(tx, creative.workspaceId, "review.version_uploaded", [
+        { data: { version: { creativeId: creative.id, fileName: creative.fileName, actorName, versionNumber: next } } },
+      ]);
+      return { next, afterCommit: event.afterCommit };
     });
-    await emitEvent({
-      workspaceId: creative.workspaceId,
-      type: "review.version_uploaded",
-      data: { version: { creativeId: creative.id, fileName: creative.fileName, actorName, versionNumber: number } },
-    });
-    return number;
+    await recorded.afterCommit();
+    return recorded.next;
   } catch (err) {
     if (err instanceof Error && "code" in err && (err as { code?: string }).code === "P2002")
       throw new AppError("conflict", "Another version was added at the same time; try again");

@@ -3,7 +3,7 @@ import { authorizePermission } from "@/lib/auth/authorize-permission";
 import type { Principal } from "@/lib/auth/principal";
 import { ROLES } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
-import { emitEvent } from "@/lib/events/emit";
+import { emitEventsInTransaction } from "@/lib/events/emit";
 import { badRequest, conflict, forbidden, notFound } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
@@ -162,7 +162,7 @@ type Tx = Parameters<Parameters<ReturnType<typeof getDb>["$transaction"]>[0]>[0]
 
 /**
  * Accepts an invite for a signed-in user whose email it names: they become a member (role and
- * folders from the invite) and `team.member_joined` is emitted after the change commits.
+ * folders from the invite), with `team.member_joined` stored in the same transaction.
  */
 export async function acceptInvite(userId: string, token: string): Promise<{ workspaceId: string }> {
   const invite = await findUsableInvite(token);
@@ -170,8 +170,8 @@ export async function acceptInvite(userId: string, token: string): Promise<{ wor
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user) throw notFound("User");
   if (user.email !== invite.email) throw forbidden(`This invite is for ${invite.email}; you are signed in as ${user.email}`);
-  await db.$transaction((tx) => joinWorkspace(tx, invite, userId));
-  await announceJoin(invite, user);
+  const joined = await db.$transaction((tx) => joinWorkspace(tx, invite, userId, user));
+  await joined.afterCommit();
   return { workspaceId: invite.workspaceId };
 }
 
@@ -190,7 +190,7 @@ export async function acceptInviteWithNewAccount(
   const name = input.name.trim().slice(0, 100) || invite.email.split("@")[0]!;
   const passwordHash = await hashPassword(input.password);
   const taken = () => conflict("An account with this email already exists; sign in to accept the invite");
-  const userId = await getDb().$transaction(async (tx) => {
+  const { userId, afterCommit } = await getDb().$transaction(async (tx) => {
     const existing = await tx.user.findUnique({ where: { email: invite.email } });
     if (existing?.passwordHash) throw taken();
     let id = existing?.id;
@@ -200,15 +200,23 @@ export async function acceptInviteWithNewAccount(
     } else {
       id = (await tx.user.create({ data: { id: newId("usr"), email: invite.email, name, passwordHash } })).id;
     }
-    await joinWorkspace(tx, invite, id);
-    return id;
+    const joined = await joinWorkspace(tx, invite, id, { name, email: invite.email });
+    return { userId: id, afterCommit: joined.afterCommit };
   });
-  await announceJoin(invite, { name, email: invite.email });
+  await afterCommit();
   return { userId, email: invite.email, workspaceId: invite.workspaceId };
 }
 
-/** The membership an invite grants, taking the invite (single use, even when two tabs accept at once). */
-async function joinWorkspace(tx: Tx, invite: UsableInvite, userId: string): Promise<void> {
+/**
+ * The membership an invite grants, taking the invite (single use, even when two tabs accept at once), with
+ * its `team.member_joined` event. Call `afterCommit` once the transaction has committed.
+ */
+async function joinWorkspace(
+  tx: Tx,
+  invite: UsableInvite,
+  userId: string,
+  member: { name: string; email: string },
+): Promise<{ afterCommit: () => Promise<void> }> {
   const { count } = await tx.invite.updateMany({ where: { id: invite.id, acceptedAt: null, revokedAt: null }, data: { acceptedAt: new Date() } });
   if (!count) throw notFound("Invite");
   const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId: invite.workspaceId, userId } } });
@@ -218,13 +226,7 @@ async function joinWorkspace(tx: Tx, invite: UsableInvite, userId: string): Prom
     : [];
   const membership = await tx.membership.create({ data: { id: newId("mem"), workspaceId: invite.workspaceId, userId, role: invite.role } });
   if (folderIds.length) await tx.membershipFolder.createMany({ data: folderIds.map((folderId) => ({ membershipId: membership.id, folderId })) });
-}
-
-async function announceJoin(invite: UsableInvite, member: { name: string; email: string }): Promise<void> {
-  await emitEvent({
-    workspaceId: invite.workspaceId,
-    type: "team.member_joined",
-    data: { member: { name: member.name, email: member.email } },
-    dedupeKey: `team.member_joined:${invite.id}`,
-  });
+  return emitEventsInTransaction(tx, invite.workspaceId, "team.member_joined", [
+    { data: { member: { name: member.name, email: member.email } }, dedupeKey: `team.member_joined:${invite.id}` },
+  ]);
 }

@@ -1,0 +1,110 @@
+/**
+ * Events stored in the transaction of the change they report, driven in-process against a real database:
+ * while the database refuses every new event (a trigger on webhook_events), each change below fails whole
+ * and leaves nothing of itself behind, where an emit after the commit would have kept the change and lost
+ * its event (as a process killed between the two would). Once events are accepted again, the same calls
+ * store the change and its event together.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disposeServices } from "@/lib/services";
+import { useFreshDatabase } from "../helpers/in-process-db";
+
+let db: ReturnType<typeof import("@/lib/db/client").getDb>;
+let workspaceId: string;
+let ownerUserId: string;
+
+beforeAll(async () => {
+  await useFreshDatabase("events_with_change");
+  db = (await import("@/lib/db/client")).getDb();
+  const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+  ({ workspaceId, ownerUserId } = await createWorkspace({ name: "Atomic events", plan: "pro" }));
+  await db.$executeRawUnsafe(
+    `CREATE FUNCTION refuse_events() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'events refused for this test'; END $$`,
+  );
+});
+afterAll(disposeServices);
+
+async function refusingEvents<T>(work: () => Promise<T>): Promise<void> {
+  await db.$executeRawUnsafe(`CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events FOR EACH ROW EXECUTE FUNCTION refuse_events()`);
+  try {
+    await expect(work()).rejects.toThrow(/events refused for this test/);
+  } finally {
+    await db.$executeRawUnsafe(`DROP TRIGGER refuse_events ON webhook_events`);
+  }
+}
+
+const eventsOf = (type: string) => db.webhookEvent.findMany({ where: { workspaceId, type } });
+
+let n = 0;
+function creative() {
+  const id = `crv_atomic${++n}`;
+  return db.creative.create({
+    data: { id, workspaceId, fileName: `a${n}.png`, kind: "image", contentType: "image/png", sizeBytes: 10, storageKey: `k/${id}`, status: "ready" },
+  });
+}
+const member = { kind: "member" as const, userId: "usr_reviewer", name: "Rita Reviewer", email: "rita@example.com" };
+
+describe("an event and the change it reports commit together", () => {
+  it("review.status_changed: a refused event leaves the status and its history as they were", async () => {
+    const { applyReviewStatus } = await import("@/lib/review/status");
+    const c = await creative();
+    await refusingEvents(() => applyReviewStatus(c, "approved", member));
+    expect(await db.creativeReview.findUnique({ where: { creativeId: c.id } })).toBeNull();
+    expect(await db.reviewStatusChange.count({ where: { creativeId: c.id } })).toBe(0);
+
+    expect(await applyReviewStatus(c, "approved", member)).toEqual({ changed: true });
+    expect((await db.creativeReview.findUniqueOrThrow({ where: { creativeId: c.id } })).status).toBe("approved");
+    const [event] = (await eventsOf("review.status_changed")).filter((e) => JSON.parse(e.body).data.review.creativeId === c.id);
+    expect(JSON.parse(event!.body).data.review).toEqual({ creativeId: c.id, fileName: c.fileName, actorName: "Rita Reviewer", status: "approved" });
+  });
+
+  it("review.comment: a refused event leaves no comment", async () => {
+    const { writeComment } = await import("@/lib/review/comments");
+    const c = await creative();
+    await refusingEvents(() => writeComment(c, member, { body: "Brighter, please" }));
+    expect(await db.reviewComment.count({ where: { creativeId: c.id } })).toBe(0);
+
+    const { comment } = await writeComment(c, member, { body: "Brighter, please" });
+    expect(await db.reviewComment.count({ where: { creativeId: c.id } })).toBe(1);
+    expect((await eventsOf("review.comment")).map((e) => JSON.parse(e.body).data.comment)).toContainEqual(
+      expect.objectContaining({ creativeId: c.id, body: comment.body, author: "Rita Reviewer", guest: false }),
+    );
+  });
+
+  it("review.link_viewed: a refused event leaves the view unclaimed, so the next open emits it", async () => {
+    const { recordLinkView } = await import("@/lib/review/link-views");
+    const link = await db.reviewLink.create({
+      data: { id: "rvl_atomic", workspaceId, createdById: ownerUserId, name: "Spring batch", tokenHash: "hash-atomic" },
+    });
+    await refusingEvents(() => recordLinkView(link));
+    expect((await db.reviewLink.findUniqueOrThrow({ where: { id: link.id } })).lastViewEventAt).toBeNull();
+    expect(await recordLinkView(link)).toEqual({ emitted: true });
+    expect(await eventsOf("review.link_viewed")).toHaveLength(1);
+  });
+
+  it("team.member_joined: a refused event leaves the invite open and creates no account", async () => {
+    const { acceptInviteWithNewAccount } = await import("@/lib/team/invites");
+    const token = "atomic-invite-token";
+    await db.invite.create({
+      data: {
+        id: "inv_atomic",
+        workspaceId,
+        email: "newcomer@example.com",
+        role: "editor",
+        tokenHash: createHash("sha256").update(token).digest("hex"),
+        invitedById: ownerUserId,
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
+    });
+    await refusingEvents(() => acceptInviteWithNewAccount(token, { name: "Nia Newcomer", password: "a long enough password" }));
+    expect(await db.user.findUnique({ where: { email: "newcomer@example.com" } })).toBeNull();
+    expect((await db.invite.findUniqueOrThrow({ where: { id: "inv_atomic" } })).acceptedAt).toBeNull();
+
+    const { userId } = await acceptInviteWithNewAccount(token, { name: "Nia Newcomer", password: "a long enough password" });
+    expect(await db.membership.count({ where: { workspaceId, userId } })).toBe(1);
+    expect((await eventsOf("team.member_joined")).map((e) => JSON.parse(e.body).data.member)).toEqual([
+      { name: "Nia Newcomer", email: "newcomer@example.com" },
+    ]);
+  });
+});
