@@ -2,23 +2,26 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { newId } from "@/lib/ids";
-import { emitTaskComment } from "./task-events";
+import { recordTaskComment } from "./task-events";
 import type { TaskComment } from "./task-schema";
 import { loadPeople, requireTask } from "./tasks";
 
 export async function addTaskComment(principal: Principal, input: { taskId: string; body: string }): Promise<{ comment: TaskComment }> {
   const task = await requireTask(principal, input.taskId);
-  const row = await getDb().taskComment.create({
-    data: { id: newId("tcm"), taskId: task.id, workspaceId: principal.workspaceId, authorId: principal.userId, body: input.body },
+  const { comment, afterCommit } = await getDb().$transaction(async (tx) => {
+    const row = await tx.taskComment.create({
+      data: { id: newId("tcm"), taskId: task.id, workspaceId: principal.workspaceId, authorId: principal.userId, body: input.body },
+    });
+    const comment: TaskComment = {
+      id: row.id,
+      taskId: task.id,
+      author: { userId: principal.userId, name: principal.userName },
+      body: row.body,
+      createdAt: row.createdAt.toISOString(),
+    };
+    return { comment, afterCommit: await recordTaskComment(tx, principal, task, comment) };
   });
-  const comment: TaskComment = {
-    id: row.id,
-    taskId: task.id,
-    author: { userId: principal.userId, name: principal.userName },
-    body: row.body,
-    createdAt: row.createdAt.toISOString(),
-  };
-  await emitTaskComment(principal, task, comment);
+  await afterCommit();
   return { comment };
 }
 

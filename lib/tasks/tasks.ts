@@ -8,7 +8,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { newId } from "@/lib/ids";
 import { fromDateString, toDateString } from "./local-time";
-import { emitTaskAssigned } from "./task-events";
+import { recordTaskAssigned } from "./task-events";
 import { TASK_COMPLETE_PERMISSION, type Task, type TaskLinkKind, type TaskList, type TaskStatus } from "./task-schema";
 
 export interface TaskLinkInput {
@@ -159,24 +159,29 @@ export async function createTask(principal: Principal, input: CreateTaskInput): 
   const list = await requireList(principal, input.listId);
   const assigneeIds = await requireMembers(principal, input.assigneeIds ?? []);
   const links = await requireLinks(principal, input.links ?? []);
-  const row = await getDb().task.create({
-    data: {
-      id: newId("task"),
-      workspaceId: principal.workspaceId,
-      listId: list.id,
-      title: input.title,
-      description: input.description ?? null,
-      status: input.status ?? "todo",
-      dueDate: input.dueDate ? fromDateString(input.dueDate) : null,
-      createdById: principal.userId,
-      assignees: { create: assigneeIds.map((userId) => ({ userId, assignedById: principal.userId })) },
-      links: { create: links.map((l) => ({ kind: l.kind, targetId: l.id })) },
-    },
-    include: TASK_INCLUDE,
+  // Their names and emails before the transaction: the task and its event are made inside it.
+  const people = await loadPeople(assigneeIds);
+  const { task, afterCommit } = await getDb().$transaction(async (tx) => {
+    const row = await tx.task.create({
+      data: {
+        id: newId("task"),
+        workspaceId: principal.workspaceId,
+        listId: list.id,
+        title: input.title,
+        description: input.description ?? null,
+        status: input.status ?? "todo",
+        dueDate: input.dueDate ? fromDateString(input.dueDate) : null,
+        createdById: principal.userId,
+        assignees: { create: assigneeIds.map((userId) => ({ userId, assignedById: principal.userId })) },
+        links: { create: links.map((l) => ({ kind: l.kind, targetId: l.id })) },
+      },
+      include: TASK_INCLUDE,
+    });
+    const task = toTask(row, people);
+    return { task, afterCommit: assigneeIds.length ? await recordTaskAssigned(tx, principal, task, list, assigneeIds) : null };
   });
-  const [task] = await toTasks([row]);
-  if (assigneeIds.length) await emitTaskAssigned(principal, task!, list, assigneeIds);
-  return { task: task! };
+  await afterCommit?.();
+  return { task };
 }
 
 export async function getTask(principal: Principal, input: { id: string }): Promise<{ task: Task }> {
@@ -228,7 +233,8 @@ export async function updateTask(principal: Principal, input: UpdateTaskInput): 
   const before = new Set(current.assignees.map((a) => a.userId));
   const added = assigneeIds ? assigneeIds.filter((id) => !before.has(id)) : [];
 
-  const row = await getDb().$transaction(async (tx) => {
+  const people = await loadPeople([...before, ...(assigneeIds ?? [])]);
+  const { task, afterCommit } = await getDb().$transaction(async (tx) => {
     if (assigneeIds) {
       await tx.taskAssignee.deleteMany({ where: { taskId: current.id, userId: { notIn: assigneeIds } } });
       if (added.length) await tx.taskAssignee.createMany({ data: added.map((userId) => ({ taskId: current.id, userId, assignedById: principal.userId })) });
@@ -237,7 +243,7 @@ export async function updateTask(principal: Principal, input: UpdateTaskInput): 
       await tx.taskLink.deleteMany({ where: { taskId: current.id } });
       if (links.length) await tx.taskLink.createMany({ data: links.map((l) => ({ taskId: current.id, kind: l.kind, targetId: l.id })) });
     }
-    return tx.task.update({
+    const row = await tx.task.update({
       where: { id: current.id },
       data: {
         listId: list.id,
@@ -248,10 +254,11 @@ export async function updateTask(principal: Principal, input: UpdateTaskInput): 
       },
       include: TASK_INCLUDE,
     });
+    const task = toTask(row, people);
+    return { task, afterCommit: added.length ? await recordTaskAssigned(tx, principal, task, list, added) : null };
   });
-  const [task] = await toTasks([row]);
-  if (added.length) await emitTaskAssigned(principal, task!, list, added);
-  return { task: task! };
+  await afterCommit?.();
+  return { task };
 }
 
 export async function deleteTask(principal: Principal, input: { id: string }): Promise<{ ok: true }> {

@@ -107,4 +107,31 @@ describe("an event and the change it reports commit together", () => {
       { name: "Nia Newcomer", email: "newcomer@example.com" },
     ]);
   });
+
+  it("task.assigned and task.comment: a refused event leaves no task and no comment", async () => {
+    const { principalForUser } = await import("@/lib/session/principal");
+    const { createTask, createTaskList, updateTask } = await import("@/lib/tasks/tasks");
+    const { addTaskComment } = await import("@/lib/tasks/task-comments");
+    const principal = (await principalForUser(ownerUserId, workspaceId))!;
+    const { list } = await createTaskList(principal, { name: "Launch" });
+    await refusingEvents(() => createTask(principal, { listId: list.id, title: "Cut the teaser", assigneeIds: [ownerUserId] }));
+    expect(await db.task.count({ where: { workspaceId } })).toBe(0);
+
+    const { task } = await createTask(principal, { listId: list.id, title: "Cut the teaser" });
+    await refusingEvents(() => updateTask(principal, { id: task.id, assigneeIds: [ownerUserId] }));
+    expect(await db.taskAssignee.count({ where: { taskId: task.id } })).toBe(0);
+    await refusingEvents(() => addTaskComment(principal, { taskId: task.id, body: "Draft is in the folder" }));
+    expect(await db.taskComment.count({ where: { taskId: task.id } })).toBe(0);
+
+    await updateTask(principal, { id: task.id, assigneeIds: [ownerUserId] });
+    await addTaskComment(principal, { taskId: task.id, body: "Draft is in the folder" });
+    const [assigned] = await eventsOf("task.assigned");
+    expect(JSON.parse(assigned!.body).data).toMatchObject({
+      task: { taskId: task.id, title: "Cut the teaser" },
+      list: { listId: list.id, name: "Launch" },
+      assignees: [{ userId: ownerUserId }],
+    });
+    const [comment] = await eventsOf("task.comment");
+    expect(JSON.parse(comment!.body).data.comment).toMatchObject({ body: "Draft is in the folder" });
+  });
 });
