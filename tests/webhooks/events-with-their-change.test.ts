@@ -59,6 +59,29 @@ describe("an event and the change it reports commit together", () => {
     expect(JSON.parse(event!.body).data.review).toEqual({ creativeId: c.id, fileName: c.fileName, actorName: "Rita Reviewer", status: "approved" });
   });
 
+  it("upload.failed: a refused event leaves the upload processing, for the job step's retry", async () => {
+    const { failUpload } = await import("@/lib/upload-job/finish-upload");
+    const upload = await db.upload.create({
+      data: {
+        id: "upl_atomic",
+        workspaceId,
+        createdById: ownerUserId,
+        fileName: "refused.png",
+        kind: "image",
+        contentType: "image/png",
+        sizeBytes: 10,
+        storageKey: "k/upl_atomic",
+        platform: "platform_a",
+        jobRun: 1,
+      },
+    });
+    await refusingEvents(() => failUpload({ uploadId: upload.id, jobRun: 1, error: "refused by the platform" }));
+    expect(await db.upload.findUniqueOrThrow({ where: { id: upload.id } })).toMatchObject({ status: "processing", error: null });
+
+    await failUpload({ uploadId: upload.id, jobRun: 1, error: "refused by the platform" });
+    expect((await eventsOf("upload.failed")).map((e) => e.dedupeKey)).toEqual([`upload.failed:${upload.id}:1`]);
+  });
+
   it("review.comment: a refused event leaves no comment", async () => {
     const { writeComment } = await import("@/lib/review/comments");
     const c = await creative();
