@@ -92,12 +92,11 @@ export async function finishRun(
   run: RunRef,
   data: Prisma.UploadUpdateManyMutationInput & { status: "completed" | "failed"; creativeId?: string },
 ): Promise<{ afterCommit: () => Promise<void> } | null> {
-  const { count } = await tx.upload.updateMany({
+  const [upload] = await tx.upload.updateManyAndReturn({
     where: { id: run.uploadId, status: "processing", jobRun: run.jobRun },
     data: { ...data, finishedAt: new Date() },
   });
-  if (!count) return null;
-  const upload = await tx.upload.findUniqueOrThrow({ where: { id: run.uploadId } });
+  if (!upload) return null;
   const type = data.status === "completed" ? "upload.completed" : "upload.failed";
   const { afterCommit } = await emitEventsInTransaction(tx, upload.workspaceId, type, [
     { data: { upload: toUpload(upload) }, dedupeKey: `${type}:${run.uploadId}:${run.jobRun}` },
