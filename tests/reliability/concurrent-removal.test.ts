@@ -21,8 +21,10 @@ async function result(call: Call, name: string, args: object): Promise<any> {
 
 /**
  * Runs `changes` at once with `remove`, `rounds` times over fresh resources: the removal succeeds and
- * each change answers 200 or 404 `not_found` (or another refusal the caller names). Returns how many
- * changes lost the race to the removal, so a test can tell the race was run rather than always won.
+ * each change answers 200 or 404 `not_found` (or another refusal the caller names). Which racing
+ * change lands on which side of the removal is up to the server's scheduling (on a busy machine the
+ * changes sent after the removal can all still land before it), so each round also sends one change
+ * once the removal has answered: it must be the 404, which keeps every round's losing side tested.
  */
 async function race(
   rounds: number,
@@ -30,8 +32,7 @@ async function race(
   change: (id: string, i: number) => Promise<{ status: number; body: any }>,
   remove: (id: string) => Promise<{ status: number; body: any }>,
   alsoRefused: { status: number; code: string }[] = [],
-): Promise<number> {
-  let lost = 0;
+): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     const id = await setUp();
     // Sent in this order, half of the changes before the removal and half after it.
@@ -43,11 +44,11 @@ async function race(
       const refusal = alsoRefused.find((r) => r.status === res.status && r.code === res.body?.error?.code);
       if (refusal) continue;
       expect(res, JSON.stringify(res.body)).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
-      lost++;
     }
     expect((await removal).status).toBe(200);
+    const late = await change(id, 6);
+    expect(late, `a change after the removal: ${JSON.stringify(late.body)}`).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
   }
-  return lost;
 }
 
 describe("a change racing a removal", () => {
@@ -59,35 +60,32 @@ describe("a change racing a removal", () => {
       { create: "create_board", rename: "rename_board", remove: "delete_board", made: "board", name: "Moodboard" },
       { create: "create_folder", rename: "rename_folder", remove: "delete_folder", made: "folder", name: "Spring" },
     ];
-    let lost = 0;
     for (const kind of kinds) {
-      lost += await race(
+      await race(
         6,
         async () => (await result(tools, kind.create, { name: kind.name }))[kind.made].id,
         (id, i) => tools(kind.rename, { id, name: `${kind.name} ${i}` }),
         (id) => tools(kind.remove, { id }),
       );
     }
-    expect(lost, "changes that came after the removal").toBeGreaterThan(0);
   });
 
   it("changing or commenting on a task while it is deleted answers it or 404", async () => {
     const tools = toolsOf(await createTenant());
     const listId = (await result(tools, "create_task_list", { name: "Launch" })).list.id;
-    const lost = await race(
+    await race(
       8,
       async () => (await result(tools, "create_task", { listId, title: "Brief" })).task.id,
       (id, i) =>
         i % 2 ? tools("update_task", { id, title: `Brief ${i}`, status: "in_progress" }) : tools("add_task_comment", { taskId: id, body: `Note ${i}` }),
       (id) => tools("delete_task", { id }),
     );
-    expect(lost, "changes that came after the removal").toBeGreaterThan(0);
   });
 
   it("editing a board's note while it is removed answers it, 409 for a stale version, or 404", async () => {
     const tools = toolsOf(await createTenant());
     const boardId = (await result(tools, "create_board", { name: "Moodboard" })).board.id;
-    const lost = await race(
+    await race(
       8,
       async () => (await result(tools, "add_board_item", { boardId, kind: "note", text: "Hook" })).item.id,
       // Every edit names version 1: one wins, the rest are stale (409), unless the removal came first (404).
@@ -95,6 +93,5 @@ describe("a change racing a removal", () => {
       (id) => tools("remove_board_item", { id }),
       [{ status: 409, code: "conflict" }],
     );
-    expect(lost, "edits that came after the removal").toBeGreaterThan(0);
   });
 });
