@@ -104,14 +104,16 @@ liveTest("connect choice: Meta with three ad accounts and two Pages, pick two an
   await expect(page.getByText("Connected 2 ad accounts.")).toBeVisible();
   await expect(choice).toHaveCount(0);
   const table = page.getByRole("table", { name: "Platform A ad accounts" });
-  const eu = table.getByRole("row").filter({ hasText: "act_111" });
-  const jp = table.getByRole("row").filter({ hasText: "act_333" });
+  // By the whole id: the sandbox account's random id (act_ and 15 digits) can begin with the same digits.
+  const accountRow = (id: string) => table.getByRole("row").filter({ has: page.getByText(id, { exact: true }) });
+  const eu = accountRow("act_111");
+  const jp = accountRow("act_333");
   for (const row of [eu, jp]) {
     await expect(row).toContainText("Live");
     await expect(row).toContainText("Active");
     await expect(row).toContainText("Page 9002");
   }
-  await expect(table.getByRole("row").filter({ hasText: "act_222" })).toHaveCount(0);
+  await expect(accountRow("act_222")).toHaveCount(0);
 
   // Change Page: the Pages the account's token may publish as (list_ad_account_pages), then set_ad_account_page.
   await eu.getByRole("button", { name: "Change Page of Acme EU" }).click();
