@@ -7,7 +7,7 @@ import { finishedUpload, waitFor } from "../helpers/library";
 import { freshDatabaseUrl } from "../helpers/fresh-database";
 import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { makeImage, storedFiles } from "../uploads/helpers";
-import { cutPatch, largeVideo, settledOffset, sha256, tusCreate, tusHead, tusPatch } from "../uploads/tus";
+import { cutPatch, largeVideo, partStaged, settledOffset, sha256, tusCreate, tusHead, tusPatch } from "../uploads/tus";
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -32,13 +32,8 @@ describe("resumable uploads across a crash and past their expiry", () => {
 
     const half = Math.floor(video.length / 2);
     // Killed once the server has staged part of the PATCH on disk: mid-write, not before it began.
-    const staged = () =>
-      fs
-        .readdirSync(path.join(dataDir, "tus"))
-        .filter((f) => f.startsWith(uploadId))
-        .reduce((most, f) => Math.max(most, fs.statSync(path.join(dataDir, "tus", f)).size), 0);
     await cutPatch(tenant.key, created.url, 0, video, half, async () => {
-      await waitFor("part of the PATCH staged", async () => staged() >= Math.min(64 * 1024, half) || undefined, 15_000, 50);
+      await partStaged(dataDir, uploadId, Math.min(64 * 1024, half));
       await first.kill();
     });
     await waitFor("the killed server's database lock to be released", async () => currentOwner(path.join(dataDir, "db")) === null || undefined, 15_000);

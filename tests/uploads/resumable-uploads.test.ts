@@ -1,9 +1,9 @@
 import fs from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { api, createMemberKey, createTenant } from "../helpers/fixtures";
 import { finishedUpload } from "../helpers/library";
 import { makeImage, storedFiles } from "./helpers";
-import { cutPatch, largeVideo, settledOffset, sha256, tusCreate, tusHead, tusPatch, TUS_PATH } from "./tus";
+import { cutPatch, largeVideo, partStaged, settledOffset, sha256, tusCreate, tusHead, tusPatch, TUS_PATH } from "./tus";
 
 const MB = 1024 * 1024;
 
@@ -18,7 +18,7 @@ describe("resumable uploads (tus)", () => {
     const uploadId = created.url.split("/").pop()!;
 
     const half = Math.floor(video.length / 2);
-    await cutPatch(tenant.key, created.url, 0, video, half);
+    await cutPatch(tenant.key, created.url, 0, video, half, () => partStaged(inject("dataDir"), uploadId));
     const offset = await settledOffset(tenant.key, created.url);
     expect(offset).toBeGreaterThan(0);
     expect(offset).toBeLessThanOrEqual(half);

@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { waitFor } from "../helpers/library";
 
 /**
  * A tus 1.0.0 client spoken by hand (fetch and raw sockets), so the tests see the protocol's
@@ -76,18 +77,25 @@ export async function tusPatch(key: string, url: string, offset: number, bytes: 
 }
 
 /**
+ * Waits until the server has staged at least `bytes` of upload `uploadId` in `<dataDir>/tus`: a cut
+ * or a kill after it lands mid-write, not before the server began reading the body (which, behind the
+ * key check and a database read on a busy machine, can take longer than any fixed pause).
+ */
+export async function partStaged(dataDir: string, uploadId: string, bytes = 64 * 1024): Promise<void> {
+  const dir = path.join(dataDir, "tus");
+  const staged = () =>
+    (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+      .filter((f) => f.startsWith(uploadId))
+      .reduce((most, f) => Math.max(most, fs.statSync(path.join(dir, f)).size), 0);
+  await waitFor(`${bytes} bytes of ${uploadId} staged`, async () => staged() >= bytes || undefined, 15_000, 50);
+}
+
+/**
  * Starts a PATCH promising all of `bytes`, sends only the first `sendBytes` of them and then
  * drops the connection (no FIN-delimited end: the socket is destroyed), as a lost network does.
- * `beforeCut` runs after the bytes are sent and before the cut (e.g. to kill the server instead).
+ * `beforeCut` runs after the bytes are sent and before the cut (wait for `partStaged`, or kill the server instead).
  */
-export async function cutPatch(
-  key: string,
-  url: string,
-  offset: number,
-  bytes: Buffer,
-  sendBytes: number,
-  beforeCut: () => Promise<void> = () => new Promise((r) => setTimeout(r, 500)),
-): Promise<void> {
+export async function cutPatch(key: string, url: string, offset: number, bytes: Buffer, sendBytes: number, beforeCut: () => Promise<void>): Promise<void> {
   const { hostname, port, pathname } = new URL(url);
   const socket = net.connect(Number(port), hostname);
   socket.on("error", () => undefined);
