@@ -146,8 +146,9 @@ describe("password, expiry and revocation", () => {
     const t = await createTenant();
     const c = await readyCreative(t.key);
     expect((await callTool(t.key, "create_review_link", { name: "past", creativeIds: [c.creativeId], expiresAt: "2020-01-01T00:00:00Z" })).status).toBe(400);
-    const expiring = await reviewLink(t.key, { creativeIds: [c.creativeId], expiresAt: new Date(Date.now() + 2500).toISOString() });
     const revoked = await reviewLink(t.key, { creativeIds: [c.creativeId] });
+    // Long enough that its creation and first open land before it even on a busy machine (2.5 s left under a second each).
+    const expiring = await reviewLink(t.key, { creativeIds: [c.creativeId], expiresAt: new Date(Date.now() + 6000).toISOString() });
     expect((await guest(`/api/review/${expiring.token}`)).status).toBe(200);
     const before = await guest(`/api/review/${revoked.token}`);
     const mediaUrl: string = before.body.creatives[0].mediaUrl;
@@ -155,7 +156,7 @@ describe("password, expiry and revocation", () => {
 
     await toolResult(t.key, "revoke_review_link", { id: revoked.id });
     expect((await guest(mediaUrl)).status).toBe(404);
-    // The link expires 2.5 s after it was made: wait for the service to call it expired.
+    // The link expires 6 s after it was made: wait for the service to call it expired.
     const linkState = async () => (await toolResult(t.key, "list_review_links", {})).links.find((l: any) => l.id === expiring.id).state;
     await until(async () => (await linkState()) === "expired", "the expiring link to expire", 15_000);
     expect(await linkState()).toBe("expired");
