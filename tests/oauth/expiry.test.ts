@@ -7,10 +7,12 @@ import { consentInBrowser, MemoryOAuthProvider, ownerWithPassword, postForm } fr
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("OAuth lifetimes (own server with 2 s codes and 3 s access tokens)", () => {
+describe("OAuth lifetimes (own server with 5 s codes and 3 s access tokens)", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({ env: { OAUTH_CODE_TTL_SECONDS: "2", OAUTH_ACCESS_TOKEN_TTL_SECONDS: "3" } });
+    // Codes live 5 s, not less: the second test's consent and code exchange (metadata discovery, then the token
+    // request) must land inside a code's lifetime on a busy machine.
+    server = await startServer({ env: { OAUTH_CODE_TTL_SECONDS: "5", OAUTH_ACCESS_TOKEN_TTL_SECONDS: "3" } });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -28,7 +30,7 @@ describe("OAuth lifetimes (own server with 2 s codes and 3 s access tokens)", ()
   it("an expired code is refused with invalid_grant", async () => {
     const provider = new MemoryOAuthProvider();
     const { code } = await codeFor(provider);
-    await sleep(2500);
+    await sleep(5500);
     const res = await postForm(
       "/api/oauth/token",
       { grant_type: "authorization_code", code, code_verifier: provider.verifier, redirect_uri: provider.redirect, client_id: provider.clientInfo!.client_id },
