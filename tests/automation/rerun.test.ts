@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useFreshDatabase } from "../helpers/in-process-db";
+import { clearOfTheHour } from "../helpers/wait";
 
 let db: ReturnType<typeof import("@/lib/db/client").getDb>;
 
@@ -44,6 +45,8 @@ describe("rule runs, once per hour", () => {
     const { RuleDefinitionSchema } = await import("@/lib/automation/rule-schema");
     const { newId } = await import("@/lib/ids");
     const { campaigns, rule, triggered } = await setup(["go one", "go two", "stay"]);
+    // Every evaluation below must fall in the hour the plan claims.
+    await clearOfTheHour(30_000);
 
     // What runRule does before acting, then the process dies: the (rule, hour) row holds the plan, no action ran.
     const plan = await planRule({ workspaceId: rule.workspaceId }, RuleDefinitionSchema.parse(rule.definition), { ruleId: rule.id, cooldownMinutes: 60 });
@@ -82,6 +85,7 @@ describe("rule runs, once per hour", () => {
   it("two instances evaluating the same hour at once make one run, one action per object and one event", async () => {
     const { runRule } = await import("@/lib/automation/run");
     const { rule, triggered } = await setup(["go a", "go b"]);
+    await clearOfTheHour(30_000);
     const results = await Promise.all([runRule(rule), runRule(rule), runRule(rule)]);
     expect(new Set(results.map((r) => r.run.id)).size).toBe(1);
     expect(await db.automationRuleRun.count({ where: { ruleId: rule.id } })).toBe(1);
