@@ -41,17 +41,8 @@ describe("boards over HTTP", () => {
     // removal there is no item left to be stale (404), which the server's scheduling can make happen.
     const removed = results[2]!.status === 200;
     const losers = results.filter((r) => r.status !== 200).map((r) => [r.status, r.body.error.code]);
-    expect(losers).toEqual(
-      removed
-        ? [
-            [404, "not_found"],
-            [404, "not_found"],
-          ]
-        : [
-            [409, "conflict"],
-            [409, "conflict"],
-          ],
-    );
+    const loserAnswer = removed ? [404, "not_found"] : [409, "conflict"];
+    expect(losers).toEqual([loserAnswer, loserAnswer]);
     const { items } = await toolResult(t.key, "get_board", { id: boardId });
     expect(removed ? items : items.map((i: any) => i.version)).toEqual(removed ? [] : [2]);
   });
