@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildIfStale } from "./build-if-stale.mjs";
 import { importBundled } from "./bundled-typescript.mjs";
+import { WASM_TIERING_FLAG } from "./v8-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = {
@@ -39,11 +40,7 @@ try {
 const port = process.env.PORT || "3000";
 // The HTTP server's timeouts and raw-header checks (lib/server/http-edge.mjs) go in before Next creates it.
 const httpEdge = ["--import", pathToFileURL(path.join(root, "scripts/http-edge-preload.mjs")).href];
-// V8 re-compiles a WebAssembly function with its optimizing compiler once it has run ~13 MB of code; the
-// embedded database's and Prisma's WASM cross that for hundreds of functions while the server just starts,
-// ~1 CPU-second per start on background threads. An 8x budget keeps start-up in the baseline compiler,
-// and what stays hot under load is still optimized (docs/testing.md, "What a server start costs").
-const v8Flags = ["--wasm-tiering-budget=100000000"];
+const v8Flags = [WASM_TIERING_FLAG];
 // AsyncLocalStorage (Next's request and work stores, our request context) on V8's continuation data instead of
 // promise hooks, which otherwise run for every promise the server makes: +25% requests per second on both a bare
 // route and `/api/v1/me` (npm run bench:api, docs/performance.md round 6). The default from Node 24; Node 22 has it
