@@ -123,11 +123,6 @@ function firstLine(text) {
  * Vitest projects (vitest.config.ts) run together in one phase; their counts and failed tests join the totals. The
  * server projects run as one phase, on PGlite and PostgreSQL at once; each project sets its own worker count.
  */
-// The journeys join the server phase once this share of both cores has been idle over 20 s. On the machine of
-// docs/testing.md's table the phase's four workers leave about a quarter idle while its shared servers start, and the
-// journeys join then; on the older one, 86% busy for the whole run, they stay sequential.
-const JOURNEYS_BESIDE_IDLE_SHARE = 0.3;
-
 async function runVitest(phase, projects, { serverChecks }) {
   const report = path.join(os.tmpdir(), `adloom-vitest-${phase}-${process.pid}.json`);
   const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${phase}-${process.pid}.json`);
@@ -143,7 +138,7 @@ async function runVitest(phase, projects, { serverChecks }) {
   ];
   // A path filter may match no file of this project: that is not a failure then.
   if (extraArgs.length) args.push("--passWithNoTests", ...extraArgs);
-  // Not spawnSync: the CPU is sampled meanwhile, and the journeys may be started beside it (coresIdle).
+  // Not spawnSync: the journeys run beside the server phase.
   const child = spawn(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
     cwd: root,
     stdio: "inherit",
@@ -235,43 +230,6 @@ function runPlaywrightProject(project, { log, nice = 0 } = {}) {
   });
 }
 
-/** The machine's CPU time so far, in ticks of all cores: idle (I/O wait included) and in all (/proc/stat); null where there is none. */
-function cpuTimes() {
-  try {
-    const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-    return { idle: fields[3] + (fields[4] ?? 0), total: fields.reduce((sum, n) => sum + n, 0) };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Resolves with the idle share of both cores over the last `windowMs` once it reaches `share`, or with null when `until`
- * settles first. Null at once where /proc/stat is missing: without a measure, the phases stay one after the other.
- */
-function coresIdle({ share, windowMs, until }) {
-  if (!cpuTimes()) return Promise.resolve(null);
-  return new Promise((resolve) => {
-    const samples = [{ at: Date.now(), ...cpuTimes() }];
-    const timer = setInterval(() => {
-      const now = { at: Date.now(), ...cpuTimes() };
-      samples.push(now);
-      while (samples.length > 1 && now.at - samples[1].at >= windowMs) samples.shift();
-      const first = samples[0];
-      if (now.at - first.at < windowMs) return;
-      const idle = (now.idle - first.idle) / Math.max(1, now.total - first.total);
-      if (idle >= share) {
-        clearInterval(timer);
-        resolve(idle);
-      }
-    }, 2_000);
-    until.then(() => {
-      clearInterval(timer);
-      resolve(null);
-    });
-  });
-}
-
 /** False when there is no Chromium to run the journeys with: that counts as a failure. */
 function chromiumPresent() {
   if (fs.existsSync(CHROMIUM)) return true;
@@ -308,27 +266,21 @@ if (!built.ok) {
   const serverProjects = [...(onlyDb !== "postgres" ? ["integration", "integration-isolated"] : []), ...(onlyDb !== "pglite" ? ["postgres"] : [])];
   const browsers = fullRun && !onlyDb && hasSpecs() && chromiumPresent();
   const serverPhase = timed("integration (PGlite) + postgres", () => runVitest("servers", serverProjects, { serverChecks: true }));
-  // The server phase's files spend much of their time waiting (restarts, schedules, retries, PostgreSQL): on a machine
-  // where that leaves the cores idle, the journeys start beside it, at a lower priority so they take what the vitest
-  // workers leave. Where the cores stay busy (a slower machine), they run after it as before: overlapping would only
-  // stretch both and their timeouts (docs/testing.md, "Two phases at once").
-  let beside = null;
+  // The server phase's files spend much of their time waiting (restarts, schedules, retries, PostgreSQL), most of all
+  // while its shared servers start: the journeys run beside it from its start, at a lower priority so they take what
+  // the vitest workers leave (docs/testing.md, "Two phases at once").
+  let journeys = null;
   if (browsers) {
-    const idle = await coresIdle({ share: JOURNEYS_BESIDE_IDLE_SHARE, windowMs: 20_000, until: serverPhase });
-    if (idle !== null) {
-      console.log(`\n=== playwright (e2e): journeys start beside the server phase (cores ${Math.round(idle * 100)}% idle over 20 s) ===`);
-      const log = path.join(os.tmpdir(), `adloom-e2e-journeys-${process.pid}.log`);
-      const startedAt = Date.now();
-      beside = { log, run: runPlaywrightProject("journeys", { log, nice: 5 }).then(() => ({ ms: Date.now() - startedAt })) };
-    }
+    console.log("\n=== playwright (e2e): journeys start beside the server phase ===");
+    const log = path.join(os.tmpdir(), `adloom-e2e-journeys-${process.pid}.log`);
+    const startedAt = Date.now();
+    journeys = { log, run: runPlaywrightProject("journeys", { log, nice: 5 }).then(() => ({ ms: Date.now() - startedAt })) };
   }
   await serverPhase;
-  if (browsers) {
-    if (beside) {
-      const { ms } = await timed("waiting for journeys", () => beside.run);
-      phases.push({ name: "playwright journeys (beside it)", ms, overlapped: true });
-      console.log(`\n=== playwright (e2e): journeys (ran beside the server phase) ===\n${fs.readFileSync(beside.log, "utf8")}`);
-    } else await timed("playwright journeys", () => runPlaywrightProject("journeys"));
+  if (journeys) {
+    const { ms } = await timed("waiting for journeys", () => journeys.run);
+    phases.push({ name: "playwright journeys (beside it)", ms, overlapped: true });
+    console.log(`\n=== playwright (e2e): journeys (ran beside the server phase) ===\n${fs.readFileSync(journeys.log, "utf8")}`);
     // The timed budgets alone, with nothing else loading the machine.
     await timed("playwright budgets", () => runPlaywrightProject("budgets"));
   }
