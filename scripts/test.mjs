@@ -73,9 +73,13 @@ function exitCodeOf(child, label) {
   });
 }
 
+// TypeScript 7 (the native compiler, package alias `typescript-native`) checks the project in a quarter of the time and
+// CPU of TypeScript 5's: 6.8 s and 8 CPU-s against 27 s and 38. TypeScript 5 stays for the tools that load its API
+// (Next's build, dependency-cruiser, the packages' builds). One thread: the build runs meanwhile.
 function typecheck() {
-  console.log("=== typecheck (tsc --noEmit) ===");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", root], { cwd: root, stdio: "inherit" });
+  console.log("=== typecheck (TypeScript 7: tsc --noEmit) ===");
+  const tsc = path.join(root, "node_modules/typescript-native/bin/tsc");
+  const result = spawnSync(process.execPath, [tsc, "--noEmit", "--singleThreaded", "-p", root], { cwd: root, stdio: "inherit" });
   countStep("typecheck", result.status === 0);
 }
 
