@@ -110,10 +110,11 @@ const root = import.meta.dirname;
 // Workers per project, set on the projects themselves: a project's own `maxWorkers` (or one it inherits from the root
 // config through `extends`) wins over the command line's `--maxWorkers`, which sets only the root's. The unit project
 // computes all the time: one worker per core. The server projects spend much of their time waiting (server starts,
-// restarts, schedules, retry delays, PostgreSQL): four keep both cores busy (docs/testing.md, "Workers").
+// restarts, schedules, retry delays, PostgreSQL): six keep both cores busy to the phase's end, where four left the
+// last minute and a half half idle (docs/testing.md, "Workers").
 // ADLOOM_SERVER_WORKERS overrides it for a measurement.
 const UNIT_WORKERS = 2;
-const SERVER_WORKERS = Number(process.env.ADLOOM_SERVER_WORKERS) || 4;
+const SERVER_WORKERS = Number(process.env.ADLOOM_SERVER_WORKERS) || 6;
 // Projects with different worker counts need different group orders: vitest runs the unit group, then the servers'.
 const unitProject = { maxWorkers: UNIT_WORKERS, sequence: { groupOrder: 0 } };
 const serverProject = { maxWorkers: SERVER_WORKERS, sequence: { groupOrder: 1 } };
