@@ -1,5 +1,6 @@
 // `npm test`: typecheck, layers, lint, the vitest projects of vitest.config.ts (unit; then integration on PGlite and
-// the database-dependent files on PostgreSQL, in one vitest run), then the browser journeys. The app is built in the background
+// the database-dependent files on PostgreSQL, in one vitest run, with the browser journeys beside it), then the timed
+// browser budgets alone. The app is built in the background
 // while the first phases run. Prints a budget line (wall time per phase) and one closing line
 // "N passed, N failed, N skipped" summing all suites, then the list of failures.
 import { spawn, spawnSync } from "node:child_process";
