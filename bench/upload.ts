@@ -3,7 +3,7 @@
  * Posts a ~200 MB video (one request) and 25 images of 1 MB (one request) to
  * POST /api/v1/uploads, and the very same multipart bytes to a plain Node HTTP server
  * that streams the body to a file on the same disk (the physical baseline), in one run,
- * alternating baseline and service per body. Prints each body's throughput ratio (best of N), the Next server's peak RSS growth while uploading, and
+ * alternating baseline and service per body. Prints each round's figures, each body's throughput ratio (best of N), the Next server's peak RSS growth while uploading, and
  * the latency from "accepted" (201) to "completed" for the small images.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -219,6 +219,10 @@ try {
       peakGrowth = Math.max(peakGrowth, peak - rssBefore);
       if (answer.status !== 201) throw new Error(`upload failed: ${answer.status} ${answer.text}`);
       timings[name].service.push(answer.ms);
+      // Each round's pair, not only the best: the service's rounds show how the earlier uploads' jobs weigh on it.
+      console.log(
+        `round ${round + 1} ${name.padEnd(6)} baseline ${mbps(body.bytes, timings[name].baseline.at(-1)!).toFixed(0).padStart(5)} MB/s   service ${mbps(body.bytes, answer.ms).toFixed(0).padStart(5)} MB/s`,
+      );
     }
   }
 
