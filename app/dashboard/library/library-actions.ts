@@ -1,5 +1,12 @@
 "use server";
+import { runAsPrincipal } from "@/lib/dashboard/action-result";
 import { runTool } from "@/lib/dashboard/tool-action";
+import { type CreativeFilters, loadLibraryPage } from "@/lib/read-models/library";
+
+/** One page of the library grid (search, filters and sort run in the database). */
+export async function loadLibraryPageAction(filters: CreativeFilters, cursor: string | null) {
+  return runAsPrincipal((p) => loadLibraryPage(p, { ...filters, cursor: cursor ?? undefined }));
+}
 
 export async function moveCreativesAction(ids: string[], folderId: string | null) {
   return runTool("move_creatives", { ids, folderId });

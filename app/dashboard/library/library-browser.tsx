@@ -1,6 +1,6 @@
 "use client";
 import { CreativeThumbnail } from "@/components/ui/creative-thumbnail";
-import { infiniteQueryOptions, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
@@ -14,7 +14,7 @@ import type { LibraryItem } from "@/lib/read-models/library";
 import type { LibraryFolder } from "@/lib/read-models/library";
 import { FolderPanel } from "./folder-panel";
 import { filtersToUrl } from "./library-filters";
-import { moveCreativesAction } from "./library-actions";
+import { loadLibraryPageAction, moveCreativesAction } from "./library-actions";
 
 const DELETE_BATCH = 200;
 const STATUS_TONE = { ready: "green", importing: "amber", failed: "rose" } as const;
@@ -22,22 +22,10 @@ type Page = { items: LibraryItem[]; nextCursor: string | null; total: number | n
 /** The drag payload of a tile: the ids being moved (the selection when the tile is part of it). */
 const DRAG_TYPE = "application/x-adloom-creatives";
 
-/** A page from GET /api/library: a plain fetch leaves at once; a server action's request left only after React had rendered the change. */
-function fetchPage(filters: CreativeFilters, cursor: string | null): Promise<Page> {
-  const url = new URL(filtersToUrl(filters, `${window.location.origin}/api/library`));
-  if (cursor) url.searchParams.set("cursor", cursor);
-  return apiFetch<Page>(`${url.pathname}${url.search}`);
-}
-
-/** The library's pages under some filters: what the grid shows, and what a filter change fetches ahead of its render. */
-function libraryPages(filters: CreativeFilters) {
-  return infiniteQueryOptions({
-    queryKey: ["library", filters],
-    queryFn: ({ pageParam }) => fetchPage(filters, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: Page) => last.nextCursor,
-    staleTime: 30_000,
-  });
+async function fetchPage(filters: CreativeFilters, cursor: string | null): Promise<Page> {
+  const result = await loadLibraryPageAction(filters, cursor);
+  if (!result.ok) throw new Error(result.error);
+  return result.data;
 }
 
 export function LibraryBrowser({
@@ -78,37 +66,34 @@ export function LibraryBrowser({
     const next = { ...latestFilters.current, ...patch };
     latestFilters.current = next;
     for (const k of Object.keys(next) as (keyof CreativeFilters)[]) if (next[k] === "" || (next[k] === undefined && k !== "folderId")) delete next[k];
-    // The request leaves now, not after the grid has re-rendered for the new filters (on a slow machine that render
-    // took as long as the answer); the grid's query then finds it in flight. The first page is already here.
-    if (JSON.stringify(next) !== JSON.stringify(initialFilters)) void queryClient.prefetchInfiniteQuery(libraryPages(next));
     setFiltersState(next);
     // Outside the state update: Next's router listens to replaceState and re-renders useSearchParams readers.
     window.history.replaceState(null, "", filtersToUrl(next, window.location.href));
   };
-  // Search as you type: the first keystroke after a pause searches at once, in its own input event (the answer
-  // comes quickly); keystrokes in a burst wait until typing pauses (each would otherwise be a query).
+  // Search as you type: the first keystroke after a pause searches at once (the answer comes
+  // quickly), keystrokes in a burst wait until typing pauses (each would otherwise be a query).
   const lastSearchAt = useRef(0);
-  const searchFor = (text: string) => {
-    const q = text.trim();
-    if ((latestFilters.current.search ?? "") === q) return;
-    lastSearchAt.current = Date.now();
-    setFilters({ search: q || undefined });
-  };
-  const typeSearch = (text: string) => {
-    setSearchText(text);
-    if (Date.now() - lastSearchAt.current > 400) searchFor(text);
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: searches when typing pauses; it reads the filters of that moment
+  // biome-ignore lint/correctness/useExhaustiveDependencies: searches when the typed text changes; it reads the filters of that moment
   useEffect(() => {
-    if ((latestFilters.current.search ?? "") === searchText.trim()) return;
-    const t = setTimeout(() => searchFor(searchText), 150);
+    const q = searchText.trim();
+    if ((filters.search ?? "") === q) return;
+    const run = () => {
+      lastSearchAt.current = Date.now();
+      setFilters({ search: q || undefined });
+    };
+    if (Date.now() - lastSearchAt.current > 400) return run();
+    const t = setTimeout(run, 150);
     return () => clearTimeout(t);
   }, [searchText]);
 
   const isInitial = JSON.stringify(filters) === JSON.stringify(initialFilters);
   const library = useInfiniteQuery({
-    ...libraryPages(filters),
+    queryKey: ["library", filters],
+    queryFn: ({ pageParam }) => fetchPage(filters, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
     initialData: isInitial ? { pages: [firstPage], pageParams: [null] } : undefined,
+    staleTime: 30_000,
   });
   const pages = library.data?.pages ?? [];
   const items = pages.flatMap((p) => p.items);
@@ -203,7 +188,7 @@ export function LibraryBrowser({
                 type="search"
                 placeholder="Search by file name"
                 value={searchText}
-                onChange={(e) => typeSearch(e.target.value)}
+                onChange={(e) => setSearchText(e.target.value)}
                 className={inputClass}
               />
             </div>
