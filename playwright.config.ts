@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { defineConfig } from "@playwright/test";
+import { paced } from "./scripts/test-pace.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // The journeys run in Chromium's headless shell (Debian's chromium-headless-shell, the build Playwright itself uses
@@ -42,15 +43,16 @@ export default defineConfig({
     // A folder of its own: each run empties its output folder, and the journeys' failure screenshots must outlive this one.
     { name: "budgets", grep: /@budget/, workers: 1, outputDir: "test-results/e2e-budgets" },
   ],
-  timeout: 120_000,
-  expect: { timeout: 20_000 },
+  // Every wait is stretched when `npm test` finds the machine slower than usual (scripts/test-pace.mjs).
+  timeout: paced(120_000),
+  expect: { timeout: paced(20_000) },
   retries: 0,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   outputDir: "test-results/e2e",
   use: {
     viewport: { width: 1440, height: 900 },
-    actionTimeout: 15_000,
-    navigationTimeout: 30_000,
+    actionTimeout: paced(15_000),
+    navigationTimeout: paced(30_000),
     // Tracing every journey cost about a sixth of the phase's CPU (measured on two specs, docs/testing.md); a failure
     // keeps its screenshot, and `npx playwright test --trace=retain-on-failure` records traces when one is needed.
     trace: "off",

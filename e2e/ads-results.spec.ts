@@ -2,6 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
+import { paced } from "../scripts/test-pace.mjs";
 
 /** Tops of a row's cells: one line at desktop; on a phone card the name across, then the figures two to a line. */
 async function cellTops(row: Locator): Promise<number[]> {
@@ -51,7 +52,7 @@ async function liveAds(page: Page, workspaceId: string) {
 }
 
 test("the Ads page shows results per campaign, ad set and ad with totals over a date range; its tables are cards on a phone", async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(paced(240_000));
   await signUp(page, { workspace: "Results Team" });
   await subscribeToPro(page);
   const workspaceId = await workspaceIdOf(page);

@@ -2,6 +2,7 @@ import { pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool } from "./support/tools";
+import { paced } from "../scripts/test-pace.mjs";
 
 test("upload two images, add copy, launch four ads from the library, activate them, advance a day, see spend", async ({ page }) => {
   await signUp(page, { workspace: "Ads Team" });
@@ -14,7 +15,7 @@ test("upload two images, add copy, launch four ads from the library, activate th
     { name: "city.png", mimeType: "image/png", buffer: await pngImage(800, 600) },
   ]);
   for (const file of ["beach.png", "city.png"]) {
-    await expect(page.locator(`[data-testid="upload-row"][data-file="${file}"]`)).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+    await expect(page.locator(`[data-testid="upload-row"][data-file="${file}"]`)).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
   }
 
   // Two copy variants on one image: by default each creative runs its own copy; all-by-all only when chosen.

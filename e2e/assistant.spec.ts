@@ -1,12 +1,13 @@
 import { expect, screenshot, signUp, switchToPro, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { readyCreative } from "./support/tools";
+import { paced } from "../scripts/test-pace.mjs";
 
 // The e2e server's provider is the local fake of the OpenAI wire format in e2e/support/fake-assistant.ts.
 test("the Assistant answers from the workspace's data, asks before a destructive tool, and shows what it cost, at phone and desktop width", async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(paced(180_000));
   await signUp(page, { workspace: "Assistant Team" });
   await switchToPro(page);
   await expect(page.getByTestId("plan-credits")).toHaveText("10,000");
@@ -84,9 +85,9 @@ test("a finished answer shows once, even while its response is still closing", a
   await page.getByLabel("Message").fill("What is in my library?");
   await page.getByRole("button", { name: "Send" }).click();
   await expect(conversation.getByTestId("answer-cost")).toBeVisible();
-  await expect(conversation.getByTestId("streaming-answer")).toHaveCount(0, { timeout: 2_000 });
-  await expect(conversation.getByText("I looked that up: your library has 0 creatives.")).toHaveCount(1, { timeout: 2_000 });
+  await expect(conversation.getByTestId("streaming-answer")).toHaveCount(0, { timeout: paced(2_000) });
+  await expect(conversation.getByText("I looked that up: your library has 0 creatives.")).toHaveCount(1, { timeout: paced(2_000) });
   // Done means done: the next question can be sent while the old response is still closing.
   await page.getByLabel("Message").fill("And the ads?");
-  await expect(page.getByRole("button", { name: "Send" })).toBeEnabled({ timeout: 2_000 });
+  await expect(page.getByRole("button", { name: "Send" })).toBeEnabled({ timeout: paced(2_000) });
 });

@@ -1,9 +1,10 @@
 import { admin, expect, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { expectNoAxeViolations } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
+import { paced } from "../scripts/test-pace.mjs";
 
 test("create a rule in the editor, see its live preview, advance the sandbox, run the evaluation, see the run and the paused ad", async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(paced(240_000));
   await signUp(page, { workspace: "Rules Team" });
   await subscribeToPro(page);
   const workspaceId = await workspaceIdOf(page);
@@ -50,7 +51,7 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   await form.getByLabel("Cooldown (minutes)").fill("120");
   // The live preview follows the form: the one ad named like "cut", with what the rule would do.
   const preview = form.getByRole("region", { name: "Live preview" });
-  await expect(preview.getByTestId("preview-summary")).toContainText("1 of 1 match; 1 would change", { timeout: 20_000 });
+  await expect(preview.getByTestId("preview-summary")).toContainText("1 of 1 match; 1 would change", { timeout: paced(20_000) });
   await expect(preview.getByText("Cut tired banner")).toBeVisible();
   await expect(preview.getByText("pause: active -> paused")).toBeVisible();
   await expectNoAxeViolations(page);
@@ -92,7 +93,7 @@ test("create a rule in the editor, see its live preview, advance the sandbox, ru
   await admin(["performance", "rollup", "--workspace", workspaceId]);
   await page.goto("/dashboard/performance");
   const spend = page.getByRole("figure", { name: /^Spend per day/ });
-  await expect(spend.locator("svg.recharts-surface").first()).toBeVisible({ timeout: 20_000 });
+  await expect(spend.locator("svg.recharts-surface").first()).toBeVisible({ timeout: paced(20_000) });
   await expect(
     page
       .getByRole("figure", { name: /^CTR per day/ })

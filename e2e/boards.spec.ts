@@ -2,6 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { expect, screenshot, signUp, subscribeToPro, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, PHONE } from "./support/pages";
 import { callTool, readyCreative } from "./support/tools";
+import { paced } from "../scripts/test-pace.mjs";
 
 /** A node's position on the canvas in board units, read from React Flow's transform. */
 async function positionOf(node: Locator): Promise<{ x: number; y: number }> {
@@ -30,7 +31,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     page,
     browser,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(paced(240_000));
     await page.setViewportSize(viewport);
     await signUp(page, { name: "Bea Board", workspace: "Board Room" });
     await subscribeToPro(page);
@@ -56,7 +57,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     // Drag the first card aside, then add the second where it was.
     const before = await positionOf(card(page, hook));
     await dragBy(page, card(page, hook), -120, -60);
-    await expect.poll(async () => (await boardItems(page, boardId))[0].version, { timeout: 5_000 }).toBe(2);
+    await expect.poll(async () => (await boardItems(page, boardId))[0].version, { timeout: paced(5_000) }).toBe(2);
     const moved = (await boardItems(page, boardId))[0];
     expect(moved.x).toBeLessThan(before.x - 20);
 
@@ -94,7 +95,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     const movedAt = Date.now();
     await callTool(otherPage, "move_board_item", { id: second.id, version: second.version, x: second.x + 30, y: second.y + 20 });
     await expect
-      .poll(async () => positionOf(page.locator(`.react-flow__node[data-id="${second.id}"]`)), { timeout: 5_000, intervals: [100] })
+      .poll(async () => positionOf(page.locator(`.react-flow__node[data-id="${second.id}"]`)), { timeout: paced(5_000), intervals: [100] })
       .toEqual({ x: second.x + 30, y: second.y + 20 });
     console.log(`another browser's move showed after ${Date.now() - movedAt} ms`);
     await other.close();
@@ -106,7 +107,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     await expect(page.locator(`.react-flow__node[data-id="${hookItem.id}"]`)).toHaveClass(/selected/);
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
-    await expect.poll(async () => (await boardItems(page, boardId)).find((i) => i.id === hookItem.id).x, { timeout: 5_000 }).toBe(hookItem.x + 10);
+    await expect.poll(async () => (await boardItems(page, boardId)).find((i) => i.id === hookItem.id).x, { timeout: paced(5_000) }).toBe(hookItem.x + 10);
 
     // Arrange by naming token in one step: a frame per token.
     await page.getByLabel("Group by").selectOption("naming_token");
@@ -119,7 +120,7 @@ for (const viewport of [DESKTOP, PHONE]) {
 }
 
 test("a board shared by a review link: guests see it read-only and comment on a card, at 1440 px and 390 px, axe clean", async ({ page, browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(paced(180_000));
   await signUp(page, { name: "Sam Share", workspace: "Share Room" });
   await subscribeToPro(page);
   const fileName = "UGC_share.png";

@@ -5,6 +5,7 @@ import { freePort } from "../tests/helpers/ports";
 import { startServer, type TestServer } from "../tests/helpers/server";
 import { expect, signUp, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
+import { paced } from "../scripts/test-pace.mjs";
 
 /**
  * Connect's choice step in the browser: a live Connect that reaches several ad accounts and Pages (Meta) or
@@ -75,7 +76,7 @@ const liveTest = test.extend<object, { live: LivePlatforms }>({
         fs.rmSync(server.dataDir, { recursive: true, force: true });
       }
     },
-    { scope: "worker", timeout: 240_000 },
+    { scope: "worker", timeout: paced(240_000) },
   ],
   baseURL: async ({ live }, use) => use(live.server.url),
 });

@@ -1,6 +1,7 @@
 import { expect, signUp, subscribeToPro, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool, readyCreative } from "./support/tools";
+import { paced } from "../scripts/test-pace.mjs";
 
 test("send a creative uploaded to platform A to the platform B ad account from its page; phone width too", async ({ page }) => {
   await signUp(page, { workspace: "Pushes Co" });
@@ -22,7 +23,7 @@ test("send a creative uploaded to platform A to the platform B ad account from i
   await page.getByRole("button", { name: "Send to ad account" }).click();
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText("Platform B");
-  await expect(rows.nth(1)).toContainText("ready", { timeout: 30_000 });
+  await expect(rows.nth(1)).toContainText("ready", { timeout: paced(30_000) });
   // On every account now: nothing left to send to.
   await expect(page.getByRole("button", { name: "Send to ad account" })).toHaveCount(0);
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, PASSWORD, screenshot, signUp, subscribeToPro, switchToPro, test, uniqueEmail, workspaceIdOf } from "./support/fixtures";
 import { DASHBOARD_PAGES, DESKTOP, expectNoAxeViolations, GUEST_PAGES, PHONE, visitEveryPage } from "./support/pages";
+import { paced } from "../scripts/test-pace.mjs";
 
 /** A webhook receiver answering `status` to everything. */
 async function startReceiver(status: number) {
@@ -21,7 +22,7 @@ async function uploadImage(page: import("@playwright/test").Page, name: string):
   await expect(page.getByText("No uploads yet").or(page.getByTestId("upload-row").first())).toBeVisible();
   await page.getByTestId("upload-input").setInputFiles([{ name, mimeType: "image/png", buffer: await pngImage(1200, 628) }]);
   const row = page.locator(`[data-testid="upload-row"][data-file="${name}"]`);
-  await expect(row).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await expect(row).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
   await page.goto("/dashboard/library");
   const href = await page
     .getByRole("link", { name: new RegExp(name.replace(".", "\\.")) })
@@ -59,7 +60,7 @@ async function workspaceWithEverything(page: import("@playwright/test").Page, re
   await page.getByLabel("Endpoint URL").fill(receiverUrl);
   await page.getByRole("button", { name: "Save endpoint" }).click();
   await page.getByRole("button", { name: "Send test event" }).click();
-  await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-outcome", "succeeded", { timeout: 30_000 });
+  await expect(page.getByTestId("delivery-row").first()).toHaveAttribute("data-outcome", "succeeded", { timeout: paced(30_000) });
 
   await page.goto("/dashboard/settings/team");
   await page.getByLabel("Email").fill(uniqueEmail("invitee"));
@@ -75,7 +76,7 @@ test.describe("every page", () => {
   test.use({ allowConsole: [/^Failed to load resource: the server responded with a status of 404 \(Not Found\)$/] });
 
   test("at phone width every page fits, passes axe and has visible tab stops; the menu button opens the navigation", async ({ page, browser }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(paced(300_000));
     const receiver = await startReceiver(200);
     try {
       const values = await workspaceWithEverything(page, receiver.url);
@@ -113,7 +114,7 @@ test.describe("every page", () => {
   });
 
   test("at desktop width every page fits, passes axe and has visible tab stops", async ({ page, browser }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(paced(300_000));
     const receiver = await startReceiver(200);
     try {
       const values = await workspaceWithEverything(page, receiver.url);
@@ -208,7 +209,7 @@ test("webhooks: the test banner tells a refused delivery, the request body is fo
     await page.getByRole("button", { name: "Save endpoint" }).click();
     await page.getByRole("button", { name: "Send test event" }).click();
     const outcome = page.getByTestId("test-outcome");
-    await expect(outcome).toHaveAttribute("data-outcome", "failed", { timeout: 30_000 });
+    await expect(outcome).toHaveAttribute("data-outcome", "failed", { timeout: paced(30_000) });
     await expect(outcome).toContainText("did not accept the test event: it answered 500");
     await expect(page.getByText("Test event sent. It appears")).toHaveCount(0);
     await page.getByTestId("delivery-row").first().getByRole("button", { name: "Details" }).click();
@@ -245,7 +246,7 @@ test("library: the folder is in the URL and preselected by Upload files; tiles d
 });
 
 test("uploads: a viewer is told why Choose files is disabled; a failed upload reads like a sentence", async ({ page, browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(paced(180_000));
   await signUp(page, { workspace: "Readable Uploads" });
   await subscribeToPro(page);
   const workspaceId = await workspaceIdOf(page);
@@ -255,8 +256,8 @@ test("uploads: a viewer is told why Choose files is disabled; a failed upload re
   await page.getByTestId("upload-input").setInputFiles([{ name: "sandbox-fail-banner.png", mimeType: "image/png", buffer: await pngImage(100, 100) }]);
   const row = page.locator('[data-testid="upload-row"][data-file="sandbox-fail-banner.png"]');
   // During the retries the row counts the attempts.
-  await expect(row.getByTestId("upload-attempt")).toContainText(/Attempt [2-5] of 5/, { timeout: 60_000 });
-  await expect(row).toHaveAttribute("data-status", "failed", { timeout: 120_000 });
+  await expect(row.getByTestId("upload-attempt")).toContainText(/Attempt [2-5] of 5/, { timeout: paced(60_000) });
+  await expect(row).toHaveAttribute("data-status", "failed", { timeout: paced(120_000) });
   const error = row.getByTestId("upload-error");
   await expect(error).toContainText("Platform A did not accept the file");
   await expect(error).not.toContainText("platform_a");
@@ -265,7 +266,7 @@ test("uploads: a viewer is told why Choose files is disabled; a failed upload re
   // A completed job links to its creative.
   await page.getByTestId("upload-input").setInputFiles([{ name: "linked.png", mimeType: "image/png", buffer: await pngImage(120, 80) }]);
   const done = page.locator('[data-testid="upload-row"][data-file="linked.png"]');
-  await expect(done).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await expect(done).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
   await done.getByRole("link", { name: "Open in library" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("linked.png");
 
@@ -314,9 +315,9 @@ test("library: duplicates are marked; creatives move by menu and by drag and dro
   await page.goto("/dashboard/uploads");
   await expect(page.getByText("No uploads yet")).toBeVisible();
   await page.getByTestId("upload-input").setInputFiles([{ name: "first-copy.png", mimeType: "image/png", buffer: same }]);
-  await expect(page.locator('[data-testid="upload-row"][data-file="first-copy.png"]')).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await expect(page.locator('[data-testid="upload-row"][data-file="first-copy.png"]')).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
   await page.getByTestId("upload-input").setInputFiles([{ name: "second-copy.png", mimeType: "image/png", buffer: same }]);
-  await expect(page.locator('[data-testid="upload-row"][data-file="second-copy.png"]')).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await expect(page.locator('[data-testid="upload-row"][data-file="second-copy.png"]')).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
 
   await page.goto("/dashboard/library");
   // By the tile's own file name (a duplicate's tile also names the original).

@@ -2,6 +2,7 @@ import { jpegImage, pngImage } from "../tests/helpers/media-fixtures";
 import { startS3Fake } from "../tests/helpers/s3-fake";
 import { expect, signUp, test } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
+import { paced } from "../scripts/test-pace.mjs";
 
 test("import: connect a bucket, browse and import picked files, watch a folder and sync it; at 1440 and 390 px", async ({ page }) => {
   const s3 = await startS3Fake(`e2e-${Date.now()}`);
@@ -34,7 +35,7 @@ test("import: connect a bucket, browse and import picked files, watch a folder a
     await page.getByRole("button", { name: "Import 1 selected" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Importing 1 file." })).toBeVisible();
     const runs = page.getByRole("table", { name: "Import runs" });
-    await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: 30_000 });
+    await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: paced(30_000) });
     await expect(runs.getByRole("row").nth(1).getByRole("cell").nth(2)).toHaveText("1");
     await expectNoAxeViolations(page);
 
@@ -46,7 +47,7 @@ test("import: connect a bucket, browse and import picked files, watch a folder a
     await page.getByRole("button", { name: "Sync now watched/" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Syncing 1 new file." })).toBeVisible();
     await expect(runs.getByRole("row").nth(1)).toContainText("Folder sync");
-    await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: 30_000 });
+    await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: paced(30_000) });
     await page.getByRole("button", { name: "Sync now watched/" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Nothing new in the folder." })).toBeVisible();
 
@@ -79,7 +80,7 @@ test("import: connect Google Drive and Dropbox by signing in, browse and import 
   await page.getByRole("button", { name: "Import 1 selected" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Importing 1 file." })).toBeVisible();
   const runs = page.getByRole("table", { name: "Import runs" });
-  await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: 30_000 });
+  await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: paced(30_000) });
   await expectNoAxeViolations(page);
 
   await page.setViewportSize(PHONE);
@@ -89,7 +90,7 @@ test("import: connect Google Drive and Dropbox by signing in, browse and import 
   await listing.getByRole("button", { name: "Campaign/" }).click();
   await listing.getByLabel("story.png").check();
   await page.getByRole("button", { name: "Import 1 selected" }).click();
-  await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: 30_000 });
+  await expect(runs.getByRole("row").nth(1)).toContainText("Done", { timeout: paced(30_000) });
   await expectNoSidewaysScroll(page);
   await expectNoAxeViolations(page);
 });

@@ -2,6 +2,7 @@ import { mp4Video, pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, holdPageScripts, PHONE } from "./support/pages";
 import { layoutShifts, startSlowDocumentProxy, watchLayoutShifts } from "./support/slow-network";
+import { paced, pacedBudget } from "../scripts/test-pace.mjs";
 
 test("upload an image and a video, watch them complete, edit copy, play and seek the video, delete", async ({ page }) => {
   await signUp(page, { workspace: "Media Team" });
@@ -23,8 +24,8 @@ test("upload an image and a video, watch them complete, edit copy, play and seek
 
   const image = page.locator('[data-testid="upload-row"][data-file="summer-sale.png"]');
   const video = page.locator('[data-testid="upload-row"][data-file="teaser.mp4"]');
-  await expect(image).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
-  await expect(video).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await expect(image).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
+  await expect(video).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
   await expect(image.getByTestId("platform-ids")).toContainText(/image hash [0-9a-f]{32}/);
   await expect(video.getByTestId("platform-ids")).toContainText(/video id \d+/);
   await screenshot(page, "uploads");
@@ -101,9 +102,9 @@ test("a failed upload shows its error and can be retried to completion, then dis
   await page.getByLabel("Push to").selectOption("platform_b");
   await page.getByTestId("upload-input").setInputFiles([{ name: "sandbox-fail-once.png", mimeType: "image/png", buffer: await pngImage(200, 200) }]);
   const row = page.locator('[data-testid="upload-row"][data-file="sandbox-fail-once.png"]');
-  await expect(row).toHaveAttribute("data-status", "failed", { timeout: 90_000 });
+  await expect(row).toHaveAttribute("data-status", "failed", { timeout: paced(90_000) });
   await row.getByRole("button", { name: "Retry" }).click();
-  await expect(row).toHaveAttribute("data-status", "completed", { timeout: 90_000 });
+  await expect(row).toHaveAttribute("data-status", "completed", { timeout: paced(90_000) });
   await expect(row.getByTestId("platform-ids")).toContainText(/image id \d+/);
   await row.getByRole("button", { name: /Dismiss/ }).click();
   await expect(row).toHaveCount(0);
@@ -121,13 +122,13 @@ test("files chosen before the Uploads page has hydrated are sent once it has", a
   // Sent at mount, beside the job list's first load: the row must still show (under load that load used to win, and
   // the list stayed empty with the upload completed behind it).
   const row = page.locator('[data-testid="upload-row"][data-file="early-pick.png"]');
-  await expect(row).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await expect(row).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
   await page.reload();
   await expect(page.getByTestId("upload-row")).toHaveCount(1);
 });
 
 test("library budget: with 10,000 creatives the page paints within 1.5 s and a search answers within 300 ms", { tag: "@budget" }, async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(paced(300_000));
   await signUp(page, { workspace: "Big Library" });
   await page.goto("/dashboard/settings/plan");
   const seededWorkspace = (await page.getByTestId("workspace-id").textContent())!.trim();
@@ -177,13 +178,16 @@ test("library budget: with 10,000 creatives the page paints within 1.5 s and a s
     });
     return performance.now() - t0;
   }, "seed-4242.png");
+  // The budgets are this machine's at its usual pace; `npm test` measures the pace just before the budgets run.
+  const paint = pacedBudget(1500);
+  const search = pacedBudget(300);
   console.log(
-    `[budget] library with 10,000 creatives: FCP ${perf.fcp.toFixed(0)} ms, LCP ${perf.lcp.toFixed(0)} ms (budget 1500), CLS ${cls.toFixed(4)}, TTFB ${nav.ttfb.toFixed(0)} ms, DOMContentLoaded ${nav.domContentLoaded.toFixed(0)} ms; first search result ${searchMs.toFixed(0)} ms (budget 300)`,
+    `[budget] library with 10,000 creatives: FCP ${perf.fcp.toFixed(0)} ms, LCP ${perf.lcp.toFixed(0)} ms (${paint.text}), CLS ${cls.toFixed(4)}, TTFB ${nav.ttfb.toFixed(0)} ms, DOMContentLoaded ${nav.domContentLoaded.toFixed(0)} ms; first search result ${searchMs.toFixed(0)} ms (${search.text})`,
   );
   expect(perf.fcp).toBeGreaterThan(0);
-  expect(perf.lcp).toBeLessThan(1500);
+  expect(perf.lcp).toBeLessThan(paint.ms);
   expect(shifts, "layout shifts (what moved, from where to where)").toEqual([]);
-  expect(searchMs).toBeLessThan(300);
+  expect(searchMs).toBeLessThan(search.ms);
   // Both seeded batches hold a seed-4242.png.
   await expect(page.getByTestId("creative-tile")).toHaveCount(2);
   await page.getByLabel("Search by file name").fill("");
@@ -204,7 +208,7 @@ test("library budget: with 10,000 creatives the page paints within 1.5 s and a s
 });
 
 test("on a slow connection the library paints as its page streams in and nothing painted moves, at 1440 and 390 px", async ({ page, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(paced(120_000));
   await signUp(page, { workspace: "Slow Line" });
   const workspaceId = await workspaceIdOf(page);
   const folder = await admin(["folder", "create", "--workspace", workspaceId, "--name", "Campaign Q3"]);
@@ -227,7 +231,7 @@ test("on a slow connection the library paints as its page streams in and nothing
 });
 
 test("the library, the creative page and a video show thumbnails, not originals, at 390 and 1440 px with axe clean", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(paced(180_000));
   await signUp(page, { workspace: "Thumbnails" });
   await subscribeToPro(page);
   // A 3000 × 2000 photo and a video, uploaded as a marketer would.
@@ -238,13 +242,13 @@ test("the library, the creative page and a video show thumbnails, not originals,
     { name: "clip.mp4", mimeType: "video/mp4", buffer: mp4Video(640, 360, 2) },
   ]);
   for (const file of ["photo.png", "clip.mp4"])
-    await expect(page.locator(`[data-testid="upload-row"][data-file="${file}"]`)).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+    await expect(page.locator(`[data-testid="upload-row"][data-file="${file}"]`)).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
   // The video's poster is made in the background after its upload completes (its tile plays the video until then).
   await page.goto("/dashboard/library");
   await expect(async () => {
     await page.reload();
-    await expect(page.getByRole("img", { name: "clip.mp4" })).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 60_000 });
+    await expect(page.getByRole("img", { name: "clip.mp4" })).toBeVisible({ timeout: paced(1_000) });
+  }).toPass({ timeout: paced(60_000) });
 
   const mediaRequests: string[] = [];
   page.on("request", (r) => {
@@ -255,7 +259,7 @@ test("the library, the creative page and a video show thumbnails, not originals,
     await page.setViewportSize(viewport);
     await page.goto("/dashboard/library");
     const tiles = page.getByTestId("creative-tile");
-    await expect(tiles).toHaveCount(2, { timeout: 30_000 });
+    await expect(tiles).toHaveCount(2, { timeout: paced(30_000) });
     for (const name of ["photo.png", "clip.mp4"]) {
       const img = page.getByRole("img", { name });
       await expect(img).toHaveJSProperty("complete", true);

@@ -1,12 +1,13 @@
 import { admin, expect, PASSWORD, screenshot, signUp, subscribeToPro, test, uniqueEmail, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool as tool, readyCreative } from "./support/tools";
+import { paced } from "../scripts/test-pace.mjs";
 
 // The form is submitted once with one creative on purpose: the tool answers 400 with its message.
 test.use({ allowConsole: [/^Failed to load resource: the server responded with a status of 400 \(Bad Request\)$/] });
 
 test("a creative test started in the Performance page's form, followed and stopped, at phone and desktop width", async ({ page, browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(paced(240_000));
   await signUp(page, { workspace: "Testing Team" });
   await subscribeToPro(page);
   const workspaceId = await workspaceIdOf(page);

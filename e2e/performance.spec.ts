@@ -2,9 +2,10 @@ import { pngImage } from "../tests/helpers/media-fixtures";
 import { admin, expect, screenshot, signUp, subscribeToPro, test, workspaceIdOf } from "./support/fixtures";
 import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 import { callTool as tool } from "./support/tools";
+import { paced } from "../scripts/test-pace.mjs";
 
 test("the Performance page charts, labels and creative tests after a week of delivery, at phone and desktop width", async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(paced(240_000));
   await signUp(page, { workspace: "Performance Team" });
   await subscribeToPro(page);
   const workspaceId = await workspaceIdOf(page);
@@ -15,13 +16,13 @@ test("the Performance page charts, labels and creative tests after a week of del
     .getByTestId("upload-input")
     .setInputFiles(await Promise.all(files.map(async (name, i) => ({ name, mimeType: "image/png", buffer: await pngImage(400 + 20 * i, 400) }))));
   for (const file of files)
-    await expect(page.locator(`[data-testid="upload-row"][data-file="${file}"]`)).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+    await expect(page.locator(`[data-testid="upload-row"][data-file="${file}"]`)).toHaveAttribute("data-status", "completed", { timeout: paced(60_000) });
 
   let creatives: any[] = [];
   await expect(async () => {
     creatives = (await tool(page, "list_creatives", { limit: 10 })).creatives.filter((c: any) => c.status === "ready");
     expect(creatives).toHaveLength(3);
-  }).toPass({ timeout: 60_000 });
+  }).toPass({ timeout: paced(60_000) });
   const { campaign } = await tool(page, "create_campaign", { platform: "platform_a", name: "Autumn", objective: "sales" });
   const { adSet } = await tool(page, "create_ad_set", {
     campaignId: campaign.id,

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, signUp, subscribeToPro, test } from "./support/fixtures";
+import { paced } from "../scripts/test-pace.mjs";
 
 /** A real MP4 just over the dashboard's 20 MB resumable threshold (noise compresses badly), as a file on disk. */
 function videoOver20Mb(): string {
@@ -44,10 +45,10 @@ test("a file over 20 MB goes from the Uploads page over tus and becomes an uploa
     if (r.url().includes("/api/v1/uploads/tus")) tusRequests.push(r.method());
   });
   // From disk: Playwright streams a path, where a 20 MB buffer crawls through the protocol.
-  await page.getByTestId("upload-input").setInputFiles(video, { timeout: 60_000 });
+  await page.getByTestId("upload-input").setInputFiles(video, { timeout: paced(60_000) });
   const row = page.locator('[data-testid="upload-row"][data-file="launch_hookA_9x16.mp4"]');
-  await expect(row).toBeVisible({ timeout: 90_000 });
-  await expect(row).toHaveAttribute("data-status", "completed", { timeout: 90_000 });
+  await expect(row).toBeVisible({ timeout: paced(90_000) });
+  await expect(row).toHaveAttribute("data-status", "completed", { timeout: paced(90_000) });
   expect(tusRequests).toContain("POST");
   expect(tusRequests).toContain("PATCH");
   fs.rmSync(path.dirname(video), { recursive: true, force: true });

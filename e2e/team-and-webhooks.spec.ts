@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, PASSWORD, screenshot, signUp, switchToPro, test, uniqueEmail } from "./support/fixtures";
+import { paced } from "../scripts/test-pace.mjs";
 
 /** A local webhook receiver: records every request, answers 200 (or what `status` says). */
 async function startReceiver() {
@@ -35,7 +36,7 @@ test("set a webhook, send a test, see the delivery, resend it; invite a member w
 
     await page.getByRole("button", { name: "Send test event" }).click();
     const firstRow = page.getByTestId("delivery-row").first();
-    await expect(firstRow).toHaveAttribute("data-event-type", "test", { timeout: 30_000 });
+    await expect(firstRow).toHaveAttribute("data-event-type", "test", { timeout: paced(30_000) });
     await expect(firstRow).toHaveAttribute("data-outcome", "succeeded");
     await expect(page.getByTestId("webhook-health")).toContainText("Healthy");
     expect(receiver.received).toHaveLength(1);
@@ -98,7 +99,7 @@ test("set a webhook, send a test, see the delivery, resend it; invite a member w
     await expect(page.getByTestId("api-key-row").filter({ hasText: "Editor key" })).toContainText("Eddie Editor");
     await page.goto("/dashboard/settings/webhooks");
     const joined = page.locator('[data-testid="delivery-row"][data-event-type="team.member_joined"]');
-    await expect(joined).toHaveCount(1, { timeout: 30_000 });
+    await expect(joined).toHaveCount(1, { timeout: paced(30_000) });
     const event = receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.type === "team.member_joined");
     expect(event.data.member).toEqual({ name: "Eddie Editor", email: memberEmail });
   } finally {

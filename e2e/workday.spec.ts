@@ -2,10 +2,11 @@ import { admin, expect, signUp, subscribeToPro, test, workspaceIdOf } from "./su
 import { expectNoAxeViolations } from "./support/pages";
 import { firstTaskDueTomorrow } from "./support/tasks";
 import { adFor, readyCreative } from "./support/tools";
+import { paced } from "../scripts/test-pace.mjs";
 
 /** Issue 15's journey in one sitting: a task assigned and discussed, an ad comment hidden, the leads exported. */
 test("assign a task with a due date, comment on it, hide an ad comment from the inbox, export leads as CSV", async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(paced(240_000));
   await signUp(page, { name: "Robin Round", workspace: "Round Trip" });
   await subscribeToPro(page);
   const workspaceId = await workspaceIdOf(page);

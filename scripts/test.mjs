@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkLayers } from "./check-layers.mjs";
+import { measureTestPace } from "./test-pace.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const extraArgs = process.argv.slice(2);
@@ -51,6 +52,11 @@ function ensureSystemPackages() {
       `Could not install ${missing.join(", ")} (apt-get failed; root and Debian's package servers are needed). Suites that need them will fail${missing.includes("chromium-headless-shell") ? "; the journeys run in the full browser" : ""}.`,
     );
   }
+}
+
+/** The environment of a suite's process: ours, with the pace it runs at (undefined: the one set by hand). */
+function paceEnv(pace) {
+  return pace === undefined ? { ...process.env } : { ...process.env, ADLOOM_TEST_PACE: pace };
 }
 
 /** A step that is not a test file (typecheck, layers, lint) counts as one test: passed or failed. */
@@ -147,7 +153,7 @@ async function runVitest(phase, projects, { serverChecks }) {
   const child = spawn(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, ADLOOM_OPENAPI_STATUS_REPORT: statusReport, ADLOOM_FILE_DURATIONS: durations },
+    env: { ...paceEnv(startPace), ADLOOM_OPENAPI_STATUS_REPORT: statusReport, ADLOOM_FILE_DURATIONS: durations },
   });
   const result = { status: await exitCodeOf(child, `vitest (${phase})`) };
   if (result.status !== 0) exitCode = 1;
@@ -203,7 +209,7 @@ function hasSpecs() {
  * One Playwright project (playwright.config.ts), with its output going to `log` when one is given (a project that runs
  * beside another phase: the caller prints the log after that phase). Resolves once its report joined the totals.
  */
-function runPlaywrightProject(project, { log, nice = 0 } = {}) {
+function runPlaywrightProject(project, { log, nice = 0, pace = startPace } = {}) {
   const report = path.join(os.tmpdir(), `adloom-e2e-${project}-${process.pid}.json`);
   const out = log ? fs.openSync(log, "w") : "inherit";
   const command = [process.execPath, path.join(root, "node_modules/@playwright/test/cli.js"), "test", "--project", project];
@@ -212,7 +218,7 @@ function runPlaywrightProject(project, { log, nice = 0 } = {}) {
   const child = spawn(command[0], command.slice(1), {
     cwd: root,
     stdio: ["ignore", out, out],
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    env: { ...paceEnv(pace), PLAYWRIGHT_JSON_OUTPUT_NAME: report },
   });
   return exitCodeOf(child, `playwright (${project})`).then((code) => {
     if (code !== 0) exitCode = 1;
@@ -253,6 +259,15 @@ async function timed(name, fn) {
 }
 
 ensureSystemPackages();
+// Measured before anything else loads the machine; every suite stretches its waits by it (scripts/test-pace.mjs).
+// ADLOOM_TEST_PACE set by hand wins (1 holds every wait at its usual length).
+function announcePace(when) {
+  if (process.env.ADLOOM_TEST_PACE) return console.log(`test pace ${when}: ${process.env.ADLOOM_TEST_PACE} (set by ADLOOM_TEST_PACE)`);
+  const { pace, medianMs, referenceMs } = measureTestPace();
+  console.log(`test pace ${when}: ${pace.toFixed(2)} (a sample of fixed work took ${medianMs.toFixed(0)} ms, ${referenceMs} ms at the usual pace)`);
+  return pace.toFixed(2);
+}
+const startPace = announcePace("at the start");
 const budgetStart = Date.now();
 const build = startBuild();
 const fullRun = !extraArgs.length;
@@ -286,8 +301,9 @@ if (!built.ok) {
     const { ms } = await timed("waiting for journeys", () => journeys.run);
     phases.push({ name: "playwright journeys (beside it)", ms, overlapped: true });
     console.log(`\n=== playwright (e2e): journeys (ran beside the server phase) ===\n${fs.readFileSync(journeys.log, "utf8")}`);
-    // The timed budgets alone, with nothing else loading the machine.
-    await timed("playwright budgets", () => runPlaywrightProject("budgets"));
+    // The timed budgets alone, with nothing else loading the machine, at the pace measured then.
+    const budgetPace = announcePace("before the budgets");
+    await timed("playwright budgets", () => runPlaywrightProject("budgets", { pace: budgetPace }));
   }
 }
 

@@ -1,5 +1,6 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { sendAdminCommand } from "../../lib/admin/socket-client";
+import { paced } from "../../scripts/test-pace.mjs";
 
 export { expect };
 
@@ -99,7 +100,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
           })
           .every((img) => img.complete),
       undefined,
-      { timeout: 5_000 },
+      { timeout: paced(5_000) },
     )
     .catch(() => undefined);
   const folder = docs ? "docs/screenshots" : "test-results/screenshots";

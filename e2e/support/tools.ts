@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { pngImage } from "../../tests/helpers/media-fixtures";
 import { expect } from "./fixtures";
+import { paced } from "../../scripts/test-pace.mjs";
 
 /** A tool call as the signed-in member: the session cookie, same-origin like the dashboard's own requests. */
 export async function callTool(page: Page, name: string, args: object): Promise<any> {
@@ -26,7 +27,7 @@ export async function readyCreative(page: Page, fileName: string, size = 600): P
         creativeId = creative?.status === "ready" ? creative.id : undefined;
         return creativeId;
       },
-      { timeout: 60_000 },
+      { timeout: paced(60_000) },
     )
     .toBeTruthy();
   return creativeId!;

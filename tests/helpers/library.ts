@@ -1,5 +1,6 @@
 import http from "node:http";
 import { inject } from "vitest";
+import { paced } from "../../scripts/test-pace.mjs";
 import { api } from "./fixtures";
 
 export interface FileToUpload {
@@ -34,9 +35,9 @@ export async function uploadIds(key: string, files: FileToUpload[], options: Par
   return res.body.uploads.map((u: { id: string }) => u.id);
 }
 
-/** Polls until `check` returns a value, failing after `timeoutMs` with the last value seen. */
+/** Polls until `check` returns a value, failing after `timeoutMs` (stretched by the run's pace) with the last value seen. */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + paced(timeoutMs);
   let last: unknown;
   for (;;) {
     last = await check().catch((err) => err);

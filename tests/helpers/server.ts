@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { seedMigratedDatabase } from "./database-template";
 import { freePort } from "./ports";
+import { paced } from "../../scripts/test-pace.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -68,7 +69,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
 
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + paced(90_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {

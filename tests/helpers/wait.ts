@@ -1,6 +1,11 @@
-/** Polls `fn` every 100 ms until it returns something truthy; fails naming `what` after `timeoutMs`. */
+import { paced } from "../../scripts/test-pace.mjs";
+
+/**
+ * Polls `fn` every 100 ms until it returns something truthy; fails naming `what` after `timeoutMs`, stretched by the
+ * run's pace (scripts/test-pace.mjs).
+ */
 export async function until<T>(fn: () => Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + paced(timeoutMs);
   for (;;) {
     const value = await fn();
     if (value) return value;

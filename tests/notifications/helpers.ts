@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { paced } from "../../scripts/test-pace.mjs";
 
 export interface ReceivedMail {
   to: string[];
@@ -51,9 +52,9 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
   };
 }
 
-/** Polls until `check` returns something truthy. */
+/** Polls until `check` returns something truthy (the timeout stretched by the run's pace). */
 export async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + paced(timeoutMs);
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;

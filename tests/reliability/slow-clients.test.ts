@@ -4,10 +4,12 @@ import { jsonBody, rawRequest, requestHead } from "../helpers/raw-http";
 import { startServer, type TestServer } from "../helpers/server";
 import { storedFiles } from "../uploads/helpers";
 import { until } from "../helpers/wait";
+import { paced } from "../../scripts/test-pace.mjs";
 
 /**
  * A server of its own with short deadlines, so each kind of slow client is cut off within
- * seconds (the defaults are 15 s for headers, 30 s of body silence, 30 s for a JSON body).
+ * seconds (the defaults are 15 s for headers, 30 s of body silence, 30 s for a JSON body). The deadlines are the
+ * product's and stay as they are; how long the test waits for the cut is stretched by the run's pace.
  */
 const LIMITS = {
   HTTP_HEADERS_TIMEOUT_MS: "1500",
@@ -30,9 +32,9 @@ describe("slow and stalled clients are cut off", () => {
 
   it("headers dripped a byte at a time are cut off after the header timeout", async () => {
     const head = requestHead("GET", "/api/v1/me", host, [["Authorization", `Bearer ${tenant.key}`]]);
-    const res = await rawRequest(server.url, [...head], { delayMs: 200, timeoutMs: 6_000 });
+    const res = await rawRequest(server.url, [...head], { delayMs: 200, timeoutMs: paced(6_000) });
     expect(res.timedOut).toBe(false);
-    expect(res.elapsedMs).toBeLessThan(4_000);
+    expect(res.elapsedMs).toBeLessThan(paced(4_000));
     expect(res.status === 0 || res.status === 408).toBe(true);
   });
 
@@ -47,7 +49,7 @@ describe("slow and stalled clients are cut off", () => {
         ]),
         '{"limit":',
       ],
-      { timeoutMs: 5_000 },
+      { timeoutMs: paced(5_000) },
     );
     expect(res.timedOut).toBe(false);
     expect(res.status).toBe(400);
@@ -66,12 +68,12 @@ describe("slow and stalled clients are cut off", () => {
         ]),
         ...body,
       ],
-      { delayMs: 300, timeoutMs: 8_000 },
+      { delayMs: 300, timeoutMs: paced(8_000) },
     );
     expect(res.timedOut).toBe(false);
     expect(res.status).toBe(400);
     expect(jsonBody(res).error.message).toMatch(/not complete after/);
-    expect(res.elapsedMs).toBeLessThan(5_000);
+    expect(res.elapsedMs).toBeLessThan(paced(5_000));
   });
 
   it("an upload whose body stalls mid-file gets a 400 after the idle deadline and stores nothing", async () => {
@@ -87,7 +89,7 @@ describe("slow and stalled clients are cut off", () => {
         ]),
         start,
       ],
-      { timeoutMs: 5_000 },
+      { timeoutMs: paced(5_000) },
     );
     expect(res.timedOut).toBe(false);
     expect(res.status === 400 || res.status === 0).toBe(true);
@@ -112,7 +114,7 @@ describe("slow and stalled clients are cut off", () => {
             ...extraHeaders,
           ]),
         ),
-        { delayMs, timeoutMs: 8_000 },
+        { delayMs, timeoutMs: paced(8_000) },
       );
     const sized = (body: string): [string, string][] => [["Content-Length", String(Buffer.byteLength(body))]];
     const chunked = (body: string) => `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
@@ -146,7 +148,7 @@ describe("slow and stalled clients are cut off", () => {
   });
 
   it("a connection that opens and sends nothing is closed", async () => {
-    const res = await rawRequest(server.url, [], { timeoutMs: 8_000 });
+    const res = await rawRequest(server.url, [], { timeoutMs: paced(8_000) });
     expect(res.timedOut).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import { freshDatabaseUrl } from "../helpers/fresh-database";
 import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { makeImage, storedFiles } from "../uploads/helpers";
 import { cutPatch, largeVideo, partStaged, settledOffset, sha256, tusCreate, tusHead, tusPatch } from "../uploads/tus";
+import { paced } from "../../scripts/test-pace.mjs";
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -58,7 +59,9 @@ describe("resumable uploads across a crash and past their expiry", () => {
 
   it("an expired unfinished upload answers 410, is swept from disk and never becomes an upload or a creative", async () => {
     const { databaseUrl, dataDir } = await dataDirFor("tus_expiry");
-    const server = await startServer({ dataDir, databaseUrl, env: { RESUMABLE_UPLOAD_EXPIRY_SECONDS: "2" } });
+    // Long enough for the first half to arrive before it expires: 3 s at the usual pace, stretched on a slow machine.
+    const expirySeconds = Math.ceil(paced(3000) / 1000);
+    const server = await startServer({ dataDir, databaseUrl, env: { RESUMABLE_UPLOAD_EXPIRY_SECONDS: String(expirySeconds) } });
     servers.push(server);
     const tenant = await createTenant({ dataDir });
     const png = await makeImage("png", { width: 200, height: 200 });
@@ -68,14 +71,14 @@ describe("resumable uploads across a crash and past their expiry", () => {
     const half = Math.floor(png.length / 2);
     expect((await tusPatch(tenant.key, created.url, 0, png.subarray(0, half))).status).toBe(204);
 
-    // Past the 2 s expiry: polled until the service says so, not slept for.
+    // Past the expiry: polled until the service says so, not slept for.
     const head = await waitFor(
       "the upload to expire",
       async () => {
         const h = await tusHead(tenant.key, created.url);
         return h.status !== 204 && h.status !== 200 ? h : undefined;
       },
-      15_000,
+      15_000 + expirySeconds * 1000,
     );
     expect(head.status).toBe(410);
     const late = await tusPatch(tenant.key, created.url, half, png.subarray(half));

@@ -7,6 +7,7 @@ import { Readable } from "node:stream";
 import sharp from "sharp";
 import { inject } from "vitest";
 import { uploadStorageKey } from "@/lib/storage";
+import { paced } from "../../scripts/test-pace.mjs";
 
 export type Part = { field: string; value: string } | { file: string; fileName: string; contentType: string; data: Buffer | (() => AsyncIterable<Buffer>) };
 
@@ -109,9 +110,9 @@ export function storedOriginals(workspaceId: string, dataDir = inject("dataDir")
   return storedFiles(workspaceId, dataDir, folder);
 }
 
-/** Polls an upload until it leaves `processing` (or the timeout passes). */
+/** Polls an upload until it leaves `processing` (or the timeout, stretched by the run's pace, passes). */
 export async function waitForUpload(call: (path: string) => Promise<{ status: number; body: any }>, id: string, timeoutMs = 45_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + paced(timeoutMs);
   for (;;) {
     const res = await call(`/api/v1/uploads/${id}`);
     if (res.status !== 200) throw new Error(`GET upload ${id}: ${res.status} ${JSON.stringify(res.body)}`);

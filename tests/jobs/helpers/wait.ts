@@ -1,8 +1,9 @@
 import { listRuns, type JobRunInfo } from "@/lib/jobs/runs";
+import { paced } from "../../../scripts/test-pace.mjs";
 
-/** Polls until `check` returns a value, or fails after `timeoutMs` with the last state. */
+/** Polls until `check` returns a value, or fails after `timeoutMs` (stretched by the run's pace) with the last state. */
 export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000, what = "condition"): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + paced(timeoutMs);
   let last: unknown;
   for (;;) {
     try {

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { paced } from "../../../scripts/test-pace.mjs";
 
 export interface ReceivedRequest {
   method: string;
@@ -58,7 +59,7 @@ export async function startReceiver(responder: Responder = () => ({ status: 200 
     requests,
     respondWith: (r) => (respond = r),
     async waitFor(n, options = {}) {
-      const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+      const deadline = Date.now() + paced(options.timeoutMs ?? 30_000);
       for (;;) {
         const matching = options.filter ? requests.filter(options.filter) : requests;
         if (matching.length >= n) return matching;
