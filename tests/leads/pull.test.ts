@@ -171,7 +171,8 @@ describe("pulling lead-ad submissions", () => {
     const second = await own(storage, env);
     const stored = (await storedLeads(t.key, second.url, form.id)).length;
     expect(stored).toBeGreaterThan(0);
-    expect(stored).toBeLessThan(1000);
+    // Mid-poll: some pages stored, not all (on a busy machine the kill may land a page or two later than usual).
+    expect(stored).toBeLessThan(seeded);
     for (let i = 0; i < 10; i++) {
       if ((await pullLeads(t.workspaceId, { dataDir: storage.dataDir })).stored === 0) break;
     }
