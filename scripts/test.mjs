@@ -134,7 +134,7 @@ function firstLine(text) {
  * Vitest projects (vitest.config.ts) run together in one phase; their counts and failed tests join the totals. The
  * server projects run as one phase, on PGlite and PostgreSQL at once; each project sets its own worker count.
  */
-async function runVitest(phase, projects, { serverChecks }) {
+async function runVitest(phase, projects, { serverChecks, pace = startPace }) {
   const report = path.join(os.tmpdir(), `adloom-vitest-${phase}-${process.pid}.json`);
   const statusReport = path.join(os.tmpdir(), `adloom-openapi-statuses-${phase}-${process.pid}.json`);
   const durations = path.join(os.tmpdir(), `adloom-file-durations-${phase}-${process.pid}.json`);
@@ -153,7 +153,7 @@ async function runVitest(phase, projects, { serverChecks }) {
   const child = spawn(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), ...args], {
     cwd: root,
     stdio: "inherit",
-    env: { ...paceEnv(startPace), ADLOOM_OPENAPI_STATUS_REPORT: statusReport, ADLOOM_FILE_DURATIONS: durations },
+    env: { ...paceEnv(pace), ADLOOM_OPENAPI_STATUS_REPORT: statusReport, ADLOOM_FILE_DURATIONS: durations },
   });
   const result = { status: await exitCodeOf(child, `vitest (${phase})`) };
   if (result.status !== 0) exitCode = 1;
@@ -260,6 +260,8 @@ async function timed(name, fn) {
 
 ensureSystemPackages();
 // Measured before anything else loads the machine; every suite stretches its waits by it (scripts/test-pace.mjs).
+// The machine's pace moves within minutes, so it is measured again before the server phase (that phase and the
+// journeys take the slower of the two) and before the budgets (alone: they take that one).
 // ADLOOM_TEST_PACE set by hand wins (1 holds every wait at its usual length).
 function announcePace(when) {
   if (process.env.ADLOOM_TEST_PACE) return console.log(`test pace ${when}: ${process.env.ADLOOM_TEST_PACE} (set by ADLOOM_TEST_PACE)`);
@@ -285,7 +287,9 @@ if (!built.ok) {
 } else {
   const serverProjects = [...(onlyDb !== "postgres" ? ["integration", "integration-isolated"] : []), ...(onlyDb !== "pglite" ? ["postgres"] : [])];
   const browsers = fullRun && !onlyDb && hasSpecs() && chromiumPresent();
-  const serverPhase = timed("integration (PGlite) + postgres", () => runVitest("servers", serverProjects, { serverChecks: true }));
+  const measured = announcePace("before the server phase");
+  const serverPace = measured === undefined ? undefined : Math.max(Number(startPace), Number(measured)).toFixed(2);
+  const serverPhase = timed("integration (PGlite) + postgres", () => runVitest("servers", serverProjects, { serverChecks: true, pace: serverPace }));
   // The server phase's files spend much of their time waiting (restarts, schedules, retries, PostgreSQL), most of all
   // while its shared servers start: the journeys run beside it from its start, at a lower priority so they take what
   // the vitest workers leave (docs/testing.md, "Two phases at once").
@@ -294,7 +298,7 @@ if (!built.ok) {
     console.log("\n=== playwright (e2e): journeys start beside the server phase ===");
     const log = path.join(os.tmpdir(), `adloom-e2e-journeys-${process.pid}.log`);
     const startedAt = Date.now();
-    journeys = { log, run: runPlaywrightProject("journeys", { log, nice: 5 }).then(() => ({ ms: Date.now() - startedAt })) };
+    journeys = { log, run: runPlaywrightProject("journeys", { log, nice: 5, pace: serverPace }).then(() => ({ ms: Date.now() - startedAt })) };
   }
   await serverPhase;
   if (journeys) {

@@ -27,6 +27,17 @@ beforeAll(async () => {
   await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
   smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
   await useFreshDatabase("mail");
+  // The app's modules load here, under the hook's timeout: in this isolated worker, beside the rest of the suite,
+  // their first load was most of the first test's time (16-21 s usually, 60-72 s on a slow machine).
+  await Promise.all([
+    import("@/lib/services"),
+    import("@/lib/session/password-reset"),
+    import("@/lib/session/accounts"),
+    import("@/lib/admin/commands"),
+    import("@/lib/mail/send-mail"),
+    import("@/lib/team/invites"),
+    import("@/lib/session/principal"),
+  ]);
 });
 afterAll(async () => {
   await new Promise<void>((r) => smtp.close(r));
