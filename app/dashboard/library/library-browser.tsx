@@ -3,7 +3,7 @@ import { CreativeThumbnail } from "@/components/ui/creative-thumbnail";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useTransition } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useTransition } from "react";
 import { ApiError, apiFetch } from "@/components/dashboard/api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -95,9 +95,9 @@ export function LibraryBrowser({
     initialData: isInitial ? { pages: [firstPage], pageParams: [null] } : undefined,
     staleTime: 30_000,
   });
-  const pages = library.data?.pages ?? [];
-  const items = pages.flatMap((p) => p.items);
-  const total = pages[0]?.total ?? null;
+  // One array per answer, not per render: the grid below re-renders only when its items or selection change.
+  const items = useMemo(() => (library.data?.pages ?? []).flatMap((p) => p.items), [library.data]);
+  const total = library.data?.pages[0]?.total ?? null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["library"] });
 
   // Infinite scroll: the next page loads when the sentinel below the grid comes near the viewport.
@@ -115,13 +115,16 @@ export function LibraryBrowser({
     return () => observer.disconnect();
   }, [library.hasNextPage, library.isFetchingNextPage, library.fetchNextPage]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const toggle = (id: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const toggle = useCallback(
+    (id: string) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
   const allShownSelected = items.length > 0 && items.every((c) => selected.has(c.id));
 
   const move = (ids: string[], folderId: string | null) =>
@@ -328,20 +331,7 @@ export function LibraryBrowser({
             {filtered ? "Try another part of the file name, or clear a filter." : "Upload into this folder from the Uploads page."}
           </EmptyState>
         ) : (
-          <ul className="grid grid-cols-2 gap-3 sm:grid-cols-[repeat(auto-fill,minmax(180px,1fr))] sm:gap-4" data-testid="library-grid">
-            {items.map((c, index) => (
-              <CreativeTile
-                key={c.id}
-                creative={c}
-                eager={index < 12}
-                selectable={canDelete || canMove}
-                draggable={canMove}
-                selected={selected.has(c.id)}
-                onToggle={() => toggle(c.id)}
-                dragIds={() => (selected.has(c.id) ? [...selected] : [c.id])}
-              />
-            ))}
-          </ul>
+          <TileGrid items={items} selected={selected} selectable={canDelete || canMove} draggable={canMove} onToggle={toggle} />
         )}
         <div ref={sentinel} aria-hidden className="h-px" />
         {library.isFetchingNextPage && <p className="text-center text-sm text-slate-600">Loading more…</p>}
@@ -434,6 +424,41 @@ function DateFilter({
     </div>
   );
 }
+
+/**
+ * The tiles, memoised: typing in the search box re-renders the browser on each keystroke, and re-rendering 60 or
+ * more tiles there was most of the keystroke's work before its search could start.
+ */
+const TileGrid = memo(function TileGrid({
+  items,
+  selected,
+  selectable,
+  draggable,
+  onToggle,
+}: {
+  items: LibraryItem[];
+  selected: ReadonlySet<string>;
+  selectable: boolean;
+  draggable: boolean;
+  onToggle: (id: string) => void;
+}) {
+  return (
+    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-[repeat(auto-fill,minmax(180px,1fr))] sm:gap-4" data-testid="library-grid">
+      {items.map((c, index) => (
+        <CreativeTile
+          key={c.id}
+          creative={c}
+          eager={index < 12}
+          selectable={selectable}
+          draggable={draggable}
+          selected={selected.has(c.id)}
+          onToggle={() => onToggle(c.id)}
+          dragIds={() => (selected.has(c.id) ? [...selected] : [c.id])}
+        />
+      ))}
+    </ul>
+  );
+});
 
 function CreativeTile({
   creative: c,
