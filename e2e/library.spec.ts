@@ -161,28 +161,40 @@ test("library budget: with 10,000 creatives the page paints within 1.5 s and a s
     return { ttfb: n.responseStart, domContentLoaded: n.domContentLoadedEventEnd };
   });
 
-  // Time to the first search result: from the keystroke to the matching tiles on screen (debounce included).
-  const searchMs = await page.evaluate(async (query) => {
-    const input = document.getElementById("library-search") as HTMLInputElement;
-    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!;
-    const t0 = performance.now();
-    setValue.call(input, query);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        const tiles = [...document.querySelectorAll('[data-testid="creative-tile"]')];
-        if (tiles.length > 0 && tiles.every((t) => t.textContent?.includes(query))) resolve();
-        else requestAnimationFrame(done);
-      };
-      done();
-    });
-    return performance.now() - t0;
-  }, "seed-4242.png");
+  // Time to the first search result: from the keystroke to the matching tiles on screen (debounce included). Five
+  // searches, each typed after a pause (so none waits for a burst of keystrokes to end), the first of them on a server
+  // that has not searched yet; the budget holds their median. One search alone swung from 105 to 553 ms between
+  // clean-clone runs while the page's paint moved by less than a factor of two (docs/dashboard.md).
+  const searches = await page.evaluate(
+    async (queries) => {
+      const input = document.getElementById("library-search") as HTMLInputElement;
+      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!;
+      const times: number[] = [];
+      for (const query of queries) {
+        await new Promise((r) => setTimeout(r, 600));
+        const t0 = performance.now();
+        setValue.call(input, query);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            const tiles = [...document.querySelectorAll('[data-testid="creative-tile"]')];
+            if (tiles.length > 0 && tiles.every((t) => t.textContent?.includes(query))) resolve();
+            else requestAnimationFrame(done);
+          };
+          done();
+        });
+        times.push(performance.now() - t0);
+      }
+      return times;
+    },
+    ["seed-1234.png", "seed-0777.png", "seed-3100.png", "seed-0042.png", "seed-4242.png"],
+  );
+  const searchMs = [...searches].sort((a, b) => a - b)[Math.floor(searches.length / 2)]!;
   // The budgets are this machine's at its usual pace; `npm test` measures the pace just before the budgets run.
   const paint = pacedBudget(1500);
   const search = pacedBudget(300);
   console.log(
-    `[budget] library with 10,000 creatives: FCP ${perf.fcp.toFixed(0)} ms, LCP ${perf.lcp.toFixed(0)} ms (${paint.text}), CLS ${cls.toFixed(4)}, TTFB ${nav.ttfb.toFixed(0)} ms, DOMContentLoaded ${nav.domContentLoaded.toFixed(0)} ms; first search result ${searchMs.toFixed(0)} ms (${search.text})`,
+    `[budget] library with 10,000 creatives: FCP ${perf.fcp.toFixed(0)} ms, LCP ${perf.lcp.toFixed(0)} ms (${paint.text}), CLS ${cls.toFixed(4)}, TTFB ${nav.ttfb.toFixed(0)} ms, DOMContentLoaded ${nav.domContentLoaded.toFixed(0)} ms; search results ${searches.map((ms) => ms.toFixed(0)).join(", ")} ms, median ${searchMs.toFixed(0)} ms (${search.text})`,
   );
   expect(perf.fcp).toBeGreaterThan(0);
   expect(perf.lcp).toBeLessThan(paint.ms);
