@@ -3,14 +3,14 @@
 // The CI machine (2 cores, shared) does not run at one speed: on some days every phase of `npm test` took 2-2.5 times
 // its usual wall and CPU time (docs/testing.md, "A machine at a third of its speed"), and every wait sized for the usual
 // speed (a page within 20 s, an upload's job within 60 s, a poll within 5 s) ran out. `npm test` measures the pace
-// once before it starts anything else and passes it to every suite in ADLOOM_TEST_PACE; `paced(ms)` scales a wait
-// or limit by it. Only waits and limits that exist because the machine may be busy are scaled; a time that belongs
+// before its first phase, before the server phase and before the budgets, and passes it to each suite in
+// ADLOOM_TEST_PACE; `paced(ms)` scales a wait or limit by it. Only waits and limits that exist because the machine may be busy are scaled; a time that belongs
 // to the product's behaviour (a retry schedule, a deadline the server enforces) is not.
 import crypto from "node:crypto";
 
 /**
- * The median sample of `measureTestPace`'s work on the CI machine at its usual speed (2.6 GHz Xeon): 118-129 ms on 28 Nov
- * at 21:36 UTC, when a clean-clone `npm test` had just taken 1.6 times its usual wall time.
+ * The median sample of `measureTestPace`'s work on the CI machine at its usual speed (2.6 GHz Xeon), estimated: samples
+ * took 113-129 ms on 28 Nov around 21:36 UTC, while clean-clone runs took 1.5-1.6 times their usual wall time.
  */
 const REFERENCE_SAMPLE_MS = 80;
 const SAMPLES = 15;
@@ -28,15 +28,18 @@ function sample() {
   return performance.now() - started;
 }
 
-/** The machine's pace now: the median of SAMPLES samples over the reference, never under 1 nor over 4. */
+/** A pace as the suites use it: never under 1 (a fast machine tightens nothing) nor over 4. */
+const bounded = (pace) => Math.min(4, Math.max(1, pace));
+
+/** The machine's pace now: the median of SAMPLES samples over the reference. */
 export function measureTestPace() {
   const times = Array.from({ length: SAMPLES }, sample).sort((a, b) => a - b);
   const medianMs = times[Math.floor(SAMPLES / 2)];
-  return { pace: Math.min(4, Math.max(1, medianMs / REFERENCE_SAMPLE_MS)), medianMs, referenceMs: REFERENCE_SAMPLE_MS };
+  return { pace: bounded(medianMs / REFERENCE_SAMPLE_MS), medianMs, referenceMs: REFERENCE_SAMPLE_MS };
 }
 
 /** The pace `npm test` measured (1 when a suite runs on its own). */
-export const TEST_PACE = Math.min(4, Math.max(1, Number(process.env.ADLOOM_TEST_PACE) || 1));
+export const TEST_PACE = bounded(Number(process.env.ADLOOM_TEST_PACE) || 1);
 
 /** A wait or time limit sized for the usual pace, stretched to this run's. */
 export function paced(ms) {
@@ -47,4 +50,9 @@ export function paced(ms) {
 export function pacedBudget(ms) {
   const stretched = paced(ms);
   return { ms: stretched, text: stretched === ms ? `budget ${ms}` : `budget ${stretched}: ${ms} at the usual pace, this run at ${TEST_PACE}` };
+}
+
+/** A bound stretched to this run's pace but kept under `ceilingMs` (what it must still tell apart, like a 10 s poll). */
+export function pacedUnder(ms, ceilingMs) {
+  return Math.min(paced(ms), ceilingMs);
 }

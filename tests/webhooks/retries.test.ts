@@ -7,13 +7,13 @@ import { verifyWebhook } from "@adloom/sdk";
 import { freshStorage, startOwnServer } from "./helpers/own-server";
 import { startReceiver, type Receiver } from "./helpers/receiver";
 import { until } from "../helpers/wait";
-import { paced } from "../../scripts/test-pace.mjs";
+import { paced, pacedUnder } from "../../scripts/test-pace.mjs";
 
 /**
  * A bound that tells "woken at once" from "found by the embedded database's 10 s safety poll": stretched by the
  * run's pace, but never so far that the poll would pass it.
  */
-const promptMs = (ms: number) => Math.min(paced(ms), 9_000);
+const promptMs = (ms: number) => pacedUnder(ms, 9_000);
 
 // A server of our own with a shrunk schedule: immediate retry, then waits of 1 s and 2 s, then give up.
 let server: TestServer;
