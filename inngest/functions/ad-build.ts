@@ -2,12 +2,15 @@ import { NonRetriableError } from "inngest";
 import { z } from "zod";
 import { inngest } from "@/inngest/client";
 import { AD_BUILD_REQUESTED_EVENT, buildForRun, failAdBuild, finishAdBuild, pushStateOf, type BuildOutcome } from "@/lib/ads/ad-builds";
-import { failPush, PROCESSING_POLL_SECONDS, transferOnce } from "@/lib/media-push/transfer";
+import { failPush, MEDIA_PUSH_SETTLED_EVENT, PROCESSING_POLL_SECONDS, transferOnce } from "@/lib/media-push/transfer";
 import { runMediaTransfer } from "./media-transfer-steps";
 
 const RequestedData = z.object({ buildId: z.string().min(1), workspaceId: z.string().min(1), run: z.number().int().positive() });
 
-/** Waits between looks at a push another job runs: the processing backoff, then every minute (~1 h in all). */
+/**
+ * Waits between looks at a push another job runs: the processing backoff, then every minute (~1 h in all).
+ * Each wait ends early when the push settles (MEDIA_PUSH_SETTLED_EVENT).
+ */
 const FOREIGN_PUSH_WAITS = [...PROCESSING_POLL_SECONDS, ...Array.from<number>({ length: 45 }).fill(60)];
 
 /**
@@ -56,12 +59,20 @@ export const adBuild = inngest.createFunction(
 
 interface Steps {
   run<T>(id: string, fn: () => Promise<T>): Promise<unknown>;
-  sleep(id: string, duration: string): Promise<unknown>;
+  waitForEvent(id: string, options: { event: string; timeout: string; if: string }): Promise<unknown>;
 }
 
 async function waitForForeignPush(step: Steps, pushId: string): Promise<{ ok: true } | { ok: false; message: string }> {
   for (let check = 0; check <= FOREIGN_PUSH_WAITS.length; check++) {
-    if (check > 0) await step.sleep(`wait-for-push-${check}`, `${FOREIGN_PUSH_WAITS[check - 1]}s`);
+    // Woken by the push's settling, or at the end of the wait (an event sent before the wait began is not seen:
+    // the check after it finds the push settled). A wait that times out resolves to null, as the sleeps this
+    // replaced did, so a build that was sleeping under the same step id carries on.
+    if (check > 0)
+      await step.waitForEvent(`wait-for-push-${check}`, {
+        event: MEDIA_PUSH_SETTLED_EVENT,
+        timeout: `${FOREIGN_PUSH_WAITS[check - 1]}s`,
+        if: `async.data.pushId == ${JSON.stringify(pushId)}`,
+      });
     const push = (await step.run(`push-check-${check}`, () => pushStateOf(pushId))) as Awaited<ReturnType<typeof pushStateOf>>;
     if (push.state === "ready") return { ok: true };
     if (push.state === "failed") return { ok: false, message: push.reason };

@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { AdAccount, MediaPush } from "@/lib/generated/prisma/client";
+import { sendEvent } from "@/lib/jobs/outbox";
 import type { MediaKind } from "@/lib/generated/prisma/enums";
 import { log } from "@/lib/log";
 import { adapterFor, PlatformError, platformWaitSeconds, type PlatformAdapter } from "@/lib/platforms";
@@ -30,6 +31,23 @@ export function requeuedPush(jobRun: number) {
     failureReason: null,
     finishedAt: null,
   };
+}
+
+/**
+ * The job event sent when a chunked push becomes ready after the platform's processing, or any push fails:
+ * ad builds waiting for a push that another job runs wake at once instead of at their next check
+ * (inngest/functions/ad-build.ts). A one-request push settles within its own request; its waiters check again
+ * within a second.
+ */
+export const MEDIA_PUSH_SETTLED_EVENT = "media/push.settled";
+
+async function announceSettled(pushId: string, state: "ready" | "failed"): Promise<void> {
+  try {
+    await sendEvent({ name: MEDIA_PUSH_SETTLED_EVENT, data: { pushId, state } });
+  } catch (err) {
+    // Nothing is lost: a waiting build still checks the push at the end of its wait.
+    log.warn("could not announce a settled media push; builds waiting for it see it at their next check", { component: "media-push", pushId, err });
+  }
 }
 
 /** Videos larger than one chunk go in chunks (MEDIA_CHUNK_BYTES); images and small videos in one request. */
@@ -148,7 +166,8 @@ export async function checkProcessing(pushId: string, jobRun: number): Promise<P
     return { state: "processing" }; // a transient error: ask again after the next wait
   }
   if (status.state === "ready") {
-    await db.mediaPush.updateMany({ where: { id: push.id, jobRun, state: "processing" }, data: { state: "ready", finishedAt: new Date() } });
+    const { count } = await db.mediaPush.updateMany({ where: { id: push.id, jobRun, state: "processing" }, data: { state: "ready", finishedAt: new Date() } });
+    if (count) await announceSettled(push.id, "ready");
     return { state: "ready", externalId: push.externalId };
   }
   if (status.state === "failed") return { state: "failed", reason: status.reason };
@@ -157,8 +176,9 @@ export async function checkProcessing(pushId: string, jobRun: number): Promise<P
 
 /** Records the push as failed with the reason (only while this run owns it and it is not ready). */
 export async function failPush(pushId: string, jobRun: number, reason: string): Promise<void> {
-  await getDb().mediaPush.updateMany({
-    where: { id: pushId, jobRun, state: { not: "ready" } },
+  const { count } = await getDb().mediaPush.updateMany({
+    where: { id: pushId, jobRun, state: { notIn: ["ready", "failed"] } },
     data: { state: "failed", failureReason: reason.slice(0, 2000), finishedAt: new Date() },
   });
+  if (count) await announceSettled(pushId, "failed");
 }

@@ -125,17 +125,18 @@ const CASES: Record<string, Case[]> = {
       planned: ["load-build", "push-attempt-1", "processing-check-0", "wait-for-processing-1", "processing-check-1", "build-ad"],
       result: { buildId: "adb_1", run: 1, state: "built", adId: "ad_1" },
     },
+    // A build waiting for a push another job runs (step.waitForEvent) is not among these cases: @inngest/test 1.0
+    // hands a mocked wait's data to the SDK as a pending promise, which inngest 4 rejects as an event without a
+    // name, and an unmocked wait never ends. tests/ads/ad-build-job.test.ts covers the wait on the embedded runner.
     {
-      what: "waits for a push another job runs, and fails the build with the platform's reason",
+      what: "fails the build with the platform's reason when the push it waits for failed",
       event: { name: "ads/build.requested", data: { buildId: "adb_2", workspaceId: "ws_1", run: 1 } },
       steps: {
         "load-build": { state: "waiting_for_media", ownsPush: false, pushId: "mpush_2", pushJobRun: 1 },
-        "push-check-0": { state: "waiting" },
-        "wait-for-push-1": null,
-        "push-check-1": { state: "failed", reason: "could not process the video" },
+        "push-check-0": { state: "failed", reason: "could not process the video" },
         "mark-push-failed": null,
       },
-      planned: ["load-build", "push-check-0", "wait-for-push-1", "push-check-1", "mark-push-failed"],
+      planned: ["load-build", "push-check-0", "mark-push-failed"],
       result: { buildId: "adb_2", run: 1, state: "failed", error: "could not process the video" },
     },
     {
