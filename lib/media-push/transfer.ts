@@ -174,7 +174,7 @@ export async function checkProcessing(pushId: string, jobRun: number): Promise<P
   return { state: "processing" };
 }
 
-/** Records the push as failed with the reason (only while this run owns it and it is not ready). */
+/** Records the push as failed with the reason (only while this run owns it and it is neither ready nor failed already: the first reason stays). */
 export async function failPush(pushId: string, jobRun: number, reason: string): Promise<void> {
   const { count } = await getDb().mediaPush.updateMany({
     where: { id: pushId, jobRun, state: { notIn: ["ready", "failed"] } },
