@@ -78,7 +78,7 @@ describe("building an ad waits for a large video inside the job (sandbox)", () =
     expect(built).toMatchObject({ creativeId, copyVariantId: copy.id, platform: "platform_b", primaryText: "Watch the launch", status: "paused" });
     // The bulk build waits on a push another job runs: the push's settling wakes it, so its ad follows at once
     // rather than at its next look (1, 2, 4, 8 … s apart; it came about 4 s after the first one when it only looked).
-    const bulkAd = await waitFor("the bulk ad, woken by the push", async () => (await ok("list_ads", { adSetId: second.id, limit: 10 })).ads[0], 2_000, 50);
+    const bulkAd = await waitFor("the bulk ad, woken by the push", async () => (await ok("list_ads", { adSetId: second.id, limit: 10 })).ads[0], 3_000, 50);
     expect(bulkAd.creativeId).toBe(creativeId);
 
     const { pushes } = await ok("list_creative_pushes", { creativeId });
