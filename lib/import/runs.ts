@@ -3,7 +3,7 @@ import { getDb, sqlOf } from "@/lib/db/client";
 import { AppError, badRequest, notFound } from "@/lib/errors";
 import { canUseFolder } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
-import { enqueueInTransaction, sendEvent } from "@/lib/jobs/outbox";
+import { enqueueInTransaction } from "@/lib/jobs/outbox";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import type { PlatformName } from "@/lib/uploads/upload-schema";
 import { findConnection } from "./connections";
@@ -39,17 +39,21 @@ export async function importFiles(principal: Principal, input: ImportFilesInput)
   const connection = await findConnection(principal, input.connectionId);
   const source = sourceFor(connection);
   const folderId = await checkTargetFolder(principal, input.folderId);
-  const files: SourceEntry[] = [];
+  // By id: a file named twice (itself and inside a folder also named, or the same URL twice) is imported once.
+  const byId = new Map<string, SourceEntry>();
   for (const path of input.paths) {
-    if (path.endsWith("/")) files.push(...(await source.listFolder(path, null)).files);
+    let found: SourceEntry[];
+    if (path.endsWith("/")) found = (await source.listFolder(path, null)).files;
     else {
       // Drive and Dropbox folders are ids and paths like files: what they are is known once asked.
       const entry = await source.stat(path);
-      files.push(...(entry.isFolder ? (await source.listFolder(entry.id, null)).files : [entry]));
+      found = entry.isFolder ? (await source.listFolder(entry.id, null)).files : [entry];
     }
-    if (files.length > MAX_IMPORT_FILES)
+    for (const file of found) if (!byId.has(file.id)) byId.set(file.id, file);
+    if (byId.size > MAX_IMPORT_FILES)
       throw new AppError("limit_exceeded", `More than ${MAX_IMPORT_FILES} files in one import: pick fewer, or watch the folder`);
   }
+  const files = [...byId.values()];
   if (!files.length) throw badRequest("Nothing to import: the folders named are empty");
   const run = await startRun({
     workspaceId: principal.workspaceId,
@@ -108,8 +112,11 @@ export async function startRun(input: StartRunInput): Promise<{ id: string }> {
       createdAt: new Date(now + index),
     };
   });
-  await db.$transaction([
-    db.importRun.create({
+  const queued = items.filter((i) => i.status === "queued");
+  // The items' jobs are queued in the transaction that records them, so a crash right after the commit cannot
+  // leave queued items without a job (which later imports would also skip as already known).
+  const startJobs = await db.$transaction(async (tx) => {
+    await tx.importRun.create({
       data: {
         id: runId,
         workspaceId: input.workspaceId,
@@ -121,25 +128,25 @@ export async function startRun(input: StartRunInput): Promise<{ id: string }> {
         createdById: input.createdById,
         itemCount: items.length,
       },
-    }),
-    db.importItem.createMany({ data: items }),
-  ]);
-  const queued = items.filter((i) => i.status === "queued");
-  if (queued.length) {
-    try {
-      await sendEvent(
-        queued.map((i) => ({
-          name: IMPORT_ITEM_EVENT,
-          id: i.id,
-          data: { itemId: i.id, workspaceId: input.workspaceId } satisfies ImportItemRequestedData as unknown as Record<string, unknown>,
-        })),
-      );
-    } catch (err) {
-      await db.importItem.updateMany({
-        where: { runId, status: "queued" },
-        data: { status: "failed", error: `The import job could not be started: ${(err as Error).message}`, finishedAt: new Date() },
-      });
-    }
+    });
+    await tx.importItem.createMany({ data: items });
+    return enqueueInTransaction(
+      sqlOf(tx),
+      queued.map((i) => ({
+        name: IMPORT_ITEM_EVENT,
+        id: i.id,
+        data: { itemId: i.id, workspaceId: input.workspaceId } satisfies ImportItemRequestedData as unknown as Record<string, unknown>,
+      })),
+    );
+  });
+  try {
+    await startJobs();
+  } catch (err) {
+    // With Inngest the events are sent only now; if that fails, the items say so instead of waiting for ever.
+    await db.importItem.updateMany({
+      where: { runId, status: "queued" },
+      data: { status: "failed", error: `The import job could not be started: ${(err as Error).message}`, finishedAt: new Date() },
+    });
   }
   await settleRun(runId);
   return { id: runId };

@@ -94,8 +94,8 @@ describe("S3-compatible bucket", () => {
     expect(renamed.uploadId).toBeNull();
   });
 
-  it("imports a whole folder when its id is given", async () => {
-    const { run } = await toolResult(t.key, "import_files", { connectionId, paths: ["spring/2026/"] });
+  it("imports a whole folder when its id is given, a file also named on its own once", async () => {
+    const { run } = await toolResult(t.key, "import_files", { connectionId, paths: ["spring/2026/", "spring/2026/deep.png", "spring/2026/"] });
     const done = await finishedRun(t.key, run.id);
     expect(done.items.map((i: any) => [i.sourceId, i.status])).toEqual([["spring/2026/deep.png", "imported"]]);
   });
