@@ -19,6 +19,8 @@ beforeAll(async () => {
   files = await fileServer({
     "/a.png": { type: "image/png", bytes: await pngImage(40, 30) },
     "/page.html": { type: "text/html", bytes: Buffer.from("<html></html>") },
+    "/spring%20hero.png": { type: "image/png", bytes: await pngImage(41, 30) },
+    "/50%off.png": { type: "image/png", bytes: await pngImage(42, 30) },
   });
   connectionId = (await toolResult(t.key, "connect_storage", { provider: "url" })).connection.id;
 });
@@ -84,6 +86,16 @@ describe("public URL import", () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+
+  it("names each file by its URL's last segment, decoded where the percent-encoding is valid and as written where not", async () => {
+    const paths = [`${files.url}/spring%20hero.png`, `${files.url}/50%off.png`];
+    const { run } = await toolResult(t.key, "import_files", { connectionId, paths });
+    const done = await runWithCreatives(t.key, run.id);
+    expect(done.items.map((i: any) => [i.fileName, i.status])).toEqual([
+      ["spring hero.png", "imported"],
+      ["50%off.png", "imported"],
+    ]);
   });
 
   it("refuses what is not an http(s) URL, and browsing", async () => {

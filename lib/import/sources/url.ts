@@ -35,7 +35,7 @@ export class UrlSource implements StorageSource {
     return {
       id,
       path: id,
-      name: decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? url.hostname),
+      name: fileNameOf(url),
       isFolder: false,
       sizeBytes: null,
       revision: null,
@@ -98,4 +98,15 @@ async function getPinned(raw: string): Promise<http.IncomingMessage> {
       reject(new AppError("upstream_error", `${raw} could not be read: ${err.message}`));
     });
   });
+}
+
+/** The URL's last path segment, decoded (`a%20b.png` → `a b.png`); as written when it is not valid percent-encoding. */
+function fileNameOf(url: URL): string {
+  const last = url.pathname.split("/").filter(Boolean).pop();
+  if (!last) return url.hostname;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }
