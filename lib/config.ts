@@ -183,6 +183,8 @@ const envSchema = z.object({
   DROPBOX_AUTHORIZE_URL: z.url().optional().default("https://www.dropbox.com/oauth2/authorize"),
   DROPBOX_API_URL: z.url().optional().default("https://api.dropboxapi.com"),
   DROPBOX_CONTENT_URL: z.url().optional().default("https://content.dropboxapi.com"),
+  /** An imported file whose provider sends nothing for this long (or does not start sending) fails its item, freeing its job's slot. */
+  IMPORT_DOWNLOAD_IDLE_TIMEOUT_MS: positiveInt(60_000),
   /** Encrypts stored platform and storage credentials (lib/credentials); generated into DATA_DIR when unset on the embedded database. */
   CREDENTIALS_KEY: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
   /** Earlier CREDENTIALS_KEY values (comma-separated), still accepted for reading while credentials are re-encrypted. */
@@ -292,6 +294,8 @@ export interface Config {
       apiUrl: string;
     };
     dropbox: { appKey?: string; appSecret?: string; authorizeUrl: string; apiUrl: string; contentUrl: string };
+    /** A download that sends nothing for this long fails (ms). */
+    downloadIdleTimeoutMs: number;
   };
   /** Stored-credential encryption keys (lib/credentials): the current one (unset: generated, embedded database only) and earlier ones. */
   credentials: { key?: string; previousKeys: string[] };
@@ -418,6 +422,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
         apiUrl: e.DROPBOX_API_URL.replace(/\/$/, ""),
         contentUrl: e.DROPBOX_CONTENT_URL.replace(/\/$/, ""),
       },
+      downloadIdleTimeoutMs: e.IMPORT_DOWNLOAD_IDLE_TIMEOUT_MS,
     },
     credentials: {
       key: e.CREDENTIALS_KEY || undefined,

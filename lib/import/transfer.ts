@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { getDb, sqlOf } from "@/lib/db/client";
-import { isAppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { getConfig } from "@/lib/services";
 import type { MediaFormat } from "@/lib/platforms/media-signature";
 import { discardStoredFiles, getStorage, uploadStorageKey } from "@/lib/storage";
 import { recordUploads } from "@/lib/uploads/accept-uploads";
@@ -49,7 +50,7 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
   const fileName = safeFileName(item.fileName);
   let stored: { sizeBytes: number; contentHash: string; format: MediaFormat };
   try {
-    stored = await streamIntoStorage(item.id, fileName, storageKey, await sourceFor(connection).open(item.sourceId));
+    stored = await streamIntoStorage(item.id, fileName, storageKey, await openWithin(sourceFor(connection).open(item.sourceId)));
   } catch (err) {
     if (!isAppError(err)) throw err; // infrastructure: the job's step retries, then its onFailure
     await failItem(item.id, err.message);
@@ -115,10 +116,33 @@ export async function settleRunOfItem(itemId: string): Promise<void> {
   if (item) await settleRun(item.runId);
 }
 
+function stalled(): AppError {
+  const seconds = getConfig().storageProviders.downloadIdleTimeoutMs / 1000;
+  return new AppError("upstream_error", `The file stopped arriving: the provider sent nothing for ${seconds} seconds`);
+}
+
+/** The provider's answer to the download, or a failure once it has kept us waiting for the idle timeout. */
+async function openWithin(opening: Promise<{ stream: Readable }>): Promise<{ stream: Readable }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(stalled()), getConfig().storageProviders.downloadIdleTimeoutMs);
+  });
+  try {
+    return await Promise.race([opening, timedOut]);
+  } catch (err) {
+    // An answer that comes after all is let go.
+    opening.then((file) => file.stream.destroy()).catch(() => undefined);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * One pass over the provider's stream: hashed (sha256) and counted as it goes by, sniffed and
  * checked by the upload's MediaInspector, written by media storage. Nothing waits on the progress
- * write (at most one in flight), so a slow database never stalls the bytes.
+ * write (at most one in flight), so a slow database never stalls the bytes. A stream that sends
+ * nothing for IMPORT_DOWNLOAD_IDLE_TIMEOUT_MS is stopped, and the item fails (its job's slot is free again).
  */
 async function streamIntoStorage(
   itemId: string,
@@ -130,8 +154,14 @@ async function streamIntoStorage(
   let bytes = 0;
   let reported = 0;
   let progress: Promise<unknown> | null = null;
+  let stoppedIdle: AppError | null = null;
+  const idle = setTimeout(() => {
+    stoppedIdle = stalled();
+    file.stream.destroy(stoppedIdle);
+  }, getConfig().storageProviders.downloadIdleTimeoutMs);
   const counter = new Transform({
     transform(chunk: Buffer, _enc, callback) {
+      idle.refresh();
       hash.update(chunk);
       bytes += chunk.length;
       if (bytes - reported >= PROGRESS_EVERY_BYTES && !progress) {
@@ -154,7 +184,10 @@ async function streamIntoStorage(
     const { sizeBytes } = await getStorage().put(storageKey, inspector, { contentType: format.contentType });
     await progress;
     return { sizeBytes, contentHash: hash.digest("hex"), format: inspector.format ?? format };
+  } catch (err) {
+    throw stoppedIdle ?? err;
   } finally {
+    clearTimeout(idle);
     piping.catch(() => undefined);
     file.stream.destroy();
   }
