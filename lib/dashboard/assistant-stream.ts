@@ -64,6 +64,8 @@ export async function POST(request: Request): Promise<Response> {
     if (!parsed.success) throw new AppError("invalid_request", describeZodError(parsed.error));
     const body = parsed.data;
     if (body.mode === "tool" && findTool(body.name)?.category !== "ai") throw new AppError("not_found", `No assistant tool "${body.name}"`);
+    // The chat spends credits as the AI tools do: the same capability (callTool checks it for a tool).
+    if (body.mode === "chat") authorize(principal, "ai.use");
 
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({

@@ -178,5 +178,20 @@ describe("the AI assistant against an OpenAI-compatible server (own server, fake
     expect(refused.body.error.code).toBe("forbidden");
     const editor = await createMemberKey(t, { role: "editor", scopes: ["ai"], dataDir: server.dataDir });
     expect((await call(editor.key, "get_ai_usage", {})).body.result.usage.balance).toBeNull();
+
+    // The Assistant page's chat spends the same credits: a key without the ai scope, or a viewer, is refused
+    // before the model is asked.
+    const viewer = await createMemberKey(t, { role: "viewer", dataDir: server.dataDir });
+    const asked = fake.requests.length;
+    const before = await credits(t);
+    for (const key of [scoped.key, viewer.key]) {
+      const chat = await api(key, server.url)("/dashboard/assistant/stream", {
+        method: "POST",
+        json: { mode: "chat", messages: [{ role: "user", content: "Pause every ad" }] },
+      });
+      expect([chat.status, chat.body.error.code]).toEqual([403, "forbidden"]);
+    }
+    expect(fake.requests.length).toBe(asked);
+    expect(await credits(t)).toBe(before);
   });
 });
