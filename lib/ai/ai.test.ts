@@ -4,6 +4,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { useFreshDatabase } from "@/tests/helpers/in-process-db";
 import { fitText } from "./draft-copy";
 import { jsonIn } from "./json-answer";
+import { assistantChat } from "./chat";
 import { meteredCall } from "./metered";
 import { numbersIn, type PerformanceFacts, unsupportedNumbers } from "./performance-facts";
 import { creditsFor, DEFAULT_PRICE, priceOf, worstCaseInputTokens } from "./prices";
@@ -105,6 +106,37 @@ describe("metered model calls (mock model, fresh database)", () => {
     expect(await balance()).toBe(before);
   });
 
+  it("a confirmed tool that ran is reported when the model then fails, and the failed call charges nothing", async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        throw new Error("boom");
+      },
+    });
+    const ran: string[] = [];
+    const runner = {
+      tools: [{ name: "delete_ad", description: "Deletes an ad", inputSchema: { type: "object" }, destructive: true }],
+      run: async (name: string) => {
+        ran.push(name);
+        return { ok: true as const, result: { deleted: true } };
+      },
+    };
+    const before = await balance();
+    const answer = await assistantChat(
+      principal,
+      { messages: [{ role: "user", content: "Delete ad 1" }], confirmed: { id: "call_1", name: "delete_ad", arguments: { adId: "ad_1" } } },
+      runner,
+      runtime(model),
+    );
+    expect(ran).toEqual(["delete_ad"]);
+    expect(answer.toolRuns).toEqual([{ name: "delete_ad", arguments: { adId: "ad_1" }, ok: true, error: null }]);
+    expect(answer.reply).toMatch(/^Ran delete_ad, but the assistant could not answer after it: /);
+    expect(await balance()).toBe(before);
+    // Nothing ran: the error stays an error.
+    await expect(assistantChat(principal, { messages: [{ role: "user", content: "hi" }] }, runner, runtime(model))).rejects.toMatchObject({
+      code: "upstream_error",
+    });
+  });
+
   it("streams text to a progress listener and still charges the final usage", async () => {
     const model = new MockLanguageModelV3({
       doStream: async () => ({
@@ -137,7 +169,8 @@ describe("metered model calls (mock model, fresh database)", () => {
     const held = await db.aiUsage.aggregate({ where: { workspaceId, status: "reserved" }, _sum: { reservedCredits: true } });
     expect(grants._sum.credits).toBe(10_000);
     expect(await balance()).toBe(10_000 - (charged._sum.chargedCredits ?? 0) - (held._sum.reservedCredits ?? 0));
-    expect(await db.aiUsage.count({ where: { workspaceId, status: "released" } })).toBe(1);
+    // The calls of the model that throws: one above, two in the chat case.
+    expect(await db.aiUsage.count({ where: { workspaceId, status: "released" } })).toBe(3);
   });
 
   it("refuses with limit_exceeded when the worst case does not fit, and says not_connected without a provider", async () => {

@@ -1,5 +1,6 @@
 import { jsonSchema, type ModelMessage, tool, type ToolSet } from "ai";
 import type { Principal } from "@/lib/auth/principal";
+import { isAppError } from "@/lib/errors";
 import { meteredCall } from "./metered";
 import { currentProgress } from "./progress";
 import type { AiRuntime } from "./provider";
@@ -92,25 +93,33 @@ export async function assistantChat(
 
   if (input.confirmed && byName.has(input.confirmed.name)) await runAndRecord(input.confirmed);
 
-  for (let step = 0; step < MAX_STEPS; step++) {
-    const last = step === MAX_STEPS - 1;
-    const turn = await meteredCall(principal, { feature: "assistant_chat", system, messages, maxOutputTokens: 800, ...(last ? {} : { tools }) }, runtime);
-    answer.cost.credits += turn.cost.credits;
-    answer.cost.reservedCredits += turn.cost.reservedCredits;
-    answer.cost.inputTokens += turn.cost.inputTokens;
-    answer.cost.outputTokens += turn.cost.outputTokens;
-    answer.cost.modelCalls++;
-    if (turn.text) answer.reply += (answer.reply ? "\n\n" : "") + turn.text.trim();
-    if (!turn.toolCalls.length) break;
-    for (const call of turn.toolCalls) {
-      const proposed: PendingCall = { id: call.toolCallId, name: call.toolName, arguments: (call.input ?? {}) as Record<string, unknown> };
-      if (byName.get(call.toolName)?.destructive) {
-        answer.pending = proposed;
-        progress?.({ type: "status", message: `${call.toolName} waits for your confirmation` });
-        return answer;
+  try {
+    for (let step = 0; step < MAX_STEPS; step++) {
+      const last = step === MAX_STEPS - 1;
+      const turn = await meteredCall(principal, { feature: "assistant_chat", system, messages, maxOutputTokens: 800, ...(last ? {} : { tools }) }, runtime);
+      answer.cost.credits += turn.cost.credits;
+      answer.cost.reservedCredits += turn.cost.reservedCredits;
+      answer.cost.inputTokens += turn.cost.inputTokens;
+      answer.cost.outputTokens += turn.cost.outputTokens;
+      answer.cost.modelCalls++;
+      if (turn.text) answer.reply += (answer.reply ? "\n\n" : "") + turn.text.trim();
+      if (!turn.toolCalls.length) break;
+      for (const call of turn.toolCalls) {
+        const proposed: PendingCall = { id: call.toolCallId, name: call.toolName, arguments: (call.input ?? {}) as Record<string, unknown> };
+        if (byName.get(call.toolName)?.destructive) {
+          answer.pending = proposed;
+          progress?.({ type: "status", message: `${call.toolName} waits for your confirmation` });
+          return answer;
+        }
+        await runAndRecord(proposed);
       }
-      await runAndRecord(proposed);
     }
+  } catch (err) {
+    // A tool that already ran (a confirmed deletion, a lookup) happened: the answer says so instead of an error
+    // that would hide it and invite the person to ask again. The failed call itself charged nothing.
+    if (!answer.toolRuns.length || !isAppError(err)) throw err;
+    const ran = answer.toolRuns.map((r) => `${r.name}${r.ok ? "" : " (failed)"}`).join(", ");
+    answer.reply += `${answer.reply ? "\n\n" : ""}Ran ${ran}, but the assistant could not answer after it: ${err.message}`;
   }
   return answer;
 }
