@@ -8,7 +8,11 @@ import type { PlatformName } from "@/lib/uploads/upload-schema";
 import { findConnection } from "./connections";
 import { runView, startRun } from "./runs";
 import type { ImportRunView } from "./schemas";
+
 import { sourceFor } from "./sources";
+
+/** Syncs that try a file whose import failed, per revision of it; then only a change (or a one-off import) brings it in. */
+export const SYNC_TRIES_PER_REVISION = 3;
 
 type WatchedRow = Awaited<ReturnType<ReturnType<typeof getDb>["watchedFolder"]["findUniqueOrThrow"]>>;
 
@@ -87,6 +91,14 @@ export async function syncWatchedFolder(watched: WatchedRow, options: { recordEm
     select: { sourceId: true, sourceRevision: true },
   });
   const seen = new Set(known.map((k) => `${k.sourceId}\n${k.sourceRevision}`));
+  // A file that failed that many times as it is (not an image or video, too large, or the provider kept failing)
+  // waits until it changes, instead of a failed run and a notification every quarter hour.
+  const givenUp = await db.importItem.groupBy({
+    by: ["sourceId", "sourceRevision"],
+    where: { workspaceId: watched.workspaceId, connectionId: connection.id, sourceId: { in: listing.files.map((f) => f.id) }, status: "failed" },
+    _count: { _all: true },
+  });
+  for (const g of givenUp) if (g._count._all >= SYNC_TRIES_PER_REVISION) seen.add(`${g.sourceId}\n${g.sourceRevision}`);
   const files = listing.files.filter((f) => !seen.has(`${f.id}\n${f.revision}`));
   if (!files.length && !options.recordEmpty) {
     await db.watchedFolder.update({ where: { id: watched.id }, data: { cursor: listing.cursor, lastSyncAt: new Date() } });

@@ -138,6 +138,19 @@ describe("S3-compatible bucket", () => {
     expect((await callTool(t.key, "sync_watched_folder", { watchedFolderId: watchedFolder.id })).status).toBe(404);
   }, 120_000);
 
+  it("a watched file that cannot be imported is tried by three syncs, then again only once it changes", async () => {
+    await s3.put("stuck/readme.txt", "not a creative", "text/plain");
+    const { watchedFolder } = await toolResult(t.key, "watch_storage_folder", { connectionId, path: "stuck/" });
+    const sync = async () => finishedRun(t.key, (await toolResult(t.key, "sync_watched_folder", { watchedFolderId: watchedFolder.id })).run.id);
+    for (let i = 0; i < 3; i++) expect(await sync()).toMatchObject({ itemCount: 1, failedCount: 1 });
+    expect(await sync()).toMatchObject({ status: "completed", itemCount: 0 });
+    await s3.put("stuck/readme.txt", "still not a creative", "text/plain");
+    const changed = await sync();
+    expect(changed).toMatchObject({ itemCount: 1, failedCount: 1 });
+    expect(changed.items[0].error).toMatch(/not a supported image or video/);
+    await toolResult(t.key, "unwatch_storage_folder", { watchedFolderId: watchedFolder.id });
+  });
+
   it("keeps every workspace's connections, runs and folders to itself", async () => {
     const other = await createTenant();
     for (const [name, args] of [
