@@ -104,6 +104,7 @@ export const DATABASE_DEPENDENT = [
   "tests/jobs/outbox.test.ts", // a row and its job event commit or roll back together
   "tests/notifications/fan-out.test.ts", // delivery claims (ON CONFLICT DO NOTHING) and notification dedupe keys
   "tests/session/sign-up.test.ts", // two sign-ups with one email at once: the email's unique index on PostgreSQL
+  "tests/boards/concurrency.test.ts", // writes to one board at once: the board's row lock orders them
 ];
 
 const root = import.meta.dirname;

@@ -70,6 +70,11 @@ async function oneItem(principal: Principal, row: BoardItemRow): Promise<BoardIt
   return toItem(row, await loadVisibleCards(principal, row.creativeId ? [row.creativeId] : []));
 }
 
+/**
+ * Raises the board's revision. Each write does this before it reads the board's other items: the update locks
+ * the board's row, so writes to one board take turns and each reads what the one before it committed (on
+ * PostgreSQL two stack moves would otherwise pick the same place, or a connector could join a removed item).
+ */
 const bumpRevision = (tx: Tx, boardId: string) => tx.board.update({ where: { id: boardId }, data: { revision: { increment: 1 } }, select: { revision: true } });
 
 // ---- boards ----
@@ -176,6 +181,7 @@ export async function addBoardItem(principal: Principal, input: AddItemInput): P
   await checkNewItem(principal, input);
   const size = DEFAULT_SIZE[input.kind];
   const row = await getDb().$transaction(async (tx) => {
+    const { revision } = await bumpRevision(tx, input.boardId);
     const count = await tx.boardItem.count({ where: { boardId: input.boardId } });
     if (count >= BOARD_LIMITS.itemsPerBoard) throw conflict(`A board holds at most ${BOARD_LIMITS.itemsPerBoard} items; remove some first`);
     if (input.kind === "connector") {
@@ -203,7 +209,6 @@ export async function addBoardItem(principal: Principal, input: AddItemInput): P
         toItemId: input.toItemId ?? null,
       },
     });
-    const { revision } = await bumpRevision(tx, input.boardId);
     return { item, revision };
   });
   return { item: await oneItem(principal, row.item), revision: row.revision };
@@ -226,13 +231,16 @@ async function writeItem(
   change: (tx: Tx, row: BoardItemRow) => Promise<Prisma.BoardItemUpdateManyMutationInput>,
 ): Promise<{ item: BoardItem; revision: number }> {
   const result = await getDb().$transaction(async (tx) => {
-    const row = await tx.boardItem.findFirst({ where: { id, workspaceId: principal.workspaceId } });
+    const found = await tx.boardItem.findFirst({ where: { id, workspaceId: principal.workspaceId }, select: { boardId: true } });
+    if (!found) throw notFound("Board item");
+    const { revision } = await bumpRevision(tx, found.boardId);
+    // Read again under the board's lock: what a write that went first left.
+    const row = await tx.boardItem.findUnique({ where: { id } });
     if (!row) throw notFound("Board item");
     if (row.version !== version) throw staleVersion(row, version);
     const data = await change(tx, row);
     const { count } = await tx.boardItem.updateMany({ where: { id, version }, data: { ...data, version: { increment: 1 } } });
     if (!count) throw await staleOrGone(tx, id, version);
-    const { revision } = await bumpRevision(tx, row.boardId);
     return { row: await tx.boardItem.findUniqueOrThrow({ where: { id } }), revision };
   });
   return { item: await oneItem(principal, result.row), revision: result.revision };
@@ -297,7 +305,10 @@ export async function editBoardItem(
 /** Removes an item and the connectors attached to it. With `version`, a stale copy answers conflict instead. */
 export async function removeBoardItem(principal: Principal, input: { id: string; version?: number }): Promise<{ removed: string[]; revision: number }> {
   return getDb().$transaction(async (tx) => {
-    const row = await tx.boardItem.findFirst({ where: { id: input.id, workspaceId: principal.workspaceId } });
+    const found = await tx.boardItem.findFirst({ where: { id: input.id, workspaceId: principal.workspaceId }, select: { boardId: true } });
+    if (!found) throw notFound("Board item");
+    const { revision } = await bumpRevision(tx, found.boardId);
+    const row = await tx.boardItem.findUnique({ where: { id: input.id } });
     if (!row) throw notFound("Board item");
     if (input.version !== undefined && row.version !== input.version) throw staleVersion(row, input.version);
     const attached = await tx.boardItem.findMany({
@@ -308,7 +319,6 @@ export async function removeBoardItem(principal: Principal, input: { id: string;
     if (!count) throw await staleOrGone(tx, row.id, input.version ?? row.version);
     const ids = [row.id, ...attached.map((a) => a.id)];
     await tx.boardItem.deleteMany({ where: { id: { in: ids.slice(1) } } });
-    const { revision } = await bumpRevision(tx, row.boardId);
     return { removed: ids, revision };
   });
 }
