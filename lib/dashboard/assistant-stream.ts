@@ -70,7 +70,17 @@ export async function POST(request: Request): Promise<Response> {
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
-        const send = (line: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+        let readerGone = false;
+        const send = (line: unknown) => {
+          if (readerGone) return;
+          try {
+            controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+          } catch {
+            // The page went away (closed tab, aborted request): the model's answer still arrives and is charged
+            // for what it used; only nobody reads it.
+            readerGone = true;
+          }
+        };
         const sink = (event: ProgressEvent) => send(event);
         try {
           if (body.mode === "tool") {
@@ -86,7 +96,11 @@ export async function POST(request: Request): Promise<Response> {
         } catch (err) {
           send({ type: "error", error: isAppError(err) ? err.toBody().error : { code: "internal_error", message: "The assistant failed unexpectedly" } });
         } finally {
-          controller.close();
+          try {
+            controller.close();
+          } catch {
+            // Already closed by a reader that left.
+          }
         }
       },
     });

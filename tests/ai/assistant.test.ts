@@ -129,6 +129,30 @@ describe("the AI assistant against an OpenAI-compatible server (own server, fake
     ]);
   });
 
+  it("a call from the Assistant page that goes away while the model answers is still charged for what the model used", async () => {
+    const t = await tenant();
+    const start = await credits(t);
+    const used = { prompt_tokens: 100, completion_tokens: 12 };
+    fake.respond(() => ({ content: '["spring_sale_a", "spring_sale_b"]', usage: used, delayMs: 1500 }));
+    const abort = new AbortController();
+    const res = await fetch(`${server.url}/dashboard/assistant/stream`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${t.key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ mode: "tool", name: "suggest_names", arguments: { subject: "campaign", count: 2 } }),
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    // The reservation's progress line comes before the model is asked; then the page goes away.
+    expect(new TextDecoder().decode((await res.body!.getReader().read()).value)).toContain("Reserved up to");
+    abort.abort();
+    const recent = await waitFor("the call to settle", async () => {
+      const { usage } = (await call(t.key, "get_ai_usage", {})).body.result;
+      return usage.recent.length && usage.recent[0].status !== "reserved" ? usage.recent : undefined;
+    });
+    expect(recent.map((r: any) => [r.feature, r.status, r.chargedCredits])).toEqual([["suggest_names", "captured", creditsOf(used)]]);
+    expect(await credits(t)).toBe(start - creditsOf(used));
+  });
+
   it("a call repeated with its idempotency key is answered again without asking the model or charging twice", async () => {
     const t = await tenant();
     fake.respond(() => ({ content: '["spring_sale_a", "spring_sale_b"]', usage: { prompt_tokens: 100, completion_tokens: 12 } }));
