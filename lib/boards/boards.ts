@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import { badRequest, conflict, notFound } from "@/lib/errors";
+import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
 import type { BoardItem as BoardItemRow, Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
@@ -183,7 +183,8 @@ export async function addBoardItem(principal: Principal, input: AddItemInput): P
   const row = await getDb().$transaction(async (tx) => {
     const { revision } = await bumpRevision(tx, input.boardId);
     const count = await tx.boardItem.count({ where: { boardId: input.boardId } });
-    if (count >= BOARD_LIMITS.itemsPerBoard) throw conflict(`A board holds at most ${BOARD_LIMITS.itemsPerBoard} items; remove some first`);
+    if (count >= BOARD_LIMITS.itemsPerBoard)
+      throw new AppError("limit_exceeded", `A board holds at most ${BOARD_LIMITS.itemsPerBoard} items; remove some first`);
     if (input.kind === "connector") {
       const ends = await tx.boardItem.findMany({
         where: { boardId: input.boardId, id: { in: [input.fromItemId!, input.toItemId!] }, kind: { not: "connector" } },

@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import { conflict, notFound } from "@/lib/errors";
+import { AppError, conflict, notFound } from "@/lib/errors";
 import type { ReviewLink } from "@/lib/generated/prisma/client";
 import { folderScope } from "@/lib/folders/access";
 import { guestView, type GuestCreative } from "@/lib/review/guest";
@@ -31,7 +31,8 @@ export async function shareBoard(
     select: { id: true },
   });
   if (!visible.length) throw conflict("The board has no creative cards to share; add some first");
-  if (visible.length > LINK_CREATIVES_MAX) throw conflict(`A review link shares at most ${LINK_CREATIVES_MAX} creatives; this board has ${visible.length}`);
+  if (visible.length > LINK_CREATIVES_MAX)
+    throw new AppError("limit_exceeded", `A review link shares at most ${LINK_CREATIVES_MAX} creatives; this board has ${visible.length}`);
   const { link, token, url } = await createReviewLink(principal, {
     name: input.name ?? `Board: ${board.name}`,
     creativeIds: visible.map((v) => v.id),
