@@ -68,6 +68,11 @@ export async function guestBoard(token: string, link: ReviewLink): Promise<Guest
     { status: "ready", reviewLinks: { some: { linkId: link.id } } },
   );
   const view = await guestView(token, link);
+  // A card's open threads as this guest sees them (the team's internal threads stay unseen, and uncounted).
+  for (const creative of view.creatives) {
+    const card = cards.get(creative.id);
+    if (card) card.openThreads = creative.threads.filter((thread) => !thread.resolved).length;
+  }
   return {
     name: board.name,
     linkName: view.linkName,

@@ -131,6 +131,8 @@ describe("boards over HTTP", () => {
     expect(comment.status).toBe(201);
     const { threads } = await toolResult(t.key, "list_comments", { creativeId });
     expect(threads).toEqual([expect.objectContaining({ body: "Nice card", guest: true })]);
+    // A thread of the team's own is not shown to guests (the link does not share internal comments), nor counted.
+    expect((await toolResult(t.key, "add_comment", { creativeId, body: "Internal: check the logo" })).comment).toBeDefined();
     const view = await guest(`/api/review/${token}/board`);
     expect(view.body.items[0].card).toMatchObject({ id: creativeId, openThreads: 1 });
     // A plain review link shares no board.
