@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTenant } from "../helpers/fixtures";
-import { freePort } from "../helpers/ports";
 import { startServer, type TestServer } from "../helpers/server";
 
 /**
@@ -39,13 +39,14 @@ let mcpUrl: string;
 
 beforeAll(async () => {
   if (inject("testDb") === "postgres") return;
-  const port = await freePort();
-  server = await startServer({ env: { PUBLIC_BASE_URL: `http://localhost:${port}` } });
-  const tenant = await createTenant({ dataDir: server.dataDir });
-  const target = new URL(`${server.url}/api/mcp`);
+  // The forwarder listens first, on a port the system picks: a port chosen free and bound later can be taken
+  // by another test's server meanwhile (EADDRINUSE, seen in a clean-clone run). The server learns it as PUBLIC_BASE_URL.
+  let target: URL | undefined;
+  let key = "";
   forwarder = http.createServer((req, res) => {
+    if (!target) return void res.writeHead(503).end();
     const headers = { ...req.headers };
-    headers.authorization ??= `Bearer ${tenant.key}`;
+    headers.authorization ??= `Bearer ${key}`;
     const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -53,7 +54,14 @@ beforeAll(async () => {
     upstream.on("error", () => res.destroy());
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve) => forwarder.listen(port, "localhost", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    forwarder.once("error", reject);
+    forwarder.listen(0, "localhost", () => resolve());
+  });
+  const { port } = forwarder.address() as AddressInfo;
+  server = await startServer({ env: { PUBLIC_BASE_URL: `http://localhost:${port}` } });
+  key = (await createTenant({ dataDir: server.dataDir })).key;
+  target = new URL(`${server.url}/api/mcp`);
   mcpUrl = `http://localhost:${port}/mcp`;
 }, 180_000);
 
