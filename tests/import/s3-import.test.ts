@@ -47,6 +47,10 @@ describe("S3-compatible bucket", () => {
     expect(noBucket.body.error.message).toMatch(/no-such-bucket/);
     const badEndpoint = await callTool(t.key, "connect_storage", s3ConnectArgs(s3, { endpoint: "ftp://example.com" }));
     expect(badEndpoint.body.error).toMatchObject({ code: "invalid_input" });
+    // The SDK refuses such a region before any request; it answered 502 "could not be reached".
+    const badRegion = await callTool(t.key, "connect_storage", s3ConnectArgs(s3, { region: "us east 1" }));
+    expect([badRegion.status, badRegion.body.error.code]).toEqual([400, "invalid_input"]);
+    expect(badRegion.body.error.message).toMatch(/region/);
     expect((await toolResult(t.key, "list_storage_connections", {})).connections).toHaveLength(1);
   });
 

@@ -107,6 +107,8 @@ export class S3Source implements StorageSource {
           if (key === undefined || err.name === "NoSuchBucket") throw new AppError("invalid_input", `No bucket ${this.settings.bucket} at this endpoint`);
           throw new AppError("not_found", `No object "${key}" in bucket ${this.settings.bucket}`);
         }
+        // A request the bucket refused as malformed: a continuation token or a key it does not accept.
+        if (status === 400) throw new AppError("invalid_input", `The bucket refused the request (${err.name}): ${err.message}`);
         if (status === 403 || status === 401) {
           throw new AppError("invalid_input", `The bucket refused the access key (${err.name}): check the key and its permissions on ${this.settings.bucket}`);
         }

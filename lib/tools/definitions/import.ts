@@ -22,7 +22,13 @@ const ConnectInput = z.strictObject({
   provider: z.enum(["s3", "url"]).describe("s3: an S3-compatible bucket by access key; url: public HTTPS URLs (no credentials)"),
   name: z.string().min(1).max(100).optional().describe("Shown in lists; default s3://<bucket>, or Public URLs"),
   bucket: z.string().min(3).max(63).optional().describe("s3: the bucket (required)"),
-  region: z.string().min(1).max(40).optional().describe("s3: default us-east-1"),
+  region: z
+    .string()
+    .min(1)
+    .max(40)
+    .regex(/^[a-z0-9-]+$/, "a region name is lower-case letters, digits and hyphens, like eu-west-1")
+    .optional()
+    .describe("s3: default us-east-1"),
   endpoint: z
     .string()
     .min(1)
