@@ -273,7 +273,8 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "description": "s3: default us-east-1",
           "type": "string",
           "minLength": 1,
-          "maxLength": 40
+          "maxLength": 40,
+          "pattern": "^[a-z0-9-]+$"
         },
         "endpoint": {
           "description": "s3: an S3-compatible service's endpoint (https), e.g. https://<account>.r2.cloudflarestorage.com; absent: AWS",
