@@ -8,7 +8,6 @@ import type { PlatformName } from "@/lib/uploads/upload-schema";
 import { findConnection } from "./connections";
 import { runView, startRun } from "./runs";
 import type { ImportRunView } from "./schemas";
-
 import { sourceFor } from "./sources";
 
 /** Syncs that try a file whose import failed, per revision of it; then only a change (or a one-off import) brings it in. */
