@@ -1,5 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { badRequest, conflict, notFound } from "@/lib/errors";
 import { canUseFolder } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
@@ -37,17 +38,23 @@ export async function watchFolder(principal: Principal, input: { connectionId: s
   await source.browse(input.path, null); // the folder must be readable now, not at the first sync
   const existing = await getDb().watchedFolder.findFirst({ where: { connectionId: connection.id, sourcePath: input.path } });
   if (existing) throw conflict(`${input.path} is already watched (${existing.id})`);
-  const row = await getDb().watchedFolder.create({
-    data: {
-      id: newId("wfd"),
-      workspaceId: principal.workspaceId,
-      connectionId: connection.id,
-      sourcePath: input.path,
-      folderId: input.folderId ?? null,
-      platform: input.platform ?? "platform_a",
-      createdById: principal.userId,
-    },
-  });
+  const row = await getDb()
+    .watchedFolder.create({
+      data: {
+        id: newId("wfd"),
+        workspaceId: principal.workspaceId,
+        connectionId: connection.id,
+        sourcePath: input.path,
+        folderId: input.folderId ?? null,
+        platform: input.platform ?? "platform_a",
+        createdById: principal.userId,
+      },
+    })
+    .catch((err: unknown) => {
+      // A second call for the same folder at the same moment: the unique (connection, path) index answers it.
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw conflict(`${input.path} is already watched`);
+      throw err;
+    });
   return { watchedFolder: toWatchedView(row) };
 }
 

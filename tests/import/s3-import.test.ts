@@ -155,6 +155,15 @@ describe("S3-compatible bucket", () => {
     await toolResult(t.key, "unwatch_storage_folder", { watchedFolderId: watchedFolder.id });
   });
 
+  it("two calls watching one folder at once: one watches it, the other answers 409 conflict", async () => {
+    await s3.put("twice/a.png", await pngImage(14, 9), "image/png");
+    const answers = await Promise.all([1, 2].map(() => callTool(t.key, "watch_storage_folder", { connectionId, path: "twice/" })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const won = answers.find((a) => a.status === 200)!.body.result.watchedFolder;
+    expect(answers.find((a) => a.status === 409)!.body.error.code).toBe("conflict");
+    await toolResult(t.key, "unwatch_storage_folder", { watchedFolderId: won.id });
+  });
+
   it("keeps every workspace's connections, runs and folders to itself", async () => {
     const other = await createTenant();
     for (const [name, args] of [
