@@ -1,5 +1,5 @@
 import dns from "node:dns";
-import net from "node:net";
+import net, { type LookupFunction } from "node:net";
 import { classifyAddress } from "./ip-ranges";
 
 /** Answers a host name with its addresses; injectable so tests control DNS. */
@@ -61,8 +61,17 @@ export async function resolveDeliverableUrl(raw: string, policy: UrlPolicy): Pro
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const literal = net.isIP(host);
   const addresses = literal ? [{ address: host, family: literal as 4 | 6 }] : await resolveWithTimeout(policy.resolver, host);
-  if (!addresses.length) throw new WebhookUrlError(`The host ${host} does not resolve to any address`);
+  checkAddresses(host, addresses, policy, Boolean(literal));
+  const [first] = addresses;
+  if (url.protocol === "http:" && classifyAddress(first!.address).allowed) {
+    throw new WebhookUrlError("Plain http:// is allowed only for loopback and private addresses in development; use https://");
+  }
+  return { url, address: first!.address, family: first!.family };
+}
 
+/** Throws unless the host answered and every address it answered with is allowed by the policy. */
+function checkAddresses(host: string, addresses: { address: string }[], policy: Pick<UrlPolicy, "allowPrivate">, literal: boolean): void {
+  if (!addresses.length) throw new WebhookUrlError(`The host ${host} does not resolve to any address`);
   for (const { address } of addresses) {
     const verdict = classifyAddress(address);
     if (verdict.allowed) continue;
@@ -70,12 +79,32 @@ export async function resolveDeliverableUrl(raw: string, policy: UrlPolicy): Pro
     const where = literal ? `The address ${address}` : `The host ${host} resolves to ${address}, which`;
     throw new WebhookUrlError(`${where} is not a public address (${verdict.reason}); webhooks go to public HTTPS URLs only`);
   }
-  const [first] = addresses;
-  if (url.protocol === "http:" && classifyAddress(first!.address).allowed) {
-    throw new WebhookUrlError("Plain http:// is allowed only for loopback and private addresses in development; use https://");
-  }
-  return { url, address: first!.address, family: first!.family };
 }
+
+/**
+ * A socket lookup that applies the policy to every connection a client opens: for clients (such as
+ * an SDK's) that choose their own URLs and connections, so a host checked once cannot later be
+ * pointed by DNS at an address the policy refuses. The error carries `code` ADDRESS_NOT_ALLOWED.
+ */
+export function guardedLookup(policy: UrlPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    const answer = callback as unknown as (err: Error | null, address?: string | { address: string; family: number }[], family?: number) => void;
+    const host = hostname.replace(/^\[(.*)\]$/, "$1");
+    const literal = net.isIP(host);
+    const resolved = literal ? Promise.resolve([{ address: host, family: literal as 4 | 6 }]) : resolveWithTimeout(policy.resolver, host);
+    resolved
+      .then((addresses) => {
+        checkAddresses(host, addresses, policy, Boolean(literal));
+        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+        if (!wanted.length) throw new WebhookUrlError(`The host ${host} has no IPv${options.family} address`);
+        if (options.all) answer(null, wanted);
+        else answer(null, wanted[0]!.address, wanted[0]!.family);
+      })
+      .catch((err: Error) => answer(Object.assign(err, { code: ADDRESS_NOT_ALLOWED })));
+  };
+}
+
+export const ADDRESS_NOT_ALLOWED = "ADDRESS_NOT_ALLOWED";
 
 async function resolveWithTimeout(resolver: Resolver, host: string): Promise<{ address: string; family: 4 | 6 }[]> {
   let timer: NodeJS.Timeout | undefined;

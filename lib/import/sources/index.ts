@@ -8,7 +8,7 @@ import { GoogleDriveSource } from "./google-drive";
 import { type OAuthApp, type OAuthSecrets, OAuthSession } from "./oauth-session";
 import { S3Source, type S3SourceSecrets, type S3SourceSettings } from "./s3";
 import type { StorageSource } from "./types";
-import { UrlSource } from "./url";
+import { importUrlPolicy, UrlSource } from "./url";
 
 export type { SourceEntry, SourceFile, StorageSource } from "./types";
 
@@ -66,7 +66,7 @@ function s3SourceOf(connection: ConnectionRow): S3Source {
     for (const keptKey of kept.keys()) if (keptKey.startsWith(`${connection.id}\n`)) kept.delete(keptKey);
     const oldest = kept.keys().next();
     if (kept.size >= MAX_KEPT_S3_SOURCES && !oldest.done) kept.delete(oldest.value);
-    source = new S3Source(connection.settings as S3SourceSettings, secretsOf<S3SourceSecrets>(connection));
+    source = new S3Source(connection.settings as S3SourceSettings, secretsOf<S3SourceSecrets>(connection), importUrlPolicy());
   }
   kept.set(key, source);
   return source;

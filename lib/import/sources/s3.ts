@@ -1,6 +1,9 @@
+import http from "node:http";
+import https from "node:https";
 import type { Readable } from "node:stream";
 import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { AppError } from "@/lib/errors";
+import { ADDRESS_NOT_ALLOWED, guardedLookup, type UrlPolicy } from "@/lib/webhooks/url-policy";
 import type { SourceEntry, StorageSource } from "./types";
 
 export interface S3SourceSettings {
@@ -22,16 +25,24 @@ const PAGE = 200;
 export class S3Source implements StorageSource {
   private readonly client: S3Client;
 
+  /** `addressPolicy` is applied to every connection the client opens, not only when the endpoint was saved. */
   constructor(
     private readonly settings: S3SourceSettings,
     secrets: S3SourceSecrets,
+    addressPolicy: UrlPolicy,
   ) {
+    const lookup = guardedLookup(addressPolicy);
     this.client = new S3Client({
       region: settings.region,
       endpoint: settings.endpoint ?? undefined,
       forcePathStyle: settings.forcePathStyle,
       credentials: { accessKeyId: secrets.accessKeyId, secretAccessKey: secrets.secretAccessKey },
       maxAttempts: 2,
+      // The SDK's own agents' settings (kept-alive, 50 sockets), with the policy's lookup.
+      requestHandler: {
+        httpAgent: new http.Agent({ keepAlive: true, maxSockets: 50, lookup }),
+        httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 50, lookup }),
+      },
     });
   }
 
@@ -113,6 +124,9 @@ export class S3Source implements StorageSource {
           throw new AppError("invalid_input", `The bucket refused the access key (${err.name}): check the key and its permissions on ${this.settings.bucket}`);
         }
         throw new AppError("upstream_error", `The bucket answered ${status ?? "an error"}: ${err.name}`);
+      }
+      if ((err as NodeJS.ErrnoException).code === ADDRESS_NOT_ALLOWED) {
+        throw new AppError("invalid_input", `endpoint: ${(err as Error).message.replace("webhooks go to", "storage endpoints are")}`);
       }
       throw new AppError("upstream_error", `The bucket could not be reached: ${(err as Error).message}`);
     }
