@@ -2,13 +2,14 @@ import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb, sqlOf } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
-import { Prisma, type AdBuild, type MediaPush } from "@/lib/generated/prisma/client";
+import type { Prisma, AdBuild, MediaPush } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { enqueueInTransaction } from "@/lib/jobs/outbox";
 import { PlatformError } from "@/lib/platforms";
 import type { CallToAction } from "@/lib/platforms/ads-types";
 import { principalForUser } from "@/lib/session/principal";
 import { makeAd, planAd, type PlannedAd } from "./ads";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 /**
  * Ads whose creative is not yet on the ad account (a large video, pushed in chunks) are built by a
@@ -114,7 +115,7 @@ export async function queueAdBuild(principal: Principal, plan: PlannedAd, client
     return build;
   } catch (err) {
     // Two calls for the same ad at once: the first recorded build is the build.
-    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+    if (!isUniqueViolation(err)) throw err;
     return db.adBuild.findUniqueOrThrow({ where: key });
   }
 }

@@ -1,7 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { emitEvent } from "@/lib/events/emit";
 import type { Ad, AdSet, Creative, CopyVariant, Upload } from "@/lib/generated/prisma/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
@@ -19,6 +18,7 @@ import { notePlannerGrowth } from "./planner-stats";
 import { ensureMediaOnAccount } from "@/lib/media-push/creative-pushes";
 import { queueAdBuild, toAdBuild, type AdBuildOut } from "./ad-builds";
 import type { AdBuild } from "@/lib/generated/prisma/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 export interface AdSpecInput {
   adSetId: string;
@@ -124,7 +124,7 @@ export async function makeAd(
     });
   } catch (err) {
     // A concurrent call for the same pair recorded it first: answer that ad.
-    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+    if (!isUniqueViolation(err)) throw err;
     ad = await db.ad.findUniqueOrThrow({ where: key });
     created = false;
   }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { AppError, badRequest } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -44,7 +44,7 @@ export async function claimIdempotencyKey(workspaceId: string, key: string, requ
       });
       return { kind: "claimed", workspaceId, key };
     } catch (err) {
-      if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
     const existing = await db.idempotencyRecord.findUnique({ where: { workspaceId_key: { workspaceId, key } } });
     if (!existing) continue; // released in between: claim again

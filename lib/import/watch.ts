@@ -1,6 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { badRequest, conflict, notFound } from "@/lib/errors";
 import { canUseFolder } from "@/lib/folders/access";
 import { newId } from "@/lib/ids";
@@ -10,6 +9,7 @@ import { findConnection } from "./connections";
 import { runView, startRun } from "./runs";
 import type { ImportRunView } from "./schemas";
 import { sourceFor } from "./sources";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 /** Syncs that try a file whose import failed, per revision of it; then only a change (or a one-off import) brings it in. */
 export const SYNC_TRIES_PER_REVISION = 3;
@@ -52,7 +52,7 @@ export async function watchFolder(principal: Principal, input: { connectionId: s
     })
     .catch((err: unknown) => {
       // A second call for the same folder at the same moment: the unique (connection, path) index answers it.
-      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw conflict(`${input.path} is already watched`);
+      if (isUniqueViolation(err)) throw conflict(`${input.path} is already watched`);
       throw err;
     });
   return { watchedFolder: toWatchedView(row) };

@@ -2,12 +2,13 @@ import type { Principal } from "@/lib/auth/principal";
 import { isCreativeVisible } from "@/lib/creatives/list-creatives";
 import { getDb, sqlOf } from "@/lib/db/client";
 import { AppError, conflict, notFound } from "@/lib/errors";
-import { Prisma, type AdAccount, type Creative, type MediaPush } from "@/lib/generated/prisma/client";
+import type { AdAccount, Creative, MediaPush } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { enqueueInTransaction } from "@/lib/jobs/outbox";
 import { reconnectHint } from "@/lib/platforms";
 import { MEDIA_PUSH_REQUESTED_EVENT, toMediaPush, type MediaPushRequestedData } from "./schema";
 import { failPush, isChunked, requeuedPush, transferOnce } from "./transfer";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 /**
  * The platform's id for the creative's media on the account, or null when it is not there yet: a
@@ -74,7 +75,7 @@ async function openCreativePush(creative: Creative, account: AdAccount, startJob
     await wake();
     return { push, fresh };
   } catch (err) {
-    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+    if (!isUniqueViolation(err)) throw err;
     return { push: await db.mediaPush.findUniqueOrThrow({ where: key }), fresh: false };
   }
 }

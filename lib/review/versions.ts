@@ -12,6 +12,7 @@ import { detectMediaFormat, SIGNATURE_BYTES } from "@/lib/platforms/media-signat
 import { safeFileName } from "@/lib/uploads/file-name";
 import { visibleCreativeOr404 } from "./creative-access";
 import type { Version } from "./schemas";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 /** Path of one version's media (served with the same key or session as mediaPath). */
 export const versionMediaPath = (creativeId: string, number: number) => `/api/media/${creativeId}/versions/${number}`;
@@ -218,8 +219,7 @@ export async function recordVersion(
     await recorded.afterCommit();
     return recorded.next;
   } catch (err) {
-    if (err instanceof Error && "code" in err && (err as { code?: string }).code === "P2002")
-      throw new AppError("conflict", "Another version was added at the same time; try again");
+    if (isUniqueViolation(err)) throw new AppError("conflict", "Another version was added at the same time; try again");
     throw err;
   }
 }

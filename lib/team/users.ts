@@ -1,6 +1,7 @@
 import { conflict } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 type Tx = Prisma.TransactionClient;
 
@@ -32,7 +33,7 @@ export async function createNewUser(tx: Tx, input: { email: string; name?: strin
       data: { id: newId("usr"), email, name: input.name ?? email.split("@")[0]!, passwordHash: input.passwordHash ?? null },
     });
   } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw taken();
+    if (isUniqueViolation(err)) throw taken();
     throw err;
   }
 }

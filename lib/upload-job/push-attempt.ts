@@ -1,9 +1,10 @@
 import { getDb } from "@/lib/db/client";
 import type { AdAccountRef } from "@/lib/platforms";
 import { getAdAccount } from "@/lib/platforms";
-import { Prisma, type MediaPush, type Upload } from "@/lib/generated/prisma/client";
+import type { MediaPush, Upload } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { requeuedPush, transferOnce, type TransferOutcome } from "@/lib/media-push/transfer";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 /** What one push attempt came to; plain JSON so a job step can memoize it. */
 export type PushOutcome = TransferOutcome;
@@ -56,7 +57,7 @@ async function openUploadPush(upload: Upload, account: AdAccountRef): Promise<Me
       },
     });
   } catch (err) {
-    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+    if (!isUniqueViolation(err)) throw err;
     return db.mediaPush.findUniqueOrThrow({ where: key });
   }
 }

@@ -2,12 +2,13 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { EVENT_TYPES, isEventType } from "@/lib/events/types";
 import { AppError, badRequest } from "@/lib/errors";
-import { Prisma, type WebhookEndpoint } from "@/lib/generated/prisma/client";
+import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { configuredUrlPolicy } from "./attempt";
 import type { WebhookEndpointView } from "./schemas";
 import { newSigningSecret, standardWebhooksSecret } from "./sign";
 import { resolveDeliverableUrl, WebhookUrlError, type UrlPolicy } from "./url-policy";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 export const NO_ENDPOINT_MESSAGE = "No webhook endpoint is configured for this workspace; create one with PUT /api/v1/webhooks";
 
@@ -64,7 +65,7 @@ export async function saveWebhookUrl(
       return { webhook: toEndpointView(row), created: true };
     } catch (err) {
       // A concurrent PUT created it first: change its URL instead.
-      if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+      if (!isUniqueViolation(err)) throw err;
     }
   }
 }
