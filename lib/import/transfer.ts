@@ -57,49 +57,44 @@ export async function transferImportItem(itemId: string): Promise<TransferOutcom
     return { status: "failed" };
   }
 
-  const twin = await db.importItem.findFirst({
-    where: { workspaceId: item.workspaceId, contentHash: stored.contentHash, status: "imported", id: { not: item.id } },
-    select: { fileName: true, runId: true },
-  });
-  // Bytes already in the library through an upload (creatives record their sha256) count too.
-  const twinCreative = twin
-    ? null
-    : await db.creative.findFirst({ where: { workspaceId: item.workspaceId, contentSha256: stored.contentHash }, select: { fileName: true, id: true } });
-  if (twin || twinCreative) {
-    await discardStoredFiles([storageKey], "import skipped as a duplicate");
-    await db.importItem.update({
-      where: { id: item.id },
-      data: {
-        status: "skipped",
-        contentHash: stored.contentHash,
-        bytesDone: BigInt(stored.sizeBytes),
-        uploadId: null,
-        error: twin
-          ? `Same bytes as "${twin.fileName}", imported by run ${twin.runId}`
-          : `Same bytes as creative "${twinCreative!.fileName}" (${twinCreative!.id})`,
-        finishedAt: new Date(),
-      },
+  // The twin check and the record share one transaction, under a lock on these bytes in this workspace: two
+  // files with the same bytes arriving at once (one bucket's two keys, two runs) are taken in turn, so the
+  // second finds the first and is skipped.
+  const skipped = await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`adloom.import-bytes:${item.workspaceId}:${stored.contentHash}`}))::text`;
+    const twin = await tx.importItem.findFirst({
+      where: { workspaceId: item.workspaceId, contentHash: stored.contentHash, status: "imported", id: { not: item.id } },
+      select: { fileName: true, runId: true },
     });
-    return { status: "skipped" };
-  }
-
-  // The upload's job starts once the whole run has arrived (lib/import/finish-run.ts): until then it waits "processing".
-  await db.$transaction(async (tx) => {
+    // Bytes already in the library through an upload (creatives record their sha256) count too.
+    const twinCreative = twin
+      ? null
+      : await tx.creative.findFirst({ where: { workspaceId: item.workspaceId, contentSha256: stored.contentHash }, select: { fileName: true, id: true } });
+    const done = { contentHash: stored.contentHash, bytesDone: BigInt(stored.sizeBytes), finishedAt: new Date() };
+    if (twin || twinCreative) {
+      await tx.importItem.update({
+        where: { id: item.id },
+        data: {
+          ...done,
+          status: "skipped",
+          uploadId: null,
+          error: twin
+            ? `Same bytes as "${twin.fileName}", imported by run ${twin.runId}`
+            : `Same bytes as creative "${twinCreative!.fileName}" (${twinCreative!.id})`,
+        },
+      });
+      // Removed before the skip commits: a crash in between leaves the item to transfer again, not a stray file.
+      await discardStoredFiles([storageKey], "import skipped as a duplicate");
+      return true;
+    }
+    // The upload's job starts once the whole run has arrived (lib/import/finish-run.ts): until then it waits "processing".
     const owner = { workspaceId: item.workspaceId, folderId: run.folderId, versionOf: null, createdById: run.createdById, platform: run.platform };
     const { kind, contentType } = stored.format;
     await recordUploads(sqlOf(tx), owner, [{ id: uploadId, fileName, kind, contentType, sizeBytes: stored.sizeBytes, storageKey }]);
-    await tx.importItem.update({
-      where: { id: item.id },
-      data: {
-        status: "imported",
-        contentHash: stored.contentHash,
-        bytesDone: BigInt(stored.sizeBytes),
-        sizeBytes: BigInt(stored.sizeBytes),
-        finishedAt: new Date(),
-      },
-    });
+    await tx.importItem.update({ where: { id: item.id }, data: { ...done, status: "imported", sizeBytes: BigInt(stored.sizeBytes) } });
+    return false;
   });
-  return { status: "imported", uploadId };
+  return skipped ? { status: "skipped" } : { status: "imported", uploadId };
 }
 
 /** The item's job failed for good: it fails (and its run may end). */

@@ -98,6 +98,20 @@ describe("S3-compatible bucket", () => {
     expect(renamed.uploadId).toBeNull();
   });
 
+  it("four files with the same bytes in one import, transferred at once: one is imported, the others skip as its twins", async () => {
+    const bytes = await pngImage(77, 55);
+    const keys = ["twins/a.png", "twins/b.png", "twins/c.png", "twins/d.png"];
+    for (const key of keys) await s3.put(key, bytes, "image/png");
+    const { run } = await toolResult(t.key, "import_files", { connectionId, paths: keys });
+    const done = await finishedRun(t.key, run.id);
+    expect(done).toMatchObject({ importedCount: 1, skippedCount: 3, failedCount: 0 });
+    const imported = done.items.find((i: any) => i.status === "imported");
+    for (const twin of done.items.filter((i: any) => i.status === "skipped")) {
+      expect(twin.error).toBe(`Same bytes as "${imported.fileName}", imported by run ${run.id}`);
+      expect(twin.uploadId).toBeNull();
+    }
+  });
+
   it("imports a whole folder when its id is given, a file also named on its own once", async () => {
     const { run } = await toolResult(t.key, "import_files", { connectionId, paths: ["spring/2026/", "spring/2026/deep.png", "spring/2026/"] });
     const done = await finishedRun(t.key, run.id);
