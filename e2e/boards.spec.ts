@@ -61,6 +61,9 @@ for (const viewport of [DESKTOP, PHONE]) {
     const moved = (await boardItems(page, boardId))[0];
     expect(moved.x).toBeLessThan(before.x - 20);
 
+    // The picker lists the newest creatives; a search finds the others by file name.
+    await page.getByLabel("Find a creative by file name").fill("offer");
+    await expect(picker.locator("option", { hasText: hook })).toHaveCount(0);
     await picker.selectOption({ label: offer });
     await page.getByRole("button", { name: "Add card" }).click();
     await expect(card(page, offer)).toBeVisible();
@@ -109,6 +112,33 @@ for (const viewport of [DESKTOP, PHONE]) {
     await page.keyboard.press("ArrowRight");
     await expect.poll(async () => (await boardItems(page, boardId)).find((i) => i.id === hookItem.id).x, { timeout: paced(5_000) }).toBe(hookItem.x + 10);
 
+    if (viewport === DESKTOP) {
+      // "Bring to front" asked for while a move is still being saved keeps the move: the restack takes the item's
+      // place when it runs, not the place the side panel showed when it was clicked. The move's save is held back
+      // (the dashboard's tool calls are server actions posted to the page) until the click has been made.
+      const keyed = (await boardItems(page, boardId)).find((i) => i.id === hookItem.id);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let moveHeld = false;
+      await page.route(`**/dashboard/boards/${boardId}`, async (route) => {
+        if (!moveHeld && route.request().method() === "POST" && (route.request().postData() ?? "").includes("move_board_item")) {
+          moveHeld = true;
+          await held;
+        }
+        await route.continue();
+      });
+      await page.keyboard.press("ArrowDown");
+      await expect.poll(() => moveHeld, { timeout: paced(5_000) }).toBe(true);
+      await page.getByRole("button", { name: "Bring to front" }).click();
+      release();
+      await expect
+        .poll(async () => (await boardItems(page, boardId)).find((i) => i.id === hookItem.id).version, { timeout: paced(5_000) })
+        .toBe(keyed.version + 2);
+      const stack = await boardItems(page, boardId);
+      expect(stack.at(-1)).toMatchObject({ id: hookItem.id, x: keyed.x, y: keyed.y + 5 });
+      await page.unrouteAll({ behavior: "wait" });
+    }
+
     // Arrange by naming token in one step: a frame per token.
     await page.getByLabel("Group by").selectOption("naming_token");
     await page.getByRole("button", { name: "Arrange" }).click();
@@ -116,6 +146,21 @@ for (const viewport of [DESKTOP, PHONE]) {
     await expect(page.getByRole("group", { name: "Frame: STATIC" })).toBeVisible();
     await expectNoAxeViolations(page);
     if (viewport === DESKTOP) await screenshot(page, "board-arranged");
+
+    if (viewport === DESKTOP) {
+      // More boards than one page: the list shows the newest hundred, and "Show more boards" the rest.
+      for (let round = 0; round < 10; round++) {
+        await Promise.all(Array.from({ length: 10 }, (_, i) => callTool(page, "create_board", { name: `Concept ${round * 10 + i + 1}` })));
+      }
+      await page.goto("/dashboard/boards");
+      const list = page.getByRole("list", { name: "Boards" });
+      await expect(list.getByRole("listitem")).toHaveCount(100);
+      await expect(list.getByRole("link", { name: /Launch plan/ })).toHaveCount(0);
+      await page.getByRole("button", { name: "Show more boards" }).click();
+      await expect(list.getByRole("listitem")).toHaveCount(101);
+      await expect(list.getByRole("link", { name: /Launch plan/ })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Show more boards" })).toHaveCount(0);
+    }
   });
 }
 

@@ -7,12 +7,19 @@ import { callTool } from "@/lib/tools/call";
 export type BoardSummary = ToolOutput<"list_boards">["boards"][number];
 export type { BoardPage, CanvasCard, CanvasItem, CanvasPage } from "./board-wire";
 
+/** Boards the list shows at first and adds with each "Show more boards". */
+export const BOARDS_PAGE = 100;
+
 /** What the Boards pages show, read through the catalog's tools (the same checks as every other surface). */
-export async function boardsPageData(principal: Principal): Promise<{ boards: BoardSummary[]; canWrite: boolean; canShare: boolean }> {
-  const outcome = await callTool(principal, "list_boards", { limit: 200 });
+export async function boardsPageData(
+  principal: Principal,
+): Promise<{ boards: BoardSummary[]; nextCursor: string | null; canWrite: boolean; canShare: boolean }> {
+  const outcome = await callTool(principal, "list_boards", { limit: BOARDS_PAGE });
   if (!outcome.ok) throw new Error(outcome.body.error.message);
+  const { boards, nextCursor } = outcome.body.result as unknown as ToolOutput<"list_boards">;
   return {
-    boards: (outcome.body.result as unknown as ToolOutput<"list_boards">).boards,
+    boards,
+    nextCursor,
     canWrite: can(principal, "boards.write"),
     canShare: can(principal, "review.share"),
   };

@@ -12,8 +12,23 @@ import { Alert, Card, EmptyState } from "@/components/ui/misc";
 import { callBoardsTool } from "./actions";
 import type { BoardSummary } from "@/lib/dashboard/boards-page";
 
-export function BoardsList({ initialBoards, canWrite }: { initialBoards: BoardSummary[]; canWrite: boolean }) {
+export function BoardsList({
+  initialBoards,
+  initialCursor,
+  pageSize,
+  canWrite,
+}: {
+  initialBoards: BoardSummary[];
+  /** Where the next page of boards starts; null when the list is whole. */
+  initialCursor: string | null;
+  pageSize: number;
+  canWrite: boolean;
+}) {
   const clock = useMemberClock();
+  const [boards, setBoards] = useState(initialBoards);
+  const [cursor, setCursor] = useState(initialCursor);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [moreProblem, setMoreProblem] = useState<string | null>(null);
   const router = useRouter();
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
@@ -29,6 +44,21 @@ export function BoardsList({ initialBoards, canWrite }: { initialBoards: BoardSu
     } catch (err) {
       setProblem(err instanceof ApiError ? err.message : "That did not work. Please try again.");
       setBusy(false);
+    }
+  }
+
+  async function showMore() {
+    if (!cursor) return;
+    setLoadingMore(true);
+    setMoreProblem(null);
+    try {
+      const page = resultOf(await callBoardsTool("list_boards", { limit: pageSize, cursor }));
+      setBoards((shown) => [...shown, ...page.boards.filter((b) => !shown.some((s) => s.id === b.id))]);
+      setCursor(page.nextCursor);
+    } catch (err) {
+      setMoreProblem(err instanceof ApiError ? err.message : "Could not load more boards. Please try again.");
+    } finally {
+      setLoadingMore(false);
     }
   }
 
@@ -59,13 +89,13 @@ export function BoardsList({ initialBoards, canWrite }: { initialBoards: BoardSu
           )}
         </Card>
       )}
-      {initialBoards.length === 0 ? (
+      {boards.length === 0 ? (
         <EmptyState title="No boards yet">
           {canWrite ? "Create one above, then add creatives, notes and frames to it." : "Boards your team makes appear here."}
         </EmptyState>
       ) : (
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Boards">
-          {initialBoards.map((b) => (
+          {boards.map((b) => (
             <li key={b.id}>
               <Link
                 href={`/dashboard/boards/${b.id}`}
@@ -79,6 +109,12 @@ export function BoardsList({ initialBoards, canWrite }: { initialBoards: BoardSu
             </li>
           ))}
         </ul>
+      )}
+      {moreProblem && <Alert>{moreProblem}</Alert>}
+      {cursor && (
+        <Button variant="secondary" onClick={showMore} disabled={loadingMore}>
+          {loadingMore ? "Loading…" : "Show more boards"}
+        </Button>
       )}
     </div>
   );

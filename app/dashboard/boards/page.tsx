@@ -4,7 +4,7 @@ import { PageHeader } from "@/components/ui/misc";
 import { requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/dashboard/access";
 import { BoardsList } from "./boards-list";
-import { boardsPageData } from "@/lib/dashboard/boards-page";
+import { BOARDS_PAGE, boardsPageData } from "@/lib/dashboard/boards-page";
 
 export const metadata: Metadata = { title: "Boards" };
 export const dynamic = "force-dynamic";
@@ -18,14 +18,14 @@ export default async function BoardsPage() {
       </PlanRequired>
     );
   }
-  const { boards, canWrite } = await boardsPageData(principal);
+  const { boards, nextCursor, canWrite } = await boardsPageData(principal);
   return (
     <>
       <PageHeader
         title="Boards"
         description="Arrange creatives on a canvas with their live figures and review status, group them by label, naming token, ad account or review status in one step, and annotate them."
       />
-      <BoardsList initialBoards={boards} canWrite={canWrite} />
+      <BoardsList initialBoards={boards} initialCursor={nextCursor} pageSize={BOARDS_PAGE} canWrite={canWrite} />
     </>
   );
 }

@@ -29,8 +29,11 @@ import { callBoardsTool } from "../actions";
 type BoardPage = CanvasPage;
 type Creative = ToolOutput<"list_creatives">["creatives"][number];
 type ItemWrite = "move_board_item" | "resize_board_item" | "edit_board_item";
+type WriteArgs<N extends ItemWrite> = Omit<ToolInput<N>, "id" | "version"> | ((current: BoardItem) => Omit<ToolInput<N>, "id" | "version">);
 
 const MIN_ZOOM = 0.05;
+/** Creatives the card picker lists at once: the newest, or the newest matching its search. */
+const PICKER_PAGE = 100;
 
 /** How often an open board asks whether someone else changed it (changes show within two seconds). */
 const POLL_MS = 500;
@@ -150,14 +153,18 @@ function Canvas({ initial, canWrite, canAnnotate, canShare }: { initial: BoardPa
     [reload],
   );
 
-  function write<N extends ItemWrite>(id: string, name: N, args: Omit<ToolInput<N>, "id" | "version">) {
+  /** `args` may be a function of the item as it stands when the write runs (after the writes queued before it). */
+  function write<N extends ItemWrite>(id: string, name: N, args: WriteArgs<N>) {
     inFlight.current++;
     const previous = queues.current.get(id) ?? Promise.resolve();
     const next = previous
       .then(async () => {
-        const version = items.current.get(id)?.version;
-        if (version === undefined) return;
-        await afterWrite((await callBoardsTool(name, { ...args, id, version } as ToolInput<N>)) as ToolAnswer<{ item: BoardItem; revision: number }>);
+        const current = items.current.get(id);
+        if (current === undefined) return;
+        const given = typeof args === "function" ? args(current) : args;
+        await afterWrite(
+          (await callBoardsTool(name, { ...given, id, version: current.version } as ToolInput<N>)) as ToolAnswer<{ item: BoardItem; revision: number }>,
+        );
       })
       .catch(() => setProblem("Could not save. Check your connection; the board reloads."))
       .finally(() => {
@@ -419,6 +426,8 @@ function Toolbar({
   run: <N extends ToolName>(name: N, args: ToolInput<N>) => Promise<ToolAnswer<ToolOutput<N>>>;
 }) {
   const [creatives, setCreatives] = useState<Creative[] | null>(null);
+  const [moreCreatives, setMoreCreatives] = useState(false);
+  const [creativeQuery, setCreativeQuery] = useState("");
   const [creativeId, setCreativeId] = useState("");
   const [groupBy, setGroupBy] = useState<(typeof GROUPS)[number][0]>("label");
   const [sortBy, setSortBy] = useState<(typeof SORTS)[number][0]>("spend");
@@ -426,12 +435,27 @@ function Toolbar({
 
   // The picker's list is not needed for the board's first paint: it loads once the page is idle (or the
   // picker is reached first), so its server action does not compete with opening a large board.
+  // The newest ready creatives, or those whose file name holds the search (the library can be far larger than one page).
   const creativesRequested = useRef(false);
+  const latestSearch = useRef(0);
+  const fetchCreatives = useCallback((search: string) => {
+    const asked = ++latestSearch.current;
+    void callBoardsTool("list_creatives", { limit: PICKER_PAGE, status: "ready", ...(search ? { search } : {}) }).then((a) => {
+      if (asked !== latestSearch.current) return; // a later search has been sent
+      setCreatives(a.ok ? a.result.creatives : []);
+      setMoreCreatives(a.ok && a.result.nextCursor !== null);
+    });
+  }, []);
   const loadCreatives = useCallback(() => {
     if (creativesRequested.current) return;
     creativesRequested.current = true;
-    void callBoardsTool("list_creatives", { limit: 200 }).then((a) => setCreatives(a.ok ? a.result.creatives.filter((c) => c.status === "ready") : []));
-  }, []);
+    fetchCreatives("");
+  }, [fetchCreatives]);
+  useEffect(() => {
+    if (!creativesRequested.current) return;
+    const timer = setTimeout(() => fetchCreatives(creativeQuery.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [creativeQuery, fetchCreatives]);
   useEffect(() => {
     if (!("requestIdleCallback" in window)) {
       const timer = setTimeout(loadCreatives, 500);
@@ -465,6 +489,22 @@ function Toolbar({
           if (creativeId) void onAdd({ kind: "creative", creativeId });
         }}
       >
+        <label className="sr-only" htmlFor="board-find-creative">
+          Find a creative by file name
+        </label>
+        <input
+          id="board-find-creative"
+          type="search"
+          value={creativeQuery}
+          onChange={(e) => {
+            loadCreatives();
+            setCreativeQuery(e.target.value);
+            setCreativeId("");
+          }}
+          placeholder="Find a creative"
+          maxLength={200}
+          className="h-8 w-36 rounded border border-slate-300 px-2 text-sm"
+        />
         <label className="sr-only" htmlFor="board-add-creative">
           Creative to add
         </label>
@@ -476,7 +516,17 @@ function Toolbar({
           onPointerEnter={loadCreatives}
           className="h-8 max-w-44 py-0 text-sm"
         >
-          <option value="">{creatives === null ? "Loading creatives…" : creatives.length ? "Choose a creative" : "No ready creatives"}</option>
+          <option value="">
+            {creatives === null
+              ? "Loading creatives…"
+              : creatives.length
+                ? moreCreatives
+                  ? `Choose (the newest ${PICKER_PAGE}; search for others)`
+                  : "Choose a creative"
+                : creativeQuery.trim()
+                  ? "No match"
+                  : "No ready creatives"}
+          </option>
           {creatives?.map((c) => (
             <option key={c.id} value={c.id}>
               {c.fileName}
@@ -525,7 +575,7 @@ function Inspector({
   item: BoardItem;
   canWrite: boolean;
   canAnnotate: boolean;
-  write: <N extends ItemWrite>(id: string, name: N, args: Omit<ToolInput<N>, "id" | "version">) => void;
+  write: <N extends ItemWrite>(id: string, name: N, args: WriteArgs<N>) => void;
   run: <N extends ToolName>(name: N, args: ToolInput<N>) => Promise<ToolAnswer<ToolOutput<N>>>;
   setProblem: (p: string | null) => void;
   reload: () => Promise<void>;
@@ -658,10 +708,18 @@ function Inspector({
       )}
       {canWrite && item.kind !== "connector" && (
         <div className="flex flex-wrap gap-2">
-          <Button size="sm" variant="secondary" onClick={() => write(item.id, "move_board_item", { x: item.x, y: item.y, layer: "front" })}>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => write(item.id, "move_board_item", (current) => ({ x: current.x, y: current.y, layer: "front" as const }))}
+          >
             Bring to front
           </Button>
-          <Button size="sm" variant="secondary" onClick={() => write(item.id, "move_board_item", { x: item.x, y: item.y, layer: "back" })}>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => write(item.id, "move_board_item", (current) => ({ x: current.x, y: current.y, layer: "back" as const }))}
+          >
             Send to back
           </Button>
           <Button
