@@ -48,3 +48,45 @@ test("an invite made through the tool by an API key fires team.member_joined whe
     await receiver.close();
   }
 });
+
+/**
+ * Whoever makes an invite also holds its link, so the link must not let anyone set the password of an account that
+ * exists without one (made by Google or GitHub sign-in, or by an operator): that would hand the inviter the account
+ * and every workspace it belongs to. The page offers sign-in instead, and the server refuses the form even when the
+ * account appears after the page was opened.
+ */
+test("an invite to the address of an account without a password cannot set that account's password", async ({ browser, request }) => {
+  const victim = uniqueEmail("passwordless");
+  await admin(["workspace", "create", "--name", "Victim Co", "--plan", "pro", "--owner-email", victim]);
+  const { workspaceId, ownerUserId } = await admin(["workspace", "create", "--name", "Inviter Co", "--plan", "pro"]);
+  const { key } = await admin(["key", "create", "--workspace", workspaceId, "--user", ownerUserId]);
+  const invite = async (email: string) => {
+    const res = await request.post("/api/v1/tools/invite_member", { data: { email, role: "viewer" }, headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status()).toBe(200);
+    return new URL((await res.json()).result.invite.url).pathname;
+  };
+
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: PHONE });
+  const page = await context.newPage();
+  await page.goto(await invite(victim));
+  await expect(page.getByRole("link", { name: "Sign in to accept" })).toBeVisible();
+  await expect(page.getByText(`${victim} has an account without a password`)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create account and join" })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  // The account is made while the new-account form is open: the form is refused, and no password is set.
+  const late = uniqueEmail("late-account");
+  await page.goto(await invite(late));
+  await page.getByLabel("Your name").fill("Not The Owner");
+  await page.getByLabel("Choose a password").fill(PASSWORD);
+  await admin(["workspace", "create", "--name", "Late Co", "--plan", "pro", "--owner-email", late]);
+  await page.getByRole("button", { name: "Create account and join" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "An account with this email already exists" })).toBeVisible();
+  for (const email of [victim, late]) {
+    const csrf = (await (await request.get("/api/auth/csrf")).json()).csrfToken;
+    const signIn = await request.post("/api/auth/callback/credentials", { form: { email, password: PASSWORD, csrfToken: csrf }, maxRedirects: 0 });
+    expect(signIn.headers()["set-cookie"] ?? "", `signing in as ${email} with the inviter's password`).not.toContain("authjs.session-token");
+    expect(signIn.headers().location).toMatch(/error=/);
+  }
+  await context.close();
+});

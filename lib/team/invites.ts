@@ -9,7 +9,7 @@ import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/session/password";
 import { sendMail } from "@/lib/mail/send-mail";
-import { normalizeEmail } from "./users";
+import { createNewUser, normalizeEmail } from "./users";
 
 export const INVITE_TTL_DAYS = 7;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -130,7 +130,10 @@ export interface InviteDetails {
   role: Role;
   invitedBy: string;
   /** Whether an account with the invited email can already sign in (else the invitee sets a password). */
+  /** An account with the invite's email exists: the person signs in to accept. */
   accountExists: boolean;
+  /** That account has a password (otherwise it signs in with Google or GitHub, or sets one through "Forgot password"). */
+  hasPassword: boolean;
 }
 
 async function findUsableInvite(token: string) {
@@ -153,7 +156,8 @@ export async function getInvite(token: string): Promise<InviteDetails> {
     email: invite.email,
     role: invite.role,
     invitedBy: invite.invitedBy.name,
-    accountExists: Boolean(user?.passwordHash),
+    accountExists: Boolean(user),
+    hasPassword: Boolean(user?.passwordHash),
   };
 }
 
@@ -176,9 +180,11 @@ export async function acceptInvite(userId: string, token: string): Promise<{ wor
 }
 
 /**
- * For an invitee without a password: creates their account (or sets the password of one an
- * operator added) and makes them a member, in one transaction, so a refused invite leaves no
- * account behind. The caller then signs them in.
+ * For an invitee without an account: creates it and makes them a member, in one transaction, so a
+ * refused invite leaves no account behind. The caller then signs them in. An account that exists
+ * already, with or without a password, is never given one here: whoever made the invite also holds
+ * its link, so the link proves nothing about the address. Such a person signs in (Google, GitHub, or
+ * a password set through the reset link mailed to them) and accepts.
  */
 export async function acceptInviteWithNewAccount(
   token: string,
@@ -189,17 +195,11 @@ export async function acceptInviteWithNewAccount(
     throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
   const name = input.name.trim().slice(0, 100) || invite.email.split("@")[0]!;
   const passwordHash = await hashPassword(input.password);
-  const taken = () => conflict("An account with this email already exists; sign in to accept the invite");
   const { userId, afterCommit } = await getDb().$transaction(async (tx) => {
-    const existing = await tx.user.findUnique({ where: { email: invite.email } });
-    if (existing?.passwordHash) throw taken();
-    let id = existing?.id;
-    if (id) {
-      const { count } = await tx.user.updateMany({ where: { id, passwordHash: null }, data: { passwordHash, name } });
-      if (!count) throw taken();
-    } else {
-      id = (await tx.user.create({ data: { id: newId("usr"), email: invite.email, name, passwordHash } })).id;
+    if (await tx.user.findUnique({ where: { email: invite.email }, select: { id: true } })) {
+      throw conflict("An account with this email already exists; sign in to accept the invite (no password yet: use “Forgot password”)");
     }
+    const { id } = await createNewUser(tx, { email: invite.email, name, passwordHash });
     const joined = await joinWorkspace(tx, invite, id, { name, email: invite.email });
     return { userId: id, afterCommit: joined.afterCommit };
   });

@@ -53,9 +53,20 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           </div>
         )}
         {!user && invite.accountExists && (
-          <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={`${buttonClass()} w-full`}>
-            Sign in to accept
-          </Link>
+          <div className="space-y-3 text-sm text-slate-700">
+            <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={`${buttonClass()} w-full`}>
+              Sign in to accept
+            </Link>
+            {!invite.hasPassword && (
+              <p>
+                {invite.email} has an account without a password: sign in with Google or GitHub, or{" "}
+                <Link href="/forgot-password" className="font-medium text-indigo-700 underline">
+                  set a password
+                </Link>{" "}
+                through a link we email to that address, then open this invite again.
+              </p>
+            )}
+          </div>
         )}
         {!user && !invite.accountExists && <NewAccountForm token={token} email={invite.email} />}
       </div>
