@@ -409,6 +409,9 @@ test("a forgotten password is reset through the emailed link (outbox without SMT
   await guest.goto(link);
   await expect(guest.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
   await guestContext.close();
+  // The reset ended the session signed in with the old password (one a thief might hold).
+  await page.goto("/dashboard/library");
+  await expect(page).toHaveURL(/\/sign-in/);
 });
 
 test("profile: name, password and time zone (used for the times shown); another workspace from the switcher", async ({ page }) => {
@@ -433,7 +436,13 @@ test("profile: name, password and time zone (used for the times shown); another 
   await expect(page.getByText("The current password is not right")).toBeVisible();
   await page.getByLabel("Current password").fill(PASSWORD);
   await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByText("Password changed.")).toBeVisible();
+  // Every session ends, this one too: sign in with the new password, back to the profile.
+  await expect(page).toHaveURL(/\/sign-in/);
+  await expect(page.getByText("Your password is changed")).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("another long password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/settings\/profile/);
 
   await page.getByRole("link", { name: "+ New workspace" }).click();
   await page.getByLabel("Workspace name").fill("Second Shop");

@@ -83,7 +83,10 @@ export async function updateProfile(userId: string, input: { name: string; timeZ
   return getProfile(userId);
 }
 
-/** Changes the password; the current one must be given when the account has one (OAuth-only accounts set a first one). */
+/**
+ * Changes the password; the current one must be given when the account has one (OAuth-only accounts set a first one).
+ * Every session ends, this one too (a stateless session cannot be kept alone): the person signs in with the new one.
+ */
 export async function changePassword(userId: string, input: { current: string; next: string }): Promise<void> {
   if (input.next.length < PASSWORD_MIN || input.next.length > PASSWORD_MAX)
     throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the new password`);
@@ -91,7 +94,7 @@ export async function changePassword(userId: string, input: { current: string; n
   const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
   if (!user) throw notFound("User");
   if (user.passwordHash && !(await verifyPassword(input.current, user.passwordHash))) throw badRequest("The current password is not right");
-  await db.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(input.next) } });
+  await db.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(input.next), sessionVersion: { increment: 1 } } });
 }
 
 /** Creates another workspace owned by the user, on the 14-day trial. */

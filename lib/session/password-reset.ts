@@ -50,7 +50,7 @@ export async function findPasswordReset(token: string): Promise<{ email: string 
   return { email: reset.user.email };
 }
 
-/** Sets the new password through a reset link; the link is spent in the same transaction. */
+/** Sets the new password through a reset link; the link is spent, and every session ended, in the same transaction. */
 export async function completePasswordReset(input: { token: string; password: string }): Promise<{ email: string }> {
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
     throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
@@ -61,7 +61,8 @@ export async function completePasswordReset(input: { token: string; password: st
     if (!reset || reset.usedAt || reset.expiresAt <= new Date()) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
     const { count } = await tx.passwordReset.updateMany({ where: { id: reset.id, usedAt: null }, data: { usedAt: new Date() } });
     if (!count) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
-    await tx.user.update({ where: { id: reset.userId }, data: { passwordHash } });
+    // A new password ends every session signed in with the old one (a stolen session cookie too).
+    await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
     return reset.user.email;
   });
   clearFailures(`signin:${email}`);

@@ -59,6 +59,24 @@ describe("revocable dashboard sessions", () => {
     expect(await me((await signIn(user.email, NEW_PASSWORD)).jar)).toBe(200);
   });
 
+  it("changing the password in the profile ends every session of the user, the one that changed it too", async () => {
+    const tenant = await createTenant();
+    const user = await userWithPassword(tenant.workspaceId);
+    const laptop = (await signIn(user.email, PASSWORD)).jar;
+    const stolen = (await signIn(user.email, PASSWORD)).jar;
+    const changePassword = { file: "app/dashboard/settings/profile/actions.ts", name: "changePasswordAction" };
+    const refused = await callServerAction(laptop, "/dashboard/settings/profile", changePassword, [{ current: "not the password", next: NEW_PASSWORD }]);
+    expect(refused.status).toBe(200);
+    expect([await me(laptop), await me(stolen)]).toEqual([200, 200]);
+
+    const changed = await callServerAction(laptop, "/dashboard/settings/profile", changePassword, [{ current: PASSWORD, next: NEW_PASSWORD }]);
+    expect(changed.status).toBe(200);
+    expect([await me(laptop), await me(stolen)]).toEqual([401, 401]);
+    expect(await page(stolen)).toContain("/sign-in");
+    expect((await signIn(user.email, PASSWORD)).signedIn).toBe(false);
+    expect(await me((await signIn(user.email, NEW_PASSWORD)).jar)).toBe(200);
+  });
+
   it("removing a member ends their sessions; the owner who removed them stays signed in", async () => {
     const tenant = await createTenant();
     const owner = await userWithPassword(tenant.workspaceId, "owner");

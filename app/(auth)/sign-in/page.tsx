@@ -13,6 +13,7 @@ const NOTICES: Record<string, string> = {
   oauth_two_factor: "Your account uses two-factor authentication: sign in with your email, password and code.",
   oauth_email: "Your provider did not share a verified email address.",
   OAuthAccountNotLinked: "Sign in with the method you used before.",
+  password_changed: "Your password is changed, and every session signed in with the old one has ended: sign in with the new password.",
 };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {

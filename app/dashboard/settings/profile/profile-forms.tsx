@@ -106,8 +106,9 @@ export function ProfileForms({ profile, locale: shownLocale, timeZones }: { prof
           onSubmit={(e) =>
             submit(e, async () => {
               const result = await changePasswordAction({ current, next });
-              setPasswordOutcome(result.ok ? { ok: true, message: "Password changed." } : { ok: false, message: result.error });
-              if (result.ok) setCurrent(""), setNext("");
+              // Every session has ended, this one too: sign in again with the new password.
+              if (result.ok) window.location.assign(`/sign-in?error=password_changed&callbackUrl=${encodeURIComponent("/dashboard/settings/profile")}`);
+              else setPasswordOutcome({ ok: false, message: result.error });
             })
           }
         >
