@@ -108,22 +108,26 @@ export interface GuestCreative {
 export type GuestThread = Omit<Thread, "authorUserId" | "replies"> & { replies: Omit<Thread["replies"][number], "authorUserId">[] };
 
 /**
- * The threads a link's guests see: all of them when the link shares the team's internal comments,
- * otherwise only those guests started through this link (with every reply, the team's answers included).
- * Either way without user ids.
+ * The threads a link's guests see: those guests started through this link (with every reply, the team's
+ * answers included), and the team's own threads when the link shares its internal comments. Never the
+ * threads other links' guests started (another client's review). Without user ids.
  */
 export function guestThreads(link: Pick<ReviewLink, "id" | "showInternalComments">, rows: ReviewComment[]): GuestThread[] {
   const starters = new Map(rows.filter((r) => r.parentId === null).map((r) => [r.id, r]));
-  const visible = link.showInternalComments
-    ? rows
-    : rows.filter((r) => {
-        const starter = r.parentId === null ? r : starters.get(r.parentId);
-        return starter !== undefined && starter.authorUserId === null && starter.linkId === link.id;
-      });
+  const visible = rows.filter((r) => {
+    const starter = r.parentId === null ? r : starters.get(r.parentId);
+    return starter !== undefined && threadVisibleTo(link, starter);
+  });
   return toThreads(visible).map(({ authorUserId: _thread, replies, ...thread }) => ({
     ...thread,
     replies: replies.map(({ authorUserId: _reply, ...reply }) => reply),
   }));
+}
+
+/** Whether a link's guests see a thread, by its first comment: their own link's, or the team's when shared. */
+function threadVisibleTo(link: Pick<ReviewLink, "id" | "showInternalComments">, starter: Pick<ReviewComment, "authorUserId" | "linkId">): boolean {
+  if (starter.authorUserId !== null) return link.showInternalComments;
+  return starter.linkId === link.id;
 }
 
 export interface GuestView {
@@ -194,6 +198,18 @@ const guestActor = (link: ReviewLink, who: GuestIdentity): ReviewActor => ({ kin
 export async function guestComment(token: string, link: ReviewLink, input: { creativeId: string; who: GuestIdentity } & NewComment): Promise<GuestCreative> {
   if (!link.canComment) throw new AppError("forbidden", "This review link does not allow comments");
   const creative = await linkCreative(link, input.creativeId);
+  // A reply goes only into a thread this link shows: not the team's unshared one, nor another link's guests'.
+  if (input.parentId) {
+    const db = getDb();
+    const parent = await db.reviewComment.findFirst({
+      where: { id: input.parentId, creativeId: creative.id },
+      select: { parentId: true, authorUserId: true, linkId: true },
+    });
+    const starter = parent?.parentId
+      ? await db.reviewComment.findFirst({ where: { id: parent.parentId }, select: { authorUserId: true, linkId: true } })
+      : parent;
+    if (!starter || !threadVisibleTo(link, starter)) throw notFound("Comment");
+  }
   await writeComment(creative, guestActor(link, input.who), { body: input.body, parentId: input.parentId, timeSeconds: input.timeSeconds, pin: input.pin });
   return guestCreative(token, link, creative.id);
 }

@@ -48,8 +48,27 @@ describe("review links and the team's internal comments", () => {
     // A link that shares internal comments shows the team's thread, still without ids.
     const open = await reviewLink(t.key, { creativeIds: [c.creativeId], permissions: { internalComments: true } });
     const shared = await guest(`/api/review/${open.token}`);
-    expect(shared.body.creatives[0].threads.map((th: any) => th.id)).toContain(internal.threadId);
+    expect(shared.body.creatives[0].threads.map((th: any) => th.id)).toEqual([internal.threadId]);
     expect(JSON.stringify(shared.body)).not.toContain("usr_");
+    // ...but not the thread another link's guest started (another client's review), nor its answer.
+    expect(JSON.stringify(shared.body)).not.toContain("price be bigger");
+
+    // A guest cannot reply into a thread their link does not show: the team's unshared thread, another link's.
+    for (const parentId of [internal.threadId, guestThread.id]) {
+      const reply = await guest(`/api/review/${other.token}/comments`, {
+        method: "POST",
+        json: { creativeId: c.creativeId, ...WHO, parentId, body: "Sneaking in" },
+      });
+      expect([reply.status, reply.body.error?.code]).toEqual([404, "not_found"]);
+    }
+    const intoShared = await guest(`/api/review/${open.token}/comments`, {
+      method: "POST",
+      json: { creativeId: c.creativeId, ...WHO, parentId: internal.threadId, body: "Agreed on the logo" },
+    });
+    expect(intoShared.status).toBe(201);
+    const teamView = JSON.stringify((await toolResult(t.key, "list_comments", { creativeId: c.creativeId })).threads);
+    expect(teamView).toContain("Agreed on the logo");
+    expect(teamView).not.toContain("Sneaking in");
   });
 
   it("records who decided, a teammate or a named guest, in the history", async () => {
