@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { roleAllows } from "@/lib/auth/roles";
+import { authorize } from "@/lib/auth/authorize";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
@@ -45,9 +45,9 @@ export interface CreateFlowInput {
 
 /** Saves a flow; answers its signing secret once (deliveries are signed like webhooks, with this secret). */
 export async function createFlow(principal: Principal, input: CreateFlowInput): Promise<{ flow: FlowOut; secret: string }> {
-  // A flow sends workspace events to a URL of the author's choosing, like the webhook endpoint: admins only.
-  if (!roleAllows(principal.role, "webhooks.manage"))
-    throw new AppError("forbidden", `Your role (${principal.role}) lacks the permission "webhooks.manage" needed to send events to a URL`);
+  // A flow sends workspace events to a URL of the author's choosing, as the webhook endpoint does: it needs what
+  // setting that endpoint needs (owner or admin, an unscoped key, two-factor where the workspace asks for it).
+  authorize(principal, "webhooks.write");
   try {
     await resolveDeliverableUrl(input.action.url, configuredUrlPolicy());
   } catch (err) {

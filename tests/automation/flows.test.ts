@@ -129,6 +129,13 @@ describe("automation flows", () => {
     const editor = await createMemberKey(t, { role: "editor" });
     const denied = await callTool(editor.key, "create_automation_flow", { name: "x", trigger: { event: "rule.triggered" }, action: { url, payload: {} } });
     expect(denied.status).toBe(403);
+    // An admin's key limited to the rules scope may manage rules, but not send the workspace's events to a URL:
+    // like setting the webhook endpoint, that needs an unscoped key.
+    const rulesOnly = await createMemberKey(t, { role: "admin", scopes: ["rules"] });
+    const scoped = await callTool(rulesOnly.key, "create_automation_flow", { name: "x", trigger: { event: "lead.received" }, action: { url, payload: {} } });
+    expect([scoped.status, scoped.body.error.code]).toEqual([403, "forbidden"]);
+    expect(scoped.body.error.message).toMatch(/unscoped/);
+    expect((await toolResult(t.key, "list_automation_flows", {})).flows).toEqual([]);
     const other = await createTenant();
     const { flow } = await toolResult(t.key, "create_automation_flow", { name: "x", trigger: { event: "ad.created" }, action: { url, payload: {} } });
     expect((await callTool(other.key, "delete_automation_flow", { id: flow.id })).status).toBe(404);
