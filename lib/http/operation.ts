@@ -5,7 +5,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { fingerprint, runIdempotently, validateIdempotencyKey } from "@/lib/idempotency";
 import type { HttpMethod, OtherAnswers } from "@/lib/tools/types";
-import { runPipeline } from "./pipeline";
+import { runPipeline, stillAuthorized } from "./pipeline";
 import { parseJsonText, readBodyText } from "./request-body";
 import { describeZodError } from "@/lib/errors";
 import { json, toErrorResponse } from "./responses";
@@ -30,6 +30,8 @@ export interface OperationContext<Q, B, P> {
   params: P;
   request: Request;
   requestId: string;
+  /** Checks the request's credentials again (for answers that outlast the request: a stream). */
+  stillAuthorized: () => Promise<boolean>;
 }
 
 /**
@@ -90,11 +92,14 @@ function parseWith<T>(schema: z.ZodType<T> | undefined, value: unknown, where: s
 export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler {
   return (request, segment) =>
     runPipeline(request, { allowSession: def.allowSession }, async ({ principal, requestId }) => {
+      const recheck = () => stillAuthorized(request, { allowSession: def.allowSession }, principal, def.capability);
       const url = urlOf(request);
       const rawParams = await segment.params;
       const rawQuery = Object.fromEntries(url.searchParams);
       if (def.viaToolCall) {
-        return toResponse(await def.handler({ principal, params: rawParams as P, query: rawQuery as Q, body: undefined as B, request, requestId }));
+        return toResponse(
+          await def.handler({ principal, params: rawParams as P, query: rawQuery as Q, body: undefined as B, request, requestId, stillAuthorized: recheck }),
+        );
       }
       if (def.capability) authorize(principal, def.capability);
       const bodyText = def.body ? await readBodyText(request) : "";
@@ -107,7 +112,7 @@ export function handle<Q, B, P, R>(def: OperationDef<Q, B, P, R>): RouteHandler 
       const query = parseWith(def.query, rawQuery, "query parameters");
       const body = parseWith(def.body, rawBody, "request body");
 
-      const ctx: OperationContext<Q, B, P> = { principal, query, body, params, request, requestId };
+      const ctx: OperationContext<Q, B, P> = { principal, query, body, params, request, requestId, stillAuthorized: recheck };
       const idempotencyKey = request.headers.get("idempotency-key");
       if (idempotencyKey === null || !MUTATING.has(def.method)) return toResponse(await def.handler(ctx));
 

@@ -1,3 +1,5 @@
+import { authorize } from "@/lib/auth/authorize";
+import type { CapabilityId } from "@/lib/auth/capabilities";
 import type { Principal } from "@/lib/auth/principal";
 import { isAppError } from "@/lib/errors";
 import { authenticateRequest, requireActivePlan, requireActiveWorkspace } from "./authenticate";
@@ -49,4 +51,21 @@ export async function runPipeline(request: Request, options: PipelineOptions, ha
     for (const [k, v] of Object.entries(rateLimitHeaders(limits))) response.headers.set(k, v);
   }
   return response;
+}
+
+/**
+ * Whether the request's credentials still grant, now, what they granted when its answer began: for answers that
+ * last (a live stream), so a revoked key, an ended session, a removed or demoted member or a lapsed plan stops it.
+ */
+export async function stillAuthorized(request: Request, options: PipelineOptions, granted: Principal, capability: CapabilityId | null): Promise<boolean> {
+  try {
+    const principal = await authenticateRequest(request, { allowSession: options.allowSession, oauthResource: options.oauthResource });
+    requireActiveWorkspace(principal);
+    if (options.plan !== "defer") requireActivePlan(principal);
+    if (capability) authorize(principal, capability);
+    return principal.workspaceId === granted.workspaceId && principal.userId === granted.userId;
+  } catch (err) {
+    if (isAppError(err)) return false;
+    throw err;
+  }
 }

@@ -5,6 +5,8 @@ import { getDb } from "@/lib/db/client";
 const POLL_MS = 400;
 const LOOKBACK_MS = 5_000;
 const HEARTBEAT_MS = 15_000;
+/** How often the stream checks that its credentials still hold (a revoked key or a removed member stops it). */
+export const ACCESS_RECHECK_MS = 5_000;
 
 const encoder = new TextEncoder();
 
@@ -16,10 +18,15 @@ function frame(event: { id: string; type: string; body: string }): Uint8Array {
 /**
  * The workspace's events from now on, live, as a Server-Sent Events stream (what
  * `adloom webhooks listen` forwards). Reads the stored events, so it sees every event of
- * the workspace whichever instance emitted it. Ends when `signal` aborts.
+ * the workspace whichever instance emitted it. Ends when `signal` aborts, or once `stillAuthorized`
+ * (asked every few seconds) says the credentials no longer grant it.
  */
-export function workspaceEventStream(principal: Principal, options: { events: string[] | null; signal: AbortSignal }): ReadableStream<Uint8Array> {
+export function workspaceEventStream(
+  principal: Principal,
+  options: { events: string[] | null; signal: AbortSignal; stillAuthorized: () => Promise<boolean> },
+): ReadableStream<Uint8Array> {
   const connectedAt = new Date();
+  let checkedAt = Date.now();
   const seen = new Map<string, number>(); // event id -> createdAt ms, for the lookback window
   let newest = connectedAt.getTime();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -40,6 +47,15 @@ export function workspaceEventStream(principal: Principal, options: { events: st
       const poll = async () => {
         if (options.signal.aborted) return;
         try {
+          if (Date.now() - checkedAt >= ACCESS_RECHECK_MS) {
+            checkedAt = Date.now();
+            // Ended, not errored: a client that connects again is answered 401 or 403 with the reason.
+            if (!(await options.stillAuthorized())) {
+              controller.enqueue(encoder.encode(": access ended\n\n"));
+              stop();
+              return;
+            }
+          }
           const floor = new Date(Math.max(connectedAt.getTime(), newest - LOOKBACK_MS));
           const rows = await getDb().webhookEvent.findMany({
             where: { workspaceId: principal.workspaceId, createdAt: { gte: floor }, ...(options.events ? { type: { in: options.events } } : {}) },

@@ -3,7 +3,9 @@ import os from "node:os";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Adloom, verifyWebhook } from "@adloom/sdk";
-import { api, createTenant } from "../helpers/fixtures";
+import { paced } from "../../scripts/test-pace.mjs";
+import { admin, api, createMemberKey, createTenant } from "../helpers/fixtures";
+import { toolResult } from "../tools/helpers";
 import { pngImage } from "../helpers/media-fixtures";
 import { until } from "../helpers/wait";
 import { startReceiver, type Receiver } from "../webhooks/helpers/receiver";
@@ -113,5 +115,40 @@ describe("adloom webhooks listen", () => {
     await adloom.uploads.create([{ data: await pngImage(6, 6), name: "filtered.png" }]);
     await reading;
     expect(seen).toEqual(["upload.completed"]);
+  }, 60_000);
+
+  it("a stream ends once its key is revoked or its member removed; connecting again is refused", async () => {
+    const t = await createTenant();
+    const admin1 = await createMemberKey(t, { role: "admin" });
+    const admin2 = await createMemberKey(t, { role: "admin" });
+    const open = async (key: string) => {
+      const res = await fetch(`${inject("baseUrl")}/api/v1/events/stream`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      let text = "";
+      const ended = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return text;
+          text += new TextDecoder().decode(value);
+        }
+      })();
+      return { ended, text: () => text };
+    };
+    const revoked = await open(admin1.key);
+    const removed = await open(admin2.key);
+    // Both streams are live: a test event reaches them.
+    await api(t.key)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url } });
+    await api(t.key)("/api/v1/webhooks/test", { method: "POST" });
+    await until(async () => revoked.text().includes("event: test") && removed.text().includes("event: test"), "the test event on both streams", 10_000);
+    const started = Date.now();
+    await admin(["key", "revoke", "--id", admin1.keyId]);
+    await toolResult(t.key, "remove_member", { userId: admin2.userId });
+    const [revokedText, removedText] = await Promise.all([revoked.ended, removed.ended]);
+    expect(Date.now() - started).toBeLessThan(paced(15_000));
+    for (const text of [revokedText, removedText]) expect(text).toMatch(/: access ended\n\n$/);
+    // Connecting again is refused.
+    expect((await api(admin1.key)("/api/v1/events/stream")).status).toBe(401);
+    expect((await api(admin2.key)("/api/v1/events/stream")).status).toBe(401);
   }, 60_000);
 });

@@ -14,7 +14,8 @@ export const streamEvents = defineOperation({
   description:
     "Streams every event of the key's workspace from the moment of connecting, as `text/event-stream`: one message per event with " +
     "`id:` the event id, `event:` its type and `data:` the envelope exactly as webhook deliveries carry it. Comment lines keep the " +
-    "connection alive. Independent of the webhook endpoint and its subscription; `adloom webhooks listen` forwards it to a local URL.",
+    "connection alive. The stream ends once its credentials stop granting it (a revoked key, a removed member, a lapsed plan). " +
+    "Independent of the webhook endpoint and its subscription; `adloom webhooks listen` forwards it to a local URL.",
   tag: TAG,
   capability: "webhooks.read",
   query: z.object({
@@ -26,9 +27,13 @@ export const streamEvents = defineOperation({
       .refine((v) => !v || v.split(",").every((k) => EventTypeSchema.safeParse(k.trim()).success), "Unknown event kind"),
   }),
   success: { status: 200, description: "A `text/event-stream` of the workspace's events" },
-  handler: async ({ principal, query, request }) =>
+  handler: async ({ principal, query, request, stillAuthorized }) =>
     new Response(
-      workspaceEventStream(principal, { events: query.events ? query.events.split(",").map((k) => k.trim()) : null, signal: request.signal }),
+      workspaceEventStream(principal, {
+        events: query.events ? query.events.split(",").map((k) => k.trim()) : null,
+        signal: request.signal,
+        stillAuthorized,
+      }),
       // no-transform keeps compression (which would hold frames back) off the stream.
       { status: 200, headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" } },
     ),
