@@ -1,8 +1,12 @@
 import { inngest } from "@/inngest/client";
+import { queueFlowRuns } from "@/lib/automation/flow-trigger";
 import { claimDueSchedules, runFlow } from "@/lib/automation/flows";
 import { AUTOMATION_FLOW_EVENT, type AutomationFlowJobData } from "@/lib/automation/job-events";
 
-/** The flows one event triggers: one step per flow, each retried on its own when its POST fails. */
+/**
+ * One flow for one trigger (an event, or a schedule's occurrence), retried when its POST fails. Jobs queued
+ * before jobs were one per flow may name several flows: each is a step of its own.
+ */
 export const automationFlowRun = inngest.createFunction(
   { id: "automation-flow-run", name: "Run automation flows of an event", triggers: [{ event: AUTOMATION_FLOW_EVENT }], retries: 3 },
   async ({ event, step }) => {
@@ -13,12 +17,15 @@ export const automationFlowRun = inngest.createFunction(
   },
 );
 
-/** Every minute: schedule flows whose occurrence has come. The claim is a step, so a killed run resumes with the same list. */
+/**
+ * Every minute: schedule flows whose occurrence has come, each queued as its own job (a failing flow of one
+ * workspace holds back no other). The claim is a step, so a killed run queues the same list.
+ */
 export const automationFlowSchedules = inngest.createFunction(
   { id: "automation-flow-schedules", name: "Run scheduled automation flows", triggers: [{ cron: "* * * * *" }], retries: 3 },
   async ({ step }) => {
     const due = await step.run("claim-due", () => claimDueSchedules(new Date()));
-    for (const { flowId, trigger } of due) await step.run(`flow-${flowId}-${trigger.createdAt}`, () => runFlow(flowId, trigger));
+    if (due.length) await step.run("queue-due", () => queueFlowRuns(due));
     return { fired: due.length };
   },
 );

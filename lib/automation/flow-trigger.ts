@@ -1,12 +1,25 @@
 import { queryRows } from "@/lib/db/client";
-import { sendEvent } from "@/lib/jobs/outbox";
+import { type OutboxEvent, sendEvent } from "@/lib/jobs/outbox";
 import type { FlowTrigger } from "./flow-template";
 import { AUTOMATION_FLOW_EVENT, type AutomationFlowJobData } from "./job-events";
 
 /**
- * Called by emitEvent for every new event: queues the workspace's flows triggered by its kind
- * (one job per event; its id deduplicates). `automation.event` never triggers flows, so a flow's
- * own event cannot start flows again.
+ * The job that runs one flow for one trigger. One job per flow: a flow whose POST keeps failing is retried and
+ * fails on its own, never holding back the others of the same event or minute. Its id deduplicates.
+ */
+export function flowRunJob(workspaceId: string, flowId: string, trigger: FlowTrigger): OutboxEvent {
+  const data: AutomationFlowJobData = { workspaceId, flowIds: [flowId], trigger };
+  return { name: AUTOMATION_FLOW_EVENT, id: `automation-flow-${flowId}-${trigger.id}`, data: data as unknown as Record<string, unknown> };
+}
+
+/** Queues a job per flow and trigger (the schedule job's claimed occurrences, a failed run of the operator command). */
+export async function queueFlowRuns(runs: { workspaceId: string; flowId: string; trigger: FlowTrigger }[]): Promise<void> {
+  await sendEvent(runs.map((r) => flowRunJob(r.workspaceId, r.flowId, r.trigger)));
+}
+
+/**
+ * Called by emitEvent for every new event: queues the workspace's flows triggered by its kind, a job
+ * per flow. `automation.event` never triggers flows, so a flow's own event cannot start flows again.
  */
 export async function queueFlowsForEvent(workspaceId: string, trigger: FlowTrigger, knownFlowIds?: string[]): Promise<void> {
   if (trigger.type === "automation.event") return;
@@ -16,7 +29,5 @@ export async function queueFlowsForEvent(workspaceId: string, trigger: FlowTrigg
         workspaceId,
         trigger.type,
       ]);
-  if (!flows.length) return;
-  const data: AutomationFlowJobData = { workspaceId, flowIds: flows.map((f) => f.id), trigger };
-  await sendEvent({ name: AUTOMATION_FLOW_EVENT, id: `automation-flows-${trigger.id}`, data: data as unknown as Record<string, unknown> });
+  await queueFlowRuns(flows.map((f) => ({ workspaceId, flowId: f.id, trigger })));
 }

@@ -157,10 +157,10 @@ export async function runFlow(flowId: string, trigger: FlowTrigger): Promise<Flo
  * each is claimed by moving its lastFiredAt conditionally, so two instances fire it once. Missed
  * occurrences while nothing ran fire once, as the latest.
  */
-export async function claimDueSchedules(now: Date, workspaceId?: string): Promise<{ flowId: string; trigger: FlowTrigger }[]> {
+export async function claimDueSchedules(now: Date, workspaceId?: string): Promise<{ workspaceId: string; flowId: string; trigger: FlowTrigger }[]> {
   const db = getDb();
   const flows = await db.automationFlow.findMany({ where: { triggerKind: "schedule", ...(workspaceId ? { workspaceId } : {}) } });
-  const due: { flowId: string; trigger: FlowTrigger }[] = [];
+  const due: { workspaceId: string; flowId: string; trigger: FlowTrigger }[] = [];
   for (const flow of flows) {
     const cron = parseFlowCron(flow.cron!, flow.timeZone ?? undefined);
     let occurrence: Date | null = null;
@@ -173,7 +173,11 @@ export async function claimDueSchedules(now: Date, workspaceId?: string): Promis
     const { count } = await db.automationFlow.updateMany({ where: { id: flow.id, lastFiredAt: flow.lastFiredAt }, data: { lastFiredAt: occurrence } });
     if (!count) continue;
     const at = occurrence.toISOString();
-    due.push({ flowId: flow.id, trigger: { id: `schedule:${at}`, type: "schedule", createdAt: at, data: { schedule: flow.cron, firedAt: at } } });
+    due.push({
+      workspaceId: flow.workspaceId,
+      flowId: flow.id,
+      trigger: { id: `schedule:${at}`, type: "schedule", createdAt: at, data: { schedule: flow.cron, firedAt: at } },
+    });
   }
   return due;
 }

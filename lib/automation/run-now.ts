@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
+import { queueFlowRuns } from "./flow-trigger";
 import { claimDueSchedules, runFlow, type FlowRunResult } from "./flows";
 import { evaluateWorkspaceRules } from "./run";
 
@@ -13,11 +14,13 @@ export async function runAutomationNow(workspaceId: string, ruleId?: string) {
   if (!workspace) throw notFound("Workspace");
   const rules = await evaluateWorkspaceRules(workspaceId, ruleId);
   const flows: (FlowRunResult | { flowId: string; status: "failed"; error: string })[] = [];
-  for (const { flowId, trigger } of await claimDueSchedules(new Date(), workspaceId)) {
+  for (const due of await claimDueSchedules(new Date(), workspaceId)) {
     try {
-      flows.push(await runFlow(flowId, trigger));
+      flows.push(await runFlow(due.flowId, due.trigger));
     } catch (err) {
-      flows.push({ flowId, status: "failed", error: err instanceof Error ? err.message : String(err) });
+      // The occurrence is claimed: its job retries it, as the schedule job's would.
+      await queueFlowRuns([due]);
+      flows.push({ flowId: due.flowId, status: "failed", error: err instanceof Error ? err.message : String(err) });
     }
   }
   return { workspaceId, rules, flows };

@@ -80,6 +80,35 @@ describe("automation flows", () => {
     expect(posts.map((p) => JSON.parse(p.body).lead).sort()).toEqual(leadIds);
   }, 120_000);
 
+  it("a flow whose POST keeps failing holds back no other flow of the same event; its failure is recorded", async () => {
+    const { tenant: t } = await tenantWithEndpoint(receiver);
+    const failing = `/failing/${t.workspaceId}`;
+    const working = `/working/${t.workspaceId}`;
+    receiver.respondWith((req) => ({ status: req.path === failing ? 500 : 200 }));
+    try {
+      // The failing flow is made first, so under one job per event it ran first and its retries held the other back.
+      for (const [name, path] of [
+        ["Broken CRM", failing],
+        ["Working CRM", working],
+      ]) {
+        await toolResult(t.key, "create_automation_flow", {
+          name,
+          trigger: { event: "lead.received" },
+          action: { url: receiver.url.replace(/\/hooks$/, path!), payload: { lead: "{{data.lead.leadId}}" } },
+        });
+      }
+      await seedLeads(t.workspaceId, 1);
+      expect((await pullLeads(t.workspaceId)).stored).toBe(1);
+      // A job's first retry comes 10 s after its failure: the working flow's POST comes well before.
+      await until(async () => receiver.requests.some((r) => r.path === working), "the working flow's POST", 8_000);
+      expect(receiver.requests.filter((r) => r.path === failing).length).toBeGreaterThanOrEqual(1);
+      const flows = (await toolResult(t.key, "list_automation_flows", {})).flows;
+      expect(Object.fromEntries(flows.map((f: any) => [f.name, f.lastRun?.status]))).toEqual({ "Broken CRM": "failed", "Working CRM": "sent" });
+    } finally {
+      receiver.respondWith(() => ({ status: 200 }));
+    }
+  }, 120_000);
+
   it("a scheduled flow fires at its next occurrence, once", async () => {
     const { tenant: t, received } = await tenantWithEndpoint(receiver, ["automation.event"]);
     const flowPath = `/schedule/${t.workspaceId}`;

@@ -257,7 +257,17 @@ const CASES: Record<string, Case[]> = {
   ],
   "automation-flow-run": [
     {
-      what: "runs each flow of the event in its own step",
+      what: "runs the job's flow",
+      event: {
+        name: "automation/flows.triggered",
+        data: { flowIds: ["flw_1"], trigger: { id: "evt_1", type: "lead.received", createdAt: AT, data: {} } },
+      },
+      steps: { "flow-flw_1": { ok: true } },
+      planned: ["flow-flw_1"],
+      result: { results: [{ ok: true }] },
+    },
+    {
+      what: "runs each flow of a job queued before jobs were one per flow in its own step",
       event: {
         name: "automation/flows.triggered",
         data: { flowIds: ["flw_1", "flw_2"], trigger: { id: "evt_1", type: "lead.received", createdAt: AT, data: {} } },
@@ -269,10 +279,19 @@ const CASES: Record<string, Case[]> = {
   ],
   "automation-flow-schedules": [
     {
-      what: "claims the due schedules, then runs each",
-      steps: { "claim-due": [{ flowId: "flw_1", trigger: { id: "sch_1", type: "schedule", createdAt: AT, data: {} } }], [`flow-flw_1-${AT}`]: { ok: true } },
-      planned: ["claim-due", `flow-flw_1-${AT}`],
+      what: "claims the due schedules, then queues a job for each",
+      steps: {
+        "claim-due": [{ workspaceId: "ws_1", flowId: "flw_1", trigger: { id: "sch_1", type: "schedule", createdAt: AT, data: {} } }],
+        "queue-due": null,
+      },
+      planned: ["claim-due", "queue-due"],
       result: { fired: 1 },
+    },
+    {
+      what: "queues nothing when no schedule is due",
+      steps: { "claim-due": [] },
+      planned: ["claim-due"],
+      result: { fired: 0 },
     },
   ],
   "comments-pull": [
