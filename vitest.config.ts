@@ -34,6 +34,7 @@ export const IN_PROCESS = [
   "tests/notifications/fan-out.test.ts",
   "tests/notifications/purge.test.ts",
   "tests/moderation/pull-cursor.test.ts",
+  "tests/leads/poll-queue.test.ts",
   "tests/oauth/purge.test.ts",
   "tests/performance/job.test.ts",
   "tests/performance/rollup-health.test.ts",

@@ -38,6 +38,8 @@ export interface WorkspacePull {
  */
 export async function pullWorkspaceLeads(workspaceId: string, options: { cap?: number } = {}): Promise<WorkspacePull> {
   const cap = Math.max(1, Math.min(options.cap ?? LEADS_PER_FORM_PER_POLL, LEADS_PER_FORM_PER_POLL));
+  // Marked first, whatever the poll then finds (no account, no forms, an error): the scheduled poll's queue moves on.
+  await getDb().workspace.updateMany({ where: { id: workspaceId }, data: { leadsPolledAt: new Date() } });
   const connected = await leadsAccount(workspaceId);
   if (!connected) return { workspaceId, stored: 0, forms: [], error: null };
   let forms: LeadForm[];
@@ -91,14 +93,18 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Workspaces with a platform_a ad account, least recently polled first: what a scheduled poll covers. */
+/**
+ * Active workspaces with a platform_a ad account, each once, least recently polled first: what a scheduled
+ * poll covers. Every poll moves its workspace to the back (`leadsPolledAt`), so workspaces whose poll finds
+ * nothing (no forms, a disconnected account) cannot keep the others out.
+ */
 export async function workspacesToPoll(limit: number): Promise<string[]> {
   const rows = await getDb().$queryRawUnsafe<{ workspaceId: string }[]>(
-    `SELECT a."workspaceId"
-       FROM ad_accounts a JOIN workspaces w ON w.id = a."workspaceId"
-       LEFT JOIN LATERAL (SELECT min(f."lastPolledAt") AS polled FROM lead_forms f WHERE f."adAccountId" = a.id) p ON true
-      WHERE a.platform = 'platform_a' AND w.status = 'active'
-      ORDER BY p.polled ASC NULLS FIRST, a."workspaceId"
+    `SELECT w.id AS "workspaceId"
+       FROM workspaces w
+      WHERE w.status = 'active'
+        AND EXISTS (SELECT 1 FROM ad_accounts a WHERE a."workspaceId" = w.id AND a.platform = 'platform_a')
+      ORDER BY w."leadsPolledAt" ASC NULLS FIRST, w.id
       LIMIT $1`,
     limit,
   );
