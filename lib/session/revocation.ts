@@ -22,7 +22,9 @@ export async function revokeSessions(userId: string): Promise<void> {
   await revokeSessionsQuery(userId);
 }
 
-/** The revocation as a query, to commit in one transaction with the change that calls for it. */
-export function revokeSessionsQuery(userId: string) {
-  return getDb().user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
+type UserClient = Pick<ReturnType<typeof getDb>, "user">;
+
+/** The revocation as a query; pass the transaction's client to commit it with the change that calls for it. */
+export function revokeSessionsQuery(userId: string, db: UserClient = getDb()) {
+  return db.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
 }

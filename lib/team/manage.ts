@@ -1,8 +1,9 @@
 import { authorizePermission } from "@/lib/auth/authorize-permission";
 import type { Principal } from "@/lib/auth/principal";
+import { revokeGrant } from "@/lib/oauth/tokens";
 import { revokeSessionsQuery } from "@/lib/session/revocation";
 import { getDb } from "@/lib/db/client";
-import { badRequest, conflict, notFound } from "@/lib/errors";
+import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { assertMayGrantRole } from "./invites";
 
@@ -41,40 +42,58 @@ async function membershipOf(principal: Principal, userId: string) {
   return membership;
 }
 
-async function assertNotLastOwner(workspaceId: string, userId: string): Promise<void> {
-  const owners = await getDb().membership.findMany({ where: { workspaceId, role: "owner" }, select: { userId: true } });
-  if (owners.length === 1 && owners[0]!.userId === userId) throw conflict("A workspace needs at least one owner; make someone else an owner first");
+type Tx = Parameters<Parameters<ReturnType<typeof getDb>["$transaction"]>[0]>[0];
+
+/**
+ * Inside the transaction that demotes or removes an owner: the workspace's row is locked first, so two owners
+ * demoting or removing each other at once take turns, and the second finds the first's change.
+ */
+async function assertNotLastOwner(tx: Tx, workspaceId: string, userId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
+  const owners = await tx.membership.findMany({ where: { workspaceId, role: "owner" }, select: { userId: true } });
+  if (!owners.some((o) => o.userId !== userId)) throw conflict("A workspace needs at least one owner; make someone else an owner first");
 }
+
+const onlyOwnersTouchOwners = (what: string) => new AppError("forbidden", `Only an owner can ${what} an owner`);
 
 /** Changes a member's role and folder access (owners and admins; only owners touch owners). */
 export async function updateMember(principal: Principal, userId: string, input: { role: Role; folderIds: string[] }): Promise<void> {
   authorizePermission(principal, "team.manage");
   const membership = await membershipOf(principal, userId);
   assertMayGrantRole(principal, input.role);
-  if (membership.role === "owner" && principal.role !== "owner") throw badRequest("Only an owner can change another owner");
-  if (membership.role === "owner" && input.role !== "owner") await assertNotLastOwner(principal.workspaceId, userId);
+  if (membership.role === "owner" && principal.role !== "owner") throw onlyOwnersTouchOwners("change");
   const folderIds = [...new Set(input.folderIds)];
   const db = getDb();
   if (folderIds.length) {
     const found = await db.folder.count({ where: { workspaceId: principal.workspaceId, id: { in: folderIds } } });
     if (found !== folderIds.length) throw badRequest("Every folder must be a folder of this workspace");
   }
-  await db.$transaction([
-    db.membership.update({ where: { id: membership.id }, data: { role: input.role } }),
-    db.membershipFolder.deleteMany({ where: { membershipId: membership.id } }),
-    db.membershipFolder.createMany({ data: folderIds.map((folderId) => ({ membershipId: membership.id, folderId })) }),
-  ]);
+  await db.$transaction(async (tx) => {
+    if (membership.role === "owner" && input.role !== "owner") await assertNotLastOwner(tx, principal.workspaceId, userId);
+    await tx.membership.update({ where: { id: membership.id }, data: { role: input.role } });
+    await tx.membershipFolder.deleteMany({ where: { membershipId: membership.id } });
+    await tx.membershipFolder.createMany({ data: folderIds.map((folderId) => ({ membershipId: membership.id, folderId })) });
+  });
 }
 
-/** Removes a member (their keys stop working: a key acts only for a current member). */
+/**
+ * Removes a member: their API keys and the apps they connected to this workspace (OAuth grants) are revoked, so
+ * none works again should they rejoin, and their open dashboard sessions end (they sign in again to whatever
+ * workspaces they still have).
+ */
 export async function removeMember(principal: Principal, userId: string): Promise<void> {
   authorizePermission(principal, "team.manage");
   const membership = await membershipOf(principal, userId);
-  if (membership.role === "owner" && principal.role !== "owner") throw badRequest("Only an owner can remove an owner");
-  if (membership.role === "owner") await assertNotLastOwner(principal.workspaceId, userId);
-  // Their open dashboard sessions end with the membership (they sign in again to whatever workspaces they still have).
-  const db = getDb();
-  await db.$transaction([db.membership.delete({ where: { id: membership.id } }), revokeSessionsQuery(userId)]);
+  if (membership.role === "owner" && principal.role !== "owner") throw onlyOwnersTouchOwners("remove");
+  const now = new Date();
+  await getDb().$transaction(async (tx) => {
+    if (membership.role === "owner") await assertNotLastOwner(tx, principal.workspaceId, userId);
+    await tx.membership.delete({ where: { id: membership.id } });
+    await tx.apiKey.updateMany({ where: { workspaceId: principal.workspaceId, createdById: userId, revokedAt: null }, data: { revokedAt: now } });
+    const grants = await tx.oAuthGrant.findMany({ where: { workspaceId: principal.workspaceId, userId, revokedAt: null }, select: { id: true } });
+    for (const grant of grants) await revokeGrant(tx, grant.id);
+    await revokeSessionsQuery(userId, tx);
+  });
 }
 
 /** The workspace's folders as a flat list (id, name, parent), for folder pickers and trees. */
