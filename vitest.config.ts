@@ -106,6 +106,8 @@ export const DATABASE_DEPENDENT = [
   "tests/notifications/fan-out.test.ts", // delivery claims (ON CONFLICT DO NOTHING) and notification dedupe keys
   "tests/session/sign-up.test.ts", // two sign-ups with one email at once: the email's unique index on PostgreSQL
   "tests/boards/concurrency.test.ts", // writes to one board at once: the board's row lock orders them
+  "tests/team/members.test.ts", // two owners removing each other at once: the workspace's row lock orders them
+  "tests/review/concurrent-decisions.test.ts", // the same decision at once: the creative's row lock orders them
 ];
 
 const root = import.meta.dirname;

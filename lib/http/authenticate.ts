@@ -109,7 +109,7 @@ export function assertSameOrigin(request: Request): void {
 }
 
 /** A cookie's decoded value; a value that does not decode to clean text counts as absent. */
-function readCookie(request: Request, name: string): string | null {
+export function readCookie(request: Request, name: string): string | null {
   for (const part of (request.headers.get("cookie") ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
     if (k !== name) continue;

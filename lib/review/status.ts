@@ -43,6 +43,8 @@ export async function applyReviewStatus(
 ): Promise<{ changed: boolean }> {
   const db = getDb();
   const applied = await db.$transaction(async (tx) => {
+    // Decisions on one creative take turns: two identical ones at once record and announce one change, not two.
+    await tx.$queryRaw`SELECT id FROM creatives WHERE id = ${creative.id} FOR UPDATE`;
     const current = await tx.creativeReview.findUnique({ where: { creativeId: creative.id } });
     if (current?.status === status) return null;
     await tx.creativeReview.upsert({

@@ -131,6 +131,9 @@ describe("password, expiry and revocation", () => {
     // A pass for one link opens no other link.
     const other = await reviewLink(t.key, { creativeIds: [c.creativeId], password: "another one" });
     expect((await guest(`/api/review/${other.token}`, { headers: { cookie: cookie.replace(/^[^=]+/, `adloom_review_${other.id}`) } })).status).toBe(401);
+    // A pass cookie that is not even well-formed percent-encoding is no pass: 401, not a server error.
+    const mangled = await guest(`/api/review/${token}`, { headers: { cookie: `${cookie.split("=")[0]}=%E0%A4%A` } });
+    expect([mangled.status, mangled.body.error.code]).toEqual([401, "unauthorized"]);
   });
 
   it("after 10 wrong passwords even the right one is refused for a while", async () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ReviewLink } from "@/lib/generated/prisma/client";
-import { assertSameOrigin } from "@/lib/http/authenticate";
+import { assertSameOrigin, readCookie } from "@/lib/http/authenticate";
 import { parseJsonText, readBodyText } from "@/lib/http/request-body";
 import { json, newRequestId, REQUEST_ID_HEADER, toErrorResponse } from "@/lib/http/responses";
 import { guestPassCookie } from "@/lib/review/guest-signing";
@@ -10,14 +10,6 @@ export const GuestIdentitySchema = {
   name: z.string().trim().min(1).max(100).describe("The guest's name, shown with their comments and decisions"),
   email: z.string().trim().email().max(200).nullable().optional(),
 };
-
-function readCookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
-  }
-  return undefined;
-}
 
 export interface GuestRequest<B> {
   request: Request;
@@ -38,7 +30,7 @@ export function guestRoute<B>(options: { body?: z.ZodType<B>; beforePassword?: b
       const { token } = await segment.params;
       assertSameOrigin(request);
       const link = await openLink(token);
-      if (!options.beforePassword) requireAccess(link, readCookie(request, guestPassCookie(link.id)));
+      if (!options.beforePassword) requireAccess(link, readCookie(request, guestPassCookie(link.id)) ?? undefined);
       let body = undefined as B;
       if (options.body) body = options.body.parse(parseJsonText(await readBodyText(request)));
       const response = await handler({ request, token, link, body });
