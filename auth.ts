@@ -6,7 +6,7 @@ import { getConfig } from "@/lib/services";
 import { userForOAuth, verifyCredentials } from "@/lib/session/accounts";
 import { currentSessionVersion, sessionIsCurrent } from "@/lib/session/revocation";
 import { getAuthSecret } from "@/lib/session/secret";
-import { clearFailures, isThrottled, recordFailure } from "@/lib/session/throttle";
+import { beginAttempt, clearFailures } from "@/lib/session/throttle";
 import { verifySecondFactor } from "@/lib/session/two-factor";
 
 /** Wrong email or password (deliberately not saying which). */
@@ -48,18 +48,12 @@ function config(): NextAuthConfig {
           const password = String(raw.password ?? "");
           const code = String(raw.code ?? "").trim();
           const throttleKey = `signin:${email}`;
-          if (isThrottled(throttleKey)) throw new TooManyAttempts();
+          if (!beginAttempt(throttleKey)) throw new TooManyAttempts();
           const user = await verifyCredentials(email, password);
-          if (!user) {
-            recordFailure(throttleKey);
-            throw new InvalidCredentials();
-          }
+          if (!user) throw new InvalidCredentials();
           if (user.twoFactorEnabled) {
             if (!code) throw new SecondFactorNeeded();
-            if (!(await verifySecondFactor(user.id, code))) {
-              recordFailure(throttleKey);
-              throw new InvalidSecondFactor();
-            }
+            if (!(await verifySecondFactor(user.id, code))) throw new InvalidSecondFactor();
           }
           clearFailures(throttleKey);
           return { id: user.id, email: user.email, name: user.name };

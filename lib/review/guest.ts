@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import type { ReviewComment, ReviewLink } from "@/lib/generated/prisma/client";
 import { enforceRateLimit } from "@/lib/rate-limit/rate-limit";
-import { clearFailures, isThrottled, recordFailure } from "@/lib/session/throttle";
+import { beginAttempt, clearFailures } from "@/lib/session/throttle";
 import { verifyPassword, dummyPasswordHash } from "@/lib/session/password";
 import type { ReviewActor } from "./actor";
 import { toThreads, writeComment, type NewComment } from "./comments";
@@ -51,12 +51,11 @@ export function requireAccess(link: ReviewLink, passCookie: string | undefined):
  */
 export async function checkLinkPassword(link: ReviewLink, password: string): Promise<boolean> {
   const key = `review-link-password:${link.id}`;
-  const ok = !isThrottled(key) && (await verifyPassword(password, link.passwordHash ?? (await dummyPasswordHash())));
+  const ok = beginAttempt(key) && (await verifyPassword(password, link.passwordHash ?? (await dummyPasswordHash())));
   if (ok) {
     clearFailures(key);
     return true;
   }
-  recordFailure(key);
   await new Promise((r) => setTimeout(r, WRONG_PASSWORD_DELAY_MS));
   return false;
 }

@@ -23,6 +23,17 @@ export function recordFailure(key: string, now = Date.now()): void {
   if (failures.size > 50_000) for (const [k, v] of failures) if (v.resetAt <= now) failures.delete(k);
 }
 
+/**
+ * Starts an attempt under the key's limit: false when the key is throttled. Otherwise the attempt counts as a
+ * failure at once, until `clearFailures` on success. Attempts sent together are each counted before any is
+ * checked: counting after the slow password check let a burst of parallel guesses past the limit.
+ */
+export function beginAttempt(key: string, now = Date.now()): boolean {
+  if (isThrottled(key, now)) return false;
+  recordFailure(key, now);
+  return true;
+}
+
 /** Forgets failures after a successful sign-in. */
 export function clearFailures(key: string): void {
   failureCounts().delete(key);
