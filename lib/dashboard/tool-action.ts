@@ -1,6 +1,7 @@
 import type { ToolInput, ToolName, ToolOutput } from "@adloom/sdk";
 import { revalidatePath } from "next/cache";
 import { callTool } from "@/lib/tools/call";
+import { planStatus } from "@/lib/workspaces/plan";
 import type { ActionResult } from "./action-result";
 import { requirePrincipal } from "./current";
 
@@ -12,6 +13,10 @@ import { requirePrincipal } from "./current";
  */
 export async function runTool<N extends ToolName>(name: N, args: ToolInput<N>, revalidate?: string): Promise<ActionResult<ToolOutput<N>>> {
   const principal = await requirePrincipal();
+  // The dashboard's own rule (the trial counts): a workspace without it may only choose a plan again.
+  if (name !== "change_plan" && !planStatus(principal.workspace).dashboardAccess) {
+    return { ok: false, error: "This workspace's trial has ended; choose a plan to continue", code: "subscription_required" };
+  }
   const outcome = await callTool(principal, name, args);
   if (!outcome.ok) return { ok: false, error: outcome.body.error.message, code: outcome.body.error.code };
   if (revalidate) revalidatePath(revalidate);

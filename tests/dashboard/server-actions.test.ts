@@ -190,6 +190,22 @@ describe("dashboard server actions answer the tool's refusal", () => {
     await expectToolRefusal(plan.cancelPlan(), "change_plan", { plan: null }, "forbidden");
   });
 
+  it("a workspace whose trial has ended may only choose a plan: every other action answers subscription_required", async () => {
+    const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+    const { principalForUser } = await import("@/lib/session/principal");
+    const { getDb } = await import("@/lib/db/client");
+    const ws = await createWorkspace({ name: "Lapsed", plan: null });
+    await getDb().workspace.update({ where: { id: ws.workspaceId }, data: { trialEndsAt: new Date(Date.now() - 60_000) } });
+    session.principal = (await principalForUser(ws.ownerUserId))!;
+    const refused = { ok: false, code: "subscription_required", error: "This workspace's trial has ended; choose a plan to continue" };
+    expect(await folders.createFolderAction({ name: "After the trial", parentId: null })).toEqual(refused);
+    expect(await team.inviteAction({ email: "late@example.com", role: "editor", folderIds: [] })).toEqual(refused);
+    expect(await getDb().folder.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    expect(await plan.subscribePro()).toMatchObject({ ok: true });
+    session.principal = (await principalForUser(ws.ownerUserId))!;
+    expect(await folders.createFolderAction({ name: "On a plan", parentId: null })).toMatchObject({ ok: true });
+  });
+
   it("a valid share from the dashboard creates the link the tool creates", async () => {
     session.principal = owner;
     const shared = await links.shareFolderAction({ ...share, folderId, password: "long enough" });
