@@ -77,8 +77,14 @@ async function sendDigestOn(workspaceId: string, timeZone: string, now: Date): P
   const db = getDb();
   const local = localTime(now, timeZone);
   const dedupeKey = `task.due:${local.date}`;
-  const earlier = await db.webhookEvent.findUnique({ where: { workspaceId_dedupeKey: { workspaceId, dedupeKey } }, select: { id: true } });
-  if (earlier) return { date: local.date, sent: false, reason: "already_sent", eventId: earlier.id, taskCount: 0 };
+  const earlier = await db.webhookEvent.findUnique({ where: { workspaceId_dedupeKey: { workspaceId, dedupeKey } }, select: { id: true, body: true } });
+  if (earlier) {
+    // The day's notification goes with its event: recorded again from the stored event (once: its key is the
+    // event's), in case the process stopped, or the write failed, between the two.
+    const { data } = JSON.parse(earlier.body) as { data: { tasks: Parameters<typeof notifyTasksDue>[0]["tasks"] } };
+    await notifyTasksDue({ workspaceId, date: local.date, tasks: data.tasks, eventId: earlier.id });
+    return { date: local.date, sent: false, reason: "already_sent", eventId: earlier.id, taskCount: 0 };
+  }
 
   const tomorrow = addDays(local.date, 1);
   const yesterday = addDays(local.date, -1);

@@ -83,6 +83,22 @@ describe("task.due", () => {
     expect(events[1].data.tasks.map((t: any) => [t.title, t.kind])).toEqual([["Due Nov 2", "due_soon"]]);
   });
 
+  it("a day's notification lost after its event (a crash between the two) is recorded by the next run, once", async () => {
+    const utc = await workspaceWithOwnerIn("UTC");
+    await utc.add("Due tomorrow", "2026-11-11");
+    const notifications = () => db.notification.findMany({ where: { workspaceId: utc.workspaceId, kind: "task_due" } });
+    await digest.sendDueDigests(new Date("2026-11-10T08:00:00Z"));
+    const [event] = await dueEvents(utc.workspaceId);
+    expect((await notifications()).map((n) => n.dedupeKey)).toEqual([`task_due:${event.id}`]);
+    await db.notification.deleteMany({ where: { workspaceId: utc.workspaceId, kind: "task_due" } });
+
+    await digest.sendDueDigests(new Date("2026-11-10T08:15:00Z"));
+    await digest.sendDueDigests(new Date("2026-11-10T08:30:00Z"));
+    expect(await dueEvents(utc.workspaceId)).toHaveLength(1);
+    const again = await notifications();
+    expect(again.map((n) => [n.dedupeKey, n.title])).toEqual([[`task_due:${event.id}`, "Tasks due: 1 on 2026-11-10"]]);
+  });
+
   it("reads a zone east of UTC (the morning starts the evening before in UTC), and sends nothing for an empty list or after noon", async () => {
     const tokyo = await workspaceWithOwnerIn("Asia/Tokyo");
     await tokyo.add("Due Dec 2", "2026-12-02");
