@@ -143,16 +143,17 @@ describe("pulling lead-ad submissions", () => {
     const seeded = 1_600;
     await seedLeads(t.workspaceId, seeded, { form: form.externalId, dataDir: storage.dataDir });
 
-    let finished = false;
-    const poll = pullLeads(t.workspaceId, { dataDir: storage.dataDir })
-      .catch(() => null)
-      .finally(() => (finished = true));
+    let finished: string | null = null; // how the poll ended, when it did
+    const poll = pullLeads(t.workspaceId, { dataDir: storage.dataDir }).then(
+      (answer) => void (finished = `answered ${JSON.stringify(answer).slice(0, 500)}`),
+      (err: Error) => void (finished = `failed: ${err.message}`),
+    );
     // Read through list_leads (no platform call, so the poll keeps the sandbox's whole call budget).
     await waitFor(
       "the poll to be part-way",
       async () => {
         const { leads } = await result(t.key, "list_leads", { formId: form.id, limit: 10 }, first.url);
-        if (finished) throw new Error("the poll finished before the kill");
+        if (finished) throw new Error(`the poll finished before the kill (${finished})`);
         return leads.length > 0 || undefined;
       },
       60_000,
