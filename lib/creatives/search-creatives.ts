@@ -1,5 +1,6 @@
 import { REVIEW_STATUSES } from "@/lib/review/schemas";
 import { z } from "zod";
+import { isoDateTime } from "@/lib/iso-time";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors";
@@ -20,8 +21,8 @@ export const CreativeFilterFields = {
     .enum(CREATIVE_ASPECTS)
     .optional()
     .describe("Only square (width = height), portrait (taller) or landscape (wider) creatives; ones whose size is not known yet are left out"),
-  createdAfter: z.iso.datetime().optional().describe("Only creatives added at or after this time (ISO 8601)"),
-  createdBefore: z.iso.datetime().optional().describe("Only creatives added before this time (ISO 8601)"),
+  createdAfter: isoDateTime().optional().describe("Only creatives added at or after this time (ISO 8601)"),
+  createdBefore: isoDateTime().optional().describe("Only creatives added before this time (ISO 8601)"),
   uploaderId: z.string().min(1).max(100).optional().describe("Only creatives uploaded by this user id"),
   folderId: z.string().min(1).max(100).nullable().optional().describe("Only this folder and its subfolders; null: only the library root"),
   status: z.enum(["importing", "ready", "failed"]).optional().describe("Only creatives in this status"),

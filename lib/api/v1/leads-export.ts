@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { isoDateTime } from "@/lib/iso-time";
 import { defineOperation } from "@/lib/http/operation";
 import { exportLeadsCsv } from "@/lib/leads/export-csv";
 
-const isoTime = z.iso.datetime({ offset: true });
+const isoTime = isoDateTime({ offset: true });
 
 /** A REST-only operation (not a tool): its answer is a streamed file, not a JSON result. */
 export const exportLeadsOperation = defineOperation({

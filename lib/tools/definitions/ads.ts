@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDate, isoDateTime } from "@/lib/iso-time";
 import { getAdAccountInfo, listAdAccounts, listAudiences } from "@/lib/ads/accounts";
 import {
   AdAccountSchema,
@@ -33,8 +34,8 @@ import { defineTool } from "../types";
 import { idArg, pageArgs } from "./shared";
 
 const page = pageArgs({ defaultLimit: 50, maxLimit: 200 });
-const isoTime = z.iso.datetime({ offset: true }).describe("ISO 8601 time");
-const day = z.iso.date().describe("YYYY-MM-DD, a day of the ad account's time zone");
+const isoTime = isoDateTime({ offset: true }).describe("ISO 8601 time");
+const day = isoDate().describe("YYYY-MM-DD, a day of the ad account's time zone");
 const adIds = z.array(idArg("Ad")).min(1).max(100).describe("1 to 100 ad ids");
 const copyText = {
   headline: z.string().max(500).nullable().optional().describe("platform_a: up to 255 characters; platform_b: up to 40"),

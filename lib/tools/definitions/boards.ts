@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTime } from "@/lib/iso-time";
 import { annotateBoardCard } from "@/lib/boards/annotate";
 import { arrangeBoard } from "@/lib/boards/arrange";
 import {
@@ -256,7 +257,7 @@ export const boardTools = [
       boardId,
       name: z.string().trim().min(1).max(200).optional().describe("Shown to guests (default: Board: <board name>)"),
       password: z.string().min(LINK_PASSWORD_MIN).max(200).optional().describe(`Guests must give it (at least ${LINK_PASSWORD_MIN} characters)`),
-      expiresAt: z.iso.datetime({ offset: true }).optional().describe("When the link stops working (ISO 8601)"),
+      expiresAt: isoDateTime({ offset: true }).optional().describe("When the link stops working (ISO 8601)"),
       permissions: LinkPermissionsSchema.partial().strict().optional().describe("Defaults: comment true, decide false, download false"),
     }),
     output: z.object({

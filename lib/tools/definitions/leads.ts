@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTime } from "@/lib/iso-time";
 import { listLeadForms } from "@/lib/leads/forms";
 import { LeadFormSchema, LeadSchema } from "@/lib/leads/lead-schema";
 import { getLead, listLeads } from "@/lib/leads/leads";
@@ -6,7 +7,7 @@ import { pullWorkspaceLeads } from "@/lib/leads/pull";
 import { defineTool } from "../types";
 import { idArg, pageArgs } from "./shared";
 
-const isoTime = z.iso.datetime({ offset: true }).describe("ISO 8601 time");
+const isoTime = isoDateTime({ offset: true }).describe("ISO 8601 time");
 
 export const leadTools = [
   defineTool({

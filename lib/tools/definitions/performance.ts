@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDate } from "@/lib/iso-time";
 import { CREATIVE_TESTS_LIMIT } from "@/lib/performance/limits";
 import { createCreativeTest, getCreativeTest, listCreativeTests, stopCreativeTest, TEST_METRICS } from "@/lib/performance/creative-tests";
 import { getPerformanceGoal, setPerformanceGoal } from "@/lib/performance/goal";
@@ -10,7 +11,7 @@ import { idArg, pageArgs } from "./shared";
 
 const read = { category: "performance", capability: "ads.read", readOnly: true, destructive: false } as const;
 const write = { category: "performance", capability: "ads.write", readOnly: false, destructive: false } as const;
-const day = z.iso.date().describe("YYYY-MM-DD, a day of the ad account's time zone");
+const day = isoDate().describe("YYYY-MM-DD, a day of the ad account's time zone");
 const rate = z.number().nullable();
 const Label = z.enum(PERFORMANCE_LABELS);
 const Goal = z.enum(PERFORMANCE_GOALS).describe("cpa: cost per conversion, lower is better; roas: conversion value per spend, higher is better");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTime } from "@/lib/iso-time";
 import { addComment, deleteComment, editComment, listComments, replyToComment, setThreadResolved } from "@/lib/review/comments";
 import { createReviewLink, LINK_CREATIVES_MAX, LINK_PASSWORD_MIN, getReviewLinkUrl, listReviewLinks, revokeReviewLink } from "@/lib/review/links";
 import {
@@ -216,7 +217,7 @@ export const reviewTools = [
       creativeIds: z.array(creativeId).min(1).max(LINK_CREATIVES_MAX).optional(),
       folderId: idArg("Folder").optional(),
       password: z.string().min(LINK_PASSWORD_MIN).max(200).optional().describe(`Guests must give it (at least ${LINK_PASSWORD_MIN} characters)`),
-      expiresAt: z.iso.datetime({ offset: true }).optional().describe("When the link stops working (ISO 8601)"),
+      expiresAt: isoDateTime({ offset: true }).optional().describe("When the link stops working (ISO 8601)"),
       permissions: LinkPermissionsSchema.partial().strict().optional().describe("Defaults: comment true, decide false, download false, internalComments false"),
     }),
     output: z.object({ link: ReviewLinkSchema, token: z.string(), url: z.string().describe("The guest page") }),

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { isoDate } from "@/lib/iso-time";
 import { addTaskComment, listTaskComments } from "@/lib/tasks/task-comments";
 import { TASK_LIMITS, TASK_LINK_KINDS, TASK_STATUSES, TaskCommentSchema, TaskListSchema, TaskSchema } from "@/lib/tasks/task-schema";
 import { createTask, createTaskList, deleteTask, deleteTaskList, getTask, listTaskLists, listTasks, renameTaskList, updateTask } from "@/lib/tasks/tasks";
 import { defineTool } from "../types";
 import { idArg, pageArgs } from "./shared";
 
-const date = z.iso.date().describe("A calendar date, YYYY-MM-DD");
+const date = isoDate().describe("A calendar date, YYYY-MM-DD");
 const listName = z.string().trim().min(1).max(TASK_LIMITS.listName).describe("List name");
 const title = z.string().trim().min(1).max(TASK_LIMITS.title).describe("Task title");
 const description = z.string().max(TASK_LIMITS.description).nullable().describe("Longer description; null clears it");
