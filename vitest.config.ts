@@ -35,6 +35,7 @@ export const IN_PROCESS = [
   "tests/notifications/purge.test.ts",
   "tests/moderation/pull-cursor.test.ts",
   "tests/leads/poll-queue.test.ts",
+  "tests/moderation/rule-cap.test.ts",
   "tests/oauth/purge.test.ts",
   "tests/performance/job.test.ts",
   "tests/performance/rollup-health.test.ts",

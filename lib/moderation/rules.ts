@@ -39,13 +39,18 @@ export async function createModerationRule(principal: Principal, input: { keywor
   const normalized = foldText(keyword);
   if (!/[\p{L}\p{N}]/u.test(normalized)) throw new AppError("invalid_input", "Invalid input: keyword: needs at least one letter or digit");
   const db = getDb();
-  if ((await db.moderationRule.count({ where: { workspaceId: principal.workspaceId } })) >= MODERATION_LIMITS.rulesPerWorkspace) {
-    throw conflict(`A workspace holds at most ${MODERATION_LIMITS.rulesPerWorkspace} keyword rules; delete some first`);
-  }
   const id = newId("modrule");
-  const { count } = await db.moderationRule.createMany({
-    data: [{ id, workspaceId: principal.workspaceId, keyword, normalized, createdById: principal.userId }],
-    skipDuplicates: true,
+  const count = await db.$transaction(async (tx) => {
+    // Additions to one workspace take turns, so rules added at the same moment cannot pass the cap together.
+    await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${principal.workspaceId} FOR UPDATE`;
+    if ((await tx.moderationRule.count({ where: { workspaceId: principal.workspaceId } })) >= MODERATION_LIMITS.rulesPerWorkspace) {
+      throw new AppError("limit_exceeded", `A workspace holds at most ${MODERATION_LIMITS.rulesPerWorkspace} keyword rules; delete some first`);
+    }
+    const created = await tx.moderationRule.createMany({
+      data: [{ id, workspaceId: principal.workspaceId, keyword, normalized, createdById: principal.userId }],
+      skipDuplicates: true,
+    });
+    return created.count;
   });
   if (!count) throw conflict(`A rule for "${keyword}" already exists (keywords are compared without case and accents)`);
   return { rule: toRule(await db.moderationRule.findUniqueOrThrow({ where: { id } })) };
