@@ -114,14 +114,16 @@ export async function addVersion(
   const versionId = newId("ver");
   const key = creativeDerivedKey(principal.workspaceId, creative.id, `versions-${versionId}`);
   const stored = await storeVersionBytes(principal, key, input);
+  let number: number;
   try {
-    const number = await recordVersion(creative, { id: versionId, storageKey: key, ...stored }, principal.userName);
-    const { versions } = await listVersions(principal, { creativeId: creative.id });
-    return { version: versions.find((v) => v.number === number)!, currentVersion: number };
+    number = await recordVersion(creative, { id: versionId, storageKey: key, ...stored }, principal.userName);
   } catch (err) {
     await discardStoredFiles([key], "version that was not recorded");
     throw err;
   }
+  // Recorded: the file is the creative's now, whatever the answer's read below meets.
+  const { versions } = await listVersions(principal, { creativeId: creative.id });
+  return { version: versions.find((v) => v.number === number)!, currentVersion: number };
 }
 
 interface StoredVersion {
