@@ -109,6 +109,7 @@ export const DATABASE_DEPENDENT = [
   "tests/boards/concurrency.test.ts", // writes to one board at once: the board's row lock orders them
   "tests/team/members.test.ts", // two owners removing each other at once: the workspace's row lock orders them
   "tests/review/concurrent-decisions.test.ts", // the same decision at once: the creative's row lock orders them
+  "tests/tasks/concurrent-updates.test.ts", // the same assignee added at once: the task's row lock orders the updates
 ];
 
 const root = import.meta.dirname;

@@ -230,11 +230,13 @@ export async function updateTask(principal: Principal, input: UpdateTaskInput): 
   const list = await requireList(principal, input.listId ?? current.listId);
   const assigneeIds = input.assigneeIds ? await requireMembers(principal, input.assigneeIds) : null;
   const links = input.links ? await requireLinks(principal, input.links) : null;
-  const before = new Set(current.assignees.map((a) => a.userId));
-  const added = assigneeIds ? assigneeIds.filter((id) => !before.has(id)) : [];
-
-  const people = await loadPeople([...before, ...(assigneeIds ?? [])]);
+  const people = await loadPeople([...current.assignees.map((a) => a.userId), ...(assigneeIds ?? [])]);
   const { task, afterCommit } = await getDb().$transaction(async (tx) => {
+    // Updates of one task take turns, and who is newly assigned is read after the lock: two updates adding the
+    // same person at once assign (and announce) them once, where both used to insert and the second failed.
+    await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${current.id} FOR UPDATE`;
+    const before = new Set((await tx.taskAssignee.findMany({ where: { taskId: current.id }, select: { userId: true } })).map((a) => a.userId));
+    const added = assigneeIds ? assigneeIds.filter((id) => !before.has(id)) : [];
     if (assigneeIds) {
       await tx.taskAssignee.deleteMany({ where: { taskId: current.id, userId: { notIn: assigneeIds } } });
       if (added.length) await tx.taskAssignee.createMany({ data: added.map((userId) => ({ taskId: current.id, userId, assignedById: principal.userId })) });
