@@ -106,6 +106,9 @@ export async function deleteFlow(principal: Principal, input: { id: string }): P
   return { ok: true };
 }
 
+/** What a flow POSTs at most: its template is capped at 16 KB, but a template copying the trigger's data many times is not. */
+export const FLOW_BODY_MAX_BYTES = 256 * 1024;
+
 export type FlowRunResult = { flowId: string; status: "sent" | "skipped" | "failed" | "gone"; responseStatus: number | null; error: string | null };
 
 /**
@@ -126,6 +129,13 @@ export async function runFlow(flowId: string, trigger: FlowTrigger): Promise<Flo
   }
   const data = renderPayload(flow.payload, trigger) as Record<string, unknown>;
   const body = JSON.stringify(data);
+  const bytes = Buffer.byteLength(body);
+  if (bytes > FLOW_BODY_MAX_BYTES) {
+    // Not retried: the same trigger fills the template the same way.
+    const error = `The filled-in payload is ${Math.ceil(bytes / 1024)} KB, over the ${FLOW_BODY_MAX_BYTES / 1024} KB a flow sends: copy less of the trigger's data into it`;
+    await db.automationFlowRun.update({ where: { id: run.id }, data: { status: "failed", responseStatus: null, error, finishedAt: new Date() } });
+    return { flowId, status: "failed", responseStatus: null, error };
+  }
   // The run id is the delivery's event id (webhook-id): the same across retries, so receivers can deduplicate.
   const sent = await sendSignedRequest(
     { url: flow.url, secret: flow.secret, body, eventId: run.id, eventType: "automation.flow", deliveryId: newId("fdl") },

@@ -109,6 +109,23 @@ describe("automation flows", () => {
     }
   }, 120_000);
 
+  it("a payload that fills in to more than 256 KB is not sent: the run fails with the reason, once", async () => {
+    const { tenant: t } = await tenantWithEndpoint(receiver);
+    const path = `/huge/${t.workspaceId}`;
+    // Within the template's 16 KB, but each "{{data}}" copies the whole lead.
+    await toolResult(t.key, "create_automation_flow", {
+      name: "Copies everything",
+      trigger: { event: "lead.received" },
+      action: { url: receiver.url.replace(/\/hooks$/, path), payload: { copies: Array.from({ length: 1400 }, () => "{{data}}") } },
+    });
+    await seedLeads(t.workspaceId, 1);
+    expect((await pullLeads(t.workspaceId)).stored).toBe(1);
+    const lastRun = await until(async () => (await toolResult(t.key, "list_automation_flows", {})).flows[0].lastRun, "the flow's run");
+    expect(lastRun).toMatchObject({ status: "failed", responseStatus: null, error: expect.stringMatching(/over the 256 KB a flow sends/) });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(0);
+  }, 120_000);
+
   it("a scheduled flow fires at its next occurrence, once", async () => {
     const { tenant: t, received } = await tenantWithEndpoint(receiver, ["automation.event"]);
     const flowPath = `/schedule/${t.workspaceId}`;
