@@ -1,6 +1,7 @@
 import { revalidatePath } from "next/cache";
+import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { asAppError } from "@/lib/errors";
+import { AppError, asAppError, describeZodError } from "@/lib/errors";
 import { requirePrincipal } from "./current";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code: string };
@@ -21,4 +22,14 @@ export async function runAsPrincipal<T>(fn: (principal: Principal) => Promise<T>
     if (known) return { ok: false, error: known.message, code: known.code };
     throw error;
   }
+}
+
+/**
+ * A server action's arguments as `schema` reads them. An action is an endpoint anyone signed in can post to,
+ * with any JSON: call this inside `runAsPrincipal`, so wrong types answer the form's message, not a 500.
+ */
+export function actionInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new AppError("invalid_request", `Invalid input: ${describeZodError(parsed.error)}`);
+  return parsed.data;
 }

@@ -1,8 +1,9 @@
+import { z } from "zod";
 import { authorize } from "@/lib/auth/authorize";
 import type { Principal } from "@/lib/auth/principal";
 import { toCreative, type Creative } from "@/lib/creatives/creative-schema";
 import { findDuplicates, type DuplicateOf } from "@/lib/creatives/duplicates";
-import { creativeWhere, searchCreativeRows, type CreativeFilters } from "@/lib/creatives/search-creatives";
+import { CreativeFilterFields, creativeWhere, searchCreativeRows, type CreativeFilters } from "@/lib/creatives/search-creatives";
 import { getDb } from "@/lib/db/client";
 import { visibleFolderIds } from "@/lib/folders/access";
 
@@ -13,6 +14,9 @@ import { visibleFolderIds } from "@/lib/folders/access";
  */
 
 export type { CreativeFilters };
+
+/** What a page of the library grid is asked with: the list's filters and sort, and where the page starts. */
+export const LibraryPageInput = z.strictObject({ ...CreativeFilterFields, cursor: z.string().max(1000).optional() });
 
 /** A creative as the library grid shows it: the resource plus its folder, size and what it duplicates. */
 export type LibraryItem = Creative & { folderId: string | null; sizeBytes: number; duplicateOf: DuplicateOf | null };

@@ -206,6 +206,25 @@ describe("dashboard server actions answer the tool's refusal", () => {
     expect(await folders.createFolderAction({ name: "On a plan", parentId: null })).toMatchObject({ ok: true });
   });
 
+  it("actions that are not tools refuse arguments of the wrong type with the form's message, not a server error", async () => {
+    session.principal = owner;
+    const keys = await import("@/app/dashboard/settings/api-keys/actions");
+    const profile = await import("@/app/dashboard/settings/profile/actions");
+    const uploads = await import("@/app/dashboard/uploads/actions");
+    const answers = [
+      await keys.createKeyAction({ name: 5, scopes: 5 } as never),
+      await keys.revokeKeyAction({ id: "key_1" } as never),
+      await profile.changePasswordAction({ current: "x", next: 123_456_789_012 } as never),
+      await profile.updateProfileAction({ name: ["Ann"], timeZone: "UTC" } as never),
+      await profile.createWorkspaceAction(null as never),
+      await library.loadLibraryPageAction({ createdAfter: 5 } as never, null),
+      await library.loadLibraryPageAction({ bogus: true } as never, null),
+      await uploads.uploadProgressAction("upl_1" as never),
+    ];
+    for (const answer of answers) expect(answer).toMatchObject({ ok: false, code: "invalid_request", error: expect.stringMatching(/^Invalid input: /) });
+    expect(await library.loadLibraryPageAction({ search: "spring" }, null)).toMatchObject({ ok: true });
+  });
+
   it("a valid share from the dashboard creates the link the tool creates", async () => {
     session.principal = owner;
     const shared = await links.shareFolderAction({ ...share, folderId, password: "long enough" });

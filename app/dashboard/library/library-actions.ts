@@ -1,11 +1,11 @@
 "use server";
-import { runAsPrincipal } from "@/lib/dashboard/action-result";
+import { actionInput, runAsPrincipal } from "@/lib/dashboard/action-result";
 import { runTool } from "@/lib/dashboard/tool-action";
-import { type CreativeFilters, loadLibraryPage } from "@/lib/read-models/library";
+import { type CreativeFilters, LibraryPageInput, loadLibraryPage } from "@/lib/read-models/library";
 
 /** One page of the library grid (search, filters and sort run in the database). */
 export async function loadLibraryPageAction(filters: CreativeFilters, cursor: string | null) {
-  return runAsPrincipal((p) => loadLibraryPage(p, { ...filters, cursor: cursor ?? undefined }));
+  return runAsPrincipal(async (p) => loadLibraryPage(p, actionInput(LibraryPageInput, { ...filters, cursor: cursor ?? undefined })));
 }
 
 export async function moveCreativesAction(ids: string[], folderId: string | null) {

@@ -1,7 +1,10 @@
 "use server";
-import { runAsPrincipal } from "@/lib/dashboard/action-result";
+import { z } from "zod";
+import { actionInput, runAsPrincipal } from "@/lib/dashboard/action-result";
 import { uploadProgress } from "@/lib/read-models/uploads";
 
+const UploadIds = z.array(z.string().max(100)).max(200);
+
 export async function uploadProgressAction(ids: string[]) {
-  return runAsPrincipal((p) => uploadProgress(p, ids));
+  return runAsPrincipal(async (p) => uploadProgress(p, actionInput(UploadIds, ids)));
 }
