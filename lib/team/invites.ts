@@ -129,8 +129,7 @@ export interface InviteDetails {
   email: string;
   role: Role;
   invitedBy: string;
-  /** Whether an account with the invited email can already sign in (else the invitee sets a password). */
-  /** An account with the invite's email exists: the person signs in to accept. */
+  /** An account with the invite's email exists: the person signs in to accept (else the link makes the account). */
   accountExists: boolean;
   /** That account has a password (otherwise it signs in with Google or GitHub, or sets one through "Forgot password"). */
   hasPassword: boolean;
