@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { authorize } from "@/lib/auth/authorize";
+import { roleAllows } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
@@ -127,14 +128,26 @@ export async function runFlow(flowId: string, trigger: FlowTrigger): Promise<Flo
     await db.automationFlowRun.update({ where: { id: run.id }, data: { status: "skipped", finishedAt: new Date() } });
     return { flowId, status: "skipped", responseStatus: null, error: null };
   }
+  // Failures a retry cannot mend: the run fails with the reason, and the job is not asked to try again.
+  const refuse = async (error: string): Promise<FlowRunResult> => {
+    await db.automationFlowRun.update({ where: { id: run.id }, data: { status: "failed", responseStatus: null, error, finishedAt: new Date() } });
+    return { flowId, status: "failed", responseStatus: null, error };
+  };
+  // A flow sends as its author, as a rule acts as its author: once they may no longer manage webhooks here, it stops.
+  const author = await db.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: flow.workspaceId, userId: flow.createdById } },
+    select: { role: true },
+  });
+  if (!author || !roleAllows(author.role, "webhooks.manage")) {
+    return refuse("The flow's author is no longer an owner or admin of this workspace: an owner or admin must create it again");
+  }
   const data = renderPayload(flow.payload, trigger) as Record<string, unknown>;
   const body = JSON.stringify(data);
   const bytes = Buffer.byteLength(body);
   if (bytes > FLOW_BODY_MAX_BYTES) {
-    // Not retried: the same trigger fills the template the same way.
-    const error = `The filled-in payload is ${Math.ceil(bytes / 1024)} KB, over the ${FLOW_BODY_MAX_BYTES / 1024} KB a flow sends: copy less of the trigger's data into it`;
-    await db.automationFlowRun.update({ where: { id: run.id }, data: { status: "failed", responseStatus: null, error, finishedAt: new Date() } });
-    return { flowId, status: "failed", responseStatus: null, error };
+    return refuse(
+      `The filled-in payload is ${Math.ceil(bytes / 1024)} KB, over the ${FLOW_BODY_MAX_BYTES / 1024} KB a flow sends: copy less of the trigger's data into it`,
+    );
   }
   // The run id is the delivery's event id (webhook-id): the same across retries, so receivers can deduplicate.
   const sent = await sendSignedRequest(

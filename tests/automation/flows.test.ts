@@ -126,6 +126,24 @@ describe("automation flows", () => {
     expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(0);
   }, 120_000);
 
+  it("a flow stops sending once its author is no longer an owner or admin of the workspace", async () => {
+    const { tenant: t } = await tenantWithEndpoint(receiver);
+    const path = `/former/${t.workspaceId}`;
+    const author = await createMemberKey(t, { role: "admin" });
+    await toolResult(author.key, "create_automation_flow", {
+      name: "An admin's CRM feed",
+      trigger: { event: "lead.received" },
+      action: { url: receiver.url.replace(/\/hooks$/, path), payload: { lead: "{{data.lead.leadId}}" } },
+    });
+    await toolResult(t.key, "update_member", { userId: author.userId, role: "editor", folderIds: [] });
+    await seedLeads(t.workspaceId, 1);
+    expect((await pullLeads(t.workspaceId)).stored).toBe(1);
+    const lastRun = await until(async () => (await toolResult(t.key, "list_automation_flows", {})).flows[0].lastRun, "the flow's run");
+    expect(lastRun).toMatchObject({ status: "failed", error: expect.stringMatching(/author is no longer an owner or admin/) });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(0);
+  }, 120_000);
+
   it("a scheduled flow fires at its next occurrence, once", async () => {
     const { tenant: t, received } = await tenantWithEndpoint(receiver, ["automation.event"]);
     const flowPath = `/schedule/${t.workspaceId}`;
