@@ -110,6 +110,7 @@ export const DATABASE_DEPENDENT = [
   "tests/team/members.test.ts", // two owners removing each other at once: the workspace's row lock orders them
   "tests/review/concurrent-decisions.test.ts", // the same decision at once: the creative's row lock orders them
   "tests/tasks/concurrent-updates.test.ts", // the same assignee added at once: the task's row lock orders the updates
+  "tests/notifications/preferences.test.ts", // two changes at once: one upsert statement each
 ];
 
 const root = import.meta.dirname;

@@ -1,5 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
-import { getDb } from "@/lib/db/client";
+import { getDb, queryRows } from "@/lib/db/client";
+import { sqlTime } from "@/lib/db/sql-time";
 import { AppError } from "@/lib/errors";
 import { mailTransport } from "@/lib/mail/send-mail";
 import { NOTIFICATION_KIND_INFO, NOTIFICATION_KINDS, type NotificationKind, type NotificationPreferences } from "./schemas";
@@ -27,15 +28,19 @@ export async function setMyNotificationPreferences(
 ): Promise<NotificationPreferences> {
   const changes = Object.entries(input.email) as [NotificationKind, boolean | undefined][];
   if (!changes.length) throw new AppError("invalid_request", "email: name at least one kind to switch on or off");
-  const db = getDb();
-  const key = { workspaceId: principal.workspaceId, userId: principal.userId };
-  const current = new Set((await db.notificationPreference.findUnique({ where: { workspaceId_userId: key } }))?.emailDisabledKinds ?? []);
-  for (const [kind, on] of changes) {
-    if (on === undefined) continue;
-    if (on) current.delete(kind);
-    else current.add(kind);
-  }
-  const emailDisabledKinds = NOTIFICATION_KINDS.filter((k) => current.has(k));
-  await db.notificationPreference.upsert({ where: { workspaceId_userId: key }, create: { ...key, emailDisabledKinds }, update: { emailDisabledKinds } });
+  const off = changes.filter(([, on]) => on === false).map(([kind]) => kind);
+  const on = changes.filter(([, on]) => on === true).map(([kind]) => kind);
+  // One statement, so two changes at once both hold (read, change, write lost the first of them).
+  await queryRows(
+    `INSERT INTO notification_preferences ("workspaceId", "userId", "emailDisabledKinds", "updatedAt")
+     VALUES ($1, $2, $3::text[], $5::timestamp)
+     ON CONFLICT ("workspaceId", "userId") DO UPDATE SET
+       "emailDisabledKinds" = ARRAY(
+         SELECT DISTINCT kind FROM unnest(notification_preferences."emailDisabledKinds" || $3::text[]) AS kind
+          WHERE NOT (kind = ANY($4::text[])) ORDER BY kind),
+       "updatedAt" = $5::timestamp
+     RETURNING "userId"`,
+    [principal.workspaceId, principal.userId, off, on, sqlTime(new Date())],
+  );
   return getMyNotificationPreferences(principal);
 }
