@@ -42,6 +42,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     env: {
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       PLATFORM_RETRY_DELAYS_MS: "200,400,800,1600",
+      // The journeys pull leads with "Check for new leads"; the every-minute poll of every workspace the journeys
+      // make would only spend the cores they share (tests/leads/pull.test.ts covers the scheduled poll).
+      LEADS_POLL: "0",
       AI_PROVIDER: "openai-compatible",
       AI_MODEL: "fake-assistant",
       AI_BASE_URL: ai.baseUrl,
