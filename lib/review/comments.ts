@@ -84,6 +84,11 @@ export async function writeComment(creative: CommentTarget, actor: ReviewActor, 
     throw new AppError("invalid_request", `timeSeconds: ${input.timeSeconds} is past the end of the video (${(creative.durationMs / 1000).toFixed(2)} s)`);
   }
   const { row, afterCommit } = await db.$transaction(async (tx) => {
+    // A reply and the deletion of its thread take turns (deleteComment locks the same row): the reply lands
+    // in a thread that still exists, or is refused, never left behind without one.
+    if (threadId && !(await tx.$queryRaw<{ id: string }[]>`SELECT id FROM review_comments WHERE id = ${threadId} FOR UPDATE`).length) {
+      throw notFound("Comment");
+    }
     const row = await tx.reviewComment.create({
       data: {
         id: newId("cmt"),
@@ -169,7 +174,11 @@ export async function editComment(principal: Principal, input: { commentId: stri
 export async function deleteComment(principal: Principal, input: { commentId: string }): Promise<{ deleted: number }> {
   const row = await visibleComment(principal, input.commentId);
   assertAuthor(principal, row);
-  const { count } = await getDb().reviewComment.deleteMany({ where: { creativeId: row.creativeId, OR: [{ id: row.id }, { parentId: row.id }] } });
+  // Locked first, so a reply being written meanwhile commits before the delete reads the thread's replies.
+  const count = await getDb().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM review_comments WHERE id = ${row.id} FOR UPDATE`;
+    return (await tx.reviewComment.deleteMany({ where: { creativeId: row.creativeId, OR: [{ id: row.id }, { parentId: row.id }] } })).count;
+  });
   return { deleted: count };
 }
 
