@@ -1,4 +1,4 @@
-import type { ZodError } from "zod";
+import type { z, ZodError } from "zod";
 
 /**
  * Errors are values with codes. One table maps every code to its HTTP status;
@@ -81,4 +81,11 @@ export function describeZodError(error: ZodError): string {
     .slice(0, 5)
     .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
     .join("; ");
+}
+
+/** `value` as `schema` reads it, or 400 `invalid_request` "Invalid <where>: …" naming what is wrong. */
+export function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new AppError("invalid_request", `Invalid ${where}: ${describeZodError(result.error)}`);
+  return result.data;
 }

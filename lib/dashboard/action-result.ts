@@ -1,7 +1,7 @@
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { AppError, asAppError, describeZodError } from "@/lib/errors";
+import { asAppError, parseOrRefuse } from "@/lib/errors";
 import { requirePrincipal } from "./current";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code: string };
@@ -29,7 +29,5 @@ export async function runAsPrincipal<T>(fn: (principal: Principal) => Promise<T>
  * with any JSON: call this inside `runAsPrincipal`, so wrong types answer the form's message, not a 500.
  */
 export function actionInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new AppError("invalid_request", `Invalid input: ${describeZodError(parsed.error)}`);
-  return parsed.data;
+  return parseOrRefuse(schema, input, "input");
 }

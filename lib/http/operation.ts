@@ -2,12 +2,12 @@ import type { z } from "zod";
 import { authorize } from "@/lib/auth/authorize";
 import type { CapabilityId } from "@/lib/auth/capabilities";
 import type { Principal } from "@/lib/auth/principal";
-import { AppError, type ErrorCode } from "@/lib/errors";
+import type { ErrorCode } from "@/lib/errors";
 import { fingerprint, runIdempotently, validateIdempotencyKey } from "@/lib/idempotency";
 import type { HttpMethod, OtherAnswers } from "@/lib/tools/types";
 import { runPipeline, stillAuthorized } from "./pipeline";
 import { parseJsonText, readBodyText } from "./request-body";
-import { describeZodError } from "@/lib/errors";
+import { parseOrRefuse } from "@/lib/errors";
 import { json, toErrorResponse } from "./responses";
 import { urlOf } from "./request-url";
 import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
@@ -79,10 +79,7 @@ type RouteSegment = { params: Promise<Record<string, string | string[]>> };
 export type RouteHandler = (request: Request, segment: RouteSegment) => Promise<Response>;
 
 function parseWith<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
-  if (!schema) return undefined as T;
-  const result = schema.safeParse(value);
-  if (!result.success) throw new AppError("invalid_request", `Invalid ${where}: ${describeZodError(result.error)}`);
-  return result.data;
+  return schema ? parseOrRefuse(schema, value, where) : (undefined as T);
 }
 
 /**

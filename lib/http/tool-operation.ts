@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, describeZodError } from "@/lib/errors";
+import { parseOrRefuse } from "@/lib/errors";
 import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
 import { callTool } from "@/lib/tools/call";
 import type { ToolDefinition } from "@/lib/tools/types";
@@ -22,10 +22,7 @@ function isNumeric(field: z.ZodType): boolean {
 }
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): Record<string, unknown> {
-  if (!schema) return {};
-  const result = schema.safeParse(value);
-  if (!result.success) throw new AppError("invalid_request", `Invalid ${where}: ${describeZodError(result.error)}`);
-  return (result.data ?? {}) as Record<string, unknown>;
+  return schema ? ((parseOrRefuse(schema, value, where) ?? {}) as Record<string, unknown>) : {};
 }
 
 /** All-optional objects may be sent as no body at all. */
