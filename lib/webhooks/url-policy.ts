@@ -97,10 +97,13 @@ export function guardedLookup(policy: UrlPolicy): LookupFunction {
         checkAddresses(host, addresses, policy, Boolean(literal));
         const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
         if (!wanted.length) throw new WebhookUrlError(`The host ${host} has no IPv${options.family} address`);
-        if (options.all) answer(null, wanted);
-        else answer(null, wanted[0]!.address, wanted[0]!.family);
+        return wanted;
       })
-      .catch((err: Error) => answer(Object.assign(err, { code: ADDRESS_NOT_ALLOWED })));
+      // Two handlers, not a catch: the callback is called once, even should it throw.
+      .then(
+        (wanted) => (options.all ? answer(null, wanted) : answer(null, wanted[0]!.address, wanted[0]!.family)),
+        (err: Error) => answer(Object.assign(err, { code: ADDRESS_NOT_ALLOWED })),
+      );
   };
 }
 
