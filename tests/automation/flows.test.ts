@@ -21,6 +21,14 @@ function verifySigned(req: ReceivedRequest, secret: string): void {
   expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(120);
 }
 
+/** The flow's run once it has ended: a run is listed as pending while its payload is filled in and sent. */
+async function finishedRun(key: string) {
+  return until(async () => {
+    const run = (await toolResult(key, "list_automation_flows", {})).flows[0].lastRun;
+    return run && run.status !== "pending" && run;
+  }, "the flow's run to end");
+}
+
 describe("automation flows", () => {
   it("an event-triggered flow POSTs its signed, templated object when the condition holds, and emits automation.event", async () => {
     const { tenant: t, received } = await tenantWithEndpoint(receiver);
@@ -102,8 +110,13 @@ describe("automation flows", () => {
       // A job's first retry comes 10 s after its failure: the working flow's POST comes well before.
       await until(async () => receiver.requests.some((r) => r.path === working), "the working flow's POST", 8_000);
       expect(receiver.requests.filter((r) => r.path === failing).length).toBeGreaterThanOrEqual(1);
-      const flows = (await toolResult(t.key, "list_automation_flows", {})).flows;
-      expect(Object.fromEntries(flows.map((f: any) => [f.name, f.lastRun?.status]))).toEqual({ "Broken CRM": "failed", "Working CRM": "sent" });
+      // The working run is marked sent after its response is read, so it may still be pending for a moment.
+      const statuses = await until(async () => {
+        const flows = (await toolResult(t.key, "list_automation_flows", {})).flows;
+        const byName = Object.fromEntries(flows.map((f: any) => [f.name, f.lastRun?.status]));
+        return byName["Working CRM"] !== "pending" && byName;
+      }, "the working flow's run to end");
+      expect(statuses).toEqual({ "Broken CRM": "failed", "Working CRM": "sent" });
     } finally {
       receiver.respondWith(() => ({ status: 200 }));
     }
@@ -120,7 +133,7 @@ describe("automation flows", () => {
     });
     await seedLeads(t.workspaceId, 1);
     expect((await pullLeads(t.workspaceId)).stored).toBe(1);
-    const lastRun = await until(async () => (await toolResult(t.key, "list_automation_flows", {})).flows[0].lastRun, "the flow's run");
+    const lastRun = await finishedRun(t.key);
     expect(lastRun).toMatchObject({ status: "failed", responseStatus: null, error: expect.stringMatching(/over the 256 KB a flow sends/) });
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(0);
@@ -138,7 +151,7 @@ describe("automation flows", () => {
     await toolResult(t.key, "update_member", { userId: author.userId, role: "editor", folderIds: [] });
     await seedLeads(t.workspaceId, 1);
     expect((await pullLeads(t.workspaceId)).stored).toBe(1);
-    const lastRun = await until(async () => (await toolResult(t.key, "list_automation_flows", {})).flows[0].lastRun, "the flow's run");
+    const lastRun = await finishedRun(t.key);
     expect(lastRun).toMatchObject({ status: "failed", error: expect.stringMatching(/author is no longer an owner or admin/) });
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(0);
