@@ -15,9 +15,12 @@ export const ASPECT_FIELD = "aspect";
 const FIELD = /\{([^{}]*)\}/g;
 const FIELD_NAME = /^[a-z][a-z0-9_]*$/;
 
+/** A pattern as a sequence of parts: literal text between fields, a free field, or the aspect field. */
+type Part = { kind: "literal"; text: string } | { kind: "field"; name: string } | { kind: "aspect"; name: string };
+
 interface CompiledPattern {
   fields: string[];
-  regex: RegExp;
+  parts: Part[];
 }
 
 /** Checks a pattern and compiles it; an `invalid_input` error says what is wrong. */
@@ -25,13 +28,13 @@ export function compilePattern(pattern: string): CompiledPattern {
   const invalid = (why: string) => new AppError("invalid_input", `Invalid file-name pattern ${JSON.stringify(pattern)}: ${why}`);
   if (pattern.length > NAMING_LIMITS.maxPatternLength) throw invalid(`longer than ${NAMING_LIMITS.maxPatternLength} characters`);
   const fields: string[] = [];
-  let source = "^";
+  const parts: Part[] = [];
   let last = 0;
   let previousWasField = false;
   for (const match of pattern.matchAll(FIELD)) {
     const literal = pattern.slice(last, match.index);
     if (/[{}]/.test(literal)) throw invalid("unbalanced { or }");
-    if (literal) source += escapeRegex(literal);
+    if (literal) parts.push({ kind: "literal", text: literal });
     else if (previousWasField) throw invalid(`{${fields.at(-1)}} and {${match[1]}} need text between them (e.g. _) to tell where one ends`);
     const name = match[1]!;
     if (!FIELD_NAME.test(name) || name.length > NAMING_LIMITS.maxFieldNameLength) {
@@ -39,29 +42,29 @@ export function compilePattern(pattern: string): CompiledPattern {
     }
     if (fields.includes(name)) throw invalid(`{${name}} appears twice`);
     fields.push(name);
-    source += name === ASPECT_FIELD ? "(\\d{1,3}\\s*[x:×]\\s*\\d{1,3})" : "(.+?)";
+    parts.push({ kind: name === ASPECT_FIELD ? "aspect" : "field", name });
     last = match.index! + match[0].length;
     previousWasField = true;
   }
   const tail = pattern.slice(last);
   if (/[{}]/.test(tail)) throw invalid("unbalanced { or }");
-  source += `${escapeRegex(tail)}$`;
+  if (tail) parts.push({ kind: "literal", text: tail });
   if (!fields.length) throw invalid("it names no field; use {name} placeholders, e.g. {concept}_{hook}_{aspect}");
   if (fields.length > NAMING_LIMITS.maxFields) throw invalid(`more than ${NAMING_LIMITS.maxFields} fields`);
-  return { fields, regex: new RegExp(source, "iu") };
+  return { fields, parts };
 }
 
 /** The labels a file name carries under the pattern (its extension aside); null when it does not fit. */
 export function parseFileName(pattern: string, fileName: string): Record<string, string> | null {
-  const { fields, regex } = compilePattern(pattern);
+  const { parts } = compilePattern(pattern);
   const base = fileName.replace(/\.[^.]{1,16}$/, "");
-  const match = regex.exec(base);
-  if (!match) return null;
+  const values = matchParts(parts, Array.from(base));
+  if (!values) return null;
   const labels: Record<string, string> = {};
-  fields.forEach((field, i) => {
-    const value = match[i + 1]!.trim();
+  for (const [field, raw] of values) {
+    const value = raw.trim();
     labels[field] = field === ASPECT_FIELD ? value.toLowerCase().replace(/\s*[x:×]\s*/, "x") : value;
-  });
+  }
   return Object.values(labels).every(Boolean) ? labels : null;
 }
 
@@ -111,6 +114,65 @@ export async function setNamingConvention(
   return { namingConvention: { pattern, fields }, example };
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * Matches a name (as code points) against the parts, case-insensitively, preferring for each field the shortest
+ * value that lets the rest match, as a regex of lazy groups would. Unlike a backtracking regex (10 lazy fields
+ * over a 255-character name that almost fits try every way to split it), each (part, position) is tried once:
+ * at most parts × positions² steps. Returns each field's value in order, or null.
+ */
+function matchParts(parts: Part[], chars: string[]): [string, string][] | null {
+  const failed = new Set<number>();
+  const taken: [name: string, start: number, end: number][] = [];
+  const at = (index: number, position: number): boolean => {
+    if (index === parts.length) return position === chars.length;
+    const key = index * (chars.length + 1) + position;
+    if (failed.has(key)) return false;
+    const part = parts[index]!;
+    const ends =
+      part.kind === "literal" ? literalEnd(part.text, chars, position) : part.kind === "aspect" ? aspectEnds(chars, position) : fieldEnds(chars, position);
+    for (const end of ends) {
+      if (part.kind !== "literal") taken.push([part.name, position, end]);
+      if (at(index + 1, end)) return true;
+      if (part.kind !== "literal") taken.pop();
+    }
+    failed.add(key);
+    return false;
+  };
+  return at(0, 0) ? taken.map(([name, start, end]) => [name, chars.slice(start, end).join("")]) : null;
+}
+
+function sameLetter(a: string, b: string): boolean {
+  return a === b || a.toLowerCase() === b.toLowerCase();
+}
+
+function literalEnd(text: string, chars: string[], position: number): number[] {
+  const wanted = Array.from(text);
+  for (let i = 0; i < wanted.length; i++) if (chars[position + i] === undefined || !sameLetter(chars[position + i]!, wanted[i]!)) return [];
+  return [position + wanted.length];
+}
+
+/** A free field: one or more characters other than line breaks, shortest first. */
+function* fieldEnds(chars: string[], position: number): Generator<number> {
+  for (let end = position + 1; end <= chars.length && !/[\n\r\u2028\u2029]/.test(chars[end - 1]!); end++) yield end;
+}
+
+/** `W x H`: 1-3 digits, optional spaces, x, : or ×, optional spaces, 1-3 digits; longest first. */
+function aspectEnds(chars: string[], position: number): number[] {
+  const run = (from: number, test: (c: string) => boolean, max: number) => {
+    let n = 0;
+    while (n < max && chars[from + n] !== undefined && test(chars[from + n]!)) n++;
+    return n;
+  };
+  const digit = (c: string) => c >= "0" && c <= "9";
+  const space = (c: string) => /\s/u.test(c);
+  const ends: number[] = [];
+  for (let width = run(position, digit, 3); width >= 1; width--) {
+    let cursor = position + width;
+    cursor += run(cursor, space, Number.MAX_SAFE_INTEGER);
+    if (!/^[x:×]$/i.test(chars[cursor] ?? "")) continue;
+    cursor += 1;
+    cursor += run(cursor, space, Number.MAX_SAFE_INTEGER);
+    for (let height = run(cursor, digit, 3); height >= 1; height--) ends.push(cursor + height);
+  }
+  return ends;
 }
