@@ -89,7 +89,7 @@ async function seedFromFile(input: { workspaceId: string; count: number; folderI
   for (let i = 0; i < input.count; i++) {
     const id = newId("cre");
     const storageKey = `${input.workspaceId}/seed/${id}.${format.extension}`;
-    if (first) await storage.copy(first, storageKey);
+    if (first && !(await storage.copy(first, storageKey))) throw new Error(`The seeded file ${first} disappeared while seeding`);
     else await storage.put(storageKey, createReadStream(input.fromFile), { contentType: format.contentType });
     first ??= storageKey;
     rows.push({

@@ -87,7 +87,10 @@ async function storeVersionBytes(
       where: { id: source.uploadId, workspaceId: principal.workspaceId, status: "completed", ...(await folderScope(principal)) },
     });
     if (!upload) throw notFound("Completed upload");
-    await storage.copy(upload.storageKey, key);
+    // A completed upload outlives its creative, whose deletion took the file.
+    if (!(await storage.copy(upload.storageKey, key))) {
+      throw new AppError("not_found", "The upload's file is gone: it was deleted with the creative made from it. Upload the file again.");
+    }
     return { fileName: upload.fileName, kind: upload.kind, contentType: upload.contentType, sizeBytes: upload.sizeBytes };
   }
   const bytes = Buffer.from(source.file!.contentBase64, "base64");

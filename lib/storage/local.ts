@@ -128,10 +128,17 @@ export class LocalMediaStorage implements MediaStorage {
     await this.removeEmptyParents(path.dirname(file));
   }
 
-  async copy(fromKey: string, toKey: string): Promise<void> {
+  async copy(fromKey: string, toKey: string): Promise<boolean> {
     const to = this.pathOf(toKey);
     await fs.mkdir(path.dirname(to), { recursive: true });
-    await fs.copyFile(this.pathOf(fromKey), to);
+    try {
+      await fs.copyFile(this.pathOf(fromKey), to);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      await this.removeEmptyParents(path.dirname(to));
+      return false;
+    }
   }
 
   async withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T> {

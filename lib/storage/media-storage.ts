@@ -46,8 +46,8 @@ export interface MediaStorage {
   stat(key: string): Promise<StoredObjectInfo | null>;
   /** Removes the object; a missing object is not an error. */
   delete(key: string): Promise<void>;
-  /** Copies an object to a new key (overwriting it). */
-  copy(fromKey: string, toKey: string): Promise<void>;
+  /** Copies an object to a new key (overwriting it); false when there is no object at `fromKey`. */
+  copy(fromKey: string, toKey: string): Promise<boolean>;
   /**
    * The object's digest, size and first `headBytes` bytes (every byte read, as a receiver of the
    * whole file would); null when it does not exist. Hashed on a worker thread (a bucket's object is

@@ -129,10 +129,16 @@ export class S3MediaStorage implements MediaStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  async copy(fromKey: string, toKey: string): Promise<void> {
+  async copy(fromKey: string, toKey: string): Promise<boolean> {
     assertValidKey(fromKey);
     assertValidKey(toKey);
-    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey}` }));
+    try {
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey}` }));
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
   }
 
   async digest(key: string, algorithm: DigestAlgorithm, options: { headBytes?: number } = {}): Promise<FileDigest | null> {

@@ -39,7 +39,7 @@ export async function completeVersionUpload(input: RunRef): Promise<VersionUploa
         : null;
     if (refusal || !creative) return fail(input, refusal!);
     const user = await db.user.findUnique({ where: { id: upload.createdById }, select: { name: true } });
-    await getStorage().copy(upload.storageKey, key);
+    if (!(await getStorage().copy(upload.storageKey, key))) return fail(input, "The uploaded file is gone from storage; upload it again");
     try {
       const number = await recordVersion(
         creative,

@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from "vitest";
 import { api, createTenant } from "../helpers/fixtures";
 import { allCreatives, creativeWhen, finishedUpload, postUploads, uploadEvents, waitFor, webhookReceiver } from "../helpers/library";
 import { mp4Video } from "../helpers/media-fixtures";
-import { readyCreative, toolResult } from "../tools/helpers";
+import { callTool, readyCreative, toolResult } from "../tools/helpers";
 import { tusCreate, tusPatch } from "../uploads/tus";
 
 /** A PNG of random pixels: it does not compress, so 600 x 600 is over 1 MB. */
@@ -77,6 +77,28 @@ describe("a large new version", () => {
     expect(library).toHaveLength(1);
     expect(library[0]).toMatchObject({ id: creativeId, fileName: expect.not.stringMatching(/hero-v/) });
   }, 180_000);
+
+  it("the first version's file outlives its upload's dismissal; an upload whose creative was deleted is refused with 404", async () => {
+    const t = await createTenant();
+    const media = (path: string) => fetch(`${inject("baseUrl")}${path}`, { headers: { Authorization: `Bearer ${t.key}` } });
+    const { uploadId, creativeId } = await readyCreative(t.key);
+    await creativeWhen(t.key, creativeId, (c) => c.status === "ready");
+    const first = Buffer.from(await (await media(`/api/media/${creativeId}/versions/1`)).arrayBuffer());
+    await toolResult(t.key, "add_creative_version", { creativeId, file: { fileName: "v2.png", contentBase64: (await noisePng(20, 20)).toString("base64") } });
+    // The creative now shows version 2; version 1 is the upload's file, which the dismissal must leave.
+    expect((await api(t.key)(`/api/v1/uploads/${uploadId}`, { method: "DELETE" })).status).toBe(200);
+    const kept = await media(`/api/media/${creativeId}/versions/1`);
+    expect(kept.status).toBe(200);
+    expect(Buffer.from(await kept.arrayBuffer()).equals(first)).toBe(true);
+
+    // Deleting a creative takes its file; the completed upload it came from stays listed.
+    const other = await readyCreative(t.key);
+    expect((await api(t.key)("/api/v1/creatives", { method: "DELETE", json: { ids: [other.creativeId] } })).status).toBe(200);
+    const refused = await callTool(t.key, "add_creative_version", { creativeId, uploadId: other.uploadId });
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toMatchObject({ code: "not_found", message: expect.stringMatching(/deleted with the creative/) });
+    expect((await versionsOf(t.key, creativeId)).versions).toHaveLength(2);
+  });
 
   it("refuses a creative of another workspace, a second file, and a file of the other kind; nothing is stored", async () => {
     const t = await createTenant();

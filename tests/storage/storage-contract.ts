@@ -187,12 +187,18 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
     it("copies an object, overwriting the target", async () => {
       const to = `${prefix}/creatives/crv_1/original`;
       await storage.put(to, Readable.from([Buffer.from("old")]), { contentType: "image/png" });
-      await storage.copy(largeKey, to);
+      expect(await storage.copy(largeKey, to)).toBe(true);
       const copied = await storage.read(to);
       expect(copied!.info.sizeBytes).toBe(LARGE);
       expect(await digestOf(copied!.stream)).toEqual(await digestOf(generatedStream(LARGE, "large")));
       // the source is untouched
       expect((await storage.stat(largeKey))?.sizeBytes).toBe(LARGE);
+    });
+
+    it("copying a missing object answers false and creates nothing", async () => {
+      const to = `${prefix}/creatives/crv_2/versions-missing`;
+      expect(await storage.copy(`${prefix}/uploads/nope`, to)).toBe(false);
+      expect(await storage.stat(to)).toBeNull();
     });
 
     it("deletes an object; reading it then answers null; deleting again is not an error", async () => {
