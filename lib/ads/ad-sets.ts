@@ -8,7 +8,7 @@ import type { AdObjectStatus, Budget, Targeting } from "@/lib/platforms/ads-type
 import { toAdSet, type AdSetOut } from "./ad-schemas";
 import { locationNames } from "./locations";
 import { invalidArgument, requireAdSet, requireCampaign, requireNotDeleted } from "./lookups";
-import { platformFor } from "./platform-access";
+import { platformForAccount, platformForCampaign } from "./platform-access";
 
 export interface CreateAdSetInput {
   campaignId: string;
@@ -72,7 +72,7 @@ export async function createAdSet(principal: Principal, input: CreateAdSetInput)
   const earlier = await db.adSet.findUnique({ where: { clientRef_workspaceId: { clientRef, workspaceId: principal.workspaceId } } });
   if (earlier) return { adSet: toAdSet(earlier), created: false };
 
-  const { account, api } = await platformFor(principal, input.platform);
+  const { account, api } = await platformForAccount(principal, campaign.adAccountId);
   const info = await api.getAccount(account);
   const startTime = input.startTime ? new Date(input.startTime) : new Date(info.now);
   await checkBudget(input.platform, input.budget, { startTime, endTime: input.endTime ? new Date(input.endTime) : null }, info.currency);
@@ -145,7 +145,7 @@ export async function updateAdSet(principal: Principal, input: { id: string; nam
   const row = await requireAdSet(principal, input.id);
   requireNotDeleted(row, PLATFORM_RULES[row.platform].adSetNoun === "ad set" ? "Ad set" : "Ad group");
   if (input.name === undefined && input.endTime === undefined) return { adSet: toAdSet(row) };
-  const { account, api } = await platformFor(principal, row.platform);
+  const { account, api } = await platformForCampaign(principal, row.campaignId);
   if (input.endTime !== undefined) {
     const info = await api.getAccount(account);
     await checkBudget(
@@ -167,7 +167,7 @@ export async function updateAdSet(principal: Principal, input: { id: string; nam
 export async function setAdSetBudget(principal: Principal, input: { id: string; budget: Budget; endTime?: string | null }): Promise<{ adSet: AdSetOut }> {
   const row = await requireAdSet(principal, input.id);
   requireNotDeleted(row, "Ad set");
-  const { account, api } = await platformFor(principal, row.platform);
+  const { account, api } = await platformForCampaign(principal, row.campaignId);
   const info = await api.getAccount(account);
   const endTime = input.endTime !== undefined ? (input.endTime ? new Date(input.endTime) : null) : row.endTime;
   await checkBudget(row.platform, input.budget, { startTime: row.startTime ?? row.createdAt, endTime }, info.currency);

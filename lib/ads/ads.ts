@@ -12,7 +12,7 @@ import type { AdObjectStatus, CallToAction } from "@/lib/platforms/ads-types";
 import { toAd, type AdOut } from "./ad-schemas";
 import { adClientRef, defaultAdName, loadMaterials, materialProblems } from "./ad-material";
 import { invalidArgument, requireAd, requireAdSet, requireNotDeleted } from "./lookups";
-import { platformFor, withBusyRetry } from "./platform-access";
+import { platformForCampaign, withBusyRetry } from "./platform-access";
 import { recentByAd } from "./insights";
 import { notePlannerGrowth } from "./planner-stats";
 import { ensureMediaOnAccount } from "@/lib/media-push/creative-pushes";
@@ -54,7 +54,7 @@ export type MadeAd = { ad: Ad; created: boolean; build: null } | { ad: null; cre
 export async function makeAd(
   principal: Principal,
   plan: PlannedAd,
-  options: { waitOutRateLimits: boolean; target?: Awaited<ReturnType<typeof platformFor>>; mediaMustBeThere?: boolean },
+  options: { waitOutRateLimits: boolean; target?: Awaited<ReturnType<typeof platformForCampaign>>; mediaMustBeThere?: boolean },
 ): Promise<MadeAd> {
   const db = getDb();
   const clientRef = adClientRef(plan.adSet.id, plan.creative.id, plan.copy?.id ?? null);
@@ -70,7 +70,7 @@ export async function makeAd(
     if (waiting?.state === "waiting_for_media") return { ad: null, created: false, build: waiting };
   }
   const platform = plan.adSet.platform;
-  const { account, api } = options.target ?? (await platformFor(principal, platform));
+  const { account, api } = options.target ?? (await platformForCampaign(principal, plan.adSet.campaignId));
   // The one creative, sent to this account first when it is not there yet (no second creative).
   const media = await ensureMediaOnAccount(plan.creative, await db.adAccount.findUniqueOrThrow({ where: { id: account.id } }));
   if ("pending" in media) {
@@ -151,7 +151,7 @@ export async function planAd(principal: Principal, input: AdSpecInput & { draftI
   const copy = input.copyVariantId ? copies.get(input.copyVariantId)! : null;
   const problems = materialProblems(adSet.platform, creative, copy, input.callToAction);
   if (input.leadFormId) {
-    const { account, api } = await platformFor(principal, adSet.platform);
+    const { account, api } = await platformForCampaign(principal, adSet.campaignId);
     if (!(await api.listLeadForms(account)).some((f) => f.externalId === input.leadFormId))
       problems.push(`leadFormId: no lead form ${input.leadFormId} on the ${adSet.platform} ad account`);
   }
@@ -235,7 +235,7 @@ export async function updateAd(
     callToAction,
   ).filter((p) => !p.startsWith("creative "));
   if (problems.length) throw invalidArgument(problems.join("; "));
-  const { account, api } = await platformFor(principal, row.platform);
+  const { account, api } = await platformForCampaign(principal, row.campaignId);
   const creativePatch = {
     ...(input.headline !== undefined ? { headline: input.headline } : {}),
     ...(input.primaryText !== undefined ? { primaryText: input.primaryText } : {}),

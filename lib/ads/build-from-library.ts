@@ -6,7 +6,7 @@ import { adClientRef, defaultAdName, loadMaterials, materialProblems } from "./a
 import { checkBuildSize, makeAd, type PlannedAd } from "./ads";
 import { getDb } from "@/lib/db/client";
 import { invalidArgument, requireAdSet, requireNotDeleted } from "./lookups";
-import { platformFor } from "./platform-access";
+import { platformForCampaign } from "./platform-access";
 import { groupByConcept } from "./concepts";
 import { toAdBuild, type AdBuildOut } from "./ad-builds";
 
@@ -132,7 +132,7 @@ export async function buildAdsFromLibrary(
   const refused = rows.filter((r) => r.problems.length && !r.adId);
   if (refused.length) throw invalidArgument(refused.flatMap((r) => r.problems.map((p) => `${r.name}: ${p}`)).join("; "));
 
-  const target = await platformFor(principal, adSet.platform);
+  const target = await platformForCampaign(principal, adSet.campaignId);
   let next = 0;
   const worker = async () => {
     while (next < plans.length) {

@@ -6,7 +6,7 @@ import { newId } from "@/lib/ids";
 import type { AdObjectStatus, Objective } from "@/lib/platforms/ads-types";
 import { toCampaign, type CampaignOut } from "./ad-schemas";
 import { requireCampaign, requireNotDeleted } from "./lookups";
-import { platformFor } from "./platform-access";
+import { platformFor, platformForAccount } from "./platform-access";
 
 /** The workspace's campaigns on one platform, newest first (deleted ones only when asked for by status). */
 export async function listCampaigns(
@@ -71,7 +71,7 @@ export async function updateCampaign(principal: Principal, input: { id: string; 
   const row = await requireCampaign(principal, input.id);
   requireNotDeleted(row, "Campaign");
   if (input.name === undefined || input.name === row.name) return { campaign: toCampaign(row) };
-  const { account, api } = await platformFor(principal, row.platform);
+  const { account, api } = await platformForAccount(principal, row.adAccountId);
   const updated = await api.updateCampaign(account, row.externalId, { name: input.name, clientRef: newId("ref") });
   const saved = await getDb().adCampaign.update({ where: { id: row.id }, data: { name: updated.name } });
   return { campaign: toCampaign(saved) };

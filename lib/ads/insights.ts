@@ -1,8 +1,9 @@
 import type { Principal } from "@/lib/auth/principal";
+import { isAppError } from "@/lib/errors";
 import type { Ad } from "@/lib/generated/prisma/client";
-import type { Platform } from "@/lib/generated/prisma/enums";
 import { PlatformError } from "@/lib/platforms";
-import { platformFor } from "./platform-access";
+import type { DailyInsight } from "@/lib/platforms/ads-types";
+import { adsByAccount, platformForAccount, platformForCampaign } from "./platform-access";
 import { requireAd } from "./lookups";
 
 export interface TodayNumbers {
@@ -21,26 +22,28 @@ export interface RecentDelivery {
 const DAY_MS = 86_400_000;
 const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
 
-/** Today's and the last 7 days' delivery (the ad account's days) for each of the ads, one insights call per platform. */
+/**
+ * Today's and the last 7 days' delivery (the ad account's days) for each of the ads, one insights call per ad
+ * account (each ad's campaign's, whatever the default is now).
+ */
 export async function recentByAd(
   principal: Pick<Principal, "workspaceId">,
-  ads: Pick<Ad, "id" | "platform" | "externalId">[],
+  ads: Pick<Ad, "id" | "campaignId" | "externalId">[],
 ): Promise<Map<string, RecentDelivery>> {
   const out = new Map<string, RecentDelivery>();
-  for (const platform of ["platform_a", "platform_b"] as Platform[]) {
-    const mine = ads.filter((a) => a.platform === platform);
-    if (!mine.length) continue;
-    const { account, api } = await platformFor(principal, platform);
+  for (const [adAccountId, mine] of await adsByAccount(principal, ads)) {
     let today: string;
     let since: string;
-    let rows: Awaited<ReturnType<typeof api.getDailyInsights>>;
+    let rows: DailyInsight[];
     try {
+      const { account, api } = await platformForAccount(principal, adAccountId);
       today = (await api.getAccount(account)).today;
       since = daysBefore(today, 6);
       rows = await api.getDailyInsights(account, { since, until: today, adExternalIds: mine.map((a) => a.externalId) });
     } catch (err) {
-      // A list of ads stays answerable while the platform rate-limits or fails its metrics: numbers are null then.
-      if (err instanceof PlatformError && err.retryable) continue;
+      // A list of ads stays answerable while the platform rate-limits or fails its metrics, or while an account
+      // needs reconnecting: those ads' numbers are null then, and the other accounts' ads keep theirs.
+      if ((err instanceof PlatformError && err.retryable) || (isAppError(err) && err.code === "not_connected")) continue;
       throw err;
     }
     for (const ad of mine) {
@@ -59,7 +62,7 @@ export async function recentByAd(
 /** An ad's daily insights over a range of the account's days (default: the last 7). */
 export async function getAdInsights(principal: Principal, input: { id: string; since?: string; until?: string }) {
   const ad = await requireAd(principal, input.id);
-  const { account, api } = await platformFor(principal, ad.platform);
+  const { account, api } = await platformForCampaign(principal, ad.campaignId);
   const info = await api.getAccount(account);
   const until = input.until ?? info.today;
   const since = input.since ?? daysBefore(until, 6);

@@ -7,27 +7,27 @@ import { scheduledDays } from "@/lib/platforms/ad-rules";
 import type { AdObjectStatus } from "@/lib/platforms/ads-types";
 import { toAd, toAdSet, toCampaign, type AdOut, type AdSetOut, type CampaignOut } from "./ad-schemas";
 import { requireAdSet, requireCampaign, requireNotDeleted } from "./lookups";
-import { platformFor } from "./platform-access";
+import { platformForAccount, platformForCampaign } from "./platform-access";
 
 /** Status changes on the platform, then here. Each is idempotent: the same change twice is one change. */
 
 async function setCampaignStatus(principal: Principal, row: AdCampaign, status: AdObjectStatus): Promise<AdCampaign> {
   if (row.status === status) return row;
-  const { account, api } = await platformFor(principal, row.platform);
+  const { account, api } = await platformForAccount(principal, row.adAccountId);
   await api.updateCampaign(account, row.externalId, { status, clientRef: newId("ref") });
   return getDb().adCampaign.update({ where: { id: row.id }, data: { status } });
 }
 
 async function setAdSetStatus(principal: Principal, row: AdSet, status: AdObjectStatus): Promise<AdSet> {
   if (row.status === status) return row;
-  const { account, api } = await platformFor(principal, row.platform);
+  const { account, api } = await platformForCampaign(principal, row.campaignId);
   await api.updateAdSet(account, row.externalId, { status, clientRef: newId("ref") });
   return getDb().adSet.update({ where: { id: row.id }, data: { status } });
 }
 
 async function setAdStatus(principal: Principal, row: Ad, status: AdObjectStatus): Promise<Ad> {
   if (row.status === status) return row;
-  const { account, api } = await platformFor(principal, row.platform);
+  const { account, api } = await platformForCampaign(principal, row.campaignId);
   await api.updateAd(account, row.externalId, { status, clientRef: newId("ref") });
   return getDb().ad.update({ where: { id: row.id }, data: { status } });
 }
@@ -67,10 +67,11 @@ export async function activateAds(principal: Principal, input: { adIds: string[]
   const adSets = await db.adSet.findMany({ where: { id: { in: [...new Set(ads.map((a) => a.adSetId))] }, workspaceId: principal.workspaceId } });
   const campaigns = await db.adCampaign.findMany({ where: { id: { in: [...new Set(ads.map((a) => a.campaignId))] }, workspaceId: principal.workspaceId } });
   const delivering = await db.ad.groupBy({ by: ["adSetId"], where: { adSetId: { in: adSets.map((s) => s.id) }, status: "active" }, _count: true });
+  // Each ad set spends in its campaign's account's currency.
   const currencies = new Map<string, string>();
-  for (const platform of new Set(adSets.map((s) => s.platform))) {
-    const { account, api } = await platformFor(principal, platform);
-    currencies.set(platform, (await api.getAccount(account)).currency);
+  for (const adAccountId of new Set(campaigns.map((c) => c.adAccountId))) {
+    const { account, api } = await platformForAccount(principal, adAccountId);
+    currencies.set(adAccountId, (await api.getAccount(account)).currency);
   }
   const switchedOn = adSets
     .filter((s) => {
@@ -78,7 +79,13 @@ export async function activateAds(principal: Principal, input: { adIds: string[]
       const wasDelivering = s.status === "active" && campaign.status === "active" && delivering.some((d) => d.adSetId === s.id);
       return !wasDelivering;
     })
-    .map((s) => ({ id: s.id, name: s.name, platform: s.platform, dailySpendMinor: dailySpendOf(s), currency: currencies.get(s.platform)! }));
+    .map((s) => ({
+      id: s.id,
+      name: s.name,
+      platform: s.platform,
+      dailySpendMinor: dailySpendOf(s),
+      currency: currencies.get(campaigns.find((c) => c.id === s.campaignId)!.adAccountId)!,
+    }));
   const totals = new Map<string, number>();
   for (const s of switchedOn) totals.set(s.currency, (totals.get(s.currency) ?? 0) + s.dailySpendMinor);
   const dailySpendSwitchedOn = [...totals].map(([currency, amountMinor]) => ({ currency, amountMinor }));

@@ -1,5 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
-import { platformFor, withBusyRetry } from "@/lib/ads/platform-access";
+import { adsByAccount, platformFor, platformForAccount, withBusyRetry } from "@/lib/ads/platform-access";
 import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { getAdAccount } from "@/lib/platforms";
@@ -120,9 +120,14 @@ export async function readScope(principal: Pick<Principal, "workspaceId">, defin
     const since = daysBefore(info.today, WINDOW_DAYS[definition.window] - 1);
     window ??= { since, until: info.today };
     if (!ads.length) continue;
-    const rows: DailyInsight[] = await withBusyRetry(() =>
-      api.getDailyInsights(account, { since, until: info.today, adExternalIds: ads.map((a) => a.externalId) }),
-    );
+    // Each ad's numbers come from its campaign's account, which need not be today's default.
+    const rows: DailyInsight[] = [];
+    for (const [adAccountId, mine] of await adsByAccount(principal, ads)) {
+      const own = adAccountId === account.id ? { account, api } : await platformForAccount(principal, adAccountId);
+      rows.push(
+        ...(await withBusyRetry(() => own.api.getDailyInsights(own.account, { since, until: info.today, adExternalIds: mine.map((a) => a.externalId) }))),
+      );
+    }
     const ownerOf = new Map(ads.map((a) => [a.externalId, level === "ads" ? a.id : level === "ad_sets" ? a.adSetId : a.campaignId]));
     // Frequency is cumulative per ad: its latest day in the window counts, and an object shows its most-shown ad's.
     const latest = new Map<string, DailyInsight>();

@@ -1,4 +1,5 @@
-import { withBusyRetry } from "@/lib/ads/platform-access";
+import { adsByAccount, platformForAccount, withBusyRetry } from "@/lib/ads/platform-access";
+import { isAppError } from "@/lib/errors";
 import { getDb, queryRows } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { adapterFor, getAdAccount } from "@/lib/platforms";
@@ -55,7 +56,10 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
     select: { id: true, externalId: true, creativeId: true, adSetId: true, campaignId: true },
   });
   const byExternal = new Map(ads.map((a) => [a.externalId, a]));
-  const insights: DailyInsight[] = ads.length ? await withBusyRetry(() => api.getDailyInsights(account, { since, until: info.today })) : [];
+  // Ads live on their campaign's account, which need not be today's default: each account with ads is read.
+  const sources = await readableAccounts(workspaceId, { account, api }, ads);
+  const insights: DailyInsight[] = [];
+  for (const source of sources) insights.push(...(await withBusyRetry(() => source.api.getDailyInsights(source.account, { since, until: info.today }))));
   const rows = insights.filter((r) => byExternal.has(r.adExternalId));
 
   for (let i = 0; i < rows.length; i += INSIGHT_CHUNK) {
@@ -63,14 +67,15 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
     await writeChunk(workspaceId, platform, rows.slice(i, i + INSIGHT_CHUNK), byExternal);
   }
   // Hourly rows (live platforms): from the last partial day, like the days; written before the cursor moves.
-  let hourly: HourlyInsight[] = [];
+  const hourly: HourlyInsight[] = [];
   if (ads.length && api.getHourlyInsights) {
     const firstHourlyDay = addDays(info.today, -(HOURLY_FIRST_DAYS - 1));
     // biome-ignore lint/complexity/useMathMinMax: ISO dates (strings) compare in order; Math.max would need numbers
     const hourlySince = since > firstHourlyDay ? since : firstHourlyDay;
-    hourly = (await withBusyRetry(() => api.getHourlyInsights!(account, { since: hourlySince, until: info.today }))).filter((r) =>
-      byExternal.has(r.adExternalId),
-    );
+    for (const source of sources) {
+      const got = await withBusyRetry(() => source.api.getHourlyInsights!(source.account, { since: hourlySince, until: info.today }));
+      hourly.push(...got.filter((r) => byExternal.has(r.adExternalId)));
+    }
     for (let i = 0; i < hourly.length; i += INSIGHT_CHUNK) {
       if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
       await writeHourlyChunk(workspaceId, platform, hourly.slice(i, i + INSIGHT_CHUNK), byExternal);
@@ -88,6 +93,27 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
     update: status,
   });
   return { workspaceId, platform, since, until: info.today, rows: rows.length, hourlyRows: hourly.length };
+}
+
+type Source = Awaited<ReturnType<typeof platformForAccount>>;
+
+/**
+ * The accounts a pull reads: the default (whose days the cursor counts) and every other account of the workspace
+ * with ads made on it. One of those no longer connected is left out: nothing can be read from it until it is
+ * connected again, and the default's days go on.
+ */
+async function readableAccounts(workspaceId: string, defaultSource: Source, ads: { campaignId: string }[]): Promise<Source[]> {
+  const sources: Source[] = [defaultSource];
+  for (const adAccountId of (await adsByAccount({ workspaceId }, ads)).keys()) {
+    if (adAccountId === defaultSource.account.id) continue;
+    try {
+      const other = await platformForAccount({ workspaceId }, adAccountId);
+      if (other.account.status === "active") sources.push(other);
+    } catch (err) {
+      if (!(isAppError(err) && err.code === "not_connected")) throw err;
+    }
+  }
+  return sources;
 }
 
 /**

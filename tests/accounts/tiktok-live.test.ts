@@ -348,6 +348,47 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(made.operation_status).toBe("DISABLE");
   }, 60_000);
 
+  it("an ad stays on the advertiser it was made on after another becomes the default: its status, new ad groups, numbers and the rollup", async () => {
+    tiktok.grant("tt-second-token", [ADVERTISER_2]);
+    const connect = ["adaccount", "connect", "--workspace", t.workspaceId, "--platform", "platform_b", "--account", ADVERTISER_2];
+    await admin([...connect, "--token", "tt-second-token", "--identity", "6990000000000000222", "--default", "true"], server.dataDir);
+    const first = (await result("list_connected_ad_accounts")).adAccounts.find((a: any) => a.externalAccountId === ADVERTISER);
+    expect(first).toMatchObject({ isDefault: false, status: "active" });
+    const reportsFrom = (since: number) =>
+      calls("report/integrated/get/")
+        .slice(since)
+        .map((r) => r.query.get("advertiser_id"));
+    try {
+      const made = tiktok.ads.get(ad.externalId)!;
+      await result("activate_ads", { adIds: [ad.id] });
+      expect(calls("ad/status/update/").at(-1)!.body).toMatchObject({ advertiser_id: ADVERTISER, ad_ids: [made.ad_id], operation_status: "ENABLE" });
+      expect(made.operation_status).toBe("ENABLE");
+
+      await result("create_ad_set", {
+        campaignId: campaign.id,
+        platform: "platform_b",
+        name: "Second group",
+        budget: { type: "daily", amountMinor: 6000 },
+        locationIds: ["6252001"],
+      });
+      expect([...tiktok.adgroups.values()].find((g) => g.adgroup_name === "Second group")).toMatchObject({ advertiser_id: ADVERTISER });
+
+      let before = calls("report/integrated/get/").length;
+      const listed = (await result("list_ads", { campaignId: campaign.id })).ads.find((a: any) => a.id === ad.id);
+      expect(listed.today).toMatchObject({ spendMinor: expect.any(Number) });
+      expect(reportsFrom(before)).toEqual([ADVERTISER]);
+
+      before = calls("report/integrated/get/").length;
+      await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
+      expect(new Set(reportsFrom(before))).toEqual(new Set([ADVERTISER, ADVERTISER_2]));
+
+      await result("pause_ads", { adIds: [ad.id] });
+      expect(made.operation_status).toBe("DISABLE");
+    } finally {
+      await result("set_default_ad_account", { id: first.id });
+    }
+  }, 90_000);
+
   it("pulls the integrated report (BASIC, AUCTION_AD, ad_id per day) into the rollup", async () => {
     const today = new Date().toISOString().slice(0, 10);
     const made = [...tiktok.ads.values()][0]!;
@@ -411,7 +452,8 @@ describe("platform_b live (TikTok API for Business)", () => {
     const praise = tiktok.addComment(made.ad_id, "Love these colours", { userName: "mia", createTime: now - 60 });
     const scam = tiktok.addComment(made.ad_id, "Total scam, avoid", { userName: "bob", createTime: now - 30 });
     await admin(["moderation", "pull", "--workspace", t.workspaceId], server.dataDir);
-    const list = calls("comment/list/").at(-1)!;
+    // One list per ad group with ads (an earlier case added a second group to the campaign).
+    const list = calls("comment/list/").findLast((r) => r.query.get("search_value") === made.adgroup_id)!;
     expect(Object.fromEntries(list.query)).toMatchObject({ advertiser_id: ADVERTISER, search_field: "ADGROUP_ID", search_value: made.adgroup_id });
     const { comments } = await result("list_ad_comments", {});
     expect(comments.map((c: any) => [c.message, c.state]).sort()).toEqual([
@@ -589,5 +631,10 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(tiktok.requests.length).toBe(before);
     const listed = (await result("list_connected_ad_accounts")).adAccounts.find((a: any) => a.platform === "platform_b");
     expect(listed).toMatchObject({ status: "needs_reconnect", statusReason: expect.stringMatching(/40105/) });
+    // The stored ads (this workspace's were deleted with their campaign) stay listed, without numbers until the account is reconnected.
+    const ads = (await result("list_ads", { platform: "platform_b", status: "deleted" })).ads;
+    expect(ads.length).toBeGreaterThan(0);
+    expect(ads.every((a: any) => a.today === null && a.last7Days === null)).toBe(true);
+    expect(tiktok.requests.length).toBe(before);
   }, 60_000);
 });
