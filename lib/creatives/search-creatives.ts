@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors";
 import { folderScope } from "@/lib/folders/access";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { afterCursor, encodeCursor, NEWEST_FIRST } from "@/lib/pagination/cursor";
+import { afterCursor, cursorTime, encodeCursor, NEWEST_FIRST } from "@/lib/pagination/cursor";
 import { CREATIVE_SELECT } from "./creative-schema";
 
 export const CREATIVE_SORTS = ["newest", "oldest", "name"] as const;
@@ -44,6 +44,7 @@ function decodeSortCursor(sort: CreativeSort, cursor: string): { value: SortValu
   try {
     const [s, value, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string, string];
     if (s !== sort || typeof value !== "string" || typeof id !== "string" || !id) throw new Error("bad cursor");
+    if (sort === "oldest" && !cursorTime(value)) throw new Error("bad cursor");
     return { value, id };
   } catch {
     throw badRequest("Invalid cursor: pass back the nextCursor value of a previous page with the same sort");

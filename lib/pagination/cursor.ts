@@ -13,11 +13,22 @@ export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString("base64url");
 }
 
+/**
+ * A cursor's time, or null: one the database can compare with (years 1 to 9999; a crafted year 0 or a
+ * negative year reached PostgreSQL and failed there as a 500).
+ */
+export function cursorTime(value: unknown): Date | null {
+  if (typeof value !== "string") return null;
+  const date = new Date(value);
+  const year = date.getUTCFullYear();
+  return Number.isNaN(date.getTime()) || year < 1 || year > 9999 ? null : date;
+}
+
 export function decodeCursor(cursor: string): CursorPosition {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const date = new Date(createdAt);
-    if (typeof id !== "string" || !id || Number.isNaN(date.getTime())) throw new Error("bad cursor");
+    const date = cursorTime(createdAt);
+    if (typeof id !== "string" || !id || !date) throw new Error("bad cursor");
     return { createdAt: date, id };
   } catch {
     throw badRequest("Invalid cursor: pass back the nextCursor value of a previous page unchanged");

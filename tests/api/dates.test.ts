@@ -27,4 +27,23 @@ describe("dates in year 0000", () => {
     expect((await callTool(t.key, "list_tasks", { dueFrom: "0001-01-01" })).status).toBe(200);
     expect((await toolResult(t.key, "list_tasks", { listId: list.id })).tasks).toEqual([]);
   });
+
+  it("in a crafted page cursor answer 400 Invalid cursor, over REST and as a tool", async () => {
+    const t = await createTenant();
+    const cursor = (...parts: string[]) => Buffer.from(JSON.stringify(parts)).toString("base64url");
+    const refused = [
+      await api(t.key)(`/api/v1/webhooks/deliveries?cursor=${cursor("0000-01-01T00:00:00.000Z", "x")}`),
+      await api(t.key)(`/api/v1/creatives?cursor=${cursor("-000001-01-01T00:00:00.000Z", "x")}`),
+      await api(t.key)(`/api/v1/creatives?sort=oldest&cursor=${cursor("oldest", "x", "a")}`),
+      await api(t.key)(`/api/v1/creatives?sort=oldest&cursor=${cursor("oldest", "0000-01-01T00:00:00.000Z", "a")}`),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "invalid_request", message: expect.stringMatching(/^Invalid cursor/) });
+    }
+    const tool = await callTool(t.key, "list_uploads", { cursor: cursor("0000-12-31T00:00:00.000Z", "upl_x") });
+    expect(tool.status).toBe(400);
+    expect(tool.body.error).toMatchObject({ code: "invalid_input", message: "Invalid input: Invalid cursor: pass back the nextCursor value of a previous page unchanged" });
+    expect((await api(t.key)(`/api/v1/creatives?cursor=${cursor("0001-01-01T00:00:00.000Z", "x")}`)).status).toBe(200);
+  });
 });
