@@ -66,7 +66,7 @@ function refusedOrigin(origin: string): Response {
 }
 
 function serveMcp(request: Request, resource: string, unauthorizedHeaders: Record<string, string>): Promise<Response> {
-  return runPipeline(request, { plan: "defer", oauthResource: resource, unauthorizedHeaders }, async ({ principal }) => {
+  return runPipeline(request, { plan: "defer", oauthResource: resource, unauthorizedHeaders }, async ({ principal, requestId }) => {
     if (request.method !== "POST") {
       // Stateless: there is no session to stream server-initiated messages on or to delete.
       const response = rpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless and takes POST only");
@@ -79,7 +79,7 @@ function serveMcp(request: Request, resource: string, unauthorizedHeaders: Recor
     } catch (err) {
       return rpcError(400, -32700, `Parse error: ${(err as Error).message}`);
     }
-    const server = createMcpServer(principal, planBlock(principal));
+    const server = createMcpServer(principal, requestId, planBlock(principal));
     // tools/call answers as an event stream, so its progress, log messages and resources/list_changed
     // reach the client before the result (a stateless server has no other stream); the rest is JSON.
     const streamed = isToolCall(parsedBody);

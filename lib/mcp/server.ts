@@ -18,6 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { ASSISTANT_PROMPT, assistantPromptText } from "@/lib/ai/assistant-prompt";
 import type { Principal } from "@/lib/auth/principal";
+import { log } from "@/lib/log";
 import { callTool } from "@/lib/tools/call";
 import { catalog, findTool } from "@/lib/tools/catalog";
 import type { ToolDescriptor } from "@/lib/tools/types";
@@ -53,13 +54,20 @@ function toMcpTool(descriptor: ToolDescriptor): Tool {
 let mcpTools: Tool[] | undefined;
 
 /** A tool failure met by a resource, prompt or completion, as a JSON-RPC error the client shows. */
-function asRpcError(err: unknown, notFoundCode: number = ErrorCode.InvalidParams): unknown {
+function asRpcError(err: unknown, requestId: string, notFoundCode: number = ErrorCode.InvalidParams): unknown {
   if (err instanceof ToolCallFailed) {
     const code = err.code === "not_found" ? notFoundCode : err.code === "invalid_input" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
     return Object.assign(new Error(err.message), { code, data: { code: err.code } });
   }
   if (err instanceof PromptArgumentError) return new McpError(ErrorCode.InvalidParams, err.message);
-  return err;
+  if (err instanceof McpError) return err;
+  return new McpError(ErrorCode.InternalError, unexpected(err, requestId));
+}
+
+/** An unexpected failure is logged with the request id and answered without its internals, as REST answers it. */
+function unexpected(err: unknown, requestId: string): string {
+  log.error("unhandled error", { requestId, err });
+  return `Something went wrong on our side; the request id is ${requestId}`;
 }
 
 /**
@@ -73,7 +81,7 @@ let schemaValidator: AjvJsonSchemaValidator | undefined;
  * A fresh MCP server for one HTTP request (stateless), acting as the principal.
  * `blocked` is set when the workspace has no active plan: every request then fails with -32002.
  */
-export function createMcpServer(principal: Principal, blocked?: { code: number; message: string }): Server {
+export function createMcpServer(principal: Principal, requestId: string, blocked?: { code: number; message: string }): Server {
   const server = new Server(SERVER_INFO, {
     jsonSchemaValidator: (schemaValidator ??= new AjvJsonSchemaValidator()),
     capabilities: {
@@ -110,7 +118,12 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
     if (progressToken !== undefined) await notify("notifications/progress", { progressToken, progress: 0, total: 1, message: `Calling ${name}` });
     await log("debug", { tool: name, event: "started" });
     const started = Date.now();
-    const outcome = await callTool(principal, name, request.params.arguments ?? {});
+    let outcome: Awaited<ReturnType<typeof callTool>>;
+    try {
+      outcome = await callTool(principal, name, request.params.arguments ?? {});
+    } catch (err) {
+      outcome = { ok: false, status: 500, replayed: false, headers: {}, body: { error: { code: "internal_error", message: unexpected(err, requestId) } } };
+    }
     const ms = Date.now() - started;
     if (progressToken !== undefined)
       await notify("notifications/progress", { progressToken, progress: 1, total: 1, message: `${name} ${outcome.ok ? "done" : "failed"}` });
@@ -130,7 +143,7 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
     try {
       return await listResources(principal, request.params?.cursor);
     } catch (err) {
-      throw asRpcError(err);
+      throw asRpcError(err, requestId);
     }
   });
 
@@ -146,7 +159,7 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
     try {
       read = await readResource(principal, uri);
     } catch (err) {
-      throw asRpcError(err, RESOURCE_NOT_FOUND_RPC_CODE);
+      throw asRpcError(err, requestId, RESOURCE_NOT_FOUND_RPC_CODE);
     }
     if (!read) throw Object.assign(new Error(`Resource not found: ${uri}`), { code: RESOURCE_NOT_FOUND_RPC_CODE, data: { uri } });
     return read;
@@ -168,7 +181,7 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
     try {
       prompt = await getPrompt(principal, request.params.name, request.params.arguments ?? {});
     } catch (err) {
-      throw asRpcError(err);
+      throw asRpcError(err, requestId);
     }
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"; prompts/list lists them`);
     return prompt;
@@ -179,7 +192,7 @@ export function createMcpServer(principal: Principal, blocked?: { code: number; 
     try {
       return await complete(principal, request.params);
     } catch (err) {
-      throw asRpcError(err);
+      throw asRpcError(err, requestId);
     }
   });
 
