@@ -43,7 +43,10 @@ describe("dates in year 0000", () => {
     }
     const tool = await callTool(t.key, "list_uploads", { cursor: cursor("0000-12-31T00:00:00.000Z", "upl_x") });
     expect(tool.status).toBe(400);
-    expect(tool.body.error).toMatchObject({ code: "invalid_input", message: "Invalid input: Invalid cursor: pass back the nextCursor value of a previous page unchanged" });
+    expect(tool.body.error).toMatchObject({
+      code: "invalid_input",
+      message: "Invalid input: Invalid cursor: pass back the nextCursor value of a previous page unchanged",
+    });
     expect((await api(t.key)(`/api/v1/creatives?cursor=${cursor("0001-01-01T00:00:00.000Z", "x")}`)).status).toBe(200);
   });
 });
