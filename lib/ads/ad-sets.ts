@@ -1,3 +1,4 @@
+import { authorize } from "@/lib/auth/authorize";
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
@@ -142,6 +143,8 @@ export async function createAdSet(principal: Principal, input: CreateAdSetInput)
 
 /** Renames an ad set or moves its end time (a lifetime budget's minimum is checked again). */
 export async function updateAdSet(principal: Principal, input: { id: string; name?: string; endTime?: string | null }): Promise<{ adSet: AdSetOut }> {
+  // A later (or no) end time keeps the budget spending: that is the launch permission's, as set_ad_set_budget's is.
+  if (input.endTime !== undefined) authorize(principal, "ads.launch");
   const row = await requireAdSet(principal, input.id);
   requireNotDeleted(row, PLATFORM_RULES[row.platform].adSetNoun === "ad set" ? "Ad set" : "Ad group");
   if (input.name === undefined && input.endTime === undefined) return { adSet: toAdSet(row) };

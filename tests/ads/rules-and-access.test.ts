@@ -200,6 +200,9 @@ describe("who may do what with ads", () => {
     const read = ["list_ads", {}] as const;
     const write = ["update_ad", { id: ad.id, name: "Renamed" }] as const;
     const launch = ["set_ad_set_budget", { id: adSet.id, budget: { type: "daily", amountMinor: 6000 } }] as const;
+    // A later end time keeps the budget spending longer: launching, though update_ad_set renames with ads.write.
+    const extend = ["update_ad_set", { id: adSet.id, endTime: "2099-12-31T00:00:00Z" }] as const;
+    const rename = ["update_ad_set", { id: adSet.id, name: "Renamed set" }] as const;
     const remove = ["delete_ads", { adIds: ["ad_none"] }] as const; // 404 past the permission check
     const matrix: [string, string, readonly [string, object], number][] = [
       ["viewer", viewer.key, read, 200],
@@ -209,6 +212,8 @@ describe("who may do what with ads", () => {
       ["editor", editor.key, read, 200],
       ["editor", editor.key, write, 200],
       ["editor", editor.key, launch, 403],
+      ["editor", editor.key, extend, 403],
+      ["editor", editor.key, rename, 200],
       ["editor", editor.key, remove, 403],
       ["admin", admin_.key, launch, 200],
       ["admin", admin_.key, remove, 404],
@@ -217,6 +222,8 @@ describe("who may do what with ads", () => {
       ["scope ads", adsScope.key, read, 403],
       ["scope ads", adsScope.key, write, 200],
       ["scope ads", adsScope.key, launch, 403],
+      ["scope ads", adsScope.key, extend, 403],
+      ["admin", admin_.key, extend, 200],
       ["scope launch", launchScope.key, launch, 200],
       ["scope launch", launchScope.key, remove, 403],
       ["scope ads_delete", deleteScope.key, remove, 404],

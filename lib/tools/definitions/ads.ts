@@ -291,7 +291,8 @@ export const adTools = [
     ...write,
     name: "update_ad_set",
     title: "Update ad set or ad group",
-    description: "Renames an ad set / ad group or moves its end time (null: no end). Budgets change with set_ad_set_budget.",
+    description:
+      "Renames an ad set / ad group or moves its end time (null: no end). Moving the end time changes how long the budget spends, so it needs the launch permission (as set_ad_set_budget). Budgets change with set_ad_set_budget.",
     input: z.strictObject({ id: idArg("Ad set"), name: NameArg.optional(), endTime: isoTime.nullable().optional() }),
     output: z.object({ adSet: AdSetSchema }),
     handler: updateAdSet,

@@ -3509,7 +3509,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "update_ad_set",
     "title": "Update ad set or ad group",
-    "description": "Renames an ad set / ad group or moves its end time (null: no end). Budgets change with set_ad_set_budget.",
+    "description": "Renames an ad set / ad group or moves its end time (null: no end). Moving the end time changes how long the budget spends, so it needs the launch permission (as set_ad_set_budget). Budgets change with set_ad_set_budget.",
     "category": "ads",
     "readOnly": false,
     "destructive": false,
