@@ -68,7 +68,7 @@ const RECORD_ATTEMPT_STATEMENT = `
     ), disp AS (
       UPDATE webhook_dispatches SET attempts = $6::int, status = $19::text::"WebhookDispatchStatus",
         "nextAttemptAt" = $16::timestamp(3), "finishedAt" = $20::timestamp(3)
-      WHERE id = $5::text
+      WHERE id = $5::text AND status IN ('pending', 'retrying')
     )
     SELECT count(*)::int AS n FROM del`;
 
@@ -121,7 +121,8 @@ export async function sendAttempt(
 
 /**
  * Sends one event to the workspace's current endpoint once and logs the attempt, updating the
- * endpoint's health and (for retry chains) the dispatch, in one statement. `target` may be given
+ * endpoint's health and (for retry chains) the dispatch, in one statement; a dispatch cancelled meanwhile (its endpoint
+ * was removed while the attempt was in flight) stays cancelled, so its retries stop. `target` may be given
  * when the caller has just read it (the dispatch path reads it with the dispatch).
  */
 export async function attemptDelivery(input: AttemptInput, policy: UrlPolicy = configuredUrlPolicy(), target?: AttemptTarget): Promise<AttemptResult> {

@@ -120,6 +120,31 @@ describe("webhook retries", () => {
     });
   });
 
+  it("an endpoint removed while a retry is in flight stops that event's retries: none reaches the endpoint set next", async () => {
+    const tenant = await createTenant({ dataDir: server.dataDir });
+    const call = api(tenant.key, server.url);
+    const removed = `/removed/${tenant.workspaceId}`;
+    const replacement = `/replacement/${tenant.workspaceId}`;
+    await call("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url.replace(/\/hooks$/, removed) } });
+    let retryArrived!: () => void;
+    const retrying = new Promise<void>((resolve) => (retryArrived = resolve));
+    let attempts = 0;
+    receiver.respondWith((r) => {
+      if (r.path !== removed) return { status: 200 };
+      if (++attempts !== 2) return { status: 503 };
+      retryArrived();
+      return { status: 503, delayMs: 1500 }; // answered once the endpoint is gone
+    });
+    await call("/api/v1/webhooks/test", { method: "POST" });
+    await retrying;
+    expect((await call("/api/v1/webhooks", { method: "DELETE" })).status).toBe(200);
+    expect((await call("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url.replace(/\/hooks$/, replacement) } })).status).toBe(201);
+    // The answer comes, then the schedule's 1 s and 2 s would have passed.
+    await new Promise((r) => setTimeout(r, paced(6000)));
+    expect(attempts).toBe(2);
+    expect(receiver.requests.filter((r) => r.path === replacement)).toEqual([]);
+  });
+
   it("counts a receiver slower than 5 seconds as a failure and retries", async () => {
     const tenant = await createTenant({ dataDir: server.dataDir });
     const call = api(tenant.key, server.url);
