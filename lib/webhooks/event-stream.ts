@@ -5,6 +5,8 @@ import { getDb } from "@/lib/db/client";
 const POLL_MS = 400;
 const LOOKBACK_MS = 5_000;
 const HEARTBEAT_MS = 15_000;
+/** Events read per query; a poll reads on, page by page, while pages come back full. */
+const PAGE = 500;
 /** How often the stream checks that its credentials still hold (a revoked key or a removed member stops it). */
 export const ACCESS_RECHECK_MS = 5_000;
 
@@ -56,19 +58,32 @@ export function workspaceEventStream(
               return;
             }
           }
+          // The whole lookback window, in pages: with one page, 500 events already sent within it came back on
+          // every poll and the stream never reached the next one.
           const floor = new Date(Math.max(connectedAt.getTime(), newest - LOOKBACK_MS));
-          const rows = await getDb().webhookEvent.findMany({
-            where: { workspaceId: principal.workspaceId, createdAt: { gte: floor }, ...(options.events ? { type: { in: options.events } } : {}) },
-            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-            select: { id: true, type: true, body: true, createdAt: true },
-            take: 500,
-          });
-          for (const row of rows) {
-            if (seen.has(row.id)) continue;
-            seen.set(row.id, row.createdAt.getTime());
-            newest = Math.max(newest, row.createdAt.getTime());
-            controller.enqueue(frame(row));
-            lastWrite = Date.now();
+          let after: { createdAt: Date; id: string } | null = null;
+          for (;;) {
+            const rows: { id: string; type: string; body: string; createdAt: Date }[] = await getDb().webhookEvent.findMany({
+              where: {
+                workspaceId: principal.workspaceId,
+                ...(after
+                  ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }
+                  : { createdAt: { gte: floor } }),
+                ...(options.events ? { type: { in: options.events } } : {}),
+              },
+              orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+              select: { id: true, type: true, body: true, createdAt: true },
+              take: PAGE,
+            });
+            for (const row of rows) {
+              if (seen.has(row.id)) continue;
+              seen.set(row.id, row.createdAt.getTime());
+              newest = Math.max(newest, row.createdAt.getTime());
+              controller.enqueue(frame(row));
+              lastWrite = Date.now();
+            }
+            if (rows.length < PAGE || options.signal.aborted) break;
+            after = rows[PAGE - 1]!;
           }
           for (const [id, at] of seen) if (at < newest - 2 * LOOKBACK_MS) seen.delete(id);
           if (Date.now() - lastWrite >= HEARTBEAT_MS) {

@@ -151,4 +151,37 @@ describe("adloom webhooks listen", () => {
     expect((await api(admin1.key)("/api/v1/events/stream")).status).toBe(401);
     expect((await api(admin2.key)("/api/v1/events/stream")).status).toBe(401);
   }, 60_000);
+
+  it("a burst of more events than one read takes (700 within a second) all reach the stream, each once", async () => {
+    const t = await createTenant();
+    await api(t.key)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url.replace(/\/hooks$/, `/burst/${t.workspaceId}`) } });
+    const stop = new AbortController();
+    const res = await fetch(`${inject("baseUrl")}/api/v1/events/stream?events=test`, { headers: { Authorization: `Bearer ${t.key}` }, signal: stop.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const reading = (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          text += decoder.decode(value, { stream: true });
+        }
+      } catch {
+        // aborted below
+      }
+    })();
+    const ids = () => [...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]);
+    try {
+      await admin(["webhooks", "load-test", "--workspace", t.workspaceId, "--count", "700", "--rate", "1000"]);
+      await until(async () => ids().length >= 700, "700 events on the stream");
+      await new Promise((r) => setTimeout(r, 1000)); // and none twice
+      expect(ids()).toHaveLength(700);
+      expect(new Set(ids()).size).toBe(700);
+    } finally {
+      stop.abort();
+      await reading;
+    }
+  }, 120_000);
 });
