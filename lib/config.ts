@@ -145,8 +145,10 @@ const envSchema = z.object({
   MEDIA_CHUNK_BYTES: positiveInt(8 * 1024 * 1024),
   /** How long an unfinished resumable (tus) upload may sit before it and its partial file are removed (seconds; default 24 h). */
   RESUMABLE_UPLOAD_EXPIRY_SECONDS: positiveInt(24 * 60 * 60),
-  /** Calls per second a sandbox ad account allows (its burst is three seconds' worth). */
+  /** Calls per second a sandbox ad account allows (its burst is SANDBOX_ADS_BURST_SECONDS' worth). */
   SANDBOX_ADS_CALLS_PER_SECOND: positiveInt(50),
+  /** How many seconds' worth of calls a sandbox ad account's burst holds (default 3). */
+  SANDBOX_ADS_BURST_SECONDS: positiveInt(3),
   /** Live platform A (Meta's Graph API): base URL, version in paths, the app for OAuth (with the secret, every call carries appsecret_proof). */
   PLATFORM_A_API_URL: z.url().optional().default("https://graph.facebook.com"),
   PLATFORM_A_API_VERSION: z
@@ -277,6 +279,7 @@ export interface Config {
     /** Chunk size of resumable media pushes (lib/media-push); larger videos are sent in chunks. */
     mediaChunkBytes: number;
     sandboxAdsCallsPerSecond: number;
+    sandboxAdsBurstSeconds: number;
     /** The live platforms' wire settings (lib/platforms/live). */
     platformA: { apiUrl: string; apiVersion: string; appId?: string; appSecret?: string; authorizeUrl?: string };
     platformB: { apiUrl: string; appId?: string; appSecret?: string; busyWaitSeconds: number; authorizeUrl: string };
@@ -389,6 +392,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       sandboxSlowPushMs: e.SANDBOX_SLOW_PUSH_MS,
       mediaChunkBytes: e.MEDIA_CHUNK_BYTES,
       sandboxAdsCallsPerSecond: e.SANDBOX_ADS_CALLS_PER_SECOND,
+      sandboxAdsBurstSeconds: e.SANDBOX_ADS_BURST_SECONDS,
       platformA: {
         apiUrl: e.PLATFORM_A_API_URL.replace(/\/$/, ""),
         apiVersion: e.PLATFORM_A_API_VERSION,

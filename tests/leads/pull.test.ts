@@ -134,8 +134,9 @@ describe("pulling lead-ad submissions", () => {
 
   it("a server killed in the middle of a poll and restarted stores every submission once, with one event each", async () => {
     const storage = await freshStorage("leads-kill");
-    // One sandbox call per second: the poll's pages are a second apart, so the kill lands between two of them.
-    const env = { SANDBOX_ADS_CALLS_PER_SECOND: "1" };
+    // One sandbox call per second and no burst: the poll's pages are a second apart (the four of a 1,000-lead
+    // poll take 3 s or more), so the kill lands between two of them even on a busy machine.
+    const env = { SANDBOX_ADS_CALLS_PER_SECOND: "1", SANDBOX_ADS_BURST_SECONDS: "1" };
     const first = await own(storage, env);
     const t = await createTenant({ dataDir: storage.dataDir });
     const { leadEvents } = await leadReceiver(t, first.url);

@@ -74,13 +74,13 @@ export function applyCommentFault(platform: Platform, message: string, action: s
 }
 
 /**
- * Burst limiting per ad account, as the real platforms do it: a token bucket that holds three
- * seconds' worth of calls and refills SANDBOX_ADS_CALLS_PER_SECOND (default 50). Past it, calls
- * are refused with `upstream_busy`.
+ * Burst limiting per ad account, as the real platforms do it: a token bucket that holds
+ * SANDBOX_ADS_BURST_SECONDS' worth of calls (default 3) and refills SANDBOX_ADS_CALLS_PER_SECOND
+ * (default 50). Past it, calls are refused with `upstream_busy`.
  */
 export function burstLimit(): { capacity: number; perSecond: number } {
-  const perSecond = getConfig().platforms.sandboxAdsCallsPerSecond;
-  return { capacity: perSecond * 3, perSecond };
+  const { sandboxAdsCallsPerSecond: perSecond, sandboxAdsBurstSeconds } = getConfig().platforms;
+  return { capacity: perSecond * sandboxAdsBurstSeconds, perSecond };
 }
 
 const buckets = new Map<string, { tokens: number; at: number }>();
