@@ -24,7 +24,7 @@ const DOMAIN =
 const INFRA =
   "^lib/(db|storage|platforms|credentials|jobs|observability)/|^lib/(config|services|log)\\.ts$|^inngest/client\\.ts$|^packages/(pglite-driver|job-runner)/";
 /** Shared by every layer and importing none: error values, ids, pagination. */
-const NEUTRAL = "^lib/(errors|ids|text-input)\\.ts$|^lib/http-edge-defaults\\.mjs$|^lib/(pagination|json|random)/";
+const NEUTRAL = "^lib/(errors|ids|money|text-input)\\.ts$|^lib/http-edge-defaults\\.mjs$|^lib/(pagination|json|random)/";
 /**
  * Dashboard pages, layouts, components and server actions: app/ and components/ without the HTTP
  * routes (app/api, app/.well-known, app/docs hand their requests to lib/http, lib/api, lib/mcp).

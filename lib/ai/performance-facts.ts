@@ -7,6 +7,8 @@ import { getCreativeTest } from "@/lib/performance/creative-tests";
 import { goalOf } from "@/lib/performance/goal";
 import { median, MIN_CONVERSIONS, MIN_IMPRESSIONS, MIN_SPEND_MINOR } from "@/lib/performance/labels";
 import { EARLIER_DAYS, RECENT_DAYS, WINDOW_DAYS } from "@/lib/performance/window";
+import { formatMinor } from "@/lib/money";
+import { rollupClock } from "@/lib/performance/rollup-clock";
 
 /**
  * The figures and comparisons behind "why did this creative win / lose / fatigue", computed from the rollup
@@ -30,7 +32,6 @@ export interface PerformanceFacts {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
-const money = (minor: number) => (minor / 100).toFixed(2);
 
 export async function performanceFacts(principal: Principal, input: { creativeId: string }): Promise<PerformanceFacts> {
   authorize(principal, "ads.read");
@@ -38,6 +39,8 @@ export async function performanceFacts(principal: Principal, input: { creativeId
   if (!creative) throw notFound("Creative");
   const db = getDb();
   const goal = await goalOf(principal.workspaceId);
+  const { currency } = await rollupClock(principal.workspaceId);
+  const money = (minor: number) => formatMinor(minor, currency);
   const row = await db.creativePerformance.findFirst({ where: { creativeId: creative.id, workspaceId: principal.workspaceId } });
   const facts: PerformanceFact[] = [];
   const add = (key: string, text: string) => facts.push({ key, text });

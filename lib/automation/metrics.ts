@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { adsByAccount, platformFor, platformForAccount, withBusyRetry } from "@/lib/ads/platform-access";
 import { getDb } from "@/lib/db/client";
+import { toMajor } from "@/lib/money";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { getAdAccount } from "@/lib/platforms";
 import type { DailyInsight } from "@/lib/platforms/ads-types";
@@ -149,14 +150,14 @@ export async function readScope(principal: Pick<Principal, "workspaceId">, defin
       t.frequency = Math.max(t.frequency ?? 0, row.frequency);
     }
   }
-  return { objects: objects.map((object) => ({ object, metrics: metricsOf(totals.get(object.id)!) })), now: now ?? new Date(), window, currency };
+  return { objects: objects.map((object) => ({ object, metrics: metricsOf(totals.get(object.id)!, currency) })), now: now ?? new Date(), window, currency };
 }
 
 const round = (n: number, digits = 4) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** Money in major units; ratios null when their denominator is zero (a condition on them does not hold). */
-export function metricsOf(t: Totals): Metrics {
-  const spend = t.spendMinor / 100;
+/** Money in the account currency's major units; ratios null when their denominator is zero (a condition on them does not hold). */
+export function metricsOf(t: Totals, currency: string | null): Metrics {
+  const spend = toMajor(t.spendMinor, currency);
   return {
     spend: round(spend, 2),
     impressions: t.impressions,
@@ -167,7 +168,7 @@ export function metricsOf(t: Totals): Metrics {
     cpm: t.impressions ? round((spend / t.impressions) * 1000) : null,
     conversions: t.conversions,
     cpa: t.conversions ? round(spend / t.conversions) : null,
-    conversion_value: round(t.valueMinor / 100, 2),
+    conversion_value: round(toMajor(t.valueMinor, currency), 2),
     roas: t.spendMinor ? round(t.valueMinor / t.spendMinor) : null,
     frequency: t.frequency === null ? null : round(t.frequency),
   };

@@ -6,6 +6,8 @@ import { folderScope } from "@/lib/folders/access";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { PerformanceLabel } from "@/lib/performance/labels";
 import type { BoardCard } from "./schemas";
+import { toMajor } from "@/lib/money";
+import { rollupClock } from "@/lib/performance/rollup-clock";
 
 /** The creatives' live card data (review state, open threads, last-30-days figures), in four queries whatever the count. */
 export async function loadCards(workspaceId: string, creativeIds: string[], scope: Prisma.CreativeWhereInput = {}): Promise<Map<string, BoardCard>> {
@@ -27,6 +29,7 @@ export async function loadCards(workspaceId: string, creativeIds: string[], scop
     _count: { _all: true },
   });
   const perfOf = new Map(performance.map((p) => [p.creativeId, p]));
+  const { currency } = await rollupClock(workspaceId);
   const openOf = new Map(open.map((o) => [`${o.creativeId}:${o.versionNumber}`, o._count._all]));
   const cards = new Map<string, BoardCard>();
   for (const c of creatives) {
@@ -46,10 +49,10 @@ export async function loadCards(workspaceId: string, creativeIds: string[], scop
       reviewStatus: review?.status ?? "none",
       openThreads: openOf.get(`${c.id}:${version}`) ?? 0,
       label: (perf?.label as PerformanceLabel | undefined) ?? "neutral",
-      spend: (perf?.spendMinor ?? 0) / 100,
+      spend: toMajor(perf?.spendMinor ?? 0, currency),
       impressions: perf?.impressions ?? 0,
       conversions: perf?.conversions ?? 0,
-      cpa: perf?.cpa == null ? null : Math.round(perf.cpa) / 100,
+      cpa: perf?.cpa == null ? null : toMajor(Math.round(perf.cpa), currency),
       roas: perf?.roas ?? null,
       ctr: perf?.ctr ?? null,
     });

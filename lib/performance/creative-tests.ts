@@ -12,6 +12,8 @@ import { principalForUser } from "@/lib/session/principal";
 import { hash32 } from "@/lib/random/seeded";
 import { probabilityToBeBest, type Evidence } from "./probability";
 import type { EvaluateOptions } from "./evaluate";
+import { toMajor } from "@/lib/money";
+import { rollupClock } from "./rollup-clock";
 
 export const TEST_METRICS = ["ctr", "conversion_rate", "cpa"] as const;
 export type TestMetric = (typeof TEST_METRICS)[number];
@@ -70,6 +72,7 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
     [test.workspaceId, test.adSetId, test.creativeIds, test.startDate],
   );
   const creatives = await getDb().creative.findMany({ where: { id: { in: test.creativeIds } }, select: { id: true, fileName: true } });
+  const { currency } = await rollupClock(test.workspaceId);
   const metric = test.metric as TestMetric;
   const rows = test.creativeIds.map((creativeId) => {
     const s = sums.find((r) => r.creativeId === creativeId) ?? { impressions: 0, clicks: 0, conversions: 0, spend: 0 };
@@ -90,7 +93,7 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
             ? n.conversions / n.clicks
             : null
           : n.conversions
-            ? n.spendMinor / n.conversions / 100
+            ? toMajor(n.spendMinor / n.conversions, currency)
             : null;
     return { creativeId, n, evidence, value, sample: metric === "ctr" ? n.impressions : n.clicks };
   });
@@ -106,7 +109,7 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
     impressions: r.n.impressions,
     clicks: r.n.clicks,
     conversions: r.n.conversions,
-    spend: r.n.spendMinor / 100,
+    spend: toMajor(r.n.spendMinor, currency),
     value: r.value,
     sample: r.sample,
     probabilityToBeBest: Math.round(p[i]! * 10_000) / 10_000,

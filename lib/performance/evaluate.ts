@@ -4,6 +4,8 @@ import { emitEvent } from "@/lib/events/emit";
 import { goalOf } from "./goal";
 import { derive, labelCreatives, type CreativeFigures, type PerformanceLabel } from "./labels";
 import { EARLIER_DAYS, RECENT_DAYS, WINDOW_DAYS } from "./window";
+import { toMajor } from "@/lib/money";
+import { rollupClock } from "./rollup-clock";
 
 const CHUNK = 500;
 
@@ -114,7 +116,12 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
     where: { workspaceId },
     select: { creativeId: true, label: true, labelVersion: true, reason: true },
   });
-  const labels = labelCreatives(figures, goal, new Map(stored.map((row) => [row.creativeId, row.label as PerformanceLabel])));
+  const labels = labelCreatives(
+    figures,
+    goal,
+    new Map(stored.map((row) => [row.creativeId, row.label as PerformanceLabel])),
+    (await rollupClock(workspaceId)).currency,
+  );
   // Labels that hold keep their row; only a changed reason (new numbers) is written, a chunk per statement.
   const reasons = stored.filter((row) => labels.get(row.creativeId)?.label === row.label && labels.get(row.creativeId)!.reason !== row.reason);
   for (let i = 0; i < reasons.length; i += CHUNK) {
@@ -145,12 +152,12 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
   return emitPendingChanges(workspaceId);
 }
 
-const major = (minor: number) => Math.round(minor) / 100;
-
 /** Stores the creative.status_changed of every change not yet emitted (once per change, whoever runs it). */
 async function emitPendingChanges(workspaceId: string): Promise<LabelChangeOut[]> {
   const db = getDb();
   const pending = await db.creativeLabelChange.findMany({ where: { workspaceId, eventId: null }, orderBy: [{ createdAt: "asc" }, { labelVersion: "asc" }] });
+  const { currency } = await rollupClock(workspaceId);
+  const major = (minor: number) => toMajor(Math.round(minor), currency);
   const out: LabelChangeOut[] = [];
   for (const change of pending) {
     const creative = await db.creative.findUnique({ where: { id: change.creativeId }, select: { id: true, fileName: true, kind: true } });

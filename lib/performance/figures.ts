@@ -1,3 +1,5 @@
+import { toMajor } from "@/lib/money";
+
 /** Delivery figures summed over any set of insight rows, money in minor units. */
 export interface FigureSums {
   impressions: number;
@@ -21,15 +23,15 @@ export interface Figures {
 }
 
 /** The ratios from sums, never from averaging rows' ratios (a total's CTR is its clicks over its impressions). */
-export function figuresFromSums(s: FigureSums): Figures {
+export function figuresFromSums(s: FigureSums, currency: string): Figures {
   return {
     impressions: s.impressions,
     clicks: s.clicks,
-    spend: s.spendMinor / 100,
+    spend: toMajor(s.spendMinor, currency),
     conversions: s.conversions,
-    conversionValue: s.valueMinor / 100,
+    conversionValue: toMajor(s.valueMinor, currency),
     ctr: s.impressions ? s.clicks / s.impressions : null,
-    cpa: s.conversions ? s.spendMinor / s.conversions / 100 : null,
+    cpa: s.conversions ? toMajor(s.spendMinor / s.conversions, currency) : null,
     roas: s.spendMinor ? s.valueMinor / s.spendMinor : null,
   };
 }

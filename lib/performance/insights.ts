@@ -1,10 +1,12 @@
 import type { Principal } from "@/lib/auth/principal";
 import { type Figures, figuresFromSums } from "./figures";
 import { invalidArgument } from "@/lib/ads/lookups";
+import { toMajor } from "@/lib/money";
 import { getDb, queryRows } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { PerformanceLabel } from "./labels";
+import { rollupClock } from "./rollup-clock";
 import { rollupHealth, type RollupHealth } from "./rollup-status";
 import { addDays, daysBetween, WINDOW_DAYS } from "./window";
 
@@ -22,12 +24,6 @@ export interface InsightRow extends Figures {
   /** The hour (0-23, account time zone) with the hourly breakdown. */
   hour?: number;
   frequency: number | null;
-}
-
-/** The last day the rollup read (the most advanced account's today), or today in UTC before any rollup. */
-async function latestDay(workspaceId: string): Promise<{ today: string; currency: string }> {
-  const cursor = await getDb().performanceCursor.findFirst({ where: { workspaceId }, orderBy: { today: "desc" } });
-  return { today: cursor?.today ?? new Date().toISOString().slice(0, 10), currency: cursor?.currency ?? "USD" };
 }
 
 async function namesOf(workspaceId: string, level: InsightLevel, ids: string[]): Promise<Map<string, string>> {
@@ -53,7 +49,7 @@ export async function getInsights(
   principal: Principal,
   input: { level: InsightLevel; ids?: string[]; since?: string; until?: string; breakdown?: "day" | "hour" | "none" },
 ): Promise<{ level: InsightLevel; since: string; until: string; currency: string; rows: InsightRow[] }> {
-  const { today, currency } = await latestDay(principal.workspaceId);
+  const { today, currency } = await rollupClock(principal.workspaceId);
   const until = input.until ?? today;
   const since = input.since ?? addDays(until, -(WINDOW_DAYS - 1));
   if (since > until) throw invalidArgument("since must not be after until");
@@ -73,7 +69,7 @@ export async function getInsights(
   }
   if (!ids.length) return { level: input.level, since, until, currency, rows: [] };
   if (input.breakdown === "hour")
-    return { level: input.level, since, until, currency, rows: await hourlyRows(principal.workspaceId, input.level, ids, since, until) };
+    return { level: input.level, since, until, currency, rows: await hourlyRows(principal.workspaceId, input.level, ids, since, until, currency) };
   const daily = input.breakdown === "day";
   const sums = await queryRows<Record<string, string | number | null>>(
     `SELECT ${column} AS id, ${daily ? "date" : "NULL::text AS date"},
@@ -89,7 +85,7 @@ export async function getInsights(
     id: String(s.id),
     name: names.get(String(s.id)) ?? String(s.id),
     date: s.date === null ? null : String(s.date),
-    ...figuresOf(s),
+    ...figuresOf(s, currency),
     frequency: s.frequency === null ? null : Math.round(Number(s.frequency) * 100) / 100,
   }));
   // Objects asked for by id but without delivery in the range answer zeros (totals only).
@@ -114,7 +110,7 @@ export async function getInsights(
 }
 
 /** Per object, day and hour from ad_hourly_insights (the live platforms' hourly breakdowns; no frequency by hour). */
-async function hourlyRows(workspaceId: string, level: InsightLevel, ids: string[], since: string, until: string): Promise<InsightRow[]> {
+async function hourlyRows(workspaceId: string, level: InsightLevel, ids: string[], since: string, until: string, currency: string): Promise<InsightRow[]> {
   const column = COLUMN[level];
   const sums = await queryRows<Record<string, string | number>>(
     `SELECT ${column} AS id, date, hour, sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS spend,
@@ -129,20 +125,23 @@ async function hourlyRows(workspaceId: string, level: InsightLevel, ids: string[
     name: names.get(String(s.id)) ?? String(s.id),
     date: String(s.date),
     hour: Number(s.hour),
-    ...figuresOf(s),
+    ...figuresOf(s, currency),
     frequency: null,
   }));
 }
 
 /** An insights query row's figures: its summed columns (minor units) as the figures every view shows. */
-function figuresOf(s: Record<string, string | number | null>) {
-  return figuresFromSums({
-    impressions: Number(s.impressions),
-    clicks: Number(s.clicks),
-    spendMinor: Number(s.spend),
-    conversions: Number(s.conversions),
-    valueMinor: Number(s.value),
-  });
+function figuresOf(s: Record<string, string | number | null>, currency: string) {
+  return figuresFromSums(
+    {
+      impressions: Number(s.impressions),
+      clicks: Number(s.clicks),
+      spendMinor: Number(s.spend),
+      conversions: Number(s.conversions),
+      valueMinor: Number(s.value),
+    },
+    currency,
+  );
 }
 
 export const PERFORMANCE_SORTS = ["spend", "impressions", "clicks", "conversions", "ctr", "cpa", "roas", "frequency", "label"] as const;
@@ -198,6 +197,7 @@ export async function listCreativePerformance(
     _count: { _all: true },
   });
   const rollup = await rollupHealth(principal.workspaceId);
+  const { currency } = await rollupClock(principal.workspaceId);
   return {
     lastRollupAt:
       rollup.accounts
@@ -216,11 +216,11 @@ export async function listCreativePerformance(
         labelChangedAt: r.labelChangedAt?.toISOString() ?? null,
         impressions: r.impressions,
         clicks: r.clicks,
-        spend: r.spendMinor / 100,
+        spend: toMajor(r.spendMinor, currency),
         conversions: r.conversions,
-        conversionValue: r.conversionValueMinor / 100,
+        conversionValue: toMajor(r.conversionValueMinor, currency),
         ctr: r.ctr,
-        cpa: r.cpa === null ? null : Math.round(r.cpa) / 100,
+        cpa: r.cpa === null ? null : toMajor(Math.round(r.cpa), currency),
         roas: r.roas,
         frequency: r.frequency,
         recentCtr: r.recentCtr,

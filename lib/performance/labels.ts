@@ -1,3 +1,5 @@
+import { currencyDigits, toMajor } from "@/lib/money";
+
 /**
  * The label rules (docs/performance.md has them in words, with these numbers). Pure: the rollup
  * hands in each creative's last-30-days figures and gets a label and a reason back.
@@ -71,7 +73,6 @@ export function median(values: number[]): number | null {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
-const money = (minor: number) => (minor / 100).toFixed(2);
 
 /** Why a creative is fatigued, or null when it is not; one already fatigued holds the label up to the recovery ratio. */
 function fatigue(f: CreativeFigures, d: Derived, wasFatigued: boolean): string | null {
@@ -95,7 +96,9 @@ export function labelCreatives(
   rows: CreativeFigures[],
   goal: PerformanceGoal,
   current: ReadonlyMap<string, PerformanceLabel> = new Map(),
+  currency = "USD",
 ): Map<string, { label: PerformanceLabel; reason: string }> {
+  const money = (minor: number) => toMajor(minor, currency).toFixed(currencyDigits(currency));
   const out = new Map<string, { label: PerformanceLabel; reason: string }>();
   const value = (f: CreativeFigures) => (goal === "cpa" ? derive(f).cpa! : derive(f).roas!);
   const peers = rows.filter(eligible);

@@ -5,7 +5,7 @@ import { PLATFORM_B_RULES } from "./live/platform-b/rules";
 import * as checks from "./rule-checks";
 import type { CreativeForRules, PlatformRules, TextForRules } from "./rule-checks";
 
-export { formatMinor, fromPlatformName, scheduledDays, type CreativeForRules, type PlatformRules, type TextForRules } from "./rule-checks";
+export { fromPlatformName, scheduledDays, type CreativeForRules, type PlatformRules, type TextForRules } from "./rule-checks";
 
 /**
  * What each platform accepts, as its adapter declares it (live/platform-a/rules.ts,

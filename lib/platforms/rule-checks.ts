@@ -1,3 +1,4 @@
+import { formatMinor } from "@/lib/money";
 import type { MediaKind, Platform } from "@/lib/generated/prisma/enums";
 import type { AdObjectStatus, BudgetType, CallToAction, Objective } from "./ads-types";
 
@@ -24,10 +25,6 @@ export interface PlatformRules {
   text: { headline: number; primaryText: number; description: number };
   /** primaryText is required (platform B ads always carry ad text). */
   primaryTextRequired: boolean;
-}
-
-export function formatMinor(amountMinor: number, currency: string): string {
-  return `${(amountMinor / 100).toFixed(2)} ${currency}`;
 }
 
 /** Whole days a lifetime budget is scheduled over (at least 1). */

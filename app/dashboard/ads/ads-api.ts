@@ -1,5 +1,6 @@
 "use client";
 import { resultOf, type ToolArgs, type ToolInput, type ToolName, type ToolOutput } from "@/components/dashboard/tool-call";
+import { currencyDigits, toMajor } from "@/lib/money";
 import { callAdsTool } from "./actions";
 
 export type Account = ToolOutput<"list_ad_accounts">["accounts"][number];
@@ -14,8 +15,10 @@ export async function tool<N extends ToolName>(name: N, ...[args]: ToolArgs<N>):
   return resultOf(await callAdsTool(name, args ?? ({} as ToolInput<N>)));
 }
 
+/** An amount in the currency's minor units, in its major units ("1,234.50 USD", "1,234 JPY"). */
 export function money(amountMinor: number, currency: string): string {
-  return `${(amountMinor / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
+  const digits = currencyDigits(currency);
+  return `${toMajor(amountMinor, currency).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`;
 }
 
 export const adSetNoun = (platform: PlatformName) => (platform === "platform_a" ? "ad set" : "ad group");

@@ -12,6 +12,7 @@ import { LaunchFromLibrary } from "./launch-from-library";
 import { CountryPicker, withTyped } from "./country-picker";
 import { type ChosenLocation, LocationPicker } from "./location-picker";
 import { countryName } from "@/components/dashboard/countries";
+import { toMinor } from "@/lib/money";
 
 interface Flags {
   canWrite: boolean;
@@ -259,7 +260,7 @@ function AdSetForm({ campaign, account }: { campaign: Campaign; account: Account
         campaignId: campaign.id,
         platform,
         name,
-        budget: { type: "daily", amountMinor: Math.round(Number(amount) * 100) },
+        budget: { type: "daily", amountMinor: toMinor(Number(amount), account.currency) },
         ...(platform === "platform_a"
           ? {
               ...(targetCountries?.length ? { targetCountries } : {}),

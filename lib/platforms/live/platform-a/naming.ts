@@ -1,3 +1,4 @@
+import { toMinor as minorUnits } from "@/lib/money";
 import { PLATFORM_A_RULES as RULES } from "./rules";
 import type { AdObjectStatus, CallToAction, Objective } from "../../ads-types";
 
@@ -59,13 +60,5 @@ export function isoTime(value: unknown): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-/** Digits after the decimal point of a currency (Meta reports spend in major units: "12.34"). */
-export function currencyExponent(currency: string): number {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
-export const toMinor = (amount: unknown, currency: string) => Math.round(Number(amount ?? 0) * 10 ** currencyExponent(currency));
+/** Meta reports money in major units ("12.34"): as whole minor units of the currency. */
+export const toMinor = (amount: unknown, currency: string) => minorUnits(Number(amount ?? 0), currency);

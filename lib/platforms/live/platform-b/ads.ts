@@ -1,3 +1,4 @@
+import { toMajor, toMinor as minorUnits } from "@/lib/money";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
@@ -40,15 +41,8 @@ export interface TikTokAccount {
 }
 
 /** Minor units -> TikTok's decimal amounts in the currency (JPY has none, USD two). */
-function fractionDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-export const toAmount = (minor: number, currency: string) => minor / 10 ** fractionDigits(currency);
-export const toMinor = (amount: number, currency: string) => Math.round(amount * 10 ** fractionDigits(currency));
+export const toAmount = toMajor;
+export const toMinor = (amount: number, currency: string) => minorUnits(amount, currency);
 
 /**
  * TikTok's `request_id` on creates makes a repeated request answer the object the first one made:
