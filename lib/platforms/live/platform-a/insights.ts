@@ -23,22 +23,35 @@ function adFilter(query: InsightsQuery) {
   return query.adExternalIds?.length ? { filtering: [{ field: "ad.id", operator: "IN", value: query.adExternalIds }] } : {};
 }
 
+/** Insights are read whole: a capped read lost rows silently, and the rollup's cursor then moved past their days. */
+const EVERY_ROW = Number.POSITIVE_INFINITY;
+
 export async function getDailyInsights(a: MetaAccount, query: InsightsQuery): Promise<DailyInsight[]> {
   if (query.adExternalIds && query.adExternalIds.length === 0) return [];
-  const days = await graphList(`${a.accountId}/insights`, a.token, {
-    level: "ad",
-    time_increment: 1,
-    time_range: { since: query.since, until: query.until },
-    fields: "ad_id,date_start,impressions,reach,clicks,spend,actions,action_values,account_currency",
-    ...adFilter(query),
-  });
+  const days = await graphList(
+    `${a.accountId}/insights`,
+    a.token,
+    {
+      level: "ad",
+      time_increment: 1,
+      time_range: { since: query.since, until: query.until },
+      fields: "ad_id,date_start,impressions,reach,clicks,spend,actions,action_values,account_currency",
+      ...adFilter(query),
+    },
+    EVERY_ROW,
+  );
   if (!days.length) return [];
-  const lifetime = await graphList(`${a.accountId}/insights`, a.token, {
-    level: "ad",
-    date_preset: "maximum",
-    fields: "ad_id,frequency",
-    ...adFilter(query),
-  });
+  const lifetime = await graphList(
+    `${a.accountId}/insights`,
+    a.token,
+    {
+      level: "ad",
+      date_preset: "maximum",
+      fields: "ad_id,frequency",
+      ...adFilter(query),
+    },
+    EVERY_ROW,
+  );
   const frequency = new Map(lifetime.map((r) => [String(r.ad_id), Number(r.frequency ?? 0)]));
   return days.map((r) => {
     const currency = String(r.account_currency ?? "USD");
@@ -67,14 +80,19 @@ export const HOURLY_BREAKDOWN = "hourly_stats_aggregated_by_advertiser_time_zone
  */
 export async function getHourlyInsights(a: MetaAccount, query: InsightsQuery): Promise<HourlyInsight[]> {
   if (query.adExternalIds && query.adExternalIds.length === 0) return [];
-  const rows = await graphList(`${a.accountId}/insights`, a.token, {
-    level: "ad",
-    time_increment: 1,
-    time_range: { since: query.since, until: query.until },
-    breakdowns: HOURLY_BREAKDOWN,
-    fields: "ad_id,date_start,impressions,clicks,spend,actions,action_values,account_currency",
-    ...adFilter(query),
-  });
+  const rows = await graphList(
+    `${a.accountId}/insights`,
+    a.token,
+    {
+      level: "ad",
+      time_increment: 1,
+      time_range: { since: query.since, until: query.until },
+      breakdowns: HOURLY_BREAKDOWN,
+      fields: "ad_id,date_start,impressions,clicks,spend,actions,action_values,account_currency",
+      ...adFilter(query),
+    },
+    EVERY_ROW,
+  );
   return rows.flatMap((r) => {
     const hour = Number(/^(\d{2}):/.exec(String(r[HOURLY_BREAKDOWN] ?? ""))?.[1]);
     if (!Number.isInteger(hour) || hour < 0 || hour > 23) return [];

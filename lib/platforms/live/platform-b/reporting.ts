@@ -48,30 +48,35 @@ export function reportWindows(since: string, until: string): { start: string; en
   return windows;
 }
 
+/** Reports are read whole (allPages' default stops at 50 pages): a capped read lost rows silently. */
+const EVERY_PAGE = Number.POSITIVE_INFINITY;
+
 export async function getDailyInsights(token: string, a: TikTokAccount, query: InsightsQuery): Promise<DailyInsight[]> {
   if (query.adExternalIds && query.adExternalIds.length === 0) return [];
   const rows = [];
   for (const window of reportWindows(query.since, query.until)) {
     rows.push(
-      ...(await allPages((page) =>
-        getData(
-          token,
-          "report/integrated/get/",
-          {
-            advertiser_id: a.advertiserId,
-            report_type: "BASIC",
-            data_level: "AUCTION_AD",
-            dimensions: ["ad_id", "stat_time_day"],
-            metrics: REPORT_METRICS,
-            start_date: window.start,
-            end_date: window.end,
-            filtering: reportFiltering(query.adExternalIds),
-            page,
-            page_size: 1000,
-          },
-          reportPage,
-          "the report",
-        ),
+      ...(await allPages(
+        (page) =>
+          getData(
+            token,
+            "report/integrated/get/",
+            {
+              advertiser_id: a.advertiserId,
+              report_type: "BASIC",
+              data_level: "AUCTION_AD",
+              dimensions: ["ad_id", "stat_time_day"],
+              metrics: REPORT_METRICS,
+              start_date: window.start,
+              end_date: window.end,
+              filtering: reportFiltering(query.adExternalIds),
+              page,
+              page_size: 1000,
+            },
+            reportPage,
+            "the report",
+          ),
+        EVERY_PAGE,
       )),
     );
   }
@@ -108,25 +113,27 @@ export async function getHourlyInsights(token: string, a: TikTokAccount, query: 
   if (query.adExternalIds && query.adExternalIds.length === 0) return [];
   const out: HourlyInsight[] = [];
   for (let day = query.since; day <= query.until; day = addDays(day, 1)) {
-    const rows = await allPages((page) =>
-      getData(
-        token,
-        "report/integrated/get/",
-        {
-          advertiser_id: a.advertiserId,
-          report_type: "BASIC",
-          data_level: "AUCTION_AD",
-          dimensions: ["ad_id", "stat_time_hour"],
-          metrics: HOURLY_METRICS,
-          start_date: day,
-          end_date: day,
-          filtering: reportFiltering(query.adExternalIds),
-          page,
-          page_size: 1000,
-        },
-        hourlyPage,
-        "the hourly report",
-      ),
+    const rows = await allPages(
+      (page) =>
+        getData(
+          token,
+          "report/integrated/get/",
+          {
+            advertiser_id: a.advertiserId,
+            report_type: "BASIC",
+            data_level: "AUCTION_AD",
+            dimensions: ["ad_id", "stat_time_hour"],
+            metrics: HOURLY_METRICS,
+            start_date: day,
+            end_date: day,
+            filtering: reportFiltering(query.adExternalIds),
+            page,
+            page_size: 1000,
+          },
+          hourlyPage,
+          "the hourly report",
+        ),
+      EVERY_PAGE,
     );
     for (const row of rows) {
       const m = row.metrics;
