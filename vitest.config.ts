@@ -48,6 +48,7 @@ export const IN_PROCESS = [
   "tests/upload-job/terminal-transitions.test.ts",
   "tests/webhooks/delivery-module.test.ts",
   "tests/webhooks/events-with-their-change.test.ts",
+  "tests/webhooks/sweep.test.ts",
 ];
 
 /**

@@ -6,16 +6,18 @@ import { retryChainJobEvent } from "./job-events";
 const STUCK_AFTER_MS = 2 * 60 * 1000;
 
 /**
- * Re-queues retry chains whose job is missing (a backstop: the job event commits with the failed
- * first attempt). The job event id deduplicates, so a chain already running is untouched. Pending
- * dispatches need nothing here: the first attempts' loop claims them again once their lease ends.
+ * Starts again the retry chains whose job is gone (its run failed for good, or its event never reached
+ * the runner). Each gets a job event named after the attempts made so far, so every sweep while the chain
+ * stays stuck at that point queues it once; a chain that merely runs late may then send an attempt twice,
+ * which receivers deduplicate by event id (docs/webhooks.md). Pending dispatches need nothing here: the
+ * first attempts' loop claims them again once their lease ends.
  */
 export async function requeueStuckDispatches(now = new Date()): Promise<number> {
   const stuck = await getDb().webhookDispatch.findMany({
     where: { status: "retrying", nextAttemptAt: { lt: new Date(now.getTime() - STUCK_AFTER_MS) } },
-    select: { id: true, workspaceId: true },
+    select: { id: true, workspaceId: true, attempts: true },
     take: 500,
   });
-  if (stuck.length) await sendEvent(stuck.map((d) => retryChainJobEvent({ dispatchId: d.id, workspaceId: d.workspaceId })));
+  if (stuck.length) await sendEvent(stuck.map((d) => retryChainJobEvent({ dispatchId: d.id, workspaceId: d.workspaceId }, d.attempts)));
   return stuck.length;
 }
