@@ -12,42 +12,46 @@ import { isUniqueViolation } from "@/lib/db/errors";
 
 /**
  * The platform's id for the creative's media on the account, or null when it is not there yet: a
- * ready push, or (for creatives uploaded before pushes were recorded) the id its upload got on
- * that platform's default account.
+ * ready push of the creative's current file, or (for creatives uploaded before pushes were recorded)
+ * the id its upload got on that platform's default account. A push or upload of an earlier version's
+ * file does not count: ads made after a new version show the new one.
  */
 export async function mediaIdOnAccount(
-  creative: Pick<Creative, "id" | "workspaceId">,
+  creative: Pick<Creative, "id" | "workspaceId" | "storageKey">,
   account: Pick<AdAccount, "id" | "platform" | "defaultFor">,
 ): Promise<string | null> {
   const db = getDb();
   const push = await db.mediaPush.findUnique({ where: { creativeId_adAccountId: { creativeId: creative.id, adAccountId: account.id } } });
-  if (push) return push.state === "ready" ? push.externalId : null;
+  if (push) return push.state === "ready" && push.storageKey === creative.storageKey ? push.externalId : null;
   if (account.defaultFor !== account.platform) return null;
   const upload = await db.upload.findFirst({
     where: { workspaceId: creative.workspaceId, creativeId: creative.id, platform: account.platform, status: "completed" },
   });
-  if (!upload) return null;
+  if (!upload || upload.storageKey !== creative.storageKey) return null;
   // An upload whose push was recorded went to that push's account, which may no longer be the default.
   if (await db.mediaPush.findFirst({ where: { uploadId: upload.id }, select: { id: true } })) return null;
   return account.platform === "platform_a" ? (upload.platformAImageHash ?? upload.platformAVideoId) : (upload.platformBImageId ?? upload.platformBVideoId);
 }
 
 /**
- * The creative's push to the account: the existing one, or a new queued one (a failed one starts over as the next run).
- * With `startJob`, a fresh push's job event commits with it, so a push is never left queued with no job.
+ * The creative's push to the account: the existing one, or a new queued one. A failed one starts over as the next
+ * run, and so does one of an earlier version's file, with the current file (a run still sending the old file is
+ * stale from then on). With `startJob`, a fresh push's job event commits with it, so a push is never left queued
+ * with no job.
  */
 async function openCreativePush(creative: Creative, account: AdAccount, startJob: boolean): Promise<{ push: MediaPush; fresh: boolean }> {
   const db = getDb();
   const key = { creativeId_adAccountId: { creativeId: creative.id, adAccountId: account.id } };
   const existing = await db.mediaPush.findUnique({ where: key });
-  if (existing && existing.state !== "failed") return { push: existing, fresh: false };
+  const ofCurrentFile = existing?.storageKey === creative.storageKey;
+  if (existing && ofCurrentFile && existing.state !== "failed") return { push: existing, fresh: false };
   try {
     const { push, fresh, wake } = await db.$transaction(async (tx) => {
       let opened: { push: MediaPush; fresh: boolean };
       if (existing) {
         const { count } = await tx.mediaPush.updateMany({
-          where: { id: existing.id, jobRun: existing.jobRun, state: "failed" },
-          data: requeuedPush(existing.jobRun + 1),
+          where: { id: existing.id, jobRun: existing.jobRun, state: existing.state },
+          data: { ...requeuedPush(existing.jobRun + 1), ...(ofCurrentFile ? {} : fileOf(creative)) },
         });
         opened = { push: await tx.mediaPush.findUniqueOrThrow({ where: key }), fresh: count > 0 };
       } else {
@@ -59,11 +63,7 @@ async function openCreativePush(creative: Creative, account: AdAccount, startJob
               adAccountId: account.id,
               platform: account.platform,
               creativeId: creative.id,
-              fileName: creative.fileName,
-              kind: creative.kind,
-              contentType: creative.contentType,
-              sizeBytes: creative.sizeBytes,
-              storageKey: creative.storageKey,
+              ...fileOf(creative),
             },
           }),
           fresh: true,
@@ -78,6 +78,16 @@ async function openCreativePush(creative: Creative, account: AdAccount, startJob
     if (!isUniqueViolation(err)) throw err;
     return { push: await db.mediaPush.findUniqueOrThrow({ where: key }), fresh: false };
   }
+}
+
+function fileOf(creative: Creative) {
+  return {
+    fileName: creative.fileName,
+    kind: creative.kind,
+    contentType: creative.contentType,
+    sizeBytes: creative.sizeBytes,
+    storageKey: creative.storageKey,
+  };
 }
 
 async function requireReadyCreative(principal: Principal, creativeId: string): Promise<Creative> {

@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { admin, createTenant } from "../helpers/fixtures";
 import { allCreatives, creativeWhen, finishedUpload, uploadIds, waitFor } from "../helpers/library";
-import { mp4Video } from "../helpers/media-fixtures";
+import { mp4Video, pngImage } from "../helpers/media-fixtures";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server";
 import { callTool, toolResult } from "../tools/helpers";
 import { adCopy, adCreatives, campaignWithAdSet } from "./helpers";
@@ -77,6 +78,23 @@ describe("one creative, every ad account", () => {
     expect((await toolResult(t.key, "list_creative_pushes", { creativeId })).pushes).toHaveLength(2);
     expect((await allCreatives(t.key)).filter((c) => c.fileName === fileName)).toHaveLength(1);
   }, 180_000);
+
+  it("an ad made after a new version shows the new version: the creative's push to the account is made again with its file", async () => {
+    const t = await createTenant();
+    const [{ creativeId }] = await adCreatives(t.key);
+    const [before] = (await toolResult(t.key, "list_creative_pushes", { creativeId })).pushes;
+    expect(before).toMatchObject({ state: "ready", externalId: expect.any(String) });
+    const v2 = await pngImage(500, 300);
+    await toolResult(t.key, "add_creative_version", { creativeId, file: { fileName: "hero-v2.png", contentBase64: v2.toString("base64") } });
+    const copyVariantId = await adCopy(t.key, creativeId);
+    const { adSet } = await campaignWithAdSet(t.key);
+    await toolResult(t.key, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId, callToAction: "shop_now", landingUrl: "https://example.com/shop" });
+    const pushes = (await toolResult(t.key, "list_creative_pushes", { creativeId })).pushes;
+    expect(pushes).toHaveLength(1);
+    // The sandbox's platform_a image hash is the file's MD5, as Meta's is.
+    expect(pushes[0]).toMatchObject({ id: before.id, state: "ready", externalId: createHash("md5").update(v2).digest("hex") });
+    expect(pushes[0].externalId).not.toBe(before.externalId);
+  }, 120_000);
 
   it("send_creative_to_ad_account pushes in the background; bad ids, another workspace's creative", async () => {
     const t = await createTenant();
