@@ -124,6 +124,15 @@ export async function setCampaignActive(principal: Principal, input: { id: strin
   return { campaign: toCampaign(await setCampaignStatus(principal, row, active ? "active" : "paused")) };
 }
 
+/**
+ * Activates or pauses one ad and nothing above it: what a rule does. A rule's plan and preview name the ad only,
+ * so a campaign or ad set someone paused stays paused (activate_ads, which a person calls, switches them on).
+ */
+export async function setAdActive(principal: Principal, input: { id: string }, active: boolean): Promise<{ ad: AdOut }> {
+  const [row] = await loadAds(principal, [input.id]);
+  return { ad: toAd(await setAdStatus(principal, row!, active ? "active" : "paused")) };
+}
+
 export async function setAdSetActive(principal: Principal, input: { id: string }, active: boolean): Promise<{ adSet: AdSetOut }> {
   const row = await requireAdSet(principal, input.id);
   requireNotDeleted(row, "Ad set");

@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { roleAllows } from "@/lib/auth/roles";
-import { setAdSetActive, setCampaignActive, activateAds, pauseAds } from "@/lib/ads/status-changes";
+import { setAdActive, setAdSetActive, setCampaignActive } from "@/lib/ads/status-changes";
 import { setAdSetBudget } from "@/lib/ads/ad-sets";
 import { getDb } from "@/lib/db/client";
 import { emitEvent } from "@/lib/events/emit";
@@ -151,8 +151,7 @@ async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: 
 async function act(principal: Principal, definition: RuleDefinition, item: PlannedAction): Promise<void> {
   const { type } = definition.action;
   if (item.level === "ads") {
-    if (type === "pause") await pauseAds(principal, { adIds: [item.objectId] });
-    else await activateAds(principal, { adIds: [item.objectId] });
+    await setAdActive(principal, { id: item.objectId }, type === "activate");
   } else if (item.level === "campaigns") {
     await setCampaignActive(principal, { id: item.objectId }, type === "activate");
   } else if (type === "pause" || type === "activate") {

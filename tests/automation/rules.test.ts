@@ -86,6 +86,22 @@ describe("automation rules", () => {
     expect((await toolResult(t.key, "list_rules", {})).rules[0].lastRun).toMatchObject({ id: log[0].id, actionsTaken: 0 });
   }, 300_000);
 
+  it("an activating rule switches on the ad it names and nothing above it: a campaign someone paused stays paused", async () => {
+    const t = await createTenant();
+    const { ads, campaign } = await activeAds(t, ["Wake me", "Sleeping sibling"]);
+    await advance(t.workspaceId, 24);
+    await toolResult(t.key, "pause_ads", { adIds: [ads[0].id] });
+    await toolResult(t.key, "pause_campaign", { id: campaign.id });
+    const { rule } = await toolResult(t.key, "create_rule", { ...pauseRule("wake"), name: "Wake up", action: { type: "activate" } });
+    const preview = await toolResult(t.key, "preview_rule", { id: rule.id });
+    expect(preview.matches.map((m: any) => m.change)).toEqual(["activate: paused -> active"]);
+
+    await clearOfTheHour(60_000);
+    expect((await runAutomation(t.workspaceId, rule.id)).rules[0].run).toMatchObject({ status: "completed", actionsTaken: 1, errors: [] });
+    expect((await toolResult(t.key, "get_ad", { id: ads[0].id })).ad.status).toBe("active");
+    expect((await toolResult(t.key, "get_campaign", { id: campaign.id })).campaign.status).toBe("paused");
+  }, 120_000);
+
   it("raises an ad set's budget by a percent up to its cap, then stays at the cap", async () => {
     const t = await createTenant();
     const { adSet } = await activeAds(t, ["Budget ad"], 5000);
