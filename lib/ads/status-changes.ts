@@ -1,13 +1,13 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import { notFound } from "@/lib/errors";
+import { isAppError, notFound } from "@/lib/errors";
 import type { Ad, AdCampaign, AdSet } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { scheduledDays } from "@/lib/platforms/ad-rules";
 import type { AdObjectStatus } from "@/lib/platforms/ads-types";
 import { toAd, toAdSet, toCampaign, type AdOut, type AdSetOut, type CampaignOut } from "./ad-schemas";
 import { requireAdSet, requireCampaign, requireNotDeleted } from "./lookups";
-import { platformForAccount, platformForCampaign } from "./platform-access";
+import { platformForAccount, platformForCampaign, withBusyRetry } from "./platform-access";
 
 /** Status changes on the platform, then here. Each is idempotent: the same change twice is one change. */
 
@@ -48,6 +48,35 @@ async function loadAds(principal: Principal, adIds: string[]): Promise<Ad[]> {
   return ids.map((id) => rows.find((r) => r.id === id)!);
 }
 
+/** An ad the platform (or a check) refused to change, and why; the call's other ads were changed. */
+export interface AdChangeFailure {
+  adId: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * Changes each ad's status, one refusal not stopping the rest (a rate limit is waited out first): a bulk pause
+ * that stopped at its 30th ad left the others spending, and its error did not say which had changed. When no
+ * ad changed, the first refusal is the call's error.
+ */
+async function setEachAdStatus(principal: Principal, ads: Ad[], status: AdObjectStatus): Promise<{ changed: Ad[]; failed: AdChangeFailure[] }> {
+  const changed: Ad[] = [];
+  const failed: AdChangeFailure[] = [];
+  let first: unknown = null;
+  for (const ad of ads) {
+    try {
+      changed.push(await withBusyRetry(() => setAdStatus(principal, ad, status)));
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      first ??= err;
+      failed.push({ adId: ad.id, code: err.code, message: err.message });
+    }
+  }
+  if (!changed.length && first) throw first;
+  return { changed, failed };
+}
+
 export interface ActivationOutcome {
   ads: AdOut[];
   /** Ad sets that start spending with this activation (they had no delivering ad before). */
@@ -55,6 +84,8 @@ export interface ActivationOutcome {
   /** Per currency: the daily spend switched on. */
   dailySpendSwitchedOn: { currency: string; amountMinor: number }[];
   dryRun: boolean;
+  /** Ads the platform refused to activate (the others were). */
+  failed: AdChangeFailure[];
 }
 
 /**
@@ -90,7 +121,7 @@ export async function activateAds(principal: Principal, input: { adIds: string[]
   for (const s of switchedOn) totals.set(s.currency, (totals.get(s.currency) ?? 0) + s.dailySpendMinor);
   const dailySpendSwitchedOn = [...totals].map(([currency, amountMinor]) => ({ currency, amountMinor }));
 
-  if (input.dryRun) return { ads: ads.map(toAd), adSetsSwitchedOn: switchedOn, dailySpendSwitchedOn, dryRun: true };
+  if (input.dryRun) return { ads: ads.map(toAd), adSetsSwitchedOn: switchedOn, dailySpendSwitchedOn, dryRun: true, failed: [] };
   for (const campaign of campaigns) {
     requireNotDeleted(campaign, "Campaign");
     await setCampaignStatus(principal, campaign, "active");
@@ -99,23 +130,19 @@ export async function activateAds(principal: Principal, input: { adIds: string[]
     requireNotDeleted(adSet, "Ad set");
     await setAdSetStatus(principal, adSet, "active");
   }
-  const updated: Ad[] = [];
-  for (const ad of ads) updated.push(await setAdStatus(principal, ad, "active"));
-  return { ads: updated.map(toAd), adSetsSwitchedOn: switchedOn, dailySpendSwitchedOn, dryRun: false };
+  const { changed, failed } = await setEachAdStatus(principal, ads, "active");
+  return { ads: changed.map(toAd), adSetsSwitchedOn: switchedOn, dailySpendSwitchedOn, dryRun: false, failed };
 }
 
-/** Pauses the ads (they stop spending at once). */
-export async function pauseAds(principal: Principal, input: { adIds: string[] }): Promise<{ ads: AdOut[] }> {
-  const ads = await loadAds(principal, input.adIds);
-  const updated: Ad[] = [];
-  for (const ad of ads) updated.push(await setAdStatus(principal, ad, "paused"));
-  return { ads: updated.map(toAd) };
+/** Pauses the ads (they stop spending at once); each ad the platform refuses is listed in `failed`, the rest are paused. */
+export async function pauseAds(principal: Principal, input: { adIds: string[] }): Promise<{ ads: AdOut[]; failed: AdChangeFailure[] }> {
+  const { changed, failed } = await setEachAdStatus(principal, await loadAds(principal, input.adIds), "paused");
+  return { ads: changed.map(toAd), failed };
 }
 
-export async function deleteAds(principal: Principal, input: { adIds: string[] }): Promise<{ deleted: number }> {
-  const ads = await loadAds(principal, input.adIds);
-  for (const ad of ads) await setAdStatus(principal, ad, "deleted");
-  return { deleted: ads.length };
+export async function deleteAds(principal: Principal, input: { adIds: string[] }): Promise<{ deleted: number; failed: AdChangeFailure[] }> {
+  const { changed, failed } = await setEachAdStatus(principal, await loadAds(principal, input.adIds), "deleted");
+  return { deleted: changed.length, failed };
 }
 
 export async function setCampaignActive(principal: Principal, input: { id: string }, active: boolean): Promise<{ campaign: CampaignOut }> {

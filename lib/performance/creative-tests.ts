@@ -291,7 +291,9 @@ async function pausePendingLosers(workspaceId: string): Promise<void> {
     let pauseError: string | null = null;
     if (ads.length && principal && principal.workspaceId === workspaceId) {
       try {
-        paused = (await pauseAds(principal, { adIds: ads.map((a) => a.id) })).ads.map((a) => a.id);
+        const outcome = await pauseAds(principal, { adIds: ads.map((a) => a.id) });
+        paused = outcome.ads.map((a) => a.id);
+        if (outcome.failed.length) pauseError = outcome.failed.map((f) => `${f.adId}: ${f.message}`).join("; ");
       } catch (err) {
         pauseError = (err as Error).message;
       }

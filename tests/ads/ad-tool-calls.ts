@@ -331,7 +331,7 @@ export const AD_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>> = {
 
   async delete_ads(t) {
     const { ad } = await pausedAd(t.key, "platform_a");
-    expect(await toolResult(t.key, "delete_ads", { adIds: [ad.id] })).toEqual({ deleted: 1 });
+    expect(await toolResult(t.key, "delete_ads", { adIds: [ad.id] })).toEqual({ deleted: 1, failed: [] });
     expect((await toolResult(t.key, "list_ads", {})).ads).toEqual([]);
     expect((await callTool(t.key, "delete_ads", { adIds: ["ad_missing"] })).status).toBe(404);
   },

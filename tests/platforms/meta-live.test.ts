@@ -343,7 +343,17 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(meta.objects.get(adSet.externalId)!.daily_budget).toBe("7500");
     await ok("update_campaign", { id: campaign.id, name: "Autumn sale 2" });
     expect((await ok("get_campaign", { id: campaign.id })).campaign.name).toBe("Autumn sale 2");
-    await ok("pause_ads", { adIds: [videoAd.id] });
+    // A bulk pause goes on past an ad Meta refuses, and says which one it was.
+    meta.failNext(new RegExp(`/${ad.externalId}$`), {
+      message: "Invalid parameter",
+      type: "OAuthException",
+      code: 100,
+      error_user_msg: "The ad is under review.",
+    });
+    const bulk = await ok("pause_ads", { adIds: [ad.id, videoAd.id] });
+    expect(bulk.ads.map((a: any) => [a.id, a.status])).toEqual([[videoAd.id, "paused"]]);
+    expect(bulk.failed).toEqual([{ adId: ad.id, code: "invalid_input", message: expect.stringContaining("The ad is under review") }]);
+    expect(meta.objects.get(ad.externalId)!.status).toBe("ACTIVE");
     expect(meta.objects.get(videoAd.externalId)!.status).toBe("PAUSED");
     await ok("delete_ads", { adIds: [videoAd.id] });
     expect(meta.objects.get(videoAd.externalId)!.status).toBe("DELETED");

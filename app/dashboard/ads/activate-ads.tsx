@@ -5,7 +5,7 @@ import type { ToolOutput } from "@/components/dashboard/tool-call";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Alert } from "@/components/ui/misc";
-import { money, tool } from "./ads-api";
+import { money, refusedAds, tool } from "./ads-api";
 
 type Activation = ToolOutput<"activate_ads">;
 
@@ -30,9 +30,10 @@ export function ActivateAdsButton({ adIds, onDone }: { adIds: string[]; onDone: 
   const confirm = async () => {
     setBusy(true);
     try {
-      await tool("activate_ads", { adIds });
+      const { failed } = await tool("activate_ads", { adIds });
       setPreview(null);
       await onDone();
+      if (failed.length) setError(refusedAds("activated", failed));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : "Activation failed.");
       setPreview(null);

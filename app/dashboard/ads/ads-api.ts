@@ -21,4 +21,10 @@ export function money(amountMinor: number, currency: string): string {
   return `${toMajor(amountMinor, currency).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`;
 }
 
+/** What a bulk change says about the ads the platform refused (the others were changed). */
+export function refusedAds(done: string, failed: { adId: string; message: string }[]): string {
+  const first = failed[0]!;
+  return `${failed.length} ad${failed.length === 1 ? " was" : "s were"} not ${done}: ${first.message}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ""}. The others were.`;
+}
+
 export const adSetNoun = (platform: PlatformName) => (platform === "platform_a" ? "ad set" : "ad group");

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field, SelectField } from "@/components/ui/field";
 import { Alert, Badge, Card, EmptyState, Section } from "@/components/ui/misc";
 import { ActivateAdsButton } from "./activate-ads";
-import { adSetNoun, money, PLATFORM_LABEL, tool, type Account, type Ad, type AdSet, type Campaign, type PlatformName } from "./ads-api";
+import { adSetNoun, money, PLATFORM_LABEL, refusedAds, tool, type Account, type Ad, type AdSet, type Campaign, type PlatformName } from "./ads-api";
 import { objectiveWords } from "@/components/dashboard/plain-words";
 import { LaunchFromLibrary } from "./launch-from-library";
 import { CountryPicker, withTyped } from "./country-picker";
@@ -370,8 +370,9 @@ function AdSetBlock({ adSet, account, flags }: { adSet: AdSet; account: Account;
 
   const pauseAds = async () => {
     try {
-      await tool("pause_ads", { adIds: (ads.data?.ads ?? []).filter((a) => a.status === "active").map((a) => a.id) });
+      const { failed } = await tool("pause_ads", { adIds: (ads.data?.ads ?? []).filter((a) => a.status === "active").map((a) => a.id) });
       await refresh();
+      if (failed.length) setError(refusedAds("paused", failed));
     } catch (err) {
       setError(message(err));
     }

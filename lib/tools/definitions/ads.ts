@@ -128,11 +128,16 @@ const BuildRowSchema = z.object({
     .describe("byConcept: the chosen creatives of this ad's concept; the ad uses creativeId, the aspect that fits the platform best"),
 });
 
+const AdChangeFailures = z
+  .array(z.object({ adId: z.string(), code: z.string(), message: z.string() }))
+  .describe("Ads the platform refused to change, each with its error; the other ads were changed (when none was, the call fails with the first error)");
+
 const ActivationSchema = z.object({
   ads: z.array(AdSchema),
   adSetsSwitchedOn: z.array(z.object({ id: z.string(), name: z.string(), platform: z.string(), dailySpendMinor: z.number().int(), currency: z.string() })),
   dailySpendSwitchedOn: z.array(z.object({ currency: z.string(), amountMinor: z.number().int() })).describe("The daily spend this switches on, per currency"),
   dryRun: z.boolean(),
+  failed: AdChangeFailures,
 });
 
 const read = { category: "ads", capability: "ads.read", readOnly: true, destructive: false } as const;
@@ -438,9 +443,9 @@ export const adTools = [
     ...write,
     name: "pause_ads",
     title: "Pause ads",
-    description: "Pauses ads: they stop spending.",
+    description: "Pauses ads: they stop spending. Each ad is tried: those the platform refuses are listed in failed, the rest are paused.",
     input: z.strictObject({ adIds }),
-    output: z.object({ ads: z.array(AdSchema) }),
+    output: z.object({ ads: z.array(AdSchema), failed: AdChangeFailures }),
     handler: pauseAds,
   }),
   defineTool({
@@ -449,7 +454,7 @@ export const adTools = [
     title: "Delete ads",
     description: "Deletes ads on the platform; cannot be undone.",
     input: z.strictObject({ adIds }),
-    output: z.object({ deleted: z.number().int() }),
+    output: z.object({ deleted: z.number().int(), failed: AdChangeFailures }),
     handler: deleteAds,
   }),
   defineTool({

@@ -4045,7 +4045,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "pause_ads",
     "title": "Pause ads",
-    "description": "Pauses ads: they stop spending.",
+    "description": "Pauses ads: they stop spending. Each ad is tried: those the platform refuses are listed in failed, the rest are paused.",
     "category": "ads",
     "readOnly": false,
     "destructive": false,

@@ -3480,6 +3480,14 @@ export interface ActivateAdsResult {
     amountMinor: number;
   }[];
   dryRun: boolean;
+  /**
+   * Ads the platform refused to change, each with its error; the other ads were changed (when none was, the call fails with the first error)
+   */
+  failed: {
+    adId: string;
+    code: string;
+    message: string;
+  }[];
 }
 export interface PauseAdsInput {
   /**
@@ -3523,6 +3531,14 @@ export interface PauseAdsResult {
     createdAt: string;
     updatedAt: string;
   }[];
+  /**
+   * Ads the platform refused to change, each with its error; the other ads were changed (when none was, the call fails with the first error)
+   */
+  failed: {
+    adId: string;
+    code: string;
+    message: string;
+  }[];
 }
 export interface DeleteAdsInput {
   /**
@@ -3541,6 +3557,14 @@ export interface DeleteAdsInput {
 }
 export interface DeleteAdsResult {
   deleted: number;
+  /**
+   * Ads the platform refused to change, each with its error; the other ads were changed (when none was, the call fails with the first error)
+   */
+  failed: {
+    adId: string;
+    code: string;
+    message: string;
+  }[];
 }
 export interface SendCreativeToAdAccountInput {
   /**
