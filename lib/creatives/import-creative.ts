@@ -61,8 +61,12 @@ export async function renderCreativePreview(creativeId: string): Promise<{ previ
     return { preview: false, error: (err as Error).message };
   }
   try {
-    const { count } = await db.creative.updateMany({ where: { id: creativeId }, data: { previewStorageKey: key } });
-    if (!count) await discardStoredFiles([key], "preview of a creative deleted while it rendered");
+    // Only onto the file it was rendered from: a version added meanwhile has a file (and soon a preview) of its own.
+    const { count } = await db.creative.updateMany({
+      where: { id: creativeId, storageKey: creative.storageKey, previewStorageKey: null },
+      data: { previewStorageKey: key },
+    });
+    if (!count) await discardStoredFiles([key], "preview of a creative deleted or given a new version while it rendered");
     return { preview: count > 0 };
   } catch (err) {
     // Not recorded: leave no file behind; the job's step retry renders it again.
