@@ -20,14 +20,24 @@ function frame(event: { id: string; type: string; body: string }): Uint8Array {
 /**
  * The workspace's events from now on, live, as a Server-Sent Events stream (what
  * `adloom webhooks listen` forwards). Reads the stored events, so it sees every event of
- * the workspace whichever instance emitted it. Ends when `signal` aborts, or once `stillAuthorized`
- * (asked every few seconds) says the credentials no longer grant it.
+ * the workspace whichever instance emitted it. With `resumeAfter` (the stored event a reconnecting
+ * client last received: its Last-Event-ID), it starts with the events after that one. Ends when `signal`
+ * aborts, or once `stillAuthorized` (asked every few seconds) says the credentials no longer grant it.
  */
 export function workspaceEventStream(
   principal: Principal,
-  options: { events: string[] | null; signal: AbortSignal; stillAuthorized: () => Promise<boolean> },
+  options: {
+    events: string[] | null;
+    signal: AbortSignal;
+    stillAuthorized: () => Promise<boolean>;
+    resumeAfter?: { id: string; createdAt: Date } | null;
+  },
 ): ReadableStream<Uint8Array> {
-  const connectedAt = new Date();
+  const resumeAfter = options.resumeAfter ?? null;
+  const connectedAt = resumeAfter?.createdAt ?? new Date();
+  // Events at the resume point's instant that sort at or before it were the client's already.
+  const alreadySent = (row: { id: string; createdAt: Date }) =>
+    resumeAfter !== null && row.createdAt.getTime() === resumeAfter.createdAt.getTime() && row.id <= resumeAfter.id;
   let checkedAt = Date.now();
   const seen = new Map<string, number>(); // event id -> createdAt ms, for the lookback window
   let newest = connectedAt.getTime();
@@ -36,7 +46,7 @@ export function workspaceEventStream(
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(`retry: 2000\n: connected ${connectedAt.toISOString()}\n\n`));
+      controller.enqueue(encoder.encode(`retry: 2000\n: ${resumeAfter ? `resumed after ${resumeAfter.id}` : `connected ${connectedAt.toISOString()}`}\n\n`));
       const stop = () => {
         clearTimeout(timer);
         try {
@@ -76,7 +86,7 @@ export function workspaceEventStream(
               take: PAGE,
             });
             for (const row of rows) {
-              if (seen.has(row.id)) continue;
+              if (seen.has(row.id) || alreadySent(row)) continue;
               seen.set(row.id, row.createdAt.getTime());
               newest = Math.max(newest, row.createdAt.getTime());
               controller.enqueue(frame(row));
@@ -103,4 +113,10 @@ export function workspaceEventStream(
       clearTimeout(timer);
     },
   });
+}
+
+/** The stored event a reconnecting client names in Last-Event-ID, if it is one of the workspace's; null otherwise. */
+export async function resumePoint(workspaceId: string, lastEventId: string | null): Promise<{ id: string; createdAt: Date } | null> {
+  if (!lastEventId || lastEventId.length > 100) return null;
+  return getDb().webhookEvent.findFirst({ where: { id: lastEventId, workspaceId }, select: { id: true, createdAt: true } });
 }

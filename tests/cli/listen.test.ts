@@ -152,6 +152,48 @@ describe("adloom webhooks listen", () => {
     expect((await api(admin2.key)("/api/v1/events/stream")).status).toBe(401);
   }, 60_000);
 
+  it("a stream opened again with Last-Event-ID starts with the events after that one; an unknown id starts from now", async () => {
+    const t = await createTenant();
+    await api(t.key)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url.replace(/\/hooks$/, `/resume/${t.workspaceId}`) } });
+    const openStream = (lastEventId?: string) => {
+      const stop = new AbortController();
+      const headers: Record<string, string> = { Authorization: `Bearer ${t.key}`, ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) };
+      let text = "";
+      const reading = fetch(`${inject("baseUrl")}/api/v1/events/stream?events=test`, { headers, signal: stop.signal })
+        .then(async (res) => {
+          const decoder = new TextDecoder();
+          for await (const chunk of res.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
+        })
+        .catch(() => undefined);
+      return { ids: () => [...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]!), text: () => text, close: () => (stop.abort(), reading) };
+    };
+    const fire = async () => (await api(t.key)("/api/v1/webhooks/test", { method: "POST" })).body.event.id as string;
+
+    const first = openStream();
+    await until(async () => first.text().includes(": connected"), "the stream to open");
+    const seen = [await fire(), await fire()];
+    await until(async () => first.ids().length >= 2, "two events");
+    expect(first.ids()).toEqual(seen);
+    await first.close();
+    // Meanwhile, disconnected:
+    const missed = [await fire(), await fire()];
+
+    const resumed = openStream(seen[1]);
+    await until(async () => resumed.ids().length >= 2, "the missed events");
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(resumed.ids()).toEqual(missed);
+    expect(resumed.text()).toContain(`: resumed after ${seen[1]}`);
+    await resumed.close();
+
+    const unknown = openStream("evt_not_in_this_workspace");
+    await until(async () => unknown.text().includes(": connected"), "the stream to open");
+    const fresh = await fire();
+    await until(async () => unknown.ids().length >= 1, "the new event");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(unknown.ids()).toEqual([fresh]);
+    await unknown.close();
+  }, 60_000);
+
   it("a burst of more events than one read takes (700 within a second) all reach the stream, each once", async () => {
     const t = await createTenant();
     await api(t.key)("/api/v1/webhooks", { method: "PUT", json: { url: receiver.url.replace(/\/hooks$/, `/burst/${t.workspaceId}`) } });

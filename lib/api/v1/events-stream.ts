@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EventTypeSchema } from "@/lib/events/types";
 import { defineOperation } from "@/lib/http/operation";
-import { workspaceEventStream } from "@/lib/webhooks/event-stream";
+import { resumePoint, workspaceEventStream } from "@/lib/webhooks/event-stream";
 
 const TAG = "Webhooks";
 
@@ -14,7 +14,9 @@ export const streamEvents = defineOperation({
   description:
     "Streams every event of the key's workspace from the moment of connecting, as `text/event-stream`: one message per event with " +
     "`id:` the event id, `event:` its type and `data:` the envelope exactly as webhook deliveries carry it. Comment lines keep the " +
-    "connection alive. The stream ends once its credentials stop granting it (a revoked key, a removed member, a lapsed plan). " +
+    "connection alive. A client that reconnects with `Last-Event-ID` (the standard Server-Sent Events header: the id of the last event it " +
+    "received) gets the events after that one first; an id the workspace does not have (or no longer keeps: events are kept 7 days) " +
+    "starts the stream from now. The stream ends once its credentials stop granting it (a revoked key, a removed member, a lapsed plan). " +
     "Independent of the webhook endpoint and its subscription; `adloom webhooks listen` forwards it to a local URL.",
   tag: TAG,
   capability: "webhooks.read",
@@ -33,6 +35,7 @@ export const streamEvents = defineOperation({
         events: query.events ? query.events.split(",").map((k) => k.trim()) : null,
         signal: request.signal,
         stillAuthorized,
+        resumeAfter: await resumePoint(principal.workspaceId, request.headers.get("last-event-id")),
       }),
       // no-transform keeps compression (which would hold frames back) off the stream.
       { status: 200, headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" } },

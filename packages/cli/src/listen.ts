@@ -68,12 +68,15 @@ export async function listen(ctx: Context): Promise<number> {
   const say = (line: string, json: object) => process.stdout.write((ctx.json ? JSON.stringify(json) : line) + "\n");
 
   let announced = false;
+  // After a dropped connection, the stream resumes after the last event forwarded: none is missed.
+  let lastEventId: string | undefined;
   try {
     while (!stop.signal.aborted) {
       try {
         const stream = client.events.stream({
           events,
           signal: stop.signal,
+          lastEventId,
           onOpen: () => {
             if (announced) return;
             announced = true;
@@ -87,6 +90,7 @@ export async function listen(ctx: Context): Promise<number> {
         });
         for await (const event of stream) {
           const result = await forward(url.href, secret, event);
+          lastEventId = event.id;
           const time = new Date().toISOString();
           say(`${time}  ${event.type.padEnd(24)} ${event.id}  -> ${result.status ?? `failed (${result.error})`} (${result.durationMs} ms)`, {
             time,

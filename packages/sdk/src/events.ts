@@ -17,6 +17,8 @@ export interface StreamOptions {
   signal?: AbortSignal | undefined;
   /** Called once the server has accepted the stream (before any event). */
   onOpen?: (() => void) | undefined;
+  /** Resume after this event (the id of the last one received before a dropped connection): its successors come first. */
+  lastEventId?: string | undefined;
 }
 
 /** Splits a Server-Sent Events byte stream into messages (the fields this API sends: id, event, data). */
@@ -60,7 +62,7 @@ export class EventsResource {
   async *stream(options: StreamOptions = {}): AsyncGenerator<StreamedEvent> {
     const response = await this.t.open("/api/v1/events/stream", {
       query: { events: options.events?.join(",") },
-      headers: { Accept: "text/event-stream" },
+      headers: { Accept: "text/event-stream", ...(options.lastEventId ? { "Last-Event-ID": options.lastEventId } : {}) },
       signal: options.signal,
     });
     options.onOpen?.();
