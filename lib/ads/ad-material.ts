@@ -8,7 +8,7 @@ import type { Platform } from "@/lib/generated/prisma/enums";
 import { adProblems } from "@/lib/platforms/ad-rules";
 import type { CallToAction } from "@/lib/platforms/ads-types";
 
-/** The creatives (visible to the principal) and copy variants (of the workspace) by id; 404 naming the first missing one. */
+/** The creatives and copy variants (of creatives the principal can see) by id; 404 naming the first missing one. */
 export async function loadMaterials(
   principal: Principal,
   creativeIds: string[],
@@ -20,6 +20,11 @@ export async function loadMaterials(
   const uploads = await db.upload.findMany({ where: { workspaceId: principal.workspaceId, creativeId: { in: creativeIds }, status: "completed" } });
   const copies = copyVariantIds.length ? await db.copyVariant.findMany({ where: { id: { in: copyVariantIds }, workspaceId: principal.workspaceId } }) : [];
   for (const id of copyVariantIds) if (!copies.some((c) => c.id === id)) throw notFound(`Copy variant ${id}`);
+  // A copy variant is as visible as its creative: a member limited to some folders cannot put the text of a
+  // creative outside them into an ad (or read it back in a dry run's names).
+  for (const creativeId of new Set(copies.map((c) => c.creativeId))) {
+    if (!(await isCreativeVisible(principal, creativeId))) throw notFound(`Copy variant ${copies.find((c) => c.creativeId === creativeId)!.id}`);
+  }
   return {
     creatives: new Map(creatives.map((c) => [c.id, { ...c, uploads: uploads.filter((u) => u.creativeId === c.id) }])),
     copies: new Map(copies.map((c) => [c.id, c])),

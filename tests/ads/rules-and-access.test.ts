@@ -238,6 +238,34 @@ describe("who may do what with ads", () => {
     expect(editorLaunch.body.error.message).toContain('"ads.launch"');
   }, 120_000);
 
+  it("a member limited to some folders cannot put the copy of a creative outside them into an ad", async () => {
+    const t = await createTenant();
+    const [mine, hidden] = await adCreatives(t.key, { count: 2 });
+    const { folder: theirs } = await toolResult(t.key, "create_folder", { name: "Their brand" });
+    const { folder: other } = await toolResult(t.key, "create_folder", { name: "Another brand" });
+    await toolResult(t.key, "move_creatives", { ids: [mine!.creativeId], folderId: theirs.id });
+    await toolResult(t.key, "move_creatives", { ids: [hidden!.creativeId], folderId: other.id });
+    const hiddenCopy = await adCopy(t.key, hidden!.creativeId, "Secret launch", "Not yet announced");
+    const { adSet } = await campaignWithAdSet(t.key);
+    const editor = await createMemberKey(t, { role: "editor", folders: [theirs.id] });
+    const ad = { adSetId: adSet.id, creativeId: mine!.creativeId, callToAction: "shop_now", landingUrl: "https://example.com/shop" };
+    const refused = await callTool(editor.key, "create_ad", { ...ad, copyVariantId: hiddenCopy });
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.message).toContain(hiddenCopy);
+    const dryRun = await callTool(editor.key, "build_ads_from_library", {
+      adSetId: adSet.id,
+      creativeIds: [mine!.creativeId],
+      copyVariantIds: [hiddenCopy],
+      pairing: "all",
+      callToAction: "shop_now",
+      landingUrl: "https://example.com/shop",
+      dryRun: true,
+    });
+    expect(dryRun.status).toBe(404);
+    const ownCopy = await adCopy(editor.key, mine!.creativeId);
+    expect((await callTool(editor.key, "create_ad", { ...ad, copyVariantId: ownCopy })).status).toBe(200);
+  }, 120_000);
+
   it("a workspace may require two-factor for launching", async () => {
     const t = await createTenant();
     const { ad } = await pausedAd(t.key);
