@@ -142,6 +142,16 @@ export async function createAdSet(principal: Principal, input: CreateAdSetInput)
 }
 
 /** Renames an ad set or moves its end time (a lifetime budget's minimum is checked again). */
+/**
+ * The live adapters send an end time only when there is one (Meta's end_time, TikTok's schedule_end_time), so
+ * `null` on a set that has one would change nothing there while we recorded "no end": refused instead.
+ */
+function refuseClearingLiveEndTime(account: { mode: string }, row: { endTime: Date | null }, endTime: string | null | undefined): void {
+  if (endTime === null && row.endTime !== null && account.mode === "live") {
+    throw invalidArgument("endTime: a live ad set's end time cannot be removed here; set a later end time instead (or remove it in the platform's own tools)");
+  }
+}
+
 export async function updateAdSet(principal: Principal, input: { id: string; name?: string; endTime?: string | null }): Promise<{ adSet: AdSetOut }> {
   // A later (or no) end time keeps the budget spending: that is the launch permission's, as set_ad_set_budget's is.
   if (input.endTime !== undefined) authorize(principal, "ads.launch");
@@ -149,6 +159,7 @@ export async function updateAdSet(principal: Principal, input: { id: string; nam
   requireNotDeleted(row, PLATFORM_RULES[row.platform].adSetNoun === "ad set" ? "Ad set" : "Ad group");
   if (input.name === undefined && input.endTime === undefined) return { adSet: toAdSet(row) };
   const { account, api } = await platformForCampaign(principal, row.campaignId);
+  refuseClearingLiveEndTime(account, row, input.endTime);
   if (input.endTime !== undefined) {
     const info = await api.getAccount(account);
     await checkBudget(
@@ -171,6 +182,7 @@ export async function setAdSetBudget(principal: Principal, input: { id: string; 
   const row = await requireAdSet(principal, input.id);
   requireNotDeleted(row, "Ad set");
   const { account, api } = await platformForCampaign(principal, row.campaignId);
+  refuseClearingLiveEndTime(account, row, input.endTime);
   const info = await api.getAccount(account);
   const endTime = input.endTime !== undefined ? (input.endTime ? new Date(input.endTime) : null) : row.endTime;
   await checkBudget(row.platform, input.budget, { startTime: row.startTime ?? row.createdAt, endTime }, info.currency);

@@ -341,6 +341,14 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(meta.objects.get(ad.externalId)!.status).toBe("ACTIVE");
     await ok("set_ad_set_budget", { id: adSet.id, budget: { type: "daily", amountMinor: 7500 } });
     expect(meta.objects.get(adSet.externalId)!.daily_budget).toBe("7500");
+    // An end time can be moved on Meta, not removed: the adapter would send nothing and Meta would keep the old one.
+    const end = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    await ok("update_ad_set", { id: adSet.id, endTime: end });
+    expect(meta.objects.get(adSet.externalId)!.end_time).toBeTruthy();
+    const cleared = await tool("update_ad_set", { id: adSet.id, endTime: null });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body.error).toMatchObject({ code: "invalid_input", message: expect.stringMatching(/cannot be removed here/) });
+    expect((await ok("get_ad_set", { id: adSet.id })).adSet.endTime).toBe(end);
     await ok("update_campaign", { id: campaign.id, name: "Autumn sale 2" });
     expect((await ok("get_campaign", { id: campaign.id })).campaign.name).toBe("Autumn sale 2");
     // A bulk pause goes on past an ad Meta refuses, and says which one it was.
