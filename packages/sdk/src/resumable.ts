@@ -134,7 +134,9 @@ function toAdloomError(name: string, err: Error & { originalResponse?: { getStat
       /* not JSON */
     }
   }
-  return new AdloomError({ code: "internal_error", status: response?.getStatus() ?? 0, message: `Resumable upload of ${name} failed: ${err.message}` });
+  // No HTTP answer at all: the server could not be reached (the CLI's exit code 5), as for every other call.
+  if (!response) return new AdloomError({ code: "network_error", status: 0, message: `Resumable upload of ${name} failed: ${err.message}` });
+  return new AdloomError({ code: "internal_error", status: response.getStatus(), message: `Resumable upload of ${name} failed: ${err.message}` });
 }
 
 /** The size of a file input when it can be known without reading it (null for a stream of unknown length). */

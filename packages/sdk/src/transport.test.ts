@@ -64,3 +64,16 @@ describe("client retries", () => {
     expect(bare).toMatchObject({ code: "not_found", message: "gone" });
   });
 });
+
+describe("resumable uploads", () => {
+  it("a server that cannot be reached is a network_error, as for every other call", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((r) => closed.close(() => r()));
+    const adloom = new Adloom({ apiKey: "adl_test", baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 });
+    const failure = await adloom.uploads.createResumable({ data: Buffer.alloc(64), name: "clip.mp4" }, { retryDelays: [] }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(AdloomError);
+    expect(failure).toMatchObject({ code: "network_error", status: 0 });
+  });
+});
