@@ -57,11 +57,12 @@ export async function claimIdempotencyKey(workspaceId: string, key: string, requ
       throw new AppError("conflict", "This Idempotency-Key was already used for a different request");
     }
     if (existing.state === "processing") {
-      throw new AppError("conflict", "A request with this Idempotency-Key is already being processed; retry later");
+      // Retry-After tells a client (the SDK) that this conflict passes: the same request, repeated, gets the first one's answer.
+      throw new AppError("conflict", "A request with this Idempotency-Key is already being processed; retry later", { "Retry-After": "1" });
     }
     return { kind: "replay", response: { status: existing.responseStatus!, body: existing.responseBody! } };
   }
-  throw new AppError("conflict", "This Idempotency-Key is contended; retry later");
+  throw new AppError("conflict", "This Idempotency-Key is contended; retry later", { "Retry-After": "1" });
 }
 
 /** Stores the response to replay for the next 24 hours. */

@@ -89,6 +89,7 @@ describe("Idempotency-Key", () => {
     const second = await send(ownerKey, { n: 4 }, "inflight-1");
     expect(second.status).toBe(409);
     expect(second.body.error.message).toMatch(/already being processed/);
+    expect(second.headers.get("retry-after")).toBe("1");
     gate = null;
     open();
     expect((await first).status).toBe(201);

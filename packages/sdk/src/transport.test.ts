@@ -44,6 +44,20 @@ describe("client retries", () => {
     expect(new Set(seen.map((s) => s.body)).size).toBe(1);
   });
 
+  it("repeats a write the server is still running under its key (409 with Retry-After), not a refused one", async () => {
+    const inFlight = { status: 409, headers: { "Retry-After": "1" }, body: { error: { code: "conflict", message: "already being processed; retry later" } } };
+    const { baseUrl, seen } = await scripted([inFlight, { status: 200, body: { result: { ok: true } } }]);
+    expect(await new Adloom({ apiKey: "adl_x", baseUrl }).tools.call("delete_folder", { id: "fld_1" })).toEqual({ ok: true });
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.key).toBe(seen[0]!.key);
+    const refused = await scripted([
+      { status: 409, body: { error: { code: "conflict", message: "This Idempotency-Key was already used for a different request" } } },
+    ]);
+    const err = await new Adloom({ apiKey: "adl_x", baseUrl: refused.baseUrl }).tools.call("delete_folder", { id: "fld_1" }).catch((e) => e);
+    expect(err).toMatchObject({ code: "conflict", status: 409 });
+    expect(refused.seen).toHaveLength(1);
+  });
+
   it("does not resend a one-shot stream, and gives up after maxRetries", async () => {
     const { baseUrl, seen } = await scripted([crash]);
     const adloom = new Adloom({ apiKey: "adl_x", baseUrl, maxRetries: 2 });

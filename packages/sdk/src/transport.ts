@@ -122,7 +122,8 @@ export class Transport {
         return { status: response.status, headers: response.headers, data: (text ? JSON.parse(text) : undefined) as T };
       }
       const error = AdloomError.fromResponse(response.status, response.headers, await readJson(response));
-      const retryable = response.status === 429 || response.status >= 500;
+      // A 409 with Retry-After is the same write still running under its Idempotency-Key: repeating it gets that write's answer.
+      const retryable = response.status === 429 || response.status >= 500 || (response.status === 409 && error.retryAfter !== null);
       if (retryable && safeToRepeat && attempt < this.maxRetries) {
         const delay = error.retryAfter !== null ? error.retryAfter * 1000 : this.backoff(attempt);
         if (delay <= this.maxRetryDelayMs) {
