@@ -22,6 +22,32 @@ type Page = { items: LibraryItem[]; nextCursor: string | null; total: number | n
 /** The drag payload of a tile: the ids being moved (the selection when the tile is part of it). */
 const DRAG_TYPE = "application/x-adloom-creatives";
 
+/**
+ * The last notice, kept in the tab's session storage for a few seconds: a folder change refreshes the page for a
+ * new URL, which can render the library anew (its state gone) just after the notice was set, so the remounted
+ * library shows it again rather than losing "Deleted the folder …". Older than that, it is not repeated.
+ */
+const NOTICE_KEY = "adloom.library.notice";
+const NOTICE_CARRY_MS = 5_000;
+
+function carriedNotice(): string | null {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(NOTICE_KEY) ?? "null") as { text: string; at: number } | null;
+    return saved && Date.now() - saved.at < NOTICE_CARRY_MS ? saved.text : null;
+  } catch {
+    return null; // storage unavailable or not ours: nothing carried
+  }
+}
+
+function carryNotice(text: string | null): void {
+  try {
+    if (text) sessionStorage.setItem(NOTICE_KEY, JSON.stringify({ text, at: Date.now() }));
+    else sessionStorage.removeItem(NOTICE_KEY);
+  } catch {
+    // storage unavailable: the notice shows, it is only not carried
+  }
+}
+
 async function fetchPage(filters: CreativeFilters, cursor: string | null): Promise<Page> {
   const result = await loadLibraryPageAction(filters, cursor);
   if (!result.ok) throw new Error(result.error);
@@ -55,7 +81,16 @@ export function LibraryBrowser({
   const [confirming, setConfirming] = useState(false);
   const [moveTarget, setMoveTarget] = useState<string>("");
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNoticeState] = useState<string | null>(null);
+  const setNotice = (text: string | null) => {
+    carryNotice(text);
+    setNoticeState(text);
+  };
+  // After a remount, not in the first render: the server's render has no notice to match.
+  useEffect(() => {
+    const carried = carriedNotice();
+    if (carried) setNoticeState(carried);
+  }, []);
   const [pending, start] = useTransition();
   const [showFilters, setShowFilters] = useState(false);
 
