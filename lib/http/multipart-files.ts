@@ -1,4 +1,6 @@
+import { createHash, type Hash } from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
+import { finished } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { badRequest, isAppError } from "@/lib/errors";
@@ -18,6 +20,12 @@ export interface MultipartUploadForm {
    * so they are filled in while `files` is read and complete once it has ended.
    */
   fields: UploadFields;
+  /**
+   * With `{ digest: true }`: once `files` has ended, SHA-256 of what the form says, whatever its boundary: each
+   * file part's name, file name, declared type and bytes in body order, and the fields by name. Null before that,
+   * without the option, and when the body was not read to its end (cut short, malformed, too slow).
+   */
+  digest: () => string | null;
 }
 
 const FIELDS = new Set<string>(["platform", "folderId", "versionOf"]);
@@ -31,7 +39,7 @@ const PART_BUFFER_BYTES = 1024 * 1024;
  * read and discarded before the failure surfaces, so the client receives the error instead of a
  * broken connection.
  */
-export function multipartFiles(request: Request): MultipartUploadForm {
+export function multipartFiles(request: Request, options: { digest?: boolean } = {}): MultipartUploadForm {
   if (!sendsBody(request)) throw badRequest("No files: send one or more parts named files");
   const contentType = request.headers.get("content-type");
   if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType) || !/boundary=/i.test(contentType)) {
@@ -49,12 +57,67 @@ export function multipartFiles(request: Request): MultipartUploadForm {
   }
   const body = nodeRequestBody(request) ?? Readable.fromWeb(request.body! as unknown as NodeReadableStream<Uint8Array>);
   const fields: UploadFields = {};
-  return { files: readFileParts(body, parser, fields), fields };
+  const formDigest = options.digest ? new FormDigest() : null;
+  return { files: readFileParts(body, parser, fields, formDigest), fields, digest: () => formDigest?.value() ?? null };
+}
+
+/**
+ * Reads a multipart upload form to its end without keeping a byte of it, for its digest: an idempotent repeat of an
+ * upload (lib/idempotency/run.ts) is compared with the first by what its body says. A form the first request was
+ * refused for (a field sent twice) still has a digest; a body that cannot be read to its end is a 400.
+ */
+export async function multipartDigest(request: Request): Promise<string> {
+  const form = multipartFiles(request, { digest: true });
+  try {
+    for await (const file of form.files) {
+      file.stream.resume();
+      await finished(file.stream);
+    }
+  } catch (err) {
+    const digest = form.digest();
+    if (digest === null) throw err;
+    return digest;
+  }
+  const digest = form.digest();
+  if (digest === null) throw badRequest("Malformed multipart body: it ended early");
+  return digest;
+}
+
+/** The parts of a form as they stream, hashed for `MultipartUploadForm.digest`. */
+class FormDigest {
+  private readonly files: { hash: Hash; hex: string | null }[] = [];
+  private readonly fields: string[] = [];
+  private readToTheEnd = false;
+
+  addField(name: string, value: string): void {
+    this.fields.push(JSON.stringify([name, value]));
+  }
+
+  /** Attached before the part is piped anywhere: it sees every chunk the parser hands the part. */
+  addFile(fieldName: string, info: busboy.FileInfo, stream: Readable): void {
+    const file = { hash: createHash("sha256").update(JSON.stringify([fieldName, info.filename ?? "", info.mimeType ?? ""])), hex: null as string | null };
+    this.files.push(file);
+    stream.on("data", (chunk: Buffer) => file.hash.update(chunk));
+    stream.once("end", () => (file.hex = file.hash.digest("hex")));
+  }
+
+  /** The parser reached the body's end without an error. */
+  sealed(): void {
+    this.readToTheEnd = true;
+  }
+
+  value(): string | null {
+    if (!this.readToTheEnd || this.files.some((f) => f.hex === null)) return null;
+    const hash = createHash("sha256");
+    for (const file of this.files) hash.update(`file ${file.hex}\n`);
+    for (const field of [...this.fields].sort()) hash.update(`field ${field}\n`);
+    return hash.digest("hex");
+  }
 }
 
 type PartEvent = { file: IncomingFile } | { closed: true };
 
-async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: UploadFields): AsyncGenerator<IncomingFile> {
+async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: UploadFields, formDigest: FormDigest | null): AsyncGenerator<IncomingFile> {
   let formError: unknown = null;
   let parseError: Error | null = null;
   /** Set once the consumer stopped early: every later part is drained unread. */
@@ -97,6 +160,7 @@ async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: Upl
   });
 
   parser.on("field", (name, value, info) => {
+    formDigest?.addField(name, value);
     if (formError || discarding) return;
     if (info.valueTruncated) return fail(badRequest(`Field "${name}" is longer than ${UPLOAD_LIMITS.maxFieldBytes} bytes`));
     const textProblem = findTextInputProblem({ [name]: value });
@@ -113,6 +177,7 @@ async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: Upl
       // The parser's own errors carry no code (system and stream errors do): the body is malformed.
       if (!isAppError(err) && !err.code) parseError ??= err;
     });
+    formDigest?.addFile(fieldName, info, stream);
     if (formError || discarding) return void stream.resume();
     const fileName = info.filename ?? "";
     const textProblem = findTextInputProblem({ [fieldName]: fileName });
@@ -153,7 +218,11 @@ async function* readFileParts(body: Readable, parser: busboy.Busboy, fields: Upl
     body.resume(); // read and discard the rest, so the client gets the answer
     close(); // after an error the parser may never close (it is no longer fed): decide now
   });
-  parser.on("close", close);
+  parser.on("close", () => {
+    // After every part's end (busboy closes once its file streams have ended): the body was read to its end.
+    if (!parseError) formDigest?.sealed();
+    close();
+  });
   body.on("error", (err) => parser.destroy(err));
   body.pipe(parser);
   body.on("data", () => deadline.touch()); // after pipe(): a data listener alone would start the flow

@@ -3,7 +3,7 @@ import { parseOrRefuse } from "@/lib/errors";
 import { assertTextInput, TEXT_INPUT_LIMITS } from "@/lib/text-input";
 import { callTool } from "@/lib/tools/call";
 import type { ToolDefinition } from "@/lib/tools/types";
-import { multipartFiles } from "./multipart-files";
+import { type MultipartUploadForm, multipartDigest, multipartFiles } from "./multipart-files";
 import { defineOperation, type OperationDef } from "./operation";
 import { parseJsonText, readBodyText } from "./request-body";
 import { json } from "./responses";
@@ -104,13 +104,22 @@ export function operationFromTool(tool: ToolDefinition): OperationDef<any, any, 
         return args;
       };
       const upload = rest.multipartUpload;
+      const idempotencyKey = mutating ? request.headers.get("idempotency-key") : null;
+      let form: MultipartUploadForm | null = null;
       const outcome = await callTool(principal, tool.name, undefined, {
-        idempotencyKey: mutating ? request.headers.get("idempotency-key") : null,
+        idempotencyKey,
         rest: {
           readArgs,
-          run: upload && (async (caller) => (await upload.run(caller, multipartFiles(request))) as Record<string, unknown>),
-          // A streamed body cannot be hashed before it is read: its length and type stand in for it.
+          run:
+            upload &&
+            (async (caller) => {
+              form = multipartFiles(request, { digest: idempotencyKey !== null });
+              return (await upload.run(caller, form)) as Record<string, unknown>;
+            }),
+          // A streamed body cannot be hashed before it is read: its length and type stand in for it, and its digest
+          // (what the form says, whatever its boundary) is compared once read.
           streamFingerprint: upload && `${request.headers.get("content-type")?.split(";")[0]}|${request.headers.get("content-length") ?? ""}`,
+          streamedBody: upload && { ofRun: () => form?.digest() ?? null, ofRepeat: () => multipartDigest(request) },
         },
       });
       const replayed: Record<string, string> = outcome.replayed ? { "Idempotent-Replayed": "true" } : {};

@@ -13,7 +13,10 @@ export interface StoredResponse {
   body: string;
 }
 
-export type IdempotencyClaim = { kind: "claimed"; workspaceId: string; key: string } | { kind: "replay"; response: StoredResponse };
+export type IdempotencyClaim =
+  | { kind: "claimed"; workspaceId: string; key: string }
+  /** `bodyDigest`: the first request's streamed body, when it had one (see `completeIdempotencyKey`). */
+  | { kind: "replay"; response: StoredResponse; bodyDigest: string | null };
 
 export function validateIdempotencyKey(key: string): string {
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
@@ -60,16 +63,23 @@ export async function claimIdempotencyKey(workspaceId: string, key: string, requ
       // Retry-After tells a client (the SDK) that this conflict passes: the same request, repeated, gets the first one's answer.
       throw new AppError("conflict", "A request with this Idempotency-Key is already being processed; retry later", { "Retry-After": "1" });
     }
-    return { kind: "replay", response: { status: existing.responseStatus!, body: existing.responseBody! } };
+    return { kind: "replay", response: { status: existing.responseStatus!, body: existing.responseBody! }, bodyDigest: existing.bodyDigest };
   }
   throw new AppError("conflict", "This Idempotency-Key is contended; retry later", { "Retry-After": "1" });
 }
 
-/** Stores the response to replay for the next 24 hours. */
-export async function completeIdempotencyKey(claim: { workspaceId: string; key: string }, response: StoredResponse): Promise<void> {
+/**
+ * Stores the response to replay for the next 24 hours, with the digest of the request's streamed body when it had
+ * one: a repeat is compared by it once read, as its type and length alone do not tell two bodies apart.
+ */
+export async function completeIdempotencyKey(
+  claim: { workspaceId: string; key: string },
+  response: StoredResponse,
+  bodyDigest: string | null = null,
+): Promise<void> {
   await getDb().idempotencyRecord.update({
     where: { workspaceId_key: { workspaceId: claim.workspaceId, key: claim.key } },
-    data: { state: "completed", responseStatus: response.status, responseBody: response.body },
+    data: { state: "completed", responseStatus: response.status, responseBody: response.body, bodyDigest },
   });
 }
 

@@ -154,7 +154,8 @@ function operationObject(op: OperationDef<any, any, any, any>, components: Recor
               name: "Idempotency-Key",
               in: "header",
               required: false,
-              description: "Replays the first response for 24 hours; up to 200 characters; scoped to the workspace",
+              description:
+                "Replays the first response for 24 hours to a repeat of the same request (a multipart form: the same files and fields, whatever its boundary); another request under the key is refused with 409. Up to 200 characters; scoped to the workspace",
               schema: { type: "string", maxLength: 200 },
             },
           ]

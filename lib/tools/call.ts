@@ -1,7 +1,7 @@
 import { authorize } from "@/lib/auth/authorize";
 import type { Principal } from "@/lib/auth/principal";
 import { AppError, asAppError, badRequest, type ErrorBody, type ErrorCode, isAppError } from "@/lib/errors";
-import { fingerprint, IDEMPOTENCY_KEY_MAX_LENGTH, runIdempotently, validateIdempotencyKey } from "@/lib/idempotency";
+import { fingerprint, IDEMPOTENCY_KEY_MAX_LENGTH, runIdempotently, type StreamedBodyDigests, validateIdempotencyKey } from "@/lib/idempotency";
 import { canonicalJson } from "@/lib/json/canonical-json";
 import { describeZodError } from "@/lib/errors";
 import { assertTextInput } from "@/lib/text-input";
@@ -33,6 +33,8 @@ export interface RestEdge {
   run?: (principal: Principal) => Promise<ToolResult>;
   /** The idempotency fingerprint's input for `run` (a streamed body cannot be hashed before it is read). */
   streamFingerprint?: string;
+  /** The digests of `run`'s streamed body and of a repeat's, compared before a repeat is replayed. */
+  streamedBody?: StreamedBodyDigests;
 }
 
 /**
@@ -78,7 +80,12 @@ export async function callTool(principal: Principal, name: string, args: unknown
 
     if (idempotencyKey === null || tool.readOnly) return success(await handle());
     const outcome = await runIdempotently(
-      { workspaceId: principal.workspaceId, key: idempotencyKey, fingerprint: fingerprint("tool", name, fingerprintInput()) },
+      {
+        workspaceId: principal.workspaceId,
+        key: idempotencyKey,
+        fingerprint: fingerprint("tool", name, fingerprintInput()),
+        streamedBody: run ? options.rest?.streamedBody : undefined,
+      },
       async (): Promise<ToolCallOutcome> => {
         try {
           return success(await handle());

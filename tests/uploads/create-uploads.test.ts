@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { describe, expect, it } from "vitest";
+import http from "node:http";
+import { describe, expect, inject, it } from "vitest";
 import { admin, api, createMemberKey, createTenant } from "../helpers/fixtures";
 import { filePart, makeImage, makeVideo, paddedStream, postUploads, storedFiles, storedOriginals, type Part } from "./helpers";
 
@@ -225,5 +226,70 @@ describe("POST /api/v1/uploads", () => {
     expect(res.status).toBe(201);
     const upload = (await api(tenant.key)(`/api/v1/uploads/${res.body.uploads[0].id}`)).body.upload;
     expect(upload.fileName).toBe("Été – ad #1.png");
+  });
+});
+
+describe("POST /api/v1/uploads with an Idempotency-Key", () => {
+  it("replays a repeat of the same form, whatever its boundary, and refuses any other form under the key", async () => {
+    const tenant = await createTenant();
+    const png = await makeImage("png");
+    // The same length, name and type: only the bytes differ (the key's first request fixed all three).
+    const otherBytes = Buffer.from(png);
+    otherBytes[Math.floor(png.length / 2)] ^= 0xff;
+    const headers = { "Idempotency-Key": "upload-once" };
+
+    const first = await postUploads(tenant.key, [filePart("a.png", "image/png", png)], { headers });
+    expect(first.status).toBe(201);
+    const repeat = await postUploads(tenant.key, [filePart("a.png", "image/png", png)], { headers });
+    expect(repeat.status).toBe(201);
+    expect(repeat.headers.get("idempotent-replayed")).toBe("true");
+    expect(repeat.body).toEqual(first.body);
+
+    for (const parts of [
+      [filePart("a.png", "image/png", otherBytes)],
+      [filePart("b.png", "image/png", png)],
+      [filePart("a.png", "image/png", png), { field: "platform", value: "platform_b" }],
+      [filePart("a.png", "image/png", png), filePart("a.png", "image/png", png)],
+    ]) {
+      const other = await postUploads(tenant.key, parts, { headers });
+      expect(other.status, JSON.stringify(other.body)).toBe(409);
+      expect(other.body.error).toMatchObject({ code: "conflict", message: expect.stringMatching(/different request/) });
+      expect(other.headers.get("retry-after")).toBeNull();
+    }
+    const list = await api(tenant.key)("/api/v1/uploads");
+    expect(list.body.uploads.map((u: { id: string }) => u.id)).toEqual([first.body.uploads[0].id]);
+    expect(storedOriginals(tenant.workspaceId)).toHaveLength(1);
+  });
+
+  it("keeps no answer for a body cut short: the client's retry under the key is run, not answered from the cut one", async () => {
+    const tenant = await createTenant();
+    const png = await makeImage("png");
+    const headers = { "Idempotency-Key": "upload-after-a-drop" };
+    const boundary = "----adloomcut";
+    const url = new URL("/api/v1/uploads", inject("baseUrl"));
+    // Half of the file, then the connection drops.
+    await new Promise<void>((resolve) => {
+      const req = http.request(url, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${tenant.key}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, ...headers },
+      });
+      req.on("error", () => resolve());
+      req.on("response", (res) => res.resume().on("end", resolve));
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
+      req.write(png.subarray(0, png.length >> 1), () => setTimeout(() => req.destroy(), 200));
+    });
+
+    // The server may still be settling the cut request (409 with Retry-After): a client waits and repeats.
+    let retry = await postUploads(tenant.key, [filePart("a.png", "image/png", png)], { headers });
+    for (let i = 0; retry.status === 409 && retry.headers.get("retry-after") && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      retry = await postUploads(tenant.key, [filePart("a.png", "image/png", png)], { headers });
+    }
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect(storedOriginals(tenant.workspaceId)).toHaveLength(1);
+    const again = await postUploads(tenant.key, [filePart("a.png", "image/png", png)], { headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(retry.body);
   });
 });

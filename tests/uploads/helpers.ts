@@ -50,7 +50,7 @@ export async function postUploads(key: string, parts: Part[], options: { baseUrl
     duplex: "half",
   } as RequestInit);
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
 /** `prefix` followed by filler bytes up to `totalBytes`, generated as it is read. */
