@@ -21,9 +21,9 @@ export function currencyDigits(currency: string | null | undefined): number {
   return digits;
 }
 
-/** Minor units as major units (1234 USD cents: 12.34; 1234 JPY: 1234). */
-export function toMajor(minor: number, currency: string | null | undefined): number {
-  return minor / 10 ** currencyDigits(currency);
+/** Minor units as major units (1234 USD cents: 12.34; 1234 JPY: 1234); a stored sum may come as a bigint. */
+export function toMajor(minor: number | bigint, currency: string | null | undefined): number {
+  return Number(minor) / 10 ** currencyDigits(currency);
 }
 
 /** Major units as whole minor units (12.345 USD: 1235 cents). */
@@ -32,6 +32,6 @@ export function toMinor(major: number, currency: string | null | undefined): num
 }
 
 /** "12.34 USD", "1234 JPY". */
-export function formatMinor(minor: number, currency: string): string {
+export function formatMinor(minor: number | bigint, currency: string): string {
   return `${toMajor(minor, currency).toFixed(currencyDigits(currency))} ${currency}`;
 }

@@ -40,7 +40,7 @@ export async function performanceFacts(principal: Principal, input: { creativeId
   const db = getDb();
   const goal = await goalOf(principal.workspaceId);
   const { currency } = await rollupClock(principal.workspaceId);
-  const money = (minor: number) => formatMinor(minor, currency);
+  const money = (minor: number | bigint) => formatMinor(minor, currency);
   const row = await db.creativePerformance.findFirst({ where: { creativeId: creative.id, workspaceId: principal.workspaceId } });
   const facts: PerformanceFact[] = [];
   const add = (key: string, text: string) => facts.push({ key, text });

@@ -100,7 +100,7 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
       );
       const n = params.length - 14;
       const p = (k: number, cast: string) => `$${n + k}::${cast}`;
-      return `(${p(1, "text")}, ${p(2, "text")}, ${p(3, "int")}, ${p(4, "int")}, ${p(5, "int")}, ${p(6, "int")}, ${p(7, "int")}, ${p(8, "float8")}, ${p(9, "float8")}, ${p(10, "float8")}, ${p(11, "float8")}, ${p(12, "float8")}, ${p(13, "float8")}, ${p(14, "timestamp(3)")}, 'neutral', 'Not labelled yet')`;
+      return `(${p(1, "text")}, ${p(2, "text")}, ${p(3, "int")}, ${p(4, "int")}, ${p(5, "int8")}, ${p(6, "int")}, ${p(7, "int8")}, ${p(8, "float8")}, ${p(9, "float8")}, ${p(10, "float8")}, ${p(11, "float8")}, ${p(12, "float8")}, ${p(13, "float8")}, ${p(14, "timestamp(3)")}, 'neutral', 'Not labelled yet')`;
     });
     await getDb().$executeRawUnsafe(
       `INSERT INTO creative_performance ("creativeId", "workspaceId", impressions, clicks, "spendMinor", conversions, "conversionValueMinor", ctr, cpa, roas, frequency, "recentCtr", "earlierCtr", "updatedAt", label, reason)
@@ -157,7 +157,7 @@ async function emitPendingChanges(workspaceId: string): Promise<LabelChangeOut[]
   const db = getDb();
   const pending = await db.creativeLabelChange.findMany({ where: { workspaceId, eventId: null }, orderBy: [{ createdAt: "asc" }, { labelVersion: "asc" }] });
   const { currency } = await rollupClock(workspaceId);
-  const major = (minor: number) => toMajor(Math.round(minor), currency);
+  const major = (minor: number | bigint) => toMajor(typeof minor === "bigint" ? minor : Math.round(minor), currency);
   const out: LabelChangeOut[] = [];
   for (const change of pending) {
     const creative = await db.creative.findUnique({ where: { id: change.creativeId }, select: { id: true, fileName: true, kind: true } });

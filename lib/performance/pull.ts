@@ -137,7 +137,7 @@ async function writeChunk(workspaceId: string, platform: Platform, rows: DailyIn
   await queryRows(
     `INSERT INTO ad_daily_insights ("adId", date, "workspaceId", platform, "creativeId", "adSetId", "campaignId", impressions, reach, clicks, "spendMinor", conversions, "conversionValueMinor", frequency)
      SELECT v."adId", v.date, $1::text, $2::"Platform", v."creativeId", v."adSetId", v."campaignId", v.impressions, v.reach, v.clicks, v.spend, v.conversions, v.value, v.frequency
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[], $14::float8[])
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::int[], $11::int8[], $12::int[], $13::int8[], $14::float8[])
          AS v("adId", date, "creativeId", "adSetId", "campaignId", impressions, reach, clicks, spend, conversions, value, frequency)
      ON CONFLICT ("adId", date) DO UPDATE SET impressions = excluded.impressions, reach = excluded.reach, clicks = excluded.clicks,
        "spendMinor" = excluded."spendMinor", conversions = excluded.conversions, "conversionValueMinor" = excluded."conversionValueMinor", frequency = excluded.frequency`,
@@ -164,7 +164,7 @@ async function writeHourlyChunk(workspaceId: string, platform: Platform, rows: H
   await queryRows(
     `INSERT INTO ad_hourly_insights ("adId", date, hour, "workspaceId", platform, "creativeId", impressions, clicks, "spendMinor", conversions, "conversionValueMinor")
      SELECT v."adId", v.date, v.hour, $1::text, $2::"Platform", v."creativeId", v.impressions, v.clicks, v.spend, v.conversions, v.value
-       FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::int[], $9::int[], $10::int[], $11::int[])
+       FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::int[], $9::int8[], $10::int[], $11::int8[])
          AS v("adId", date, hour, "creativeId", impressions, clicks, spend, conversions, value)
      ON CONFLICT ("adId", date, hour) DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks,
        "spendMinor" = excluded."spendMinor", conversions = excluded.conversions, "conversionValueMinor" = excluded."conversionValueMinor"`,

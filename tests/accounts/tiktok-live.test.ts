@@ -392,7 +392,7 @@ describe("platform_b live (TikTok API for Business)", () => {
   it("pulls the integrated report (BASIC, AUCTION_AD, ad_id per day) into the rollup", async () => {
     const today = new Date().toISOString().slice(0, 10);
     const made = [...tiktok.ads.values()][0]!;
-    tiktok.setDelivery(made.ad_id, today, {
+    const DAY = {
       spend: "12.34",
       impressions: "4000",
       reach: "3000",
@@ -401,7 +401,8 @@ describe("platform_b live (TikTok API for Business)", () => {
       frequency: "1.33",
       complete_payment: "0",
       value_per_complete_payment: "0",
-    });
+    };
+    tiktok.setDelivery(made.ad_id, today, DAY);
     await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
     // The daily read (the hourly one follows it: next case).
     const report = calls("report/integrated/get/")
@@ -419,6 +420,20 @@ describe("platform_b live (TikTok API for Business)", () => {
     for (const w of windows) expect((Date.parse(w.query.get("end_date")!) - Date.parse(w.query.get("start_date")!)) / 86_400_000).toBeLessThan(30);
     const stored = await result("get_insights", { level: "ad", ids: [ad.id], breakdown: "day", since: today, until: today });
     expect(stored.rows.map((r: any) => [r.date, r.impressions, r.clicks, Math.round(r.spend * 100), r.conversions])).toEqual([[today, 4000, 52, 1234, 3]]);
+
+    // Spend past 2^31 minor units (a VND or IDR account reaches it within a month; here one USD day stands in) is
+    // stored and summed whole: the rollup neither fails nor wraps.
+    try {
+      tiktok.setDelivery(made.ad_id, today, { ...DAY, spend: "25000000.07", complete_payment: "2", value_per_complete_payment: "15000000.00" });
+      await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
+      const big = await result("get_insights", { level: "ad", ids: [ad.id], breakdown: "day", since: today, until: today });
+      expect(big.rows.map((r: any) => [r.spend, r.conversionValue])).toEqual([[25_000_000.07, 30_000_000]]);
+      const [creative] = (await result("list_creative_performance", {})).creatives.filter((c: any) => c.creativeId === ad.creativeId);
+      expect(creative).toMatchObject({ spend: 25_000_000.07, conversionValue: 30_000_000 });
+    } finally {
+      tiktok.setDelivery(made.ad_id, today, DAY);
+      await admin(["performance", "rollup", "--workspace", t.workspaceId], server.dataDir);
+    }
   }, 60_000);
 
   it("pulls the integrated report by hour (stat_time_hour, one day per query) into hourly rows, one row per ad and hour", async () => {
