@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
  * /act_<id>/advideos resumable upload (start / transfer / finish) and the video's `status`,
  * /act_<id>/campaigns, adsets, adcreatives, ads (create, list with `filtering` and cursor paging,
  * read and update by id), batch requests (POST / with `batch`, `{result=name:$.id}` references),
- * /act_<id>/insights (level=ad, time_increment=1, date_preset=maximum, the hourly breakdowns), customaudiences, the Page's
+ * /act_<id>/insights (level=ad, time_increment=1, date_preset=maximum, the hourly breakdowns; deleted and archived ads
+ * only when `filtering` on ad.effective_status asks for them), customaudiences, the Page's
  * token, comments on ad posts (filter=stream, is_hidden, replies, delete), leadgen_forms and leads.
  *
  * Every call checks the token and, with an app secret, `appsecret_proof`; parameters are checked
@@ -202,6 +203,21 @@ function geoProblem(geo: any): Answer | null {
 
 const OBJECTIVES = ["OUTCOME_AWARENESS", "OUTCOME_TRAFFIC", "OUTCOME_ENGAGEMENT", "OUTCOME_LEADS", "OUTCOME_APP_PROMOTION", "OUTCOME_SALES"];
 const STATUSES = ["ACTIVE", "PAUSED", "DELETED", "ARCHIVED"];
+/** The Ad reference's effective_status values. */
+const AD_EFFECTIVE_STATUSES = [
+  "ACTIVE",
+  "PAUSED",
+  "DELETED",
+  "PENDING_REVIEW",
+  "DISAPPROVED",
+  "PREAPPROVED",
+  "PENDING_BILLING_INFO",
+  "CAMPAIGN_PAUSED",
+  "ARCHIVED",
+  "ADSET_PAUSED",
+  "IN_PROCESS",
+  "WITH_ISSUES",
+];
 const BILLING_EVENTS = ["APP_INSTALLS", "CLICKS", "IMPRESSIONS", "LINK_CLICKS", "NONE", "OFFER_CLAIMS", "PAGE_LIKES", "POST_ENGAGEMENT", "THRUPLAY"];
 const OPTIMIZATION_GOALS = [
   "NONE",
@@ -696,11 +712,55 @@ export async function fakeMeta(options: {
     return { video_status: "ready", processing_progress: 100, uploading_phase: { status: "complete" }, processing_phase: { status: "complete" } };
   }
 
+  /**
+   * An ad's effective_status (Ad reference): its own DELETED or ARCHIVED, or its campaign's or ad set's (children inherit
+   * them, "Manage your ad object's status"), else PAUSED, CAMPAIGN_PAUSED, ADSET_PAUSED, or its own status.
+   */
+  function effectiveStatus(ad: Obj): string {
+    const adSet = objects.get(ad.adset_id);
+    const campaign = objects.get(ad.campaign_id);
+    for (const gone of ["DELETED", "ARCHIVED"]) if ([ad, adSet, campaign].some((o) => o?.status === gone)) return gone;
+    if (ad.status === "PAUSED") return "PAUSED";
+    if (campaign?.status === "PAUSED") return "CAMPAIGN_PAUSED";
+    if (adSet?.status === "PAUSED") return "ADSET_PAUSED";
+    return String(ad.status);
+  }
+
+  /**
+   * The insights edge's `filtering`: a JSON array of filter objects `{field, operator, value}`; this fake answers
+   * `ad.id` and `ad.effective_status` with the IN operator and a list. Without a filter on `ad.effective_status`, a level=ad report
+   * leaves out ads that are DELETED or ARCHIVED ("<API_VERSION>/act_<AD_ACCOUNT_ID>/insights?level=ad does not return
+   * stats for the deleted object", "Manage your ad object's status"); asking for those statuses brings their rows back.
+   * A malformed filter is refused as Graph refuses parameters: code 100.
+   */
+  function insightsFiltering(raw: string | undefined): { field: "ad.id" | "ad.effective_status"; value: string[] }[] | Answer {
+    const parsed = raw === undefined ? [] : parseJson(raw);
+    if (parsed === INVALID || !Array.isArray(parsed)) return invalidParam("param filtering must be a JSON array of filter objects {field, operator, value}");
+    const out: { field: "ad.id" | "ad.effective_status"; value: string[] }[] = [];
+    for (const [i, f] of parsed.entries()) {
+      if (!f || typeof f !== "object" || typeof f.field !== "string" || typeof f.operator !== "string" || !("value" in f))
+        return invalidParam(`param filtering[${i}] must be an object with field, operator and value`);
+      if (f.field !== "ad.id" && f.field !== "ad.effective_status") return invalidParam(`Filtering field '${f.field}' is not supported`);
+      if (f.operator !== "IN") return invalidParam(`Filtering field '${f.field}' with operation '${f.operator}' is not supported (this fake answers IN)`);
+      if (!Array.isArray(f.value) || f.value.length === 0) return invalidParam(`param filtering[${i}][value] must be a non-empty array for the IN operator`);
+      const value = f.value.map(String);
+      const unknown = f.field === "ad.effective_status" ? value.find((s: string) => !AD_EFFECTIVE_STATUSES.includes(s)) : undefined;
+      if (unknown !== undefined)
+        return invalidParam(`Filtering value '${unknown}' for field 'ad.effective_status' must be one of {${AD_EFFECTIVE_STATUSES.join(", ")}}`);
+      out.push({ field: f.field, value });
+    }
+    if (!out.some((f) => f.field === "ad.effective_status"))
+      out.push({ field: "ad.effective_status", value: AD_EFFECTIVE_STATUSES.filter((s) => s !== "DELETED" && s !== "ARCHIVED") });
+    return out;
+  }
+
   function insightsOf(accountId: string, p: Record<string, string>): Answer {
     if (p.level !== "ad") return invalidParam("This fake answers level=ad");
-    const filtering = p.filtering ? parseJson(p.filtering) : [];
-    if (!Array.isArray(filtering)) return invalidParam("filtering must be an array");
-    const ads = [...objects.values()].filter((o) => o.kind === "ad" && o.account_id === accountId && matchesFiltering({ ad_id: o.id }, filtering));
+    const filtering = insightsFiltering(p.filtering);
+    if ("status" in filtering) return filtering;
+    const ads = [...objects.values()].filter(
+      (o) => o.kind === "ad" && o.account_id === accountId && filtering.every((f) => f.value.includes(f.field === "ad.id" ? o.id : effectiveStatus(o))),
+    );
     const rows: Record<string, any>[] = [];
     const currency = options.accounts[accountId]!.currency;
     if (p.date_preset === "maximum") {

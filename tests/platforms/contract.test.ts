@@ -18,9 +18,20 @@ const META_PAGE = "2000002";
 const TIKTOK_ADVERTISER = "7100000000000000555";
 const TIKTOK_IDENTITY = "6990000000000000555";
 
+/** Meta accounts in currencies whose Meta offset is not their minor unit (TWD, BHD, PKR), and one where it is (JPY). */
+const META_CURRENCY_ACCOUNTS = { TWD: "act_555000201", BHD: "act_555000202", PKR: "act_555000203", JPY: "act_555000204" } as const;
+
 const meta = await fakeMeta({
   version: "v24.0",
-  accounts: { [META_ACCOUNT]: { name: "Contract Meta", currency: "USD", timezone_name: "America/New_York", account_status: 1 } },
+  accounts: {
+    [META_ACCOUNT]: { name: "Contract Meta", currency: "USD", timezone_name: "America/New_York", account_status: 1 },
+    ...Object.fromEntries(
+      Object.entries(META_CURRENCY_ACCOUNTS).map(([currency, id]) => [
+        id,
+        { name: `Contract ${currency}`, currency, timezone_name: "Asia/Taipei", account_status: 1 },
+      ]),
+    ),
+  },
   pages: { [META_PAGE]: { name: "Contract Page" } },
 });
 const tiktok = await fakeTikTok({
@@ -64,7 +75,7 @@ afterAll(async () => {
 });
 
 let tokens = 0;
-async function liveAccount(platform: Platform, externalAccountId: string, grant: (token: string) => void): Promise<Account> {
+async function liveAccount(platform: Platform, externalAccountId: string, grant: (token: string) => void, currency = "USD"): Promise<Account> {
   const { workspaceId } = await createWorkspace({ name: `Contract ${Math.random()}`, plan: "pro" });
   const id = newId("adacct");
   const token = `contract-token-${++tokens}`;
@@ -78,7 +89,7 @@ async function liveAccount(platform: Platform, externalAccountId: string, grant:
       externalAccountId,
       status: "active",
       defaultFor: platform,
-      currency: "USD",
+      currency,
       timeZone: platform === "platform_a" ? "America/New_York" : "UTC",
       pageId: platform === "platform_a" ? META_PAGE : null,
       identityId: platform === "platform_b" ? TIKTOK_IDENTITY : null,
@@ -345,5 +356,59 @@ describe.each(subjects)("the ad platform contract: $name", (subject) => {
     const err = await refusal(api.getAccount(account));
     expect(err.code).toBe("not_connected");
     expect((await getDb().adAccount.findUniqueOrThrow({ where: { id: account.id } })).status).toBe("needs_reconnect");
+  });
+});
+
+describe("Meta budgets at the wire: our minor units as the account currency's offset units (Meta's Currency codes table)", () => {
+  const campaignOn = async (account: Account) =>
+    (await adapterFor(account).createCampaign(account, { clientRef: ref("campaign"), name: "Currency", objective: "traffic", status: "paused" })).externalId;
+  const adSetPosts = () => meta.requests.filter((r) => r.method === "POST" && /\/act_\d+\/adsets$/.test(r.path)).length;
+  const cases = [
+    // currency, our minor units, what Meta is sent (NT$500.00 -> 500 whole dollars; BHD 5.000 -> 500 hundredths; PKR 500 -> 50000 paisa; ¥5000 -> 5000)
+    ["TWD", 50_000, "500"],
+    ["BHD", 5_000, "500"],
+    ["PKR", 500, "50000"],
+    ["JPY", 5_000, "5000"],
+  ] as const;
+
+  for (const [currency, minor, sent] of cases) {
+    it(`${currency}: a daily budget of ${minor} minor units is sent as ${sent}, read back as ${minor}, and changed the same way`, async () => {
+      const account = await liveAccount(
+        "platform_a",
+        META_CURRENCY_ACCOUNTS[currency],
+        (token) => meta.grant(token, [META_CURRENCY_ACCOUNTS[currency]], [META_PAGE]),
+        currency,
+      );
+      const api = adapterFor(account);
+      expect((await api.getAccount(account)).currency).toBe(currency);
+      const made = await api.createAdSet(account, adSetWrite("platform_a", await campaignOn(account), { budget: { type: "daily", amountMinor: minor } }));
+      expect(meta.objects.get(made.externalId)).toMatchObject({ daily_budget: sent });
+      expect(made.budget).toEqual({ type: "daily", amountMinor: minor });
+      const changed = await api.updateAdSet(account, made.externalId, { clientRef: ref("budget"), budget: { type: "daily", amountMinor: minor * 3 } });
+      expect(meta.objects.get(made.externalId)!.daily_budget).toBe(String(Number(sent) * 3));
+      // The adapter's answer is Meta's ad set read back, converted to minor units again.
+      expect(changed.budget).toEqual({ type: "daily", amountMinor: minor * 3 });
+    });
+  }
+
+  it("TWD: a lifetime budget is converted too; an amount Meta cannot express (NT$123.45) is refused before anything is sent", async () => {
+    const account = await liveAccount("platform_a", META_CURRENCY_ACCOUNTS.TWD, (token) => meta.grant(token, [META_CURRENCY_ACCOUNTS.TWD], [META_PAGE]), "TWD");
+    const api = adapterFor(account);
+    const campaign = await campaignOn(account);
+    const start = new Date(Date.now() + 86_400_000);
+    const lifetime = await api.createAdSet(
+      account,
+      adSetWrite("platform_a", campaign, {
+        budget: { type: "lifetime", amountMinor: 300_000 },
+        startTime: start.toISOString(),
+        endTime: new Date(start.getTime() + 3 * 86_400_000).toISOString(),
+      }),
+    );
+    expect(meta.objects.get(lifetime.externalId)).toMatchObject({ lifetime_budget: "3000" });
+    const before = adSetPosts();
+    const err = await refusal(api.createAdSet(account, adSetWrite("platform_a", campaign, { budget: { type: "daily", amountMinor: 12_345 } })));
+    expect(err).toMatchObject({ code: "invalid_input", retryable: false });
+    expect(err.message).toContain("123.45 TWD is not one (use 123.00 TWD or 124.00 TWD)");
+    expect(adSetPosts()).toBe(before);
   });
 });

@@ -431,6 +431,47 @@ describe("platform_a live on Meta's Marketing API", () => {
     ]);
   }, 180_000);
 
+  it("a deleted ad's spend stays in the rollup and its numbers: every insights read asks for deleted and archived ads (ad.effective_status)", async () => {
+    // videoAd was deleted above; Meta still reports what it spent before that (and up to 28 days of late actions),
+    // but a level=ad report leaves it out unless the filter asks for DELETED.
+    expect(meta.objects.get(videoAd.externalId)!.status).toBe("DELETED");
+    meta.setInsights(videoAd.externalId, today(), { impressions: 300, reach: 250, clicks: 6, spend: "3.21", frequency: 1.2 });
+    meta.setHourlyInsights(videoAd.externalId, today(), 8, { impressions: 300, clicks: 6, spend: "3.21" });
+    const before = calls(/\/act_777000111\/insights$/, "GET").length;
+    await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    const days = (await ok("get_insights", { level: "ad", ids: [videoAd.id], breakdown: "day", since: today(), until: today() })).rows;
+    expect(days.map((d: any) => [d.date, d.impressions, d.clicks, Math.round(d.spend * 100)])).toEqual([[today(), 300, 6, 321]]);
+    const hours = (await ok("get_insights", { level: "ad", ids: [videoAd.id], breakdown: "hour", since: today(), until: today() })).rows;
+    expect(hours.map((h: any) => [h.hour, h.impressions, Math.round(h.spend * 100)])).toEqual([[8, 300, 321]]);
+    // The ad's own numbers (read live by ad id) keep the spend too.
+    expect((await ok("get_ad_insights", { id: videoAd.id, since: today(), until: today() })).days).toEqual([
+      expect.objectContaining({ date: today(), spendMinor: 321, impressions: 300 }),
+    ]);
+    const asked = calls(/\/act_777000111\/insights$/, "GET").slice(before);
+    expect(asked.length).toBeGreaterThanOrEqual(3); // daily, lifetime frequency, hourly, then the ad's own read
+    for (const r of asked) {
+      const status = JSON.parse(r.params.filtering!).find((f: any) => f.field === "ad.effective_status");
+      expect(status).toMatchObject({ operator: "IN", value: expect.arrayContaining(["ACTIVE", "PAUSED", "DELETED", "ARCHIVED"]) });
+    }
+
+    // The wire fake as Meta documents it: without that filter the deleted ad's row is left out; a malformed filter is refused.
+    const insightsUrl = (params: Record<string, string>) =>
+      `${meta.url}/v24.0/${ACCOUNT}/insights?${new URLSearchParams({ access_token: TOKEN, appsecret_proof: proof(TOKEN), level: "ad", ...params })}`;
+    const range = { time_increment: "1", time_range: JSON.stringify({ since: today(), until: today() }), fields: "ad_id,spend" };
+    const plain = await (await fetch(insightsUrl(range))).json();
+    expect(plain.data.map((r: any) => r.ad_id)).not.toContain(videoAd.externalId);
+    expect(plain.data.map((r: any) => r.ad_id)).toContain(ad.externalId);
+    for (const filtering of [
+      "not json",
+      JSON.stringify({ field: "ad.effective_status" }),
+      JSON.stringify([{ field: "ad.effective_status", operator: "IN", value: ["GONE"] }]),
+    ]) {
+      const refused = await fetch(insightsUrl({ ...range, filtering }));
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toMatchObject({ code: 100, message: expect.stringMatching(/^\(#100\) /), fbtrace_id: expect.any(String) });
+    }
+  }, 120_000);
+
   it("pulls leads from the Page's forms oldest first, with the per-form cap and cursor", async () => {
     const base = Date.now() - 60 * 60_000;
     const form = `${PAGE}101`;

@@ -23,8 +23,10 @@ export class MetaPlatformAdapter implements PlatformAdapter {
 
   private run<T>(account: AdAccountRef, call: (meta: MetaAccount) => Promise<T>): Promise<T> {
     return withAccountToken(account, async (token) => {
-      const row = await getDb().adAccount.findUnique({ where: { id: account.id }, select: { pageId: true } });
-      return call({ accountId: account.externalAccountId, token, pageId: row?.pageId ?? null });
+      const row = await getDb().adAccount.findUnique({ where: { id: account.id }, select: { pageId: true, currency: true } });
+      // The currency Meta reported when the account was connected (an act_ id keeps its currency); read again if missing.
+      const currency = row?.currency ?? (await readPlatformAAccount(account.externalAccountId, token)).currency;
+      return call({ accountId: account.externalAccountId, token, pageId: row?.pageId ?? null, currency });
     });
   }
 

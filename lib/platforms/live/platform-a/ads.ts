@@ -16,6 +16,7 @@ import type {
   PlatformLocation,
 } from "../../ads-types";
 import { LOCATION_TYPES, type LocationType } from "../../ads-types";
+import { fromMetaAmount, toMetaAmount } from "./currency";
 import { graphBatch, graphGet, graphList, graphPost } from "./graph";
 import {
   callToActionName,
@@ -42,6 +43,8 @@ export interface MetaAccount {
   token: string;
   /** The Page ads are published as (object_story_spec.page_id). */
   pageId: string | null;
+  /** The account's currency (ISO 4217, as Meta reported it): budgets cross the wire in its offset units (./currency.ts). */
+  currency: string;
 }
 
 const CAMPAIGN_FIELDS = "id,name,objective,status,created_time";
@@ -115,8 +118,10 @@ export async function updateCampaign(a: MetaAccount, id: string, patch: ObjectPa
   return toCampaign(await patchObject(a, id, { ...(name ? { name } : {}), ...(patch.status ? { status: statusName(patch.status) } : {}) }, CAMPAIGN_FIELDS));
 }
 
-function budgetParams(budget: Budget): Record<string, string> {
-  return budget.type === "daily" ? { daily_budget: String(budget.amountMinor) } : { lifetime_budget: String(budget.amountMinor) };
+/** A budget as Meta takes it: `daily_budget` or `lifetime_budget`, an integer in the currency's offset units. */
+function budgetParams(budget: Budget, currency: string): Record<string, string> {
+  const amount = String(toMetaAmount(budget.amountMinor, currency));
+  return budget.type === "daily" ? { daily_budget: amount } : { lifetime_budget: amount };
 }
 
 const keysOf = (places: unknown): string[] => (Array.isArray(places) ? places.map((p: { key?: unknown }) => String(p?.key ?? "")) : []);
@@ -130,17 +135,17 @@ function geoLocations(t: { countries: string[]; regions?: string[]; cities?: str
   };
 }
 
-function toAdSet(o: any): PlatformAdSet {
+function toAdSet(o: any, currency: string): PlatformAdSet {
   const { name, clientRef } = untag(o.name);
   const t = o.targeting ?? {};
-  const lifetime = Number(o.lifetime_budget ?? 0);
+  const lifetime = fromMetaAmount(Number(o.lifetime_budget ?? 0), currency);
   return {
     externalId: String(o.id),
     clientRef,
     campaignExternalId: String(o.campaign_id),
     name,
     status: statusOf(o.status),
-    budget: lifetime > 0 ? { type: "lifetime", amountMinor: lifetime } : { type: "daily", amountMinor: Number(o.daily_budget ?? 0) },
+    budget: lifetime > 0 ? { type: "lifetime", amountMinor: lifetime } : { type: "daily", amountMinor: fromMetaAmount(Number(o.daily_budget ?? 0), currency) },
     startTime: isoTime(o.start_time),
     endTime: isoTime(o.end_time),
     targeting: {
@@ -157,8 +162,9 @@ function toAdSet(o: any): PlatformAdSet {
 
 export async function createAdSet(a: MetaAccount, write: AdSetWrite): Promise<PlatformAdSet> {
   if (write.targeting.platform !== "platform_a") throw new PlatformError("invalid_input", "platform_a ad sets target countries", { retryable: false });
+  const budget = budgetParams(write.budget, a.currency); // an amount Meta cannot express is refused before any call
   const earlier = await findByRef(a, "adsets", AD_SET_FIELDS, write.clientRef);
-  if (earlier) return toAdSet(earlier);
+  if (earlier) return toAdSet(earlier, a.currency);
   const campaign = await graphGet(write.campaignExternalId, a.token, { fields: "objective" });
   const objective: Objective = objectiveOf(campaign.objective);
   if (objective === "leads" && !a.pageId)
@@ -173,7 +179,7 @@ export async function createAdSet(a: MetaAccount, write: AdSetWrite): Promise<Pl
     name: tagged(write.name, write.clientRef),
     campaign_id: write.campaignExternalId,
     status: "PAUSED",
-    ...budgetParams(write.budget),
+    ...budget,
     billing_event: "IMPRESSIONS",
     optimization_goal: OPTIMIZATION_GOALS[objective],
     bid_strategy: "LOWEST_COST_WITHOUT_CAP",
@@ -197,6 +203,7 @@ export async function createAdSet(a: MetaAccount, write: AdSetWrite): Promise<Pl
 }
 
 export async function updateAdSet(a: MetaAccount, id: string, patch: AdSetPatch): Promise<PlatformAdSet> {
+  const budget = patch.budget ? budgetParams(patch.budget, a.currency) : {};
   const name = patch.name !== undefined ? renamed(await currentName(a, id), patch.name) : undefined;
   return toAdSet(
     await patchObject(
@@ -205,11 +212,12 @@ export async function updateAdSet(a: MetaAccount, id: string, patch: AdSetPatch)
       {
         ...(name ? { name } : {}),
         ...(patch.status ? { status: statusName(patch.status) } : {}),
-        ...(patch.budget ? budgetParams(patch.budget) : {}),
+        ...budget,
         ...(patch.endTime ? { end_time: patch.endTime } : {}),
       },
       AD_SET_FIELDS,
     ),
+    a.currency,
   );
 }
 

@@ -5,7 +5,7 @@ import { toMinor } from "./naming";
 
 /**
  * Per ad per day from GET /act_<id>/insights (level=ad, time_increment=1, time_range in the account's
- * time zone, which is how Meta reports days). Reach and frequency are unique-people metrics Meta
+ * time zone, which is how Meta reports days), deleted and archived ads included (adFilter). Reach and frequency are unique-people metrics Meta
  * does not break down by hour, so the daily rows come from this daily read (today's partial row
  * re-read every hour) and the hourly rows (getHourlyInsights) hold the additive metrics only; the
  * cumulative frequency per ad comes from a second, lifetime (date_preset=maximum) read of the same ads.
@@ -19,8 +19,35 @@ function pick(actions: any[] | undefined): number {
   return purchase + lead;
 }
 
+/**
+ * Every effective_status an ad can have (Ad reference). A level=ad report leaves out deleted (and archived) ads unless
+ * `ad.effective_status` asks for them ("Manage your ad object's status": "act_<AD_ACCOUNT_ID>/insights?level=ad does not
+ * return stats for the deleted object ... You can query insights for DELETED objects using the ad.effective_status
+ * filter"): an ad deleted or archived during the period still spent, so every read asks for all of them.
+ */
+export const EVERY_AD_STATUS = [
+  "ACTIVE",
+  "PAUSED",
+  "DELETED",
+  "PENDING_REVIEW",
+  "DISAPPROVED",
+  "PREAPPROVED",
+  "PENDING_BILLING_INFO",
+  "CAMPAIGN_PAUSED",
+  "ARCHIVED",
+  "ADSET_PAUSED",
+  "IN_PROCESS",
+  "WITH_ISSUES",
+] as const;
+
+/** `filtering` of every insights read: every ad status, and the asked ads when there are some. */
 function adFilter(query: InsightsQuery) {
-  return query.adExternalIds?.length ? { filtering: [{ field: "ad.id", operator: "IN", value: query.adExternalIds }] } : {};
+  return {
+    filtering: [
+      { field: "ad.effective_status", operator: "IN", value: EVERY_AD_STATUS },
+      ...(query.adExternalIds?.length ? [{ field: "ad.id", operator: "IN", value: query.adExternalIds }] : []),
+    ],
+  };
 }
 
 /** Insights are read whole: a capped read lost rows silently, and the rollup's cursor then moved past their days. */
