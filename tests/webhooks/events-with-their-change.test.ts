@@ -186,4 +186,19 @@ describe("a tool's rows commit together or not at all", () => {
     ]);
     expect((await eventsOf("review.status_changed")).filter((e) => JSON.parse(e.body).data.review.creativeId === c.id)).toHaveLength(1);
   });
+
+  it("share_board: a refused board share leaves no review link behind (a link sharing the board's creatives without the board)", async () => {
+    const c = await creative();
+    const { board } = await tool("create_board", { name: "Launch plan" });
+    await tool("add_board_item", { boardId: board.id, kind: "creative", creativeId: c.id, x: 0, y: 0 });
+    const links = () => db.reviewLink.count({ where: { workspaceId } });
+    const before = await links();
+    await refusingEvents(() => tool("share_board", { boardId: board.id }), "board_shares");
+    expect(await links()).toBe(before);
+    expect(await db.reviewLinkCreative.count({ where: { creativeId: c.id } })).toBe(0);
+
+    const { link } = await tool("share_board", { boardId: board.id });
+    expect(await links()).toBe(before + 1);
+    expect(await db.boardShare.findUnique({ where: { linkId: link.id } })).toMatchObject({ boardId: board.id });
+  });
 });
