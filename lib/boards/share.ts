@@ -76,7 +76,8 @@ export async function guestBoard(token: string, link: ReviewLink): Promise<Guest
     rows.flatMap((r) => (r.creativeId ? [r.creativeId] : [])),
     { status: "ready", reviewLinks: { some: { linkId: link.id } } },
   );
-  const view = await guestView(token, link);
+  // A board's link shares at most LINK_CREATIVES_MAX creatives: one page holds them all.
+  const view = await guestView(token, link, { limit: LINK_CREATIVES_MAX });
   // A card's open threads as this guest sees them (the team's internal threads stay unseen, and uncounted).
   for (const creative of view.creatives) {
     const card = cards.get(creative.id);
