@@ -286,13 +286,14 @@ test("uploads: a viewer is told why Choose files is disabled; a failed upload re
   const dismiss = viewer.getByRole("button", { name: "Dismiss linked.png" });
   await expect(dismiss).toBeDisabled();
   await expect(dismiss).toHaveAttribute("aria-describedby", "upload-not-allowed");
-  // Exporting leads (names, emails) needs leads.export, which viewers lack.
+  // Leads' submissions (names, emails) need leads.export, to export or to read, which viewers lack: the page says so.
   for (const viewport of [DESKTOP, PHONE]) {
     await viewer.setViewportSize(viewport);
     await viewer.goto("/dashboard/leads");
     const exportButton = viewer.getByRole("button", { name: "Export CSV" });
     await expect(exportButton).toBeDisabled();
     await expect(viewer.getByTestId("export-not-allowed")).toContainText('needs the permission "leads.export"');
+    await expect(viewer.getByTestId("leads-not-allowed")).toContainText("Submissions are not shown to your role");
     await expectNoAxeViolations(viewer);
     await viewer.goto("/dashboard/uploads");
     await expect(viewer.getByRole("button", { name: "Dismiss linked.png" })).toBeDisabled();

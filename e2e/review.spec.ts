@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { mp4Video } from "../tests/helpers/media-fixtures";
 import type { Page } from "@playwright/test";
 import { admin, expect, PASSWORD, screenshot, test, uniqueEmail } from "./support/fixtures";
-import { expectNoAxeViolations } from "./support/pages";
+import { DESKTOP, expectNoAxeViolations } from "./support/pages";
 import { paced, pacedBudget } from "../scripts/test-pace.mjs";
 
 const PHONE = { width: 390, height: 844 };
@@ -230,6 +230,51 @@ test("guest page budget: a link with 50 creatives paints its largest content in 
   expect(lcp).toBeGreaterThan(0);
   expect(lcp).toBeLessThan(paint.ms);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+});
+
+test("a folder link larger than a page: the guest reaches the last creative by scrolling (phone) or Load more (desktop) and approves it", async ({
+  browser,
+}) => {
+  const m = await marketer("Long Review");
+  const { folderId } = await admin(["folder", "create", "--workspace", m.workspaceId, "--name", "Everything"]);
+  // 75: a first page of 50 and a second of 25; seed-0001 is the newest, so it comes last (oldest first).
+  await admin(["library", "seed", "--workspace", m.workspaceId, "--count", "75", "--folder", folderId!]);
+  const { url } = await m.tool("create_review_link", { name: "Everything", folderId, permissions: { comment: true, decide: true } });
+  for (const viewport of [PHONE, DESKTOP]) {
+    const context = await browser.newContext({ viewport });
+    const guest = await context.newPage();
+    await guest.goto(url);
+    await expect(guest.getByTestId("guest-creative-count")).toHaveText("75 creatives");
+    await expect(guest.getByTestId("guest-creative")).toHaveCount(50);
+    await expect(guest.getByTestId("guest-shown")).toHaveText("Showing 50 of 75");
+    await expectNoAxeViolations(guest);
+    const loadMore = guest.getByRole("button", { name: "Load more" });
+    if (viewport === PHONE) {
+      // Scrolling near the end of the list loads the next page by itself.
+      await guest.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    } else {
+      await guest.getByLabel("Your name").fill("Dana Desk");
+      await guest.getByRole("button", { name: "Save" }).click();
+      // Pressed where it is (a click() would first scroll it into view, where it loads by itself, as on the phone).
+      await loadMore.dispatchEvent("click");
+    }
+    await expect(guest.getByTestId("guest-creative")).toHaveCount(75);
+    await expect(loadMore).toHaveCount(0);
+    const last = guest.getByTestId("guest-creative").last();
+    await expect(last.getByRole("heading", { level: 2 })).toContainText("seed-0001.png");
+    await last.scrollIntoViewIfNeeded();
+    if (viewport === PHONE) {
+      expect(await guest.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    } else {
+      await last.getByRole("button", { name: "Approve" }).click();
+      await expect(last.getByTestId("review-status")).toHaveText("Approved");
+    }
+    await expectNoAxeViolations(guest);
+    await context.close();
+  }
+  const { creatives } = await m.call("/api/v1/creatives?limit=200");
+  const lastId = creatives.find((c: { fileName: string }) => c.fileName === "seed-0001.png").id;
+  expect((await m.tool("get_review_status", { creativeId: lastId })).review).toMatchObject({ status: "approved" });
 });
 
 test("review links manager at phone width: the folder link is listed and revoked, and the guest then sees the plain page", async ({ page }) => {

@@ -87,6 +87,13 @@ export const CAPABILITIES = {
     scopes: ["ads_view"],
     summary: "Exporting lead-ad submissions (names, emails) as CSV: owners, admins and editors; not viewers",
   },
+  // The same people's details a page (or a lead) at a time: the export's permission and scope, so paging
+  // through list_leads is no way around it. The forms and their counts (list_lead_forms) stay ads.read.
+  "leads.read": {
+    permission: "leads.export",
+    scopes: ["ads_view"],
+    summary: "Reading lead-ad submissions (names, emails): list_leads, get_lead, the Leads page's list; owners, admins and editors, not viewers",
+  },
   "adaccounts.read": { permission: "ads.read", scopes: ["ads_view"], summary: "Listing the workspace's ad account connections (accounts tools)" },
   "adaccounts.manage": {
     permission: "ads.launch",

@@ -33,14 +33,23 @@ export async function shareBoard(
   if (!visible.length) throw conflict("The board has no creative cards to share; add some first");
   if (visible.length > LINK_CREATIVES_MAX)
     throw new AppError("limit_exceeded", `A review link shares at most ${LINK_CREATIVES_MAX} creatives; this board has ${visible.length}`);
-  const { link, token, url } = await createReviewLink(principal, {
-    name: input.name ?? `Board: ${board.name}`,
-    creativeIds: visible.map((v) => v.id),
-    password: input.password,
-    expiresAt: input.expiresAt,
-    permissions: input.permissions,
-  });
-  await db.boardShare.create({ data: { linkId: link.id, boardId: board.id, workspaceId: principal.workspaceId } });
+  // The link and the board's share in one transaction: a failure between them would leave an active link
+  // sharing the board's creatives without the board (its board page 404), one nobody knew was made.
+  const { link, token, url } = await createReviewLink(
+    principal,
+    {
+      name: input.name ?? `Board: ${board.name}`,
+      creativeIds: visible.map((v) => v.id),
+      password: input.password,
+      expiresAt: input.expiresAt,
+      permissions: input.permissions,
+    },
+    async (tx, linkId) => {
+      // The board still there as the share is written (a deletion waits for this commit, or came first: 404).
+      if (!(await tx.$queryRaw<{ id: string }[]>`SELECT id FROM boards WHERE id = ${board.id} FOR SHARE`).length) throw notFound("Board");
+      await tx.boardShare.create({ data: { linkId, boardId: board.id, workspaceId: principal.workspaceId } });
+    },
+  );
   return { link, token, url, boardUrl: boardShareUrl(url) };
 }
 
@@ -67,7 +76,8 @@ export async function guestBoard(token: string, link: ReviewLink): Promise<Guest
     rows.flatMap((r) => (r.creativeId ? [r.creativeId] : [])),
     { status: "ready", reviewLinks: { some: { linkId: link.id } } },
   );
-  const view = await guestView(token, link);
+  // A board's link shares at most LINK_CREATIVES_MAX creatives: one page holds them all.
+  const view = await guestView(token, link, { limit: LINK_CREATIVES_MAX });
   // A card's open threads as this guest sees them (the team's internal threads stay unseen, and uncounted).
   for (const creative of view.creatives) {
     const card = cards.get(creative.id);

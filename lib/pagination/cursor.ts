@@ -44,6 +44,15 @@ export function afterCursor(cursor: string | undefined | null) {
 
 export const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
+/** Prisma `where` fragment selecting the items after the cursor in oldest-first order (a list read as it grew). */
+export function afterCursorOldestFirst(cursor: string | undefined | null) {
+  if (!cursor) return {};
+  const { createdAt, id } = decodeCursor(cursor);
+  return { OR: [{ createdAt: { gt: createdAt } }, { createdAt, id: { gt: id } }] };
+}
+
+export const OLDEST_FIRST = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+
 /** Splits the limit+1 rows a query fetched into a page and its nextCursor. */
 export function toPage<T extends CursorPosition>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);

@@ -9,6 +9,7 @@ import type { ReviewActor } from "./actor";
 import { toThreads, writeComment, type NewComment } from "./comments";
 import { hashLinkToken, isWellFormedToken } from "./link-token";
 import { linkState } from "./links";
+import { afterCursorOldestFirst, OLDEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { applyReviewStatus } from "./status";
 import { signedGuestMediaUrl, verifyGuestPass, type GuestRendition } from "./guest-signing";
 import type { Decision, ReviewStatusValue, Thread } from "./schemas";
@@ -132,8 +133,16 @@ function threadVisibleTo(link: Pick<ReviewLink, "id" | "showInternalComments">, 
 export interface GuestView {
   linkName: string;
   permissions: { comment: boolean; decide: boolean; download: boolean };
+  /** How many creatives the link shares now (every page together). */
+  creativeCount: number;
+  /** One page of them, oldest first. */
   creatives: GuestCreative[];
+  /** Pass it back as `cursor` for the next page; null on the last. */
+  nextCursor: string | null;
 }
+
+/** Creatives per page of the guest view: the page's first screenful, and each "load more". */
+export const GUEST_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
 type CreativeRow = Awaited<ReturnType<typeof linkCreative>>;
 
@@ -171,13 +180,25 @@ async function guestCreativeViews(token: string, link: ReviewLink, rows: Creativ
   });
 }
 
-/** Everything the guest page shows: exactly the link's creatives, their current version, status and threads. */
-export async function guestView(token: string, link: ReviewLink): Promise<GuestView> {
-  const rows = await getDb().creative.findMany({ where: await linkCreativeWhere(link), orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 500 });
+/**
+ * What the guest page shows, a page at a time: exactly the link's creatives (oldest first, keyset-paginated
+ * so a folder of any size is reached to its end), their current version, status and threads.
+ */
+export async function guestView(token: string, link: ReviewLink, page: { limit?: number; cursor?: string } = {}): Promise<GuestView> {
+  const limit = page.limit ?? GUEST_PAGE.defaultLimit;
+  const where = await linkCreativeWhere(link);
+  const db = getDb();
+  const [rows, creativeCount] = await Promise.all([
+    db.creative.findMany({ where: { ...where, ...afterCursorOldestFirst(page.cursor) }, orderBy: OLDEST_FIRST, take: limit + 1 }),
+    db.creative.count({ where }),
+  ]);
+  const { items, nextCursor } = toPage(rows, limit);
   return {
     linkName: link.name,
     permissions: { comment: link.canComment, decide: link.canDecide, download: link.allowDownload },
-    creatives: await guestCreativeViews(token, link, rows),
+    creativeCount,
+    creatives: await guestCreativeViews(token, link, items),
+    nextCursor,
   };
 }
 

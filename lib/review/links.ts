@@ -3,7 +3,7 @@ import { getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import { canUseFolder, folderScope } from "@/lib/folders/access";
-import type { ReviewLink } from "@/lib/generated/prisma/client";
+import type { Prisma, ReviewLink } from "@/lib/generated/prisma/client";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { newId } from "@/lib/ids";
 import { hashPassword } from "@/lib/session/password";
@@ -51,9 +51,14 @@ export const reviewLinkUrl = (token: string) => `${getConfig().publicBaseUrl}/re
 
 /**
  * Creates a review link for chosen creatives or one folder. The token is returned once
- * (only its SHA-256 is kept); the password is kept as an scrypt hash.
+ * (only its SHA-256 is kept); the password is kept as an scrypt hash. `alsoInTransaction` writes
+ * what else belongs to the link (a board's share) in the link's own transaction: both or neither.
  */
-export async function createReviewLink(principal: Principal, input: CreateLinkInput): Promise<{ link: ReviewLinkView; token: string; url: string }> {
+export async function createReviewLink(
+  principal: Principal,
+  input: CreateLinkInput,
+  alsoInTransaction?: (tx: Prisma.TransactionClient, linkId: string) => Promise<void>,
+): Promise<{ link: ReviewLinkView; token: string; url: string }> {
   const ids = [...new Set(input.creativeIds ?? [])];
   if (!ids.length === !input.folderId) throw new AppError("invalid_request", "Give either creativeIds or folderId");
   const db = getDb();
@@ -77,23 +82,27 @@ export async function createReviewLink(principal: Principal, input: CreateLinkIn
   const id = newId("rvl");
   const token = linkTokenFor(id);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  const link = await db.reviewLink.create({
-    data: {
-      id,
-      workspaceId: principal.workspaceId,
-      createdById: principal.userId,
-      name: input.name,
-      tokenHash: hashLinkToken(token),
-      folderId: input.folderId ?? null,
-      passwordHash,
-      expiresAt,
-      canComment: input.permissions?.comment ?? true,
-      canDecide: input.permissions?.decide ?? false,
-      allowDownload: input.permissions?.download ?? false,
-      showInternalComments: input.permissions?.internalComments ?? false,
-      creatives: { create: ids.map((creativeId) => ({ creativeId })) },
-    },
-    include: { creatives: { select: { creativeId: true } } },
+  const link = await db.$transaction(async (tx) => {
+    const row = await tx.reviewLink.create({
+      data: {
+        id,
+        workspaceId: principal.workspaceId,
+        createdById: principal.userId,
+        name: input.name,
+        tokenHash: hashLinkToken(token),
+        folderId: input.folderId ?? null,
+        passwordHash,
+        expiresAt,
+        canComment: input.permissions?.comment ?? true,
+        canDecide: input.permissions?.decide ?? false,
+        allowDownload: input.permissions?.download ?? false,
+        showInternalComments: input.permissions?.internalComments ?? false,
+        creatives: { create: ids.map((creativeId) => ({ creativeId })) },
+      },
+      include: { creatives: { select: { creativeId: true } } },
+    });
+    await alsoInTransaction?.(tx, row.id);
+    return row;
   });
   return { link: toLinkView(link), token, url: reviewLinkUrl(token) };
 }

@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { emitEventsInTransaction } from "@/lib/events/emit";
 import { afterCursor, NEWEST_FIRST, toPage } from "@/lib/pagination/cursor";
 import { newId } from "@/lib/ids";
@@ -31,6 +32,49 @@ export async function reviewStateOf(creative: { id: string; fileName: string }):
   };
 }
 
+type Transaction = Prisma.TransactionClient;
+
+/** Decisions on one creative take turns: two identical ones at once record and announce one change, not two. */
+async function lockCreative(tx: Transaction, creativeId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM creatives WHERE id = ${creativeId} FOR UPDATE`;
+}
+
+/**
+ * Inside the caller's transaction, which holds the creative's lock: moves the creative to a status,
+ * records it in the history and stores review.status_changed. Null when it already has that status
+ * (nothing written); otherwise the event's ids and what to run once the transaction has committed.
+ */
+async function writeReviewStatus(
+  tx: Transaction,
+  creative: { id: string; workspaceId: string; fileName: string },
+  status: SettableStatus,
+  actor: ReviewActor,
+  note?: string | null,
+): Promise<{ ids: (string | null)[]; afterCommit: () => Promise<void> } | null> {
+  const current = await tx.creativeReview.findUnique({ where: { creativeId: creative.id } });
+  if (current?.status === status) return null;
+  await tx.creativeReview.upsert({
+    where: { creativeId: creative.id },
+    create: { creativeId: creative.id, workspaceId: creative.workspaceId, status },
+    update: { status },
+  });
+  await tx.reviewStatusChange.create({
+    data: {
+      id: newId("rsc"),
+      workspaceId: creative.workspaceId,
+      creativeId: creative.id,
+      status,
+      actorUserId: actor.kind === "member" ? actor.userId : null,
+      actorName: actor.name,
+      linkId: actor.kind === "guest" ? actor.linkId : null,
+      note: note ?? null,
+    },
+  });
+  return emitEventsInTransaction(tx, creative.workspaceId, "review.status_changed", [
+    { data: { review: { creativeId: creative.id, fileName: creative.fileName, actorName: actor.name, status } } },
+  ]);
+}
+
 /**
  * Moves a creative to a status, records it in the history and stores review.status_changed in the
  * same transaction. Setting the status it already has changes nothing and emits nothing.
@@ -43,30 +87,8 @@ export async function applyReviewStatus(
 ): Promise<{ changed: boolean }> {
   const db = getDb();
   const applied = await db.$transaction(async (tx) => {
-    // Decisions on one creative take turns: two identical ones at once record and announce one change, not two.
-    await tx.$queryRaw`SELECT id FROM creatives WHERE id = ${creative.id} FOR UPDATE`;
-    const current = await tx.creativeReview.findUnique({ where: { creativeId: creative.id } });
-    if (current?.status === status) return null;
-    await tx.creativeReview.upsert({
-      where: { creativeId: creative.id },
-      create: { creativeId: creative.id, workspaceId: creative.workspaceId, status },
-      update: { status },
-    });
-    await tx.reviewStatusChange.create({
-      data: {
-        id: newId("rsc"),
-        workspaceId: creative.workspaceId,
-        creativeId: creative.id,
-        status,
-        actorUserId: actor.kind === "member" ? actor.userId : null,
-        actorName: actor.name,
-        linkId: actor.kind === "guest" ? actor.linkId : null,
-        note: note ?? null,
-      },
-    });
-    return emitEventsInTransaction(tx, creative.workspaceId, "review.status_changed", [
-      { data: { review: { creativeId: creative.id, fileName: creative.fileName, actorName: actor.name, status } } },
-    ]);
+    await lockCreative(tx, creative.id);
+    return writeReviewStatus(tx, creative, status, actor, note);
   });
   if (!applied) return { changed: false };
   await applied.afterCommit();
@@ -119,17 +141,23 @@ export async function requestReview(
   const cannot = members.filter((m) => !roleAllows(m.role, "review.approve"));
   if (cannot.length)
     throw new AppError("invalid_request", `reviewerIds: ${cannot.map((m) => `${m.user.name} (${m.role})`).join(", ")} cannot approve creatives`);
-  await db.reviewRequest.createMany({
-    data: reviewerIds.map((reviewerUserId) => ({
-      id: newId("rrq"),
-      workspaceId: principal.workspaceId,
-      creativeId: creative.id,
-      reviewerUserId,
-      requestedById: principal.userId,
-    })),
-    skipDuplicates: true,
+  // The requests, the status, its history and its event commit together: a failure part-way leaves
+  // no reviewer asked of a creative whose status and history never said so (nor the reverse).
+  const applied = await db.$transaction(async (tx) => {
+    await lockCreative(tx, creative.id);
+    await tx.reviewRequest.createMany({
+      data: reviewerIds.map((reviewerUserId) => ({
+        id: newId("rrq"),
+        workspaceId: principal.workspaceId,
+        creativeId: creative.id,
+        reviewerUserId,
+        requestedById: principal.userId,
+      })),
+      skipDuplicates: true,
+    });
+    return writeReviewStatus(tx, creative, "in_review", memberActor(principal), input.note);
   });
-  await applyReviewStatus(creative, "in_review", memberActor(principal), input.note);
+  await applied?.afterCommit();
   await notifyReviewRequested({
     creative,
     reviewerIds,

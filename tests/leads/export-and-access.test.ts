@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, inject, it } from "vitest";
-import { createMemberKey, createTenant } from "../helpers/fixtures";
+import { signIn, sessionFetch } from "../dashboard/session";
+import { admin, createMemberKey, createTenant } from "../helpers/fixtures";
 import { callTool, toolResult } from "../tools/helpers";
 import { allLeads, leadForms, pullLeads, seedLeads } from "./helpers";
 
@@ -118,10 +119,10 @@ describe("the leads CSV export", () => {
     expect(parseCsv(served.subarray(3).toString("utf8"))).toHaveLength(5);
   }, 120_000);
 
-  it("answers 404 for another workspace's form, 403 for a key without ads_view, 400 for a bad time", async () => {
+  it("answers 404 for another workspace's form, 403 for a key without ads_view and for viewers (export and reading alike), 400 for a bad time", async () => {
     const t = await createTenant();
     const [form] = await leadForms(t);
-    await seedLeads(t.workspaceId, 1, { form: form.externalId });
+    await seedLeads(t.workspaceId, 1, { form: form.externalId, fields: { full_name: "Pia Private", email: "pia@example.com" } });
     await pullLeads(t.workspaceId);
     const [lead] = await allLeads(t.key);
 
@@ -142,14 +143,56 @@ describe("the leads CSV export", () => {
     for (const name of ["list_lead_forms", "list_leads", "get_lead"]) {
       expect((await callTool(uploadOnly, name, name === "get_lead" ? { id: lead.id } : {})).status).toBe(403);
     }
-    // Exporting people's names and emails needs leads.export: viewers lack it, editors have it (ads_view scope as before).
-    const { key: viewer } = await createMemberKey(t, { role: "viewer", scopes: ["ads_view"] });
-    const viewerExport = await exportCsv(viewer, `?formId=${form.id}`);
-    expect(viewerExport.status).toBe(403);
-    expect(await viewerExport.json()).toEqual({ error: { code: "forbidden", message: expect.stringContaining("leads.export") } });
-    expect((await toolResult(viewer, "get_lead", { id: lead.id })).lead.id).toBe(lead.id);
+    // People's names and emails need leads.export, whether exported in bulk or read a page (or a lead) at a time:
+    // viewers lack it, editors have it (ads_view scope as before). The forms and their counts stay ads.read.
+    const forbidden = { error: { code: "forbidden", message: 'Your role (viewer) lacks the permission "leads.export" needed for this action' } };
+    for (const scopes of [["ads_view"], undefined]) {
+      const { key: viewer } = await createMemberKey(t, { role: "viewer", scopes });
+      const viewerExport = await exportCsv(viewer, `?formId=${form.id}`);
+      expect(viewerExport.status).toBe(403);
+      expect(await viewerExport.json()).toEqual(forbidden);
+      for (const [name, args] of [
+        ["list_leads", {}],
+        ["list_leads", { formId: form.id }],
+        ["get_lead", { id: lead.id }],
+      ] as const) {
+        const refused = await callTool(viewer, name, args);
+        expect([refused.status, refused.body], `${name} for a viewer key scoped ${scopes}`).toEqual([403, forbidden]);
+      }
+      expect((await toolResult(viewer, "list_lead_forms", {})).forms.find((f: any) => f.id === form.id)).toMatchObject({ leadCount: 1 });
+    }
     const { key: editor } = await createMemberKey(t, { role: "editor", scopes: ["ads_view"] });
     expect((await exportCsv(editor, `?formId=${form.id}`)).status).toBe(200);
+    expect((await toolResult(editor, "list_leads", {})).leads.map((l: any) => l.id)).toEqual([lead.id]);
+    expect((await toolResult(editor, "get_lead", { id: lead.id })).lead).toEqual(lead);
+    // The dashboard's Leads page: a viewer sees the forms and the count, and why not the submissions; an editor sees them.
+    for (const role of ["viewer", "editor"] as const) {
+      const email = `leads-${role}-${Date.now()}-${process.pid}@example.com`;
+      await admin(["member", "add", "--workspace", t.workspaceId, "--email", email, "--role", role]);
+      await admin(["user", "password", "--email", email, "--password", "a long enough password"]);
+      const { jar } = await signIn(email, "a long enough password");
+      const page = await sessionFetch(jar)("/dashboard/leads");
+      expect(page.status).toBe(200);
+      const text = String(page.body).replace(/<!-- -->/g, "");
+      if (role === "viewer") {
+        expect(text).toContain("Submissions are not shown to your role");
+        expect(text).toContain("Your lead forms have 1 submission;");
+        expect(text).toContain("Your role (viewer) can see the lead forms and how many submissions each has, but not the submissions");
+        expect(text).not.toContain("Pia Private");
+        expect(text).not.toContain("pia@example.com");
+      } else {
+        expect(text).toContain("Pia Private");
+        expect(text).not.toContain("Submissions are not shown to your role");
+      }
+    }
+    // An editor's key without ads_view: refused for the scope, as the export is.
+    const { key: editorUploadOnly } = await createMemberKey(t, { role: "editor", scopes: ["upload"] });
+    for (const [name, args] of [
+      ["list_leads", {}],
+      ["get_lead", { id: lead.id }],
+    ] as const) {
+      expect((await callTool(editorUploadOnly, name, args)).body).toEqual({ error: { code: "forbidden", message: 'This API key lacks the scope "ads_view"' } });
+    }
 
     const bad = await exportCsv(t.key, "?submittedAfter=yesterday");
     expect(bad.status).toBe(400);

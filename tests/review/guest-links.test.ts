@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
-import { api, createTenant } from "../helpers/fixtures";
-import { finishedUpload } from "../helpers/library";
+import { admin, api, createTenant } from "../helpers/fixtures";
+import { allCreatives, finishedUpload } from "../helpers/library";
 import { callTool, pngBase64, readyCreative, toolResult } from "../tools/helpers";
 import { until } from "../helpers/wait";
 import { guest, reviewLink } from "./helpers";
@@ -99,6 +99,45 @@ describe("a review link's isolation", () => {
     const foreignFolder = await callTool((await createTenant()).key, "create_review_link", { name: "x", folderId: parent.id });
     expect(foreignFolder.status).toBe(404);
   });
+});
+
+describe("a folder link's size", () => {
+  it("pages through a folder of 520 creatives to its last one, which a guest then comments on and approves", async () => {
+    const t = await createTenant();
+    const { folder } = await toolResult(t.key, "create_folder", { name: "Everything" });
+    // Seeded as the operator's `library seed` does (one insert; createdAt one second apart, seed-0001 the newest).
+    await admin(["library", "seed", "--workspace", t.workspaceId, "--count", "520", "--folder", folder.id]);
+    const { token } = await reviewLink(t.key, { folderId: folder.id, permissions: { comment: true, decide: true } });
+
+    const first = await guest(`/api/review/${token}`);
+    expect(first.status).toBe(200);
+    expect([first.body.creatives.length, first.body.creativeCount, typeof first.body.nextCursor]).toEqual([50, 520, "string"]);
+    const seen: any[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      pages++;
+      const page = await guest(`/api/review/${token}?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.creatives);
+      cursor = page.body.nextCursor;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(cursor).toBeNull();
+    // Every creative of the folder, once each, oldest first: the guest reaches the last one too.
+    expect(new Set(seen.map((c) => c.id)).size).toBe(520);
+    expect(seen.map((c) => c.id).sort()).toEqual((await allCreatives(t.key)).map((c) => c.id).sort());
+    expect([seen[0].fileName, seen[519].fileName]).toEqual(["seed-0520.png", "seed-0001.png"]);
+    expect((await guest(`/api/review/${token}?cursor=not-a-cursor`)).status).toBe(400);
+    expect((await guest(`/api/review/${token}?limit=201`)).status).toBe(400);
+
+    const last = seen[519];
+    const commented = await guest(`/api/review/${token}/comments`, { method: "POST", json: { creativeId: last.id, ...WHO, body: "The last one, at last" } });
+    expect(commented.status).toBe(201);
+    const approved = await guest(`/api/review/${token}/decision`, { method: "POST", json: { creativeId: last.id, ...WHO, decision: "approved" } });
+    expect(approved.body.creative).toMatchObject({ id: last.id, status: "approved", threads: [expect.objectContaining({ body: "The last one, at last" })] });
+    expect((await toolResult(t.key, "get_review_status", { creativeId: last.id })).review.status).toBe("approved");
+  }, 120_000);
 });
 
 describe("password, expiry and revocation", () => {

@@ -3,7 +3,8 @@
  * while the database refuses every new event (a trigger on webhook_events), each change below fails whole
  * and leaves nothing of itself behind, where an emit after the commit would have kept the change and lost
  * its event (as a process killed between the two would). Once events are accepted again, the same calls
- * store the change and its event together.
+ * store the change and its event together. Tools that write several rows (request_review, share_board) are
+ * called through callTool, the one way in of every surface, with the database refusing their last write.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,24 +14,27 @@ import { useFreshDatabase } from "../helpers/in-process-db";
 let db: ReturnType<typeof import("@/lib/db/client").getDb>;
 let workspaceId: string;
 let ownerUserId: string;
+let owner: import("@/lib/auth/principal").Principal;
 
 beforeAll(async () => {
   await useFreshDatabase("events_with_change");
   db = (await import("@/lib/db/client")).getDb();
   const { createWorkspace } = await import("@/lib/workspaces/workspaces");
   ({ workspaceId, ownerUserId } = await createWorkspace({ name: "Atomic events", plan: "pro" }));
+  owner = (await (await import("@/lib/session/principal")).principalForUser(ownerUserId, workspaceId))!;
   await db.$executeRawUnsafe(
     `CREATE FUNCTION refuse_events() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'events refused for this test'; END $$`,
   );
 });
 afterAll(disposeServices);
 
-async function refusingEvents<T>(work: () => Promise<T>): Promise<void> {
-  await db.$executeRawUnsafe(`CREATE TRIGGER refuse_events BEFORE INSERT ON webhook_events FOR EACH ROW EXECUTE FUNCTION refuse_events()`);
+/** Runs `work` while the database refuses every new row of `table` (webhook_events unless told), expecting it to fail. */
+async function refusingEvents<T>(work: () => Promise<T>, table = "webhook_events"): Promise<void> {
+  await db.$executeRawUnsafe(`CREATE TRIGGER refuse_events BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse_events()`);
   try {
     await expect(work()).rejects.toThrow(/events refused for this test/);
   } finally {
-    await db.$executeRawUnsafe(`DROP TRIGGER refuse_events ON webhook_events`);
+    await db.$executeRawUnsafe(`DROP TRIGGER refuse_events ON ${table}`);
   }
 }
 
@@ -156,5 +160,45 @@ describe("an event and the change it reports commit together", () => {
     });
     const [comment] = await eventsOf("task.comment");
     expect(JSON.parse(comment!.body).data.comment).toMatchObject({ body: "Draft is in the folder" });
+  });
+});
+
+/** A tool call through the one way in every surface takes (lib/tools/call.ts); throws what it throws, answers the result. */
+async function tool(name: string, args: unknown) {
+  const { callTool } = await import("@/lib/tools/call");
+  const outcome = await callTool(owner, name, args);
+  if (!outcome.ok) throw new Error(`${name}: ${JSON.stringify(outcome.body)}`);
+  return outcome.body.result as any;
+}
+
+describe("a tool's rows commit together or not at all", () => {
+  it("request_review: a refused event leaves no reviewer asked, no status and no history; then all of them together", async () => {
+    const c = await creative();
+    await refusingEvents(() => tool("request_review", { creativeId: c.id, reviewerIds: [ownerUserId], note: "Before Friday" }));
+    expect(await db.reviewRequest.count({ where: { creativeId: c.id } })).toBe(0);
+    expect(await db.creativeReview.findUnique({ where: { creativeId: c.id } })).toBeNull();
+    expect(await db.reviewStatusChange.count({ where: { creativeId: c.id } })).toBe(0);
+
+    const { review } = await tool("request_review", { creativeId: c.id, reviewerIds: [ownerUserId], note: "Before Friday" });
+    expect(review).toMatchObject({ status: "in_review", requestedReviewers: [{ userId: ownerUserId }] });
+    expect(await db.reviewStatusChange.findMany({ where: { creativeId: c.id }, select: { status: true, note: true } })).toEqual([
+      { status: "in_review", note: "Before Friday" },
+    ]);
+    expect((await eventsOf("review.status_changed")).filter((e) => JSON.parse(e.body).data.review.creativeId === c.id)).toHaveLength(1);
+  });
+
+  it("share_board: a refused board share leaves no review link behind (a link sharing the board's creatives without the board)", async () => {
+    const c = await creative();
+    const { board } = await tool("create_board", { name: "Launch plan" });
+    await tool("add_board_item", { boardId: board.id, kind: "creative", creativeId: c.id, x: 0, y: 0 });
+    const links = () => db.reviewLink.count({ where: { workspaceId } });
+    const before = await links();
+    await refusingEvents(() => tool("share_board", { boardId: board.id }), "board_shares");
+    expect(await links()).toBe(before);
+    expect(await db.reviewLinkCreative.count({ where: { creativeId: c.id } })).toBe(0);
+
+    const { link } = await tool("share_board", { boardId: board.id });
+    expect(await links()).toBe(before + 1);
+    expect(await db.boardShare.findUnique({ where: { linkId: link.id } })).toMatchObject({ boardId: board.id });
   });
 });

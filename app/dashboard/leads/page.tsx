@@ -35,13 +35,17 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
   const { form: formParam, cursor } = await searchParams;
   const [{ forms }, clock] = await Promise.all([leadForms(principal), currentClock(principal.userId)]);
   const selected = forms.find((f) => f.id === formParam) ?? null;
+  // The submissions (people's names and emails) need leads.read; a role without it sees the forms and counts.
+  const canRead = can(principal, "leads.read");
   let page: Awaited<ReturnType<typeof leadsPage>> = { leads: [], nextCursor: null };
   let pageError: string | null = null;
-  try {
-    page = await leadsPage(principal, { formId: selected?.id, limit: PAGE_SIZE, cursor });
-  } catch (err) {
-    if (!isAppError(err)) throw err;
-    pageError = err.message;
+  if (canRead) {
+    try {
+      page = await leadsPage(principal, { formId: selected?.id, limit: PAGE_SIZE, cursor });
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      pageError = err.message;
+    }
   }
   const total = forms.reduce((n, f) => n + f.leadCount, 0);
   const canExport = can(principal, "leads.export");
@@ -80,8 +84,10 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
       />
       {!canExport && (
         <p id="export-not-allowed" data-testid="export-not-allowed" className="mb-4 text-sm text-slate-700">
-          Your role ({principal.role}) can see leads but not export them: exporting people&apos;s names and emails needs the permission &quot;leads.export&quot;
-          (owners, admins and editors).
+          {canRead
+            ? `Your role (${principal.role}) can see leads but not export them: exporting`
+            : `Your role (${principal.role}) can see the lead forms and how many submissions each has, but not the submissions: seeing or exporting`}{" "}
+          people&apos;s names and emails needs the permission &quot;leads.export&quot; (owners, admins and editors).
         </p>
       )}
       <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
@@ -107,7 +113,14 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
           </ul>
         </nav>
         <div className="min-w-0">
-          {pageError ? (
+          {!canRead ? (
+            <div data-testid="leads-not-allowed">
+              <EmptyState title="Submissions are not shown to your role">
+                {selected ? `${selected.name} has` : "Your lead forms have"} {submissions(selected ? selected.leadCount : total)}; ask an owner or admin for the
+                permission &quot;leads.export&quot; to see who submitted them.
+              </EmptyState>
+            </div>
+          ) : pageError ? (
             <EmptyState title="These leads cannot be shown">{pageError}</EmptyState>
           ) : page.leads.length === 0 ? (
             <EmptyState title="No leads yet">
@@ -172,6 +185,8 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
     </>
   );
 }
+
+const submissions = (n: number) => `${n.toLocaleString("en-US")} submission${n === 1 ? "" : "s"}`;
 
 function FormLink({ href, current, name, count, detail }: { href: string; current: boolean; name: string; count: number; detail?: string }) {
   return (

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ImageWithPins } from "@/components/review/image-with-pins";
 import { ReviewStatusBadge } from "@/components/review/status-badge";
 import { ThreadList } from "@/components/review/thread-list";
@@ -17,10 +17,55 @@ async function post<T>(path: string, body: unknown): Promise<T> {
   return data as T;
 }
 
+/**
+ * The link's creatives a page at a time: the server rendered the first; the next comes as the reviewer
+ * scrolls near the end of the list (or presses "Load more"), from the guest API's nextCursor.
+ */
+function usePagedCreatives(token: string, view: GuestView) {
+  const [creatives, setCreatives] = useState(view.creatives);
+  const [nextCursor, setNextCursor] = useState(view.nextCursor);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const busy = useRef(false);
+  const loadMore = useCallback(async () => {
+    if (!nextCursor || busy.current) return;
+    busy.current = true;
+    setLoading(true);
+    try {
+      const res = await fetch(`/api/review/${token}?cursor=${encodeURIComponent(nextCursor)}`);
+      const data = await res.json().catch(() => ({}));
+      if (!res.ok) throw new Error(data?.error?.message ?? `The server answered ${res.status}`);
+      const page = data as GuestView;
+      setCreatives((shown) => {
+        const seen = new Set(shown.map((c) => c.id));
+        return [...shown, ...page.creatives.filter((c) => !seen.has(c.id))];
+      });
+      setNextCursor(page.nextCursor);
+      setError(null);
+    } catch (e) {
+      setError(`More creatives could not be loaded: ${(e as Error).message}`);
+    } finally {
+      busy.current = false;
+      setLoading(false);
+    }
+  }, [token, nextCursor]);
+  return { creatives, nextCursor, loading, error, loadMore };
+}
+
 /** The guest's review page: exactly the link's creatives, with comments and decisions as the link allows. */
 export function GuestReview({ token, view }: { token: string; view: GuestView }) {
   const [guest, setGuest] = useState<Guest | null>(null);
   const [editing, setEditing] = useState(false);
+  const { creatives, nextCursor, loading, error: loadError, loadMore } = usePagedCreatives(token, view);
+  const more = useRef<HTMLButtonElement>(null);
+  // The next page loads once "Load more" comes within a screen of the viewport; a new observer after each
+  // page reports at once if the button is still that near (a short page), so loading goes on to fill the screen.
+  useEffect(() => {
+    if (!nextCursor || loadError || !more.current) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), { rootMargin: "800px 0px" });
+    observer.observe(more.current);
+    return () => observer.disconnect();
+  }, [nextCursor, loadError, loadMore]);
   useEffect(() => {
     try {
       const saved = JSON.parse(localStorage.getItem(GUEST_KEY) ?? "null") as Guest | null;
@@ -35,8 +80,8 @@ export function GuestReview({ token, view }: { token: string; view: GuestView })
       <header className="mb-4">
         <p className="text-xs font-medium uppercase tracking-wide text-slate-600">Review</p>
         <h1 className="text-2xl font-semibold text-slate-900">{view.linkName}</h1>
-        <p className="text-sm text-slate-600">
-          {view.creatives.length} creative{view.creatives.length === 1 ? "" : "s"}
+        <p className="text-sm text-slate-600" data-testid="guest-creative-count">
+          {view.creativeCount} creative{view.creativeCount === 1 ? "" : "s"}
         </p>
       </header>
       {interactive && (
@@ -61,13 +106,34 @@ export function GuestReview({ token, view }: { token: string; view: GuestView })
         </section>
       )}
       <ul className="space-y-8">
-        {view.creatives.map((c, i) => (
+        {creatives.map((c, i) => (
           <li key={c.id}>
             <CreativeCard token={token} initial={c} eager={i < 3} guest={guest} permissions={view.permissions} />
           </li>
         ))}
       </ul>
-      {!view.creatives.length && <p className="text-sm text-slate-600">Nothing to review here yet.</p>}
+      {!creatives.length && <p className="text-sm text-slate-600">Nothing to review here yet.</p>}
+      {nextCursor && (
+        <div className="mt-8 flex flex-col items-center gap-2">
+          <p className="text-sm text-slate-600" aria-live="polite" data-testid="guest-shown">
+            Showing {creatives.length} of {Math.max(view.creativeCount, creatives.length)}
+          </p>
+          <button
+            ref={more}
+            type="button"
+            disabled={loading}
+            onClick={() => void loadMore()}
+            className="rounded border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-900 disabled:opacity-50"
+          >
+            {loading ? "Loading…" : "Load more"}
+          </button>
+          {loadError && (
+            <p role="alert" className="text-sm text-rose-700">
+              {loadError}
+            </p>
+          )}
+        </div>
+      )}
     </main>
   );
 }

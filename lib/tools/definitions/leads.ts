@@ -14,7 +14,8 @@ export const leadTools = [
     name: "list_lead_forms",
     title: "List lead forms",
     description:
-      "The lead forms of the workspace's platform_a ad account (refreshed from the platform), each with how many submissions are stored and when it was last pulled. Submissions are pulled every minute, at most 1,000 per form per poll.",
+      "The lead forms of the workspace's platform_a ad account (refreshed from the platform), each with how many submissions are stored and when it was last pulled. Submissions are pulled every minute, at most 1,000 per form per poll. " +
+      "Counts only, so viewers may read it; the submissions themselves are list_leads.",
     category: "leads",
     capability: "ads.read",
     readOnly: true,
@@ -27,9 +28,10 @@ export const leadTools = [
     name: "list_leads",
     title: "List leads",
     description:
-      "Lead-ad submissions, newest first, optionally of one form and within a submission-time range (inclusive). Paginated: pass nextCursor back as cursor. GET /api/v1/leads/export.csv streams the same as CSV.",
+      "Lead-ad submissions, newest first, optionally of one form and within a submission-time range (inclusive). Paginated: pass nextCursor back as cursor. GET /api/v1/leads/export.csv streams the same as CSV. " +
+      "They hold people's names and emails: the permission leads.export, as the export (not viewers).",
     category: "leads",
-    capability: "ads.read",
+    capability: "leads.read",
     readOnly: true,
     destructive: false,
     input: z.strictObject({
@@ -44,9 +46,9 @@ export const leadTools = [
   defineTool({
     name: "get_lead",
     title: "Get lead",
-    description: "One lead-ad submission with its form, ad and submitted fields.",
+    description: "One lead-ad submission with its form, ad and submitted fields (the permission leads.export, as list_leads).",
     category: "leads",
-    capability: "ads.read",
+    capability: "leads.read",
     readOnly: true,
     destructive: false,
     input: z.strictObject({ id: idArg("Lead") }),
