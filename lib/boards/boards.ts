@@ -107,16 +107,18 @@ export async function renameBoard(principal: Principal, input: { id: string; nam
 /** Deletes a board with its items; review links that shared it are revoked (their creatives were shared for the board). */
 export async function deleteBoard(principal: Principal, input: { id: string }): Promise<{ ok: true }> {
   await requireBoard(principal, input.id);
-  const db = getDb();
-  const shares = await db.boardShare.findMany({ where: { boardId: input.id, workspaceId: principal.workspaceId }, select: { linkId: true } });
-  await db.$transaction([
-    db.reviewLink.updateMany({
+  await getDb().$transaction(async (tx) => {
+    // The board's row first: a share_board in flight (it holds the row FOR SHARE while it writes its link) commits
+    // before the shares are read here, and one that comes later finds no board; no link outlives the board active.
+    await tx.$queryRaw`SELECT id FROM boards WHERE id = ${input.id} FOR UPDATE`;
+    const shares = await tx.boardShare.findMany({ where: { boardId: input.id, workspaceId: principal.workspaceId }, select: { linkId: true } });
+    await tx.reviewLink.updateMany({
       where: { id: { in: shares.map((s) => s.linkId) }, workspaceId: principal.workspaceId, revokedAt: null },
       data: { revokedAt: new Date() },
-    }),
-    db.boardShare.deleteMany({ where: { boardId: input.id, workspaceId: principal.workspaceId } }),
-    db.board.deleteMany({ where: { id: input.id, workspaceId: principal.workspaceId } }),
-  ]);
+    });
+    await tx.boardShare.deleteMany({ where: { boardId: input.id, workspaceId: principal.workspaceId } });
+    await tx.board.deleteMany({ where: { id: input.id, workspaceId: principal.workspaceId } });
+  });
   return { ok: true };
 }
 

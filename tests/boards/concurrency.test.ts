@@ -2,8 +2,8 @@
 // read at once): each write takes the board's row first, so stack places stay distinct and a connector never
 // outlives an item it joins.
 import { describe, expect, it } from "vitest";
-import { createTenant } from "../helpers/fixtures";
-import { toolResult } from "../tools/helpers";
+import { admin, createTenant } from "../helpers/fixtures";
+import { callTool, toolResult } from "../tools/helpers";
 
 const ROUNDS = 8;
 
@@ -43,5 +43,21 @@ describe("one board, writes at once", () => {
     const ids = new Set(items.map((i: any) => i.id));
     const dangling = items.filter((i: any) => i.kind === "connector" && !(ids.has(i.fromItemId) && ids.has(i.toItemId)));
     expect(dangling).toEqual([]);
+  });
+});
+
+describe("a board shared while it is deleted", () => {
+  it("leaves no active review link behind: the share comes first and is revoked with the board, or finds no board", async () => {
+    const t = await createTenant();
+    await admin(["library", "seed", "--workspace", t.workspaceId, "--count", "1"]);
+    const [creative] = (await toolResult(t.key, "list_creatives", {})).creatives;
+    for (let round = 0; round < ROUNDS; round++) {
+      const { board } = await toolResult(t.key, "create_board", { name: `Share race ${round}` });
+      await toolResult(t.key, "add_board_item", { boardId: board.id, kind: "creative", creativeId: creative.id });
+      const [share] = await Promise.all([callTool(t.key, "share_board", { boardId: board.id }), toolResult(t.key, "delete_board", { id: board.id })]);
+      expect([200, 404, 409]).toContain(share.status); // 409: its cards went first, with the board
+    }
+    const { links } = await toolResult(t.key, "list_review_links", { limit: 100 });
+    expect(links.filter((l: any) => l.state === "active")).toEqual([]);
   });
 });
