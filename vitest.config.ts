@@ -112,6 +112,7 @@ export const DATABASE_DEPENDENT = [
   "tests/review/concurrent-decisions.test.ts", // the same decision at once: the creative's row lock orders them
   "tests/tasks/concurrent-updates.test.ts", // the same assignee added at once: the task's row lock orders the updates
   "tests/notifications/preferences.test.ts", // two changes at once: one upsert statement each
+  "tests/automation/rerun.test.ts", // evaluations of one rule at once: the rule's evaluation slot (conditional insert/update)
 ];
 
 const root = import.meta.dirname;

@@ -4,7 +4,8 @@ import { evaluateWorkspaceRules, workspacesWithRules } from "@/lib/automation/ru
 /**
  * Every hour: each workspace's enabled automation rules, one step per workspace (a failing
  * workspace does not stop the rest; a retried step re-evaluates only its own). A (rule, hour)
- * run is recorded once, so a re-run or a second instance continues it instead of acting twice.
+ * run is recorded once and acted on under the rule's evaluation slot, so a re-run, a run-now or a
+ * second instance waits for the one acting and answers its run instead of acting twice.
  */
 export const automationRules = inngest.createFunction(
   { id: "automation-rules", name: "Evaluate automation rules", triggers: [{ cron: "0 * * * *" }], retries: 2 },

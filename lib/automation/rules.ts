@@ -118,6 +118,7 @@ export async function deleteRule(principal: Principal, input: { id: string }): P
   await db.$transaction([
     db.automationRuleAction.deleteMany({ where: { ruleId: row.id } }),
     db.automationRuleRun.deleteMany({ where: { ruleId: row.id } }),
+    db.automationRuleEvaluation.deleteMany({ where: { ruleId: row.id } }),
     db.automationRule.delete({ where: { id: row.id } }),
   ]);
   return { ok: true };

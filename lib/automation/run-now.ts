@@ -6,8 +6,8 @@ import { evaluateWorkspaceRules } from "./run";
 
 /**
  * `admin automation run`: what the hourly rules job and the schedule job do for one workspace,
- * now (rules for the current hour of the ad account's clock, once per hour as always; schedule
- * flows whose occurrence has come).
+ * now (rules for the current hour of the ad account's clock, once per hour as always; a rule another
+ * evaluation is acting on is waited for, then answers its run; schedule flows whose occurrence has come).
  */
 export async function runAutomationNow(workspaceId: string, ruleId?: string) {
   const workspace = await getDb().workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });

@@ -3,6 +3,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { setAdActive, setAdSetActive, setCampaignActive } from "@/lib/ads/status-changes";
 import { setAdSetBudget } from "@/lib/ads/ad-sets";
 import { getDb } from "@/lib/db/client";
+import { isAppError } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
 import { notifyRuleTriggered } from "@/lib/notifications/sources";
 import type { AutomationRule, AutomationRuleRun } from "@/lib/generated/prisma/client";
@@ -10,6 +11,7 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { Budget } from "@/lib/platforms/ads-types";
 import { principalForUser } from "@/lib/session/principal";
+import { takeEvaluationSlot, type EvaluationSlot } from "./evaluation-slot";
 import { planRule, type PlannedAction, type RulePlan } from "./plan";
 import { RuleDefinitionSchema, type RuleDefinition } from "./rule-schema";
 
@@ -53,14 +55,26 @@ export function eventAction(definition: RuleDefinition): string {
 
 /**
  * Evaluates a rule for the current hour of its ad account's clock, once: the (rule, hour) run is
- * claimed with its plan fixed; a repeated or concurrent evaluation of the same hour continues that
- * run (actions already done are not done again) and emits nothing new. A run left unfinished by a
- * killed process is finished by the next evaluation.
+ * claimed with its plan fixed, and acted on while holding the rule's evaluation slot, so one
+ * evaluation of a rule decides, acts and records at a time. A second, concurrent evaluation (run now,
+ * the hourly job, another instance) waits for the slot; in the same hour it then finds the run done and
+ * answers it with `alreadyRan` (it acts on nothing, emits nothing). One still waiting after WAIT_MS
+ * gets a `conflict`. A run left unfinished by a killed process is finished by the next evaluation.
  */
 export async function runRule(rule: AutomationRule): Promise<{ run: RuleRunOut; alreadyRan: boolean }> {
+  const slot = await takeEvaluationSlot(rule.id);
+  try {
+    return await evaluate(rule, slot);
+  } finally {
+    await slot.release();
+  }
+}
+
+async function evaluate(rule: AutomationRule, slot: EvaluationSlot): Promise<{ run: RuleRunOut; alreadyRan: boolean }> {
   const db = getDb();
   const definition = RuleDefinitionSchema.parse(rule.definition);
-  for (const stale of await db.automationRuleRun.findMany({ where: { ruleId: rule.id, status: "running" } })) await finishRun(rule, definition, stale);
+  // Holding the slot, a run still `running` is one whose evaluation died or lost the slot: finish it.
+  for (const stale of await db.automationRuleRun.findMany({ where: { ruleId: rule.id, status: "running" } })) await finishRun(rule, definition, stale, slot);
   const plan = await planRule({ workspaceId: rule.workspaceId }, definition, { ruleId: rule.id, cooldownMinutes: rule.cooldownMinutes });
   const hourKey = hourKeyOf(plan.now);
   await db.automationRuleRun.createMany({
@@ -69,10 +83,10 @@ export async function runRule(rule: AutomationRule): Promise<{ run: RuleRunOut; 
   });
   const run = await db.automationRuleRun.findUniqueOrThrow({ where: { ruleId_hourKey: { ruleId: rule.id, hourKey } } });
   if (run.status !== "running") return { run: toRuleRun(run), alreadyRan: true };
-  return { run: toRuleRun(await finishRun(rule, definition, run)), alreadyRan: false };
+  return { run: toRuleRun(await finishRun(rule, definition, run, slot)), alreadyRan: false };
 }
 
-async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: AutomationRuleRun): Promise<AutomationRuleRun> {
+async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: AutomationRuleRun, slot: EvaluationSlot): Promise<AutomationRuleRun> {
   const db = getDb();
   const plan = run.plan as unknown as RulePlan;
   const acting = plan.matches.filter((m) => m.act);
@@ -94,6 +108,7 @@ async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: 
     });
     const action = await db.automationRuleAction.findUniqueOrThrow({ where: { runId_objectId: { runId: run.id, objectId: item.objectId } } });
     if (action.status !== "pending") continue;
+    await slot.hold();
     let error: string | null = null;
     try {
       if (!principal || principal.workspaceId !== rule.workspaceId)
@@ -111,8 +126,9 @@ async function finishRun(rule: AutomationRule, definition: RuleDefinition, run: 
   const errors = actions
     .filter((a) => a.status === "failed")
     .map((a) => ({ objectId: a.objectId, name: acting.find((m) => m.objectId === a.objectId)?.name ?? "", message: a.error ?? "" }));
+  await slot.hold();
   if (done.length) {
-    // One event per run: the dedupe key makes a continued or concurrent run answer the first.
+    // One event per run: the dedupe key makes a continued run (its first evaluation died after emitting) answer the first.
     const event = await emitEvent({
       workspaceId: rule.workspaceId,
       type: "rule.triggered",
@@ -162,11 +178,14 @@ async function act(principal: Principal, definition: RuleDefinition, item: Plann
   }
 }
 
-/** Every enabled rule of the workspace (or one rule), each on its own: one failing rule does not stop the rest. */
+/**
+ * Every enabled rule of the workspace (or one rule), each on its own: one failing rule does not stop the rest.
+ * `code` is the failure's error code (`conflict`: another evaluation of the rule held it past WAIT_MS).
+ */
 export async function evaluateWorkspaceRules(
   workspaceId: string,
   ruleId?: string,
-): Promise<{ ruleId: string; name: string; run: RuleRunOut | null; alreadyRan: boolean; error: string | null }[]> {
+): Promise<{ ruleId: string; name: string; run: RuleRunOut | null; alreadyRan: boolean; error: string | null; code?: string }[]> {
   const rules = await getDb().automationRule.findMany({
     where: { workspaceId, enabled: true, ...(ruleId ? { id: ruleId } : {}) },
     orderBy: { createdAt: "asc" },
@@ -177,8 +196,9 @@ export async function evaluateWorkspaceRules(
       const { run, alreadyRan } = await runRule(rule);
       out.push({ ruleId: rule.id, name: rule.name, run, alreadyRan, error: null });
     } catch (err) {
-      log.warn("automation rule failed", { ruleId: rule.id, error: err instanceof Error ? err.message : String(err) });
-      out.push({ ruleId: rule.id, name: rule.name, run: null, alreadyRan: false, error: err instanceof Error ? err.message : String(err) });
+      const error = err instanceof Error ? err.message : String(err);
+      log.warn("automation rule failed", { ruleId: rule.id, error });
+      out.push({ ruleId: rule.id, name: rule.name, run: null, alreadyRan: false, error, code: isAppError(err) ? err.code : "internal_error" });
     }
   }
   return out;

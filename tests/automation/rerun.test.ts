@@ -2,9 +2,22 @@
  * A rule run killed midway and evaluated again, and two evaluations of one hour at once: the
  * domain functions the hourly job runs, against a real database and the sandbox platform.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useFreshDatabase } from "../helpers/in-process-db";
 import { clearOfTheHour } from "../helpers/wait";
+
+/** Each campaign a rule's action changed, once per call of the ads domain (what reaches the platform). */
+const activated = vi.hoisted(() => [] as string[]);
+vi.mock("@/lib/ads/status-changes", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/lib/ads/status-changes")>();
+  return {
+    ...real,
+    setCampaignActive: (...args: Parameters<typeof real.setCampaignActive>) => {
+      activated.push(args[1].id);
+      return real.setCampaignActive(...args);
+    },
+  };
+});
 
 let db: ReturnType<typeof import("@/lib/db/client").getDb>;
 
@@ -67,6 +80,9 @@ describe("rule runs, once per hour", () => {
       },
     });
 
+    // The dead process also left the rule's evaluation slot, until its lease runs out.
+    await db.automationRuleEvaluation.create({ data: { ruleId: rule.id, holder: "reval_killed", leaseUntil: new Date(Date.now() - 1) } });
+
     const again = await runRule(rule);
     expect(again.alreadyRan).toBe(true);
     expect(again.run).toMatchObject({ status: "completed", actionsTaken: 2, matchCount: 2 });
@@ -82,14 +98,32 @@ describe("rule runs, once per hour", () => {
     expect(await triggered()).toHaveLength(1);
   });
 
-  it("two instances evaluating the same hour at once make one run, one action per object and one event", async () => {
+  it("two instances evaluating the same hour at once make one run, act on each object once and emit one event", async () => {
     const { runRule } = await import("@/lib/automation/run");
-    const { rule, triggered } = await setup(["go a", "go b"]);
+    const { rule, campaigns, triggered } = await setup(["go a", "go b"]);
     await clearOfTheHour(30_000);
+    activated.length = 0;
     const results = await Promise.all([runRule(rule), runRule(rule), runRule(rule)]);
     expect(new Set(results.map((r) => r.run.id)).size).toBe(1);
+    // One evaluation acted; the others waited for it and answer its run.
+    expect(results.filter((r) => !r.alreadyRan)).toHaveLength(1);
+    for (const r of results) expect(r.run).toMatchObject({ status: "completed", actionsTaken: 2 });
+    expect(activated.sort()).toEqual(campaigns.map((c) => c.id).sort());
     expect(await db.automationRuleRun.count({ where: { ruleId: rule.id } })).toBe(1);
     expect(await db.automationRuleAction.count({ where: { ruleId: rule.id } })).toBe(2);
     expect(await triggered()).toHaveLength(1);
+  });
+
+  it("one evaluation holds a rule's slot at a time: another waits, and past its wait gets a conflict; a released slot is free", async () => {
+    const { takeEvaluationSlot } = await import("@/lib/automation/evaluation-slot");
+    const { rule } = await setup([]);
+    const first = await takeEvaluationSlot(rule.id);
+    await expect(takeEvaluationSlot(rule.id, 300)).rejects.toMatchObject({ code: "conflict" });
+    await first.hold();
+    await first.release();
+    await expect(first.hold()).rejects.toMatchObject({ code: "conflict" });
+    const second = await takeEvaluationSlot(rule.id, 0);
+    await second.release();
+    expect(await db.automationRuleEvaluation.count({ where: { ruleId: rule.id } })).toBe(0);
   });
 });

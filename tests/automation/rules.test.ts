@@ -102,8 +102,8 @@ describe("automation rules", () => {
     expect((await toolResult(t.key, "get_campaign", { id: campaign.id })).campaign.status).toBe("paused");
   }, 120_000);
 
-  it("raises an ad set's budget by a percent up to its cap, then stays at the cap", async () => {
-    const t = await createTenant();
+  it("raises an ad set's budget by a percent once however many evaluations of the hour run at once, up to its cap, then stays at the cap", async () => {
+    const { tenant: t, received } = await tenantWithEndpoint(receiver, ["rule.triggered"]);
     const { adSet } = await activeAds(t, ["Budget ad"], 5000);
     await advance(t.workspaceId, 24);
     const { rule } = await toolResult(t.key, "create_rule", {
@@ -116,19 +116,36 @@ describe("automation rules", () => {
       match: "all",
       window: "last_3_days",
       scope: { level: "ad_sets", ids: [adSet.id] },
-      action: { type: "increase_budget", percent: 50, maxBudgetMinor: 6000 },
+      action: { type: "increase_budget", percent: 20, maxBudgetMinor: 6500 },
     });
     const preview = await toolResult(t.key, "preview_rule", { id: rule.id });
     expect(preview.matches).toEqual([expect.objectContaining({ objectId: adSet.id, act: true, change: "budget: 5000 -> 6000", newBudgetMinor: 6000 })]);
-    const { rules } = await runAutomation(t.workspaceId);
-    expect(rules[0].run).toMatchObject({ actionsTaken: 1, errors: [] });
+
+    // Three evaluations of the rule at once (run now, the hourly job, another instance): one acts, the others wait
+    // for it and answer its run. Acted once: +20% once, one action, one event.
+    await clearOfTheHour(60_000);
+    const answers = (await Promise.all([1, 2, 3].map(() => runAutomation(t.workspaceId, rule.id)))).map((r) => r.rules[0]);
+    expect(answers.filter((a: any) => !a.alreadyRan)).toHaveLength(1);
+    expect(new Set(answers.map((a: any) => a.run.id)).size).toBe(1);
+    for (const a of answers) expect(a).toMatchObject({ error: null, run: { status: "completed", actionsTaken: 1, errors: [] } });
     expect((await toolResult(t.key, "get_ad_set", { id: adSet.id })).adSet.budget).toEqual({ type: "daily", amountMinor: 6000 });
+    expect((await toolResult(t.key, "list_rule_runs", { id: rule.id })).runs).toEqual([expect.objectContaining({ actionsTaken: 1 })]);
+    const events = await until(async () => received("rule.triggered").length >= 1 && received("rule.triggered"), "rule.triggered");
+    expect(events[0].data.rule).toMatchObject({ action: "increase_budget", matchCount: 1 });
+
+    // The next hour: 6000 +20% = 7200, capped at 6500; then it stays at the cap.
+    await advance(t.workspaceId, 1);
+    expect((await runAutomation(t.workspaceId)).rules[0].run).toMatchObject({ actionsTaken: 1, errors: [] });
+    expect((await toolResult(t.key, "get_ad_set", { id: adSet.id })).adSet.budget).toEqual({ type: "daily", amountMinor: 6500 });
     await advance(t.workspaceId, 1);
     const { rules: again } = await runAutomation(t.workspaceId);
     expect(again[0].run).toMatchObject({ actionsTaken: 0, matches: [expect.objectContaining({ skipped: "at_budget_cap" })] });
-    expect((await toolResult(t.key, "get_ad_set", { id: adSet.id })).adSet.budget.amountMinor).toBe(6000);
+    expect((await toolResult(t.key, "get_ad_set", { id: adSet.id })).adSet.budget.amountMinor).toBe(6500);
+    // One event per run that acted: the concurrent hour's and the capped raise's.
+    await until(async () => received("rule.triggered").length >= 2, "the second run's rule.triggered");
+    expect(received("rule.triggered")).toHaveLength(2);
 
-    // Lowering: 6000 -25% = 4500, floor 5000.
+    // Lowering: 6500 -25% = 4875, floor 5000.
     await toolResult(t.key, "update_rule", { id: rule.id, action: { type: "decrease_budget", percent: 25, minBudgetMinor: 5000 } });
     await advance(t.workspaceId, 1);
     await runAutomation(t.workspaceId);
