@@ -115,6 +115,11 @@ const envSchema = z.object({
    * they keep pace with ingest (p99 0.3 s). Lower it on small machines running heavy upload jobs.
    */
   JOBS_CONCURRENCY: positiveInt(128),
+  /**
+   * The embedded runner's wait before a failed job step's first retry, in ms; each later retry waits twice as
+   * long (±20%, at most an hour). Inngest applies its own schedule.
+   */
+  JOBS_STEP_RETRY_BASE_MS: positiveInt(10_000),
 
   // --- Webhooks
   WEBHOOKS_ALLOW_PRIVATE_URLS: flag,
@@ -261,6 +266,8 @@ export interface Config {
   jobs: {
     mode: "embedded" | "inngest";
     concurrency: number;
+    /** The embedded runner's first step-retry wait (ms), doubled for each later retry. */
+    stepRetryBaseMs: number;
     eventKey?: string;
     signingKey?: string;
     dev: boolean;
@@ -367,6 +374,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
     jobs: {
       mode: inngest ? "inngest" : "embedded",
       concurrency: e.JOBS_CONCURRENCY,
+      stepRetryBaseMs: e.JOBS_STEP_RETRY_BASE_MS,
       eventKey: e.INNGEST_EVENT_KEY,
       signingKey: e.INNGEST_SIGNING_KEY,
       dev: Boolean(e.INNGEST_DEV && e.INNGEST_DEV !== "0"),

@@ -18,8 +18,8 @@ import { runMediaTransfer } from "./media-transfer-steps";
  * media push, lib/media-push: each attempt its own step with durable sleeps between them,
  * PLATFORM_RETRY_DELAYS_MS; large videos in recorded chunks, then the platform's processing),
  * so a restart resumes where it stopped. Success completes the upload and files its
- * creative, which is then probed, given WebP thumbnails (lib/creatives/renditions) and, for
- * videos, a 720p preview in later steps;
+ * creative, which is then probed (retried while the file cannot be read for the moment), given
+ * WebP thumbnails (lib/creatives/renditions) and, for videos, a 720p preview in later steps;
  * a terminal refusal or exhausted retries fail it. Each outcome emits one event per run.
  */
 export const uploadPush = inngest.createFunction(
@@ -27,7 +27,9 @@ export const uploadPush = inngest.createFunction(
     id: "upload-push",
     name: "Push an upload to its ad account",
     triggers: [{ event: UPLOAD_REQUESTED_EVENT }],
-    // Step retries cover infrastructure hiccups (database, storage); platform retries are the attempts below.
+    // Step retries cover infrastructure hiccups (database, storage, a probe of the file killed or failing to read
+    // it: finishCreativeImport throws those); platform retries are the attempts below. Once spent, onFailure fails
+    // what is still in progress with the last error (abandonRun). A verdict on the file fails its creative at once.
     retries: 3,
     // Each push in flight reads its whole file (a buffered stream, a hash); an import's run starts all its
     // uploads at once, and unbounded they grew RSS by hundreds of MB (docs/performance.md, bench:import).

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { creativeDerivedKey, discardStoredFiles, getStorage } from "@/lib/storage";
 import { sha256File } from "./duplicates";
-import { probeImage, probeVideo } from "./probe-media";
+import { probeImage, probeVideo, UnreadableMediaError } from "./probe-media";
 import { renderVideoPreview } from "./render-preview";
 import { ensureThumbnails } from "./renditions";
 import { log } from "@/lib/log";
@@ -10,28 +10,37 @@ export type ImportOutcome = { status: "ready" | "failed" | "gone"; kind?: "image
 
 /**
  * Moves an `importing` creative to `ready` with its dimensions read from the file
- * (sharp for images, ffprobe for videos), or to `failed` when the file cannot be read.
- * Repeating it is harmless; a creative deleted meanwhile is left alone ("gone").
+ * (sharp for images, ffprobe for videos), or to `failed` when the bytes are no image or video
+ * the probe can read (UnreadableMediaError). Any other error (the file could not be read for the
+ * moment, the probe was killed, timed out or could not start, the database) is thrown with the
+ * creative still `importing`, for the job's step retries; once they are spent, the job's failure
+ * handler fails the creative with the reason (abandonRun). Repeating it is harmless; a creative
+ * deleted meanwhile is left alone ("gone").
  */
 export async function finishCreativeImport(creativeId: string): Promise<ImportOutcome> {
   const db = getDb();
   const creative = await db.creative.findUnique({ where: { id: creativeId } });
   if (!creative) return { status: "gone" };
   if (creative.status !== "importing") return { status: creative.status, kind: creative.kind };
+  let dims: Awaited<ReturnType<typeof probeImage>>;
+  let contentSha256: string;
   try {
-    const [dims, contentSha256] = await getStorage().withLocalFile(creative.storageKey, (file) =>
+    [dims, contentSha256] = await getStorage().withLocalFile(creative.storageKey, (file) =>
       Promise.all([creative.kind === "image" ? probeImage(file) : probeVideo(file), sha256File(file)]),
     );
-    const { count } = await db.creative.updateMany({
-      where: { id: creativeId, status: "importing" },
-      data: { status: "ready", width: dims.width, height: dims.height, durationMs: dims.durationMs ?? null, error: null, contentSha256 },
-    });
-    return { status: count ? "ready" : "gone", kind: creative.kind };
   } catch (err) {
-    const error = `Could not read the ${creative.kind}: ${(err as Error).message}`;
+    if (!(err instanceof UnreadableMediaError)) {
+      throw new Error(`Could not read the ${creative.kind} (a temporary error): ${(err as Error).message}`, { cause: err });
+    }
+    const error = `Could not read the ${creative.kind}: ${err.message}`;
     await db.creative.updateMany({ where: { id: creativeId, status: "importing" }, data: { status: "failed", error } });
     return { status: "failed", kind: creative.kind, error };
   }
+  const { count } = await db.creative.updateMany({
+    where: { id: creativeId, status: "importing" },
+    data: { status: "ready", width: dims.width, height: dims.height, durationMs: dims.durationMs ?? null, error: null, contentSha256 },
+  });
+  return { status: count ? "ready" : "gone", kind: creative.kind };
 }
 
 /**

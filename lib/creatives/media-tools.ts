@@ -29,8 +29,24 @@ export function mediaTool(name: "ffmpeg" | "ffprobe"): string | null {
 }
 
 /**
- * Runs a media tool with a hard timeout (a stuck transcode must never hang a job); rejects with its
- * stderr. Waits for a free media slot first (one process per core), and the timeout starts then.
+ * A media tool that did not finish its work, and how: it exited with an error of its own (`exitCode`, what it
+ * printed in `stderr`), or it never got to judge the file (killed by a signal, timed out, or not started:
+ * `spawnCode` is then the system's error, e.g. EAGAIN or EMFILE).
+ */
+export class MediaToolError extends Error {
+  constructor(
+    message: string,
+    readonly detail: { exitCode: number | null; signal: string | null; timedOut: boolean; spawnCode: string | null; stderr: string },
+  ) {
+    super(message);
+    this.name = "MediaToolError";
+  }
+}
+
+/**
+ * Runs a media tool with a hard timeout (a stuck transcode must never hang a job); rejects with a
+ * MediaToolError naming its stderr, its signal or its timeout. Waits for a free media slot first (one
+ * process per core), and the timeout starts then.
  */
 export function runMediaTool(binary: string, args: string[], timeoutMs: number): Promise<string> {
   return withMediaSlot(() => spawnMediaTool(binary, args, timeoutMs));
@@ -40,8 +56,23 @@ function spawnMediaTool(binary: string, args: string[], timeoutMs: number): Prom
   return new Promise((resolve, reject) => {
     execFile(binary, args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout);
-      const reason = error.killed ? `timed out after ${timeoutMs} ms` : stderr.trim().split("\n").slice(-3).join(" ") || error.message;
-      reject(new Error(`${path.basename(binary)} failed: ${reason}`));
+      const name = path.basename(binary);
+      const code = (error as { code?: unknown }).code;
+      const detail = {
+        exitCode: typeof code === "number" ? code : null,
+        signal: error.signal ?? null,
+        timedOut: Boolean(error.killed),
+        spawnCode: typeof code === "string" ? code : null,
+        stderr: stderr.trim().split("\n").slice(-3).join(" "),
+      };
+      const reason = detail.timedOut
+        ? `timed out after ${timeoutMs} ms`
+        : detail.signal
+          ? `killed by ${detail.signal}`
+          : detail.spawnCode
+            ? `could not start (${detail.spawnCode})`
+            : detail.stderr || error.message;
+      reject(new MediaToolError(`${name} failed: ${reason}`, detail));
     });
   });
 }

@@ -71,7 +71,9 @@ export async function renameFolder(principal: Principal, input: { id: string; na
 /**
  * Deletes an empty folder and its (empty) subfolders. Refused with 409 while the folder or a
  * subfolder holds creatives or uploads, or grants a member their folder access (deleting
- * that would widen the member's view to the whole library).
+ * that would widen the member's view to the whole library). Uploads still streaming in (not yet
+ * recorded) and import runs or watched folders filing into it do not hold it: what they file later
+ * lands at the library root (the folder foreign keys are ON DELETE SET NULL).
  */
 export async function deleteFolder(principal: Principal, input: { id: string }): Promise<{ ok: true }> {
   await visibleFolder(principal, input.id);
@@ -84,6 +86,9 @@ export async function deleteFolder(principal: Principal, input: { id: string }):
   }
   const ids = [...subtree];
   return db.$transaction(async (tx) => {
+    // Locked before counting: an upload being recorded into one of them (it holds the folder's key share) commits
+    // first and is counted (409), and one recorded after the delete finds the folder gone (lib/uploads/accept-uploads.ts).
+    await tx.$queryRawUnsafe(`SELECT id FROM folders WHERE id = ANY($1::text[]) FOR UPDATE`, ids);
     const creatives = await tx.creative.count({ where: { workspaceId: principal.workspaceId, folderId: { in: ids } } });
     const uploads = await tx.upload.count({ where: { workspaceId: principal.workspaceId, folderId: { in: ids } } });
     const grants = await tx.membershipFolder.count({ where: { folderId: { in: ids } } });

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { Principal } from "@/lib/auth/principal";
-import { probeImage, probeVideo } from "@/lib/creatives/probe-media";
+import { probeImage, probeVideo, UnreadableMediaError } from "@/lib/creatives/probe-media";
 import { thumbnailPaths } from "@/lib/creatives/renditions";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
@@ -154,7 +154,10 @@ export async function recordVersion(
   const dims = await getStorage()
     .withLocalFile(key, (f) => (file.kind === "image" ? probeImage(f) : probeVideo(f)))
     .catch((err: Error) => {
-      throw new AppError("invalid_request", `Could not read the ${file.kind}: ${err.message}`);
+      // Only a verdict on the bytes refuses the version; a read or probe that failed for the moment is thrown
+      // as it is (the version job's step retries try again, add_creative_version answers 500).
+      if (err instanceof UnreadableMediaError) throw new AppError("invalid_request", `Could not read the ${file.kind}: ${err.message}`);
+      throw err;
     });
   const db = getDb();
   try {

@@ -105,9 +105,10 @@ export async function finishRun(
 }
 
 /**
- * The job function failed for good (infrastructure errors outlasted the step retries): nothing
- * this run started may stay in progress. A still-processing upload fails (with its event); a
- * creative it filed that is still importing fails too.
+ * The job function failed for good (infrastructure errors outlasted the step retries, e.g. a file
+ * that could not be read or probed on any attempt): nothing this run started may stay in progress.
+ * A still-processing upload fails (with its event); a creative it filed that is still importing
+ * fails too, with the last attempt's reason.
  */
 export async function abandonRun(input: RunRef & { reason: string }): Promise<void> {
   await failUpload({ ...input, error: `The upload job stopped unexpectedly: ${input.reason}` });
@@ -115,7 +116,7 @@ export async function abandonRun(input: RunRef & { reason: string }): Promise<vo
   if (upload?.creativeId && upload.jobRun === input.jobRun) {
     await getDb().creative.updateMany({
       where: { id: upload.creativeId, status: "importing" },
-      data: { status: "failed", error: `Import stopped unexpectedly: ${input.reason}` },
+      data: { status: "failed", error: `Import failed after retries: ${input.reason}`.slice(0, 2000) },
     });
   }
 }

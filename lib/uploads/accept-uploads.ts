@@ -153,6 +153,11 @@ export async function acceptUploads(principal: Principal, input: AcceptUploadsIn
       platform: checked.platform ?? "platform_a",
     };
     wake = await inTransaction(async (tx) => {
+      const folderId = checked.folderId;
+      // The folder was checked when its field arrived; it may have been deleted (empty then) while the files streamed.
+      if (folderId !== undefined && principal.folderIds && !(await lockFolderForFiling(tx, principal.workspaceId, folderId))) {
+        throw folderDeletedWhileUploading(folderId);
+      }
       await recordUploads(tx, owner, files);
       return enqueueUploadJobs(tx, principal.workspaceId, jobs);
     });
@@ -180,17 +185,39 @@ export interface UploadOwner {
   platform: PlatformName;
 }
 
-/** Records "processing" uploads for stored files in the caller's transaction `tx`; their jobs start separately. */
+/**
+ * Records "processing" uploads for stored files in the caller's transaction `tx`; their jobs start separately.
+ * A folder deleted since it was checked (while the files streamed in, or during an import run) files them at the
+ * library root instead, as the foreign key does to what a deleted folder held: no upload keeps a deleted folder's id.
+ */
 export async function recordUploads(tx: SqlClient, owner: UploadOwner, files: StoredFile[]): Promise<void> {
+  const folderId = owner.folderId && (await lockFolderForFiling(tx, owner.workspaceId, owner.folderId)) ? owner.folderId : null;
   await tx.queryRows(INSERT_UPLOADS, [
     JSON.stringify(files),
     owner.workspaceId,
-    owner.folderId,
+    folderId,
     owner.versionOf,
     owner.createdById,
     owner.platform,
     sqlTime(new Date()),
   ]);
+}
+
+/** The refusal of a folder-scoped member's upload whose folder was deleted on its way: the library root is not theirs. */
+export function folderDeletedWhileUploading(folderId: string) {
+  return badRequest(
+    `folderId "${folderId}": the folder was deleted while the files were uploading, and your access is limited to specific folders; nothing was stored, upload the files again into one of your folders`,
+  );
+}
+
+/**
+ * Whether the folder still exists in the workspace, locked (FOR KEY SHARE, as the foreign key's own check) until
+ * `tx` ends: a delete_folder that commits first is seen here (no row), and one that comes after waits for `tx`
+ * (it locks the folder before counting what it holds) and then finds the folder holding uploads (409).
+ */
+export async function lockFolderForFiling(tx: SqlClient, workspaceId: string, folderId: string): Promise<boolean> {
+  const rows = await tx.queryRows<{ id: string }>(`SELECT id FROM folders WHERE id = $1 AND "workspaceId" = $2 FOR KEY SHARE`, [folderId, workspaceId]);
+  return rows.length > 0;
 }
 
 /** An upload whose job is to start: a new one (jobRun 1) or one run again. `versionOf` picks the version job. */

@@ -8,7 +8,15 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { normalizeContentType } from "@/lib/platforms/media-signature";
 import { defineService, getConfig } from "@/lib/services";
-import { acceptUploads, parsePlatform, requireMediaKind, requireUsableFolder, requireVersionTarget, type AcceptedUploads } from "./accept-uploads";
+import {
+  acceptUploads,
+  folderDeletedWhileUploading,
+  parsePlatform,
+  requireMediaKind,
+  requireUsableFolder,
+  requireVersionTarget,
+  type AcceptedUploads,
+} from "./accept-uploads";
 import { safeFileName } from "./file-name";
 import { describeBytes, UPLOAD_LIMITS } from "./limits";
 
@@ -146,11 +154,16 @@ export function finishResumableUpload(principal: Principal, upload: TusUpload): 
     if (!path) throw new AppError("internal_error", "The resumable upload's staged file is missing");
     let result: AcceptedUploads;
     try {
+      // The folder was checked when the upload was created; one deleted since (it was empty then) files it at the
+      // library root, as a multipart upload whose folder goes while it streams (a folder-scoped member's is refused).
+      const folderId = metadata[META.folderId] || undefined;
+      const folderGone = folderId !== undefined && !(await getDb().folder.findFirst({ where: { id: folderId, workspaceId: principal.workspaceId } }));
+      if (folderGone && principal.folderIds) throw folderDeletedWhileUploading(folderId);
       result = await acceptUploads(principal, {
         files: [{ id: upload.id, fileName: metadata[META.fileName] ?? "", declaredType: metadata[META.fileType] ?? "", stream: createReadStream(path) }],
         fields: {
           ...(metadata[META.platform] ? { platform: metadata[META.platform]! } : {}),
-          ...(metadata[META.folderId] ? { folderId: metadata[META.folderId]! } : {}),
+          ...(folderId && !folderGone ? { folderId } : {}),
           ...(metadata[META.versionOf] ? { versionOf: metadata[META.versionOf]! } : {}),
         },
       });

@@ -1,4 +1,4 @@
-import { EmbeddedRunner as JobRunner, type RunnerLogger, type RunnerOptions as JobRunnerOptions } from "@adloom/job-runner";
+import { EmbeddedRunner as JobRunner, exponentialBackoff, type RunnerLogger, type RunnerOptions as JobRunnerOptions } from "@adloom/job-runner";
 import type { Config } from "@/lib/config";
 import { getServices } from "@/lib/services";
 import { EMBEDDED_DATABASE_POLL_MS, getDb, type Db } from "@/lib/db/client";
@@ -35,6 +35,7 @@ async function startRunner(config: Config, app: AppJobs): Promise<EmbeddedRunner
     ...app,
     signingKey: getEmbeddedSigningKey(config.dataDir),
     concurrency: config.jobs.concurrency,
+    backoff: exponentialBackoff(config.jobs.stepRetryBaseMs),
     reclaimLeasesOnStart: config.database.kind === "pglite",
     ...(config.database.kind === "pglite" ? { pollIntervalMs: EMBEDDED_DATABASE_POLL_MS } : {}),
   });

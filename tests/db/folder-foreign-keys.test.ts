@@ -1,0 +1,115 @@
+/**
+ * The migration that gives `folderId` a foreign key (uploads, creatives, import runs, watched folders): an
+ * installation upgraded today may hold rows filed under a folder deleted while an upload into it was on its
+ * way. The migration moves those to the library root before adding the keys (which would refuse them), keeps
+ * every row filed under a folder that exists, and from then on deleting a folder moves what is filed under it
+ * to the root (ON DELETE SET NULL).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { applyMigrations, MIGRATIONS_DIR } from "@/lib/db/migrate";
+import { emptyDatabaseFactory } from "../helpers/empty-cluster";
+import { freshPostgresDatabase } from "../helpers/fresh-database";
+
+const FOREIGN_KEYS = "20261129090043_folder_foreign_keys";
+const SLOW = 180_000;
+// `npm test` runs this file once per database (TEST_DB): PGlite in the unit project, PostgreSQL in the postgres one.
+const onPostgres = process.env.TEST_DB === "postgres";
+
+interface Db {
+  query<T>(sql: string): Promise<{ rows: T[] }>;
+  /** Several statements at once. */
+  exec(sql: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** An empty database of the run's kind: a PGlite in memory or a new PostgreSQL database; the target applyMigrations takes. */
+async function emptyDatabase(): Promise<{ target: Parameters<typeof applyMigrations>[0]; db: Db }> {
+  if (onPostgres) {
+    const url = await freshPostgresDatabase("folder_fkeys");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    return {
+      target: url,
+      db: { query: async <T>(sql: string) => ({ rows: (await client.query(sql)).rows as T[] }), exec: (sql) => client.query(sql), close: () => client.end() },
+    };
+  }
+  const pglite = (await emptyDatabaseFactory())();
+  return { target: pglite, db: { query: (sql) => pglite.query(sql), exec: (sql) => pglite.exec(sql), close: () => pglite.close() } };
+}
+
+/** The migrations before the foreign keys: what an installation upgraded today last applied. */
+function migrationsBefore(name: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-migrations-old-"));
+  for (const entry of fs.readdirSync(MIGRATIONS_DIR, { withFileTypes: true })) {
+    if (entry.isDirectory() && entry.name >= name) continue;
+    fs.cpSync(path.join(MIGRATIONS_DIR, entry.name), path.join(dir, entry.name), { recursive: true });
+  }
+  return dir;
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const TABLES = ["uploads", "creatives", "import_runs", "watched_folders"] as const;
+
+describe("folder foreign keys", () => {
+  it(
+    "the upgrade moves rows of deleted (or another workspace's) folders to the root, keeps the rest; deleting a folder then does the same",
+    async () => {
+      const old = migrationsBefore(FOREIGN_KEYS);
+      dirs.push(old);
+      const { target, db } = await emptyDatabase();
+      try {
+        await applyMigrations(target, { migrationsDir: old });
+        // Yesterday's rows: per table one in a folder that exists, one in a deleted folder, one in another workspace's folder, one at the root.
+        const rows = (table: string, values: (id: string, folder: string | null) => string) =>
+          [
+            ["kept", "'fld_here'"],
+            ["dangling", "'fld_deleted'"],
+            ["foreign", "'fld_theirs'"],
+            ["root", "NULL"],
+          ]
+            .map(([id, folder]) => values(`${table}_${id}`, folder!))
+            .join(",");
+        await db.exec(`
+          INSERT INTO workspaces (id, name) VALUES ('ws_a', 'A'), ('ws_b', 'B');
+          INSERT INTO folders (id, "workspaceId", name) VALUES ('fld_here', 'ws_a', 'Here'), ('fld_theirs', 'ws_b', 'Theirs');
+          INSERT INTO uploads (id, "workspaceId", "folderId", "createdById", "fileName", kind, "contentType", "sizeBytes", "storageKey", platform, "updatedAt")
+            VALUES ${rows("uploads", (id, f) => `('${id}', 'ws_a', ${f}, 'usr_a', 'a.png', 'image', 'image/png', 1, 'k', 'platform_a', now())`)};
+          INSERT INTO creatives (id, "workspaceId", "folderId", "fileName", kind, "contentType", "sizeBytes", "storageKey", "updatedAt")
+            VALUES ${rows("creatives", (id, f) => `('${id}', 'ws_a', ${f}, 'a.png', 'image', 'image/png', 1, 'k', now())`)};
+          INSERT INTO import_runs (id, "workspaceId", "connectionId", kind, "folderId", "createdById")
+            VALUES ${rows("import_runs", (id, f) => `('${id}', 'ws_a', 'conn_a', 'one_off', ${f}, 'usr_a')`)};
+          INSERT INTO watched_folders (id, "workspaceId", "connectionId", "sourcePath", "folderId", "createdById")
+            VALUES ${rows("watched_folders", (id, f) => `('${id}', 'ws_a', 'conn_a', '${id}/', ${f}, 'usr_a')`)};
+        `);
+
+        expect(await applyMigrations(target)).toContain(FOREIGN_KEYS);
+        const filed = async () => {
+          const out: Record<string, Record<string, string | null>> = {};
+          for (const table of TABLES) {
+            const { rows } = await db.query<{ id: string; folderId: string | null }>(`SELECT id, "folderId" FROM ${table} ORDER BY id`);
+            out[table] = Object.fromEntries(rows.map((r) => [r.id.slice(table.length + 1), r.folderId]));
+          }
+          return out;
+        };
+        const expected = { dangling: null, foreign: null, kept: "fld_here", root: null };
+        expect(await filed()).toEqual(Object.fromEntries(TABLES.map((t) => [t, expected])));
+
+        // From now on the database keeps it so: a row cannot name a missing folder, and a deleted folder's rows go to the root.
+        await expect(db.query(`UPDATE creatives SET "folderId" = 'fld_deleted' WHERE id = 'creatives_root'`)).rejects.toThrow(/foreign key/);
+        await db.query(`DELETE FROM folders WHERE id = 'fld_here'`);
+        expect(await filed()).toEqual(Object.fromEntries(TABLES.map((t) => [t, { ...expected, kept: null }])));
+      } finally {
+        await db.close();
+      }
+    },
+    SLOW,
+  );
+});
