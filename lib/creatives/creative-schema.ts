@@ -10,6 +10,10 @@ export const CreativeSchema = z
     kind: z.enum(["image", "video"]),
     contentType: z.string().describe("MIME type, verified from the file's bytes"),
     status: z.enum(["importing", "ready", "failed"]),
+    error: z
+      .string()
+      .optional()
+      .describe("Why the import failed (the file is no image or video that can be read, or reading it kept failing); present only when status is failed"),
     width: z.number().int().nullable().describe("Pixels; null until known"),
     height: z.number().int().nullable().describe("Pixels; null until known"),
     mediaPath: z
@@ -44,7 +48,7 @@ export const creativeMediaPath = (creativeId: string) => `/api/media/${creativeI
 export const creativePreviewPath = (creativeId: string) => `/api/media/${creativeId}/preview`;
 
 /**
- * The columns toCreative reads, with the copy count: a list selects only these eleven of a row's twenty (the others
+ * The columns toCreative reads, with the copy count: a list selects only these twelve of a row's twenty (the others
  * include a second timestamp and the content hash, and a page decodes up to two hundred rows).
  */
 export const CREATIVE_SELECT = {
@@ -58,6 +62,7 @@ export const CREATIVE_SELECT = {
   storageKey: true,
   previewStorageKey: true,
   nameLabels: true,
+  error: true,
   createdAt: true,
   _count: { select: { copies: true } },
 } as const satisfies Prisma.CreativeSelect;
@@ -71,6 +76,7 @@ export function toCreative(row: Prisma.CreativeGetPayload<{ select: typeof CREAT
     kind: row.kind,
     contentType: row.contentType,
     status: row.status,
+    ...(row.status === "failed" && row.error ? { error: row.error } : {}),
     width: row.width,
     height: row.height,
     mediaPath: ready ? creativeMediaPath(row.id) : null,

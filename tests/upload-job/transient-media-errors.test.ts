@@ -7,7 +7,6 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createTenant, type Tenant } from "../helpers/fixtures";
 import { creativeWhen, finishedUpload, uploadIds } from "../helpers/library";
@@ -87,7 +86,7 @@ describe("reading an uploaded video", () => {
     const probes = killNextProbes(0);
     const broken = Buffer.concat([mp4Video(320, 240).subarray(0, 32), Buffer.alloc(4000, 9)]);
     const { creative } = await importedVideo("broken.mp4", broken);
-    expect(creative).toMatchObject({ status: "failed", width: null, height: null });
+    expect(creative).toMatchObject({ status: "failed", width: null, height: null, error: expect.stringMatching(/^Could not read the video: /) });
     expect(probes()).toBe(1);
   }, 90_000);
 
@@ -99,15 +98,7 @@ describe("reading an uploaded video", () => {
     // The push had succeeded: the upload stays completed.
     expect((await api(tenant.key, server.url)(`/api/v1/uploads/${upload.id}`)).body.upload).toMatchObject({ status: "completed", error: null });
 
-    // The reason is kept on the creative's row (the API's Creative has no error field): read it from the stopped server's database.
-    await server.stop();
-    const db = new PGlite(path.join(server.dataDir, "db"));
-    try {
-      const { rows } = await db.query<{ status: string; error: string }>(`SELECT status, error FROM creatives WHERE id = $1`, [creative.id]);
-      expect(rows[0]!.status).toBe("failed");
-      expect(rows[0]!.error).toMatch(/^Import failed after retries: Could not read the video \(a temporary error\): ffprobe failed: killed by SIGKILL$/);
-    } finally {
-      await db.close();
-    }
+    // The reason is the creative's own: the API answers it, and the library page shows it.
+    expect(creative.error).toMatch(/^Import failed after retries: Could not read the video \(a temporary error\): ffprobe failed: killed by SIGKILL$/);
   }, 120_000);
 });

@@ -69,7 +69,11 @@ export default async function CreativePage({ params }: { params: Promise<{ id: s
                 </video>
               )}
               {!creative.mediaPath && (
-                <p className="text-sm text-slate-300">{creative.status === "failed" ? "This creative failed to import." : "Importing… refresh in a moment."}</p>
+                <p className="text-sm text-slate-300" data-testid="creative-import-state">
+                  {creative.status === "failed"
+                    ? `This creative failed to import.${creative.error ? ` ${creative.error}` : ""}`
+                    : "Importing… refresh in a moment."}
+                </p>
               )}
             </div>
           </Card>

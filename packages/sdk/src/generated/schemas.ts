@@ -133,6 +133,10 @@ export interface Creative {
   contentType: string;
   status: "importing" | "ready" | "failed";
   /**
+   * Why the import failed (the file is no image or video that can be read, or reading it kept failing); present only when status is failed
+   */
+  error?: string;
+  /**
    * Pixels; null until known
    */
   width: number | null;
