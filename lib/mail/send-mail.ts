@@ -31,6 +31,15 @@ export async function sendMail(mail: Mail): Promise<{ via: "smtp" | "outbox" }> 
   return { via: "outbox" };
 }
 
+/**
+ * An SMTP answer in the 5xx range (RFC 5321: a permanent failure, e.g. 550 for a mailbox the server does not
+ * have): sending the same message again gets the same answer. Connection failures and 4xx answers are not.
+ */
+export function isPermanentMailFailure(err: unknown): boolean {
+  const code = (err as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
+}
+
 /** Where mail goes on this server: an SMTP server, or (none configured) the database outbox. */
 export function mailTransport(): "smtp" | "outbox" {
   return getConfig().mail.smtpUrl ? "smtp" : "outbox";

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { sendMail } from "@/lib/mail/send-mail";
+import { isPermanentMailFailure, sendMail } from "@/lib/mail/send-mail";
 import { getConfig } from "@/lib/services";
 import { emailDisabledKinds } from "./preferences";
 import type { Audience } from "./record";
@@ -33,12 +33,15 @@ export async function emailRecipients(notificationId: string): Promise<string[]>
   return ids.filter((id) => !disabled.get(id)?.has(n.kind));
 }
 
-type DeliveryOutcome = "sent" | "outbox" | "skipped" | "interrupted";
+type DeliveryOutcome = "sent" | "outbox" | "skipped" | "interrupted" | "refused";
 
 /**
  * Claims the (notification, channel, recipient) delivery before sending, so a message goes at
  * most once: a claim found still `sending` means an earlier attempt died mid-send, and it is not
  * sent again (marked `interrupted`) rather than risk a second copy. A `failed` one is tried again.
+ * A permanent refusal (`isPermanent`, e.g. SMTP 550 for an address that is gone) is recorded as
+ * `refused` and not thrown: retrying it only fails again, and a step that fails for good fails the
+ * fan-out, so everyone after that recipient (and the Slack channel) lost the notification.
  */
 async function deliverOnce(
   notificationId: string,
@@ -46,6 +49,7 @@ async function deliverOnce(
   channel: "email" | "slack",
   recipient: string,
   send: () => Promise<"sent" | "outbox" | "skipped">,
+  isPermanent: (err: unknown) => boolean = () => false,
 ): Promise<DeliveryOutcome> {
   const db = getDb();
   const key = { notificationId, channel, recipient };
@@ -67,10 +71,12 @@ async function deliverOnce(
     await db.notificationDelivery.update({ where: { notificationId_channel_recipient: key }, data: { status, finishedAt: new Date() } });
     return status;
   } catch (err) {
+    const refused = isPermanent(err);
     await db.notificationDelivery.update({
       where: { notificationId_channel_recipient: key },
-      data: { status: "failed", error: (err as Error).message.slice(0, 500), finishedAt: new Date() },
+      data: { status: refused ? "refused" : "failed", error: (err as Error).message.slice(0, 500), finishedAt: new Date() },
     });
+    if (refused) return "refused";
     throw err;
   }
 }
@@ -87,12 +93,19 @@ export async function deliverEmail(notificationId: string, userId: string): Prom
   const db = getDb();
   const n = await db.notification.findUnique({ where: { id: notificationId } });
   if (!n) return "skipped";
-  return deliverOnce(n.id, n.workspaceId, "email", userId, async () => {
-    const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
-    if (!user) return "skipped";
-    const { via } = await sendMail({ to: user.email, subject: n.title, text: emailText(n) });
-    return via === "smtp" ? "sent" : "outbox";
-  });
+  return deliverOnce(
+    n.id,
+    n.workspaceId,
+    "email",
+    userId,
+    async () => {
+      const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
+      if (!user) return "skipped";
+      const { via } = await sendMail({ to: user.email, subject: n.title, text: emailText(n) });
+      return via === "smtp" ? "sent" : "outbox";
+    },
+    isPermanentMailFailure,
+  );
 }
 
 /** The notification's message to the workspace's Slack channel, when there is one that takes its kind. */

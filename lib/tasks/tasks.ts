@@ -74,19 +74,23 @@ async function requireTaskRow(principal: Principal, id: string): Promise<TaskRow
 
 /**
  * Assignees must be members of the workspace whose role can complete a task (`tasks.write`): a viewer
- * assigned a task could never mark it done. Every refused id is named.
+ * assigned a task could never mark it done. Every refused id is named. Only the people being added are
+ * checked: someone already on the task (assigned before a demotion to viewer) may stay in the set, so the
+ * dashboard, which sends the whole set, can still add or take off others.
  */
-async function requireMembers(principal: Principal, userIds: string[]): Promise<string[]> {
+async function requireMembers(principal: Principal, userIds: string[], alreadyAssigned: string[] = []): Promise<string[]> {
   const unique = [...new Set(userIds)];
-  if (!unique.length) return unique;
+  const kept = new Set(alreadyAssigned);
+  const added = unique.filter((id) => !kept.has(id));
+  if (!added.length) return unique;
   const members = await getDb().membership.findMany({
-    where: { workspaceId: principal.workspaceId, userId: { in: unique } },
+    where: { workspaceId: principal.workspaceId, userId: { in: added } },
     select: { userId: true, role: true },
   });
   const known = new Map(members.map((m) => [m.userId, m.role]));
-  const strangers = unique.filter((id) => !known.has(id));
+  const strangers = added.filter((id) => !known.has(id));
   if (strangers.length) throw badRequest(`assigneeIds: not members of this workspace: ${strangers.join(", ")}`);
-  const cannot = unique.filter((id) => !roleAllows(known.get(id)!, TASK_COMPLETE_PERMISSION));
+  const cannot = added.filter((id) => !roleAllows(known.get(id)!, TASK_COMPLETE_PERMISSION));
   if (cannot.length) throw badRequest(`assigneeIds: their role cannot complete tasks (viewers read only): ${cannot.join(", ")}`);
   return unique;
 }
@@ -228,7 +232,8 @@ export interface UpdateTaskInput extends Partial<Omit<CreateTaskInput, "listId">
 export async function updateTask(principal: Principal, input: UpdateTaskInput): Promise<{ task: Task }> {
   const current = await requireTaskRow(principal, input.id);
   const list = await requireList(principal, input.listId ?? current.listId);
-  const assigneeIds = input.assigneeIds ? await requireMembers(principal, input.assigneeIds) : null;
+  const assignedBefore = current.assignees.map((a) => a.userId);
+  const assigneeIds = input.assigneeIds ? await requireMembers(principal, input.assigneeIds, assignedBefore) : null;
   const links = input.links ? await requireLinks(principal, input.links) : null;
   const people = await loadPeople([...current.assignees.map((a) => a.userId), ...(assigneeIds ?? [])]);
   const { task, afterCommit } = await getDb().$transaction(async (tx) => {
@@ -237,6 +242,8 @@ export async function updateTask(principal: Principal, input: UpdateTaskInput): 
     await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${current.id} FOR UPDATE`;
     const before = new Set((await tx.taskAssignee.findMany({ where: { taskId: current.id }, select: { userId: true } })).map((a) => a.userId));
     const added = assigneeIds ? assigneeIds.filter((id) => !before.has(id)) : [];
+    // Kept people were not checked again; one another update took off meanwhile would be added unchecked.
+    if (added.some((id) => assignedBefore.includes(id))) throw conflict("The task's assignees changed meanwhile; read the task and try again");
     if (assigneeIds) {
       await tx.taskAssignee.deleteMany({ where: { taskId: current.id, userId: { notIn: assigneeIds } } });
       if (added.length) await tx.taskAssignee.createMany({ data: added.map((userId) => ({ taskId: current.id, userId, assignedById: principal.userId })) });

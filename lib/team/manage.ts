@@ -79,7 +79,8 @@ export async function updateMember(principal: Principal, userId: string, input: 
 /**
  * Removes a member: their API keys and the apps they connected to this workspace (OAuth grants) are revoked, so
  * none works again should they rejoin, and their open dashboard sessions end (they sign in again to whatever
- * workspaces they still have).
+ * workspaces they still have). They are taken off the workspace's tasks: a task kept naming someone who left (with
+ * their email), and the dashboard, which cannot offer a non-member, could no longer change its assignees.
  */
 export async function removeMember(principal: Principal, userId: string): Promise<void> {
   authorizePermission(principal, "team.manage");
@@ -89,6 +90,7 @@ export async function removeMember(principal: Principal, userId: string): Promis
   await getDb().$transaction(async (tx) => {
     if (membership.role === "owner") await assertNotLastOwner(tx, principal.workspaceId, userId);
     await tx.membership.delete({ where: { id: membership.id } });
+    await tx.taskAssignee.deleteMany({ where: { userId, task: { workspaceId: principal.workspaceId } } });
     await tx.apiKey.updateMany({ where: { workspaceId: principal.workspaceId, createdById: userId, revokedAt: null }, data: { revokedAt: now } });
     const grants = await tx.oAuthGrant.findMany({ where: { workspaceId: principal.workspaceId, userId, revokedAt: null }, select: { id: true } });
     for (const grant of grants) await revokeGrant(tx, grant.id);

@@ -21,12 +21,19 @@ function decodeWords(header: string): string {
   );
 }
 
-/** A real SMTP server on loopback that keeps every message it accepts. */
+/**
+ * A real SMTP server on loopback that keeps every message it accepts. It refuses, as a mail server does a
+ * mailbox it does not have (550), every recipient whose address starts with `bounce-`.
+ */
 export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[]; to(email: string): ReceivedMail[]; close(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
+    onRcptTo(address, _session, callback) {
+      if (!address.address.startsWith("bounce-")) return callback();
+      callback(Object.assign(new Error("5.1.1 No such mailbox here"), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       let raw = "";
       stream.on("data", (c: Buffer) => (raw += c.toString()));

@@ -155,6 +155,25 @@ describe("notifications by email and Slack", () => {
     expect(slackTexts()).toHaveLength(6);
   }, 240_000);
 
+  it("an address the mail server refuses for good costs only that person's email, not everyone's after them", async () => {
+    const ownerEmail = `owner-${Date.now()}@example.com`;
+    const { workspaceId, ownerUserId } = await cli(["workspace", "create", "--name", "Bounce Co", "--plan", "pro", "--owner-email", ownerEmail]);
+    const ownerKey = (await cli(["key", "create", "--workspace", workspaceId, "--user", ownerUserId])).key;
+    // Recipients are mailed in the order they joined: the refused address comes first.
+    const gone = await person(workspaceId, "editor", "bounce");
+    const gina = await person(workspaceId, "editor", "gina");
+    const { list } = await tool(ownerKey, "create_task_list", { name: "Bounces" });
+    await tool(ownerKey, "create_task", { listId: list.id, title: "Check the bounce", assigneeIds: [gone.userId, gina.userId] });
+    // The refusal is not retried for minutes (the step's backoff) before the next person's email: it arrives at once.
+    const mail = await until(
+      "the second assignee's email",
+      () => smtp.to(gina.email).find((m) => m.subject.endsWith("assigned you: Check the bounce")),
+      20_000,
+    );
+    expect(mail.text).toContain("/dashboard/tasks?task=");
+    expect(smtp.to(gone.email)).toEqual([]);
+  }, 120_000);
+
   it("the Slack channel is for owners and admins; a test message arrives; another workspace sees none of it", async () => {
     const { workspaceId, ownerUserId } = await cli(["workspace", "create", "--name", "Slack Co", "--plan", "pro"]);
     const ownerKey = (await cli(["key", "create", "--workspace", workspaceId, "--user", ownerUserId])).key;

@@ -109,6 +109,35 @@ describe("tasks", () => {
     expect((await toolResult(tenant.key, "get_task", { id: task.id })).task.assignees.map((a: any) => a.userId)).toEqual([editor.userId]);
   });
 
+  it("someone who left is taken off the workspace's tasks; one demoted to viewer stays without blocking changes to the others", async () => {
+    const [leaver, demoted, newcomer] = [
+      await createMemberKey(tenant, { role: "editor" }),
+      await createMemberKey(tenant, { role: "editor" }),
+      await createMemberKey(tenant, { role: "editor" }),
+    ];
+    const { list } = await toolResult(tenant.key, "create_task_list", { name: "Leavers" });
+    const { task } = await toolResult(tenant.key, "create_task", { listId: list.id, title: "Hand over", assigneeIds: [leaver.userId, demoted.userId] });
+    await toolResult(tenant.key, "remove_member", { userId: leaver.userId });
+    await toolResult(tenant.key, "update_member", { userId: demoted.userId, role: "viewer", folderIds: [] });
+    const assignees = async () => (await toolResult(tenant.key, "get_task", { id: task.id })).task.assignees.map((a: any) => a.userId);
+    expect(await assignees()).toEqual([demoted.userId]);
+
+    // The dashboard sends the whole set: adding someone while the viewer is still on the task is accepted.
+    await toolResult(tenant.key, "update_task", { id: task.id, assigneeIds: [demoted.userId, newcomer.userId] });
+    expect(await assignees()).toEqual([demoted.userId, newcomer.userId]);
+    // Taken off, the viewer cannot be put back; nor can the one who left.
+    await toolResult(tenant.key, "update_task", { id: task.id, assigneeIds: [newcomer.userId] });
+    for (const [back, named] of [
+      [demoted.userId, "their role cannot complete tasks"],
+      [leaver.userId, "not members of this workspace"],
+    ] as const) {
+      const refused = await callTool(tenant.key, "update_task", { id: task.id, assigneeIds: [newcomer.userId, back] });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toContain(named);
+    }
+    expect(await assignees()).toEqual([newcomer.userId]);
+  });
+
   it("checks ad links like creative links: an unknown ad or another workspace's is refused, the workspace's own is kept", async () => {
     const { ad } = await pausedAd(tenant.key);
     const stranger = await createTenant();

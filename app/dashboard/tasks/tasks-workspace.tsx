@@ -167,7 +167,6 @@ export function TasksWorkspace({ members, assignable, me, canWrite }: { members:
       {openTaskId && (
         <TaskDetail
           id={openTaskId}
-          members={members}
           assignable={assignable}
           lists={lists.data?.lists ?? []}
           canWrite={canWrite}
@@ -382,7 +381,6 @@ function NewTask({
 
 function TaskDetail({
   id,
-  members,
   assignable,
   lists,
   canWrite,
@@ -390,7 +388,6 @@ function TaskDetail({
   onChanged,
 }: {
   id: string;
-  members: Member[];
   assignable: Member[];
   lists: TaskList[];
   canWrite: boolean;
@@ -425,8 +422,8 @@ function TaskDetail({
   if (!task.data) return <p className="text-sm text-slate-600">Opening the task…</p>;
   const t = task.data.task;
   const assigned = new Set(t.assignees.map((a) => a.userId));
-  // Someone assigned before their role changed stays listed, so they can be taken off the task.
-  const choices = [...assignable, ...members.filter((m) => assigned.has(m.userId) && !assignable.some((a) => a.userId === m.userId))];
+  // Whoever is on the task stays listed (assigned before their role changed, or before they left), so they can be taken off.
+  const choices = [...assignable, ...t.assignees.filter((p) => !assignable.some((a) => a.userId === p.userId))];
   return (
     <Card className="p-4">
       <section aria-labelledby="task-detail-heading" className="space-y-4">

@@ -6122,7 +6122,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "remove_member",
     "title": "Remove member",
-    "description": "Removes a member from the workspace: their API keys and dashboard sessions stop working here. The last owner cannot be removed.",
+    "description": "Removes a member from the workspace: their API keys and dashboard sessions stop working here, and they are taken off its tasks. The last owner cannot be removed.",
     "category": "team",
     "readOnly": false,
     "destructive": true,
