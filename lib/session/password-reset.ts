@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { sendMail } from "@/lib/mail/send-mail";
+import { getConfig } from "@/lib/services";
 import { normalizeEmail } from "@/lib/team/users";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
 import { clearFailures } from "./throttle";
@@ -14,8 +15,10 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
  * Emails a one-time link to set a new password. Answers the same whether or not the address has
  * an account (no account discovery through this form); accounts without a password (OAuth) get
  * one this way too. A new request replaces the previous link.
+ * The link is built from PUBLIC_BASE_URL, never from the request: whoever asks for a reset chooses the
+ * Host and X-Forwarded-Host headers, and the link (with its token) would point at their server.
  */
-export async function requestPasswordReset(input: { email: string; baseUrl: string }): Promise<void> {
+export async function requestPasswordReset(input: { email: string }): Promise<void> {
   const email = normalizeEmail(input.email);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw badRequest("Enter a valid email address");
   const db = getDb();
@@ -36,7 +39,7 @@ export async function requestPasswordReset(input: { email: string; baseUrl: stri
       "",
       "Someone (hopefully you) asked to reset the password of your Adloom account. Open this link to choose a new one:",
       "",
-      `${input.baseUrl}/reset-password/${token}`,
+      `${getConfig().publicBaseUrl}/reset-password/${token}`,
       "",
       `The link works once, for ${RESET_TTL_MINUTES} minutes. If you did not ask for it, ignore this email: your password stays as it is.`,
     ].join("\n"),
