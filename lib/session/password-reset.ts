@@ -6,9 +6,11 @@ import { sendMail } from "@/lib/mail/send-mail";
 import { getConfig } from "@/lib/services";
 import { normalizeEmail } from "@/lib/team/users";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
-import { clearFailures } from "./throttle";
+import { beginAttempt, clearFailures } from "./throttle";
 
 export const RESET_TTL_MINUTES = 60;
+/** Reset emails one address gets per 15-minute window; further requests answer the same and send nothing. */
+export const RESET_REQUESTS_PER_WINDOW = 3;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
@@ -17,10 +19,14 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
  * one this way too. A new request replaces the previous link.
  * The link is built from PUBLIC_BASE_URL, never from the request: whoever asks for a reset chooses the
  * Host and X-Forwarded-Host headers, and the link (with its token) would point at their server.
+ * Anyone may ask for any address: past RESET_REQUESTS_PER_WINDOW in 15 minutes nothing is sent (and the
+ * answer stays the same), so the form cannot flood an inbox.
  */
 export async function requestPasswordReset(input: { email: string }): Promise<void> {
   const email = normalizeEmail(input.email);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw badRequest("Enter a valid email address");
+  // Counted before the account is looked up: known and unknown addresses are limited alike.
+  if (!beginAttempt(`reset:${email}`, Date.now(), RESET_REQUESTS_PER_WINDOW)) return;
   const db = getDb();
   const user = await db.user.findUnique({ where: { email }, select: { id: true, name: true } });
   if (!user) return;

@@ -116,4 +116,15 @@ describe("password reset requests", () => {
     // PUBLIC_BASE_URL is unset on the shared server: http://localhost:PORT.
     expect(new URL(link).origin).toBe(`http://localhost:${new URL(inject("baseUrl")).port}`);
   });
+
+  it("send at most 3 emails per address in 15 minutes; later requests answer the same and send nothing", async () => {
+    const user = await userWithPassword((await createTenant()).workspaceId);
+    for (let i = 0; i < 5; i++) expect((await submitPageForm("/forgot-password", { email: user.email })).html).toContain("waits in this server");
+    const mails = await resetMails(user.email);
+    expect(mails).toHaveLength(3);
+    // The last link sent still works: the refused requests did not replace it.
+    const token = linkIn(mails[0]!.text).split("/").pop()!;
+    const page = await fetch(`${inject("baseUrl")}/reset-password/${token}`).then((r) => r.text());
+    expect(page).toContain("Set new password");
+  });
 });
