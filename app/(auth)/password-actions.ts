@@ -1,5 +1,4 @@
 "use server";
-import { dashboardOrigin } from "@/lib/dashboard/origin";
 import { isAppError } from "@/lib/errors";
 import { completePasswordReset, mailTransport, requestPasswordReset } from "@/lib/dashboard/account";
 
@@ -14,7 +13,7 @@ export interface PasswordFormState {
 export async function requestResetAction(_prev: PasswordFormState, form: FormData): Promise<PasswordFormState> {
   const email = String(form.get("email") ?? "");
   try {
-    await requestPasswordReset({ email, baseUrl: await dashboardOrigin() });
+    await requestPasswordReset({ email });
   } catch (error) {
     if (isAppError(error)) return { error: error.message, email };
     console.error("[adloom] password reset email failed:", (error as Error).message);

@@ -3,21 +3,30 @@ import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { sendMail } from "@/lib/mail/send-mail";
+import { getConfig } from "@/lib/services";
 import { normalizeEmail } from "@/lib/team/users";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
-import { clearFailures } from "./throttle";
+import { beginAttempt, clearFailures } from "./throttle";
 
 export const RESET_TTL_MINUTES = 60;
+/** Reset emails one address gets per 15-minute window; further requests answer the same and send nothing. */
+export const RESET_REQUESTS_PER_WINDOW = 3;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
  * Emails a one-time link to set a new password. Answers the same whether or not the address has
  * an account (no account discovery through this form); accounts without a password (OAuth) get
  * one this way too. A new request replaces the previous link.
+ * The link is built from PUBLIC_BASE_URL, never from the request: whoever asks for a reset chooses the
+ * Host and X-Forwarded-Host headers, and the link (with its token) would point at their server.
+ * Anyone may ask for any address: past RESET_REQUESTS_PER_WINDOW in 15 minutes nothing is sent (and the
+ * answer stays the same), so the form cannot flood an inbox.
  */
-export async function requestPasswordReset(input: { email: string; baseUrl: string }): Promise<void> {
+export async function requestPasswordReset(input: { email: string }): Promise<void> {
   const email = normalizeEmail(input.email);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw badRequest("Enter a valid email address");
+  // Counted before the account is looked up: known and unknown addresses are limited alike.
+  if (!beginAttempt(`reset:${email}`, Date.now(), RESET_REQUESTS_PER_WINDOW)) return;
   const db = getDb();
   const user = await db.user.findUnique({ where: { email }, select: { id: true, name: true } });
   if (!user) return;
@@ -36,7 +45,7 @@ export async function requestPasswordReset(input: { email: string; baseUrl: stri
       "",
       "Someone (hopefully you) asked to reset the password of your Adloom account. Open this link to choose a new one:",
       "",
-      `${input.baseUrl}/reset-password/${token}`,
+      `${getConfig().publicBaseUrl}/reset-password/${token}`,
       "",
       `The link works once, for ${RESET_TTL_MINUTES} minutes. If you did not ask for it, ignore this email: your password stays as it is.`,
     ].join("\n"),

@@ -1,17 +1,17 @@
 import { defineService } from "@/lib/services";
 
-// Sign-in attempts per email and per client address, in fixed windows, in this process's memory
-// (a service of its registry, so every bundle of the process counts in the same place).
-// Enough to stop online guessing of passwords and 6-digit codes on a single instance.
+// Sign-in attempts per email (and password-reset requests per address, with their own lower limit), in fixed
+// windows, in this process's memory (a service of its registry, so every bundle of the process counts in the same
+// place). Enough to stop online guessing of passwords and 6-digit codes on a single instance. Not per client address.
 const WINDOW_MS = 15 * 60_000;
 const MAX_FAILURES = 10;
 
 const failureCounts = defineService("session.sign-in-failures", () => new Map<string, { count: number; resetAt: number }>());
 
-/** Whether this key has failed too often in the current window. */
-export function isThrottled(key: string, now = Date.now()): boolean {
+/** Whether this key has failed too often (`max` times) in the current window. */
+export function isThrottled(key: string, now = Date.now(), max = MAX_FAILURES): boolean {
   const entry = failureCounts().get(key);
-  return Boolean(entry && entry.resetAt > now && entry.count >= MAX_FAILURES);
+  return Boolean(entry && entry.resetAt > now && entry.count >= max);
 }
 
 /** Counts a failed attempt. */
@@ -28,8 +28,8 @@ export function recordFailure(key: string, now = Date.now()): void {
  * failure at once, until `clearFailures` on success. Attempts sent together are each counted before any is
  * checked: counting after the slow password check let a burst of parallel guesses past the limit.
  */
-export function beginAttempt(key: string, now = Date.now()): boolean {
-  if (isThrottled(key, now)) return false;
+export function beginAttempt(key: string, now = Date.now(), max = MAX_FAILURES): boolean {
+  if (isThrottled(key, now, max)) return false;
   recordFailure(key, now);
   return true;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { authorizePermission } from "@/lib/auth/authorize-permission";
 import type { Principal } from "@/lib/auth/principal";
-import { ROLES } from "@/lib/auth/roles";
+import { roleAllows, ROLES } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
 import { emitEventsInTransaction } from "@/lib/events/emit";
 import { badRequest, conflict, forbidden, notFound } from "@/lib/errors";
@@ -135,14 +135,25 @@ export interface InviteDetails {
   hasPassword: boolean;
 }
 
+/**
+ * The invite of a link while it can be used: not accepted, withdrawn or expired, its workspace active, and its
+ * sender still a member who may make it (team.manage; owner for an owner invite). An invite speaks for its
+ * sender: a removed or demoted admin's pending invites would otherwise let them, or anyone they sent one to,
+ * back in with the role they no longer have.
+ */
 async function findUsableInvite(token: string) {
-  const invite = await getDb().invite.findUnique({
+  const db = getDb();
+  const invite = await db.invite.findUnique({
     where: { tokenHash: hashToken(token) },
     include: { workspace: { select: { name: true, status: true } }, invitedBy: { select: { name: true } } },
   });
-  if (!invite || invite.revokedAt || invite.acceptedAt || invite.expiresAt <= new Date() || invite.workspace.status !== "active") {
-    throw notFound("This invite link has expired, was withdrawn or was already used. Ask for a new one");
-  }
+  const unusable = () => notFound("This invite link has expired, was withdrawn or was already used. Ask for a new one");
+  if (!invite || invite.revokedAt || invite.acceptedAt || invite.expiresAt <= new Date() || invite.workspace.status !== "active") throw unusable();
+  const sender = await db.membership.findUnique({
+    where: { workspaceId_userId: { workspaceId: invite.workspaceId, userId: invite.invitedById } },
+    select: { role: true },
+  });
+  if (!sender || !roleAllows(sender.role, "team.manage") || (invite.role === "owner" && sender.role !== "owner")) throw unusable();
   return invite;
 }
 

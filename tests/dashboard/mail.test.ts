@@ -26,6 +26,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
   smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  // Reset links are built from it (never from a request's Host).
+  process.env.PUBLIC_BASE_URL = "http://adloom.test";
   await useFreshDatabase("mail");
   // The app's modules load here, under the hook's timeout: in this isolated worker, beside the rest of the suite,
   // their first load was most of the first test's time (16-21 s usually, 60-72 s on a slow machine).
@@ -40,6 +42,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
+  delete process.env.PUBLIC_BASE_URL;
   await new Promise<void>((r) => smtp.close(r));
 });
 
@@ -67,8 +70,8 @@ describe("mail without SMTP: the outbox", () => {
     expect(describeMailTransport()).toContain("database outbox");
     const email = `outbox-${Date.now()}@example.com`;
     await createUser(email);
-    await requestPasswordReset({ email: email.toUpperCase(), baseUrl: "http://adloom.test" });
-    await requestPasswordReset({ email: `nobody-${Date.now()}@example.com`, baseUrl: "http://adloom.test" });
+    await requestPasswordReset({ email: email.toUpperCase() });
+    await requestPasswordReset({ email: `nobody-${Date.now()}@example.com` });
 
     const { messages } = (await runAdminCommand(["mail", "list", "--to", email])) as { messages: { to: string; subject: string; text: string }[] };
     expect(messages).toHaveLength(1);
@@ -96,7 +99,7 @@ describe("mail through SMTP", () => {
     expect(describeMailTransport()).toBe(`mail: SMTP via 127.0.0.1:${new URL(smtpUrl).port}`);
     const email = `smtp-${Date.now()}@example.com`;
     const { userId } = await createUser(email);
-    await requestPasswordReset({ email, baseUrl: "http://adloom.test" });
+    await requestPasswordReset({ email });
     const invitee = `invitee-${Date.now()}@example.com`;
     const invite = await createInvite((await principalForUser(userId))!, { email: invitee, role: "editor", baseUrl: "http://adloom.test" });
     expect(invite.emailed).toBe(true);

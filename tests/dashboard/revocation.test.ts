@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { admin, createTenant } from "../helpers/fixtures";
-import { callServerAction, cookieHeader, sessionFetch, signIn } from "./session";
+import { callServerAction, cookieHeader, sessionFetch, signIn, submitPageForm } from "./session";
 
 const PASSWORD = "a long enough password";
 const NEW_PASSWORD = "another long enough password";
@@ -94,5 +94,37 @@ describe("revocable dashboard sessions", () => {
     expect(await me(memberJar)).toBe(401);
     expect(await page(memberJar, "/dashboard")).toContain("/sign-in");
     expect(await me(ownerJar)).toBe(200);
+  });
+});
+
+describe("password reset requests", () => {
+  const resetMails = async (to: string) => (await admin<{ messages: { text: string }[] }>(["mail", "list", "--to", to])).messages;
+  const linkIn = (text: string) => /(https?:\/\/\S+\/reset-password\/\S+)/.exec(text)![1]!;
+
+  it("the emailed link points at this service (PUBLIC_BASE_URL), not at a host the request named", async () => {
+    const user = await userWithPassword((await createTenant()).workspaceId);
+    // Anyone can ask for anyone's reset, with headers of their choosing (Origin agreeing, as Next's check wants).
+    const asked = await submitPageForm(
+      "/forgot-password",
+      { email: user.email },
+      { headers: { Origin: "http://evil.example", "X-Forwarded-Host": "evil.example" } },
+    );
+    expect(asked.html).toContain("waits in this server");
+    const [mail] = await resetMails(user.email);
+    const link = linkIn(mail!.text);
+    expect(link).not.toContain("evil.example");
+    // PUBLIC_BASE_URL is unset on the shared server: http://localhost:PORT.
+    expect(new URL(link).origin).toBe(`http://localhost:${new URL(inject("baseUrl")).port}`);
+  });
+
+  it("send at most 3 emails per address in 15 minutes; later requests answer the same and send nothing", async () => {
+    const user = await userWithPassword((await createTenant()).workspaceId);
+    for (let i = 0; i < 5; i++) expect((await submitPageForm("/forgot-password", { email: user.email })).html).toContain("waits in this server");
+    const mails = await resetMails(user.email);
+    expect(mails).toHaveLength(3);
+    // The last link sent still works: the refused requests did not replace it.
+    const token = linkIn(mails[0]!.text).split("/").pop()!;
+    const page = await fetch(`${inject("baseUrl")}/reset-password/${token}`).then((r) => r.text());
+    expect(page).toContain("Set new password");
   });
 });

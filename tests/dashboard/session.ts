@@ -88,3 +88,32 @@ export async function callServerAction(
   await res.arrayBuffer();
   return { status: res.status, location: res.headers.get("x-action-redirect") ?? res.headers.get("location") };
 }
+
+const decodeEntities = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+
+/**
+ * Submits a page's server-action form as a browser without JavaScript does: a multipart post to the page with the
+ * form's hidden action fields (from the page's HTML) and `fields`. `html`: a page fetched earlier (its form as it was
+ * then), else `path` is fetched now. `headers` override the browser's (Origin: this server).
+ */
+export async function submitPageForm(
+  path: string,
+  fields: Record<string, string>,
+  options: { html?: string; headers?: Record<string, string> } = {},
+  baseUrl = inject("baseUrl"),
+): Promise<{ status: number; html: string }> {
+  const html = options.html ?? (await (await fetch(baseUrl + path)).text());
+  const form = /<form[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1];
+  if (!form) throw new Error(`No form on ${path}`);
+  const body = new FormData();
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?\/>/g)) body.set(decodeEntities(m[1]!), decodeEntities(m[2] ?? ""));
+  for (const [k, v] of Object.entries(fields)) body.set(k, v);
+  const res = await fetch(baseUrl + path, { method: "POST", redirect: "manual", headers: { Origin: baseUrl, ...options.headers }, body });
+  return { status: res.status, html: await res.text() };
+}

@@ -3,8 +3,10 @@
  * without one (two owners removing each other at the same moment), and what a removal takes with it.
  * Runs on PostgreSQL too, where the two removals truly run at once.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
+import { signIn, submitPageForm } from "../dashboard/session";
 import { admin, api, createMemberKey, createTenant } from "../helpers/fixtures";
+import { itOnce } from "../helpers/run-once";
 import { callTool, toolResult } from "../tools/helpers";
 
 let n = 0;
@@ -61,5 +63,32 @@ describe("team members", () => {
     expect((await api(key!)("/api/v1/me")).status).toBe(401);
     const { key: fresh } = await admin(["key", "create", "--workspace", t.workspaceId, "--user", userId!]);
     expect((await api(fresh!)("/api/v1/me")).status).toBe(200);
+  });
+
+  itOnce("an invite works only while its sender may still make it: a removed or demoted admin's invites stop working", async () => {
+    const t = await createTenant();
+    const page = (path: string) => fetch(inject("baseUrl") + path).then((r) => r.text());
+    const inviteBy = async (key: string, role: string, address = email()) =>
+      new URL((await toolResult(key, "invite_member", { email: address, role })).invite.url).pathname;
+
+    // An admin about to be removed invites an address of their own as admin, and keeps the page's form.
+    const leaving = await createMemberKey(t, { role: "admin" });
+    const invitee = email();
+    const backDoor = await inviteBy(leaving.key, "admin", invitee);
+    const form = await page(backDoor);
+    expect(form).toContain("Create account and join");
+    await toolResult(t.key, "remove_member", { userId: leaving.userId });
+    // Posting that form after the removal makes no account and no member; the link's page says so.
+    await submitPageForm(backDoor, { name: "Back Door", password: "a long enough password" }, { html: form });
+    expect((await signIn(invitee, "a long enough password")).signedIn).toBe(false);
+    expect(await page(backDoor)).toContain("This invite cannot be used");
+
+    // Demoted to editor (no team.manage): the same.
+    const demoted = await createMemberKey(t, { role: "admin" });
+    const pending = await inviteBy(demoted.key, "editor");
+    await toolResult(t.key, "update_member", { userId: demoted.userId, role: "editor", folderIds: [] });
+    expect(await page(pending)).toContain("This invite cannot be used");
+    // An admin's invite still works while they are one.
+    expect(await page(await inviteBy((await createMemberKey(t, { role: "admin" })).key, "admin"))).toContain("Create account and join");
   });
 });
