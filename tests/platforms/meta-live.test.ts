@@ -488,6 +488,24 @@ describe("platform_a live on Meta's Marketing API", () => {
     );
   }, 60_000);
 
+  it("more submissions after the cursor than one read holds (Graph lists them newest first): the oldest still come first, none skipped", async () => {
+    const form = `${PAGE}101`;
+    // After the five above: 10,050 submissions, four a second (Graph's created_time has whole seconds).
+    const base = Date.now() - 55 * 60_000;
+    const backlog = 10_050;
+    for (let i = 0; i < backlog; i++)
+      meta.addLead(form, { adId: ad.externalId, at: new Date(base + i * 250), fields: { full_name: `Backlog ${i}`, email: `b${i}@example.com` } });
+    const emails = async () =>
+      (await ok("list_leads", { limit: 200 })).leads
+        .map((l: any) => l.fields.find((f: any) => f.name === "email").values[0])
+        .filter((e: string) => e.startsWith("b"))
+        .sort((x: string, y: string) => Number(x.slice(1, -12)) - Number(y.slice(1, -12)));
+    expect((await run(["leads", "pull", "--workspace", t.workspaceId, "--limit", "60"])).stored).toBe(60);
+    expect(await emails()).toEqual(Array.from({ length: 60 }, (_, i) => `b${i}@example.com`));
+    expect((await run(["leads", "pull", "--workspace", t.workspaceId, "--limit", "60"])).stored).toBe(60);
+    expect(await emails()).toEqual(Array.from({ length: 120 }, (_, i) => `b${i}@example.com`));
+  }, 120_000);
+
   it("pulls comments on the ads' posts into moderation, hides one and replies as the Page", async () => {
     const spam = meta.comment(ad.externalId, "cheap pills here", { at: new Date(Date.now() - 120_000) });
     const question = meta.comment(ad.externalId, "Do you ship to Germany?", { at: new Date(Date.now() - 60_000) });
