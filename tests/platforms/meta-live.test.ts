@@ -472,6 +472,58 @@ describe("platform_a live on Meta's Marketing API", () => {
     }
   }, 120_000);
 
+  it("a creative test declares no winner on zero conversions, however unequal the spend; one with conversions is decided", async () => {
+    const { adSet: cell } = await ok("create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_a",
+      name: "Test cell",
+      budget: { type: "daily", amountMinor: 5000 },
+      targetCountries: ["US"],
+    });
+    const cellAds = [];
+    for (const [creativeId, label] of [
+      [imageCreativeId, "T1"],
+      [videoCreativeId, "T2"],
+    ] as const) {
+      const copy = await ok("create_copy_variant", { creativeId, headline: "Cell", primaryText: "Test cell", label });
+      cellAds.push(
+        (await ok("create_ad", { adSetId: cell.id, creativeId, copyVariantId: copy.id, callToAction: "shop_now", landingUrl: "https://example.com/cell" })).ad,
+      );
+    }
+    const [cheap, dear] = cellAds;
+    const { test } = await ok("create_creative_test", {
+      name: "CPA with no conversions",
+      adSetId: cell.id,
+      metric: "cpa",
+      creativeIds: [imageCreativeId, videoCreativeId],
+      minSample: 100,
+      maxDays: 30,
+    });
+    // Both past the sample with no conversion at all: the one that spent less is no cheaper per conversion, only less tried.
+    meta.setInsights(cheap.externalId, today(), { impressions: 8000, reach: 6000, clicks: 200, spend: "5.00", frequency: 1.3 });
+    meta.setInsights(dear.externalId, today(), { impressions: 90000, reach: 60000, clicks: 2500, spend: "300.00", frequency: 1.5 });
+    await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    let current = (await ok("get_creative_test", { id: test.id })).test;
+    expect(current).toMatchObject({ status: "running", outcome: null, winnerCreativeId: null, progress: { minSampleReached: true, leaderCreativeId: null } });
+    expect(current.progress.variants.map((v: any) => [v.conversions, v.value])).toEqual([
+      [0, null],
+      [0, null],
+    ]);
+    // Conversions decide it.
+    meta.setInsights(cheap.externalId, today(), {
+      impressions: 8000,
+      reach: 6000,
+      clicks: 200,
+      spend: "5.00",
+      purchases: 4,
+      purchaseValue: "40.00",
+      frequency: 1.3,
+    });
+    await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    current = (await ok("get_creative_test", { id: test.id })).test;
+    expect(current).toMatchObject({ status: "completed", outcome: "won", winnerCreativeId: imageCreativeId });
+  }, 60_000);
+
   it("pulls leads from the Page's forms oldest first, with the per-form cap and cursor", async () => {
     const base = Date.now() - 60 * 60_000;
     const form = `${PAGE}101`;
