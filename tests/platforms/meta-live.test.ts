@@ -579,6 +579,28 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(meta.comments.get(spam.id)!.deleted).toBe(true);
   }, 60_000);
 
+  it("a server killed (SIGKILL) while a keyword rule hides a comment hides it at the next pull, recorded once", async () => {
+    await ok("create_moderation_rule", { keyword: "free followers" });
+    const spam = meta.comment(ad.externalId, "FREE followers, check my profile");
+    const hold = meta.holdNext(new RegExp(`/${spam.id}$`), (p) => p.is_hidden === "true");
+    const killed = run(["moderation", "pull", "--workspace", t.workspaceId]).catch(() => "killed");
+    await hold.arrived;
+    await server.kill();
+    hold.release();
+    expect(await killed).toBe("killed");
+    server = await startServer({ dataDir: server.dataDir, env: serverEnv });
+    const summary = await run(["moderation", "pull", "--workspace", t.workspaceId]);
+    expect(summary.accounts).toEqual([expect.objectContaining({ hiddenByRules: 1, ruleFailures: 0 })]);
+    const inbox = (await ok("list_ad_comments", { limit: 50 })).comments;
+    const row = inbox.find((c: any) => c.externalId === spam.id);
+    expect(row.state).toBe("hidden");
+    expect(meta.comments.get(spam.id)!.is_hidden).toBe(true);
+    const { audit } = await ok("get_ad_comment_audit", { id: row.id });
+    expect(audit).toEqual([expect.objectContaining({ action: "hide", actor: expect.objectContaining({ kind: "rule", keyword: "free followers" }) })]);
+    // Pulled again: nothing to redo.
+    expect((await run(["moderation", "pull", "--workspace", t.workspaceId])).accounts[0]).toMatchObject({ hiddenByRules: 0 });
+  }, 180_000);
+
   it("connects through Facebook Login: code, long-lived token (fb_exchange_token), the granted ad accounts and the Page", async () => {
     const email = `meta-oauth-${Date.now()}@example.com`;
     const { workspaceId, ownerUserId } = await run(["workspace", "create", "--name", "Meta OAuth Co", "--owner-email", email]);
