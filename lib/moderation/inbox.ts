@@ -78,23 +78,23 @@ export async function applyAction(row: AdCommentItem, action: Action, actor: Act
   // since `row` was read): deleted wins over hidden, hidden over replied, replied over new.
   const id = row.id;
   const notDeleted = { id, state: { not: "deleted" as const } };
-  let changes: Prisma.PrismaPromise<unknown>[];
+  let changes: ((tx: Prisma.TransactionClient) => Promise<unknown>)[];
   let detail: string | null = null;
   switch (action.kind) {
     case "hide":
       await withBusyRetry(() => api.setCommentHidden(account, row.externalId, true));
-      changes = [db.adCommentItem.updateMany({ where: notDeleted, data: { state: "hidden" } })];
+      changes = [(tx) => tx.adCommentItem.updateMany({ where: notDeleted, data: { state: "hidden" } })];
       break;
     case "unhide":
       await withBusyRetry(() => api.setCommentHidden(account, row.externalId, false));
       changes = [
-        db.adCommentItem.updateMany({ where: { id, state: "hidden", replyExternalId: { not: null } }, data: { state: "replied" } }),
-        db.adCommentItem.updateMany({ where: { id, state: "hidden", replyExternalId: null }, data: { state: "new" } }),
+        (tx) => tx.adCommentItem.updateMany({ where: { id, state: "hidden", replyExternalId: { not: null } }, data: { state: "replied" } }),
+        (tx) => tx.adCommentItem.updateMany({ where: { id, state: "hidden", replyExternalId: null }, data: { state: "new" } }),
       ];
       break;
     case "delete":
       await withBusyRetry(() => api.deleteComment(account, row.externalId));
-      changes = [db.adCommentItem.updateMany({ where: { id }, data: { state: "deleted" } })];
+      changes = [(tx) => tx.adCommentItem.updateMany({ where: { id }, data: { state: "deleted" } })];
       break;
     case "reply": {
       // The same text to the same comment is one reply: a retry after a lost answer or a double submit posts nothing new.
@@ -105,17 +105,23 @@ export async function applyAction(row: AdCommentItem, action: Action, actor: Act
       if (recorded?.replyExternalId === reply.externalId) return db.adCommentItem.findUniqueOrThrow({ where: { id: row.id } });
       // A hidden comment stays hidden when answered; a new one is now replied.
       changes = [
-        db.adCommentItem.updateMany({ where: notDeleted, data: { replyExternalId: reply.externalId, replyMessage: reply.message } }),
-        db.adCommentItem.updateMany({ where: { id, state: "new" }, data: { state: "replied" } }),
+        (tx) => tx.adCommentItem.updateMany({ where: notDeleted, data: { replyExternalId: reply.externalId, replyMessage: reply.message } }),
+        (tx) => tx.adCommentItem.updateMany({ where: { id, state: "new" }, data: { state: "replied" } }),
       ];
       detail = action.message;
       break;
     }
   }
-  await db.$transaction([
-    ...changes,
-    db.adCommentItem.updateMany({ where: { id }, data: { rulesCheckedAt: new Date() } }),
-    db.adCommentAudit.create({
+  await db.$transaction(async (tx) => {
+    // A rule's hide is recorded by the first poll whose call the platform accepted: a poll repeated after a
+    // crash, or another instance's, finds the comment checked and records nothing more.
+    const checked = await tx.adCommentItem.updateMany({
+      where: { id, ...(actor.kind === "rule" ? { rulesCheckedAt: null } : {}) },
+      data: { rulesCheckedAt: new Date() },
+    });
+    if (!checked.count) return;
+    for (const change of changes) await change(tx);
+    await tx.adCommentAudit.create({
       data: {
         id: newId("modaudit"),
         commentId: id,
@@ -124,8 +130,8 @@ export async function applyAction(row: AdCommentItem, action: Action, actor: Act
         detail,
         ...(actor.kind === "user" ? { userId: actor.userId, apiKeyId: actor.apiKeyId } : { ruleId: actor.ruleId, ruleKeyword: actor.keyword }),
       },
-    }),
-  ]);
+    });
+  });
   return db.adCommentItem.findUniqueOrThrow({ where: { id } });
 }
 

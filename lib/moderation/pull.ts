@@ -120,7 +120,11 @@ export async function pullAccountComments(target: PullTarget, options: { limit?:
   return { ...target, fetched: people.length, added, ...rules, capped: comments.length === limit };
 }
 
-/** Hides the unchecked new comments that match a keyword rule (each claimed first, so one instance acts and audits). */
+/**
+ * Hides the unchecked new comments that match a keyword rule. A comment stays unchecked until its hide is
+ * recorded (or the platform refuses it for good), so a poll killed mid-way or failing leaves it for the next
+ * one; the hide is the same call again, and only the first poll to record it writes the audit (applyAction).
+ */
 async function applyRules(adAccountId: string, workspaceId: string): Promise<{ hiddenByRules: number; ruleFailures: number }> {
   const db = getDb();
   const pending = await db.adCommentItem.findMany({
@@ -137,17 +141,15 @@ async function applyRules(adAccountId: string, workspaceId: string): Promise<{ h
   let ruleFailures = 0;
   for (const { row, rule } of matched) {
     if (!rule) continue;
-    const { count } = await db.adCommentItem.updateMany({ where: { id: row.id, rulesCheckedAt: null }, data: { rulesCheckedAt: new Date() } });
-    if (!count) continue; // another poll has it
     try {
       await applyAction(row, { kind: "hide" }, { kind: "rule", ruleId: rule.id, keyword: rule.keyword });
       hiddenByRules++;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      // A passing refusal is released for the next poll to retry; a terminal one (the platform will never
-      // allow it) stays checked, and the comment stays new in the inbox for a person to look at.
-      if (!(err instanceof PlatformError) || err.retryable) {
-        await db.adCommentItem.updateMany({ where: { id: row.id, state: "new" }, data: { rulesCheckedAt: null } });
+      // A passing refusal leaves it unchecked for the next poll to retry; a terminal one (the platform will never
+      // allow it) checks it, and the comment stays new in the inbox for a person to look at.
+      if (err instanceof PlatformError && !err.retryable) {
+        await db.adCommentItem.updateMany({ where: { id: row.id, rulesCheckedAt: null }, data: { rulesCheckedAt: new Date() } });
       }
       ruleFailures++;
     }

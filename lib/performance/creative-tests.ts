@@ -115,11 +115,14 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
     probabilityToBeBest: Math.round(p[i]! * 10_000) / 10_000,
   }));
   const leader = variants.reduce((a, b) => (b.probabilityToBeBest > a.probabilityToBeBest ? b : a));
+  // A leader needs one success (a click for ctr, a conversion otherwise): without any, the probabilities only say
+  // which variant was tried least (the least spend wins a cpa test with no conversion at all), and its value is 0 or none.
+  const leads = (metric === "ctr" ? leader.clicks : leader.conversions) > 0;
   return {
     variants,
     minSampleReached: variants.every((v) => v.sample >= test.minSample),
-    leaderCreativeId: leader.sample > 0 ? leader.creativeId : null,
-    leaderProbability: leader.sample > 0 ? leader.probabilityToBeBest : null,
+    leaderCreativeId: leads ? leader.creativeId : null,
+    leaderProbability: leads ? leader.probabilityToBeBest : null,
   };
 }
 

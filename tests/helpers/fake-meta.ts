@@ -290,6 +290,8 @@ function matchesFiltering(obj: Record<string, any>, filtering: any[]): boolean {
         return String(value) === String(f.value);
       case "GREATER_THAN":
         return Number(value) > Number(f.value);
+      case "LESS_THAN":
+        return Number(value) < Number(f.value);
       default:
         return false;
     }

@@ -472,6 +472,58 @@ describe("platform_a live on Meta's Marketing API", () => {
     }
   }, 120_000);
 
+  it("a creative test declares no winner on zero conversions, however unequal the spend; one with conversions is decided", async () => {
+    const { adSet: cell } = await ok("create_ad_set", {
+      campaignId: campaign.id,
+      platform: "platform_a",
+      name: "Test cell",
+      budget: { type: "daily", amountMinor: 5000 },
+      targetCountries: ["US"],
+    });
+    const cellAds = [];
+    for (const [creativeId, label] of [
+      [imageCreativeId, "T1"],
+      [videoCreativeId, "T2"],
+    ] as const) {
+      const copy = await ok("create_copy_variant", { creativeId, headline: "Cell", primaryText: "Test cell", label });
+      cellAds.push(
+        (await ok("create_ad", { adSetId: cell.id, creativeId, copyVariantId: copy.id, callToAction: "shop_now", landingUrl: "https://example.com/cell" })).ad,
+      );
+    }
+    const [cheap, dear] = cellAds;
+    const { test } = await ok("create_creative_test", {
+      name: "CPA with no conversions",
+      adSetId: cell.id,
+      metric: "cpa",
+      creativeIds: [imageCreativeId, videoCreativeId],
+      minSample: 100,
+      maxDays: 30,
+    });
+    // Both past the sample with no conversion at all: the one that spent less is no cheaper per conversion, only less tried.
+    meta.setInsights(cheap.externalId, today(), { impressions: 8000, reach: 6000, clicks: 200, spend: "5.00", frequency: 1.3 });
+    meta.setInsights(dear.externalId, today(), { impressions: 90000, reach: 60000, clicks: 2500, spend: "300.00", frequency: 1.5 });
+    await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    let current = (await ok("get_creative_test", { id: test.id })).test;
+    expect(current).toMatchObject({ status: "running", outcome: null, winnerCreativeId: null, progress: { minSampleReached: true, leaderCreativeId: null } });
+    expect(current.progress.variants.map((v: any) => [v.conversions, v.value])).toEqual([
+      [0, null],
+      [0, null],
+    ]);
+    // Conversions decide it.
+    meta.setInsights(cheap.externalId, today(), {
+      impressions: 8000,
+      reach: 6000,
+      clicks: 200,
+      spend: "5.00",
+      purchases: 4,
+      purchaseValue: "40.00",
+      frequency: 1.3,
+    });
+    await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    current = (await ok("get_creative_test", { id: test.id })).test;
+    expect(current).toMatchObject({ status: "completed", outcome: "won", winnerCreativeId: imageCreativeId });
+  }, 60_000);
+
   it("pulls leads from the Page's forms oldest first, with the per-form cap and cursor", async () => {
     const base = Date.now() - 60 * 60_000;
     const form = `${PAGE}101`;
@@ -487,6 +539,24 @@ describe("platform_a live on Meta's Marketing API", () => {
       [0, 1, 2, 3, 4].map((i) => `p${i}@example.com`),
     );
   }, 60_000);
+
+  it("more submissions after the cursor than one read holds (Graph lists them newest first): the oldest still come first, none skipped", async () => {
+    const form = `${PAGE}101`;
+    // After the five above: 10,050 submissions, four a second (Graph's created_time has whole seconds).
+    const base = Date.now() - 55 * 60_000;
+    const backlog = 10_050;
+    for (let i = 0; i < backlog; i++)
+      meta.addLead(form, { adId: ad.externalId, at: new Date(base + i * 250), fields: { full_name: `Backlog ${i}`, email: `b${i}@example.com` } });
+    const emails = async () =>
+      (await ok("list_leads", { limit: 200 })).leads
+        .map((l: any) => l.fields.find((f: any) => f.name === "email").values[0])
+        .filter((e: string) => e.startsWith("b"))
+        .sort((x: string, y: string) => Number(x.slice(1, -12)) - Number(y.slice(1, -12)));
+    expect((await run(["leads", "pull", "--workspace", t.workspaceId, "--limit", "60"])).stored).toBe(60);
+    expect(await emails()).toEqual(Array.from({ length: 60 }, (_, i) => `b${i}@example.com`));
+    expect((await run(["leads", "pull", "--workspace", t.workspaceId, "--limit", "60"])).stored).toBe(60);
+    expect(await emails()).toEqual(Array.from({ length: 120 }, (_, i) => `b${i}@example.com`));
+  }, 120_000);
 
   it("pulls comments on the ads' posts into moderation, hides one and replies as the Page", async () => {
     const spam = meta.comment(ad.externalId, "cheap pills here", { at: new Date(Date.now() - 120_000) });
@@ -508,6 +578,28 @@ describe("platform_a live on Meta's Marketing API", () => {
     await ok("delete_ad_comments", { ids: [bySpam.id] });
     expect(meta.comments.get(spam.id)!.deleted).toBe(true);
   }, 60_000);
+
+  it("a server killed (SIGKILL) while a keyword rule hides a comment hides it at the next pull, recorded once", async () => {
+    await ok("create_moderation_rule", { keyword: "free followers" });
+    const spam = meta.comment(ad.externalId, "FREE followers, check my profile");
+    const hold = meta.holdNext(new RegExp(`/${spam.id}$`), (p) => p.is_hidden === "true");
+    const killed = run(["moderation", "pull", "--workspace", t.workspaceId]).catch(() => "killed");
+    await hold.arrived;
+    await server.kill();
+    hold.release();
+    expect(await killed).toBe("killed");
+    server = await startServer({ dataDir: server.dataDir, env: serverEnv });
+    const summary = await run(["moderation", "pull", "--workspace", t.workspaceId]);
+    expect(summary.accounts).toEqual([expect.objectContaining({ hiddenByRules: 1, ruleFailures: 0 })]);
+    const inbox = (await ok("list_ad_comments", { limit: 50 })).comments;
+    const row = inbox.find((c: any) => c.externalId === spam.id);
+    expect(row.state).toBe("hidden");
+    expect(meta.comments.get(spam.id)!.is_hidden).toBe(true);
+    const { audit } = await ok("get_ad_comment_audit", { id: row.id });
+    expect(audit).toEqual([expect.objectContaining({ action: "hide", actor: expect.objectContaining({ kind: "rule", keyword: "free followers" }) })]);
+    // Pulled again: nothing to redo.
+    expect((await run(["moderation", "pull", "--workspace", t.workspaceId])).accounts[0]).toMatchObject({ hiddenByRules: 0 });
+  }, 180_000);
 
   it("connects through Facebook Login: code, long-lived token (fb_exchange_token), the granted ad accounts and the Page", async () => {
     const email = `meta-oauth-${Date.now()}@example.com`;

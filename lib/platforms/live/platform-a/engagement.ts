@@ -137,24 +137,65 @@ export async function listLeadForms(a: MetaAccount): Promise<LeadForm[]> {
   }));
 }
 
+/** Graph lists a form's leads newest first: one read takes at most this many (and one more) to find the oldest after a position. */
+export const LEADS_WINDOW = 1_000;
+
+const leadSecond = (l: any) => Math.floor(new Date(isoTime(l.created_time) ?? 0).getTime() / 1000);
+
 /**
- * A form's submissions after the position, oldest first by (createdAt, id): GET /<form_id>/leads
- * filtered on time_created (seconds) from the position's second, ordered and cut here, since Graph
- * lists leads newest first.
+ * The oldest window of a form's submissions created after `since` (Unix seconds, exclusive) holding one that
+ * `isNew` takes, read whole. Graph lists a form's leads newest first, so the first LEADS_WINDOW of a longer list
+ * are its newest: cut there, the oldest would be skipped for good once the cursor passed the ones read. A window
+ * holding more is narrowed from above with time_created LESS_THAN (halved, or down to its oldest second read);
+ * a single second is read whole however many it holds.
+ */
+async function oldestLeads(formId: string, token: string, since: number, isNew: (lead: any) => boolean): Promise<any[]> {
+  const read = (after: number, before: number | null, max: number) =>
+    graphList(
+      `${formId}/leads`,
+      token,
+      {
+        fields: "id,created_time,ad_id,form_id,field_data",
+        filtering: [
+          { field: "time_created", operator: "GREATER_THAN", value: after },
+          ...(before !== null ? [{ field: "time_created", operator: "LESS_THAN", value: before }] : []),
+        ],
+      },
+      max,
+    );
+  // Nothing new at or before `low`; more than LEADS_WINDOW wait between `low` and `full` (null: not known).
+  let low = since;
+  let full: number | null = null;
+  for (;;) {
+    const high: number | null = full === null ? null : full - low <= 2 ? full : low + Math.ceil((full - low) / 2);
+    const oneSecond = high !== null && high - low <= 2;
+    const rows = await read(low, high, oneSecond ? Number.POSITIVE_INFINITY : LEADS_WINDOW + 1);
+    if (!oneSecond && rows.length > LEADS_WINDOW) {
+      full = Math.min(...rows.map(leadSecond)) + 1; // the unread ones are at or before the oldest read
+      continue;
+    }
+    // The whole window (low, high): the oldest new ones if it holds any, else they come after it.
+    if (high === null || rows.some(isNew)) return rows;
+    low = high - 1;
+    if (high === full) full = null;
+  }
+}
+
+/**
+ * A form's submissions after the position, oldest first by (createdAt, id): GET /<form_id>/leads filtered on
+ * time_created (seconds) from the position's second (oldestLeads), ordered and cut here.
  */
 export async function listLeadSubmissions(a: MetaAccount, query: LeadsQuery): Promise<LeadSubmission[]> {
   const token = await pageToken(a);
-  const since = query.after ? Math.floor(new Date(query.after).getTime() / 1000) - 1 : null;
-  const leads = await graphList(`${query.formExternalId}/leads`, token, {
-    fields: "id,created_time,ad_id,form_id,field_data",
-    ...(since !== null ? { filtering: [{ field: "time_created", operator: "GREATER_THAN", value: since }] } : {}),
-  });
-  const submissions: LeadSubmission[] = leads.map((l) => ({
+  const since = query.after ? Math.floor(new Date(query.after).getTime() / 1000) - 1 : 0;
+  const toSubmission = (l: any): LeadSubmission => ({
     externalId: String(l.id),
     formExternalId: String(l.form_id ?? query.formExternalId),
     adExternalId: l.ad_id ? String(l.ad_id) : null,
     createdAt: isoTime(l.created_time) ?? new Date(0).toISOString(),
     fields: (l.field_data ?? []).map((f: any) => ({ name: String(f.name), values: (f.values ?? []).map(String) })),
-  }));
+  });
+  const isNew = (l: any) => afterPosition([toSubmission(l)], query.after, query.afterId).length > 0;
+  const submissions = (await oldestLeads(query.formExternalId, token, since, isNew)).map(toSubmission);
   return afterPosition(submissions.sort(byTimeThenId), query.after, query.afterId).slice(0, query.limit);
 }

@@ -5719,7 +5719,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "create_creative_test",
     "title": "Create creative test",
-    "description": "Compares 2 to 5 creatives (each with an ad in the ad set) on ctr, conversion_rate or cpa. The hourly evaluation decides it by Bayesian probability to be best: won when every variant reached minSample (impressions for ctr, clicks otherwise) and the leader's probability reaches the threshold (default 0.95); lost when maxDays pass first. Optionally pauses the losers' ads. Sends test.completed once.",
+    "description": "Compares 2 to 5 creatives (each with an ad in the ad set) on ctr, conversion_rate or cpa. The hourly evaluation decides it by Bayesian probability to be best: won when every variant reached minSample (impressions for ctr, clicks otherwise), the leader has at least one success (a click for ctr, a conversion otherwise) and its probability reaches the threshold (default 0.95); lost when maxDays pass first. Optionally pauses the losers' ads. Sends test.completed once.",
     "category": "performance",
     "readOnly": false,
     "destructive": false,
