@@ -162,7 +162,8 @@ describe("adloom webhooks listen", () => {
       const reading = fetch(`${inject("baseUrl")}/api/v1/events/stream?events=test`, { headers, signal: stop.signal })
         .then(async (res) => {
           const decoder = new TextDecoder();
-          for await (const chunk of res.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
+          const reader = res.body!.getReader();
+          for (let read = await reader.read(); !read.done; read = await reader.read()) text += decoder.decode(read.value, { stream: true });
         })
         .catch(() => undefined);
       return { ids: () => [...text.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]!), text: () => text, close: () => (stop.abort(), reading) };
