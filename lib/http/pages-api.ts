@@ -55,7 +55,8 @@ export async function sendWebResponse(req: PagesRequest, res: ServerResponse, re
 
 /**
  * Streams a web body into Node's response, waiting for `drain` when the client reads slowly; a client
- * that goes away cancels the body (closing a file, ending an event stream). One `close` listener:
+ * that goes away cancels the body (closing a file, ending an event stream), also one gone before the body
+ * starts. One `close` listener:
  * Next.js and the HTTP observer already hold several on each response, and `stream.pipeline` adds enough
  * more to trip Node's leak warning on every streamed answer.
  */
@@ -71,6 +72,9 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse):
   };
   res.on("drain", onDrain);
   res.once("close", onClose);
+  // A client gone while the handler worked has already closed the response: no `close` or `drain` comes any
+  // more, and a write would wait for `drain` forever with the file held open.
+  if (res.destroyed) onClose();
   try {
     for (;;) {
       const { done, value } = await reader.read();

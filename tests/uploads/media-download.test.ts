@@ -1,6 +1,9 @@
+import fs from "node:fs/promises";
+import net from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { admin, api, createMemberKey, createTenant, type Tenant } from "../helpers/fixtures";
+import { until } from "../helpers/wait";
 import { filePart, makeImage, makeVideo, postUploads, waitForUpload } from "./helpers";
 
 interface Creative {
@@ -30,6 +33,37 @@ async function readyCreative(
     if (Date.now() > deadline) throw new Error(`creative ${fileName} not ready: ${JSON.stringify(creative)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** How many descriptors the processes on this machine hold open on the workspace's stored files (Linux /proc). */
+async function openMediaFiles(workspaceId: string): Promise<number> {
+  const root = inject("dataDir");
+  let open = 0;
+  for (const pid of await fs.readdir("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const fds = await fs.readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+    for (const fd of fds) {
+      const target = await fs.readlink(`/proc/${pid}/fd/${fd}`).catch(() => "");
+      if (target.startsWith(root) && target.includes(`/${workspaceId}/`)) open++;
+    }
+  }
+  return open;
+}
+
+/** Sends a GET and resets the connection as soon as it is written: the client is gone before the answer starts. */
+function abortedGet(key: string, path: string, afterMs = 0): Promise<void> {
+  const url = new URL(inject("baseUrl"));
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\n\r\n`, () => {
+        setTimeout(() => {
+          socket.resetAndDestroy();
+          resolve();
+        }, afterMs);
+      });
+    });
+    socket.on("error", reject);
+  });
 }
 
 function get(key: string | null, path: string, headers: Record<string, string> = {}) {
@@ -168,6 +202,17 @@ describe("GET /api/media/...", () => {
     const none = await get(tenant.key, `/api/media/${image.id}/preview`);
     expect(none.status).toBe(404);
     expect((await none.json()).error.code).toBe("not_found");
+  });
+
+  it.skipIf(process.platform !== "linux")("closes the file of a client that went away before the answer started", async () => {
+    // Bigger than what a file stream reads ahead on its own (a small file is read whole and closed anyway).
+    const big = Buffer.concat([png, Buffer.alloc(4 * 1024 * 1024)]);
+    const large = await readyCreative(tenant, "large.png", "image/png", big);
+    await Promise.all(Array.from({ length: 16 }, (_, i) => abortedGet(tenant.key, large.mediaPath!, i * 3)));
+    // A request sent after them has been answered: they were served (or refused) before it.
+    const after = await get(tenant.key, large.mediaPath!);
+    expect(Buffer.from(await after.arrayBuffer()).length).toBe(big.length);
+    await until(async () => (await openMediaFiles(tenant.workspaceId)) === 0, "no file left open by the aborted downloads", 5_000);
   });
 
   it("is a 404 for another workspace's key, an unknown id, and a folder-scoped member outside the folder", async () => {
