@@ -4,15 +4,31 @@ import { paced } from "./scripts/test-pace.mjs";
 import { WASM_TIERING_FLAG } from "./scripts/v8-flags.mjs";
 import LongestFirst from "./tests/setup/longest-first.ts";
 
-// Three projects (docs/testing.md says which test goes where):
-//   unit        everything that needs no server: lib/ and packages/ tests, and the tests/ files listed in
-//               IN_PROCESS (in-process database on PGlite, or no database). No global setup, no build.
+// The projects (docs/testing.md says which test goes where):
+//   unit        everything that needs no server: lib/ and packages/ tests, one module graph per worker;
+//               "unit-isolated" holds the tests/ files listed in IN_PROCESS (in-process database on PGlite, or
+//               no database) and the lib/ files of UNIT_OWN_MODULE_GRAPH. No global setup, no build.
 //   integration the rest of tests/: HTTP to one shared server (tests/global-setup.ts) on PGlite, one module graph
 //               per worker; "integration-isolated" holds its files that need a module graph of their own.
 //   postgres    the files of DATABASE_DEPENDENT again, on PostgreSQL.
 // Everything else (packaging, runtimes, layers, fuzzing, the CLI) runs once.
 
-/** tests/ files that start no server and use no inject("baseUrl"): they run in the unit project. */
+/**
+ * lib/ and packages/ tests that keep process-wide state (the service registry, environment variables, module mocks):
+ * each keeps a module graph of its own (project "unit-isolated"). The other lib/ and packages/ tests import only
+ * pure modules and share one graph per worker (project "unit", `isolate: false`): about 9 CPU-s less per run. One that
+ * needs the registry fails loudly there ("This process already has its services"), and belongs here.
+ */
+export const UNIT_OWN_MODULE_GRAPH = [
+  "lib/ai/ai.test.ts",
+  "lib/creatives/probe-media.test.ts",
+  "lib/platforms/sandbox/adapter.test.ts",
+  "lib/server/plain-env.test.ts",
+  "lib/services.test.ts",
+  "lib/session/encryption.test.ts",
+];
+
+/** tests/ files that start no server and use no inject("baseUrl"): they run in the unit-isolated project. */
 export const IN_PROCESS = [
   "tests/ads/sandbox-platform.test.ts",
   "tests/platforms/contract.test.ts",
@@ -162,7 +178,18 @@ export default defineConfig({
         test: {
           name: "unit",
           ...unitProject,
-          include: ["lib/**/*.test.ts", "packages/*/src/**/*.test.ts", ...IN_PROCESS],
+          include: ["lib/**/*.test.ts", "packages/*/src/**/*.test.ts"],
+          exclude: [...UNIT_OWN_MODULE_GRAPH, "**/node_modules/**"],
+          isolate: false,
+          env: { TEST_DB: "pglite" },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "unit-isolated",
+          ...unitProject,
+          include: [...UNIT_OWN_MODULE_GRAPH, ...IN_PROCESS],
           env: { TEST_DB: "pglite" },
         },
       },

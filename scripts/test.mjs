@@ -1,4 +1,4 @@
-// `npm test`: typecheck, layers, lint, the vitest projects of vitest.config.ts (unit; then integration on PGlite and
+// `npm test`: typecheck, layers, lint, the vitest projects of vitest.config.ts (unit and unit-isolated; then integration on PGlite and
 // the database-dependent files on PostgreSQL, in one vitest run, with the browser journeys beside it), then the timed
 // browser budgets alone. The app is built in the background
 // while the first phases run. Prints a budget line (wall time per phase) and one closing line
@@ -278,7 +278,7 @@ if (fullRun) {
   await timed("layers", layers);
   await timed("lint", lint);
 }
-if (onlyDb !== "postgres") await timed("unit", () => runVitest("unit", ["unit"], { serverChecks: false }));
+if (onlyDb !== "postgres") await timed("unit", () => runVitest("unit", ["unit", "unit-isolated"], { serverChecks: false }));
 const built = await timed("waiting for build", () => build.done);
 phases.push({ name: "build (in the background)", ms: built.ms, overlapped: true });
 if (!built.ok) {
