@@ -32,6 +32,21 @@ const positiveInt = (fallback: number) =>
       return n;
     });
 
+/** A TCP port to listen on: 1 to 65535, digits only (a "1e3" or "0x10" would be read one way here and another by Next). */
+const port = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return fallback;
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n < 1 || n > 65535) {
+        ctx.addIssue({ code: "custom", message: `must be a port number from 1 to 65535, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
 const DURATION_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** A comma-separated list of durations like "1m,5m,1h" (units ms, s, m, h; "none" or "" for none) in milliseconds. */
@@ -80,7 +95,7 @@ const originList = z
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).optional().default("production"),
-  PORT: positiveInt(3000),
+  PORT: port(3000),
   /** Where the embedded database, media files and generated secrets live. */
   DATA_DIR: z.string().min(1).optional().default("./.data"),
   DATABASE_URL: z

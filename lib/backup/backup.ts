@@ -141,14 +141,9 @@ export async function restoreBackup(fromFile: string): Promise<{ ok: true }> {
   if (!manifest || manifest.format !== FORMAT || !databaseEntry) throw badRequest(`${from} is not an Adloom backup`);
   if ((manifest.version ?? 0) > VERSION) throw badRequest(`This backup has format version ${manifest.version}; this Adloom reads up to ${VERSION}`);
 
-  // PGlite unpacks its own dump into the data directory on first open.
-  const { PGlite } = await import("@electric-sql/pglite");
-  fs.mkdirSync(dbDir, { recursive: true });
-  const db = new PGlite(dbDir, { loadDataDir: new Blob([new Uint8Array(readEntry(from, databaseEntry))]) });
-  await db.waitReady;
-  await db.query("SELECT 1");
-  await db.close();
-
+  // Every path is checked before anything is written, and a restore that fails midway (a damaged database dump, a
+  // full disk) takes back what it wrote: DATA_DIR is left fresh for the next attempt, never half restored.
+  const files: { entry: TarEntry; file: string; mode: number; dirMode: number }[] = [];
   for (const entry of entries) {
     const [folder, target, mode] = entry.name.startsWith("secrets/")
       ? ["secrets/", path.join(config.dataDir, "secrets"), 0o600]
@@ -159,10 +154,34 @@ export async function restoreBackup(fromFile: string): Promise<{ ok: true }> {
     const rel = safeRelative(entry.name, folder);
     if (!rel) throw badRequest(`Unsafe path in the backup: ${entry.name}`);
     // Runtime paths of the data dir, not build inputs: the comments keep Next's file tracer from following them.
-    const file = path.join(/* turbopackIgnore: true */ target, rel);
-    const parent = path.dirname(file);
-    fs.mkdirSync(/* turbopackIgnore: true */ parent, { recursive: true, mode: folder === "secrets/" ? 0o700 : 0o755 });
-    await extractEntry(from, entry, file, mode);
+    files.push({ entry, file: path.join(/* turbopackIgnore: true */ target, rel), mode, dirMode: folder === "secrets/" ? 0o700 : 0o755 });
+  }
+
+  const written: string[] = [];
+  try {
+    // PGlite unpacks its own dump into the data directory on first open.
+    const { PGlite } = await import("@electric-sql/pglite");
+    fs.mkdirSync(dbDir, { recursive: true, mode: 0o700 });
+    const db = new PGlite(dbDir, { loadDataDir: new Blob([new Uint8Array(readEntry(from, databaseEntry))]) });
+    try {
+      await db.waitReady;
+      await db.query("SELECT 1");
+    } finally {
+      await db.close().catch(() => undefined);
+    }
+    for (const { entry, file, mode, dirMode } of files) {
+      fs.mkdirSync(/* turbopackIgnore: true */ path.dirname(file), { recursive: true, mode: dirMode });
+      if (!fs.existsSync(file)) written.push(file);
+      await extractEntry(from, entry, file, mode);
+    }
+  } catch (err) {
+    fs.rmSync(dbDir, { recursive: true, force: true });
+    // The media folder was empty (checked above): all it holds now is this restore's.
+    if (media && fs.existsSync(media)) {
+      for (const name of fs.readdirSync(media)) fs.rmSync(path.join(/* turbopackIgnore: true */ media, name), { recursive: true, force: true });
+    }
+    for (const file of written) fs.rmSync(file, { force: true });
+    throw badRequest(`${from} could not be restored (nothing was kept): ${(err as Error).message}`);
   }
   return { ok: true };
 }

@@ -19,10 +19,15 @@ interface DbHandle {
   pool?: pg.Pool;
 }
 
-/** Opens the embedded database directory for this process (taking its lock), on its own thread. */
+/**
+ * Opens the embedded database directory for this process (taking its lock), on its own thread. PGlite writes its
+ * files world-readable and -writable (0666, whatever the umask), so the directory is the owner's only (0700, as
+ * PostgreSQL's own): set on every open, which also closes an installation made before.
+ */
 export function openPglite(dir: string): PGlite {
   acquirePgliteLock(dir);
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
   return new ThreadedPGlite(dir) as unknown as PGlite;
 }
 

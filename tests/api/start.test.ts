@@ -15,7 +15,16 @@ it("refuses to start on a bad configuration value, naming the variable", () => {
   const result = start({ PORT: "not-a-port" });
   expect(result.status).toBe(1);
   expect(result.stderr).toMatch(/Invalid configuration/);
-  expect(result.stderr).toMatch(/PORT: must be a positive integer, got "not-a-port"/);
+  expect(result.stderr).toMatch(/PORT: must be a port number from 1 to 65535, got "not-a-port"/);
+});
+
+it("refuses a port out of range before starting the server, instead of Next failing on it", () => {
+  for (const PORT of ["70000", "1e3"]) {
+    const result = start({ PORT });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`PORT: must be a port number from 1 to 65535, got "${PORT}"`));
+    expect(result.stdout).not.toMatch(/Next\.js/);
+  }
 });
 
 it("refuses PostgreSQL without the key that seals platform tokens, before starting the server", () => {

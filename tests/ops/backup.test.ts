@@ -7,7 +7,8 @@ import { signIn, sessionFetch } from "../dashboard/session";
 import { api, admin, createTenant } from "../helpers/fixtures";
 import { allCreatives, creativeWhen, finishedUpload, uploadIds } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
-import { startServer, tempDataDir, type TestServer } from "../helpers/server";
+import { listTar, readEntry, TarWriter } from "../../lib/backup/tar";
+import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -122,6 +123,40 @@ describe("backups of the embedded database", () => {
     expect((await finishedUpload(tenant.key, fresh!, 60_000, second.url)).status).toBe("completed");
     await second.stop();
   }, 400_000);
+
+  it("keeps the database owner-only, and a restore that fails midway leaves DATA_DIR fresh for the next one", async () => {
+    // No server: the CLI opens the database itself. PGlite writes its files 0666, so only the folder keeps others out.
+    const source = await migratedDataDir("backup-src");
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-backup-"));
+    const good = path.join(outDir, "good.tar");
+    const made = await adminCli(["backup", "create", "--out", good], source);
+    expect(made.json, made.stderr).toMatchObject({ ok: true });
+    expect(fs.statSync(path.join(source, "db")).mode & 0o077).toBe(0);
+
+    // The same backup with two media entries that cannot both exist (a file, then a file inside it): the database
+    // is unpacked before the media fail.
+    const bad = path.join(outDir, "bad.tar");
+    const handle = await fs.promises.open(bad, "wx", 0o600);
+    const tar = new TarWriter(handle);
+    for (const entry of listTar(good)) await tar.addBuffer(entry.name, readEntry(good, entry));
+    await tar.addBuffer("media/clash", Buffer.from("a file"));
+    await tar.addBuffer("media/clash/inner", Buffer.from("under a file"));
+    await tar.finish();
+    await handle.close();
+
+    const target = tempDataDir("restore-retry");
+    const failed = await adminCli(["backup", "restore", "--from", bad], target);
+    expect(failed.status).toBe(1);
+    expect(failed.json.error.code).toBe("invalid_request");
+    const left = (dir: string) => (fs.existsSync(path.join(target, dir)) ? fs.readdirSync(path.join(target, dir)) : []);
+    expect(left("db")).toEqual([]);
+    expect(left("media")).toEqual([]);
+    expect(left("secrets")).toEqual([]);
+    // Nothing half restored stands in the way: the good backup goes in, into an owner-only folder.
+    const restored = await adminCli(["backup", "restore", "--from", good], target);
+    expect(restored.json, restored.stderr).toEqual({ ok: true });
+    expect(fs.statSync(path.join(target, "db")).mode & 0o077).toBe(0);
+  }, 120_000);
 
   it("backup create on PostgreSQL points to pg_dump", async () => {
     const env: Record<string, string | undefined> = {
