@@ -131,6 +131,7 @@ export const DATABASE_DEPENDENT = [
   "tests/tasks/concurrent-updates.test.ts", // the same assignee added at once: the task's row lock orders the updates
   "tests/notifications/preferences.test.ts", // two changes at once: one upsert statement each
   "tests/automation/rerun.test.ts", // evaluations of one rule at once: the rule's evaluation slot (conditional insert/update)
+  "tests/accounts/default-concurrency.test.ts", // default ad account changes at once: the workspace's row lock orders them
 ];
 
 const root = import.meta.dirname;

@@ -132,12 +132,19 @@ export async function connectAdAccount(input: ConnectInput): Promise<AdAccountCo
   return toConnection(await db.adAccount.findUniqueOrThrow({ where: { id } }));
 }
 
+/**
+ * Makes the (active) account its platform's default. Changes of a workspace's default are ordered by
+ * the workspace's row lock: two at once (two Set default clicks, two connects) otherwise each cleared
+ * the old default and set its own, and the unique (workspace, defaultFor) index refused the second
+ * with a 500 on PostgreSQL. The last one wins; an account disconnected meanwhile answers conflict.
+ */
 async function makeDefault(workspaceId: string, platform: Platform, id: string): Promise<void> {
-  const db = getDb();
-  await db.$transaction([
-    db.adAccount.updateMany({ where: { workspaceId, defaultFor: platform, NOT: { id } }, data: { defaultFor: null } }),
-    db.adAccount.update({ where: { id }, data: { defaultFor: platform } }),
-  ]);
+  await getDb().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
+    await tx.adAccount.updateMany({ where: { workspaceId, defaultFor: platform, NOT: { id } }, data: { defaultFor: null } });
+    const { count } = await tx.adAccount.updateMany({ where: { id, status: "active" }, data: { defaultFor: platform } });
+    if (count !== 1) throw conflict("The ad account is no longer active; reconnect it before making it the default");
+  });
 }
 
 async function ownAccount(workspaceId: string | null, id: string): Promise<AdAccount> {

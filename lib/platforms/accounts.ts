@@ -68,10 +68,17 @@ export async function ensureDefaultAccounts(workspaceId: string): Promise<void> 
 
 /**
  * Moves an account to `needs_reconnect` after the platform refused its credentials; the reason is
- * kept for the reconnect message. Only an `active` account moves (a disconnect stays a disconnect).
+ * kept for the reconnect message. Only an `active` account moves (a disconnect stays a disconnect),
+ * and, given `sealed` (the stored token the refused call used), only while that token is still the
+ * stored one: a refusal of the old token arriving after a reconnect does not undo the reconnect.
+ * Answers whether the account moved.
  */
-export async function markNeedsReconnect(accountId: string, reason: string): Promise<void> {
-  await getDb().adAccount.updateMany({ where: { id: accountId, status: "active" }, data: { status: "needs_reconnect", statusReason: reason.slice(0, 500) } });
+export async function markNeedsReconnect(accountId: string, reason: string, sealed?: string): Promise<boolean> {
+  const { count } = await getDb().adAccount.updateMany({
+    where: { id: accountId, status: "active", ...(sealed ? { credentialsCiphertext: sealed } : {}) },
+    data: { status: "needs_reconnect", statusReason: reason.slice(0, 500) },
+  });
+  return count === 1;
 }
 
 /** How to bring an account back: the dashboard page, or the operator command with a new token. */

@@ -5,11 +5,12 @@
  * and an expired one is refused. The platforms are the wire fakes tests/helpers/fake-meta.ts and fake-tiktok.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin } from "../helpers/fixtures";
+import { admin, createTenant } from "../helpers/fixtures";
 import { type FakeMeta, fakeMeta } from "../helpers/fake-meta";
 import { type FakeTikTok, fakeTikTok } from "../helpers/fake-tiktok";
 import { migratedDataDir, startServer, type TestServer } from "../helpers/server";
 import { cookieHeader, signIn } from "../dashboard/session";
+import { callTool } from "../tools/helpers";
 
 const ACCOUNTS = ["act_111", "act_222", "act_333"];
 const PAGES = ["9001", "9002"];
@@ -166,6 +167,32 @@ describe("Connect's choice step", () => {
     expect((await owner.live()).map((a: any) => a.externalId)).toEqual([ADVERTISERS[1]]);
     expect(tiktok.requests.some((r) => r.path.endsWith("/oauth2/advertiser/get/") && r.query.get("secret") === "tt-secret")).toBe(true);
   }, 120_000);
+
+  it("a refusal of the old token that arrives after a reconnect leaves the reconnected account active", async () => {
+    const t = await createTenant({ dataDir: server.dataDir });
+    const call = (name: string, args: unknown = {}) => callTool(t.key, name, args, {}, server.url);
+    const connect = (accessToken: string) =>
+      call("connect_ad_account", { platform: "platform_a", externalAccountId: "act_222", accessToken, makeDefault: true });
+    meta.grant("race-old-token", ["act_222"]);
+    expect((await connect("race-old-token")).status).toBe(200);
+
+    // A call with the old token is on its way when the token expires and the marketer reconnects with a new one.
+    const held = meta.holdNext(/\/act_222$/, (p) => p.access_token === "race-old-token");
+    const inFlight = call("get_ad_account", { platform: "platform_a" });
+    await held.arrived;
+    meta.revoke("race-old-token");
+    meta.grant("race-new-token", ["act_222"]);
+    expect((await connect("race-new-token")).body.result.adAccount).toMatchObject({ status: "active" });
+    held.release();
+    const late = await inFlight;
+    expect(late.body.error).toMatchObject({ code: "upstream_error", message: expect.stringMatching(/reconnected while this call ran/) });
+
+    const listed = (await call("list_connected_ad_accounts")).body.result.adAccounts.find((a: any) => a.externalAccountId === "act_222");
+    expect(listed).toMatchObject({ status: "active", statusReason: null, isDefault: true });
+    const again = await call("get_ad_account", { platform: "platform_a" });
+    expect(again.status).toBe(200);
+    expect(meta.requests.at(-1)!.params.access_token).toBe("race-new-token");
+  }, 60_000);
 
   it("an expired choice is refused with a clear error and stores nothing", async () => {
     const owner = await browser("late");

@@ -1,8 +1,9 @@
+import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { markNeedsReconnect, reconnectHint } from "../accounts";
 import type { AdsApi } from "../ads-types";
 import { PlatformError, type AdAccountRef, type PlatformAdapter } from "../types";
-import { loadAccountCredentials } from "./credentials";
+import { loadSealedAccountCredentials } from "./credentials";
 import { readPlatformAAccount } from "./platform-a";
 import { readPlatformBAdvertiser } from "./platform-b";
 
@@ -48,12 +49,27 @@ export function refusingAdapter(platform: Platform, mode: "sandbox" | "live", er
  * to `needs_reconnect` and answers not_connected (every later call answers it at once, see adapterFor).
  */
 export async function withAccountToken<T>(account: AdAccountRef, call: (token: string) => Promise<T>): Promise<T> {
+  let sealed: string | undefined;
   try {
-    const { accessToken } = await loadAccountCredentials(account);
-    return await call(accessToken);
+    const loaded = await loadSealedAccountCredentials(account);
+    sealed = loaded.sealed;
+    return await call(loaded.credentials.accessToken);
   } catch (err) {
     if (err instanceof PlatformError && err.authRefused) {
-      await markNeedsReconnect(account.id, err.message);
+      if (!(await markNeedsReconnect(account.id, err.message, sealed)) && sealed) {
+        // The token refused is no longer the stored one: the account was reconnected (or disconnected) meanwhile.
+        const now = await getDb().adAccount.findUnique({ where: { id: account.id }, select: { status: true, credentialsCiphertext: true } });
+        if (now?.status === "active" && now.credentialsCiphertext !== sealed) {
+          throw new PlatformError(
+            "upstream_error",
+            `Ad account ${account.externalAccountId} (${account.platform}) was reconnected while this call ran; try again`,
+            {
+              retryable: true,
+            },
+          );
+        }
+        if (now && now.status !== "active") throw accountNotConnected({ ...account, status: now.status }, err.message);
+      }
       throw accountNotConnected({ ...account, status: "needs_reconnect" }, err.message);
     }
     throw err;

@@ -16,6 +16,13 @@ export function sealAccountCredentials(accountId: string, credentials: AccountCr
  * rotation completes as accounts are used; `admin credentials reseal` finishes it at once.
  */
 export async function loadAccountCredentials(account: Pick<AdAccountRef, "id" | "platform" | "externalAccountId">): Promise<AccountCredentials> {
+  return (await loadSealedAccountCredentials(account)).credentials;
+}
+
+/** The credentials and the sealed value they were read from (what a refusal of this token is checked against). */
+export async function loadSealedAccountCredentials(
+  account: Pick<AdAccountRef, "id" | "platform" | "externalAccountId">,
+): Promise<{ credentials: AccountCredentials; sealed: string }> {
   const db = getDb();
   const row = await db.adAccount.findUnique({ where: { id: account.id }, select: { credentialsCiphertext: true } });
   if (!row?.credentialsCiphertext) {
@@ -36,12 +43,14 @@ export async function loadAccountCredentials(account: Pick<AdAccountRef, "id" | 
   }
   const credentials = JSON.parse(opened.plaintext) as AccountCredentials;
   if (opened.stale) {
-    await db.adAccount.updateMany({
+    const resealed = sealAccountCredentials(account.id, credentials);
+    const { count } = await db.adAccount.updateMany({
       where: { id: account.id, credentialsCiphertext: row.credentialsCiphertext },
-      data: { credentialsCiphertext: sealAccountCredentials(account.id, credentials) },
+      data: { credentialsCiphertext: resealed },
     });
+    if (count === 1) return { credentials, sealed: resealed };
   }
-  return credentials;
+  return { credentials, sealed: row.credentialsCiphertext };
 }
 
 /**

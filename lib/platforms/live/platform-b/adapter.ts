@@ -1,10 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import { localDayHour } from "../../local-time";
-import { markNeedsReconnect } from "../../accounts";
 import type { AdsApi, PlatformAccountInfo } from "../../ads-types";
 import { PlatformError, type AdAccountRef, type ChunkedMediaUploads, type PlatformAdapter, type PushRequest, type PushResult } from "../../types";
-import { accountNotConnected } from "../adapter";
-import { loadAccountCredentials } from "../credentials";
+import { withAccountToken } from "../adapter";
 import { readPlatformBAdvertiser } from "../platform-b";
 import * as ads from "./ads";
 import * as comments from "./comments";
@@ -22,9 +20,8 @@ export class TikTokLiveAdapter implements PlatformAdapter {
   readonly platform = "platform_b" as const;
   readonly mode = "live" as const;
 
-  private async call<T>(account: AdAccountRef, fn: (token: string, a: ads.TikTokAccount) => Promise<T>): Promise<T> {
-    try {
-      const { accessToken } = await loadAccountCredentials(account);
+  private call<T>(account: AdAccountRef, fn: (token: string, a: ads.TikTokAccount) => Promise<T>): Promise<T> {
+    return withAccountToken(account, async (accessToken) => {
       const row = await getDb().adAccount.findUnique({ where: { id: account.id }, select: { identityId: true, currency: true } });
       const a: ads.TikTokAccount = {
         advertiserId: account.externalAccountId,
@@ -32,14 +29,8 @@ export class TikTokLiveAdapter implements PlatformAdapter {
         currency: row?.currency ?? "USD",
         accountId: account.id,
       };
-      return await fn(accessToken, a);
-    } catch (err) {
-      if (err instanceof PlatformError && err.authRefused) {
-        await markNeedsReconnect(account.id, err.message);
-        throw accountNotConnected({ ...account, status: "needs_reconnect" }, err.message);
-      }
-      throw err;
-    }
+      return fn(accessToken, a);
+    });
   }
 
   getAccount = async (account: AdAccountRef): Promise<PlatformAccountInfo> => {
