@@ -3,7 +3,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { setAdActive, setAdSetActive, setCampaignActive } from "@/lib/ads/status-changes";
 import { setAdSetBudget } from "@/lib/ads/ad-sets";
 import { getDb } from "@/lib/db/client";
-import { isAppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
 import { notifyRuleTriggered } from "@/lib/notifications/sources";
 import type { AutomationRule, AutomationRuleRun } from "@/lib/generated/prisma/client";
@@ -64,7 +64,11 @@ export function eventAction(definition: RuleDefinition): string {
 export async function runRule(rule: AutomationRule): Promise<{ run: RuleRunOut; alreadyRan: boolean }> {
   const slot = await takeEvaluationSlot(rule.id);
   try {
-    return await evaluate(rule, slot);
+    // Read again once the slot is ours: an evaluation that waited for another acts on the rule as it is now, and a
+    // rule disabled or deleted meanwhile does nothing.
+    const current = await getDb().automationRule.findFirst({ where: { id: rule.id, enabled: true } });
+    if (!current) throw new AppError("conflict", `Rule ${rule.id} was disabled or deleted while this evaluation waited for another; nothing was done`);
+    return await evaluate(current, slot);
   } finally {
     await slot.release();
   }

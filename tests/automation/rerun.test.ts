@@ -114,6 +114,22 @@ describe("rule runs, once per hour", () => {
     expect(await triggered()).toHaveLength(1);
   });
 
+  it("an evaluation that waited for the slot acts on the rule as it is then: a rule disabled meanwhile does nothing", async () => {
+    const { takeEvaluationSlot } = await import("@/lib/automation/evaluation-slot");
+    const { runRule } = await import("@/lib/automation/run");
+    const { rule, triggered } = await setup(["go later"]);
+    await clearOfTheHour(30_000);
+    activated.length = 0;
+    const holder = await takeEvaluationSlot(rule.id);
+    const waiting = runRule(rule); // the row as the hourly job read it: enabled
+    await db.automationRule.update({ where: { id: rule.id }, data: { enabled: false } });
+    await holder.release();
+    await expect(waiting).rejects.toMatchObject({ code: "conflict", message: expect.stringMatching(/disabled or deleted/) });
+    expect(activated).toEqual([]);
+    expect(await db.automationRuleRun.count({ where: { ruleId: rule.id } })).toBe(0);
+    expect(await triggered()).toHaveLength(0);
+  });
+
   it("one evaluation holds a rule's slot at a time: another waits, and past its wait gets a conflict; a released slot is free", async () => {
     const { takeEvaluationSlot } = await import("@/lib/automation/evaluation-slot");
     const { rule } = await setup([]);
