@@ -1,5 +1,5 @@
 import type { DailyInsight, HourlyInsight, InsightsQuery } from "../../ads-types";
-import { graphList } from "./graph";
+import { type GraphParams, graphList } from "./graph";
 import type { MetaAccount } from "./ads";
 import { toMinor } from "./naming";
 
@@ -53,32 +53,20 @@ function adFilter(query: InsightsQuery) {
 /** Insights are read whole: a capped read lost rows silently, and the rollup's cursor then moved past their days. */
 const EVERY_ROW = Number.POSITIVE_INFINITY;
 
+/** GET /act_<id>/insights at level=ad, every ad status (adFilter), every page: the reads below differ only in `params`. */
+function adInsights(a: MetaAccount, query: InsightsQuery, params: GraphParams): Promise<any[]> {
+  return graphList(`${a.accountId}/insights`, a.token, { level: "ad", ...params, ...adFilter(query) }, EVERY_ROW);
+}
+
 export async function getDailyInsights(a: MetaAccount, query: InsightsQuery): Promise<DailyInsight[]> {
   if (query.adExternalIds && query.adExternalIds.length === 0) return [];
-  const days = await graphList(
-    `${a.accountId}/insights`,
-    a.token,
-    {
-      level: "ad",
-      time_increment: 1,
-      time_range: { since: query.since, until: query.until },
-      fields: "ad_id,date_start,impressions,reach,clicks,spend,actions,action_values,account_currency",
-      ...adFilter(query),
-    },
-    EVERY_ROW,
-  );
+  const days = await adInsights(a, query, {
+    time_increment: 1,
+    time_range: { since: query.since, until: query.until },
+    fields: "ad_id,date_start,impressions,reach,clicks,spend,actions,action_values,account_currency",
+  });
   if (!days.length) return [];
-  const lifetime = await graphList(
-    `${a.accountId}/insights`,
-    a.token,
-    {
-      level: "ad",
-      date_preset: "maximum",
-      fields: "ad_id,frequency",
-      ...adFilter(query),
-    },
-    EVERY_ROW,
-  );
+  const lifetime = await adInsights(a, query, { date_preset: "maximum", fields: "ad_id,frequency" });
   const frequency = new Map(lifetime.map((r) => [String(r.ad_id), Number(r.frequency ?? 0)]));
   return days.map((r) => {
     const currency = String(r.account_currency ?? "USD");
@@ -107,19 +95,12 @@ export const HOURLY_BREAKDOWN = "hourly_stats_aggregated_by_advertiser_time_zone
  */
 export async function getHourlyInsights(a: MetaAccount, query: InsightsQuery): Promise<HourlyInsight[]> {
   if (query.adExternalIds && query.adExternalIds.length === 0) return [];
-  const rows = await graphList(
-    `${a.accountId}/insights`,
-    a.token,
-    {
-      level: "ad",
-      time_increment: 1,
-      time_range: { since: query.since, until: query.until },
-      breakdowns: HOURLY_BREAKDOWN,
-      fields: "ad_id,date_start,impressions,clicks,spend,actions,action_values,account_currency",
-      ...adFilter(query),
-    },
-    EVERY_ROW,
-  );
+  const rows = await adInsights(a, query, {
+    time_increment: 1,
+    time_range: { since: query.since, until: query.until },
+    breakdowns: HOURLY_BREAKDOWN,
+    fields: "ad_id,date_start,impressions,clicks,spend,actions,action_values,account_currency",
+  });
   return rows.flatMap((r) => {
     const hour = Number(/^(\d{2}):/.exec(String(r[HOURLY_BREAKDOWN] ?? ""))?.[1]);
     if (!Number.isInteger(hour) || hour < 0 || hour > 23) return [];
