@@ -7,8 +7,10 @@ describe("moderation keywords", () => {
   it("fold case, accents and compatibility forms", () => {
     expect(foldText("ARNAQUÉ  Ça\tva")).toBe("arnaque ca va");
     expect(foldText("ﬁne")).toBe("fine");
-    expect(matches("C'est une ARNAQUE !", "arnaqué")).toBe(true);
+    expect(matches("C'est une ARNAQUÉ !", "arnaqué")).toBe(true);
     expect(matches("Crème brûlée", "CREME BRULEE")).toBe(true);
+    // Accents go (as they always did), so "résumé" is "resume".
+    expect(matches("Send your resume", "résumé")).toBe(true);
   });
   it("match whole words only, phrases across whitespace, punctuation edges freely", () => {
     expect(matches("Scampi is better", "scam")).toBe(false);
@@ -22,5 +24,91 @@ describe("moderation keywords", () => {
     const rules = [{ normalized: "spam" }, { normalized: "scam" }];
     expect(firstMatchingRule("SCAM!", rules)).toEqual({ normalized: "scam" });
     expect(firstMatchingRule("fine", rules)).toBeNull();
+    const cjk = [{ normalized: foldText("刷单") }, { normalized: foldText("诈骗") }];
+    expect(firstMatchingRule("这是诈骗，别买", cjk)).toEqual({ normalized: "诈骗" });
+  });
+
+  it("find Chinese words inside a sentence written without spaces, at its word boundaries", () => {
+    expect(matches("这是诈骗，别买", "诈骗")).toBe(true);
+    expect(matches("投资诈骗不要信", "投资诈骗")).toBe(true);
+    expect(matches("请加微信123领取", "微信")).toBe(true);
+    // Latin words inside Chinese text are words too.
+    expect(matches("买iPhone便宜", "iphone")).toBe(true);
+    // Not across words: the text is 质量|很好, so "量很" is half of each.
+    expect(matches("这个产品怎么样质量很好", "量很")).toBe(false);
+    expect(matches("北京大学生", "北京大学")).toBe(false);
+  });
+  it("find Japanese words among kanji and kana, keeping the voicing marks", () => {
+    expect(matches("これは詐欺です", "詐欺")).toBe(true);
+    expect(matches("バカじゃないの", "バカ")).toBe(true);
+    expect(matches("ばかやろう", "ばか")).toBe(true);
+    expect(matches("お金を稼ぐ方法", "稼ぐ")).toBe(true);
+    // バ is not ハ: the voicing mark is part of the letter, not an accent.
+    expect(matches("ハカです", "バカ")).toBe(false);
+    // Whole words: スパム is not the word スパムメール, as "scam" is not "scammer"; 東京都 is not in 東京|都庁.
+    expect(matches("スパムメールです", "スパム")).toBe(false);
+    expect(matches("東京都庁", "東京都")).toBe(false);
+    // Halfwidth katakana is katakana.
+    expect(matches("ｽﾊﾟﾑです", "スパム")).toBe(true);
+  });
+  it("find Thai words inside a sentence, keeping tone marks and vowels", () => {
+    expect(matches("นี่คือการหลอกลวงนะ", "หลอกลวง")).toBe(true);
+    expect(matches("โกหกไม่ดี", "ไม่")).toBe(true);
+    expect(foldText("ไม่")).toBe("ไม่");
+    // Not across words: the text is นี่|คือ|การ|หลอก|ลวง|นะ.
+    expect(matches("นี่คือการหลอกลวงนะ", "ารหล")).toBe(false);
+    expect(matches("สวัสดีครับ", "สวัส")).toBe(false);
+    // Indic vowel signs spell the word: काम is not कम.
+    expect(matches("काम", "कम")).toBe(false);
+  });
+  it("fold case fully: ß as ss, final sigma, dotted capital I", () => {
+    expect(foldText("Straße")).toBe("strasse");
+    expect(matches("KAUFEN SIE AN DER STRASSE", "Straße")).toBe(true);
+    expect(matches("an der Straße", "STRASSE")).toBe(true);
+    expect(matches("GROẞE Auswahl", "große")).toBe(true);
+    expect(foldText("ΟΔΟΣ")).toBe("οδοσ");
+    expect(matches("ΟΔΟΣ ΚΛΕΙΣΤΗ", "οδος")).toBe(true);
+    expect(matches("η οδος κλειστη", "ΟΔΟΣ")).toBe(true);
+    expect(matches("İSTANBUL", "istanbul")).toBe(true);
+    // Dotless ı is its own letter (case folding keeps it).
+    expect(matches("sık", "sik")).toBe(false);
+  });
+  it("fold every case pair that case-insensitive matching knows (Unicode simple case folding)", () => {
+    const apart: string[] = [];
+    let pairs = 0;
+    for (let cp = 0; cp <= 0x1ffff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if ((cp >= 0xd800 && cp <= 0xdfff) || (ch.toLowerCase() === ch && ch.toUpperCase() === ch)) continue;
+      const sameCase = new RegExp(`^[${ch.replace(/[\\\][^-]/g, "\\$&")}]$`, "iu");
+      for (const other of [ch.toLowerCase(), ch.toUpperCase()]) {
+        if (other === ch || [...other].length !== 1 || !sameCase.test(other)) continue;
+        pairs++;
+        if (foldText(ch) !== foldText(other)) apart.push(`${ch} ${other}`);
+      }
+    }
+    expect(pairs).toBeGreaterThan(2500);
+    expect(apart).toEqual([]);
+  });
+  it("ignore invisible characters inside words", () => {
+    for (const invisible of ["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF", "\u00AD", "\u200E", "\u180E"]) {
+      expect(matches(`buy sp${invisible}am now`, "spam")).toBe(true);
+    }
+    expect(matches("诈\u200B骗", "诈骗")).toBe(true);
+    expect(foldText("\u200Bspam\uFEFF")).toBe("spam");
+  });
+  it("fold compatibility forms: fullwidth, ligatures, styled letters", () => {
+    expect(matches("ｓｐａｍ", "spam")).toBe(true);
+    expect(matches("ＳＣＡＭ！", "scam")).toBe(true);
+    expect(matches("𝐬𝐜𝐚𝐦 alert", "scam")).toBe(true);
+    expect(matches("ⓢⓒⓐⓜ", "scam")).toBe(true);
+    expect(matches("ﬁnance", "finance")).toBe(true);
+  });
+  it("do not match a keyword inside a longer word, whatever script surrounds it", () => {
+    expect(matches("scampi中文", "scam")).toBe(false);
+    expect(matches("ｓｃａｍｐｉ", "scam")).toBe(false);
+    expect(matches("sc\u200Bampi", "scam")).toBe(false);
+    expect(matches("Straßenfest", "strasse")).toBe(false);
+    expect(matches("𠮷野家", "野")).toBe(false);
+    expect(matches("𠮷野家", "𠮷")).toBe(true);
   });
 });

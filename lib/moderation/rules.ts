@@ -24,13 +24,17 @@ export async function listModerationRules(
   return { rules: page.items.map(toRule), nextCursor: page.nextCursor };
 }
 
-/** Every rule of the workspace, oldest first (the order a comment is checked in). */
-export async function rulesForMatching(workspaceId: string) {
-  return getDb().moderationRule.findMany({
+/**
+ * Every rule of the workspace, oldest first (the order a comment is checked in), with its keyword folded now:
+ * a rule saved before the folding last changed (its stored `normalized`) matches as a new one would.
+ */
+export async function rulesForMatching(workspaceId: string): Promise<{ id: string; keyword: string; normalized: string }[]> {
+  const rows = await getDb().moderationRule.findMany({
     where: { workspaceId },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, keyword: true, normalized: true },
+    select: { id: true, keyword: true },
   });
+  return rows.map((r) => ({ ...r, normalized: foldText(r.keyword) }));
 }
 
 /** Adds a keyword or phrase; one that folds to an existing rule's keyword is a conflict. Applies to comments pulled from now on. */
@@ -43,9 +47,12 @@ export async function createModerationRule(principal: Principal, input: { keywor
   const count = await db.$transaction(async (tx) => {
     // Additions to one workspace take turns, so rules added at the same moment cannot pass the cap together.
     await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${principal.workspaceId} FOR UPDATE`;
-    if ((await tx.moderationRule.count({ where: { workspaceId: principal.workspaceId } })) >= MODERATION_LIMITS.rulesPerWorkspace) {
+    const existing = await tx.moderationRule.findMany({ where: { workspaceId: principal.workspaceId }, select: { keyword: true } });
+    if (existing.length >= MODERATION_LIMITS.rulesPerWorkspace) {
       throw new AppError("limit_exceeded", `A workspace holds at most ${MODERATION_LIMITS.rulesPerWorkspace} keyword rules; delete some first`);
     }
+    // Compared as matching folds them (rulesForMatching), not by the stored `normalized` of older rules.
+    if (existing.some((r) => foldText(r.keyword) === normalized)) return 0;
     const created = await tx.moderationRule.createMany({
       data: [{ id, workspaceId: principal.workspaceId, keyword, normalized, createdById: principal.userId }],
       skipDuplicates: true,

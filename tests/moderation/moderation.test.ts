@@ -49,8 +49,17 @@ describe("keyword rules", () => {
     // A rule applies to comments pulled after it exists; deleting a rule keeps what it hid hidden.
     await toolResult(t.key, "delete_moderation_rule", { id: scam.id });
     await toolResult(t.key, "create_moderation_rule", { keyword: "ship" });
-    const later = await adWithComments(t, ["We ship? Total scam", "Do you SHIP to Spain?"], { ad: comments[0] && { externalId: comments[0].adExternalId } });
-    expect(later.comments.map((c: any) => c.state)).toEqual(["hidden", "hidden"]);
+    // Words in text without spaces (Chinese) and words with an invisible character inside are words too.
+    const { rule: fraud } = await toolResult(t.key, "create_moderation_rule", { keyword: "诈骗" });
+    const later = await adWithComments(t, ["We ship? Total scam", "Do you SHIP to Spain?", "这是诈骗，别买", "we sh\u200Bip today"], {
+      ad: comments[0] && { externalId: comments[0].adExternalId },
+    });
+    expect(later.comments.map((c: any) => c.state)).toEqual(["hidden", "hidden", "hidden", "hidden"]);
+    expect((await toolResult(t.key, "get_ad_comment_audit", { id: later.comments[2].id })).audit[0].actor).toEqual({
+      kind: "rule",
+      ruleId: fraud.id,
+      keyword: "诈骗",
+    });
     expect((await allComments(t)).find((c) => c.message === "Where do you ship?").state).toBe("new");
     expect((await allComments(t)).find((c) => c.message === "Total scam!").state).toBe("hidden");
   }, 120_000);

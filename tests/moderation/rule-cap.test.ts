@@ -1,6 +1,7 @@
 /**
  * The cap on a workspace's keyword rules holds when rules are added at the same moment, in-process against a
  * real database: the additions take turns, so five at once at 498 rules make 500, and the rest are refused.
+ * And a rule saved under an older folding (its stored `normalized`) is matched and compared as the folding is now.
  */
 import { describe, expect, it } from "vitest";
 import { useFreshDatabase } from "../helpers/in-process-db";
@@ -9,7 +10,7 @@ await useFreshDatabase("moderation_rule_cap");
 const { createWorkspace } = await import("@/lib/workspaces/workspaces");
 const { principalForUser } = await import("@/lib/session/principal");
 const { getDb } = await import("@/lib/db/client");
-const { createModerationRule } = await import("@/lib/moderation/rules");
+const { createModerationRule, rulesForMatching } = await import("@/lib/moderation/rules");
 const { MODERATION_LIMITS } = await import("@/lib/moderation/moderation-schema");
 
 describe("keyword rules per workspace", () => {
@@ -32,5 +33,20 @@ describe("keyword rules per workspace", () => {
       expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: "limit_exceeded", status: 400 });
     }
     expect(await getDb().moderationRule.count({ where: { workspaceId } })).toBe(cap);
+  });
+
+  it("a rule saved under an older folding matches, and conflicts, as the folding is now", async () => {
+    const { workspaceId, ownerUserId } = await createWorkspace({ name: "Rule folding", plan: "pro" });
+    const principal = (await principalForUser(ownerUserId, workspaceId))!;
+    // What the folding before full case folding stored for "Straße".
+    await getDb().moderationRule.create({ data: { id: "modrule_oldfold", workspaceId, keyword: "Straße", normalized: "straße", createdById: ownerUserId } });
+    expect(await rulesForMatching(workspaceId)).toEqual([{ id: "modrule_oldfold", keyword: "Straße", normalized: "strasse" }]);
+    await expect(createModerationRule(principal, { keyword: "STRASSE" })).rejects.toMatchObject({ code: "conflict" });
+    await expect(createModerationRule(principal, { keyword: "sp\u200Bam" })).resolves.toBeTruthy();
+    await expect(createModerationRule(principal, { keyword: "ｓｐａｍ" })).rejects.toMatchObject({ code: "conflict" });
+    expect((await getDb().moderationRule.findMany({ where: { workspaceId }, select: { normalized: true } })).map((r) => r.normalized).sort()).toEqual([
+      "spam",
+      "straße",
+    ]);
   });
 });
