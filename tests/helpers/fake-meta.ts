@@ -92,6 +92,8 @@ export interface FakeMeta {
   comment(adId: string, message: string, options?: { author?: string; at?: Date }): Comment;
   comments: Map<string, Comment>;
   addLead(formId: string, lead: { adId?: string | null; at: Date; fields: Record<string, string> }): Lead;
+  /** Another lead form on the Page, its questions' keys as the advertiser wrote them (custom questions): answers its id. */
+  addLeadForm(pageId: string, name: string, questionKeys: string[]): string;
   close(): Promise<void>;
 }
 
@@ -1076,6 +1078,11 @@ export async function fakeMeta(options: {
       const post = ad ? objects.get(ad.creative_id)?.effective_object_story_id : undefined;
       if (!post) throw new Error(`fake Meta: ad ${adId} has no post`);
       return makeComment(post, message, { id: nextId(), name: opts.author ?? "Test Person" }, opts.at ?? new Date());
+    },
+    addLeadForm: (pageId, name, questionKeys) => {
+      const formId = nextId();
+      objects.set(formId, { id: formId, kind: "leadgen_form", pageId, name, status: "ACTIVE", questions: questionKeys.map((key) => ({ key, type: "CUSTOM" })) });
+      return formId;
     },
     addLead: (formId, lead) => {
       const l: Lead = {

@@ -540,6 +540,21 @@ describe("platform_a live on Meta's Marketing API", () => {
     );
   }, 60_000);
 
+  it("a form's own question keys head the CSV export's columns, neutralized as its cells are (a key may start with = + - @)", async () => {
+    // Custom questions' keys are the advertiser's words, read from Graph as they are (lower-cased): a spreadsheet would run them.
+    const keys = ["email", '=hyperlink("https://evil.example")', "@sum(1)", "+cmd", "-cmd"];
+    const formId = meta.addLeadForm(PAGE, "Custom questions", keys);
+    meta.addLead(formId, { adId: ad.externalId, at: new Date(), fields: { email: "custom@example.com", "@sum(1)": "=1+1" } });
+    await run(["leads", "pull", "--workspace", t.workspaceId]);
+    const form = (await ok("list_lead_forms")).forms.find((f: any) => f.externalId === formId);
+    expect(form).toMatchObject({ questions: keys, leadCount: 1 });
+    const res = await fetch(`${server.url}/api/v1/leads/export.csv?formId=${form.id}`, { headers: { Authorization: `Bearer ${t.key}` } });
+    expect(res.status).toBe(200);
+    const [header, row] = (await res.text()).slice(1).split("\r\n");
+    expect(header!.split(",").slice(8)).toEqual(["email", `"'=hyperlink(""https://evil.example"")"`, "'@sum(1)", "'+cmd", "'-cmd"]);
+    expect(row!.split(",").slice(8)).toEqual(["custom@example.com", "", "'=1+1", "", ""]);
+  }, 60_000);
+
   it("more submissions after the cursor than one read holds (Graph lists them newest first): the oldest still come first, none skipped", async () => {
     const form = `${PAGE}101`;
     // After the five above: 10,050 submissions, four a second (Graph's created_time has whole seconds).
