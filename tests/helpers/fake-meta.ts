@@ -101,6 +101,13 @@ const graphError = (message: string, code: number, extra: Record<string, unknown
   status: 400,
   body: { error: { message, type: code === 190 ? "OAuthException" : "GraphMethodException", code, fbtrace_id: "AfakeTrace", ...extra } },
 });
+/** Graph's answer for an object that is not there (deleted, never existed, or not visible to the token): code 100, subcode 33. */
+const noSuchObject = (method: string, id: string) =>
+  graphError(
+    `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+    100,
+    { error_subcode: 33 },
+  );
 const invalidParam = (message: string, userMsg?: string) =>
   graphError(`(#100) ${message}`, 100, userMsg ? { error_subcode: 1487000, error_user_title: "Invalid parameter", error_user_msg: userMsg } : {});
 
@@ -419,11 +426,7 @@ export async function fakeMeta(options: {
     if (edge) {
       const [, accountId, name] = edge as unknown as [string, string, string];
       if (!options.accounts[accountId] || !accountOf(token, accountId))
-        return graphError(
-          `Unsupported ${method.toLowerCase()} request. Object with ID '${accountId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-          100,
-          { error_subcode: 33 },
-        );
+        return noSuchObject(method, accountId);
       return accountEdge(method, accountId, name, req);
     }
     const node = /^\/([\w]+)(?:\/(\w+))?$/.exec(path);
@@ -433,11 +436,7 @@ export async function fakeMeta(options: {
       if (method !== "GET") return invalidParam("Unsupported post request");
       const account = options.accounts[id];
       if (!account || !accountOf(token, id))
-        return graphError(
-          `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-          100,
-          { error_subcode: 33 },
-        );
+        return noSuchObject("GET", id);
       return { status: 200, body: project({ id, ...account }, params.fields) };
     }
     return nodeCall(method, id, sub, req, auth);
@@ -904,7 +903,8 @@ export async function fakeMeta(options: {
     if (comment) {
       const pageId = comment.postId.split("_")[0]!;
       if (!pageScoped(pageId)) return graphError("(#190) This method must be called with a Page Access Token", 190);
-      if (comment.deleted) return graphError(`Unsupported get request. Object with ID '${id}' does not exist`, 100, { error_subcode: 33 });
+      // A deleted comment (by its author, the Page or a moderator) is gone for every method: GET, POST (hide) and DELETE alike.
+      if (comment.deleted) return noSuchObject(method, id);
       if (sub === "comments" && method === "GET")
         return cursorPage(
           [...comments.values()]
@@ -931,11 +931,7 @@ export async function fakeMeta(options: {
       }
     }
     if (!obj || (obj.account_id && !accountOf(auth.token, obj.account_id)))
-      return graphError(
-        `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        100,
-        { error_subcode: 33 },
-      );
+      return noSuchObject(method, id);
     if (obj.kind === "video" && method === "GET") {
       return { status: 200, body: project({ id, status: videoStatus(obj), picture: `https://scontent.example/v/${id}.jpg`, title: obj.title }, p.fields) };
     }

@@ -592,6 +592,29 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(replies).toMatchObject([{ message: "Yes, we do!", from: { id: PAGE } }]);
     await ok("delete_ad_comments", { ids: [bySpam.id] });
     expect(meta.comments.get(spam.id)!.deleted).toBe(true);
+
+    // Gone on Meta before the moderator acts (its author deleted it): Graph answers code 100, subcode 33. A delete is then
+    // done (the inbox row is deleted, not failed for ever); a hide cannot be, and says why and what to do instead.
+    const gone = [meta.comment(ad.externalId, "deleted by its author"), meta.comment(ad.externalId, "also deleted by its author")];
+    await run(["moderation", "pull", "--workspace", t.workspaceId]);
+    for (const c of gone) meta.comments.get(c.id)!.deleted = true;
+    const [byGone, byAlsoGone] = gone.map((c) => c.id);
+    const rows = (await ok("list_ad_comments", { limit: 50 })).comments;
+    const [goneRow, alsoGoneRow] = [byGone, byAlsoGone].map((id) => rows.find((c: any) => c.externalId === id));
+    const deleted = await ok("delete_ad_comments", { ids: [goneRow.id] });
+    expect(deleted.results).toEqual([{ id: goneRow.id, ok: true, comment: expect.objectContaining({ state: "deleted" }) }]);
+    const refusedDelete = meta.requests.filter((r) => r.method === "DELETE" && r.path.endsWith(`/${byGone}`));
+    expect(refusedDelete).toHaveLength(1);
+    const hidden = await ok("hide_ad_comments", { ids: [alsoGoneRow.id] });
+    expect(hidden.results).toEqual([
+      {
+        id: alsoGoneRow.id,
+        ok: false,
+        error: { code: "invalid_input", message: expect.stringContaining(`platform_a no longer has comment ${byAlsoGone}`) },
+      },
+    ]);
+    expect(hidden.results[0].error.message).toContain("delete it from the inbox");
+    expect((await ok("get_ad_comment_audit", { id: alsoGoneRow.id })).comment.state).toBe("new");
   }, 60_000);
 
   it("a server killed (SIGKILL) while a keyword rule hides a comment hides it at the next pull, recorded once", async () => {
