@@ -425,8 +425,7 @@ export async function fakeMeta(options: {
     const edge = /^\/(act_\d+)\/(\w+)$/.exec(path);
     if (edge) {
       const [, accountId, name] = edge as unknown as [string, string, string];
-      if (!options.accounts[accountId] || !accountOf(token, accountId))
-        return noSuchObject(method, accountId);
+      if (!options.accounts[accountId] || !accountOf(token, accountId)) return noSuchObject(method, accountId);
       return accountEdge(method, accountId, name, req);
     }
     const node = /^\/([\w]+)(?:\/(\w+))?$/.exec(path);
@@ -435,8 +434,7 @@ export async function fakeMeta(options: {
     if (/^act_\d+$/.test(id) && !sub) {
       if (method !== "GET") return invalidParam("Unsupported post request");
       const account = options.accounts[id];
-      if (!account || !accountOf(token, id))
-        return noSuchObject("GET", id);
+      if (!account || !accountOf(token, id)) return noSuchObject("GET", id);
       return { status: 200, body: project({ id, ...account }, params.fields) };
     }
     return nodeCall(method, id, sub, req, auth);
@@ -930,8 +928,7 @@ export async function fakeMeta(options: {
         return { status: 200, body: { success: true } };
       }
     }
-    if (!obj || (obj.account_id && !accountOf(auth.token, obj.account_id)))
-      return noSuchObject(method, id);
+    if (!obj || (obj.account_id && !accountOf(auth.token, obj.account_id))) return noSuchObject(method, id);
     if (obj.kind === "video" && method === "GET") {
       return { status: 200, body: project({ id, status: videoStatus(obj), picture: `https://scontent.example/v/${id}.jpg`, title: obj.title }, p.fields) };
     }
@@ -1077,7 +1074,14 @@ export async function fakeMeta(options: {
     },
     addLeadForm: (pageId, name, questionKeys) => {
       const formId = nextId();
-      objects.set(formId, { id: formId, kind: "leadgen_form", pageId, name, status: "ACTIVE", questions: questionKeys.map((key) => ({ key, type: "CUSTOM" })) });
+      objects.set(formId, {
+        id: formId,
+        kind: "leadgen_form",
+        pageId,
+        name,
+        status: "ACTIVE",
+        questions: questionKeys.map((key) => ({ key, type: "CUSTOM" })),
+      });
       return formId;
     },
     addLead: (formId, lead) => {
