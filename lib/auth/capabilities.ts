@@ -94,6 +94,13 @@ export const CAPABILITIES = {
     scopes: ["ads_view"],
     summary: "Reading lead-ad submissions (names, emails): list_leads, get_lead, the Leads page's list; owners, admins and editors, not viewers",
   },
+  // Pulling leads now stores people's details (a write): the permission that guards them, so viewers may not set it
+  // off. The scope stays ads_view, every lead action's, so the keys that pulled with it before still do.
+  "leads.pull": {
+    permission: "leads.export",
+    scopes: ["ads_view"],
+    summary: "Pulling lead-ad submissions from the platform now (pull_leads, the Leads page's Check for new leads): owners, admins and editors, not viewers",
+  },
   "adaccounts.read": { permission: "ads.read", scopes: ["ads_view"], summary: "Listing the workspace's ad account connections (accounts tools)" },
   "adaccounts.manage": {
     permission: "ads.launch",

@@ -31,7 +31,7 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
-// Viewers read but do not see people's details: leads.export (lead submissions' names and emails, read or exported) is left out.
+// Viewers read but do not see people's details: leads.export (lead submissions' names and emails, read, exported or pulled) is left out.
 const READ: Permission[] = ["account.read", "library.read", "ads.read", "tasks.read"];
 const ADMIN_ONLY: Permission[] = ["webhooks.manage", "team.manage", "billing.manage"];
 const EDITOR_DENIED: Permission[] = [...ADMIN_ONLY, "ads.launch", "ads.delete", "library.delete"];

@@ -73,7 +73,8 @@ export async function renameFolder(principal: Principal, input: { id: string; na
  * subfolder holds creatives or uploads, or grants a member their folder access (deleting
  * that would widen the member's view to the whole library). Uploads still streaming in (not yet
  * recorded) and import runs or watched folders filing into it do not hold it: what they file later
- * lands at the library root (the folder foreign keys are ON DELETE SET NULL).
+ * lands at the library root (the folder foreign keys are ON DELETE SET NULL). Review links sharing one of
+ * the folders go with it (ON DELETE CASCADE): they would share nothing.
  */
 export async function deleteFolder(principal: Principal, input: { id: string }): Promise<{ ok: true }> {
   await visibleFolder(principal, input.id);

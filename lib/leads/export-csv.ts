@@ -15,8 +15,8 @@ const FIXED_COLUMNS = ["lead_id", "submitted_at", "form_id", "form_name", "ad_id
 
 /**
  * Spreadsheets run a cell that starts with = + - @ (or a tab or carriage return) as a formula, and
- * submitted fields come from anyone: such cells get a leading apostrophe, except plain numbers
- * such as phone numbers (`+1 555 0100`), which are harmless.
+ * submitted fields come from anyone, the header's question keys from the platform: such cells get a
+ * leading apostrophe, except plain numbers such as phone numbers (`+1 555 0100`), which are harmless.
  */
 export function neutralizeFormula(value: string): string {
   if (!/^[=+\-@\t\r]/.test(value)) return value;
@@ -46,7 +46,9 @@ export async function exportLeadsCsv(
   // One chunk per database batch, made only when the reader asks for more (pull): at most one batch
   // is in memory, whatever the export's size. The byte-order mark makes spreadsheets read UTF-8.
   async function* chunks(): AsyncGenerator<string> {
-    yield "\uFEFF" + stringify([[...FIXED_COLUMNS, ...questions]], options);
+    // The questions' keys name the columns and come from the platform (a custom question's key is the advertiser's
+    // words): neutralized as the cells are.
+    yield "\uFEFF" + stringify([[...FIXED_COLUMNS, ...questions].map(neutralizeFormula)], options);
     let after: Pick<Lead, "submittedAt" | "id"> | null = null;
     for (;;) {
       const batch: Lead[] = await db.lead.findMany({

@@ -1,9 +1,10 @@
 /**
- * The migration that gives `folderId` a foreign key (uploads, creatives, import runs, watched folders): an
- * installation upgraded today may hold rows filed under a folder deleted while an upload into it was on its
- * way. The migration moves those to the library root before adding the keys (which would refuse them), keeps
- * every row filed under a folder that exists, and from then on deleting a folder moves what is filed under it
- * to the root (ON DELETE SET NULL).
+ * The migrations that give `folderId` a foreign key (uploads, creatives, import runs, watched folders; then review
+ * links): an installation upgraded today may hold rows filed under a folder deleted while an upload into it was on
+ * its way, and review links sharing a folder since deleted. The migrations move those rows to the library root, and
+ * delete those links (they share nothing), before adding the keys (which would refuse them), keep every row of a
+ * folder that exists, and from then on deleting a folder moves what is filed under it to the root (ON DELETE SET
+ * NULL) and deletes the links that share it or one of its subfolders (ON DELETE CASCADE).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import { emptyDatabaseFactory } from "../helpers/empty-cluster";
 import { freshPostgresDatabase } from "../helpers/fresh-database";
 
 const FOREIGN_KEYS = "20261129090043_folder_foreign_keys";
+const REVIEW_LINK_KEY = "20261129115205_review_link_folder_foreign_key";
 const SLOW = 180_000;
 // `npm test` runs this file once per database (TEST_DB): PGlite in the unit project, PostgreSQL in the postgres one.
 const onPostgres = process.env.TEST_DB === "postgres";
@@ -60,7 +62,7 @@ const TABLES = ["uploads", "creatives", "import_runs", "watched_folders"] as con
 
 describe("folder foreign keys", () => {
   it(
-    "the upgrade moves rows of deleted (or another workspace's) folders to the root, keeps the rest; deleting a folder then does the same",
+    "the upgrade moves rows of deleted (or another workspace's) folders to the root and deletes their review links, keeps the rest; deleting a folder then does the same",
     async () => {
       const old = migrationsBefore(FOREIGN_KEYS);
       dirs.push(old);
@@ -80,6 +82,7 @@ describe("folder foreign keys", () => {
         await db.exec(`
           INSERT INTO workspaces (id, name) VALUES ('ws_a', 'A'), ('ws_b', 'B');
           INSERT INTO folders (id, "workspaceId", name) VALUES ('fld_here', 'ws_a', 'Here'), ('fld_theirs', 'ws_b', 'Theirs');
+          INSERT INTO folders (id, "workspaceId", name, "parentId") VALUES ('fld_sub', 'ws_a', 'Sub', 'fld_here');
           INSERT INTO uploads (id, "workspaceId", "folderId", "createdById", "fileName", kind, "contentType", "sizeBytes", "storageKey", platform, "updatedAt")
             VALUES ${rows("uploads", (id, f) => `('${id}', 'ws_a', ${f}, 'usr_a', 'a.png', 'image', 'image/png', 1, 'k', 'platform_a', now())`)};
           INSERT INTO creatives (id, "workspaceId", "folderId", "fileName", kind, "contentType", "sizeBytes", "storageKey", "updatedAt")
@@ -88,9 +91,11 @@ describe("folder foreign keys", () => {
             VALUES ${rows("import_runs", (id, f) => `('${id}', 'ws_a', 'conn_a', 'one_off', ${f}, 'usr_a')`)};
           INSERT INTO watched_folders (id, "workspaceId", "connectionId", "sourcePath", "folderId", "createdById")
             VALUES ${rows("watched_folders", (id, f) => `('${id}', 'ws_a', 'conn_a', '${id}/', ${f}, 'usr_a')`)};
+          INSERT INTO review_links (id, "workspaceId", "createdById", name, "tokenHash", "folderId")
+            VALUES ${rows("review_links", (id, f) => `('${id}', 'ws_a', 'usr_a', 'Review', '${id}', ${f})`)}, ('review_links_sub', 'ws_a', 'usr_a', 'Review', 'sub', 'fld_sub');
         `);
 
-        expect(await applyMigrations(target)).toContain(FOREIGN_KEYS);
+        expect(await applyMigrations(target)).toEqual(expect.arrayContaining([FOREIGN_KEYS, REVIEW_LINK_KEY]));
         const filed = async () => {
           const out: Record<string, Record<string, string | null>> = {};
           for (const table of TABLES) {
@@ -101,11 +106,21 @@ describe("folder foreign keys", () => {
         };
         const expected = { dangling: null, foreign: null, kept: "fld_here", root: null };
         expect(await filed()).toEqual(Object.fromEntries(TABLES.map((t) => [t, expected])));
+        // Review links: those of a missing (or another workspace's) folder are gone; a link naming creatives (no folder) stays.
+        const links = async () => (await db.query<{ id: string; folderId: string | null }>(`SELECT id, "folderId" FROM review_links ORDER BY id`)).rows;
+        expect(await links()).toEqual([
+          { id: "review_links_kept", folderId: "fld_here" },
+          { id: "review_links_root", folderId: null },
+          { id: "review_links_sub", folderId: "fld_sub" },
+        ]);
 
         // From now on the database keeps it so: a row cannot name a missing folder, and a deleted folder's rows go to the root.
         await expect(db.query(`UPDATE creatives SET "folderId" = 'fld_deleted' WHERE id = 'creatives_root'`)).rejects.toThrow(/foreign key/);
+        await expect(db.query(`UPDATE review_links SET "folderId" = 'fld_deleted' WHERE id = 'review_links_root'`)).rejects.toThrow(/foreign key/);
         await db.query(`DELETE FROM folders WHERE id = 'fld_here'`);
         expect(await filed()).toEqual(Object.fromEntries(TABLES.map((t) => [t, { ...expected, kept: null }])));
+        // The folder's links and its subfolder's went with them.
+        expect(await links()).toEqual([{ id: "review_links_root", folderId: null }]);
       } finally {
         await db.close();
       }

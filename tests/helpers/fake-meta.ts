@@ -92,6 +92,8 @@ export interface FakeMeta {
   comment(adId: string, message: string, options?: { author?: string; at?: Date }): Comment;
   comments: Map<string, Comment>;
   addLead(formId: string, lead: { adId?: string | null; at: Date; fields: Record<string, string> }): Lead;
+  /** Another lead form on the Page, its questions' keys as the advertiser wrote them (custom questions): answers its id. */
+  addLeadForm(pageId: string, name: string, questionKeys: string[]): string;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,13 @@ const graphError = (message: string, code: number, extra: Record<string, unknown
   status: 400,
   body: { error: { message, type: code === 190 ? "OAuthException" : "GraphMethodException", code, fbtrace_id: "AfakeTrace", ...extra } },
 });
+/** Graph's answer for an object that is not there (deleted, never existed, or not visible to the token): code 100, subcode 33. */
+const noSuchObject = (method: string, id: string) =>
+  graphError(
+    `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+    100,
+    { error_subcode: 33 },
+  );
 const invalidParam = (message: string, userMsg?: string) =>
   graphError(`(#100) ${message}`, 100, userMsg ? { error_subcode: 1487000, error_user_title: "Invalid parameter", error_user_msg: userMsg } : {});
 
@@ -416,12 +425,7 @@ export async function fakeMeta(options: {
     const edge = /^\/(act_\d+)\/(\w+)$/.exec(path);
     if (edge) {
       const [, accountId, name] = edge as unknown as [string, string, string];
-      if (!options.accounts[accountId] || !accountOf(token, accountId))
-        return graphError(
-          `Unsupported ${method.toLowerCase()} request. Object with ID '${accountId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-          100,
-          { error_subcode: 33 },
-        );
+      if (!options.accounts[accountId] || !accountOf(token, accountId)) return noSuchObject(method, accountId);
       return accountEdge(method, accountId, name, req);
     }
     const node = /^\/([\w]+)(?:\/(\w+))?$/.exec(path);
@@ -430,12 +434,7 @@ export async function fakeMeta(options: {
     if (/^act_\d+$/.test(id) && !sub) {
       if (method !== "GET") return invalidParam("Unsupported post request");
       const account = options.accounts[id];
-      if (!account || !accountOf(token, id))
-        return graphError(
-          `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-          100,
-          { error_subcode: 33 },
-        );
+      if (!account || !accountOf(token, id)) return noSuchObject("GET", id);
       return { status: 200, body: project({ id, ...account }, params.fields) };
     }
     return nodeCall(method, id, sub, req, auth);
@@ -902,7 +901,8 @@ export async function fakeMeta(options: {
     if (comment) {
       const pageId = comment.postId.split("_")[0]!;
       if (!pageScoped(pageId)) return graphError("(#190) This method must be called with a Page Access Token", 190);
-      if (comment.deleted) return graphError(`Unsupported get request. Object with ID '${id}' does not exist`, 100, { error_subcode: 33 });
+      // A deleted comment (by its author, the Page or a moderator) is gone for every method: GET, POST (hide) and DELETE alike.
+      if (comment.deleted) return noSuchObject(method, id);
       if (sub === "comments" && method === "GET")
         return cursorPage(
           [...comments.values()]
@@ -928,12 +928,7 @@ export async function fakeMeta(options: {
         return { status: 200, body: { success: true } };
       }
     }
-    if (!obj || (obj.account_id && !accountOf(auth.token, obj.account_id)))
-      return graphError(
-        `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        100,
-        { error_subcode: 33 },
-      );
+    if (!obj || (obj.account_id && !accountOf(auth.token, obj.account_id))) return noSuchObject(method, id);
     if (obj.kind === "video" && method === "GET") {
       return { status: 200, body: project({ id, status: videoStatus(obj), picture: `https://scontent.example/v/${id}.jpg`, title: obj.title }, p.fields) };
     }
@@ -1076,6 +1071,18 @@ export async function fakeMeta(options: {
       const post = ad ? objects.get(ad.creative_id)?.effective_object_story_id : undefined;
       if (!post) throw new Error(`fake Meta: ad ${adId} has no post`);
       return makeComment(post, message, { id: nextId(), name: opts.author ?? "Test Person" }, opts.at ?? new Date());
+    },
+    addLeadForm: (pageId, name, questionKeys) => {
+      const formId = nextId();
+      objects.set(formId, {
+        id: formId,
+        kind: "leadgen_form",
+        pageId,
+        name,
+        status: "ACTIVE",
+        questions: questionKeys.map((key) => ({ key, type: "CUSTOM" })),
+      });
+      return formId;
     },
     addLead: (formId, lead) => {
       const l: Lead = {

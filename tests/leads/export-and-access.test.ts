@@ -119,7 +119,7 @@ describe("the leads CSV export", () => {
     expect(parseCsv(served.subarray(3).toString("utf8"))).toHaveLength(5);
   }, 120_000);
 
-  it("answers 404 for another workspace's form, 403 for a key without ads_view and for viewers (export and reading alike), 400 for a bad time", async () => {
+  it("answers 404 for another workspace's form, 403 for a key without ads_view and for viewers (export, reading and pulling alike), 400 for a bad time", async () => {
     const t = await createTenant();
     const [form] = await leadForms(t);
     await seedLeads(t.workspaceId, 1, { form: form.externalId, fields: { full_name: "Pia Private", email: "pia@example.com" } });
@@ -159,12 +159,16 @@ describe("the leads CSV export", () => {
         const refused = await callTool(viewer, name, args);
         expect([refused.status, refused.body], `${name} for a viewer key scoped ${scopes}`).toEqual([403, forbidden]);
       }
+      // Pulling stores people's details (a write): the same permission, so viewers may not set it off either.
+      const pull = await callTool(viewer, "pull_leads", {});
+      expect([pull.status, pull.body], `pull_leads for a viewer key scoped ${scopes}`).toEqual([403, forbidden]);
       expect((await toolResult(viewer, "list_lead_forms", {})).forms.find((f: any) => f.id === form.id)).toMatchObject({ leadCount: 1 });
     }
     const { key: editor } = await createMemberKey(t, { role: "editor", scopes: ["ads_view"] });
     expect((await exportCsv(editor, `?formId=${form.id}`)).status).toBe(200);
     expect((await toolResult(editor, "list_leads", {})).leads.map((l: any) => l.id)).toEqual([lead.id]);
     expect((await toolResult(editor, "get_lead", { id: lead.id })).lead).toEqual(lead);
+    expect(await toolResult(editor, "pull_leads", {})).toMatchObject({ stored: 0, error: null });
     // The dashboard's Leads page: a viewer sees the forms and the count, and why not the submissions; an editor sees them.
     for (const role of ["viewer", "editor"] as const) {
       const email = `leads-${role}-${Date.now()}-${process.pid}@example.com`;
@@ -174,13 +178,19 @@ describe("the leads CSV export", () => {
       const page = await sessionFetch(jar)("/dashboard/leads");
       expect(page.status).toBe(200);
       const text = String(page.body).replace(/<!-- -->/g, "");
+      const pullButton = /<button[^>]*>Check for new leads<\/button>/.exec(text)?.[0];
       if (role === "viewer") {
+        // Checking for new leads is shown, disabled, with the sentence that says which permission it needs.
+        expect(pullButton).toMatch(/ disabled=""/);
+        expect(pullButton).toContain('aria-describedby="export-not-allowed"');
         expect(text).toContain("Submissions are not shown to your role");
         expect(text).toContain("Your lead forms have 1 submission;");
         expect(text).toContain("Your role (viewer) can see the lead forms and how many submissions each has, but not the submissions");
         expect(text).not.toContain("Pia Private");
         expect(text).not.toContain("pia@example.com");
       } else {
+        expect(pullButton).toBeDefined();
+        expect(pullButton).not.toMatch(/ disabled=""/);
         expect(text).toContain("Pia Private");
         expect(text).not.toContain("Submissions are not shown to your role");
       }
@@ -190,6 +200,7 @@ describe("the leads CSV export", () => {
     for (const [name, args] of [
       ["list_leads", {}],
       ["get_lead", { id: lead.id }],
+      ["pull_leads", {}],
     ] as const) {
       expect((await callTool(editorUploadOnly, name, args)).body).toEqual({ error: { code: "forbidden", message: 'This API key lacks the scope "ads_view"' } });
     }

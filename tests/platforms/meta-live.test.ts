@@ -540,6 +540,21 @@ describe("platform_a live on Meta's Marketing API", () => {
     );
   }, 60_000);
 
+  it("a form's own question keys head the CSV export's columns, neutralized as its cells are (a key may start with = + - @)", async () => {
+    // Custom questions' keys are the advertiser's words, read from Graph as they are (lower-cased): a spreadsheet would run them.
+    const keys = ["email", '=hyperlink("https://evil.example")', "@sum(1)", "+cmd", "-cmd"];
+    const formId = meta.addLeadForm(PAGE, "Custom questions", keys);
+    meta.addLead(formId, { adId: ad.externalId, at: new Date(), fields: { email: "custom@example.com", "@sum(1)": "=1+1" } });
+    await run(["leads", "pull", "--workspace", t.workspaceId]);
+    const form = (await ok("list_lead_forms")).forms.find((f: any) => f.externalId === formId);
+    expect(form).toMatchObject({ questions: keys, leadCount: 1 });
+    const res = await fetch(`${server.url}/api/v1/leads/export.csv?formId=${form.id}`, { headers: { Authorization: `Bearer ${t.key}` } });
+    expect(res.status).toBe(200);
+    const [header, row] = (await res.text()).slice(1).split("\r\n");
+    expect(header!.split(",").slice(8)).toEqual(["email", `"'=hyperlink(""https://evil.example"")"`, "'@sum(1)", "'+cmd", "'-cmd"]);
+    expect(row!.split(",").slice(8)).toEqual(["custom@example.com", "", "'=1+1", "", ""]);
+  }, 60_000);
+
   it("more submissions after the cursor than one read holds (Graph lists them newest first): the oldest still come first, none skipped", async () => {
     const form = `${PAGE}101`;
     // After the five above: 10,050 submissions, four a second (Graph's created_time has whole seconds).
@@ -577,6 +592,29 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(replies).toMatchObject([{ message: "Yes, we do!", from: { id: PAGE } }]);
     await ok("delete_ad_comments", { ids: [bySpam.id] });
     expect(meta.comments.get(spam.id)!.deleted).toBe(true);
+
+    // Gone on Meta before the moderator acts (its author deleted it): Graph answers code 100, subcode 33. A delete is then
+    // done (the inbox row is deleted, not failed for ever); a hide cannot be, and says why and what to do instead.
+    const gone = [meta.comment(ad.externalId, "deleted by its author"), meta.comment(ad.externalId, "also deleted by its author")];
+    await run(["moderation", "pull", "--workspace", t.workspaceId]);
+    for (const c of gone) meta.comments.get(c.id)!.deleted = true;
+    const [byGone, byAlsoGone] = gone.map((c) => c.id);
+    const rows = (await ok("list_ad_comments", { limit: 50 })).comments;
+    const [goneRow, alsoGoneRow] = [byGone, byAlsoGone].map((id) => rows.find((c: any) => c.externalId === id));
+    const deleted = await ok("delete_ad_comments", { ids: [goneRow.id] });
+    expect(deleted.results).toEqual([{ id: goneRow.id, ok: true, comment: expect.objectContaining({ state: "deleted" }) }]);
+    const refusedDelete = meta.requests.filter((r) => r.method === "DELETE" && r.path.endsWith(`/${byGone}`));
+    expect(refusedDelete).toHaveLength(1);
+    const hidden = await ok("hide_ad_comments", { ids: [alsoGoneRow.id] });
+    expect(hidden.results).toEqual([
+      {
+        id: alsoGoneRow.id,
+        ok: false,
+        error: { code: "invalid_input", message: expect.stringContaining(`platform_a no longer has comment ${byAlsoGone}`) },
+      },
+    ]);
+    expect(hidden.results[0].error.message).toContain("delete it from the inbox");
+    expect((await ok("get_ad_comment_audit", { id: alsoGoneRow.id })).comment.state).toBe("new");
   }, 60_000);
 
   it("a server killed (SIGKILL) while a keyword rule hides a comment hides it at the next pull, recorded once", async () => {

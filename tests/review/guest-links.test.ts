@@ -71,7 +71,7 @@ describe("a review link's isolation", () => {
     expect(view.body.creatives[0].downloadUrl).toBeNull();
   });
 
-  it("a folder link shows the folder and its subfolders, never a sibling folder", async () => {
+  it("a folder link shows the folder and its subfolders, never a sibling folder; deleting its folder deletes it", async () => {
     const t = await createTenant();
     const { folder: parent } = await toolResult(t.key, "create_folder", { name: "Campaign" });
     const { folder: child } = await toolResult(t.key, "create_folder", { name: "Cuts", parentId: parent.id });
@@ -98,6 +98,21 @@ describe("a review link's isolation", () => {
     expect(names).toEqual(["in-child.png"]);
     const foreignFolder = await callTool((await createTenant()).key, "create_review_link", { name: "x", folderId: parent.id });
     expect(foreignFolder.status).toBe(404);
+
+    // Deleting a shared (empty) folder deletes the links that share it: its guests get the answer of a revoked link,
+    // where before the link stayed active and showed an empty review, and the team's list no longer shows it.
+    const { folder: drafts } = await toolResult(t.key, "create_folder", { name: "Drafts", parentId: parent.id });
+    const draftsLink = await reviewLink(t.key, { folderId: drafts.id });
+    expect((await guest(`/api/review/${draftsLink.token}`)).status).toBe(200);
+    expect(await toolResult(t.key, "delete_folder", { id: drafts.id })).toEqual({ ok: true });
+    expect(await unavailable(draftsLink.token)).toEqual({
+      apiStatus: 404,
+      apiBody: { error: { code: "not_found", message: "Review link not found" } },
+      pageStatus: 404,
+      pageSaysUnavailable: true,
+    });
+    expect((await toolResult(t.key, "list_review_links", {})).links.map((l: any) => l.id)).not.toContain(draftsLink.id);
+    expect((await guest(`/api/review/${token}`)).body.creatives.map((c: any) => c.fileName)).toEqual(["in-child.png"]);
   });
 });
 

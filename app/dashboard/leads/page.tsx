@@ -49,6 +49,7 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
   }
   const total = forms.reduce((n, f) => n + f.leadCount, 0);
   const canExport = can(principal, "leads.export");
+  const canPull = can(principal, "leads.pull");
   const exportHref = `/api/v1/leads/export.csv${selected ? `?formId=${encodeURIComponent(selected.id)}` : ""}`;
   const hrefFor = (formId: string | null, next?: string) => {
     const q = new URLSearchParams();
@@ -65,11 +66,17 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
         description="Submissions of your platform_a lead forms, pulled every minute (at most 1,000 per form per poll). Each one is also sent to your webhook as lead.received."
         actions={
           <>
-            <form action={pullLeadsNow}>
-              <button type="submit" className={buttonClass("secondary")}>
+            {canPull ? (
+              <form action={pullLeadsNow}>
+                <button type="submit" className={buttonClass("secondary")}>
+                  Check for new leads
+                </button>
+              </form>
+            ) : (
+              <button type="button" disabled aria-describedby="export-not-allowed" className={buttonClass("secondary")}>
                 Check for new leads
               </button>
-            </form>
+            )}
             {canExport ? (
               <a href={exportHref} download className={buttonClass()}>
                 Export CSV
@@ -82,11 +89,11 @@ export default async function LeadsPage({ searchParams }: { searchParams: Promis
           </>
         }
       />
-      {!canExport && (
+      {(!canExport || !canPull) && (
         <p id="export-not-allowed" data-testid="export-not-allowed" className="mb-4 text-sm text-slate-700">
           {canRead
-            ? `Your role (${principal.role}) can see leads but not export them: exporting`
-            : `Your role (${principal.role}) can see the lead forms and how many submissions each has, but not the submissions: seeing or exporting`}{" "}
+            ? `Your role (${principal.role}) can see leads but not export or check for new ones: exporting or pulling`
+            : `Your role (${principal.role}) can see the lead forms and how many submissions each has, but not the submissions: seeing, exporting or pulling`}{" "}
           people&apos;s names and emails needs the permission &quot;leads.export&quot; (owners, admins and editors).
         </p>
       )}

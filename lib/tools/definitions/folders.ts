@@ -51,7 +51,8 @@ export const folderTools = [
     name: "delete_folder",
     title: "Delete folder",
     description:
-      "Deletes an empty library folder and its empty subfolders. Refused (conflict) while it or a subfolder holds creatives or uploads, or grants a member their folder access.",
+      "Deletes an empty library folder and its empty subfolders. Refused (conflict) while it or a subfolder holds creatives or uploads, or grants a member their folder access. " +
+      "Review links that share it or a subfolder are deleted with it (their guests get the link-not-available answer).",
     category: "folders",
     capability: "folders.delete",
     readOnly: false,

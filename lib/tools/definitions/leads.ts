@@ -59,9 +59,10 @@ export const leadTools = [
     name: "pull_leads",
     title: "Pull leads now",
     description:
-      "Polls the workspace's lead forms now, as the scheduled job does every minute: the forms are refreshed and each form's new submissions stored (at most 1,000 per form). stored counts the new ones; a form that failed says why.",
+      "Polls the workspace's lead forms now, as the scheduled job does every minute: the forms are refreshed and each form's new submissions stored (at most 1,000 per form). stored counts the new ones; a form that failed says why. " +
+      "It stores people's names and emails: the permission leads.export, as list_leads (not viewers).",
     category: "leads",
-    capability: "ads.read",
+    capability: "leads.pull",
     readOnly: false,
     destructive: false,
     input: z.strictObject({}),

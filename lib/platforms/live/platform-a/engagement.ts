@@ -1,6 +1,6 @@
 import { PlatformError } from "../../types";
 import type { AdComment, CommentsQuery, LeadForm, LeadsQuery, LeadSubmission } from "../../ads-types";
-import { graphDelete, graphGet, graphList, graphPost } from "./graph";
+import { graphDelete, graphGet, graphList, graphPost, isMissingObject } from "./graph";
 import type { MetaAccount } from "./ads";
 import { isoTime } from "./naming";
 
@@ -103,10 +103,23 @@ async function readComment(a: MetaAccount, token: string, commentId: string): Pr
   return toComment(c, adId, requirePage(a));
 }
 
+/**
+ * Hides or shows a comment. One that is gone (deleted by its author or on the Page: Graph's code 100, subcode 33)
+ * cannot be either: a terminal refusal that says so, and that deleting it here is what clears it from the inbox.
+ */
 export async function setCommentHidden(a: MetaAccount, commentId: string, hidden: boolean): Promise<AdComment> {
   const token = await pageToken(a);
-  await graphPost(commentId, token, { is_hidden: hidden });
-  return readComment(a, token, commentId);
+  try {
+    await graphPost(commentId, token, { is_hidden: hidden });
+    return await readComment(a, token, commentId);
+  } catch (err) {
+    if (!isMissingObject(err)) throw err;
+    throw new PlatformError(
+      "invalid_input",
+      `platform_a no longer has comment ${commentId} (deleted by its author or on the Page), so it cannot be ${hidden ? "hidden" : "shown"}: delete it from the inbox`,
+      { retryable: false },
+    );
+  }
 }
 
 /** Replies as the Page; a reply the Page already made with the same text answers that one (a repeated call). */
@@ -121,8 +134,17 @@ export async function replyToComment(a: MetaAccount, commentId: string, message:
   return toComment({ ...reply, parent: reply.parent ?? { id: commentId } }, parent.adExternalId, pageId);
 }
 
+/**
+ * Deletes a comment (Graph deletes its replies with it). One already gone (deleted by its author, on the Page, or
+ * by an earlier call whose answer was lost: code 100, subcode 33) is what a delete asks for: done, not a refusal
+ * that would fail the moderator's delete every time it is tried.
+ */
 export async function deleteComment(a: MetaAccount, commentId: string): Promise<void> {
-  await graphDelete(commentId, await pageToken(a));
+  try {
+    await graphDelete(commentId, await pageToken(a));
+  } catch (err) {
+    if (!isMissingObject(err)) throw err;
+  }
 }
 
 /** The Page's lead forms: GET /<page_id>/leadgen_forms. */

@@ -196,17 +196,27 @@ export function graphError(status: number, body: any, headers?: Headers): GraphC
   return refused("upstream_error", { retryable: true });
 }
 
-/** A refused Graph call that keeps Meta's error object: callers act on its subcode and error_data (a video transfer's expected range). */
+/** A refused Graph call that keeps Meta's error object: callers act on its code, subcode and error_data (a video transfer's expected range). */
 export class GraphCallError extends PlatformError {
+  readonly graphCode: number | null;
   readonly subcode: number | null;
   readonly errorData: unknown;
   readonly graphMessage: string;
 
   constructor(code: PlatformErrorCode, message: string, options: ConstructorParameters<typeof PlatformError>[2], error: any) {
     super(code, message, options);
+    const graphCode = Number(error?.code);
+    this.graphCode = Number.isFinite(graphCode) ? graphCode : null;
     const subcode = Number(error?.error_subcode);
     this.subcode = Number.isFinite(subcode) ? subcode : null;
     this.errorData = error?.error_data ?? null;
     this.graphMessage = String(error?.message ?? "");
   }
 }
+
+/**
+ * Graph's answer for an object that is not there: code 100 with subcode 33 ("Unsupported <method> request. Object
+ * with ID '…' does not exist, cannot be loaded due to missing permissions, or does not support this operation").
+ * For a comment on the Page's own ad post, whose Page token may load and moderate it, that means it is gone.
+ */
+export const isMissingObject = (err: unknown): err is GraphCallError => err instanceof GraphCallError && err.graphCode === 100 && err.subcode === 33;

@@ -1323,7 +1323,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "delete_folder",
     "title": "Delete folder",
-    "description": "Deletes an empty library folder and its empty subfolders. Refused (conflict) while it or a subfolder holds creatives or uploads, or grants a member their folder access.",
+    "description": "Deletes an empty library folder and its empty subfolders. Refused (conflict) while it or a subfolder holds creatives or uploads, or grants a member their folder access. Review links that share it or a subfolder are deleted with it (their guests get the link-not-available answer).",
     "category": "folders",
     "readOnly": false,
     "destructive": true,
@@ -5970,7 +5970,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "pull_leads",
     "title": "Pull leads now",
-    "description": "Polls the workspace's lead forms now, as the scheduled job does every minute: the forms are refreshed and each form's new submissions stored (at most 1,000 per form). stored counts the new ones; a form that failed says why.",
+    "description": "Polls the workspace's lead forms now, as the scheduled job does every minute: the forms are refreshed and each form's new submissions stored (at most 1,000 per form). stored counts the new ones; a form that failed says why. It stores people's names and emails: the permission leads.export, as list_leads (not viewers).",
     "category": "leads",
     "readOnly": false,
     "destructive": false,
