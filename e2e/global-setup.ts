@@ -45,6 +45,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // The journeys pull leads with "Check for new leads"; the every-minute poll of every workspace the journeys
       // make would only spend the cores they share (tests/leads/pull.test.ts covers the scheduled poll).
       LEADS_POLL: "0",
+      // The import journey syncs its watched folder itself; a scheduled sync at the same moment would take its files.
+      IMPORT_SYNC: "0",
       AI_PROVIDER: "openai-compatible",
       AI_MODEL: "fake-assistant",
       AI_BASE_URL: ai.baseUrl,

@@ -213,6 +213,8 @@ const envSchema = z.object({
   CREDENTIALS_KEY_PREVIOUS: z.string().optional(),
   /** 0 turns the scheduled lead-ads poll off (`admin leads pull` still pulls). */
   LEADS_POLL: flagDefaultOn,
+  /** 0 turns the quarter-hourly sync of watched folders off (`sync_watched_folder` still syncs one). */
+  IMPORT_SYNC: flagDefaultOn,
 
   // --- Request limits (docs/operations.md, "Limits and input checks"); the server applies the first four (lib/server/http-edge.mjs)
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(HTTP_EDGE_DEFAULTS.HTTP_HEADERS_TIMEOUT_MS),
@@ -321,6 +323,8 @@ export interface Config {
     dropbox: { appKey?: string; appSecret?: string; authorizeUrl: string; apiUrl: string; contentUrl: string };
     /** A download that sends nothing for this long fails (ms). */
     downloadIdleTimeoutMs: number;
+    /** Whether the quarter-hourly sync of watched folders runs. */
+    scheduledSync: boolean;
   };
   /** Stored-credential encryption keys (lib/credentials): the current one (unset: generated, embedded database only) and earlier ones. */
   credentials: { key?: string; previousKeys: string[] };
@@ -450,6 +454,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
         contentUrl: e.DROPBOX_CONTENT_URL.replace(/\/$/, ""),
       },
       downloadIdleTimeoutMs: e.IMPORT_DOWNLOAD_IDLE_TIMEOUT_MS,
+      scheduledSync: e.IMPORT_SYNC,
     },
     credentials: {
       key: e.CREDENTIALS_KEY || undefined,

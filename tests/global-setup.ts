@@ -36,10 +36,11 @@ export default async function setup(project: TestProject) {
   let server: TestServer;
   let databaseUrl = "";
   // The every-minute lead poll would pull every workspace of the whole suite in the background; lead tests
-  // pull explicitly, or start their own server where the schedule itself is under test.
+  // pull explicitly, or start their own server where the schedule itself is under test. The quarter-hourly sync of
+  // watched folders likewise: the import tests sync their folders themselves, and expect what each sync imports.
   // Failing pushes wait out every platform retry (1+3+8+15 s by default) before they end failed: the same
   // five attempts, shorter waits, keep those tests from idling (tests/upload-job/restart.test.ts keeps long ones).
-  const env = { LEADS_POLL: "0", PLATFORM_RETRY_DELAYS_MS: "200,400,800,1600" };
+  const env = { LEADS_POLL: "0", IMPORT_SYNC: "0", PLATFORM_RETRY_DELAYS_MS: "200,400,800,1600" };
   if (testDb === "postgres") {
     pg = await startPostgres();
     databaseUrl = await pg.createDatabase("shared");

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { InngestTestEngine } from "@inngest/test";
 import type { InngestFunction } from "inngest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { functions } from "@/inngest/functions";
 import { parseConfig } from "@/lib/config";
 import { createServices, disposeServices } from "@/lib/services";
@@ -25,6 +25,8 @@ interface Case {
   planned: string[];
   result?: unknown;
   error?: RegExp;
+  /** Configuration the case runs under (environment variables, as the server reads them). */
+  config?: Record<string, string>;
 }
 
 const AT = "2026-11-25T08:00:00.000Z";
@@ -236,6 +238,13 @@ const CASES: Record<string, Case[]> = {
       planned: ["sync-watched-folders"],
       result: { synced: 2, failed: 0 },
     },
+    {
+      what: "does nothing with IMPORT_SYNC=0",
+      config: { IMPORT_SYNC: "0" },
+      steps: { "sync-watched-folders": { synced: 2, failed: 0 } },
+      planned: [],
+      result: { skipped: true },
+    },
   ],
   "task-due-digest": [
     { what: "sends the due digests in one step", steps: { "send-due-digests": { sent: 2 } }, planned: ["send-due-digests"], result: { sent: 2 } },
@@ -349,6 +358,13 @@ const CASES: Record<string, Case[]> = {
   ],
   "leads-pull": [
     {
+      what: "does nothing with LEADS_POLL=0",
+      config: { LEADS_POLL: "0" },
+      steps: { workspaces: ["ws_1"] },
+      planned: [],
+      result: { skipped: true },
+    },
+    {
       what: "pulls each workspace's lead forms in its own step",
       steps: { workspaces: ["ws_1", "ws_2"], "pull-ws_1": { stored: 4, errors: [] }, "pull-ws_2": { stored: 0, errors: ["form gone"] } },
       planned: ["workspaces", "pull-ws_1", "pull-ws_2"],
@@ -394,11 +410,13 @@ const CASES: Record<string, Case[]> = {
 
 const idOf = (fn: InngestFunction.Any) => fn.id();
 
-beforeAll(async () => {
-  // The functions read their configuration (retry delays, schedules) from the registry; nothing here opens the database.
+/** The functions read their configuration (retry delays, schedules) from the registry; nothing here opens the database. */
+async function useConfig(env: Record<string, string> = {}) {
   await disposeServices();
-  createServices(parseConfig({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "adloom-inngest-test-")) } as unknown as NodeJS.ProcessEnv));
-});
+  createServices(parseConfig({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "adloom-inngest-test-")), ...env } as unknown as NodeJS.ProcessEnv));
+}
+
+beforeAll(() => useConfig());
 afterAll(disposeServices);
 
 describe("every app function on Inngest's test engine", () => {
@@ -409,6 +427,10 @@ describe("every app function on Inngest's test engine", () => {
   for (const fn of functions) {
     for (const c of CASES[idOf(fn)] ?? []) {
       it(`${idOf(fn)}: ${c.what}`, async () => {
+        if (c.config) {
+          await useConfig(c.config);
+          onTestFinished(() => useConfig());
+        }
         const engine = new InngestTestEngine({ function: fn });
         const { result, error, ctx } = await engine.execute({
           ...(c.event ? { events: [c.event] } : {}),
