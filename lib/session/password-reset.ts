@@ -6,7 +6,8 @@ import { sendMail } from "@/lib/mail/send-mail";
 import { getConfig } from "@/lib/services";
 import { normalizeEmail } from "@/lib/team/users";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
-import { beginAttempt, clearFailures } from "./throttle";
+import { forgetSignInFailures } from "./sign-in-throttle";
+import { beginAttempt } from "./throttle";
 
 export const RESET_TTL_MINUTES = 60;
 /** Reset emails one address gets per 15-minute window; further requests answer the same and send nothing. */
@@ -74,6 +75,6 @@ export async function completePasswordReset(input: { token: string; password: st
     await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
     return reset.user.email;
   });
-  clearFailures(`signin:${email}`);
+  forgetSignInFailures(email);
   return { email };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
+import { totpCode } from "@/lib/session/totp";
 import { admin, createTenant } from "../helpers/fixtures";
 import { callServerAction, cookieHeader, sessionFetch, signIn, submitPageForm } from "./session";
 
@@ -94,6 +95,24 @@ describe("revocable dashboard sessions", () => {
     expect(await me(memberJar)).toBe(401);
     expect(await page(memberJar, "/dashboard")).toContain("/sign-in");
     expect(await me(ownerJar)).toBe(200);
+  });
+});
+
+describe("second factors checked for a signed-in session", () => {
+  it("turning two-factor off checks at most 10 codes in 15 minutes", async () => {
+    const user = await userWithPassword((await createTenant()).workspaceId);
+    const { jar } = await signIn(user.email, PASSWORD);
+    const security = (name: string) => ({ file: "app/dashboard/settings/security/actions.ts", name });
+    const started = await callServerAction(jar, "/dashboard/settings/security", security("startEnrolmentAction"));
+    const secret = /"secret":"([A-Z2-7]+)"/.exec(started.body)![1]!;
+    expect((await callServerAction(jar, "/dashboard/settings/security", security("confirmEnrolmentAction"), [totpCode(secret)])).body).toContain('"ok":true');
+    for (let i = 0; i < 10; i++) {
+      const wrong = await callServerAction(jar, "/dashboard/settings/security", security("disableTwoFactorAction"), [`not a code ${i}`]);
+      expect(wrong.body).toContain("two-factor authentication is still on");
+    }
+    const refused = await callServerAction(jar, "/dashboard/settings/security", security("disableTwoFactorAction"), [totpCode(secret)]);
+    expect(refused.body).toContain('"code":"rate_limited"');
+    expect((await signIn(user.email, PASSWORD)).location).toContain("code=two_factor_required");
   });
 });
 
