@@ -9,14 +9,17 @@ import { beginAttempt, clearFailures, clearFailuresWithPrefix, isThrottled, reco
  *   accounts, "password spraying"). A success takes back its own attempt, not the address's failures.
  * - second factors of one account (authenticator or recovery codes, at sign-in and to turn two-factor off): 10 wrong
  *   ones, from anywhere. Only someone who got past the password (or holds a session) reaches them.
+ * - the current password checked by a signed-in session (changing the password): 10 wrong ones per account.
  */
 export const SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS = 10;
 export const SIGN_IN_FAILURES_PER_ADDRESS = 30;
 export const SECOND_FACTOR_FAILURES_PER_ACCOUNT = 10;
+export const PASSWORD_CHECK_FAILURES_PER_ACCOUNT = 10;
 
 const accountAndAddressKey = (email: string, address: string) => `signin:${email}|${address}`;
 const addressKey = (address: string) => `signin-address:${address}`;
 const secondFactorKey = (userId: string) => `second-factor:${userId}`;
+const passwordCheckKey = (userId: string) => `password-check:${userId}`;
 
 /**
  * Starts a sign-in's password check: false when the account (from this address) or the address is throttled;
@@ -49,6 +52,11 @@ export function forgetSignInFailures(email: string): void {
  */
 export async function throttledSecondFactor<T>(userId: string, check: () => Promise<T | null>): Promise<T | null> {
   return throttled(secondFactorKey(userId), SECOND_FACTOR_FAILURES_PER_ACCOUNT, "codes", check);
+}
+
+/** As throttledSecondFactor, for a signed-in user's current password. */
+export async function throttledPasswordCheck(userId: string, check: () => Promise<boolean>): Promise<boolean> {
+  return (await throttled(passwordCheckKey(userId), PASSWORD_CHECK_FAILURES_PER_ACCOUNT, "passwords", async () => ((await check()) ? true : null))) ?? false;
 }
 
 async function throttled<T>(key: string, max: number, what: string, check: () => Promise<T | null>): Promise<T | null> {

@@ -7,6 +7,7 @@ import {
   SECOND_FACTOR_FAILURES_PER_ACCOUNT,
   SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
   SIGN_IN_FAILURES_PER_ADDRESS,
+  throttledPasswordCheck,
   throttledSecondFactor,
 } from "./sign-in-throttle";
 import { beginAttempt, clearFailures, isThrottled } from "./throttle";
@@ -61,7 +62,7 @@ describe("sign-in limits (sign-in-throttle.ts)", () => {
     expect(beginPasswordAttempt(`spray-next-${unique()}@example.com`, `${address}-other`)).toBe(true);
   });
 
-  it("second factors: 10 wrong per account, then 429 rate_limited with Retry-After, without checking", async () => {
+  it("second factors and password checks: 10 wrong per account, then 429 rate_limited with Retry-After, without checking", async () => {
     const userId = `usr_${unique()}`;
     let checks = 0;
     const wrong = async () => (checks++, null);
@@ -71,5 +72,15 @@ describe("sign-in limits (sign-in-throttle.ts)", () => {
     expect(Number((refused as AppError).headers["Retry-After"])).toBeGreaterThan(14 * 60);
     expect(Number((refused as AppError).headers["Retry-After"])).toBeLessThanOrEqual(15 * 60);
     expect(checks).toBe(10);
+    // The password check of the same account counts on its own.
+    expect(await throttledPasswordCheck(userId, async () => true)).toBe(true);
+  });
+
+  it("a right answer forgets the account's wrong ones", async () => {
+    const userId = `usr_${unique()}`;
+    for (let i = 0; i < 9; i++) expect(await throttledPasswordCheck(userId, async () => false)).toBe(false);
+    expect(await throttledPasswordCheck(userId, async () => true)).toBe(true);
+    for (let i = 0; i < 10; i++) expect(await throttledPasswordCheck(userId, async () => false)).toBe(false);
+    await expect(throttledPasswordCheck(userId, async () => true)).rejects.toMatchObject({ code: "rate_limited" });
   });
 });

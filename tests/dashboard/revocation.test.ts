@@ -98,7 +98,22 @@ describe("revocable dashboard sessions", () => {
   });
 });
 
-describe("second factors checked for a signed-in session", () => {
+describe("account secrets checked for a signed-in session", () => {
+  it("the current password is checked at most 10 times in 15 minutes: a stolen session cannot try them all", async () => {
+    const user = await userWithPassword((await createTenant()).workspaceId);
+    const { jar } = await signIn(user.email, PASSWORD);
+    const changePassword = { file: "app/dashboard/settings/profile/actions.ts", name: "changePasswordAction" };
+    for (let i = 0; i < 10; i++) {
+      const wrong = await callServerAction(jar, "/dashboard/settings/profile", changePassword, [{ current: `guess number ${i}`, next: NEW_PASSWORD }]);
+      expect(wrong.body).toContain("The current password is not right");
+    }
+    // Refused before any check, the right password too: the action's answer carries the 429 code.
+    const refused = await callServerAction(jar, "/dashboard/settings/profile", changePassword, [{ current: PASSWORD, next: NEW_PASSWORD }]);
+    expect(refused.body).toContain('"code":"rate_limited"');
+    expect(refused.body).toMatch(/Too many wrong passwords\. Try again in 1[45] minutes/);
+    expect(await me(jar)).toBe(200);
+  });
+
   it("turning two-factor off checks at most 10 codes in 15 minutes", async () => {
     const user = await userWithPassword((await createTenant()).workspaceId);
     const { jar } = await signIn(user.email, PASSWORD);
