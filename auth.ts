@@ -2,11 +2,13 @@ import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
+import { isAppError } from "@/lib/errors";
+import { currentClientAddress } from "@/lib/http/client-address";
 import { getConfig } from "@/lib/services";
 import { userForOAuth, verifyCredentials } from "@/lib/session/accounts";
 import { currentSessionVersion, sessionIsCurrent } from "@/lib/session/revocation";
 import { getAuthSecret } from "@/lib/session/secret";
-import { beginAttempt, clearFailures } from "@/lib/session/throttle";
+import { beginPasswordAttempt, passwordAttemptSucceeded } from "@/lib/session/sign-in-throttle";
 import { verifySecondFactor } from "@/lib/session/two-factor";
 
 /** Wrong email or password (deliberately not saying which). */
@@ -47,15 +49,21 @@ function config(): NextAuthConfig {
             .toLowerCase();
           const password = String(raw.password ?? "");
           const code = String(raw.code ?? "").trim();
-          const throttleKey = `signin:${email}`;
-          if (!beginAttempt(throttleKey)) throw new TooManyAttempts();
+          // Limits per account from this client address and per address (lib/session/sign-in-throttle.ts): a
+          // stranger's failures do not lock the owner out, and one address cannot spray a password over many accounts.
+          const address = currentClientAddress();
+          if (!beginPasswordAttempt(email, address)) throw new TooManyAttempts();
           const user = await verifyCredentials(email, password);
           if (!user) throw new InvalidCredentials();
+          passwordAttemptSucceeded(email, address);
           if (user.twoFactorEnabled) {
             if (!code) throw new SecondFactorNeeded();
-            if (!(await verifySecondFactor(user.id, code))) throw new InvalidSecondFactor();
+            const factor = await verifySecondFactor(user.id, code).catch((err: unknown) => {
+              if (isAppError(err) && err.code === "rate_limited") throw new TooManyAttempts();
+              throw err;
+            });
+            if (!factor) throw new InvalidSecondFactor();
           }
-          clearFailures(throttleKey);
           return { id: user.id, email: user.email, name: user.name };
         },
       }),

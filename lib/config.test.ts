@@ -27,6 +27,12 @@ describe("parseConfig", () => {
     }
   });
 
+  it("trusts no proxy's X-Forwarded-For unless TRUST_PROXY_HOPS says how many stand in front", () => {
+    expect(parseConfig({} as NodeJS.ProcessEnv).http.trustProxyHops).toBe(0);
+    expect(parseConfig({ TRUST_PROXY_HOPS: "2" } as unknown as NodeJS.ProcessEnv).http.trustProxyHops).toBe(2);
+    for (const bad of ["-1", "true", "1.5"]) expect(() => parseConfig({ TRUST_PROXY_HOPS: bad } as unknown as NodeJS.ProcessEnv)).toThrow(/TRUST_PROXY_HOPS/);
+  });
+
   it("names every bad variable", () => {
     let error: ConfigError | undefined;
     try {

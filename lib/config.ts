@@ -32,6 +32,20 @@ const positiveInt = (fallback: number) =>
       return n;
     });
 
+/** A whole number from 0 up (digits only). */
+const nonNegativeInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return fallback;
+      if (!/^\d+$/.test(v)) {
+        ctx.addIssue({ code: "custom", message: `must be a whole number (0 or more), got "${v}"` });
+        return z.NEVER;
+      }
+      return Number(v);
+    });
+
 /** A TCP port to listen on: 1 to 65535, digits only (a "1e3" or "0x10" would be read one way here and another by Next). */
 const port = (fallback: number) =>
   z
@@ -225,6 +239,11 @@ const envSchema = z.object({
   BODY_IDLE_TIMEOUT_MS: positiveInt(30_000),
   /** A JSON body (at most 1 MB) must arrive whole within this. */
   JSON_BODY_TIMEOUT_MS: positiveInt(30_000),
+  /**
+   * How many reverse proxies in front of the server add the address they received from to X-Forwarded-For
+   * (lib/http/client-address.ts). 0: the header is ignored and the client is the connection's peer.
+   */
+  TRUST_PROXY_HOPS: nonNegativeInt(0),
 
   // --- Dashboard sign-in
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -330,8 +349,18 @@ export interface Config {
   credentials: { key?: string; previousKeys: string[] };
   /** Lead ads: whether the every-minute poll runs. */
   leads: { pollEnabled: boolean };
-  /** Deadlines for reading requests (ms). */
-  http: { headersTimeoutMs: number; requestTimeoutMs: number; idleTimeoutMs: number; bodyIdleTimeoutMs: number; jsonBodyTimeoutMs: number };
+  /**
+   * Deadlines for reading requests (ms), and how many proxies' X-Forwarded-For entries are trusted when telling
+   * the client's address (0: none, the connection's peer is the client).
+   */
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    idleTimeoutMs: number;
+    bodyIdleTimeoutMs: number;
+    jsonBodyTimeoutMs: number;
+    trustProxyHops: number;
+  };
   authSecret?: string;
   /** Outgoing email: through SMTP when `smtpUrl` is set, else into the database outbox. */
   mail: { smtpUrl?: string; from: string };
@@ -470,6 +499,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
       bodyIdleTimeoutMs: e.BODY_IDLE_TIMEOUT_MS,
       jsonBodyTimeoutMs: e.JSON_BODY_TIMEOUT_MS,
+      trustProxyHops: e.TRUST_PROXY_HOPS,
     },
     authSecret: e.AUTH_SECRET,
     oauth: {

@@ -16,8 +16,9 @@ export async function requestResetAction(_prev: PasswordFormState, form: FormDat
     await requestPasswordReset({ email });
   } catch (error) {
     if (isAppError(error)) return { error: error.message, email };
-    console.error("[adloom] password reset email failed:", (error as Error).message);
-    return { error: "We could not send the email just now. Please try again in a few minutes.", email };
+    // The email itself is sent after this answer, by a job that retries; what failed here is storing the request.
+    console.error("[adloom] password reset request failed:", (error as Error).message);
+    return { error: "We could not take the request just now. Please try again in a few minutes.", email };
   }
   return { done: true, email, outbox: mailTransport() === "outbox" };
 }

@@ -16,6 +16,7 @@ import { importItem } from "./import-item";
 import { importRunFinish } from "./import-run-finish";
 import { importSync } from "./import-sync";
 import { notificationFanOut, notificationSweep } from "./notifications";
+import { passwordResetEmail } from "./password-reset-email";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
 export const functions: InngestFunction.Any[] = [
@@ -38,4 +39,5 @@ export const functions: InngestFunction.Any[] = [
   importSync,
   notificationFanOut,
   notificationSweep,
+  passwordResetEmail,
 ];

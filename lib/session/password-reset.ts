@@ -2,23 +2,34 @@ import { createHash, randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { sendMail } from "@/lib/mail/send-mail";
+import { sendEvent } from "@/lib/jobs/outbox";
+import { log } from "@/lib/log";
+import { isPermanentMailFailure, sendMail } from "@/lib/mail/send-mail";
 import { getConfig } from "@/lib/services";
 import { normalizeEmail } from "@/lib/team/users";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
-import { beginAttempt, clearFailures } from "./throttle";
+import { forgetSignInFailures } from "./sign-in-throttle";
+import { beginAttempt } from "./throttle";
 
 export const RESET_TTL_MINUTES = 60;
 /** Reset emails one address gets per 15-minute window; further requests answer the same and send nothing. */
 export const RESET_REQUESTS_PER_WINDOW = 3;
+/** The job event that makes and emails one reset link (inngest/functions/password-reset-email.ts). */
+export const PASSWORD_RESET_EMAIL_EVENT = "session/password-reset-email";
+export interface PasswordResetEmailData {
+  /** The account the address belongs to; null when it belongs to none (the event is sent all the same). */
+  userId: string | null;
+}
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * Emails a one-time link to set a new password. Answers the same whether or not the address has
+ * Asks for a one-time link to set a new password. Answers the same whether or not the address has
  * an account (no account discovery through this form); accounts without a password (OAuth) get
- * one this way too. A new request replaces the previous link.
- * The link is built from PUBLIC_BASE_URL, never from the request: whoever asks for a reset chooses the
- * Host and X-Forwarded-Host headers, and the link (with its token) would point at their server.
+ * one this way too.
+ * The answer also takes the same time: whatever the address, the request reads the users table once and stores one
+ * job event; the link is made and emailed by that job (sendPasswordResetEmail) after the answer, retried when the
+ * mail server fails for a while. Making the link and talking to the SMTP server while the visitor waited made known
+ * addresses answer measurably slower than unknown ones.
  * Anyone may ask for any address: past RESET_REQUESTS_PER_WINDOW in 15 minutes nothing is sent (and the
  * answer stays the same), so the form cannot flood an inbox.
  */
@@ -27,29 +38,54 @@ export async function requestPasswordReset(input: { email: string }): Promise<vo
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw badRequest("Enter a valid email address");
   // Counted before the account is looked up: known and unknown addresses are limited alike.
   if (!beginAttempt(`reset:${email}`, Date.now(), RESET_REQUESTS_PER_WINDOW)) return;
+  const user = await getDb().user.findUnique({ where: { email }, select: { id: true } });
+  // The event carries the account's id, not the address: addresses of strangers are not kept in the job history.
+  const data: PasswordResetEmailData = { userId: user?.id ?? null };
+  await sendEvent({ name: PASSWORD_RESET_EMAIL_EVENT, data: { ...data } });
+}
+
+/**
+ * The job's work: makes a reset link for the account and emails it. The link is built from PUBLIC_BASE_URL, never
+ * from the request: whoever asks for a reset chooses the Host and X-Forwarded-Host headers, and the link (with its
+ * token) would point at their server.
+ * Every link stays usable for RESET_TTL_MINUTES until one of them sets the password (which spends them all): links
+ * are emailed by jobs that may run side by side, so "the newest request replaces the earlier links" would let the
+ * email that arrives last carry a link already replaced.
+ * A mail server that refuses the message for good (a 5xx answer) is not asked again; any other failure throws, and
+ * the job retries with a new link (the unsent one is deleted).
+ */
+export async function sendPasswordResetEmail(data: PasswordResetEmailData): Promise<"sent" | "outbox" | "no_account" | "refused"> {
+  if (!data.userId) return "no_account";
   const db = getDb();
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, name: true } });
-  if (!user) return;
+  const user = await db.user.findUnique({ where: { id: data.userId }, select: { id: true, email: true, name: true } });
+  if (!user) return "no_account";
   const token = randomBytes(24).toString("base64url");
-  await db.$transaction([
-    db.passwordReset.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } }),
-    db.passwordReset.create({
-      data: { id: newId("pwr"), userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MINUTES * 60_000) },
-    }),
-  ]);
-  await sendMail({
-    to: email,
-    subject: "Reset your Adloom password",
-    text: [
-      `Hi ${user.name || "there"},`,
-      "",
-      "Someone (hopefully you) asked to reset the password of your Adloom account. Open this link to choose a new one:",
-      "",
-      `${getConfig().publicBaseUrl}/reset-password/${token}`,
-      "",
-      `The link works once, for ${RESET_TTL_MINUTES} minutes. If you did not ask for it, ignore this email: your password stays as it is.`,
-    ].join("\n"),
+  const reset = await db.passwordReset.create({
+    data: { id: newId("pwr"), userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_TTL_MINUTES * 60_000) },
   });
+  try {
+    const { via } = await sendMail({
+      to: user.email,
+      subject: "Reset your Adloom password",
+      text: [
+        `Hi ${user.name || "there"},`,
+        "",
+        "Someone (hopefully you) asked to reset the password of your Adloom account. Open this link to choose a new one:",
+        "",
+        `${getConfig().publicBaseUrl}/reset-password/${token}`,
+        "",
+        `The link works once, for ${RESET_TTL_MINUTES} minutes. If you did not ask for it, ignore this email: your password stays as it is.`,
+      ].join("\n"),
+    });
+    return via === "smtp" ? "sent" : "outbox";
+  } catch (err) {
+    await db.passwordReset.deleteMany({ where: { id: reset.id } });
+    if (isPermanentMailFailure(err)) {
+      log.warn("password reset email refused by the mail server", { userId: user.id, err });
+      return "refused";
+    }
+    throw err;
+  }
 }
 
 /** The reset link's account, while the link is unused and unexpired. */
@@ -70,10 +106,12 @@ export async function completePasswordReset(input: { token: string; password: st
     if (!reset || reset.usedAt || reset.expiresAt <= new Date()) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
     const { count } = await tx.passwordReset.updateMany({ where: { id: reset.id, usedAt: null }, data: { usedAt: new Date() } });
     if (!count) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
+    // The account's other links die with this one: they were for the password this replaces.
+    await tx.passwordReset.updateMany({ where: { userId: reset.userId, usedAt: null }, data: { usedAt: new Date() } });
     // A new password ends every session signed in with the old one (a stolen session cookie too).
     await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
     return reset.user.email;
   });
-  clearFailures(`signin:${email}`);
+  forgetSignInFailures(email);
   return { email };
 }

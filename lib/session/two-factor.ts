@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { badRequest, conflict, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { decryptAtRest, encryptAtRest } from "./encryption";
+import { throttledSecondFactor } from "./sign-in-throttle";
 import { generateTotpSecret, matchingTotpStep, otpauthUri, verifyTotp } from "./totp";
 
 const PURPOSE = "totp-secret";
@@ -53,9 +54,14 @@ export async function confirmTwoFactorEnrolment(userId: string, code: string): P
 
 /**
  * Checks a second factor: a current TOTP code, or an unused recovery code (which is then spent).
- * Returns how it was satisfied, or null.
+ * Returns how it was satisfied, or null. Every check of the user's second factor, at sign-in or to turn it off,
+ * counts under one limit (lib/session/sign-in-throttle.ts): past it, 429 `rate_limited` before any check.
  */
 export async function verifySecondFactor(userId: string, code: string): Promise<"totp" | "recovery" | null> {
+  return throttledSecondFactor(userId, () => checkSecondFactor(userId, code));
+}
+
+async function checkSecondFactor(userId: string, code: string): Promise<"totp" | "recovery" | null> {
   const user = await loadUser(userId);
   if (!user.twoFactorEnabled || !user.twoFactorSecret) return null;
   const step = matchingTotpStep(decryptAtRest(user.twoFactorSecret, PURPOSE), code);
@@ -81,7 +87,10 @@ async function claimTotpStep(userId: string, step: number): Promise<boolean> {
   return rows.length === 1;
 }
 
-/** Turns two-factor off after checking a current code (or recovery code); removes the secret and recovery codes. */
+/**
+ * Turns two-factor off after checking a current code (or recovery code); removes the secret and recovery codes.
+ * Wrong codes count against the account's second-factor limit, so a stolen session cannot try every code.
+ */
 export async function disableTwoFactor(userId: string, code: string): Promise<void> {
   if (!(await verifySecondFactor(userId, code))) throw badRequest("That code did not match; two-factor authentication is still on");
   await getDb().$transaction([

@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
+import { totpCode } from "@/lib/session/totp";
 import { admin, createTenant } from "../helpers/fixtures";
 import { callServerAction, cookieHeader, sessionFetch, signIn, submitPageForm } from "./session";
 
@@ -97,8 +98,46 @@ describe("revocable dashboard sessions", () => {
   });
 });
 
+describe("account secrets checked for a signed-in session", () => {
+  it("the current password is checked at most 10 times in 15 minutes: a stolen session cannot try them all", async () => {
+    const user = await userWithPassword((await createTenant()).workspaceId);
+    const { jar } = await signIn(user.email, PASSWORD);
+    const changePassword = { file: "app/dashboard/settings/profile/actions.ts", name: "changePasswordAction" };
+    for (let i = 0; i < 10; i++) {
+      const wrong = await callServerAction(jar, "/dashboard/settings/profile", changePassword, [{ current: `guess number ${i}`, next: NEW_PASSWORD }]);
+      expect(wrong.body).toContain("The current password is not right");
+    }
+    // Refused before any check, the right password too: the action's answer carries the 429 code.
+    const refused = await callServerAction(jar, "/dashboard/settings/profile", changePassword, [{ current: PASSWORD, next: NEW_PASSWORD }]);
+    expect(refused.body).toContain('"code":"rate_limited"');
+    expect(refused.body).toMatch(/Too many wrong passwords\. Try again in 1[45] minutes/);
+    expect(await me(jar)).toBe(200);
+  });
+
+  it("turning two-factor off checks at most 10 codes in 15 minutes", async () => {
+    const user = await userWithPassword((await createTenant()).workspaceId);
+    const { jar } = await signIn(user.email, PASSWORD);
+    const security = (name: string) => ({ file: "app/dashboard/settings/security/actions.ts", name });
+    const started = await callServerAction(jar, "/dashboard/settings/security", security("startEnrolmentAction"));
+    const secret = /"secret":"([A-Z2-7]+)"/.exec(started.body)![1]!;
+    expect((await callServerAction(jar, "/dashboard/settings/security", security("confirmEnrolmentAction"), [totpCode(secret)])).body).toContain('"ok":true');
+    for (let i = 0; i < 10; i++) {
+      const wrong = await callServerAction(jar, "/dashboard/settings/security", security("disableTwoFactorAction"), [`not a code ${i}`]);
+      expect(wrong.body).toContain("two-factor authentication is still on");
+    }
+    const refused = await callServerAction(jar, "/dashboard/settings/security", security("disableTwoFactorAction"), [totpCode(secret)]);
+    expect(refused.body).toContain('"code":"rate_limited"');
+    expect((await signIn(user.email, PASSWORD)).location).toContain("code=two_factor_required");
+  });
+});
+
 describe("password reset requests", () => {
   const resetMails = async (to: string) => (await admin<{ messages: { text: string }[] }>(["mail", "list", "--to", to])).messages;
+  /** The outbox's reset emails to `to` once there are `count` (a job makes and sends them after the form's answer). */
+  const resetMailsWhen = async (to: string, count: number) => {
+    await expect.poll(async () => (await resetMails(to)).length).toBe(count);
+    return resetMails(to);
+  };
   const linkIn = (text: string) => /(https?:\/\/\S+\/reset-password\/\S+)/.exec(text)![1]!;
 
   it("the emailed link points at this service (PUBLIC_BASE_URL), not at a host the request named", async () => {
@@ -110,7 +149,7 @@ describe("password reset requests", () => {
       { headers: { Origin: "http://evil.example", "X-Forwarded-Host": "evil.example" } },
     );
     expect(asked.html).toContain("waits in this server");
-    const [mail] = await resetMails(user.email);
+    const [mail] = await resetMailsWhen(user.email, 1);
     const link = linkIn(mail!.text);
     expect(link).not.toContain("evil.example");
     // PUBLIC_BASE_URL is unset on the shared server: http://localhost:PORT.
@@ -120,11 +159,14 @@ describe("password reset requests", () => {
   it("send at most 3 emails per address in 15 minutes; later requests answer the same and send nothing", async () => {
     const user = await userWithPassword((await createTenant()).workspaceId);
     for (let i = 0; i < 5; i++) expect((await submitPageForm("/forgot-password", { email: user.email })).html).toContain("waits in this server");
-    const mails = await resetMails(user.email);
-    expect(mails).toHaveLength(3);
-    // The last link sent still works: the refused requests did not replace it.
-    const token = linkIn(mails[0]!.text).split("/").pop()!;
-    const page = await fetch(`${inject("baseUrl")}/reset-password/${token}`).then((r) => r.text());
-    expect(page).toContain("Set new password");
+    const mails = await resetMailsWhen(user.email, 3);
+    // Every link sent works (the refused requests replaced none), until one of them sets the password.
+    const tokens = mails.map((m) => linkIn(m.text).split("/").pop()!);
+    for (const token of tokens) expect(await fetch(`${inject("baseUrl")}/reset-password/${token}`).then((r) => r.text())).toContain("Set new password");
+    const reset = await submitPageForm(`/reset-password/${tokens[1]}`, { password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    // The form's state in the answer (the page itself renders again, for a link now spent).
+    expect(reset.html).toContain('{"done":true,"email":"');
+    for (const token of tokens) expect(await fetch(`${inject("baseUrl")}/reset-password/${token}`).then((r) => r.text())).not.toContain("Set new password");
+    expect(await resetMails(user.email)).toHaveLength(3);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { admin, api, createTenant } from "../helpers/fixtures";
-import { cookieHeader, sessionFetch, signIn } from "./session";
+import { cookieHeader, sessionFetch, signIn, signInClient } from "./session";
 
 const PASSWORD = "a long enough password";
 let n = 0;
@@ -112,5 +112,36 @@ describe("dashboard session on /api/v1", () => {
     const page = await fetch(`${base}/dashboard/settings/api-keys`, { headers: { Cookie: cookieHeader(jar) } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("API keys need the Pro plan");
+  });
+});
+
+describe("sign-in limits", () => {
+  // Clients at addresses of their own: Linux answers the whole of 127.0.0.0/8 on loopback, so a request sent from
+  // 127.x.y.z reaches the server from that address (a new one per test, away from 127.0.0.1 and the other tests).
+  const loopback = () => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+  it("a stranger's wrong passwords throttle the stranger, not the owner signing in from elsewhere", async () => {
+    const owner = await ownerWithPassword();
+    const stranger = signInClient({ from: loopback() });
+    for (let i = 0; i < 10; i++) expect((await stranger(owner.email, `guess number ${i}`)).location).toContain("code=invalid_credentials");
+    // Throttled before any check: the right password from the stranger's address is refused as well.
+    const refused = await stranger(owner.email, PASSWORD);
+    expect(refused.signedIn).toBe(false);
+    expect(refused.location).toContain("code=throttled");
+    const owners = await signInClient({ from: loopback() })(owner.email, PASSWORD);
+    expect(owners.signedIn).toBe(true);
+    expect((await sessionFetch(owners.jar)("/api/v1/me")).status).toBe(200);
+  });
+
+  it("one address trying a password across many accounts is stopped after 30 failures; X-Forwarded-For does not hide it", async () => {
+    const run = `spray-${Date.now()}`;
+    const sprayer = signInClient({ from: loopback() });
+    // No proxy is trusted (TRUST_PROXY_HOPS=0): the header is the client's to write, so a new one per attempt changes nothing.
+    const spoofed = (i: number) => ({ "X-Forwarded-For": `198.51.100.${i}` });
+    // Sent together: each is counted when it arrives, before its (slow) password check.
+    const sprayed = await Promise.all(Array.from({ length: 30 }, (_, i) => sprayer(`${run}-${i}@example.com`, "Spring2025!", "", spoofed(i))));
+    for (const attempt of sprayed) expect(attempt.location).toContain("code=invalid_credentials");
+    expect((await sprayer(`${run}-30@example.com`, "Spring2025!", "", spoofed(30))).location).toContain("code=throttled");
+    expect((await signInClient({ from: loopback() })(`${run}-31@example.com`, "Spring2025!")).location).toContain("code=invalid_credentials");
   });
 });

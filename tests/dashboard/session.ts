@@ -11,28 +11,75 @@ function mergeCookies(jar: Map<string, string>, res: Response): void {
 
 export const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 
+type Send = (url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<Response>;
+
+/**
+ * fetch, or (with `localAddress`, one of the loopback addresses 127.x.y.z) a request sent from that address, so the
+ * server sees another client address without trusting any header.
+ */
+function sender(localAddress?: string): Send {
+  if (!localAddress) return (url, init) => fetch(url, { ...init, redirect: "manual" });
+  return async (url, init = {}) => {
+    const http = await import("node:http");
+    return new Promise<Response>((resolve, reject) => {
+      const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, localAddress }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", reject);
+        res.on("end", () => {
+          const headers = new Headers();
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers }));
+        });
+      });
+      req.on("error", reject);
+      req.end(init.body);
+    });
+  };
+}
+
+export interface SignInResult {
+  jar: Map<string, string>;
+  location: string;
+  signedIn: boolean;
+}
+
+/**
+ * A browser signing in through Auth.js's own credentials endpoint (CSRF token, then the callback), as its form
+ * would: each call is one attempt (the CSRF token is fetched once). `from`: the loopback address it connects from.
+ */
+export function signInClient(
+  options: { from?: string; baseUrl?: string } = {},
+): (email: string, password: string, code?: string, headers?: Record<string, string>) => Promise<SignInResult> {
+  const baseUrl = options.baseUrl ?? inject("baseUrl");
+  const send = sender(options.from);
+  let csrf: Promise<{ csrfToken: string; jar: Map<string, string> }> | undefined;
+  return async (email, password, code = "", headers = {}) => {
+    csrf ??= (async () => {
+      const jar = new Map<string, string>();
+      const res = await send(`${baseUrl}/api/auth/csrf`);
+      mergeCookies(jar, res);
+      return { csrfToken: ((await res.json()) as { csrfToken: string }).csrfToken, jar };
+    })();
+    const { csrfToken, jar: csrfJar } = await csrf;
+    const jar = new Map(csrfJar);
+    const res = await send(`${baseUrl}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookieHeader(jar), ...headers },
+      body: new URLSearchParams({ email, password, code, csrfToken, callbackUrl: "/dashboard" }).toString(),
+    });
+    await res.arrayBuffer();
+    mergeCookies(jar, res);
+    return { jar, location: res.headers.get("location") ?? "", signedIn: [...jar.keys()].some((k) => k.includes("authjs.session-token")) };
+  };
+}
+
 /**
  * Signs in through Auth.js's own credentials endpoint (CSRF token, then the callback), as a
  * browser form would. Returns the cookie jar and where Auth.js redirected.
  */
-export async function signIn(
-  email: string,
-  password: string,
-  code = "",
-  baseUrl = inject("baseUrl"),
-): Promise<{ jar: Map<string, string>; location: string; signedIn: boolean }> {
-  const jar = new Map<string, string>();
-  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
-  mergeCookies(jar, csrf);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookieHeader(jar) },
-    body: new URLSearchParams({ email, password, code, csrfToken, callbackUrl: "/dashboard" }),
-  });
-  mergeCookies(jar, res);
-  return { jar, location: res.headers.get("location") ?? "", signedIn: [...jar.keys()].some((k) => k.includes("authjs.session-token")) };
+export async function signIn(email: string, password: string, code = "", baseUrl = inject("baseUrl")): Promise<SignInResult> {
+  return signInClient({ baseUrl })(email, password, code);
 }
 
 /** fetch with the session's cookies (and same-origin browser headers unless overridden). */
@@ -69,7 +116,7 @@ export async function callServerAction(
   action: { file: string; name: string },
   args: unknown[] = [],
   baseUrl = inject("baseUrl"),
-): Promise<{ status: number; location: string | null }> {
+): Promise<{ status: number; location: string | null; body: string }> {
   const fs = await import("node:fs");
   const path = await import("node:path");
   const { distDir } = await import("../../scripts/build-if-stale.mjs");
@@ -85,8 +132,9 @@ export async function callServerAction(
     body: JSON.stringify(args),
   });
   mergeCookies(jar, res);
-  await res.arrayBuffer();
-  return { status: res.status, location: res.headers.get("x-action-redirect") ?? res.headers.get("location") };
+  // The action's answer, in the RSC payload: its return value is a line of JSON (`1:{"ok":false,...}`).
+  const body = await res.text();
+  return { status: res.status, location: res.headers.get("x-action-redirect") ?? res.headers.get("location"), body };
 }
 
 const decodeEntities = (s: string) =>

@@ -398,6 +398,29 @@ const CASES: Record<string, Case[]> = {
       result: { email: {}, slack: "skipped" },
     },
   ],
+  "password-reset-email": [
+    {
+      what: "makes and emails the link in one step",
+      event: { name: "session/password-reset-email", data: { userId: "usr_1" } },
+      steps: { send: "sent" },
+      planned: ["send"],
+      result: { outcome: "sent" },
+    },
+    {
+      what: "runs for an address without an account too (the request answered alike), and sends nothing",
+      event: { name: "session/password-reset-email", data: { userId: null } },
+      steps: { send: "no_account" },
+      planned: ["send"],
+      result: { outcome: "no_account" },
+    },
+    {
+      what: "refuses a malformed event without retrying",
+      event: { name: "session/password-reset-email", data: { email: "someone@example.com" } },
+      steps: {},
+      planned: [],
+      error: /Malformed session\/password-reset-email event/,
+    },
+  ],
   "notification-sweep": [
     {
       what: "notices accounts to reconnect and queues unfinished fan-outs again",
