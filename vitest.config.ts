@@ -30,6 +30,7 @@ export const UNIT_OWN_MODULE_GRAPH = [
 
 /** tests/ files that start no server and use no inject("baseUrl"): they run in the unit-isolated project. */
 export const IN_PROCESS = [
+  "tests/accounts/pending-choice-keys.test.ts",
   "tests/ads/sandbox-platform.test.ts",
   "tests/platforms/contract.test.ts",
   "tests/api/idempotency-module.test.ts",

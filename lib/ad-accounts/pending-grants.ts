@@ -1,4 +1,5 @@
-import { open, seal } from "@/lib/credentials/sealed";
+import { getCredentialKeyRing } from "@/lib/credentials/keys";
+import { open, seal, UnreadableCredentials } from "@/lib/credentials/sealed";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import type { Platform } from "@/lib/generated/prisma/enums";
@@ -107,6 +108,43 @@ export async function completePendingGrant(
   // Claim the grant first, so a double submit cannot connect twice.
   const claimed = await getDb().adAccountPendingGrant.deleteMany({ where: { id } });
   if (claimed.count !== 1) throw notFound("Pending ad account authorization");
-  const accessToken = open(row.credentialsCiphertext, context(id)).plaintext;
+  let accessToken: string;
+  try {
+    accessToken = open(row.credentialsCiphertext, context(id)).plaintext;
+  } catch (err) {
+    if (!(err instanceof UnreadableCredentials)) throw err;
+    // Held across a CREDENTIALS_KEY rotation whose previous key is already gone: the token cannot be read back.
+    throw new AppError(
+      "conflict",
+      `This ${row.platform} authorization can no longer be read (the server's credentials key changed); nothing was connected. Click Connect again.`,
+    );
+  }
   return connectChosenAccounts(row.workspaceId, row.platform, accessToken, picked, pageId);
+}
+
+/**
+ * Seals every held choice still sealed by an earlier CREDENTIALS_KEY with the current one (part of
+ * `admin credentials reseal`), so a marketer picking accounts after the old key is dropped still connects.
+ */
+export async function resealPendingGrants(): Promise<{ checked: number; resealed: number; unreadable: string[] }> {
+  const db = getDb();
+  const ring = getCredentialKeyRing();
+  const rows = await db.adAccountPendingGrant.findMany({ where: { expiresAt: { gt: new Date() } }, select: { id: true, credentialsCiphertext: true } });
+  let resealed = 0;
+  const unreadable: string[] = [];
+  for (const row of rows) {
+    try {
+      const opened = open(row.credentialsCiphertext, context(row.id), ring);
+      if (!opened.stale) continue;
+      const { count } = await db.adAccountPendingGrant.updateMany({
+        where: { id: row.id, credentialsCiphertext: row.credentialsCiphertext },
+        data: { credentialsCiphertext: seal(opened.plaintext, context(row.id), ring) },
+      });
+      resealed += count;
+    } catch (err) {
+      if (!(err instanceof UnreadableCredentials)) throw err;
+      unreadable.push(row.id);
+    }
+  }
+  return { checked: rows.length, resealed, unreadable };
 }

@@ -13,6 +13,7 @@ import { commandName } from "./cli-dispatch";
 import { connectAdAccount, disconnectAdAccount, listConnections } from "@/lib/ad-accounts/connections";
 import { resealAllCredentials } from "@/lib/platforms";
 import { resealStorageCredentials } from "@/lib/import/credentials";
+import { resealPendingGrants } from "@/lib/ad-accounts/pending-grants";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { runAutomationNow } from "@/lib/automation/run-now";
 import { advanceSandbox, MAX_ADVANCE_HOURS, seedSandboxLeads } from "@/lib/platforms/sandbox/operator";
@@ -279,19 +280,22 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
   },
   "credentials reseal": {
     flags: [],
-    // After a CREDENTIALS_KEY rotation: seals every stored credential (ad accounts' and storage connections') with the new key, so the old one can be dropped.
+    // After a CREDENTIALS_KEY rotation: seals every stored credential (ad accounts', storage connections' and the tokens held for a pending account choice) with the new key, so the old one can be dropped.
     run: async () => {
       const { keyId, ...adAccounts } = await resealAllCredentials();
       const storageConnections = await resealStorageCredentials();
-      const unreadable = [...adAccounts.unreadable, ...storageConnections.unreadable];
+      const pendingChoices = await resealPendingGrants();
+      const parts = [adAccounts, storageConnections, pendingChoices];
+      const unreadable = parts.flatMap((p) => p.unreadable);
       return {
         ok: unreadable.length === 0,
         keyId,
-        checked: adAccounts.checked + storageConnections.checked,
-        resealed: adAccounts.resealed + storageConnections.resealed,
+        checked: parts.reduce((n, p) => n + p.checked, 0),
+        resealed: parts.reduce((n, p) => n + p.resealed, 0),
         unreadable,
         adAccounts,
         storageConnections,
+        pendingChoices,
       };
     },
   },
