@@ -1,5 +1,4 @@
-import { getCredentialKeyRing } from "@/lib/credentials/keys";
-import { open, seal, UnreadableCredentials } from "@/lib/credentials/sealed";
+import { open, type ResealCount, resealEach, seal, UnreadableCredentials } from "@/lib/credentials/sealed";
 import { getDb } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import type { Platform } from "@/lib/generated/prisma/enums";
@@ -126,25 +125,13 @@ export async function completePendingGrant(
  * Seals every held choice still sealed by an earlier CREDENTIALS_KEY with the current one (part of
  * `admin credentials reseal`), so a marketer picking accounts after the old key is dropped still connects.
  */
-export async function resealPendingGrants(): Promise<{ checked: number; resealed: number; unreadable: string[] }> {
+export async function resealPendingGrants(): Promise<ResealCount> {
   const db = getDb();
-  const ring = getCredentialKeyRing();
   const rows = await db.adAccountPendingGrant.findMany({ where: { expiresAt: { gt: new Date() } }, select: { id: true, credentialsCiphertext: true } });
-  let resealed = 0;
-  const unreadable: string[] = [];
-  for (const row of rows) {
-    try {
-      const opened = open(row.credentialsCiphertext, context(row.id), ring);
-      if (!opened.stale) continue;
-      const { count } = await db.adAccountPendingGrant.updateMany({
-        where: { id: row.id, credentialsCiphertext: row.credentialsCiphertext },
-        data: { credentialsCiphertext: seal(opened.plaintext, context(row.id), ring) },
-      });
-      resealed += count;
-    } catch (err) {
-      if (!(err instanceof UnreadableCredentials)) throw err;
-      unreadable.push(row.id);
-    }
-  }
-  return { checked: rows.length, resealed, unreadable };
+  return resealEach(
+    rows.map((r) => ({ id: r.id, sealed: r.credentialsCiphertext })),
+    context,
+    async (id, from, to) =>
+      (await db.adAccountPendingGrant.updateMany({ where: { id, credentialsCiphertext: from }, data: { credentialsCiphertext: to } })).count,
+  );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keyRingFrom } from "./keys";
-import { open, seal, UnreadableCredentials } from "./sealed";
+import { open, resealEach, seal, UnreadableCredentials } from "./sealed";
 
 const OLD = "old-key-0123456789abcdef0123456789abcdef";
 const NEW = "new-key-0123456789abcdef0123456789abcdef";
@@ -29,5 +29,26 @@ describe("sealed credentials", () => {
     expect(open(sealedByOld, "adacct_1", rotated)).toEqual({ plaintext: "token-1", stale: true });
     expect(open(seal("token-1", "adacct_1", rotated), "adacct_1", rotated).stale).toBe(false);
     expect(() => open(sealedByOld, "adacct_1", keyRingFrom(NEW))).toThrow(/CREDENTIALS_KEY_PREVIOUS/);
+  });
+
+  it("reseals what an earlier key sealed, names what no key opens, and counts only the rows it changed", async () => {
+    const rotated = keyRingFrom(NEW, [OLD]);
+    const rows = [
+      { id: "a", sealed: seal("token-a", "row:a", keyRingFrom(OLD)) },
+      { id: "b", sealed: seal("token-b", "row:b", rotated) },
+      { id: "c", sealed: seal("token-c", "row:c", keyRingFrom("gone-key-0123456789abcdef0123456789abcd")) },
+      { id: "d", sealed: seal("token-d", "row:d", keyRingFrom(OLD)) },
+    ];
+    const written = new Map<string, string>();
+    // Row d changed meanwhile: the conditional update finds nothing to replace.
+    const count = await resealEach(
+      rows,
+      (id) => `row:${id}`,
+      async (id, _from, to) => (id === "d" ? 0 : (written.set(id, to), 1)),
+      rotated,
+    );
+    expect(count).toEqual({ checked: 4, resealed: 1, unreadable: ["c"] });
+    expect([...written.keys()]).toEqual(["a"]);
+    expect(open(written.get("a")!, "row:a", keyRingFrom(NEW))).toEqual({ plaintext: "token-a", stale: false });
   });
 });

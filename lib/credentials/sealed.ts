@@ -43,3 +43,35 @@ export function open(sealed: string, context: string, ring: CredentialKeyRing = 
 export function sealedKeyId(sealed: string): string | undefined {
   return sealed.split(".")[1];
 }
+
+export interface ResealCount {
+  checked: number;
+  resealed: number;
+  /** Ids of the rows whose ciphertext no key of the ring opens (left as they are). */
+  unreadable: string[];
+}
+
+/**
+ * Seals again with the current key each ciphertext an earlier key sealed (after a rotation, before
+ * CREDENTIALS_KEY_PREVIOUS is dropped). `replace` writes the new ciphertext only where the row still holds the
+ * old one (a conditional update), answering how many rows it changed; unreadable ones are named, not changed.
+ */
+export async function resealEach(
+  rows: { id: string; sealed: string }[],
+  contextOf: (id: string) => string,
+  replace: (id: string, from: string, to: string) => Promise<number>,
+  ring: CredentialKeyRing = getCredentialKeyRing(),
+): Promise<ResealCount> {
+  let resealed = 0;
+  const unreadable: string[] = [];
+  for (const row of rows) {
+    try {
+      const opened = open(row.sealed, contextOf(row.id), ring);
+      if (opened.stale) resealed += await replace(row.id, row.sealed, seal(opened.plaintext, contextOf(row.id), ring));
+    } catch (err) {
+      if (!(err instanceof UnreadableCredentials)) throw err;
+      unreadable.push(row.id);
+    }
+  }
+  return { checked: rows.length, resealed, unreadable };
+}

@@ -1,5 +1,4 @@
-import { getCredentialKeyRing } from "@/lib/credentials/keys";
-import { open, seal, UnreadableCredentials } from "@/lib/credentials/sealed";
+import { type ResealCount, resealEach } from "@/lib/credentials/sealed";
 import { getDb } from "@/lib/db/client";
 
 /**
@@ -8,25 +7,12 @@ import { getDb } from "@/lib/db/client";
  * sealed with its id as associated data. Unreadable ones are listed, not changed; a row changed
  * meanwhile (a token refresh sealed it anew) is left as it is.
  */
-export async function resealStorageCredentials(): Promise<{ checked: number; resealed: number; unreadable: string[] }> {
+export async function resealStorageCredentials(): Promise<ResealCount> {
   const db = getDb();
-  const ring = getCredentialKeyRing();
   const rows = await db.storageConnection.findMany({ where: { credentialsCiphertext: { not: null } }, select: { id: true, credentialsCiphertext: true } });
-  let resealed = 0;
-  const unreadable: string[] = [];
-  for (const row of rows) {
-    try {
-      const opened = open(row.credentialsCiphertext!, row.id, ring);
-      if (!opened.stale) continue;
-      const { count } = await db.storageConnection.updateMany({
-        where: { id: row.id, credentialsCiphertext: row.credentialsCiphertext },
-        data: { credentialsCiphertext: seal(opened.plaintext, row.id, ring) },
-      });
-      resealed += count;
-    } catch (err) {
-      if (!(err instanceof UnreadableCredentials)) throw err;
-      unreadable.push(row.id);
-    }
-  }
-  return { checked: rows.length, resealed, unreadable };
+  return resealEach(
+    rows.map((r) => ({ id: r.id, sealed: r.credentialsCiphertext! })),
+    (id) => id,
+    async (id, from, to) => (await db.storageConnection.updateMany({ where: { id, credentialsCiphertext: from }, data: { credentialsCiphertext: to } })).count,
+  );
 }

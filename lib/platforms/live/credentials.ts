@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { open, seal, UnreadableCredentials } from "@/lib/credentials/sealed";
+import { open, type ResealCount, resealEach, seal, UnreadableCredentials } from "@/lib/credentials/sealed";
 import { getCredentialKeyRing } from "@/lib/credentials/keys";
 import { PlatformError, type AccountCredentials, type AdAccountRef } from "../types";
 
@@ -57,25 +57,13 @@ export async function loadSealedAccountCredentials(
  * Seals every stored credential still sealed by an earlier key with the current one (after a
  * rotation, before CREDENTIALS_KEY_PREVIOUS is dropped). Unreadable ones are counted, not changed.
  */
-export async function resealAllCredentials(): Promise<{ keyId: string; checked: number; resealed: number; unreadable: string[] }> {
+export async function resealAllCredentials(): Promise<{ keyId: string } & ResealCount> {
   const db = getDb();
-  const ring = getCredentialKeyRing();
   const rows = await db.adAccount.findMany({ where: { credentialsCiphertext: { not: null } }, select: { id: true, credentialsCiphertext: true } });
-  let resealed = 0;
-  const unreadable: string[] = [];
-  for (const row of rows) {
-    try {
-      const opened = open(row.credentialsCiphertext!, context(row.id), ring);
-      if (!opened.stale) continue;
-      const { count } = await db.adAccount.updateMany({
-        where: { id: row.id, credentialsCiphertext: row.credentialsCiphertext },
-        data: { credentialsCiphertext: seal(opened.plaintext, context(row.id), ring) },
-      });
-      resealed += count;
-    } catch (err) {
-      if (!(err instanceof UnreadableCredentials)) throw err;
-      unreadable.push(row.id);
-    }
-  }
-  return { keyId: ring.current.id, checked: rows.length, resealed, unreadable };
+  const count = await resealEach(
+    rows.map((r) => ({ id: r.id, sealed: r.credentialsCiphertext! })),
+    context,
+    async (id, from, to) => (await db.adAccount.updateMany({ where: { id, credentialsCiphertext: from }, data: { credentialsCiphertext: to } })).count,
+  );
+  return { keyId: getCredentialKeyRing().current.id, ...count };
 }
