@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { badRequest, conflict } from "@/lib/errors";
 import { normalizeEmail } from "@/lib/team/users";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
+import { mailVerificationLink } from "./email-verification";
 import { dummyPasswordHash, hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "./password";
 
 export const SignUpSchema = z.object({
@@ -13,7 +14,11 @@ export const SignUpSchema = z.object({
 });
 export type SignUpInput = z.infer<typeof SignUpSchema>;
 
-/** Creates a user with a password and their first workspace, on the 14-day free trial. */
+/**
+ * Creates a user with a password and their first workspace, on the 14-day free trial, and mails the link that confirms
+ * the address (lib/session/email-verification.ts). The account works at once; a mail that cannot be sent does not undo
+ * it (the dashboard offers to send the link again).
+ */
 export async function signUp(input: SignUpInput): Promise<{ userId: string; workspaceId: string }> {
   const parsed = SignUpSchema.safeParse(input);
   if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
@@ -30,6 +35,7 @@ export async function signUp(input: SignUpInput): Promise<{ userId: string; work
     ownerPasswordHash: passwordHash,
     ownerIsNew: true,
   });
+  await mailVerificationLink(ownerUserId);
   return { userId: ownerUserId, workspaceId };
 }
 

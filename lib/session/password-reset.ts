@@ -5,6 +5,7 @@ import { newId } from "@/lib/ids";
 import { sendMail } from "@/lib/mail/send-mail";
 import { getConfig } from "@/lib/services";
 import { normalizeEmail } from "@/lib/team/users";
+import { markEmailVerified } from "./email-verification";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
 import { beginAttempt, clearFailures } from "./throttle";
 
@@ -59,7 +60,11 @@ export async function findPasswordReset(token: string): Promise<{ email: string 
   return { email: reset.user.email };
 }
 
-/** Sets the new password through a reset link; the link is spent, and every session ended, in the same transaction. */
+/**
+ * Sets the new password through a reset link; the link is spent, and every session ended, in the same transaction.
+ * The link was mailed to the address, so the address is proven too: an account someone else made with it is now its
+ * owner's, with a password only they know and none of the other's sessions.
+ */
 export async function completePasswordReset(input: { token: string; password: string }): Promise<{ email: string }> {
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
     throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
@@ -72,6 +77,7 @@ export async function completePasswordReset(input: { token: string; password: st
     if (!count) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
     // A new password ends every session signed in with the old one (a stolen session cookie too).
     await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+    await markEmailVerified(tx, reset.userId);
     return reset.user.email;
   });
   clearFailures(`signin:${email}`);
