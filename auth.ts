@@ -5,7 +5,8 @@ import Google from "next-auth/providers/google";
 import { isAppError } from "@/lib/errors";
 import { currentClientAddress } from "@/lib/http/client-address";
 import { getConfig } from "@/lib/services";
-import { userForOAuth, verifyCredentials } from "@/lib/session/accounts";
+import { oauthSignIn, oauthUserId, verifyCredentials } from "@/lib/session/accounts";
+import { githubProfile, profileEmail } from "@/lib/session/oauth-profile";
 import { currentSessionVersion, sessionIsCurrent } from "@/lib/session/revocation";
 import { getAuthSecret } from "@/lib/session/secret";
 import { beginPasswordAttempt, passwordAttemptSucceeded } from "@/lib/session/sign-in-throttle";
@@ -67,24 +68,39 @@ function config(): NextAuthConfig {
           return { id: user.id, email: user.email, name: user.name };
         },
       }),
-      ...(oauth.github ? [GitHub({ clientId: oauth.github.clientId, clientSecret: oauth.github.clientSecret })] : []),
+      ...(oauth.github
+        ? [
+            GitHub({
+              clientId: oauth.github.clientId,
+              clientSecret: oauth.github.clientSecret,
+              // The primary address and whether GitHub verified it (the default takes the primary one unchecked).
+              userinfo: {
+                request: ({ tokens, provider }: { tokens: { access_token?: string }; provider: { userinfo?: { url?: URL } } }) =>
+                  githubProfile(String(provider.userinfo?.url), String(tokens.access_token)),
+              },
+            }),
+          ]
+        : []),
       ...(oauth.google ? [Google({ clientId: oauth.google.clientId, clientSecret: oauth.google.clientSecret })] : []),
     ],
     callbacks: {
       async signIn({ account, profile, user }) {
         if (!account || account.provider === "credentials") return true;
-        const email = (profile?.email ?? user.email)?.toLowerCase();
-        // Google says whether the address is verified; GitHub only returns verified primary emails.
-        if (!email || (account.provider === "google" && profile?.email_verified === false)) return "/sign-in?error=oauth_email";
-        const local = await userForOAuth(email, profile?.name ?? user.name);
+        // Both providers say whether the address is verified (GitHub's through githubProfile above); only a verified
+        // one may name an Adloom account.
+        const provided = profileEmail(profile);
+        if (!provided?.verified) return "/sign-in?error=oauth_email";
+        const outcome = await oauthSignIn(provided.email, profile?.name ?? user.name);
+        // An account whose address was never proven, with a password someone else may hold: not handed over.
+        if (!outcome.ok) return "/sign-in?error=oauth_unverified";
         // OAuth cannot ask for the authenticator code: accounts with two-factor sign in with their password.
-        if (local.twoFactorEnabled) return "/sign-in?error=oauth_two_factor";
+        if (outcome.user.twoFactorEnabled) return "/sign-in?error=oauth_two_factor";
         return true;
       },
       async jwt({ token, user, account }) {
         if (user && account) {
           if (account.provider === "credentials") token.uid = user.id;
-          else token.uid = (await userForOAuth(token.email!, token.name)).id;
+          else token.uid = await oauthUserId(token.email!);
           token.sv = (await currentSessionVersion(token.uid as string)) ?? 0;
           return token;
         }

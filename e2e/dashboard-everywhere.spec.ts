@@ -38,14 +38,19 @@ const screenshotName = (path: string) =>
       ? null
       : path.startsWith("/dashboard/library/")
         ? "creative"
-        : path.split("/").pop()!;
+        : path.startsWith("/verify-email/")
+          ? "verify-email"
+          : path.split("/").pop()!;
 
 /**
  * A workspace with something on every page (a creative, a key, a webhook with a delivery, an invite):
  * the values the page list's paths need.
  */
 async function workspaceWithEverything(page: import("@playwright/test").Page, receiverUrl: string): Promise<Record<string, string>> {
-  await signUp(page, { workspace: "Everywhere" });
+  const { email } = await signUp(page, { workspace: "Everywhere" });
+  // The sign-up's address confirmation link, left unconfirmed: every page shows the banner.
+  const { messages } = await admin<{ messages: { subject: string; text: string }[] }>(["mail", "list", "--to", email]);
+  const verifyToken = /\/verify-email\/([\w-]+)/.exec(messages.find((m) => m.subject === "Confirm your email address for Adloom")!.text)![1]!;
   await subscribeToPro(page);
   const workspaceId = await workspaceIdOf(page);
   await admin(["folder", "create", "--workspace", workspaceId, "--name", "Summer campaign"]);
@@ -66,7 +71,7 @@ async function workspaceWithEverything(page: import("@playwright/test").Page, re
   await page.getByLabel("Email").fill(uniqueEmail("invitee"));
   await page.getByRole("button", { name: "Create invite link" }).click();
   const inviteToken = (await page.getByTestId("invite-link").textContent())!.trim().split("/").pop()!;
-  return { creativeId, inviteToken };
+  return { creativeId, inviteToken, verifyToken };
 }
 
 // Each width is its own test (on its own worker when two run): every page, axe and tab stops.
@@ -376,6 +381,10 @@ test("a forgotten password is reset through the emailed link (outbox without SMT
   browser,
 }) => {
   const { email } = await signUp(page, { workspace: "Forgetful" });
+  // A new account's address is unconfirmed: the banner offers a new link (no SMTP: it waits in the outbox).
+  const banner = page.getByRole("complementary", { name: "Address confirmation" });
+  await banner.getByRole("button", { name: "Email me a new link" }).click();
+  await expect(banner.getByRole("status")).toContainText("waits in this server's outbox");
   await page.goto("/dashboard/settings/team");
   const invitee = uniqueEmail("invitee");
   await page.getByLabel("Email").fill(invitee);
@@ -410,6 +419,9 @@ test("a forgotten password is reset through the emailed link (outbox without SMT
   await guest.getByLabel("Password").fill("a brand new password");
   await guest.getByRole("button", { name: "Sign in" }).click();
   await expect(guest).toHaveURL(/\/dashboard\/library/);
+  // The reset link was mailed to the address: it is confirmed now.
+  await expect(guest.getByRole("heading", { name: "Library", exact: true })).toBeVisible();
+  await expect(guest.getByRole("complementary", { name: "Address confirmation" })).toHaveCount(0);
   await guest.goto(link);
   await expect(guest.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
   await guestContext.close();

@@ -3,13 +3,14 @@ import type { ReactNode } from "react";
 import { signOutAction } from "@/app/(auth)/actions";
 import { NavLink } from "@/components/dashboard/nav-link";
 import { DashboardShell } from "@/components/dashboard/dashboard-shell";
+import { EmailConfirmationBanner } from "@/components/dashboard/email-confirmation";
 import { Providers } from "@/components/dashboard/providers";
 import { MemberClockProvider } from "@/components/dashboard/time-zone";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
 import { currentClock, requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/dashboard/access";
-import { listUserWorkspaces } from "@/lib/dashboard/account";
-import { switchWorkspace } from "./actions";
+import { emailVerificationStatus, listUserWorkspaces } from "@/lib/dashboard/account";
+import { resendVerificationEmailAction, switchWorkspace } from "./actions";
 
 export const dynamic = "force-dynamic";
 
@@ -18,6 +19,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const workspaces = await listUserWorkspaces(principal.userId);
   const plan = planStatus(principal.workspace);
   const clock = await currentClock(principal.userId);
+  const address = await emailVerificationStatus(principal.userId);
   return (
     <Providers>
       <MemberClockProvider clock={clock}>
@@ -80,6 +82,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             </>
           }
         >
+          {address && !address.verified && <EmailConfirmationBanner email={address.email} resend={resendVerificationEmailAction} />}
           {plan.state !== "pro" && (
             <aside
               aria-label="Plan"

@@ -20,6 +20,8 @@ export const GUEST_PAGES: PageToVisit[] = [
   { path: "/sign-up", heading: "Create your workspace" },
   { path: "/forgot-password", heading: "Reset your password" },
   { path: "/invite/:inviteToken", heading: /^Join / },
+  // The address confirmation link opened signed out: it asks to sign in to that account.
+  { path: "/verify-email/:verifyToken", heading: "Confirm your email address" },
 ];
 
 /** Every dashboard page, with data in it (the spec creates a creative, keys, a member, a webhook delivery). */
@@ -47,6 +49,8 @@ export const DASHBOARD_PAGES: PageToVisit[] = [
   { path: "/dashboard/settings/profile", heading: "Profile" },
   // Without an authorization request (e2e/oauth-consent.spec.ts covers a real one).
   { path: "/dashboard/oauth/consent", heading: "This connection request is not valid" },
+  // Not under /dashboard: the sign-up's address confirmation link, opened by its account (the Confirm button).
+  { path: "/verify-email/:verifyToken", heading: "Confirm your email address" },
 ];
 
 export function fillPath(path: string, values: Record<string, string>): string {

@@ -2,16 +2,23 @@
  * The session and account boundary: what a signed-in (or signing-in) person does for
  * themselves rather than as a member using a workspace capability, so it is not a tool of the
  * catalog and no API key can do it (docs/decisions.md): signing up and in, password reset and
- * change, two-factor enrolment, ending sessions, profile, creating or joining or switching
+ * change, email verification, two-factor enrolment, ending sessions, profile, creating or joining or switching
  * workspaces, accepting an invite, their own API keys and connected apps, OAuth consent. Every
  * workspace capability goes through a tool instead (lib/dashboard/tool-action.ts); pages read
  * through lib/read-models.
  */
 import { getConfig } from "@/lib/services";
-import { getDb } from "@/lib/db/client";
 
 export { signUp } from "@/lib/session/accounts";
 export { completePasswordReset, findPasswordReset, requestPasswordReset } from "@/lib/session/password-reset";
+export {
+  confirmEmailVerification,
+  emailVerificationStatus,
+  type EmailVerificationStatus,
+  findEmailVerification,
+  sendEmailVerification,
+  VERIFY_TTL_HOURS,
+} from "@/lib/session/email-verification";
 export { confirmTwoFactorEnrolment, disableTwoFactor, remainingRecoveryCodes, startTwoFactorEnrolment } from "@/lib/session/two-factor";
 export { revokeSessions } from "@/lib/session/revocation";
 export { changePassword, createOwnWorkspace, getProfile, type Profile, updateProfile, userClock, userTimeZone } from "@/lib/account/profile";
@@ -33,11 +40,6 @@ export { isOAuthError } from "@/lib/oauth/errors";
 export function signInProviders(): { id: string; name: string }[] {
   const { oauth } = getConfig();
   return [oauth.github && { id: "github", name: "GitHub" }, oauth.google && { id: "google", name: "Google" }].filter(Boolean) as { id: string; name: string }[];
-}
-
-/** The signed-in user's email (an invite page tells them which account it is for). */
-export async function userEmail(userId: string): Promise<string | null> {
-  return (await getDb().user.findUnique({ where: { id: userId }, select: { email: true } }))?.email ?? null;
 }
 
 /** Where this server's email goes ("outbox": no SMTP server; pages then say the message waits there). */

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { badRequest, conflict } from "@/lib/errors";
+import { badRequest, conflict, isAppError } from "@/lib/errors";
 import { normalizeEmail } from "@/lib/team/users";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
+import { mailVerificationLink } from "./email-verification";
 import { dummyPasswordHash, hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "./password";
 
 export const SignUpSchema = z.object({
@@ -13,7 +14,11 @@ export const SignUpSchema = z.object({
 });
 export type SignUpInput = z.infer<typeof SignUpSchema>;
 
-/** Creates a user with a password and their first workspace, on the 14-day free trial. */
+/**
+ * Creates a user with a password and their first workspace, on the 14-day free trial, and mails the link that confirms
+ * the address (lib/session/email-verification.ts). The account works at once; a mail that cannot be sent does not undo
+ * it (the dashboard offers to send the link again).
+ */
 export async function signUp(input: SignUpInput): Promise<{ userId: string; workspaceId: string }> {
   const parsed = SignUpSchema.safeParse(input);
   if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
@@ -30,6 +35,7 @@ export async function signUp(input: SignUpInput): Promise<{ userId: string; work
     ownerPasswordHash: passwordHash,
     ownerIsNew: true,
   });
+  await mailVerificationLink(ownerUserId);
   return { userId: ownerUserId, workspaceId };
 }
 
@@ -61,14 +67,57 @@ export async function setInitialPassword(userId: string, password: string, name?
   if (count === 0) throw conflict("This account already has a password; sign in instead");
 }
 
-/** Finds or creates the user behind a verified OAuth email; a new user gets a workspace on the free trial. */
-export async function userForOAuth(email: string, name: string | null | undefined): Promise<SignInUser> {
+export type OAuthSignIn = { ok: true; user: SignInUser } | { ok: false; reason: "unverified_account" };
+
+/**
+ * The user behind an address Google or GitHub says is verified (the caller checks that it does): a new address gets a
+ * verified user and a workspace on the free trial. An existing account whose address was never proven is not handed
+ * over while it has a password: whoever chose that password may not own the address, and would keep a way into the
+ * account its owner then uses (pre-account takeover). The owner proves the address first, by signing in with the
+ * password and opening the mailed confirmation link, or by setting a new password through the mailed reset link,
+ * which ends every session of the account. An unproven account without a password (made by an operator) has nobody to keep
+ * out: this sign-in proves its address.
+ */
+export async function oauthSignIn(email: string, name: string | null | undefined): Promise<OAuthSignIn> {
   const normalized = normalizeEmail(email);
-  const existing = await getDb().user.findUnique({ where: { email: normalized } });
-  if (existing) return { id: existing.id, email: existing.email, name: existing.name, twoFactorEnabled: existing.twoFactorEnabled };
-  const displayName = name?.trim() || normalized.split("@")[0]!;
-  const { ownerUserId } = await createWorkspace({ name: `${displayName}'s workspace`, plan: null, ownerEmail: normalized, ownerName: displayName });
-  return { id: ownerUserId, email: normalized, name: displayName, twoFactorEnabled: false };
+  const db = getDb();
+  for (let attempt = 0; ; attempt++) {
+    const existing = await db.user.findUnique({ where: { email: normalized } });
+    if (existing) {
+      if (!existing.emailVerifiedAt) {
+        if (existing.passwordHash) return { ok: false, reason: "unverified_account" };
+        // Marked only while it still has no password; when that changed meanwhile, decide again.
+        const { count } = await db.user.updateMany({
+          where: { id: existing.id, passwordHash: null, emailVerifiedAt: null },
+          data: { emailVerifiedAt: new Date() },
+        });
+        if (!count && attempt === 0) continue;
+        if (!count) throw conflict("The account changed during sign-in; try again");
+      }
+      return { ok: true, user: { id: existing.id, email: existing.email, name: existing.name, twoFactorEnabled: existing.twoFactorEnabled } };
+    }
+    const displayName = name?.trim() || normalized.split("@")[0]!;
+    try {
+      const { ownerUserId } = await createWorkspace({
+        name: `${displayName}'s workspace`,
+        plan: null,
+        ownerEmail: normalized,
+        ownerName: displayName,
+        ownerIsNew: true,
+        ownerEmailVerified: true,
+      });
+      return { ok: true, user: { id: ownerUserId, email: normalized, name: displayName, twoFactorEnabled: false } };
+    } catch (error) {
+      // The address got an account meanwhile (a sign-up at the same moment): decide again, as for any existing one.
+      if (attempt === 0 && isAppError(error) && error.code === "conflict") continue;
+      throw error;
+    }
+  }
+}
+
+/** The id of the user an OAuth sign-in admitted (oauthSignIn made or found it). */
+export async function oauthUserId(email: string): Promise<string> {
+  return (await getDb().user.findUniqueOrThrow({ where: { email: normalizeEmail(email) }, select: { id: true } })).id;
 }
 
 /** Operator path: sets (or resets) a user's password, e.g. for someone locked out; the user must exist. */

@@ -7,6 +7,7 @@ import { log } from "@/lib/log";
 import { isPermanentMailFailure, sendMail } from "@/lib/mail/send-mail";
 import { getConfig } from "@/lib/services";
 import { normalizeEmail } from "@/lib/team/users";
+import { markEmailVerified } from "./email-verification";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
 import { forgetSignInFailures } from "./sign-in-throttle";
 import { beginAttempt } from "./throttle";
@@ -95,7 +96,11 @@ export async function findPasswordReset(token: string): Promise<{ email: string 
   return { email: reset.user.email };
 }
 
-/** Sets the new password through a reset link; the link is spent, and every session ended, in the same transaction. */
+/**
+ * Sets the new password through a reset link; the link is spent, and every session ended, in the same transaction.
+ * The link was mailed to the address, so the address is proven too: an account someone else made with it is now its
+ * owner's, with a password only they know and none of the other's sessions.
+ */
 export async function completePasswordReset(input: { token: string; password: string }): Promise<{ email: string }> {
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
     throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
@@ -110,6 +115,7 @@ export async function completePasswordReset(input: { token: string; password: st
     await tx.passwordReset.updateMany({ where: { userId: reset.userId, usedAt: null }, data: { usedAt: new Date() } });
     // A new password ends every session signed in with the old one (a stolen session cookie too).
     await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+    await markEmailVerified(tx, reset.userId);
     return reset.user.email;
   });
   forgetSignInFailures(email);

@@ -7,6 +7,7 @@ import { emitEventsInTransaction } from "@/lib/events/emit";
 import { badRequest, conflict, forbidden, notFound } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
+import { mailVerificationLink, markEmailVerified } from "@/lib/session/email-verification";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/session/password";
 import { sendMail } from "@/lib/mail/send-mail";
 import { createNewUser, normalizeEmail } from "./users";
@@ -37,9 +38,11 @@ async function assertFoldersOfWorkspace(workspaceId: string, folderIds: string[]
 }
 
 /**
- * Invites someone by email: the link `<baseUrl>/invite/<token>` is emailed (SMTP, or the outbox
- * when none is configured) and also returned for the inviter to copy. A new invite to the same
- * email replaces the old one. A mail that cannot be sent does not undo the invite (`emailed` false).
+ * Invites someone by email: the link `<baseUrl>/invite/<token>` is returned for the inviter to copy, and emailed (SMTP,
+ * or the outbox when none is configured) with a second secret, `?mail=<proof>`, that only the email carries: accepting
+ * through the emailed link proves the invitee reads that mailbox (their address is then verified), accepting through
+ * the copy does not, since its sender holds it too. A new invite to the same email replaces the old one. A mail that
+ * cannot be sent does not undo the invite (`emailed` false).
  */
 export async function createInvite(
   principal: Principal,
@@ -56,6 +59,7 @@ export async function createInvite(
   if (already) throw conflict(`${email} is already a member of this workspace`);
 
   const token = randomBytes(24).toString("base64url");
+  const mailProof = randomBytes(24).toString("base64url");
   const id = newId("inv");
   const expiresAt = new Date(Date.now() + INVITE_TTL_DAYS * 86_400_000);
   await db.$transaction([
@@ -68,6 +72,7 @@ export async function createInvite(
         role: input.role,
         folderIds,
         tokenHash: hashToken(token),
+        mailProofHash: hashToken(mailProof),
         invitedById: principal.userId,
         expiresAt,
       },
@@ -83,7 +88,7 @@ export async function createInvite(
       text: [
         `${principal.userName} invited you to join ${workspace?.name ?? "their workspace"} on Adloom as ${input.role}.`,
         "",
-        `Accept the invite: ${url}`,
+        `Accept the invite: ${url}?mail=${mailProof}`,
         "",
         `The link works once, for ${INVITE_TTL_DAYS} days.`,
       ].join("\n"),
@@ -133,6 +138,8 @@ export interface InviteDetails {
   accountExists: boolean;
   /** That account has a password (otherwise it signs in with Google or GitHub, or sets one through "Forgot password"). */
   hasPassword: boolean;
+  /** The link was opened from the invite's email (its `mail` proof matches): accepting through it verifies the address. */
+  fromEmail: boolean;
 }
 
 /**
@@ -157,8 +164,13 @@ async function findUsableInvite(token: string) {
   return invite;
 }
 
-/** What an invite link offers, for the page a recipient lands on. */
-export async function getInvite(token: string): Promise<InviteDetails> {
+/** Whether `proof` is the secret of the invite's emailed link. */
+function provesMailbox(invite: { mailProofHash: string | null }, proof: string | null | undefined): boolean {
+  return Boolean(proof && invite.mailProofHash && hashToken(proof) === invite.mailProofHash);
+}
+
+/** What an invite link offers, for the page a recipient lands on; `proof`: the emailed link's `mail` parameter. */
+export async function getInvite(token: string, proof?: string | null): Promise<InviteDetails> {
   const invite = await findUsableInvite(token);
   const user = await getDb().user.findUnique({ where: { email: invite.email }, select: { passwordHash: true } });
   return {
@@ -168,23 +180,36 @@ export async function getInvite(token: string): Promise<InviteDetails> {
     invitedBy: invite.invitedBy.name,
     accountExists: Boolean(user),
     hasPassword: Boolean(user?.passwordHash),
+    fromEmail: provesMailbox(invite, proof),
   };
 }
 
 type UsableInvite = Awaited<ReturnType<typeof findUsableInvite>>;
 type Tx = Parameters<Parameters<ReturnType<typeof getDb>["$transaction"]>[0]>[0];
 
+/** Why an unverified account may not accept through the link its invite's sender was shown. */
+const UNCONFIRMED = (email: string) =>
+  `Your address ${email} is not confirmed yet. Open this invite from the email sent to it (that link confirms the address), or confirm it through the link we emailed you, then accept`;
+
 /**
  * Accepts an invite for a signed-in user whose email it names: they become a member (role and
  * folders from the invite), with `team.member_joined` stored in the same transaction.
+ * The account's address must be verified, or be proven now by the emailed link (`proof`), which then verifies it: an
+ * account someone made with another person's address, holding the link its sender was shown (their own invite, or
+ * one passed on), must not join in the owner's name.
  */
-export async function acceptInvite(userId: string, token: string): Promise<{ workspaceId: string }> {
+export async function acceptInvite(userId: string, token: string, proof?: string | null): Promise<{ workspaceId: string }> {
   const invite = await findUsableInvite(token);
   const db = getDb();
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user) throw notFound("User");
   if (user.email !== invite.email) throw forbidden(`This invite is for ${invite.email}; you are signed in as ${user.email}`);
-  const joined = await db.$transaction((tx) => joinWorkspace(tx, invite, userId, user));
+  const proven = provesMailbox(invite, proof);
+  if (!user.emailVerifiedAt && !proven) throw forbidden(UNCONFIRMED(user.email));
+  const joined = await db.$transaction(async (tx) => {
+    if (proven) await markEmailVerified(tx, userId);
+    return joinWorkspace(tx, invite, userId, user);
+  });
   await joined.afterCommit();
   return { workspaceId: invite.workspaceId };
 }
@@ -195,25 +220,30 @@ export async function acceptInvite(userId: string, token: string): Promise<{ wor
  * already, with or without a password, is never given one here: whoever made the invite also holds
  * its link, so the link proves nothing about the address. Such a person signs in (Google, GitHub, or
  * a password set through the reset link mailed to them) and accepts.
+ * Through the emailed link (`proof`) the new account's address is verified; through the copy its sender was shown it
+ * is not, and the account is mailed a confirmation link as at sign-up.
  */
 export async function acceptInviteWithNewAccount(
   token: string,
   input: { name: string; password: string },
+  proof?: string | null,
 ): Promise<{ userId: string; email: string; workspaceId: string }> {
   const invite = await findUsableInvite(token);
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
     throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
   const name = input.name.trim().slice(0, 100) || invite.email.split("@")[0]!;
   const passwordHash = await hashPassword(input.password);
+  const proven = provesMailbox(invite, proof);
   const { userId, afterCommit } = await getDb().$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: invite.email }, select: { id: true } })) {
       throw conflict("An account with this email already exists; sign in to accept the invite (no password yet: use “Forgot password”)");
     }
-    const { id } = await createNewUser(tx, { email: invite.email, name, passwordHash });
+    const { id } = await createNewUser(tx, { email: invite.email, name, passwordHash, emailVerified: proven });
     const joined = await joinWorkspace(tx, invite, id, { name, email: invite.email });
     return { userId: id, afterCommit: joined.afterCommit };
   });
   await afterCommit();
+  if (!proven) await mailVerificationLink(userId);
   return { userId, email: invite.email, workspaceId: invite.workspaceId };
 }
 

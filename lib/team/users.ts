@@ -24,13 +24,19 @@ export async function ensureUser(tx: Tx, input: { email: string; name?: string; 
  * moment both pass the form's early check; here the second finds the first's row (or, on PostgreSQL, hits the
  * email's unique index) instead of adding its workspace to the other person's account.
  */
-export async function createNewUser(tx: Tx, input: { email: string; name?: string; passwordHash?: string }) {
+export async function createNewUser(tx: Tx, input: { email: string; name?: string; passwordHash?: string; emailVerified?: boolean }) {
   const email = normalizeEmail(input.email);
   const taken = () => conflict("An account with this email already exists; sign in instead");
   if (await tx.user.findUnique({ where: { email }, select: { id: true } })) throw taken();
   try {
     return await tx.user.create({
-      data: { id: newId("usr"), email, name: input.name ?? email.split("@")[0]!, passwordHash: input.passwordHash ?? null },
+      data: {
+        id: newId("usr"),
+        email,
+        name: input.name ?? email.split("@")[0]!,
+        passwordHash: input.passwordHash ?? null,
+        emailVerifiedAt: input.emailVerified ? new Date() : null,
+      },
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw taken();

@@ -18,6 +18,8 @@ export interface CreateWorkspaceInput {
   ownerPasswordHash?: string;
   /** The owner must be a new user (sign-up): an existing email is a `conflict`, not a second workspace of theirs. */
   ownerIsNew?: boolean;
+  /** The new owner's address is proven (a Google or GitHub sign-in that says so); only with `ownerIsNew`. */
+  ownerEmailVerified?: boolean;
 }
 
 /** Creates a workspace with its owner (a new or existing user), on a plan or on a 14-day trial. */
@@ -26,7 +28,7 @@ export async function createWorkspace(input: CreateWorkspaceInput): Promise<{ wo
   const workspaceId = newId("ws");
   return db.$transaction(async (tx) => {
     const ownerInput = { email: input.ownerEmail ?? `owner+${workspaceId}@adloom.local`, name: input.ownerName, passwordHash: input.ownerPasswordHash };
-    const owner = input.ownerIsNew ? await createNewUser(tx, ownerInput) : await ensureUser(tx, ownerInput);
+    const owner = input.ownerIsNew ? await createNewUser(tx, { ...ownerInput, emailVerified: input.ownerEmailVerified }) : await ensureUser(tx, ownerInput);
     await tx.workspace.create({
       data: {
         id: workspaceId,

@@ -1,5 +1,5 @@
 /**
- * Email (issue 17): password reset and invites go through SMTP_URL when set (a real SMTP server
+ * Email (issue 17): password reset, address confirmation and invites go through SMTP_URL when set (a real SMTP server
  * started here receives them), else into the database outbox that `mail list` prints.
  */
 import type { AddressInfo } from "node:net";
@@ -101,6 +101,8 @@ async function withResetJobs(fn: () => Promise<void>): Promise<void> {
 }
 
 const resetLink = (text: string) => /(http:\/\/[^\s]+\/reset-password\/[A-Za-z0-9_-]+)/.exec(text)?.[1];
+/** A message as the SMTP server got it, its quoted-printable body decoded (soft line breaks, `=3D`). */
+const decoded = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 describe("mail without SMTP: the outbox", () => {
   it("a reset request for an account lands in the outbox (listed by `mail list --to`), the link sets the password once", async () => {
@@ -118,11 +120,14 @@ describe("mail without SMTP: the outbox", () => {
     await withResetJobs(async () => {
       await requestPasswordReset({ email: email.toUpperCase() });
       await requestPasswordReset({ email: `nobody-${Date.now()}@example.com` });
-      await expect.poll(async () => (await outbox()).length).toBe(1);
+      // The sign-up's address confirmation is there already; the reset comes from the job.
+      await expect.poll(async () => (await outbox()).length).toBe(2);
     });
 
-    const messages = await outbox();
-    expect(messages).toHaveLength(1);
+    const all = await outbox();
+    // The sign-up's address confirmation, then the reset.
+    expect(all.map((m) => m.subject)).toEqual(["Reset your Adloom password", "Confirm your email address for Adloom"]);
+    const messages = all.slice(0, 1);
     expect(messages[0]).toMatchObject({ to: email, subject: "Reset your Adloom password" });
     const link = resetLink(messages[0]!.text)!;
     expect(link).toMatch(/^http:\/\/adloom\.test\/reset-password\//);
@@ -137,7 +142,7 @@ describe("mail without SMTP: the outbox", () => {
 });
 
 describe("mail through SMTP", () => {
-  it("a reset link and an invite arrive at the SMTP server, not in the outbox", async () => {
+  it("a reset link, the sign-up's confirmation link and an invite arrive at the SMTP server, not in the outbox", async () => {
     process.env.SMTP_URL = smtpUrl;
     await reconfigure();
     const { requestPasswordReset } = await import("@/lib/session/password-reset");
@@ -155,11 +160,13 @@ describe("mail through SMTP", () => {
     const invite = await createInvite((await principalForUser(userId))!, { email: invitee, role: "editor", baseUrl: "http://adloom.test" });
     expect(invite.emailed).toBe(true);
 
-    const toReset = received.find((m) => m.to.includes(email))!;
-    expect(toReset.raw).toContain("Subject: Reset your Adloom password");
-    expect(toReset.raw.replace(/=\r?\n/g, "")).toMatch(/http:\/\/adloom\.test\/reset-password\/[A-Za-z0-9_-]+/);
+    const toReset = received.find((m) => m.to.includes(email) && m.raw.includes("Subject: Reset your Adloom password"))!;
+    expect(decoded(toReset.raw)).toMatch(/http:\/\/adloom\.test\/reset-password\/[A-Za-z0-9_-]+/);
+    const toConfirm = received.find((m) => m.to.includes(email) && m.raw.includes("Subject: Confirm your email address for Adloom"))!;
+    expect(decoded(toConfirm.raw)).toMatch(/http:\/\/adloom\.test\/verify-email\/[A-Za-z0-9_-]+/);
     const toInvitee = received.find((m) => m.to.includes(invitee))!;
-    expect(toInvitee.raw.replace(/=\r?\n/g, "")).toContain(invite.url);
+    // The emailed link is the one returned, with the secret that proves the invitee reads this mailbox.
+    expect(decoded(toInvitee.raw)).toMatch(new RegExp(`${invite.url.replace(/[.?]/g, "\\$&")}\\?mail=[A-Za-z0-9_-]{32}\\s`));
     expect((await listOutbox({ to: email })).messages).toEqual([]);
     delete process.env.SMTP_URL;
     await reconfigure();

@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { totpCode } from "@/lib/session/totp";
 import { admin, createTenant } from "../helpers/fixtures";
+import { toolResult } from "../tools/helpers";
 import { callServerAction, cookieHeader, sessionFetch, signIn, submitPageForm } from "./session";
 
 const PASSWORD = "a long enough password";
@@ -168,5 +169,128 @@ describe("password reset requests", () => {
     expect(reset.html).toContain('{"done":true,"email":"');
     for (const token of tokens) expect(await fetch(`${inject("baseUrl")}/reset-password/${token}`).then((r) => r.text())).not.toContain("Set new password");
     expect(await resetMails(user.email)).toHaveLength(3);
+  });
+});
+
+describe("email verification", () => {
+  type Mail = { subject: string; text: string };
+  const mails = async (to: string) => (await admin<{ messages: Mail[] }>(["mail", "list", "--to", to])).messages;
+  const confirmations = async (to: string) => (await mails(to)).filter((m) => m.subject === "Confirm your email address for Adloom");
+  /** The path (and query) of the first link to `route` in a mail. */
+  const pathIn = (mail: Mail | undefined, route: string) => {
+    const url = new URL(new RegExp(`(https?://\\S+/${route}/\\S+)`).exec(mail?.text ?? "")![1]!);
+    return { url, path: url.pathname + url.search };
+  };
+  /** A page as the session (or a signed-out visitor) gets it. */
+  const html = (path: string, jar?: Map<string, string>) =>
+    fetch(inject("baseUrl") + path, { redirect: "manual", headers: jar ? { Cookie: cookieHeader(jar) } : {} }).then((r) => r.text());
+  const BANNER = 'aria-label="Address confirmation"';
+  /** Signs up through the page's form, as anyone can, with any address. */
+  const signUpThroughPage = (address: string) =>
+    submitPageForm("/sign-up", { name: "Sam Signup", email: address, password: PASSWORD, workspaceName: "Sign-up Co" });
+
+  it("sign-up mails a link (at PUBLIC_BASE_URL); the banner stays until the account's holder, signed in, confirms with it, once", async () => {
+    const address = email();
+    await signUpThroughPage(address);
+    const [mail] = await confirmations(address);
+    const { url, path } = pathIn(mail, "verify-email");
+    expect(url.origin).toBe(`http://localhost:${new URL(inject("baseUrl")).port}`);
+    const { jar } = await signIn(address, PASSWORD);
+    expect(await html("/dashboard/library", jar)).toContain(BANNER);
+
+    // Opened signed out (by whoever reads the mailbox, or a mail scanner), the link confirms nothing.
+    expect(await html(path)).toContain("Sign in to confirm");
+    // The account's form posted with another account's session confirms nothing either.
+    const other = email();
+    await signUpThroughPage(other);
+    const otherJar = (await signIn(other, PASSWORD)).jar;
+    expect(await html(path, otherJar)).toContain("This link confirms the address of another account");
+    const form = await html(path, jar);
+    expect(form).toContain("Confirm email address");
+    await submitPageForm(path, {}, { html: form, headers: { Cookie: cookieHeader(otherJar) } });
+    expect(await html("/dashboard/library", jar)).toContain(BANNER);
+    expect(await html("/dashboard/library", otherJar)).toContain(BANNER);
+
+    const confirmed = await submitPageForm(path, {}, { html: form, headers: { Cookie: cookieHeader(jar) } });
+    expect(confirmed.html).toContain("Your email address is confirmed");
+    expect(await html("/dashboard/library", jar)).not.toContain(BANNER);
+    expect(await html(path)).toContain("This link cannot be used");
+  });
+
+  it("the banner's button mails a new link that replaces the last; at most 3 per address in 15 minutes, the sign-up's included", async () => {
+    const address = email();
+    await signUpThroughPage(address);
+    const { jar } = await signIn(address, PASSWORD);
+    const resend = { file: "app/dashboard/actions.ts", name: "resendVerificationEmailAction" };
+    for (let i = 0; i < 4; i++) expect((await callServerAction(jar, "/dashboard/library", resend)).status).toBe(200);
+    const sent = await confirmations(address);
+    expect(sent).toHaveLength(3);
+    // Newest first: the last one sent works, the sign-up's was replaced.
+    expect(await html(pathIn(sent[0], "verify-email").path, jar)).toContain("Confirm email address");
+    expect(await html(pathIn(sent[2], "verify-email").path, jar)).toContain("This link cannot be used");
+  });
+
+  it("a password set through the mailed reset link confirms the address and ends the sessions of whoever made the account", async () => {
+    const address = email();
+    await signUpThroughPage(address); // a stranger, with someone else's address
+    const stranger = (await signIn(address, PASSWORD)).jar;
+    expect(await html("/dashboard/library", stranger)).toContain(BANNER);
+    await submitPageForm("/forgot-password", { email: address });
+    const reset = (await mails(address)).find((m) => m.subject === "Reset your Adloom password");
+    await submitPageForm(pathIn(reset, "reset-password").path, { password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    expect(await me(stranger)).toBe(401);
+    expect((await signIn(address, PASSWORD)).signedIn).toBe(false);
+    expect(await html("/dashboard/library", (await signIn(address, NEW_PASSWORD)).jar)).not.toContain(BANNER);
+  });
+
+  it("an account made through the invite link its sender was shown is unconfirmed (and mailed a link); through the emailed link, confirmed", async () => {
+    const t = await createTenant();
+    const [shown, mailed] = [email(), email()];
+    const shownUrl = new URL((await toolResult(t.key, "invite_member", { email: shown, role: "editor" })).invite.url);
+    await toolResult(t.key, "invite_member", { email: mailed, role: "editor" });
+    const emailed = pathIn(
+      (await mails(mailed)).find((m) => m.subject.includes("invited you")),
+      "invite",
+    );
+    expect(emailed.url.pathname).toMatch(/^\/invite\/[\w-]+$/);
+    for (const path of [shownUrl.pathname, emailed.path]) {
+      const page = await html(path);
+      expect(page).toContain("Create account and join");
+      await submitPageForm(path, { name: "Ivy Invitee", password: PASSWORD }, { html: page });
+    }
+    expect(await html("/dashboard/library", (await signIn(shown, PASSWORD)).jar)).toContain(BANNER);
+    expect(await confirmations(shown)).toHaveLength(1);
+    expect(await html("/dashboard/library", (await signIn(mailed, PASSWORD)).jar)).not.toContain(BANNER);
+    expect(await confirmations(mailed)).toHaveLength(0);
+  });
+
+  it("a signed-in account whose address is unconfirmed accepts an invite only through its emailed link, which confirms the address", async () => {
+    const t = await createTenant();
+    const address = email();
+    await signUpThroughPage(address); // whoever made it: the address is not proven
+    const { jar } = await signIn(address, PASSWORD);
+    const shown = new URL((await toolResult(t.key, "invite_member", { email: address, role: "editor" })).invite.url).pathname;
+    const token = shown.split("/").pop()!;
+    const accept = { file: "app/invite/[token]/actions.ts", name: "acceptAsSignedIn" };
+
+    // Through the link its sender was shown (theirs to pass on): refused, the invite stays open, and the page says why.
+    const refused = await callServerAction(jar, shown, accept, [token, null]);
+    expect(refused.location).toBeNull();
+    const page = await html(shown, jar);
+    expect(page).not.toContain("This invite cannot be used");
+    expect(page).toContain("is not confirmed yet");
+    expect(page).not.toContain("Accept invite");
+    expect(await html("/dashboard/library", jar)).toContain(BANNER);
+
+    // Through the emailed link (the address's owner reads it): accepted, and the address confirmed.
+    const emailed = pathIn(
+      (await mails(address)).find((m) => m.subject.includes("invited you")),
+      "invite",
+    );
+    expect(await html(emailed.path, jar)).toContain("Accept invite");
+    const accepted = await callServerAction(jar, emailed.path, accept, [token, emailed.url.searchParams.get("mail")]);
+    expect(accepted.location).toContain("/dashboard/library");
+    expect(await html(shown, jar)).toContain("This invite cannot be used");
+    expect(await html("/dashboard/library", jar)).not.toContain(BANNER);
   });
 });

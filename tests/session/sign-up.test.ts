@@ -1,4 +1,8 @@
-/** Sign-up creates a new account: two sign-ups with one email at the same moment make one account, not one with two workspaces. */
+/**
+ * Sign-up creates a new account: two sign-ups with one email at the same moment make one account, not one with two
+ * workspaces. A Google or GitHub sign-in takes an existing account only once its address is proven (a stranger may
+ * have signed up with it); the sign-in itself goes through Auth.js in auth.ts, which hands the address to oauthSignIn.
+ */
 import { beforeAll, describe, expect, it } from "vitest";
 import { useFreshDatabase } from "../helpers/in-process-db";
 
@@ -24,5 +28,70 @@ describe("sign-up", () => {
 
     // Later, the early check answers the same.
     await expect(attempt("Third Co", "third password 789")).rejects.toMatchObject({ code: "conflict" });
+  });
+});
+
+describe("sign-in with Google or GitHub (a verified address)", () => {
+  const PASSWORD = "a stranger's password";
+
+  it("does not open an account made with the address whose address was never proven, until its owner proves it", async () => {
+    const { signUp, oauthSignIn, verifyCredentials } = await import("@/lib/session/accounts");
+    const { requestPasswordReset, completePasswordReset } = await import("@/lib/session/password-reset");
+    const { listOutbox } = await import("@/lib/mail/send-mail");
+    const { getDb } = await import("@/lib/db/client");
+    const email = `owner-${Date.now()}@example.com`;
+    // Someone signs up with the address (nothing proves it is theirs): Google's sign-in for it is refused, whatever
+    // the case of the address the provider gives.
+    const { userId } = await signUp({ name: "Not The Owner", email, password: PASSWORD, workspaceName: "Squat Co" });
+    expect(await oauthSignIn(email.toUpperCase(), "The Owner")).toEqual({ ok: false, reason: "unverified_account" });
+    expect(await getDb().user.count({ where: { email } })).toBe(1);
+
+    // The owner sets a password through the link mailed to the address: the account is theirs, and Google opens it.
+    await requestPasswordReset({ email });
+    const reset = (await listOutbox({ to: email })).messages.find((m) => m.subject === "Reset your Adloom password")!;
+    await completePasswordReset({ token: /\/reset-password\/([\w-]+)/.exec(reset.text)![1]!, password: "the owner's own password" });
+    expect(await verifyCredentials(email, PASSWORD)).toBeNull();
+    expect(await oauthSignIn(email, "The Owner")).toMatchObject({ ok: true, user: { id: userId, email } });
+  });
+
+  it("a new address gets a verified account; an operator's account without a password is verified by the sign-in", async () => {
+    const { oauthSignIn } = await import("@/lib/session/accounts");
+    const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+    const { getDb } = await import("@/lib/db/client");
+    const fresh = `fresh-${Date.now()}@example.com`;
+    const made = await oauthSignIn(fresh, "Fresh Face");
+    expect(made).toMatchObject({ ok: true, user: { email: fresh, name: "Fresh Face" } });
+    const user = await getDb().user.findUniqueOrThrow({ where: { email: fresh }, include: { memberships: true } });
+    expect(user.emailVerifiedAt).not.toBeNull();
+    expect(user.memberships).toHaveLength(1);
+
+    const added = `added-${Date.now()}@example.com`;
+    const { ownerUserId } = await createWorkspace({ name: "Operator Co", plan: null, ownerEmail: added });
+    expect((await getDb().user.findUniqueOrThrow({ where: { id: ownerUserId } })).emailVerifiedAt).toBeNull();
+    expect(await oauthSignIn(added, null)).toMatchObject({ ok: true, user: { id: ownerUserId } });
+    expect((await getDb().user.findUniqueOrThrow({ where: { id: ownerUserId } })).emailVerifiedAt).not.toBeNull();
+  });
+
+  it("takes an address only when the provider says it is verified: Google's email_verified, GitHub's primary address", async () => {
+    const { githubPrimaryEmail, githubProfile, profileEmail } = await import("@/lib/session/oauth-profile");
+    expect(profileEmail({ email: "A@Example.com", email_verified: true })).toEqual({ email: "a@example.com", verified: true });
+    for (const claim of [false, undefined, "true"]) expect(profileEmail({ email: "a@example.com", email_verified: claim })?.verified).toBe(false);
+    expect(profileEmail({})).toBeNull();
+
+    const emails = [
+      { email: "work@example.com", primary: false, verified: true },
+      { email: "Main@example.com", primary: true, verified: false },
+    ];
+    expect(githubPrimaryEmail(emails)).toEqual({ email: "main@example.com", verified: false });
+    expect(githubPrimaryEmail([{ ...emails[1], verified: true }])).toEqual({ email: "main@example.com", verified: true });
+    expect(githubPrimaryEmail({ message: "Requires authentication" })).toBeNull();
+    // The public profile email is replaced by the primary one and its verification (Auth.js took it unchecked).
+    const answers: Record<string, unknown> = {
+      "https://api.github.test/user": { id: 7, login: "octo", email: "public@example.com" },
+      "https://api.github.test/user/emails": emails,
+    };
+    const fakeFetch = (async (url: string) => new Response(JSON.stringify(answers[url]), { status: 200 })) as unknown as typeof fetch;
+    const profile = await githubProfile("https://api.github.test/user", "token", fakeFetch);
+    expect(profileEmail(profile)).toEqual({ email: "main@example.com", verified: false });
   });
 });

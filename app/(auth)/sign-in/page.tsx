@@ -12,6 +12,8 @@ export const dynamic = "force-dynamic";
 const NOTICES: Record<string, string> = {
   oauth_two_factor: "Your account uses two-factor authentication: sign in with your email, password and code.",
   oauth_email: "Your provider did not share a verified email address.",
+  oauth_unverified:
+    "An Adloom account with this address exists, but its address was never confirmed, so Google and GitHub cannot open it. If it is yours, sign in with its password and open the confirmation link we emailed. If you did not make it, or forgot its password, choose “Forgot your password?”: the link we email sets a new password and ends every session of whoever made it.",
   OAuthAccountNotLinked: "Sign in with the method you used before.",
   password_changed: "Your password is changed, and every session signed in with the old one has ended: sign in with the new password.",
 };

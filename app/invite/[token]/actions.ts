@@ -5,11 +5,14 @@ import { isAppError } from "@/lib/errors";
 import { currentUserId, setActiveWorkspaceCookie } from "@/lib/dashboard/current";
 import { acceptInvite, acceptInviteWithNewAccount } from "@/lib/dashboard/account";
 
-export async function acceptAsSignedIn(token: string): Promise<{ error?: string }> {
+/** The invite page's path, with the emailed link's proof when it was opened from the email. */
+const invitePath = (token: string, proof: string | null) => `/invite/${encodeURIComponent(token)}${proof ? `?mail=${encodeURIComponent(proof)}` : ""}`;
+
+export async function acceptAsSignedIn(token: string, proof: string | null): Promise<{ error?: string }> {
   const userId = await currentUserId();
-  if (!userId) redirect(`/sign-in?callbackUrl=/invite/${encodeURIComponent(token)}`);
+  if (!userId) redirect(`/sign-in?callbackUrl=${encodeURIComponent(invitePath(token, proof))}`);
   try {
-    const { workspaceId } = await acceptInvite(userId, token);
+    const { workspaceId } = await acceptInvite(userId, token, proof);
     await setActiveWorkspaceCookie(workspaceId);
   } catch (error) {
     if (isAppError(error)) return { error: error.message };
@@ -18,11 +21,11 @@ export async function acceptAsSignedIn(token: string): Promise<{ error?: string 
   redirect("/dashboard/library");
 }
 
-export async function acceptWithNewAccount(token: string, _prev: { error?: string }, form: FormData): Promise<{ error?: string }> {
+export async function acceptWithNewAccount(token: string, proof: string | null, _prev: { error?: string }, form: FormData): Promise<{ error?: string }> {
   const password = String(form.get("password") ?? "");
   let email: string;
   try {
-    const account = await acceptInviteWithNewAccount(token, { name: String(form.get("name") ?? ""), password });
+    const account = await acceptInviteWithNewAccount(token, { name: String(form.get("name") ?? ""), password }, proof);
     email = account.email;
     await setActiveWorkspaceCookie(account.workspaceId);
   } catch (error) {

@@ -5,21 +5,21 @@ import { Field } from "@/components/ui/field";
 import { Alert } from "@/components/ui/misc";
 import { acceptAsSignedIn, acceptWithNewAccount } from "./actions";
 
-export function AcceptForm({ token }: { token: string }) {
+export function AcceptForm({ token, proof }: { token: string; proof: string | null }) {
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
   return (
     <div className="space-y-3">
       {error && <Alert>{error}</Alert>}
-      <Button className="w-full" disabled={pending} onClick={() => start(async () => setError((await acceptAsSignedIn(token)).error ?? null))}>
+      <Button className="w-full" disabled={pending} onClick={() => start(async () => setError((await acceptAsSignedIn(token, proof)).error ?? null))}>
         {pending ? "Joining…" : "Accept invite"}
       </Button>
     </div>
   );
 }
 
-export function NewAccountForm({ token, email }: { token: string; email: string }) {
-  const [state, action, pending] = useActionState(acceptWithNewAccount.bind(null, token), {});
+export function NewAccountForm({ token, proof, email }: { token: string; proof: string | null; email: string }) {
+  const [state, action, pending] = useActionState(acceptWithNewAccount.bind(null, token, proof), {});
   return (
     <form action={action} className="space-y-4">
       {state.error && <Alert>{state.error}</Alert>}

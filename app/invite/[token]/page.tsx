@@ -2,20 +2,28 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { signOutAction } from "@/app/(auth)/actions";
 import { buttonClass } from "@/components/ui/button";
-import { userEmail } from "@/lib/dashboard/account";
 import { isAppError } from "@/lib/errors";
 import { currentUserId } from "@/lib/dashboard/current";
-import { getInvite, type InviteDetails } from "@/lib/dashboard/account";
+import { emailVerificationStatus, getInvite, type InviteDetails } from "@/lib/dashboard/account";
 import { AcceptForm, NewAccountForm } from "./forms";
 
 export const metadata: Metadata = { title: "Join a workspace" };
 export const dynamic = "force-dynamic";
 
-export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+export default async function InvitePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { token } = await params;
+  // The emailed link carries a second secret (lib/team/invites.ts): accepting with it confirms the address.
+  const mail = (await searchParams).mail;
+  const proof = typeof mail === "string" && mail ? mail : null;
   let invite: InviteDetails;
   try {
-    invite = await getInvite(token);
+    invite = await getInvite(token, proof);
   } catch (error) {
     if (!isAppError(error)) throw error;
     return (
@@ -29,8 +37,8 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     );
   }
   const userId = await currentUserId();
-  const email = userId ? await userEmail(userId) : null;
-  const user = email ? { email } : null;
+  const user = userId ? await emailVerificationStatus(userId) : null;
+  const selfPath = `/invite/${token}${proof ? `?mail=${encodeURIComponent(proof)}` : ""}`;
   return (
     <Shell>
       <h1 className="text-xl font-semibold text-slate-900">Join {invite.workspaceName}</h1>
@@ -39,7 +47,19 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         <strong>{invite.role}</strong>.
       </p>
       <div className="mt-6">
-        {user && user.email === invite.email && <AcceptForm token={token} />}
+        {user && user.email === invite.email && (user.verified || invite.fromEmail) && <AcceptForm token={token} proof={proof} />}
+        {user && user.email === invite.email && !user.verified && !invite.fromEmail && (
+          <div className="space-y-3 text-sm text-slate-700">
+            <p>
+              Your address {user.email} is not confirmed yet. Open this invite from the email sent to it: that link confirms the address. Or confirm it through
+              the link we emailed you (the{" "}
+              <Link href="/dashboard/library" className="font-medium text-indigo-700 underline">
+                dashboard
+              </Link>{" "}
+              sends a new one), then open this page again.
+            </p>
+          </div>
+        )}
         {user && user.email !== invite.email && (
           <div className="space-y-3 text-sm text-slate-700">
             <p>
@@ -54,9 +74,18 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         )}
         {!user && invite.accountExists && (
           <div className="space-y-3 text-sm text-slate-700">
-            <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={`${buttonClass()} w-full`}>
+            <Link href={`/sign-in?callbackUrl=${encodeURIComponent(selfPath)}`} className={`${buttonClass()} w-full`}>
               Sign in to accept
             </Link>
+            {invite.hasPassword && (
+              <p>
+                Did not make that account, or forgot its password?{" "}
+                <Link href="/forgot-password" className="font-medium text-indigo-700 underline">
+                  Set a new password
+                </Link>{" "}
+                through a link we email to {invite.email}; setting it ends every session of the account. Then open this invite again.
+              </p>
+            )}
             {!invite.hasPassword && (
               <p>
                 {invite.email} has an account without a password: sign in with Google or GitHub, or{" "}
@@ -68,7 +97,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
             )}
           </div>
         )}
-        {!user && !invite.accountExists && <NewAccountForm token={token} email={invite.email} />}
+        {!user && !invite.accountExists && <NewAccountForm token={token} proof={proof} email={invite.email} />}
       </div>
     </Shell>
   );

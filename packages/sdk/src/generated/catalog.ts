@@ -5990,7 +5990,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "invite_member",
     "title": "Invite member",
-    "description": "Invites someone by email to the workspace with a role (and optionally limited to folders). The invite link (url, valid 7 days, works once) is emailed and also returned; a new invite to the same email replaces the old one.",
+    "description": "Invites someone by email to the workspace with a role (and optionally limited to folders). The invite link (url, valid 7 days, works once) is returned and emailed; the emailed copy also carries a secret that proves the invitee's address, so an account whose address is not yet confirmed joins only through the email (or after confirming it). A new invite to the same email replaces the old one.",
     "category": "team",
     "readOnly": false,
     "destructive": false,
