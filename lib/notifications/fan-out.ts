@@ -125,14 +125,31 @@ export async function markFannedOut(notificationId: string): Promise<void> {
   await getDb().notification.updateMany({ where: { id: notificationId, fannedOutAt: null }, data: { fannedOutAt: new Date() } });
 }
 
-/** Notifications recorded over `olderThanMs` ago and not yet fanned out (their job event is sent again; its id deduplicates). */
-export async function unfinishedNotifications(now: Date, olderThanMs = 2 * 60_000): Promise<string[]> {
+/**
+ * A fan-out still unfinished this long after its notification was recorded has ended without finishing: its steps'
+ * retries (four each, with backoff) are spent well within it, by a mail server down the whole time, say.
+ */
+export const FAN_OUT_GIVEN_UP_MS = 30 * 60_000;
+
+/**
+ * The id of the fan-out job event the sweep sends for an unfinished notification. At first the original event's own
+ * id: an event lost on its way (Inngest mode) is sent again, and one that arrived deduplicates it. Once the fan-out
+ * has ended without finishing (FAN_OUT_GIVEN_UP_MS), a new id per FAN_OUT_GIVEN_UP_MS window, so it runs again then;
+ * its deliveries that went out are not repeated (deliverOnce), those that failed are tried again.
+ */
+export function fanOutEventId(notificationId: string, createdAt: Date, now: Date): string {
+  if (now.getTime() - createdAt.getTime() < FAN_OUT_GIVEN_UP_MS) return `notify-${notificationId}`;
+  return `notify-${notificationId}-again-${Math.floor(now.getTime() / FAN_OUT_GIVEN_UP_MS)}`;
+}
+
+/** Notifications recorded over `olderThanMs` ago, under a day ago, and not yet fanned out, with the event id to send each. */
+export async function unfinishedNotifications(now: Date, olderThanMs = 2 * 60_000): Promise<{ notificationId: string; eventId: string }[]> {
   const rows = await getDb().notification.findMany({
     where: { fannedOutAt: null, createdAt: { lt: new Date(now.getTime() - olderThanMs), gt: new Date(now.getTime() - 24 * 3600_000) } },
-    select: { id: true },
+    select: { id: true, createdAt: true },
     orderBy: { createdAt: "asc" },
     take: 200,
   });
   if (rows.length) log.info("notifications not yet fanned out, queued again", { count: rows.length });
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ notificationId: r.id, eventId: fanOutEventId(r.id, r.createdAt, now) }));
 }

@@ -22,12 +22,13 @@ export async function notifyAccountsNeedingReconnect(now: Date): Promise<number>
 /**
  * The minute's sweep: accounts to reconnect, and notifications whose fan-out job event is sent
  * again (with Inngest, the event goes out after the commit and could be lost with the process; the
- * same id deduplicates it where it did arrive).
+ * same id deduplicates it where it did arrive). A fan-out that ended without finishing (a mail server
+ * down longer than its retries) runs again every half hour for a day (fanOutEventId).
  */
 export async function sweepNotifications(now: Date): Promise<{ reconnect: number; requeued: number }> {
   const reconnect = await notifyAccountsNeedingReconnect(now);
-  const ids = await unfinishedNotifications(now);
-  if (ids.length)
-    await sendEvent(ids.map((notificationId) => ({ name: NOTIFICATION_FAN_OUT_EVENT, id: `notify-${notificationId}`, data: { notificationId } })));
-  return { reconnect, requeued: ids.length };
+  const unfinished = await unfinishedNotifications(now);
+  if (unfinished.length)
+    await sendEvent(unfinished.map(({ notificationId, eventId }) => ({ name: NOTIFICATION_FAN_OUT_EVENT, id: eventId, data: { notificationId } })));
+  return { reconnect, requeued: unfinished.length };
 }

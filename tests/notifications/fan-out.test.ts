@@ -126,4 +126,54 @@ describe("notifications made by jobs, and the fan-out's guarantees", () => {
     expect(slack.requests.filter((r) => r.path === `/services/${workspaceId}`)).toHaveLength(1);
     expect((await db.notification.findUniqueOrThrow({ where: { id: n.id } })).fannedOutAt).not.toBeNull();
   });
+
+  it("a fan-out that ended without finishing (the mail server down past its retries) runs again every half hour for a day; what went out is not repeated", async () => {
+    const { workspaceId, ownerEmail, adminId, adminEmail } = await workspace("Outage Co");
+    const { ensureDefaultAccounts, markNeedsReconnect } = await import("@/lib/platforms/accounts");
+    const { sweepNotifications } = await import("@/lib/notifications/sweep");
+    const { NOTIFICATION_FAN_OUT_EVENT } = await import("@/lib/notifications/job-events");
+    await ensureDefaultAccounts(workspaceId);
+    const account = await db.adAccount.findFirstOrThrow({ where: { workspaceId, platform: "platform_a" } });
+    await markNeedsReconnect(account.id, "Error validating access token: Session has expired");
+    await sweepNotifications(new Date());
+    const n = await db.notification.findFirstOrThrow({ where: { workspaceId, kind: "ad_account_reconnect" } });
+    // The run during the outage: the owner's email went out, the admin's failed for good (its step's retries spent).
+    const { newId } = await import("@/lib/ids");
+    const owner = await db.user.findUniqueOrThrow({ where: { email: ownerEmail } });
+    const at = (minutes: number) => new Date(n.createdAt.getTime() + minutes * 60_000);
+    await db.notificationDelivery.createMany({
+      data: [
+        { id: newId("ntd"), notificationId: n.id, workspaceId, channel: "email", recipient: owner.id, status: "sent", finishedAt: at(0) },
+        { id: newId("ntd"), notificationId: n.id, workspaceId, channel: "email", recipient: adminId, status: "failed", error: "connect ECONNREFUSED" },
+      ],
+    });
+    const events = async () =>
+      (
+        await db.$queryRawUnsafe<{ id: string }[]>(
+          `SELECT id FROM job_events WHERE name = $1 AND data->>'notificationId' = $2 ORDER BY id`,
+          NOTIFICATION_FAN_OUT_EVENT,
+          n.id,
+        )
+      ).map((e) => e.id);
+    const before = await events();
+
+    // Minutes later the original event's id is sent again (it deduplicates where it arrived): nothing new to run.
+    await sweepNotifications(at(5));
+    expect(await events()).toEqual([...new Set([...before, `notify-${n.id}`])].sort());
+    // Past the fan-out's retries: a new event, one per half hour however many sweeps run in it.
+    await sweepNotifications(at(31));
+    await sweepNotifications(at(32));
+    await sweepNotifications(at(65));
+    const again = (await events()).filter((id) => id.startsWith(`notify-${n.id}-again-`));
+    expect(again).toHaveLength(2);
+
+    // The run it starts mails the admin and only the admin.
+    const rerun = await fanOut(n.id);
+    expect(rerun.email).toEqual({ [owner.id]: "sent", [adminId]: "sent" });
+    expect(smtp.to(adminEmail)).toHaveLength(1);
+    expect(smtp.to(ownerEmail)).toEqual([]);
+    // Finished: later sweeps send nothing for it.
+    await sweepNotifications(at(100));
+    expect((await events()).filter((id) => id.startsWith(`notify-${n.id}-again-`))).toHaveLength(2);
+  });
 });
