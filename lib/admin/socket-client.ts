@@ -6,7 +6,7 @@ import path from "node:path";
  * database). Node built-ins only: the CLI, the tests and the benches that hand a command over load none of the app.
  */
 export function adminSocketPath(dataDir: string): string {
-  return path.join(dataDir, "admin.sock");
+  return path.join(dataDir, "run", "admin.sock");
 }
 
 /** Runs a command in the server that owns the database; resolves to its JSON answer and whether it succeeded. */

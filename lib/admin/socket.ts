@@ -12,13 +12,17 @@ import { adminSocketPath } from "./socket-client";
  * (owner-only file permissions) and the server runs it in-process. The CLI's side is ./socket-client.ts.
  */
 
-/** Serves the operator CLI on `<dataDir>/admin.sock` while the process's services live. Idempotent. */
+/** Serves the operator CLI on `<dataDir>/run/admin.sock` while the process's services live. Idempotent. */
 export async function startAdminSocket(dataDir: string): Promise<void> {
   await getServices().use("admin.socket", () => listen(adminSocketPath(dataDir)), close);
 }
 
 async function listen(socketPath: string): Promise<http.Server> {
-  fs.mkdirSync(path.dirname(socketPath), { recursive: true });
+  // The socket lives in a folder only the owner may enter: between listen() creating it (with the umask's mode) and the
+  // chmod below, a group-writable umask would otherwise leave it open to the group for a moment.
+  const folder = path.dirname(socketPath);
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  fs.chmodSync(folder, 0o700); // made by an older version, or by hand, with other permissions
   fs.rmSync(socketPath, { force: true }); // left by a previous run that died
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

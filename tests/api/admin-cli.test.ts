@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { adminCli } from "../helpers/admin-cli";
@@ -17,8 +19,11 @@ describe("operator CLI", () => {
   it(
     "works while the server runs, and its key serves /api/v1/me",
     async () => {
-      // The shared server owns its data dir (and, on PGlite, the database): the CLI hands the command over.
+      // The shared server owns its data dir (and, on PGlite, the database): the CLI hands the command over, through a
+      // socket only the owner may reach, in a folder only the owner may enter.
       const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
+      expect(fs.statSync(path.join(inject("dataDir"), "run")).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.join(inject("dataDir"), "run", "admin.sock")).mode & 0o777).toBe(0o600);
       const ws = await adminCli(["workspace", "create", "--name", "CLI Co", "--owner-email", `cli-${Date.now()}@example.com`], env);
       expect(ws.status).toBe(0);
       expect(ws.json).toEqual({ workspaceId: expect.stringMatching(/^ws_/), ownerUserId: expect.stringMatching(/^usr_/) });
