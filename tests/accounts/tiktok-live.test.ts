@@ -513,6 +513,25 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(tiktok.comments.has(scam.comment_id)).toBe(true);
   }, 60_000);
 
+  it("an ad group with over 5,000 comments in one day is pulled to its last comment, poll by poll; a hide finds a comment past the first 5,000", async () => {
+    const made = [...tiktok.ads.values()][0]!;
+    // A viral day: 5,100 comments in the same second, after everything pulled so far (TikTok lists whole days only).
+    const now = Math.floor(Date.now() / 1000);
+    const burst = Array.from({ length: 5_100 }, (_, i) => tiktok.addComment(made.ad_id, `Viral comment ${i}`, { userName: `fan${i}`, createTime: now }));
+    let added = 0;
+    for (let poll = 0; poll < 20; poll++) {
+      const summary = await admin<{ accounts: { added: number }[] }>(["moderation", "pull", "--workspace", t.workspaceId], server.dataDir);
+      const polled = summary.accounts.reduce((n, acc) => n + acc.added, 0);
+      if (!polled) break;
+      added += polled;
+    }
+    expect(added).toBe(burst.length);
+    const [last] = (await result("list_ad_comments", { search: "Viral comment 5099" })).comments;
+    expect(last.externalId).toBe(burst.at(-1)!.comment_id);
+    await result("hide_ad_comments", { ids: [last.id] });
+    expect(tiktok.comments.get(burst.at(-1)!.comment_id)!.comment_status).toBe("HIDDEN");
+  }, 180_000);
+
   it("maps TikTok's codes: 40100 -> upstream_busy, 40002 -> invalid_input with TikTok's message, 5xxxx -> upstream_error", async () => {
     tiktok.throttle(1);
     const busy = await tool("get_ad_account", { platform: "platform_b" });

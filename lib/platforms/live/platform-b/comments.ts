@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import type { AdComment, CommentsQuery } from "../../ads-types";
 import { PlatformError } from "../../types";
-import { allPages, getData, id, pageInfo, postJson } from "./client";
+import { getData, id, pageInfo, postJson } from "./client";
 import { identityOf, listAllAdGroups, listAllAds, type TikTokAccount } from "./ads";
 
 /**
@@ -53,8 +53,26 @@ function toComment(row: CommentRow, a: TikTokAccount): AdComment {
 
 const day = (iso: string) => iso.slice(0, 10);
 
-async function adGroupComments(token: string, a: TikTokAccount, adGroupId: string, since: string): Promise<CommentRow[]> {
-  return allPages(async (page) => {
+/**
+ * The most pages of one ad group's comments one read goes through (100 each). TikTok's list takes whole days only,
+ * so a read starts at the first comment of its first day, however many of that day were pulled before: a cap of 50
+ * pages stopped an ad group with over 5,000 comments in a day at the same 5,000 for good.
+ */
+const MAX_COMMENT_PAGES = 2_000;
+
+/**
+ * One ad group's comments from `since`'s day on, oldest first, page by page until the list ends or `enough` says the
+ * rows read so far suffice (the caller's window is full).
+ */
+async function adGroupComments(
+  token: string,
+  a: TikTokAccount,
+  adGroupId: string,
+  since: string,
+  enough: (rows: CommentRow[]) => boolean = () => false,
+): Promise<CommentRow[]> {
+  const rows: CommentRow[] = [];
+  for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
     const data = await getData(
       token,
       "comment/list/",
@@ -74,8 +92,10 @@ async function adGroupComments(token: string, a: TikTokAccount, adGroupId: strin
       commentPage,
       "the comment list",
     );
-    return { list: data.comments, page_info: data.page_info };
-  });
+    rows.push(...data.comments);
+    if (!data.page_info || page >= data.page_info.total_page || enough(rows)) break;
+  }
+  return rows;
 }
 
 async function adGroupsOf(token: string, a: TikTokAccount, adIds?: string[]): Promise<string[]> {
@@ -87,28 +107,45 @@ export async function listComments(token: string, a: TikTokAccount, query: Comme
   if (query.adExternalIds && query.adExternalIds.length === 0) return [];
   // TikTok keeps comments for its list going back a year at most; without a position, start there.
   const since = day(query.after ?? new Date(Date.now() - 365 * 86_400_000).toISOString());
+  const after = query.after ? new Date(query.after).getTime() : null;
+  const wanted = (c: AdComment) => {
+    if (query.adExternalIds && !query.adExternalIds.includes(c.adExternalId)) return false;
+    if (after === null) return true;
+    const t = new Date(c.createdAt).getTime();
+    return t > after || (t === after && query.afterExternalId !== undefined && c.externalId > query.afterExternalId);
+  };
   const all: AdComment[] = [];
   for (const adGroupId of await adGroupsOf(token, a, query.adExternalIds)) {
-    for (const row of await adGroupComments(token, a, adGroupId, since)) all.push(toComment(row, a));
+    // Oldest first: once an ad group has given `limit` comments past the position, its later ones cannot be among the
+    // `limit` oldest of all groups.
+    const rows = await adGroupComments(token, a, adGroupId, since, (read) => read.filter((r) => wanted(toComment(r, a))).length >= query.limit);
+    for (const row of rows) {
+      const comment = toComment(row, a);
+      if (wanted(comment)) all.push(comment);
+    }
   }
-  const after = query.after ? new Date(query.after).getTime() : null;
-  return all
-    .filter((c) => !query.adExternalIds || query.adExternalIds.includes(c.adExternalId))
-    .filter((c) => {
-      if (after === null) return true;
-      const t = new Date(c.createdAt).getTime();
-      return t > after || (t === after && query.afterExternalId !== undefined && c.externalId > query.afterExternalId);
-    })
-    .sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.externalId.localeCompare(y.externalId))
-    .slice(0, query.limit);
+  return all.sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.externalId.localeCompare(y.externalId)).slice(0, query.limit);
 }
 
-/** Finds one comment: in its ad's ad group when the inbox knows the ad, else across the advertiser's ad groups. */
-async function findComment(token: string, a: TikTokAccount, commentId: string): Promise<{ row: CommentRow; siblings: CommentRow[] }> {
-  const known = await getDb().adCommentItem.findFirst({ where: { adAccountId: a.accountId, externalId: commentId }, select: { adExternalId: true } });
-  const since = day(new Date(Date.now() - 365 * 86_400_000).toISOString());
+/**
+ * Finds one comment: in its ad's ad group when the inbox knows the ad, else across the advertiser's ad groups. The
+ * siblings are the group's comments from its day on: with `withReplies`, all of them (the replies to it come later);
+ * else the read stops at the comment.
+ */
+async function findComment(
+  token: string,
+  a: TikTokAccount,
+  commentId: string,
+  { withReplies = false }: { withReplies?: boolean } = {},
+): Promise<{ row: CommentRow; siblings: CommentRow[] }> {
+  const known = await getDb().adCommentItem.findFirst({
+    where: { adAccountId: a.accountId, externalId: commentId },
+    select: { adExternalId: true, commentedAt: true },
+  });
+  // From the comment's own day when the inbox knows it; its replies come after it, so the list from there holds them.
+  const since = day((known?.commentedAt ?? new Date(Date.now() - 365 * 86_400_000)).toISOString());
   for (const adGroupId of await adGroupsOf(token, a, known ? [known.adExternalId] : undefined)) {
-    const rows = await adGroupComments(token, a, adGroupId, since);
+    const rows = await adGroupComments(token, a, adGroupId, since, (read) => !withReplies && read.some((r) => r.comment_id === commentId));
     const row = rows.find((r) => r.comment_id === commentId);
     if (row) return { row, siblings: rows };
   }
@@ -129,7 +166,7 @@ export async function setCommentHidden(token: string, a: TikTokAccount, commentI
 
 export async function replyToComment(token: string, a: TikTokAccount, commentId: string, message: string): Promise<AdComment> {
   const identityId = await identityOf(token, a);
-  const { row, siblings } = await findComment(token, a, commentId);
+  const { row, siblings } = await findComment(token, a, commentId, { withReplies: true });
   // The same text to the same comment by the account is one reply: a retry finds the first.
   const earlier = siblings.find((r) => r.comment_type === "REPLY" && r.reply_to_comment_id === commentId && r.content === message && toComment(r, a).byPage);
   if (earlier) return toComment(earlier, a);
