@@ -61,15 +61,15 @@ const day = (iso: string) => iso.slice(0, 10);
 const MAX_COMMENT_PAGES = 2_000;
 
 /**
- * One ad group's comments from `since`'s day on, oldest first, page by page until the list ends or `enough` says the
- * rows read so far suffice (the caller's window is full).
+ * One ad group's comments from `since`'s day on, oldest first, page by page until the list ends or `enough`, given each
+ * page as it arrives, says the rows so far suffice (the caller's window is full).
  */
 async function adGroupComments(
   token: string,
   a: TikTokAccount,
   adGroupId: string,
   since: string,
-  enough: (rows: CommentRow[]) => boolean = () => false,
+  enough: (page: CommentRow[]) => boolean = () => false,
 ): Promise<CommentRow[]> {
   const rows: CommentRow[] = [];
   for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
@@ -93,7 +93,8 @@ async function adGroupComments(
       "the comment list",
     );
     rows.push(...data.comments);
-    if (!data.page_info || page >= data.page_info.total_page || enough(rows)) break;
+    // Every page goes to `enough`, the last one too.
+    if (enough(data.comments) || !data.page_info || page >= data.page_info.total_page) break;
   }
   return rows;
 }
@@ -118,11 +119,17 @@ export async function listComments(token: string, a: TikTokAccount, query: Comme
   for (const adGroupId of await adGroupsOf(token, a, query.adExternalIds)) {
     // Oldest first: once an ad group has given `limit` comments past the position, its later ones cannot be among the
     // `limit` oldest of all groups.
-    const rows = await adGroupComments(token, a, adGroupId, since, (read) => read.filter((r) => wanted(toComment(r, a))).length >= query.limit);
-    for (const row of rows) {
-      const comment = toComment(row, a);
-      if (wanted(comment)) all.push(comment);
-    }
+    let past = 0;
+    await adGroupComments(token, a, adGroupId, since, (page) => {
+      for (const row of page) {
+        const comment = toComment(row, a);
+        if (wanted(comment)) {
+          all.push(comment);
+          past++;
+        }
+      }
+      return past >= query.limit;
+    });
   }
   return all.sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.externalId.localeCompare(y.externalId)).slice(0, query.limit);
 }
@@ -145,7 +152,7 @@ async function findComment(
   // From the comment's own day when the inbox knows it; its replies come after it, so the list from there holds them.
   const since = day((known?.commentedAt ?? new Date(Date.now() - 365 * 86_400_000)).toISOString());
   for (const adGroupId of await adGroupsOf(token, a, known ? [known.adExternalId] : undefined)) {
-    const rows = await adGroupComments(token, a, adGroupId, since, (read) => !withReplies && read.some((r) => r.comment_id === commentId));
+    const rows = await adGroupComments(token, a, adGroupId, since, (page) => !withReplies && page.some((r) => r.comment_id === commentId));
     const row = rows.find((r) => r.comment_id === commentId);
     if (row) return { row, siblings: rows };
   }
