@@ -236,7 +236,10 @@ describe("email verification", () => {
     const stranger = (await signIn(address, PASSWORD)).jar;
     expect(await html("/dashboard/library", stranger)).toContain(BANNER);
     await submitPageForm("/forgot-password", { email: address });
-    const reset = (await mails(address)).find((m) => m.subject === "Reset your Adloom password");
+    // The password-reset-email job makes and sends the link after the form's answer.
+    const resetMail = async () => (await mails(address)).find((m) => m.subject === "Reset your Adloom password");
+    await expect.poll(resetMail).toBeDefined();
+    const reset = await resetMail();
     await submitPageForm(pathIn(reset, "reset-password").path, { password: NEW_PASSWORD, confirm: NEW_PASSWORD });
     expect(await me(stranger)).toBe(401);
     expect((await signIn(address, PASSWORD)).signedIn).toBe(false);
