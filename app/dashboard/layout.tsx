@@ -7,19 +7,21 @@ import { EmailConfirmationBanner } from "@/components/dashboard/email-confirmati
 import { Providers } from "@/components/dashboard/providers";
 import { MemberClockProvider } from "@/components/dashboard/time-zone";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
-import { currentClock, requirePrincipal } from "@/lib/dashboard/current";
+import { currentClock, currentEmailStatus, requirePrincipal } from "@/lib/dashboard/current";
 import { planStatus } from "@/lib/dashboard/access";
-import { emailVerificationStatus, listUserWorkspaces } from "@/lib/dashboard/account";
+import { listUserWorkspaces } from "@/lib/dashboard/account";
 import { resendVerificationEmailAction, switchWorkspace } from "./actions";
 
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const principal = await requirePrincipal();
-  const workspaces = await listUserWorkspaces(principal.userId);
   const plan = planStatus(principal.workspace);
-  const clock = await currentClock(principal.userId);
-  const address = await emailVerificationStatus(principal.userId);
+  const [workspaces, clock, address] = await Promise.all([
+    listUserWorkspaces(principal.userId),
+    currentClock(principal.userId),
+    currentEmailStatus(principal.userId),
+  ]);
   return (
     <Providers>
       <MemberClockProvider clock={clock}>

@@ -64,13 +64,20 @@ export async function userTimeZone(userId: string): Promise<string> {
   return user?.timeZone ?? "UTC";
 }
 
-/**
- * The zone and locale the user's dashboard writes dates in: their profile settings; without a chosen locale the
- * browser's (Accept-Language, passed by the caller), else en-US.
- */
-export async function userClock(userId: string, acceptLanguage?: string | null): Promise<UserClock> {
-  const user = await getDb().user.findUnique({ where: { id: userId }, select: { timeZone: true, locale: true } });
-  return { timeZone: user?.timeZone ?? "UTC", locale: user?.locale ?? localeFromAcceptLanguage(acceptLanguage) ?? "en-US" };
+/** What every dashboard page shows of its member beside the page itself. */
+export interface MemberFrame {
+  /** How they read dates: their profile's zone and locale; without a chosen locale the browser's, else en-US. */
+  clock: UserClock;
+  email: string;
+  emailVerified: boolean;
+}
+
+/** The member's frame in one read (`acceptLanguage`: the browser's header, for a member who chose no locale); null for no such user. */
+export async function memberFrame(userId: string, acceptLanguage?: string | null): Promise<MemberFrame | null> {
+  const user = await getDb().user.findUnique({ where: { id: userId }, select: { timeZone: true, locale: true, email: true, emailVerifiedAt: true } });
+  if (!user) return null;
+  const clock = { timeZone: user.timeZone ?? "UTC", locale: user.locale ?? localeFromAcceptLanguage(acceptLanguage) ?? "en-US" };
+  return { clock, email: user.email, emailVerified: user.emailVerifiedAt !== null };
 }
 
 /** Changes the display name, the time zone and (when given) the locale. */

@@ -21,7 +21,7 @@ export {
 } from "@/lib/session/email-verification";
 export { confirmTwoFactorEnrolment, disableTwoFactor, remainingRecoveryCodes, startTwoFactorEnrolment } from "@/lib/session/two-factor";
 export { revokeSessions } from "@/lib/session/revocation";
-export { changePassword, createOwnWorkspace, getProfile, type Profile, updateProfile, userClock, userTimeZone } from "@/lib/account/profile";
+export { changePassword, createOwnWorkspace, getProfile, type Profile, updateProfile, userTimeZone } from "@/lib/account/profile";
 export { isActiveMember, listUserWorkspaces } from "@/lib/workspaces/switcher";
 export { acceptInvite, acceptInviteWithNewAccount, getInvite, type InviteDetails } from "@/lib/team/invites";
 // A member's own API keys and OAuth connections: credentials, which a key must not mint.

@@ -1,5 +1,6 @@
 import { cookies, headers } from "next/headers";
-import { type UserClock, userClock } from "@/lib/account/profile";
+import { cache } from "react";
+import { type MemberFrame, memberFrame, type UserClock } from "@/lib/account/profile";
 import { redirect } from "next/navigation";
 import { auth } from "@/auth";
 import type { Principal } from "@/lib/auth/principal";
@@ -40,7 +41,16 @@ export async function setActiveWorkspaceCookie(workspaceId: string): Promise<voi
   (await cookies()).set(ACTIVE_WORKSPACE_COOKIE, workspaceId, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 365 * 86_400 });
 }
 
+/** The member's frame, read once per request however many server components of the page ask for it. */
+const currentFrame = cache(async (userId: string): Promise<MemberFrame | null> => memberFrame(userId, (await headers()).get("accept-language")));
+
 /** The signed-in member's date format (profile zone and locale; the browser's language until they choose one). */
 export async function currentClock(userId: string): Promise<UserClock> {
-  return userClock(userId, (await headers()).get("accept-language"));
+  return (await currentFrame(userId))?.clock ?? { timeZone: "UTC", locale: "en-US" };
+}
+
+/** The signed-in member's address and whether they have confirmed it (null: no such user). */
+export async function currentEmailStatus(userId: string): Promise<{ email: string; verified: boolean } | null> {
+  const frame = await currentFrame(userId);
+  return frame && { email: frame.email, verified: frame.emailVerified };
 }
