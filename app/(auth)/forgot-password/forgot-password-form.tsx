@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useState } from "react";
+import { CardLink } from "@/components/auth/auth-card";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Alert } from "@/components/ui/misc";
@@ -22,9 +23,7 @@ export function ForgotPasswordForm() {
             If <strong>{state.email}</strong> has an Adloom account, an email with a reset link is on its way. The link works once, for an hour.
           </Alert>
         )}
-        <Link href="/sign-in" className="block text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
-          Back to sign in
-        </Link>
+        <CardLink href="/sign-in">Back to sign in</CardLink>
       </div>
     );
   return (

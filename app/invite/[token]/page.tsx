@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { signOutAction } from "@/app/(auth)/actions";
+import { SignOutToSwitch } from "@/components/auth/auth-card";
 import { buttonClass } from "@/components/ui/button";
 import { isAppError } from "@/lib/errors";
 import { currentUserId } from "@/lib/dashboard/current";
@@ -61,16 +62,9 @@ export default async function InvitePage({
           </div>
         )}
         {user && user.email !== invite.email && (
-          <div className="space-y-3 text-sm text-slate-700">
-            <p>
-              You are signed in as {user.email}. Sign out, then open this link again to join as {invite.email}.
-            </p>
-            <form action={signOutAction}>
-              <button type="submit" className={`${buttonClass("secondary")} w-full`}>
-                Sign out
-              </button>
-            </form>
-          </div>
+          <SignOutToSwitch signOut={signOutAction}>
+            You are signed in as {user.email}. Sign out, then open this link again to join as {invite.email}.
+          </SignOutToSwitch>
         )}
         {!user && invite.accountExists && (
           <div className="space-y-3 text-sm text-slate-700">

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { CardLink } from "@/components/auth/auth-card";
 import { findPasswordReset } from "@/lib/dashboard/account";
 import { ResetPasswordForm } from "./reset-password-form";
 
@@ -14,9 +14,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
       <>
         <h1 className="mb-2 text-xl font-semibold text-slate-900">This link cannot be used</h1>
         <p className="mb-6 text-sm text-slate-600">Reset links work once, for an hour. Ask for a new one.</p>
-        <Link href="/forgot-password" className="block text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
-          Send a new link
-        </Link>
+        <CardLink href="/forgot-password">Send a new link</CardLink>
       </>
     );
   return (

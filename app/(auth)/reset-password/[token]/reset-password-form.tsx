@@ -1,8 +1,8 @@
 "use client";
-import Link from "next/link";
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { DoneNotice } from "@/components/auth/auth-card";
 import { Alert } from "@/components/ui/misc";
 import { resetPasswordAction, type PasswordFormState } from "../../password-actions";
 
@@ -10,12 +10,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const [state, action, pending] = useActionState<PasswordFormState, FormData>(resetPasswordAction, {});
   if (state.done)
     return (
-      <div className="space-y-4">
-        <Alert tone="green">Your password is changed. Sign in with the new one.</Alert>
-        <Link href="/sign-in" className="block text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
-          Sign in
-        </Link>
-      </div>
+      <DoneNotice href="/sign-in" next="Sign in">
+        Your password is changed. Sign in with the new one.
+      </DoneNotice>
     );
   return (
     <form action={action} className="space-y-4">

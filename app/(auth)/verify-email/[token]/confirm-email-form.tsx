@@ -1,7 +1,7 @@
 "use client";
-import Link from "next/link";
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
+import { DoneNotice } from "@/components/auth/auth-card";
 import { Alert } from "@/components/ui/misc";
 import { type ConfirmEmailState, confirmEmailAction } from "../actions";
 
@@ -9,12 +9,9 @@ export function ConfirmEmailForm({ token }: { token: string }) {
   const [state, action, pending] = useActionState<ConfirmEmailState, FormData>(confirmEmailAction, {});
   if (state.done)
     return (
-      <div className="space-y-4">
-        <Alert tone="green">Your email address is confirmed.</Alert>
-        <Link href="/dashboard/library" className="block text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
-          Continue to Adloom
-        </Link>
-      </div>
+      <DoneNotice href="/dashboard/library" next="Continue to Adloom">
+        Your email address is confirmed.
+      </DoneNotice>
     );
   return (
     <form action={action} className="space-y-4">

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { signOutAction } from "@/app/(auth)/actions";
+import { CardLink, SignOutToSwitch } from "@/components/auth/auth-card";
 import { buttonClass } from "@/components/ui/button";
 import { emailVerificationStatus, findEmailVerification, VERIFY_TTL_HOURS } from "@/lib/dashboard/account";
 import { currentUserId } from "@/lib/dashboard/current";
@@ -8,8 +9,6 @@ import { ConfirmEmailForm } from "./confirm-email-form";
 
 export const metadata: Metadata = { title: "Confirm your email address" };
 export const dynamic = "force-dynamic";
-
-const linkClass = "block text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline";
 
 /**
  * The link mailed to confirm an address. Opening it changes nothing (mail scanners open links too): the account's
@@ -37,9 +36,7 @@ export default async function VerifyEmailPage({ params }: { params: Promise<{ to
         <p className="mb-6 text-sm text-slate-600">
           Confirmation links work once, for {VERIFY_TTL_HOURS} hours, and a newer one replaces them. The dashboard sends a new one.
         </p>
-        <Link href={user ? "/dashboard/library" : "/sign-in"} className={linkClass}>
-          {user ? "Go to the dashboard" : "Sign in"}
-        </Link>
+        <CardLink href={user ? "/dashboard/library" : "/sign-in"}>{user ? "Go to the dashboard" : "Sign in"}</CardLink>
       </>
     );
   return (
@@ -63,17 +60,10 @@ export default async function VerifyEmailPage({ params }: { params: Promise<{ to
         </>
       )}
       {user && link.userId !== userId && (
-        <div className="space-y-3 text-sm text-slate-700">
-          <p>
-            This link confirms the address of another account, {link.email}. You are signed in as {user.email}: sign out, then open the link again and sign in
-            as {link.email}.
-          </p>
-          <form action={signOutAction}>
-            <button type="submit" className={`${buttonClass("secondary")} w-full`}>
-              Sign out
-            </button>
-          </form>
-        </div>
+        <SignOutToSwitch signOut={signOutAction}>
+          This link confirms the address of another account, {link.email}. You are signed in as {user.email}: sign out, then open the link again and sign in as{" "}
+          {link.email}.
+        </SignOutToSwitch>
       )}
       {user && link.userId === userId && (
         <>
