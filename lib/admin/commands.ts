@@ -146,6 +146,13 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
       });
     },
   },
+  "sandbox uncomment": {
+    flags: ["workspace", "comment"],
+    run: async (f) => {
+      const { deleteSandboxCommentByAuthor } = await import("@/lib/platforms/sandbox/operator");
+      return deleteSandboxCommentByAuthor({ workspaceId: required(f, "workspace"), commentExternalId: required(f, "comment") });
+    },
+  },
   "sandbox media": {
     flags: ["workspace"],
     run: async (f) => {

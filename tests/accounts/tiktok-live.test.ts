@@ -513,6 +513,45 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(tiktok.comments.has(scam.comment_id)).toBe(true);
   }, 60_000);
 
+  it("a comment its author deleted on TikTok is deleted from the inbox (not refused for ever); its hide, answered 40007, is refused saying so", async () => {
+    const made = [...tiktok.ads.values()][0]!;
+    // Written now: after the account's reply above, where the pull's position is.
+    const gone = tiktok.addComment(made.ad_id, "Deleted by its author", { userName: "zoe" });
+    const alsoGone = tiktok.addComment(made.ad_id, "Also deleted by its author", { userName: "zed" });
+    await admin(["moderation", "pull", "--workspace", t.workspaceId], server.dataDir);
+    const rows = (await result("list_ad_comments", { search: "deleted by its author" })).comments;
+    const [goneRow, alsoGoneRow] = [gone, alsoGone].map((c) => rows.find((r: any) => r.externalId === c.comment_id));
+    for (const c of [gone, alsoGone]) tiktok.authorDeletes(c.comment_id);
+
+    // TikTok no longer lists it: the delete asked for it gone, and it is; recorded as any delete.
+    const deletes = calls("comment/delete/").length;
+    const deleted = await result("delete_ad_comments", { ids: [goneRow.id] });
+    expect(deleted.results).toEqual([{ id: goneRow.id, ok: true, comment: expect.objectContaining({ state: "deleted" }) }]);
+    expect(calls("comment/delete/").length).toBe(deletes);
+    const { comment, audit } = await result("get_ad_comment_audit", { id: goneRow.id });
+    expect(comment.state).toBe("deleted");
+    expect(audit).toEqual([expect.objectContaining({ action: "delete", actor: expect.objectContaining({ kind: "user", apiKeyId: t.keyId }) })]);
+
+    // A hide cannot be done: TikTok answers the documented request with 40007 NOT_EXIST, refused saying what to do instead.
+    const hides = calls("comment/status/update/").length;
+    const hidden = await result("hide_ad_comments", { ids: [alsoGoneRow.id] });
+    expect(hidden.results).toEqual([
+      {
+        id: alsoGoneRow.id,
+        ok: false,
+        error: { code: "invalid_input", message: expect.stringContaining(`platform_b no longer has comment ${alsoGone.comment_id}`) },
+      },
+    ]);
+    expect(hidden.results[0].error.message).toContain("delete it from the inbox");
+    expect(
+      calls("comment/status/update/")
+        .slice(hides)
+        .map((r) => r.body),
+    ).toEqual([{ advertiser_id: ADVERTISER, comment_ids: [alsoGone.comment_id], operation: "HIDDEN" }]);
+    expect((await result("get_ad_comment_audit", { id: alsoGoneRow.id })).comment.state).toBe("new");
+    expect((await result("delete_ad_comments", { ids: [alsoGoneRow.id] })).results[0]).toMatchObject({ ok: true, comment: { state: "deleted" } });
+  }, 60_000);
+
   it("an ad group with over 5,000 comments in one day is pulled to its last comment, poll by poll; a hide finds a comment past the first 5,000", async () => {
     const made = [...tiktok.ads.values()][0]!;
     // A viral day: 5,100 comments in the same second, after everything pulled so far (TikTok lists whole days only).

@@ -49,6 +49,8 @@ export interface FakeTikTok {
   setHourlyDelivery(adId: string, day: string, hour: number, metrics: Record<string, string>): void;
   /** A person comments on an ad (create_time: Unix seconds). */
   addComment(adId: string, content: string, options?: { userName?: string; createTime?: number }): Obj;
+  /** The comment's author deletes it on TikTok (its replies go with it): no longer listed, and every comment call on it answers 40007. */
+  authorDeletes(commentId: string): void;
   /** How many polls of /file/video/ad/info/ answer a new video as not yet displayable. */
   videoProcessingPolls: number;
   /** Chunk size /file/start/upload/ and /file/transfer/upload/ ask for. */
@@ -76,6 +78,16 @@ class Refusal extends Error {
   }
 }
 const param = (message: string) => new Refusal(40002, message);
+/**
+ * A comment that is not there (deleted by its author or by an earlier call, or never made). TikTok's references for
+ * /comment/status/update/, /comment/post/ and /comment/delete/ (tiktok/tiktok-business-api-sdk yml_files/comment_*.yml,
+ * "Appendix - Return Codes" https://ads.tiktok.com/marketing_api/docs?id=1737172488964097) name no code of their own
+ * for it. Its return-code table (the SDK's python_sdk/business_api_client/tiktok_business/tiktok_code.py) has 40007
+ * NOT_EXIST, the closest documented one: TikTok Business Messaging's error list (as help.sleekflow.io's TikTok Business
+ * Messaging troubleshooting page reproduces it) gives 40007 for an object id that does not exist, deleted ones included.
+ * The message is ours (docs/decisions.md).
+ */
+const noSuchComment = (id: string) => new Refusal(40007, `Comment ${id} does not exist or has been deleted.`);
 
 function parseList(value: unknown, name: string): string[] {
   if (value === undefined || value === null || value === "") return [];
@@ -213,6 +225,9 @@ export async function fakeTikTok(options: {
       };
       comments.set(c.comment_id, c);
       return c;
+    },
+    authorDeletes: (commentId) => {
+      for (const [id, other] of comments) if (id === commentId || other.reply_to_comment_id === commentId) comments.delete(id);
     },
     videoProcessingPolls: 1,
     chunkSize: 64 * 1024,
@@ -707,10 +722,11 @@ export async function fakeTikTok(options: {
       }
       case "POST comment/status/update/": {
         const advertiserId = advertiserOf(token, body);
+        requireFields(body, ["operation", "comment_ids"]);
         if (!["HIDDEN", "PUBLIC"].includes(body.operation)) throw param("operation: Must be one of: HIDDEN, PUBLIC.");
         for (const id of parseList(body.comment_ids, "comment_ids")) {
           const c = comments.get(id);
-          if (!c || ads.get(c.ad_id)?.advertiser_id !== advertiserId) throw new Refusal(40002, `Comment ${id} does not exist.`);
+          if (!c || ads.get(c.ad_id)?.advertiser_id !== advertiserId) throw noSuchComment(id);
           c.comment_status = body.operation;
         }
         return {};
@@ -719,8 +735,8 @@ export async function fakeTikTok(options: {
         const advertiserId = advertiserOf(token, body);
         requireFields(body, ["ad_id", "comment_id", "comment_type", "text", "identity_type", "identity_id"]);
         const parent = comments.get(String(body.comment_id));
-        if (!parent || parent.ad_id !== body.ad_id || ads.get(parent.ad_id)?.advertiser_id !== advertiserId)
-          throw new Refusal(40002, "Comment does not exist.");
+        if (!parent || ads.get(parent.ad_id)?.advertiser_id !== advertiserId) throw noSuchComment(String(body.comment_id));
+        if (body.ad_id !== parent.ad_id) throw param("ad_id: does not match the comment's ad.");
         if (body.tiktok_item_id !== parent.tiktok_item_id) throw param("tiktok_item_id: does not match the comment's video.");
         const reply = {
           ...parent,
@@ -744,12 +760,13 @@ export async function fakeTikTok(options: {
         const advertiserId = advertiserOf(token, body);
         requireFields(body, ["ad_id", "tiktok_item_id", "comment_id", "identity_type", "identity_id"]);
         const c = comments.get(String(body.comment_id));
-        if (!c || c.ad_id !== body.ad_id || ads.get(c.ad_id)?.advertiser_id !== advertiserId) throw new Refusal(40002, "Comment does not exist.");
+        if (!c || ads.get(c.ad_id)?.advertiser_id !== advertiserId) throw noSuchComment(String(body.comment_id));
+        if (body.ad_id !== c.ad_id) throw param("ad_id: does not match the comment's ad.");
         if (body.tiktok_item_id !== c.tiktok_item_id) throw param("tiktok_item_id: does not match the comment's video.");
         // The advertiser deletes only its own comments (the reference's description of /comment/delete/).
         if (c.user_name || c.identity_id !== body.identity_id || c.identity_type !== body.identity_type)
           throw new Refusal(40002, "You can only delete your own comments.");
-        for (const [id, other] of comments) if (id === c.comment_id || other.reply_to_comment_id === c.comment_id) comments.delete(id);
+        fake.authorDeletes(c.comment_id);
         return {};
       }
     }

@@ -11,6 +11,11 @@ export async function postComments(t: Tenant, adExternalId: string, messages: st
   return out;
 }
 
+/** The comment's author deletes it on the sandbox platform (`admin sandbox uncomment`); answers it as the platform holds it. */
+export async function authorDeletes(t: Tenant, commentExternalId: string): Promise<any> {
+  return (await admin<any>(["sandbox", "uncomment", "--workspace", t.workspaceId, "--comment", commentExternalId])).comment;
+}
+
 /** `admin moderation pull` for the workspace: what the five-minute job runs. */
 export async function pull(t: Tenant): Promise<any> {
   return admin<any>(["moderation", "pull", "--workspace", t.workspaceId]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { admin, createMemberKey, createTenant } from "../helpers/fixtures";
 import { advance, pausedAd } from "../ads/helpers";
 import { callTool, toolResult } from "../tools/helpers";
-import { adWithComments, allComments, platformComments, postComments, pull } from "./helpers";
+import { adWithComments, allComments, authorDeletes, platformComments, postComments, pull } from "./helpers";
 
 describe("keyword rules", () => {
   it("hide exactly the comments containing a keyword as whole words, ignoring case and accents, with the rule in the audit", async () => {
@@ -126,6 +126,29 @@ describe("manual moderation", () => {
     }
     const platform = await platformComments(t);
     expect(platform.filter((c) => c.hidden || c.deleted || c.byPage).map((c) => c.message)).toEqual(["fine comment"]);
+  }, 120_000);
+
+  it("a comment its author deleted on the platform is deleted from the inbox like any other; hiding it is refused saying so", async () => {
+    const t = await createTenant();
+    const { comments } = await adWithComments(t, ["deleted by its author", "also deleted by its author"]);
+    const [gone, alsoGone] = comments;
+    for (const c of comments) expect(await authorDeletes(t, c.externalId)).toMatchObject({ externalId: c.externalId, deleted: true });
+
+    // What the delete asks for is so: done and recorded as a normal delete, not refused on every attempt.
+    const deleted = await toolResult(t.key, "delete_ad_comments", { ids: [gone.id] });
+    expect(deleted.results).toEqual([{ id: gone.id, ok: true, comment: expect.objectContaining({ state: "deleted" }) }]);
+    const { audit } = await toolResult(t.key, "get_ad_comment_audit", { id: gone.id });
+    expect(audit.map((a: any) => [a.action, a.actor.userId, a.actor.apiKeyId])).toEqual([["delete", t.ownerUserId, t.keyId]]);
+
+    const hidden = await toolResult(t.key, "hide_ad_comments", { ids: [alsoGone.id] });
+    expect(hidden.results).toEqual([
+      { id: alsoGone.id, ok: false, error: { code: "invalid_input", message: expect.stringContaining(`no longer has comment ${alsoGone.externalId}`) } },
+    ]);
+    expect(hidden.results[0].error.message).toContain("delete it from the inbox");
+    expect(Object.fromEntries((await allComments(t)).map((c) => [c.message, c.state]))).toEqual({
+      "deleted by its author": "deleted",
+      "also deleted by its author": "new",
+    });
   }, 120_000);
 
   it("a rule the platform refuses to apply leaves the comment new, and a passing refusal is retried at the next pull", async () => {

@@ -27,6 +27,7 @@ import { localDayHour, sandboxAccount, simulatedNow, SANDBOX_ACCOUNT_SETTINGS } 
 import { syncDelivery } from "./delivery";
 import { adsFaultOf, applyCommentFault, applyNameFault, slowAnswer, takeCallToken } from "./faults";
 import { numericIdFrom } from "./seeded";
+import { removeComment } from "./batches";
 import { execute, row as oneRow, rows as allRows, TABLE, ts, updateById } from "./store";
 
 export interface CampaignRow {
@@ -393,14 +394,30 @@ export class SandboxAdsApi implements AdsApi {
     return rows.map(commentOut);
   }
 
-  /** A comment people can act on: present, not deleted; its text steers faults like object names do. */
-  private async actionableComment(account: AdAccountRef, commentExternalId: string, action: string) {
+  /** The comment as the platform holds it, deleted or not; a comment never on this account is refused. */
+  private async heldComment(account: AdAccountRef, commentExternalId: string) {
     const row = await oneRow<CommentRow>(
-      `SELECT ${COMMENT_COLUMNS} FROM ${TABLE.comments} WHERE id = $1 AND "accountId" = $2 AND "deletedAt" IS NULL`,
+      `SELECT ${COMMENT_COLUMNS} FROM ${TABLE.comments} WHERE id = $1 AND "accountId" = $2`,
       commentExternalId,
       account.externalAccountId,
     );
     if (!row) throw this.notFound("comment", commentExternalId);
+    return row;
+  }
+
+  /**
+   * A comment people can act on: present and not deleted; its text steers faults like object names do. One deleted
+   * (by its author or on the platform) is refused saying so, as platform_a refuses a comment Graph no longer has.
+   */
+  private async actionableComment(account: AdAccountRef, commentExternalId: string, action: string) {
+    const row = await this.heldComment(account, commentExternalId);
+    if (row.deletedAt) {
+      throw new PlatformError(
+        "invalid_input",
+        `${this.platform} no longer has comment ${commentExternalId} (deleted by its author or on the platform), so there is nothing to ${action}: delete it from the inbox`,
+        { retryable: false },
+      );
+    }
     applyCommentFault(this.platform, row.message, action);
     return row;
   }
@@ -442,16 +459,16 @@ export class SandboxAdsApi implements AdsApi {
     return commentOut(reply);
   }
 
+  /**
+   * Deletes a comment and its replies. One already deleted (by its author, or by an earlier call whose answer was lost)
+   * is what a delete asks for: done, as on platform_a, not a refusal that would fail the moderator's delete every time.
+   */
   async deleteComment(account: AdAccountRef, commentExternalId: string) {
     const acct = await this.enter(account);
-    await this.actionableComment(account, commentExternalId, "delete");
-    // The comment and its replies go together, as on the real platforms.
-    await execute(
-      `UPDATE ${TABLE.comments} SET "deletedAt" = $3::timestamp(3) WHERE "accountId" = $1 AND (id = $2 OR "parentId" = $2) AND "deletedAt" IS NULL`,
-      account.externalAccountId,
-      commentExternalId,
-      ts(simulatedNow(acct)),
-    );
+    const row = await this.heldComment(account, commentExternalId);
+    if (row.deletedAt) return;
+    applyCommentFault(this.platform, row.message, "delete");
+    await removeComment(account.externalAccountId, commentExternalId, new Date(simulatedNow(acct)));
   }
 
   async listLeadForms(account: AdAccountRef) {

@@ -59,3 +59,14 @@ export async function insertLeads(leads: NewLead[], sql?: SandboxSql): Promise<n
   }
   return inserted;
 }
+
+/** Deletes a comment and its replies together, as the real platforms do (whoever deletes it: the page or its author); answers how many went. */
+export async function removeComment(accountId: string, commentId: string, at: Date, sql?: SandboxSql): Promise<number> {
+  const q = sql ?? (await sandboxSql());
+  return q.$executeRawUnsafe(
+    `UPDATE ${TABLE.comments} SET "deletedAt" = $3::timestamp(3) WHERE "accountId" = $1 AND (id = $2 OR "parentId" = $2) AND "deletedAt" IS NULL`,
+    accountId,
+    commentId,
+    ts(at),
+  );
+}

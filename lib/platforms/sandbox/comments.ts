@@ -4,7 +4,7 @@ import { COMMENT_COLUMNS, COMMENT_MAX_LENGTH, commentOut, type CommentRow } from
 import { findSandboxAccount, floorHour, HOUR_MS, simulatedNow } from "./clock";
 import { syncDelivery } from "./delivery";
 import { numericIdFrom } from "./seeded";
-import { insertComments, type NewComment } from "./batches";
+import { insertComments, removeComment, type NewComment } from "./batches";
 import { row, rows, TABLE } from "./store";
 
 /**
@@ -29,6 +29,20 @@ export async function postSandboxComment(input: { workspaceId: string; adExterna
     createdAt: new Date(now),
   });
   return { comment: commentOut(comment), visibleFrom: new Date(floorHour(now) + HOUR_MS).toISOString() };
+}
+
+/**
+ * A comment's author deletes it on the sandbox platform (`admin sandbox uncomment`), its replies with it, as
+ * people do on the real ones: it leaves the platform's list, and moderating it finds it gone. Answers it as
+ * the platform now holds it; one deleted already stays as it was.
+ */
+export async function deleteSandboxCommentByAuthor(input: { workspaceId: string; commentExternalId: string }) {
+  const comment = await row<CommentRow>(`SELECT ${COMMENT_COLUMNS} FROM ${TABLE.comments} WHERE id = $1`, input.commentExternalId);
+  const account = comment ? await findSandboxAccount(comment.accountId) : null;
+  if (!comment || !account || account.workspaceId !== input.workspaceId) throw notFound("Sandbox comment");
+  await removeComment(comment.accountId, comment.id, new Date(simulatedNow(account)));
+  const held = (await row<CommentRow>(`SELECT ${COMMENT_COLUMNS} FROM ${TABLE.comments} WHERE id = $1`, comment.id)) ?? comment;
+  return { comment: { ...commentOut(held), deleted: held.deletedAt !== null } };
 }
 
 async function insertComment(comment: NewComment): Promise<CommentRow> {

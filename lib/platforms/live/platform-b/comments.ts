@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import type { AdComment, CommentsQuery } from "../../ads-types";
 import { PlatformError } from "../../types";
-import { getData, id, pageInfo, postJson } from "./client";
+import { getData, id, pageInfo, postJson, refusalCode } from "./client";
 import { identityOf, listAllAdGroups, listAllAds, type TikTokAccount } from "./ads";
 
 /**
@@ -135,16 +135,17 @@ export async function listComments(token: string, a: TikTokAccount, query: Comme
 }
 
 /**
- * Finds one comment: in its ad's ad group when the inbox knows the ad, else across the advertiser's ad groups. The
+ * Looks one comment up: in its ad's ad group when the inbox knows the ad, else across the advertiser's ad groups. The
  * siblings are the group's comments from its day on: with `withReplies`, all of them (the replies to it come later);
- * else the read stops at the comment.
+ * else the read stops at the comment. Null when TikTok no longer lists it: its list holds PUBLIC and HIDDEN comments
+ * only, so one deleted (by its author, or by an earlier call whose answer was lost) is not there.
  */
-async function findComment(
+async function lookUpComment(
   token: string,
   a: TikTokAccount,
   commentId: string,
   { withReplies = false }: { withReplies?: boolean } = {},
-): Promise<{ row: CommentRow; siblings: CommentRow[] }> {
+): Promise<{ row: CommentRow; siblings: CommentRow[] } | null> {
   const known = await getDb().adCommentItem.findFirst({
     where: { adAccountId: a.accountId, externalId: commentId },
     select: { adExternalId: true, commentedAt: true },
@@ -156,19 +157,48 @@ async function findComment(
     const row = rows.find((r) => r.comment_id === commentId);
     if (row) return { row, siblings: rows };
   }
-  throw new PlatformError("invalid_input", `platform_b has no comment ${commentId} on advertiser ${a.advertiserId}'s ads`, { retryable: false });
+  return null;
 }
 
-export async function setCommentHidden(token: string, a: TikTokAccount, commentId: string, hidden: boolean): Promise<AdComment> {
-  await postJson(
-    token,
-    "comment/status/update/",
-    { advertiser_id: a.advertiserId, comment_ids: [commentId], operation: hidden ? "HIDDEN" : "PUBLIC" },
-    z.unknown(),
-    "the comment status change",
+async function findComment(token: string, a: TikTokAccount, commentId: string, options?: { withReplies?: boolean }) {
+  const found = await lookUpComment(token, a, commentId, options);
+  if (!found) throw new PlatformError("invalid_input", `platform_b has no comment ${commentId} on advertiser ${a.advertiserId}'s ads`, { retryable: false });
+  return found;
+}
+
+/**
+ * TikTok's answer for an object that is not there: 40007 NOT_EXIST in its return-code table. Its comment endpoints'
+ * reference names no code of their own for a deleted comment; that this is the one is our reading (docs/decisions.md).
+ */
+const NOT_EXIST = 40007;
+const isGone = (err: unknown) => refusalCode(err) === NOT_EXIST;
+
+const goneRefusal = (commentId: string, hidden: boolean) =>
+  new PlatformError(
+    "invalid_input",
+    `platform_b no longer has comment ${commentId} (deleted by its author or on TikTok), so it cannot be ${hidden ? "hidden" : "shown"}: delete it from the inbox`,
+    { retryable: false },
   );
-  const { row } = await findComment(token, a, commentId);
-  return toComment(row, a);
+
+/**
+ * Hides or shows a comment. One that is gone (TikTok answers 40007, or no longer lists it) cannot be either: a terminal
+ * refusal that says so, and that deleting it here is what clears it from the inbox (as on platform_a).
+ */
+export async function setCommentHidden(token: string, a: TikTokAccount, commentId: string, hidden: boolean): Promise<AdComment> {
+  try {
+    await postJson(
+      token,
+      "comment/status/update/",
+      { advertiser_id: a.advertiserId, comment_ids: [commentId], operation: hidden ? "HIDDEN" : "PUBLIC" },
+      z.unknown(),
+      "the comment status change",
+    );
+  } catch (err) {
+    throw isGone(err) ? goneRefusal(commentId, hidden) : err;
+  }
+  const found = await lookUpComment(token, a, commentId);
+  if (!found) throw goneRefusal(commentId, hidden);
+  return toComment(found.row, a);
 }
 
 export async function replyToComment(token: string, a: TikTokAccount, commentId: string, message: string): Promise<AdComment> {
@@ -198,28 +228,36 @@ export async function replyToComment(token: string, a: TikTokAccount, commentId:
 
 /**
  * TikTok deletes only the advertiser's own comments (its replies, posted as its identity): a viewer's
- * comment is refused here without calling TikTok, and can be hidden instead.
+ * comment is refused here without calling TikTok, and can be hidden instead. One already gone (TikTok no longer
+ * lists it, or answers 40007 NOT_EXIST: deleted by its author, or by an earlier call whose answer was lost) is what
+ * a delete asks for: done, as on platform_a, not a refusal that would fail the moderator's delete every time.
  */
 export async function deleteComment(token: string, a: TikTokAccount, commentId: string): Promise<void> {
   const identityId = await identityOf(token, a);
-  const { row } = await findComment(token, a, commentId);
+  const found = await lookUpComment(token, a, commentId);
+  if (!found) return;
+  const { row } = found;
   if (!toComment(row, a).byPage) {
     throw new PlatformError("invalid_input", `platform_b deletes only the advertiser's own comments: comment ${commentId} is a viewer's; hide it instead`, {
       retryable: false,
     });
   }
-  await postJson(
-    token,
-    "comment/delete/",
-    {
-      advertiser_id: a.advertiserId,
-      ad_id: row.ad_id,
-      tiktok_item_id: row.tiktok_item_id ?? "",
-      comment_id: commentId,
-      identity_type: "CUSTOMIZED_USER",
-      identity_id: identityId,
-    },
-    z.unknown(),
-    "the comment delete",
-  );
+  try {
+    await postJson(
+      token,
+      "comment/delete/",
+      {
+        advertiser_id: a.advertiserId,
+        ad_id: row.ad_id,
+        tiktok_item_id: row.tiktok_item_id ?? "",
+        comment_id: commentId,
+        identity_type: "CUSTOMIZED_USER",
+        identity_id: identityId,
+      },
+      z.unknown(),
+      "the comment delete",
+    );
+  } catch (err) {
+    if (!isGone(err)) throw err;
+  }
 }
