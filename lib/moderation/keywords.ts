@@ -2,12 +2,12 @@
  * Keyword matching for moderation rules (docs/moderation.md). Both sides are folded the same way (foldText):
  * invisible characters removed, Unicode compatibility forms unified (NFKC: fullwidth "ｓｐａｍ" is "spam"),
  * accents removed from Latin, Greek, Cyrillic, Arabic and Hebrew letters, full case folding (lower case, ß as
- * "ss", final sigma as σ), runs of whitespace as one space. Then a keyword matches where it occurs as whole
- * words: each edge of the match is a word boundary. Between a letter or digit and anything else there always is
- * one; between two letters of a script written without spaces (Chinese, Japanese, Thai, Lao, Khmer, Burmese) it is
- * where Intl.Segmenter puts a word boundary. So "arnaque" matches "ARNAQUÉ !", "free followers" matches
- * "FREE   followers", "诈骗" matches "这是诈骗，别买", but "scam" does not match "scampi". A keyword edge that is itself
- * punctuation ("www.") needs no boundary there.
+ * "ss", final sigma as σ), runs of whitespace as one space, katakana as hiragana. Then a keyword matches where it
+ * occurs as whole words: each edge of the match is a word boundary. Between a letter or digit and anything else
+ * there always is one; between two letters of a script written without spaces (Chinese, Japanese, Thai, Lao,
+ * Khmer, Burmese) it is where Intl.Segmenter puts a word boundary. So "arnaque" matches "ARNAQUÉ !", "free
+ * followers" matches "FREE   followers", "诈骗" matches "这是诈骗，别买", but "scam" does not match "scampi". A
+ * keyword edge that is itself punctuation ("www.") needs no boundary there.
  */
 
 /** Format characters (zero-width space and joiners, word joiner, BOM, soft hyphen, bidi marks, ...) and the other default-ignorable ones (variation selectors, fillers): they show nothing, so they must not split a word. */
@@ -34,8 +34,24 @@ const CASE_FOLDS: Record<string, string> = {
 };
 const CASE_FOLD = /[ßς\u1c80-\u1c88]/gu;
 
+/**
+ * Katakana letters and iteration marks, each one code unit above its hiragana twin (ァ–ヶ are ぁ–ゖ, ヽヾ are ゝゞ;
+ * voiced ones are precomposed after NFC, so バ is ば). The long-vowel mark ー and ヷ–ヺ have no hiragana form and stay.
+ */
+const KATAKANA = /[\u30a1-\u30f6\u30fd\u30fe]/gu;
+const KATAKANA_TO_HIRAGANA = 0x60;
+const foldKana = (text: string) => text.replace(KATAKANA, (ch) => String.fromCharCode(ch.charCodeAt(0) - KATAKANA_TO_HIRAGANA));
+
 /** The form both a keyword and a comment are compared in. */
 export function foldText(text: string): string {
+  return foldKana(foldSpelling(text));
+}
+
+/**
+ * foldText before katakana become hiragana, the same length: the form a comment is segmented in, since ICU finds
+ * Japanese words by how they are spelled ("スパムメール" is one word, "すぱむめーる" six letters).
+ */
+function foldSpelling(text: string): string {
   return text
     .replace(INVISIBLE, "")
     .normalize("NFKD")
@@ -74,9 +90,12 @@ function charAt(text: string, i: number): string {
 /** A folded text, with its segmenter word boundaries worked out the first time one is needed (only unspaced scripts need them). */
 class FoldedText {
   readonly text: string;
+  private readonly spelling: string;
   private segmentStarts: Set<number> | undefined;
-  constructor(text: string) {
-    this.text = text;
+  /** spelling: the text folded by foldSpelling; `text` is it with kana folded, index for index. */
+  constructor(spelling: string) {
+    this.spelling = spelling;
+    this.text = foldKana(spelling);
   }
 
   isBoundary(i: number): boolean {
@@ -84,7 +103,7 @@ class FoldedText {
     const after = charAt(this.text, i);
     if (!isWordChar(before) || !isWordChar(after)) return true;
     if (!UNSPACED.test(before) && !UNSPACED.test(after)) return false;
-    this.segmentStarts ??= new Set(Array.from(segmenter.segment(this.text), (s) => s.index));
+    this.segmentStarts ??= new Set(Array.from(segmenter.segment(this.spelling), (s) => s.index));
     return this.segmentStarts.has(i);
   }
 
@@ -99,13 +118,8 @@ class FoldedText {
   }
 }
 
-/** Whether the folded keyword occurs as whole words in the folded text. */
-export function matchesFolded(foldedText: string, foldedKeyword: string): boolean {
-  return new FoldedText(foldedText).contains(foldedKeyword);
-}
-
 /** The first rule (oldest first) whose keyword the text contains, or null. */
 export function firstMatchingRule<R extends { normalized: string }>(text: string, rules: readonly R[]): R | null {
-  const folded = new FoldedText(foldText(text));
+  const folded = new FoldedText(foldSpelling(text));
   return rules.find((r) => folded.contains(r.normalized)) ?? null;
 }
