@@ -6,8 +6,10 @@
  * occurs as whole words: each edge of the match is a word boundary. Between a letter or digit and anything else
  * there always is one; between two letters of a script written without spaces (Chinese, Japanese, Thai, Lao,
  * Khmer, Burmese) it is where Intl.Segmenter puts a word boundary. So "arnaque" matches "ARNAQUÉ !", "free
- * followers" matches "FREE   followers", "诈骗" matches "这是诈骗，别买", but "scam" does not match "scampi". A
- * keyword edge that is itself punctuation ("www.") needs no boundary there.
+ * followers" matches "FREE   followers", "诈骗" matches "这是诈骗，别买", but "scam" does not match "scampi". Korean
+ * attaches particles and endings to the word before them, so a keyword's end may also be followed by Hangul
+ * ("스팸" matches "스팸을"), while its start still needs a boundary ("팸" does not match "스팸"). A keyword edge
+ * that is itself punctuation ("www.") needs no boundary there.
  */
 
 /** Format characters (zero-width space and joiners, word joiner, BOM, soft hyphen, bidi marks, ...) and the other default-ignorable ones (variation selectors, fillers): they show nothing, so they must not split a word. */
@@ -69,6 +71,8 @@ const isWordChar = (ch: string) => WORD_CHAR.test(ch);
 /** Scripts written without spaces between words, which Intl.Segmenter splits with a dictionary. */
 const UNSPACED = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]$/u;
 const segmenter = new Intl.Segmenter("en", { granularity: "word" });
+/** Korean particles and endings are written onto the word before them (an eojeol: "스팸을", "iPhone을"). */
+const HANGUL = /^\p{sc=Hangul}$/u;
 
 /** The code point that ends just before index i ("" at the start). */
 function charBefore(text: string, i: number): string {
@@ -112,9 +116,14 @@ class FoldedText {
     const needsStart = isWordChar(charAt(keyword, 0));
     const needsEnd = isWordChar(charBefore(keyword, keyword.length));
     for (let at = this.text.indexOf(keyword); at !== -1; at = this.text.indexOf(keyword, at + 1)) {
-      if ((!needsStart || this.isBoundary(at)) && (!needsEnd || this.isBoundary(at + keyword.length))) return true;
+      if ((!needsStart || this.isBoundary(at)) && (!needsEnd || this.endsWord(at + keyword.length))) return true;
     }
     return false;
+  }
+
+  /** Whether a match may end at i: at a word boundary, or where Korean particles or endings follow. */
+  private endsWord(i: number): boolean {
+    return HANGUL.test(charAt(this.text, i)) || this.isBoundary(i);
   }
 }
 
