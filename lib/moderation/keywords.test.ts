@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { firstMatchingRule, foldText, matchesFolded } from "./keywords";
+import { firstMatchingRule, foldText } from "./keywords";
 
-const matches = (text: string, keyword: string) => matchesFolded(foldText(text), foldText(keyword));
+const matches = (text: string, keyword: string) => firstMatchingRule(text, [{ normalized: foldText(keyword) }]) !== null;
 
 describe("moderation keywords", () => {
   it("fold case, accents and compatibility forms", () => {
@@ -50,6 +50,40 @@ describe("moderation keywords", () => {
     expect(matches("東京都庁", "東京都")).toBe(false);
     // Halfwidth katakana is katakana.
     expect(matches("ｽﾊﾟﾑです", "スパム")).toBe(true);
+  });
+  it("fold katakana and hiragana together, voiced as voiced, words still found as they are spelled", () => {
+    expect(foldText("バカ")).toBe("ばか");
+    expect(foldText("ヴァイオリン ヽヾ")).toBe("ゔぁいおりん ゝゞ");
+    // The long-vowel mark has no hiragana form.
+    expect(foldText("メール")).toBe("めーる");
+    expect(matches("バカじゃないの", "ばか")).toBe(true);
+    expect(matches("ばかじゃないの", "バカ")).toBe(true);
+    expect(matches("ﾊﾞｶじゃないの", "ばか")).toBe(true);
+    expect(matches("すぱむめーるです", "スパムメール")).toBe(true);
+    // バ is ば, never は or ハ.
+    expect(foldText("バ")).not.toBe(foldText("ハ"));
+    expect(matches("ハカです", "ばか")).toBe(false);
+    expect(matches("はかです", "バカ")).toBe(false);
+    // The segmenter reads the text as written: スパムメール stays one word, so スパム (or すぱむ) is not in it.
+    expect(matches("スパムメールです", "すぱむ")).toBe(false);
+  });
+  it("find a Korean word with its particles and endings, but not inside another word", () => {
+    expect(matches("스팸을 보내지 마세요", "스팸")).toBe(true);
+    expect(matches("이건 스팸이다", "스팸")).toBe(true);
+    expect(matches("스팸", "스팸")).toBe(true);
+    expect(matches("무료 팔로워를 드려요", "무료 팔로워")).toBe(true);
+    // A word in another script takes Korean particles too.
+    expect(matches("iPhone을 싸게 팝니다", "iphone")).toBe(true);
+    expect(matches("詐欺를 조심하세요", "詐欺")).toBe(true);
+    // So a keyword also finds the longer words it begins (documented).
+    expect(matches("사기꾼 조심", "사기")).toBe(true);
+    // The start of the keyword is still a word's start.
+    expect(matches("스팸", "팸")).toBe(false);
+    expect(matches("노스팸 정책", "스팸")).toBe(false);
+    expect(matches("무료팔로워", "팔로워")).toBe(false);
+    // Only Hangul attaches: other letters after the keyword make a longer word, as elsewhere.
+    expect(matches("스팸abc", "스팸")).toBe(false);
+    expect(matches("scammer님", "scam")).toBe(false);
   });
   it("find Thai words inside a sentence, keeping tone marks and vowels", () => {
     expect(matches("นี่คือการหลอกลวงนะ", "หลอกลวง")).toBe(true);

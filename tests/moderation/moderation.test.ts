@@ -49,12 +49,31 @@ describe("keyword rules", () => {
     // A rule applies to comments pulled after it exists; deleting a rule keeps what it hid hidden.
     await toolResult(t.key, "delete_moderation_rule", { id: scam.id });
     await toolResult(t.key, "create_moderation_rule", { keyword: "ship" });
-    // Words in text without spaces (Chinese) and words with an invisible character inside are words too.
+    // Words in text without spaces (Chinese) and words with an invisible character inside are words too; a Korean
+    // word takes its particles (but is not found inside another word), and katakana is hiragana (バ as ば, not は).
     const { rule: fraud } = await toolResult(t.key, "create_moderation_rule", { keyword: "诈骗" });
-    const later = await adWithComments(t, ["We ship? Total scam", "Do you SHIP to Spain?", "这是诈骗，别买", "we sh\u200Bip today"], {
-      ad: comments[0] && { externalId: comments[0].adExternalId },
+    await toolResult(t.key, "create_moderation_rule", { keyword: "스팸" });
+    const { rule: baka } = await toolResult(t.key, "create_moderation_rule", { keyword: "ばか" });
+    const later = await adWithComments(
+      t,
+      [
+        "We ship? Total scam",
+        "Do you SHIP to Spain?",
+        "这是诈骗，别买",
+        "we sh\u200Bip today",
+        "스팸을 보내지 마세요",
+        "バカじゃないの",
+        "노스팸 정책",
+        "ハカです",
+      ],
+      { ad: comments[0] && { externalId: comments[0].adExternalId } },
+    );
+    expect(later.comments.map((c: any) => c.state)).toEqual(["hidden", "hidden", "hidden", "hidden", "hidden", "hidden", "new", "new"]);
+    expect((await toolResult(t.key, "get_ad_comment_audit", { id: later.comments[5].id })).audit[0].actor).toEqual({
+      kind: "rule",
+      ruleId: baka.id,
+      keyword: "ばか",
     });
-    expect(later.comments.map((c: any) => c.state)).toEqual(["hidden", "hidden", "hidden", "hidden"]);
     expect((await toolResult(t.key, "get_ad_comment_audit", { id: later.comments[2].id })).audit[0].actor).toEqual({
       kind: "rule",
       ruleId: fraud.id,

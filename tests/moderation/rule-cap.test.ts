@@ -40,13 +40,23 @@ describe("keyword rules per workspace", () => {
     const principal = (await principalForUser(ownerUserId, workspaceId))!;
     // What the folding before full case folding stored for "Straße".
     await getDb().moderationRule.create({ data: { id: "modrule_oldfold", workspaceId, keyword: "Straße", normalized: "straße", createdById: ownerUserId } });
-    expect(await rulesForMatching(workspaceId)).toEqual([{ id: "modrule_oldfold", keyword: "Straße", normalized: "strasse" }]);
+    // What the first folding (every mark removed, kana apart) stored for "バカ".
+    await getDb().moderationRule.create({ data: { id: "modrule_oldkana", workspaceId, keyword: "バカ", normalized: "ハカ", createdById: ownerUserId } });
+    expect(await rulesForMatching(workspaceId)).toEqual([
+      { id: "modrule_oldfold", keyword: "Straße", normalized: "strasse" },
+      { id: "modrule_oldkana", keyword: "バカ", normalized: "ばか" },
+    ]);
     await expect(createModerationRule(principal, { keyword: "STRASSE" })).rejects.toMatchObject({ code: "conflict" });
+    await expect(createModerationRule(principal, { keyword: "ばか" })).rejects.toMatchObject({ code: "conflict" });
+    // ハカ folds to はか now, so the old rule's stale key no longer stands in its way.
+    await expect(createModerationRule(principal, { keyword: "ハカ" })).resolves.toBeTruthy();
     await expect(createModerationRule(principal, { keyword: "sp\u200Bam" })).resolves.toBeTruthy();
     await expect(createModerationRule(principal, { keyword: "ｓｐａｍ" })).rejects.toMatchObject({ code: "conflict" });
     expect((await getDb().moderationRule.findMany({ where: { workspaceId }, select: { normalized: true } })).map((r) => r.normalized).sort()).toEqual([
       "spam",
       "straße",
+      "はか",
+      "ハカ",
     ]);
   });
 });
