@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Config } from "@/lib/config";
 import { getConfig } from "@/lib/services";
 import { getPglite } from "@/lib/db/client";
-import { currentOwner } from "@adloom/pglite-driver";
+import { acquirePgliteLock, currentOwner, DatabaseBusyError } from "@adloom/pglite-driver";
 import { badRequest, conflict } from "@/lib/errors";
 import { extractEntry, listTar, readEntry, TarWriter, type TarEntry } from "./tar";
 
@@ -123,7 +124,29 @@ export async function restoreBackup(fromFile: string): Promise<{ ok: true }> {
   const from = path.resolve(fromFile);
   if (!fs.existsSync(from)) throw badRequest(`No backup file at ${from}`);
   const dbDir = path.join(config.dataDir, "db");
-  if (currentOwner(dbDir) !== null) throw conflict("A server is running on this DATA_DIR; stop it and restore into a fresh DATA_DIR");
+  // The server's own lock on the database, held from before the DATA_DIR is checked until the last file is written
+  // (or taken back): a server started meanwhile refuses to start instead of opening a half-restored database.
+  const release = lockForRestore(dbDir);
+  try {
+    return await restoreLocked(from, config, dbDir);
+  } finally {
+    release();
+  }
+}
+
+function lockForRestore(dbDir: string): () => void {
+  const busy = (pid: number) => conflict(`A server or another restore (process ${pid}) is running on this DATA_DIR; stop it and restore into a fresh DATA_DIR`);
+  const owner = currentOwner(dbDir);
+  if (owner !== null) throw busy(owner); // this process too: it would have the database open
+  try {
+    return acquirePgliteLock(dbDir);
+  } catch (err) {
+    if (err instanceof DatabaseBusyError) throw busy(err.ownerPid);
+    throw err;
+  }
+}
+
+async function restoreLocked(from: string, config: Config, dbDir: string): Promise<{ ok: true }> {
   const media = config.storage.driver === "local" ? config.storage.dir : null;
   if (!isEmptyDir(dbDir) || (media && !isEmptyDir(media))) {
     throw conflict(`DATA_DIR ${config.dataDir} already holds a database or media; restore into a fresh DATA_DIR`);

@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
+import { lockFilePath } from "@adloom/pglite-driver/lock";
 import { expect, it } from "vitest";
 import { freePort } from "../helpers/ports";
 import { tempDataDir } from "../helpers/server";
@@ -39,4 +41,21 @@ it("stops, saying why, when the server cannot prepare its database", async () =>
   const result = start({ ...env, PORT: String(await freePort()) });
   expect(result.status, result.stderr).toBe(1);
   expect(result.stderr).toMatch(/\[adloom\] could not prepare the database: /);
+});
+
+it("refuses to start, touching nothing in DATA_DIR, while another process has the embedded database (a restore writing it)", async () => {
+  const dataDir = tempDataDir("busy");
+  const lock = lockFilePath(path.join(dataDir, "db"));
+  fs.writeFileSync(lock, String(process.pid)); // a live process that is not the server: here, this test
+  try {
+    const result = start({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(
+      `[adloom] the embedded database in ${path.join(dataDir, "db")} is in use by process ${process.pid} (another server, or a backup restore`,
+    );
+    expect(fs.readdirSync(dataDir)).toEqual(["db.lock"]); // no generated key next to a restore's secrets
+    expect(fs.readFileSync(lock, "utf8")).toBe(String(process.pid));
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -5,8 +5,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { signIn, sessionFetch } from "../dashboard/session";
 import { api, admin, createTenant } from "../helpers/fixtures";
-import { allCreatives, creativeWhen, finishedUpload, uploadIds } from "../helpers/library";
+import { allCreatives, creativeWhen, finishedUpload, uploadIds, waitFor } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
+import { acquirePgliteLock, currentOwner, DatabaseBusyError, lockFilePath } from "@adloom/pglite-driver/lock";
 import { listTar, readEntry, TarWriter } from "../../lib/backup/tar";
 import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
 
@@ -95,6 +96,11 @@ describe("backups of the embedded database", () => {
       media: Buffer.from(await (await fetch(first.url + hero.mediaPath, { headers: { Authorization: `Bearer ${tenant.key}` } })).arrayBuffer()),
     };
     expect(before.media.equals(bytes)).toBe(true);
+    // A restore never writes under a running server, and leaves the server's lock with the server.
+    const underServer = await adminCli(["backup", "restore", "--from", file], dataDir);
+    expect(underServer.json.error.code, underServer.stderr).toBe("conflict");
+    expect(underServer.json.error.message).toMatch(/is running on this DATA_DIR/);
+    expect(currentOwner(path.join(dataDir, "db"))).not.toBeNull();
     await first.stop();
 
     // Restore: only into a fresh DATA_DIR, only while no server runs on it.
@@ -152,10 +158,47 @@ describe("backups of the embedded database", () => {
     expect(left("db")).toEqual([]);
     expect(left("media")).toEqual([]);
     expect(left("secrets")).toEqual([]);
-    // Nothing half restored stands in the way: the good backup goes in, into an owner-only folder.
-    const restored = await adminCli(["backup", "restore", "--from", good], target);
+    const dbDir = path.join(target, "db");
+    expect(fs.existsSync(lockFilePath(dbDir))).toBe(false); // the failed restore let go of the database's lock
+
+    // A restore killed with -9 leaves its pid in the lock file: as with a server's, a lock whose process is gone is
+    // taken over, here by the next restore.
+    fs.writeFileSync(lockFilePath(dbDir), String(2 ** 22 + 12345));
+    // The good backup with 128 MB more media, so the restore is still writing well after its database appears.
+    const big = path.join(outDir, "big.tar");
+    const bigHandle = await fs.promises.open(big, "wx", 0o600);
+    const bigTar = new TarWriter(bigHandle);
+    for (const entry of listTar(good)) await bigTar.addBuffer(entry.name, readEntry(good, entry));
+    const filler = Buffer.alloc(16 << 20, 7);
+    for (let i = 0; i < 8; i++) await bigTar.addBuffer(`media/filler/${i}.bin`, filler);
+    await bigTar.finish();
+    await bigHandle.close();
+
+    // Nothing half restored stands in the way: the good backup goes in, into an owner-only folder. While it writes, a
+    // server starting on this DATA_DIR (the lock it takes before opening the database, through the server's own
+    // code) finds the database taken, instead of opening it half written.
+    let done = false;
+    const restoring = adminCli(["backup", "restore", "--from", big], target).finally(() => (done = true));
+    await waitFor("the restore to write the database", async () => done || (fs.existsSync(dbDir) && fs.readdirSync(dbDir).length > 0), 60_000, 5);
+    let serverOpened = false;
+    let heldBy: number | null = null;
+    try {
+      acquirePgliteLock(dbDir);
+      serverOpened = true;
+      fs.rmSync(lockFilePath(dbDir), { force: true });
+    } catch (err) {
+      if (!(err instanceof DatabaseBusyError)) throw err;
+      heldBy = err.ownerPid;
+    }
+    const restored = await restoring;
+    expect(serverOpened, "the database was free to open while the restore wrote it").toBe(false);
+    expect(heldBy).not.toBe(process.pid);
     expect(restored.json, restored.stderr).toEqual({ ok: true });
-    expect(fs.statSync(path.join(target, "db")).mode & 0o077).toBe(0);
+    expect(fs.statSync(dbDir).mode & 0o077).toBe(0);
+    expect(fs.statSync(path.join(target, "media/filler/7.bin")).size).toBe(filler.length);
+    expect(fs.existsSync(lockFilePath(dbDir))).toBe(false); // released: the server's next start takes it
+    fs.rmSync(big);
+    fs.rmSync(path.join(target, "media/filler"), { recursive: true });
   }, 120_000);
 
   it("backup create on PostgreSQL points to pg_dump", async () => {

@@ -39,14 +39,19 @@ export function currentOwner(dbDir: string): number | null {
   }
 }
 
-/** Takes the lock for this process or throws DatabaseBusyError. Released when the process exits. */
-export function acquirePgliteLock(dbDir: string): void {
+/**
+ * Takes the lock for this process or throws DatabaseBusyError. Released when the process exits, or earlier by the
+ * function returned (for a process that holds it only for a while, as a backup restore does); when this process
+ * already held it, that function leaves it to the earlier holder.
+ */
+export function acquirePgliteLock(dbDir: string): () => void {
   const file = lockFilePath(dbDir);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(file, String(process.pid), { flag: "wx" });
       const release = () => {
+        process.off("exit", release);
         try {
           if (fs.readFileSync(file, "utf8").trim() === String(process.pid)) fs.unlinkSync(file);
         } catch {
@@ -54,11 +59,11 @@ export function acquirePgliteLock(dbDir: string): void {
         }
       };
       process.once("exit", release);
-      return;
+      return release;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const owner = currentOwner(dbDir);
-      if (owner === process.pid) return;
+      if (owner === process.pid) return () => undefined;
       if (owner !== null) throw new DatabaseBusyError(owner, dbDir);
       fs.rmSync(file, { force: true }); // stale: its process is gone
     }
