@@ -7,6 +7,7 @@ import { createFolder } from "@/lib/folders/folders";
 import { PERMISSIONS, ROLES } from "@/lib/auth/roles";
 import { addMember } from "@/lib/team/members";
 import { resetPassword } from "@/lib/session/accounts";
+import { removeTwoFactorByOperator } from "@/lib/session/two-factor";
 import { listOutbox } from "@/lib/mail/send-mail";
 import { seedLibrary } from "./seed-library";
 import { commandName } from "./cli-dispatch";
@@ -87,6 +88,10 @@ const COMMANDS: Record<string, { flags: string[]; run: (f: Flags) => Promise<obj
   "user password": {
     flags: ["email", "password"],
     run: async (f) => resetPassword(email(required(f, "email")), required(f, "password")),
+  },
+  "user two-factor-off": {
+    flags: ["email"],
+    run: async (f) => removeTwoFactorByOperator(email(required(f, "email"))),
   },
   "library seed": {
     flags: ["workspace", "count", "folder", "from"],

@@ -1,9 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import QRCode from "qrcode";
 import { getDb } from "@/lib/db/client";
-import { badRequest, conflict, notFound } from "@/lib/errors";
+import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { normalizeEmail } from "@/lib/team/users";
 import { decryptAtRest, encryptAtRest } from "./encryption";
+import { revokeSessionsQuery } from "./revocation";
 import { throttledSecondFactor } from "./sign-in-throttle";
 import { generateTotpSecret, matchingTotpStep, otpauthUri, verifyTotp } from "./totp";
 
@@ -97,6 +100,27 @@ export async function disableTwoFactor(userId: string, code: string): Promise<vo
     getDb().user.update({ where: { id: userId }, data: { twoFactorEnabled: false, twoFactorSecret: null } }),
     getDb().recoveryCode.deleteMany({ where: { userId } }),
   ]);
+}
+
+/**
+ * The operator's way out when the second factor cannot be given: an authenticator lost with its recovery codes, or
+ * one that was never the owner's (someone signed up with their address and turned two-factor on; the owner's password
+ * reset by email keeps it on). Turns two-factor off without a code, removes the secret and recovery codes, and ends
+ * every session of the user, in one transaction. A workspace that requires two-factor for a permission refuses it
+ * again (403 `two_factor_required`) until the user enrols anew.
+ */
+export async function removeTwoFactorByOperator(email: string): Promise<{ userId: string; twoFactorWasOn: boolean }> {
+  const db = getDb();
+  const user = await db.user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true, twoFactorEnabled: true } });
+  if (!user) throw new AppError("not_found", `No user has the email ${email}`);
+  await db.$transaction([
+    db.user.update({ where: { id: user.id }, data: { twoFactorEnabled: false, twoFactorSecret: null } }),
+    db.recoveryCode.deleteMany({ where: { userId: user.id } }),
+    revokeSessionsQuery(user.id, db),
+  ]);
+  // Warn, not info: an account's protection was lowered by hand, and stderr keeps the CLI's answer alone on stdout.
+  log.warn("two-factor turned off by the operator", { component: "security", userId: user.id, twoFactorWasOn: user.twoFactorEnabled });
+  return { userId: user.id, twoFactorWasOn: user.twoFactorEnabled };
 }
 
 /** How many unused recovery codes the user has left. */

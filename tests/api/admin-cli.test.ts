@@ -2,8 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
+import { totpCode } from "@/lib/session/totp";
+import { callServerAction, sessionFetch, signIn } from "../dashboard/session";
 import { adminCli } from "../helpers/admin-cli";
-import { api } from "../helpers/fixtures";
+import { admin, api, createTenant } from "../helpers/fixtures";
 import { tempDataDir } from "../helpers/server";
 import { itOnce } from "../helpers/run-once";
 
@@ -49,6 +51,54 @@ describe("operator CLI", () => {
       expect((await api(key.json.key)("/api/v1/me")).status).toBe(402);
       expect((await adminCli(["key", "revoke", "--id", key.json.id], env)).json).toEqual({ ok: true });
       expect((await api(key.json.key)("/api/v1/me")).status).toBe(401);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "user two-factor-off: turns a user's two-factor off and ends their sessions; the workspace's requirement applies again",
+    async () => {
+      const env = { DATA_DIR: inject("dataDir"), DATABASE_URL: inject("databaseUrl") };
+      const password = "a long enough password";
+      const address = `squatted-${Date.now()}-${process.pid}@example.com`;
+      const tenant = await createTenant();
+      const { userId } = await admin(["member", "add", "--workspace", tenant.workspaceId, "--email", address, "--role", "admin"]);
+      await admin(["user", "password", "--email", address, "--password", password]);
+      await admin(["workspace", "two-factor", "--workspace", tenant.workspaceId, "--permissions", "account.read"]);
+      const me = async (jar: Map<string, string>) => (await sessionFetch(jar)("/api/v1/me")).status;
+
+      // Two-factor on (whoever set it up holds the authenticator): the password alone no longer signs in.
+      const enrolling = (await signIn(address, password)).jar;
+      const security = (name: string) => ({ file: "app/dashboard/settings/security/actions.ts", name });
+      const started = await callServerAction(enrolling, "/dashboard/settings/security", security("startEnrolmentAction"));
+      const secret = /"secret":"([A-Z2-7]+)"/.exec(started.body)![1]!;
+      const confirmed = await callServerAction(enrolling, "/dashboard/settings/security", security("confirmEnrolmentAction"), [totpCode(secret)]);
+      expect(confirmed.body).toContain('"ok":true');
+      expect((await signIn(address, password)).location).toContain("code=two_factor_required");
+      const withCode = await signIn(address, password, totpCode(secret));
+      expect(withCode.signedIn).toBe(true);
+      expect(await me(withCode.jar)).toBe(200);
+
+      const off = await adminCli(["user", "two-factor-off", "--email", address.toUpperCase()], env);
+      expect(off.status).toBe(0);
+      expect(off.json).toEqual({ userId, twoFactorWasOn: true });
+      // Every session from before ends (401, not the requirement's 403): the authenticator's holder is signed out too.
+      expect(await me(withCode.jar)).toBe(401);
+      expect(await me(enrolling)).toBe(401);
+
+      // The password alone signs in now; the workspace still requires two-factor for account.read, so that is refused
+      // until the user enrols again, which they may (starting enrolment is refused while two-factor is on).
+      const after = await signIn(address, password);
+      expect(after.signedIn).toBe(true);
+      const refused = await sessionFetch(after.jar)("/api/v1/me");
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe("two_factor_required");
+      const again = await callServerAction(after.jar, "/dashboard/settings/security", security("startEnrolmentAction"));
+      expect(again.body).toMatch(/"secret":"[A-Z2-7]+"/);
+
+      const unknown = await adminCli(["user", "two-factor-off", "--email", `nobody-${Date.now()}@example.com`], env);
+      expect(unknown.status).toBe(1);
+      expect(unknown.json).toEqual({ error: { code: "not_found", message: expect.stringMatching(/^No user has the email nobody-\d+@example\.com$/) } });
     },
     CLI_TEST_TIMEOUT_MS,
   );

@@ -3,7 +3,7 @@
  * workspaces. A Google or GitHub sign-in takes an existing account only once its address is proven (a stranger may
  * have signed up with it); the sign-in itself goes through Auth.js in auth.ts, which hands the address to oauthSignIn.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { useFreshDatabase } from "../helpers/in-process-db";
 
 beforeAll(async () => {
@@ -94,5 +94,39 @@ describe("sign-in with Google or GitHub (a verified address)", () => {
     const fakeFetch = (async (url: string) => new Response(JSON.stringify(answers[url]), { status: 200 })) as unknown as typeof fetch;
     const profile = await githubProfile("https://api.github.test/user", "token", fakeFetch);
     expect(profileEmail(profile)).toEqual({ email: "main@example.com", verified: false });
+  });
+});
+
+describe("an address a stranger signed up with and protected with two-factor", () => {
+  it("keeps the stranger's two-factor through the owner's reset; the operator's command removes it, its codes and every session", async () => {
+    const { signUp, verifyCredentials } = await import("@/lib/session/accounts");
+    const { sendPasswordResetEmail, completePasswordReset } = await import("@/lib/session/password-reset");
+    const { confirmTwoFactorEnrolment, removeTwoFactorByOperator, startTwoFactorEnrolment } = await import("@/lib/session/two-factor");
+    const { totpCode } = await import("@/lib/session/totp");
+    const { listOutbox } = await import("@/lib/mail/send-mail");
+    const { getDb } = await import("@/lib/db/client");
+    const email = `protected-${Date.now()}@example.com`;
+    const { userId } = await signUp({ name: "Not The Owner", email, password: "a stranger's password", workspaceName: "Squat Co" });
+    const { secret } = await startTwoFactorEnrolment(userId);
+    expect((await confirmTwoFactorEnrolment(userId, totpCode(secret))).recoveryCodes).toHaveLength(10);
+
+    await sendPasswordResetEmail({ userId });
+    const reset = (await listOutbox({ to: email })).messages.find((m) => m.subject === "Reset your Adloom password")!;
+    await completePasswordReset({ token: /\/reset-password\/([\w-]+)/.exec(reset.text)![1]!, password: "the owner's own password" });
+    expect(await verifyCredentials(email, "the owner's own password")).toMatchObject({ id: userId, twoFactorEnabled: true });
+    const { sessionVersion } = await getDb().user.findUniqueOrThrow({ where: { id: userId } });
+
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((line) => written.push(String(line)) > 0);
+    const answer = await removeTwoFactorByOperator(email.toUpperCase()).finally(() => stderr.mockRestore());
+    expect(answer).toEqual({ userId, twoFactorWasOn: true });
+    const user = await getDb().user.findUniqueOrThrow({ where: { id: userId }, include: { recoveryCodes: true } });
+    expect(user).toMatchObject({ twoFactorEnabled: false, twoFactorSecret: null, sessionVersion: sessionVersion + 1, recoveryCodes: [] });
+    expect(await verifyCredentials(email, "the owner's own password")).toMatchObject({ id: userId, twoFactorEnabled: false });
+    // The operator's action is on record: one warn line of the structured log.
+    const logged = written.filter((line) => line.includes("two-factor turned off by the operator"));
+    expect(logged.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ level: "warn", component: "security", userId, twoFactorWasOn: true })]);
+
+    await expect(removeTwoFactorByOperator(`nobody-${Date.now()}@example.com`)).rejects.toMatchObject({ code: "not_found" });
   });
 });

@@ -1,0 +1,35 @@
+import { getDb } from "@/lib/db/client";
+
+const DAY_MS = 86_400_000;
+/** How long a password reset or address confirmation link is kept once used or expired (docs/decisions.md). */
+export const SPENT_LINK_KEEP_DAYS = 7;
+/** Rows deleted per statement, so one purge after a long pause never holds a huge delete. */
+const BATCH = 1000;
+
+/**
+ * Deletes password reset and address confirmation links used or expired more than SPENT_LINK_KEEP_DAYS ago; a link
+ * that still works is never touched. Run by the daily purge job.
+ */
+export async function purgeSpentAccountLinks(now = new Date()): Promise<{ passwordResets: number; emailVerifications: number }> {
+  const before = new Date(now.getTime() - SPENT_LINK_KEEP_DAYS * DAY_MS);
+  const spent = { OR: [{ usedAt: { lt: before } }, { expiresAt: { lt: before } }] };
+  const db = getDb();
+  const passwordResets = await inBatches(
+    () => db.passwordReset.findMany({ where: spent, select: { id: true }, take: BATCH }),
+    (ids) => db.passwordReset.deleteMany({ where: { id: { in: ids } } }),
+  );
+  const emailVerifications = await inBatches(
+    () => db.emailVerification.findMany({ where: spent, select: { id: true }, take: BATCH }),
+    (ids) => db.emailVerification.deleteMany({ where: { id: { in: ids } } }),
+  );
+  return { passwordResets, emailVerifications };
+}
+
+async function inBatches(next: () => Promise<{ id: string }[]>, remove: (ids: string[]) => Promise<{ count: number }>): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const batch = await next();
+    if (batch.length > 0) deleted += (await remove(batch.map((r) => r.id))).count;
+    if (batch.length < BATCH) return deleted;
+  }
+}
