@@ -59,6 +59,7 @@ const CreativeTestCompletedData = z.object({
     outcome: z.enum(["won", "lost"]),
     decidedAt: isoTime,
     metric: z.string().describe("The metric the test was decided on, e.g. cpa, ctr, roas"),
+    currency: z.string().describe("The ad set's ad account currency (ISO 4217): spend and a cpa test's values are in its major units"),
     winner: z.object({ creativeId: z.string(), fileName: z.string(), value: z.number().nullable() }).nullable(),
     variants: z.array(z.object({ creativeId: z.string(), fileName: z.string(), value: z.number().nullable(), spend: z.number() })),
   }),

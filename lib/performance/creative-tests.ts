@@ -13,7 +13,7 @@ import { hash32 } from "@/lib/random/seeded";
 import { probabilityToBeBest, type Evidence } from "./probability";
 import type { EvaluateOptions } from "./evaluate";
 import { toMajor } from "@/lib/money";
-import { rollupClock } from "./rollup-clock";
+import { accountCurrencies } from "./rollup-clock";
 
 export const TEST_METRICS = ["ctr", "conversion_rate", "cpa"] as const;
 export type TestMetric = (typeof TEST_METRICS)[number];
@@ -52,6 +52,8 @@ export interface CreativeTestOut {
   endsAt: string;
   decidedAt: string | null;
   progress: {
+    /** The ad set's ad account currency: the variants' spend and a cpa test's values are in its major units. */
+    currency: string;
     variants: VariantProgress[];
     minSampleReached: boolean;
     leaderCreativeId: string | null;
@@ -72,7 +74,7 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
     [test.workspaceId, test.adSetId, test.creativeIds, test.startDate],
   );
   const creatives = await getDb().creative.findMany({ where: { id: { in: test.creativeIds } }, select: { id: true, fileName: true } });
-  const { currency } = await rollupClock(test.workspaceId);
+  const currency = await adSetCurrency(test);
   const metric = test.metric as TestMetric;
   const rows = test.creativeIds.map((creativeId) => {
     const s = sums.find((r) => r.creativeId === creativeId) ?? { impressions: 0, clicks: 0, conversions: 0, spend: 0 };
@@ -119,11 +121,18 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
   // which variant was tried least (the least spend wins a cpa test with no conversion at all), and its value is 0 or none.
   const leads = (metric === "ctr" ? leader.clicks : leader.conversions) > 0;
   return {
+    currency,
     variants,
     minSampleReached: variants.every((v) => v.sample >= test.minSample),
     leaderCreativeId: leads ? leader.creativeId : null,
     leaderProbability: leads ? leader.probabilityToBeBest : null,
   };
+}
+
+/** The test's ad set is on one ad account: its delivery is in that account's currency. */
+async function adSetCurrency(test: CreativeTest): Promise<string> {
+  const adSet = await getDb().adSet.findUnique({ where: { id: test.adSetId }, select: { platform: true } });
+  return (await accountCurrencies(test.workspaceId))[adSet?.platform ?? "platform_a"];
 }
 
 function pausesOf(test: CreativeTest): Pick<CreativeTestOut["progress"], "pausedAdIds" | "pauseError"> {
@@ -133,7 +142,10 @@ function pausesOf(test: CreativeTest): Pick<CreativeTestOut["progress"], "paused
 
 async function toOut(test: CreativeTest): Promise<CreativeTestOut> {
   const stored = test.status !== "running" ? (test.result as CreativeTestOut["progress"] | null) : null;
-  const progress = stored?.variants ? { ...stored, ...pausesOf(test) } : { ...(await progressOf(test)), ...pausesOf(test) };
+  // A decided test answers the figures it was decided on; one stored before they named their currency gets the account's.
+  const progress = stored?.variants
+    ? { ...stored, currency: stored.currency ?? (await adSetCurrency(test)), ...pausesOf(test) }
+    : { ...(await progressOf(test)), ...pausesOf(test) };
   return {
     id: test.id,
     name: test.name,
@@ -322,6 +334,7 @@ async function emitDecided(workspaceId: string): Promise<void> {
           outcome: test.outcome === "won" ? "won" : "lost",
           decidedAt: (test.decidedAt ?? new Date()).toISOString(),
           metric: test.metric,
+          currency: progress.currency ?? (await adSetCurrency(test)),
           winner: winner ? { creativeId: winner.creativeId, fileName: winner.fileName, value: winner.value } : null,
           variants: progress.variants.map((v) => ({ creativeId: v.creativeId, fileName: v.fileName, value: v.value, spend: v.spend })),
         },

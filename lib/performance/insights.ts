@@ -6,7 +6,8 @@ import { getDb, queryRows } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { PerformanceLabel } from "./labels";
-import { rollupClock } from "./rollup-clock";
+import type { Platform } from "@/lib/generated/prisma/enums";
+import { accountCurrencies, rollupClock } from "./rollup-clock";
 import { rollupHealth, type RollupHealth } from "./rollup-status";
 import { addDays, daysBetween, WINDOW_DAYS } from "./window";
 
@@ -19,6 +20,10 @@ const MAX_OBJECTS = 50;
 export interface InsightRow extends Figures {
   id: string;
   name: string;
+  /** The ad account's platform; a creative with ads on both has a row per platform (null: a creative without ads). */
+  platform: Platform | null;
+  /** The ad account's currency, which the row's money is in (never summed across accounts). */
+  currency: string | null;
   /** The day (account time zone) with a daily or hourly breakdown; null for the range's total. */
   date: string | null;
   /** The hour (0-23, account time zone) with the hourly breakdown. */
@@ -27,17 +32,32 @@ export interface InsightRow extends Figures {
 }
 
 async function namesOf(workspaceId: string, level: InsightLevel, ids: string[]): Promise<Map<string, string>> {
+  return new Map([...(await objectsOf(workspaceId, level, ids))].map(([id, o]) => [id, o.name]));
+}
+
+/** The objects' names and the platforms they are on (an ad, ad set or campaign: its account's; a creative: its ads'). */
+async function objectsOf(workspaceId: string, level: InsightLevel, ids: string[]): Promise<Map<string, { name: string; platforms: Platform[] }>> {
   const db = getDb();
   const where = { id: { in: ids }, workspaceId };
-  const rows =
-    level === "ad"
-      ? await db.ad.findMany({ where, select: { id: true, name: true } })
-      : level === "ad_set"
-        ? await db.adSet.findMany({ where, select: { id: true, name: true } })
-        : level === "campaign"
-          ? await db.adCampaign.findMany({ where, select: { id: true, name: true } })
-          : (await db.creative.findMany({ where, select: { id: true, fileName: true } })).map((c) => ({ id: c.id, name: c.fileName }));
-  return new Map(rows.map((r) => [r.id, r.name]));
+  const select = { id: true, name: true, platform: true } as const;
+  if (level !== "creative") {
+    const rows =
+      level === "ad"
+        ? await db.ad.findMany({ where, select })
+        : level === "ad_set"
+          ? await db.adSet.findMany({ where, select })
+          : await db.adCampaign.findMany({ where, select });
+    return new Map(rows.map((r) => [r.id, { name: r.name, platforms: [r.platform] }]));
+  }
+  const creatives = await db.creative.findMany({ where, select: { id: true, fileName: true } });
+  const ads = await db.ad.groupBy({ by: ["creativeId", "platform"], where: { workspaceId, creativeId: { in: ids } }, orderBy: { platform: "asc" } });
+  return new Map(creatives.map((c) => [c.id, { name: c.fileName, platforms: ads.filter((a) => a.creativeId === c.id).map((a) => a.platform) }]));
+}
+
+/** The currency all rows' money is in, or null when they are in different currencies (or there are none). */
+function sharedCurrency(rows: InsightRow[]): string | null {
+  const currencies = new Set(rows.map((r) => r.currency).filter((c) => c !== null));
+  return currencies.size === 1 ? [...currencies][0]! : null;
 }
 
 /**
@@ -48,8 +68,8 @@ async function namesOf(workspaceId: string, level: InsightLevel, ids: string[]):
 export async function getInsights(
   principal: Principal,
   input: { level: InsightLevel; ids?: string[]; since?: string; until?: string; breakdown?: "day" | "hour" | "none" },
-): Promise<{ level: InsightLevel; since: string; until: string; currency: string; rows: InsightRow[] }> {
-  const { today, currency } = await rollupClock(principal.workspaceId);
+): Promise<{ level: InsightLevel; since: string; until: string; currency: string | null; rows: InsightRow[] }> {
+  const { today } = await rollupClock(principal.workspaceId);
   const until = input.until ?? today;
   const since = input.since ?? addDays(until, -(WINDOW_DAYS - 1));
   if (since > until) throw invalidArgument("since must not be after until");
@@ -67,34 +87,42 @@ export async function getInsights(
     );
     ids = top.map((t) => t.id);
   }
-  if (!ids.length) return { level: input.level, since, until, currency, rows: [] };
-  if (input.breakdown === "hour")
-    return { level: input.level, since, until, currency, rows: await hourlyRows(principal.workspaceId, input.level, ids, since, until, currency) };
+  const answer = (rows: InsightRow[]) => ({ level: input.level, since, until, currency: sharedCurrency(rows), rows });
+  if (!ids.length) return answer([]);
+  const currencies = await accountCurrencies(principal.workspaceId);
+  if (input.breakdown === "hour") return answer(await hourlyRows(principal.workspaceId, input.level, ids, since, until, currencies));
   const daily = input.breakdown === "day";
+  // Grouped by platform too: each ad account's money stays in its own currency (a creative's two accounts are two rows).
   const sums = await queryRows<Record<string, string | number | null>>(
-    `SELECT ${column} AS id, ${daily ? "date" : "NULL::text AS date"},
+    `SELECT ${column} AS id, platform::text AS platform, ${daily ? "date" : "NULL::text AS date"},
             sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS spend,
             sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS value,
             (sum(frequency * impressions) / nullif(sum(impressions), 0))::float8 AS frequency
        FROM ad_daily_insights WHERE "workspaceId" = $1 AND ${column} = ANY($2::text[]) AND date BETWEEN $3 AND $4
-      GROUP BY ${column}${daily ? ", date" : ""} ORDER BY ${column}${daily ? ", date" : ""}`,
+      GROUP BY ${column}, platform${daily ? ", date" : ""} ORDER BY ${column}, platform${daily ? ", date" : ""}`,
     [principal.workspaceId, ids, since, until],
   );
-  const names = await namesOf(principal.workspaceId, input.level, ids);
+  const objects = await objectsOf(principal.workspaceId, input.level, ids);
   const rows: InsightRow[] = sums.map((s) => ({
     id: String(s.id),
-    name: names.get(String(s.id)) ?? String(s.id),
+    name: objects.get(String(s.id))?.name ?? String(s.id),
+    ...accountOf(s, currencies),
     date: s.date === null ? null : String(s.date),
-    ...figuresOf(s, currency),
+    ...figuresOf(s, currencies[s.platform as Platform]),
     frequency: s.frequency === null ? null : Math.round(Number(s.frequency) * 100) / 100,
   }));
-  // Objects asked for by id but without delivery in the range answer zeros (totals only).
+  // Objects asked for by id but without delivery in the range answer zeros (totals only), per platform they are on.
   if (!daily)
-    for (const id of ids)
-      if (!rows.some((r) => r.id === id))
+    for (const id of ids) {
+      if (rows.some((r) => r.id === id)) continue;
+      const object = objects.get(id);
+      const platforms: (Platform | null)[] = object?.platforms.length ? object.platforms : [null];
+      for (const platform of platforms)
         rows.push({
           id,
-          name: names.get(id) ?? id,
+          name: object?.name ?? id,
+          platform,
+          currency: platform ? currencies[platform] : null,
           date: null,
           impressions: 0,
           clicks: 0,
@@ -106,28 +134,43 @@ export async function getInsights(
           roas: null,
           frequency: null,
         });
-  return { level: input.level, since, until, currency, rows };
+    }
+  return answer(rows);
 }
 
-/** Per object, day and hour from ad_hourly_insights (the live platforms' hourly breakdowns; no frequency by hour). */
-async function hourlyRows(workspaceId: string, level: InsightLevel, ids: string[], since: string, until: string, currency: string): Promise<InsightRow[]> {
+/** Per object, platform, day and hour from ad_hourly_insights (the live platforms' hourly breakdowns; no frequency by hour). */
+async function hourlyRows(
+  workspaceId: string,
+  level: InsightLevel,
+  ids: string[],
+  since: string,
+  until: string,
+  currencies: Record<Platform, string>,
+): Promise<InsightRow[]> {
   const column = COLUMN[level];
   const sums = await queryRows<Record<string, string | number>>(
-    `SELECT ${column} AS id, date, hour, sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS spend,
+    `SELECT ${column} AS id, platform::text AS platform, date, hour, sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS spend,
             sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS value
        FROM ad_hourly_insights WHERE "workspaceId" = $1 AND ${column} = ANY($2::text[]) AND date BETWEEN $3 AND $4
-      GROUP BY ${column}, date, hour ORDER BY ${column}, date, hour`,
+      GROUP BY ${column}, platform, date, hour ORDER BY ${column}, platform, date, hour`,
     [workspaceId, ids, since, until],
   );
   const names = await namesOf(workspaceId, level, ids);
   return sums.map((s) => ({
     id: String(s.id),
     name: names.get(String(s.id)) ?? String(s.id),
+    ...accountOf(s, currencies),
     date: String(s.date),
     hour: Number(s.hour),
-    ...figuresOf(s, currency),
+    ...figuresOf(s, currencies[s.platform as Platform]),
     frequency: null,
   }));
+}
+
+/** An insights query row's ad account: its platform and that account's currency. */
+function accountOf(s: Record<string, string | number | null>, currencies: Record<Platform, string>): Pick<InsightRow, "platform" | "currency"> {
+  const platform = s.platform as Platform;
+  return { platform, currency: currencies[platform] };
 }
 
 /** An insights query row's figures: its summed columns (minor units) as the figures every view shows. */

@@ -4,6 +4,7 @@
  * the bench and the job test; the rollup under test reads them through the platform adapter like any ads).
  */
 import { getDb } from "@/lib/db/client";
+import type { Platform } from "@/lib/generated/prisma/enums";
 import { PLATFORM_RULES } from "@/lib/platforms/ad-rules";
 import { getAdAccount } from "@/lib/platforms";
 import { advanceSandbox, plantSandboxAds } from "@/lib/platforms/sandbox/operator";
@@ -14,11 +15,24 @@ const ADS_PER_CREATIVE = 4;
 
 /** A workspace whose platform_a account has `ads` active ads with 30 days of delivery behind them. */
 export async function workspaceWith(ads: number, historyHours = 24 * 30): Promise<string> {
-  const prisma = getDb();
   const { workspaceId } = await createWorkspace({ name: `Bench ${ads}`, plan: "pro" });
-  const account = (await getAdAccount(workspaceId, "platform_a"))!;
+  await plantActiveAds(workspaceId, "platform_a", ads);
+  if (historyHours > 0) await advanceSandbox(workspaceId, historyHours);
+  return workspaceId;
+}
+
+/**
+ * `ads` active ads on the workspace's sandbox account of the platform, 20 per ad set, 4 per creative (creatives
+ * `cre_<account>_<n>`, or `<creativePrefix><n>`: the same prefix on both platforms gives creatives ads on both).
+ */
+export async function plantActiveAds(workspaceId: string, platform: Platform, ads: number, options: { creativePrefix?: string } = {}): Promise<void> {
+  const prisma = getDb();
+  const account = (await getAdAccount(workspaceId, platform))!;
   const acct = account.externalAccountId;
-  const rules = PLATFORM_RULES.platform_a;
+  const creativePrefix = options.creativePrefix ?? `cre_${acct}_`;
+  const rules = PLATFORM_RULES[platform];
+  // The app's client refs are unique per workspace: the second platform's get a prefix.
+  const ref = (r: string) => (platform === "platform_a" ? r : `${platform}-${r}`);
   const active = rules.statusNames.active;
   const sets = Math.ceil(ads / ADS_PER_SET);
   await plantSandboxAds(account, {
@@ -42,8 +56,8 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
       id: `camp_${acct}`,
       workspaceId,
       adAccountId: account.id,
-      platform: "platform_a",
-      clientRef: "c",
+      platform,
+      clientRef: ref("c"),
       externalId: `${acct}-c`,
       name: "Bench",
       objective: "sales",
@@ -55,8 +69,8 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
       id: `adset_${acct}_${s}`,
       workspaceId,
       campaignId: `camp_${acct}`,
-      platform: "platform_a" as const,
-      clientRef: `s${s}`,
+      platform,
+      clientRef: ref(`s${s}`),
       externalId: `${acct}-s${s}`,
       name: `Set ${s}`,
       status: "active",
@@ -73,17 +87,15 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
         workspaceId,
         campaignId: `camp_${acct}`,
         adSetId: `adset_${acct}_${Math.floor(i / ADS_PER_SET)}`,
-        platform: "platform_a" as const,
-        clientRef: `a${i}`,
+        platform,
+        clientRef: ref(`a${i}`),
         externalId: `${acct}-a${i}`,
         name: `Ad ${i}`,
         status: "active",
-        creativeId: `cre_${acct}_${Math.floor(i / ADS_PER_CREATIVE)}`,
+        creativeId: `${creativePrefix}${Math.floor(i / ADS_PER_CREATIVE)}`,
         callToAction: "shop_now",
         landingUrl: "https://example.com",
       })),
     });
   }
-  if (historyHours > 0) await advanceSandbox(workspaceId, historyHours);
-  return workspaceId;
 }

@@ -2,7 +2,8 @@
  * The rollup's health per ad account, as list_creative_performance reports it: the domain
  * functions the hourly job runs against a real database and the sandbox platform, the tool called
  * the way every surface calls it. A platform answering nonsense for an account (a time zone no one
- * knows, as tests/performance/job.test.ts drives it) makes that account's pull fail.
+ * knows, as tests/performance/job.test.ts drives it) makes that account's pull fail. Then money when the
+ * workspace's two accounts have different currencies: what is bound to one account is in that account's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useFreshDatabase } from "../helpers/in-process-db";
@@ -15,12 +16,16 @@ beforeAll(async () => {
 });
 afterAll(async () => (await import("@/lib/services")).disposeServices());
 
+async function ownerOf(workspaceId: string) {
+  const { principalForUser } = await import("@/lib/session/principal");
+  const owner = await db.membership.findFirstOrThrow({ where: { workspaceId, role: "owner" } });
+  return (await principalForUser(owner.userId, workspaceId))!;
+}
+
 async function workspace(ads: number) {
   const { workspaceWith } = await import("./many-ads");
-  const { principalForUser } = await import("@/lib/session/principal");
   const workspaceId = await workspaceWith(ads, 24 * 3);
-  const owner = await db.membership.findFirstOrThrow({ where: { workspaceId, role: "owner" } });
-  const principal = (await principalForUser(owner.userId, workspaceId))!;
+  const principal = await ownerOf(workspaceId);
   const account = await db.adAccount.findFirstOrThrow({ where: { workspaceId, platform: "platform_a" } });
   const { setSandboxTimeZone } = await import("@/lib/platforms/sandbox/operator");
   const setTimeZone = (timeZone: string) => setSandboxTimeZone(account, timeZone);
@@ -94,5 +99,89 @@ describe("rollup health in list_creative_performance", () => {
       { platform: "platform_a", lastRunAt: expect.any(String), lastSuccessAt: null, lastError: expect.stringMatching(/\S/), timeZone: null },
     ]);
     expect((await rollupOf(healthy.principal)).accounts).toMatchObject([{ platform: "platform_a", lastError: null }]);
+  }, 120_000);
+});
+
+describe("money in each ad account's currency", () => {
+  it("reads a creative test's and each ad set's and creative's insights in their own account's currency when the two accounts' differ", async () => {
+    const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+    const { plantActiveAds } = await import("./many-ads");
+    const { getAdAccount } = await import("@/lib/platforms");
+    const { advanceSandbox, setSandboxCurrency, setSandboxTimeZone } = await import("@/lib/platforms/sandbox/operator");
+    const { queryRows } = await import("@/lib/db/client");
+    const { callTool } = await import("@/lib/tools/call");
+    const { workspaceId } = await createWorkspace({ name: "Yen and dollars", plan: "pro" });
+    // Creatives cre_yd_0 and cre_yd_1 have ads on both platforms.
+    await plantActiveAds(workspaceId, "platform_a", 8, { creativePrefix: "cre_yd_" });
+    await plantActiveAds(workspaceId, "platform_b", 8, { creativePrefix: "cre_yd_" });
+    const meta = (await getAdAccount(workspaceId, "platform_a"))!;
+    const tiktok = (await getAdAccount(workspaceId, "platform_b"))!;
+    // The Meta account in yen (no minor unit), the TikTok one in dollars, a day ahead: its cursor has the latest today.
+    await setSandboxCurrency(meta, "JPY");
+    await setSandboxTimeZone(meta, "Pacific/Honolulu");
+    await setSandboxTimeZone(tiktok, "Pacific/Kiritimati");
+    const principal = await ownerOf(workspaceId);
+    const call = async (name: string, input: Record<string, unknown>): Promise<any> => {
+      const outcome = await callTool(principal, name, input);
+      if (!outcome.ok) throw new Error(outcome.body.error.message);
+      return outcome.body.result;
+    };
+    const yenAdSet = `adset_${meta.externalAccountId}_0`;
+    const dollarAdSet = `adset_${tiktok.externalAccountId}_0`;
+    const { test } = await call("create_creative_test", {
+      name: "In yen",
+      adSetId: yenAdSet,
+      metric: "cpa",
+      creativeIds: ["cre_yd_0", "cre_yd_1"],
+      minSample: 100_000_000,
+      maxDays: 30,
+    });
+    await advanceSandbox(workspaceId, 48);
+    await run(workspaceId);
+
+    /** What the rollup stored, in minor units, per platform, ad set and creative. */
+    const stored = await queryRows<{ platform: string; adSetId: string; creativeId: string; date: string; spend: number; conversions: number }>(
+      `SELECT platform::text AS platform, "adSetId", "creativeId", date, sum("spendMinor")::float8 AS spend, sum(conversions)::float8 AS conversions
+         FROM ad_daily_insights WHERE "workspaceId" = $1 GROUP BY 1, 2, 3, 4`,
+      [workspaceId],
+    );
+    const minor = (match: (r: (typeof stored)[number]) => boolean) => stored.filter(match).reduce((sum, r) => sum + Number(r.spend), 0);
+    expect(minor((r) => r.platform === "platform_a")).toBeGreaterThan(0);
+    expect(minor((r) => r.platform === "platform_b")).toBeGreaterThan(0);
+
+    // The test runs on the yen account's ad set: its spend and CPA are yen, whole units.
+    const { progress } = (await call("get_creative_test", { id: test.id })).test;
+    expect(progress.currency).toBe("JPY");
+    for (const v of progress.variants) {
+      const ofVariant = (r: (typeof stored)[number]) => r.adSetId === yenAdSet && r.creativeId === v.creativeId && r.date >= test.startDate;
+      const spend = minor(ofVariant);
+      expect(spend).toBeGreaterThan(0);
+      expect(v.spend).toBe(spend);
+      if (v.conversions) expect(v.value).toBeCloseTo(spend / v.conversions, 6);
+    }
+
+    // Insights: each ad set in its account's currency; the answer names no single currency for the two.
+    const adSets = await call("get_insights", { level: "ad_set", ids: [yenAdSet, dollarAdSet] });
+    expect(adSets.currency).toBeNull();
+    expect(adSets.rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: yenAdSet, platform: "platform_a", currency: "JPY", spend: minor((r) => r.adSetId === yenAdSet) }),
+        expect.objectContaining({ id: dollarAdSet, platform: "platform_b", currency: "USD", spend: minor((r) => r.adSetId === dollarAdSet) / 100 }),
+      ]),
+    );
+    expect(adSets.rows).toHaveLength(2);
+    // A creative with ads on both accounts: a row per account, never one sum of yen and cents.
+    const creatives = await call("get_insights", { level: "creative" });
+    expect(creatives.currency).toBeNull();
+    expect(creatives.rows.filter((r: any) => r.id === "cre_yd_0")).toEqual([
+      expect.objectContaining({ platform: "platform_a", currency: "JPY", spend: minor((r) => r.platform === "platform_a" && r.creativeId === "cre_yd_0") }),
+      expect.objectContaining({
+        platform: "platform_b",
+        currency: "USD",
+        spend: minor((r) => r.platform === "platform_b" && r.creativeId === "cre_yd_0") / 100,
+      }),
+    ]);
+    // One account alone: its currency names the whole answer.
+    expect((await call("get_insights", { level: "ad_set", ids: [yenAdSet] })).currency).toBe("JPY");
   }, 120_000);
 });

@@ -12,14 +12,18 @@ const TOP = 5;
 type Level = "creative" | "campaign";
 type Metric = "spend" | "ctr" | "cpa" | "roas";
 
-/** Per day and object (the top five by spend): one series per object. */
+/** Per day and object (the top five by spend): one series per object and ad account (a creative on both platforms has two). */
 function series(insights: Insights, metric: Metric): { days: Record<string, number | string | null>[]; names: { id: string; name: string }[] } {
-  const names = [...new Map(insights.rows.map((r) => [r.id, { id: r.id, name: r.name }])).values()];
+  const key = (r: Insights["rows"][number]) => `${r.id}:${r.platform ?? ""}`;
+  const perAccount = new Set(insights.rows.map((r) => r.currency)).size > 1;
+  const names = [
+    ...new Map(insights.rows.map((r) => [key(r), { id: key(r), name: perAccount && r.currency ? `${r.name} (${r.currency})` : r.name }])).values(),
+  ];
   const byDay = new Map<string, Record<string, number | string | null>>();
   for (const r of insights.rows) {
     const day = byDay.get(r.date!) ?? { date: r.date };
     const v = r[metric];
-    day[r.id] = v === null ? null : metric === "ctr" ? Math.round(v * 10_000) / 100 : Math.round(v * 100) / 100;
+    day[key(r)] = v === null ? null : metric === "ctr" ? Math.round(v * 10_000) / 100 : Math.round(v * 100) / 100;
     byDay.set(r.date!, day);
   }
   return { days: [...byDay.values()].sort((a, b) => String(a.date).localeCompare(String(b.date))), names };
@@ -72,7 +76,7 @@ export function PerformanceCharts({ goal }: { goal: Goal }) {
     queryKey: ["insights", level],
     queryFn: async () => {
       const totals = await tool("get_insights", { level });
-      const ids = totals.rows.slice(0, TOP).map((r) => r.id);
+      const ids = [...new Set(totals.rows.map((r) => r.id))].slice(0, TOP);
       if (!ids.length) return totals;
       // The range ends today on the account's clock: a day still delivering would read as a collapse, so the
       // lines end with the last complete day.
@@ -106,10 +110,10 @@ export function PerformanceCharts({ goal }: { goal: Goal }) {
       )}
       {data.data && data.data.rows.length > 0 && (
         <div className="grid gap-4 lg:grid-cols-3">
-          <Chart title="Spend" insights={data.data} metric="spend" unit={data.data.currency} />
+          <Chart title="Spend" insights={data.data} metric="spend" unit={data.data.currency ?? "each ad account's currency"} />
           <Chart title="CTR" insights={data.data} metric="ctr" unit="%" />
           {goal === "cpa" ? (
-            <Chart title="CPA" insights={data.data} metric="cpa" unit={data.data.currency} />
+            <Chart title="CPA" insights={data.data} metric="cpa" unit={data.data.currency ?? "each ad account's currency"} />
           ) : (
             <Chart title="ROAS" insights={data.data} metric="roas" unit="value per spend" />
           )}

@@ -30,6 +30,12 @@ export async function setSandboxTimeZone(account: Account, timeZone: string): Pr
   await execute(`UPDATE ${TABLE.accounts} SET "timeZone" = $2 WHERE "externalAccountId" = $1`, account.externalAccountId, timeZone);
 }
 
+/** Sets the currency (ISO 4217) the platform reports for the account, as a live account has its own. */
+export async function setSandboxCurrency(account: Account, currency: string): Promise<void> {
+  await sandboxAccount(account);
+  await execute(`UPDATE ${TABLE.accounts} SET currency = $2 WHERE "externalAccountId" = $1`, account.externalAccountId, currency);
+}
+
 /** Puts comments on the platform as given (exact ids and times, e.g. equal timestamps across pages); answers how many were new. */
 export async function plantSandboxComments(
   account: Account,

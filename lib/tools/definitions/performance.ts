@@ -19,15 +19,20 @@ const Goal = z.enum(PERFORMANCE_GOALS).describe("cpa: cost per conversion, lower
 const InsightRowSchema = z.object({
   id: z.string(),
   name: z.string(),
+  platform: z
+    .enum(PLATFORMS)
+    .nullable()
+    .describe("The ad account's platform: a creative with ads on both platforms has a row per platform (null: a creative without ads)"),
+  currency: z.string().nullable().describe("The ad account's currency (ISO 4217): the row's spend, CPA and value are in its major units"),
   date: z.string().nullable().describe("The day with breakdown=day or hour; null for the range's total"),
   hour: z.number().int().min(0).max(23).optional().describe("With breakdown=hour: the hour of the day (0-23, the ad account's time zone)"),
   impressions: z.number().int(),
   clicks: z.number().int(),
-  spend: z.number().describe("Account currency (major units)"),
+  spend: z.number().describe("In the row's currency (major units)"),
   conversions: z.number().int(),
-  conversionValue: z.number(),
+  conversionValue: z.number().describe("In the row's currency (major units)"),
   ctr: rate,
-  cpa: rate.describe("Spend per conversion (account currency)"),
+  cpa: rate.describe("Spend per conversion (the row's currency)"),
   roas: rate.describe("Conversion value per unit of spend"),
   frequency: rate,
 });
@@ -76,8 +81,8 @@ const VariantSchema = z.object({
   impressions: z.number().int(),
   clicks: z.number().int(),
   conversions: z.number().int(),
-  spend: z.number(),
-  value: rate.describe("The test's metric for this creative"),
+  spend: z.number().describe("In progress.currency (major units)"),
+  value: rate.describe("The test's metric for this creative (cpa: in progress.currency)"),
   sample: z.number().int().describe("Impressions (ctr) or clicks (conversion_rate, cpa) so far"),
   probabilityToBeBest: z.number(),
 });
@@ -100,6 +105,7 @@ const CreativeTestSchema = z.object({
   endsAt: z.string(),
   decidedAt: z.string().nullable(),
   progress: z.object({
+    currency: z.string().describe("The ad set's ad account currency (ISO 4217): the variants' spend and a cpa test's values are in its major units"),
     variants: z.array(VariantSchema),
     minSampleReached: z.boolean(),
     leaderCreativeId: z.string().nullable(),
@@ -116,6 +122,7 @@ export const performanceTools = [
     title: "Get insights",
     description:
       "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, " +
+      "per ad account (a creative on both platforms has a row per platform, each in its account's currency), " +
       "as totals, per day or per hour (live accounts), from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
     input: z.strictObject({
       level: z.enum(INSIGHT_LEVELS),
@@ -130,7 +137,16 @@ export const performanceTools = [
             "(default none: one total per object)",
         ),
     }),
-    output: z.object({ level: z.enum(INSIGHT_LEVELS), since: z.string(), until: z.string(), currency: z.string(), rows: z.array(InsightRowSchema) }),
+    output: z.object({
+      level: z.enum(INSIGHT_LEVELS),
+      since: z.string(),
+      until: z.string(),
+      currency: z
+        .string()
+        .nullable()
+        .describe("The currency every row's money is in when they share one; null when the rows' ad accounts have different currencies (or there are no rows)"),
+      rows: z.array(InsightRowSchema),
+    }),
     handler: getInsights,
   }),
   defineTool({

@@ -5564,7 +5564,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "get_insights",
     "title": "Get insights",
-    "description": "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, as totals, per day or per hour (live accounts), from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
+    "description": "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, per ad account (a creative on both platforms has a row per platform, each in its account's currency), as totals, per day or per hour (live accounts), from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
     "category": "performance",
     "readOnly": true,
     "destructive": false,

@@ -5118,10 +5118,21 @@ export interface GetInsightsResult {
   level: "ad" | "ad_set" | "campaign" | "creative";
   since: string;
   until: string;
-  currency: string;
+  /**
+   * The currency every row's money is in when they share one; null when the rows' ad accounts have different currencies (or there are no rows)
+   */
+  currency: string | null;
   rows: {
     id: string;
     name: string;
+    /**
+     * The ad account's platform: a creative with ads on both platforms has a row per platform (null: a creative without ads)
+     */
+    platform: ("platform_a" | "platform_b") | null;
+    /**
+     * The ad account's currency (ISO 4217): the row's spend, CPA and value are in its major units
+     */
+    currency: string | null;
     /**
      * The day with breakdown=day or hour; null for the range's total
      */
@@ -5133,14 +5144,17 @@ export interface GetInsightsResult {
     impressions: number;
     clicks: number;
     /**
-     * Account currency (major units)
+     * In the row's currency (major units)
      */
     spend: number;
     conversions: number;
+    /**
+     * In the row's currency (major units)
+     */
     conversionValue: number;
     ctr: number | null;
     /**
-     * Spend per conversion (account currency)
+     * Spend per conversion (the row's currency)
      */
     cpa: number | null;
     /**
@@ -5301,15 +5315,22 @@ export interface CreateCreativeTestResult {
     endsAt: string;
     decidedAt: string | null;
     progress: {
+      /**
+       * The ad set's ad account currency (ISO 4217): the variants' spend and a cpa test's values are in its major units
+       */
+      currency: string;
       variants: {
         creativeId: string;
         fileName: string;
         impressions: number;
         clicks: number;
         conversions: number;
+        /**
+         * In progress.currency (major units)
+         */
         spend: number;
         /**
-         * The test's metric for this creative
+         * The test's metric for this creative (cpa: in progress.currency)
          */
         value: number | null;
         /**
@@ -5363,15 +5384,22 @@ export interface ListCreativeTestsResult {
     endsAt: string;
     decidedAt: string | null;
     progress: {
+      /**
+       * The ad set's ad account currency (ISO 4217): the variants' spend and a cpa test's values are in its major units
+       */
+      currency: string;
       variants: {
         creativeId: string;
         fileName: string;
         impressions: number;
         clicks: number;
         conversions: number;
+        /**
+         * In progress.currency (major units)
+         */
         spend: number;
         /**
-         * The test's metric for this creative
+         * The test's metric for this creative (cpa: in progress.currency)
          */
         value: number | null;
         /**
@@ -5417,15 +5445,22 @@ export interface GetCreativeTestResult {
     endsAt: string;
     decidedAt: string | null;
     progress: {
+      /**
+       * The ad set's ad account currency (ISO 4217): the variants' spend and a cpa test's values are in its major units
+       */
+      currency: string;
       variants: {
         creativeId: string;
         fileName: string;
         impressions: number;
         clicks: number;
         conversions: number;
+        /**
+         * In progress.currency (major units)
+         */
         spend: number;
         /**
-         * The test's metric for this creative
+         * The test's metric for this creative (cpa: in progress.currency)
          */
         value: number | null;
         /**
@@ -5474,15 +5509,22 @@ export interface StopCreativeTestResult {
     endsAt: string;
     decidedAt: string | null;
     progress: {
+      /**
+       * The ad set's ad account currency (ISO 4217): the variants' spend and a cpa test's values are in its major units
+       */
+      currency: string;
       variants: {
         creativeId: string;
         fileName: string;
         impressions: number;
         clicks: number;
         conversions: number;
+        /**
+         * In progress.currency (major units)
+         */
         spend: number;
         /**
-         * The test's metric for this creative
+         * The test's metric for this creative (cpa: in progress.currency)
          */
         value: number | null;
         /**
