@@ -47,6 +47,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       LEADS_POLL: "0",
       // The import journey syncs its watched folder itself; a scheduled sync at the same moment would take its files.
       IMPORT_SYNC: "0",
+      // The moderation journey pulls its comments itself (admin moderation pull).
+      COMMENTS_POLL: "0",
       AI_PROVIDER: "openai-compatible",
       AI_MODEL: "fake-assistant",
       AI_BASE_URL: ai.baseUrl,

@@ -227,6 +227,8 @@ const envSchema = z.object({
   CREDENTIALS_KEY_PREVIOUS: z.string().optional(),
   /** 0 turns the scheduled lead-ads poll off (`admin leads pull` still pulls). */
   LEADS_POLL: flagDefaultOn,
+  /** 0 turns the five-minute pull of ad comments off (`admin moderation pull` still pulls). */
+  COMMENTS_POLL: flagDefaultOn,
   /** 0 turns the quarter-hourly sync of watched folders off (`sync_watched_folder` still syncs one). */
   IMPORT_SYNC: flagDefaultOn,
 
@@ -349,6 +351,7 @@ export interface Config {
   credentials: { key?: string; previousKeys: string[] };
   /** Lead ads: whether the every-minute poll runs. */
   leads: { pollEnabled: boolean };
+  comments: { pollEnabled: boolean };
   /**
    * Deadlines for reading requests (ms), and how many proxies' X-Forwarded-For entries are trusted when telling
    * the client's address (0: none, the connection's peer is the client).
@@ -493,6 +496,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
         .filter(Boolean),
     },
     leads: { pollEnabled: e.LEADS_POLL },
+    comments: { pollEnabled: e.COMMENTS_POLL },
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,

@@ -40,7 +40,7 @@ export default async function setup(project: TestProject) {
   // watched folders likewise: the import tests sync their folders themselves, and expect what each sync imports.
   // Failing pushes wait out every platform retry (1+3+8+15 s by default) before they end failed: the same
   // five attempts, shorter waits, keep those tests from idling (tests/upload-job/restart.test.ts keeps long ones).
-  const env = { LEADS_POLL: "0", IMPORT_SYNC: "0", PLATFORM_RETRY_DELAYS_MS: "200,400,800,1600" };
+  const env = { LEADS_POLL: "0", IMPORT_SYNC: "0", COMMENTS_POLL: "0", PLATFORM_RETRY_DELAYS_MS: "200,400,800,1600" };
   if (testDb === "postgres") {
     pg = await startPostgres();
     databaseUrl = await pg.createDatabase("shared");

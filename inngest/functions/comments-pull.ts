@@ -1,4 +1,5 @@
 import { inngest } from "@/inngest/client";
+import { getConfig } from "@/lib/services";
 import { commentPullTargets, pullAccountComments, type PullTarget } from "@/lib/moderation/pull";
 import { platformWaitSeconds } from "@/lib/platforms";
 import { pullAgainAfterWaits, type TurnedAway } from "./platform-waits";
@@ -22,10 +23,12 @@ async function pollAccount(target: PullTarget): Promise<{ added: number; retryAf
  * step per ad account (a failing account retries alone; the others' steps are checkpointed; a
  * rate-limited one is polled again after the platform's wait, slept durably). Each
  * step takes at most COMMENTS_PER_POLL comments after the account's cursor (lib/moderation/pull.ts).
+ * COMMENTS_POLL=0 turns the schedule off.
  */
 export const commentsPull = inngest.createFunction(
   { id: "comments-pull", name: "Pull ad comments into the moderation inbox", triggers: [{ cron: "*/5 * * * *" }], retries: 2 },
   async ({ step }) => {
+    if (!getConfig().comments.pollEnabled) return { skipped: true };
     const targets = await step.run("list-ad-accounts", () => commentPullTargets());
     let added = 0;
     const turnedAway: TurnedAway[] = [];

@@ -47,6 +47,7 @@ const serverEnv = () => ({
   PLATFORM_RETRY_DELAYS_MS: "1000",
   PLATFORM_B_BUSY_WAIT_SECONDS: "3",
   LEADS_POLL: "0",
+  COMMENTS_POLL: "0",
 });
 
 beforeAll(async () => {

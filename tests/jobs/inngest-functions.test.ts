@@ -313,6 +313,13 @@ const CASES: Record<string, Case[]> = {
   ],
   "comments-pull": [
     {
+      what: "does nothing with COMMENTS_POLL=0",
+      config: { COMMENTS_POLL: "0" },
+      steps: { "list-ad-accounts": [{ adAccountId: "acc_1" }] },
+      planned: [],
+      result: { skipped: true },
+    },
+    {
       what: "pulls each ad account in its own step",
       steps: { "list-ad-accounts": [{ adAccountId: "acc_1" }, { adAccountId: "acc_2" }], "pull-acc_1": { added: 3 }, "pull-acc_2": { added: 0 } },
       planned: ["list-ad-accounts", "pull-acc_1", "pull-acc_2"],

@@ -74,6 +74,7 @@ beforeAll(async () => {
     // Videos above 32 KiB go through the recorded chunked session (two of Meta's 16 KiB ranges per chunk).
     MEDIA_CHUNK_BYTES: String(CHUNK),
     LEADS_POLL: "0",
+    COMMENTS_POLL: "0",
   };
   server = await startServer({ dataDir, env: serverEnv });
   t = await createTenant({ dataDir: server.dataDir });
