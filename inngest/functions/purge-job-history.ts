@@ -3,12 +3,14 @@ import { getDb } from "@/lib/db/client";
 import { purgeExpiredIdempotencyKeys } from "@/lib/idempotency";
 import { purgeOldNotifications } from "@/lib/notifications/purge";
 import { purgeExpiredOAuthRecords } from "@/lib/oauth/purge";
+import { purgeEndedAttemptCounters } from "@/lib/session/throttle";
 
 const KEEP_DAYS = 7;
 
 /**
  * Daily: deletes the embedded runner's finished runs and processed events older than a week, expired
- * idempotency keys, spent OAuth records, and notifications past NOTIFICATION_RETENTION_DAYS.
+ * idempotency keys, spent OAuth records, notifications past NOTIFICATION_RETENTION_DAYS, and the counters of the
+ * sign-in limits whose window has ended (lib/session/throttle.ts).
  */
 export const purgeJobHistory = inngest.createFunction(
   { id: "purge-job-history", name: "Purge job history", triggers: [{ cron: "17 3 * * *" }], retries: 2 },
@@ -16,6 +18,7 @@ export const purgeJobHistory = inngest.createFunction(
     const idempotencyKeys = await step.run("purge-expired-idempotency-keys", () => purgeExpiredIdempotencyKeys());
     const oauth = await step.run("purge-expired-oauth-records", () => purgeExpiredOAuthRecords());
     const notifications = await step.run("purge-old-notifications", () => purgeOldNotifications());
+    const attemptCounters = await step.run("purge-ended-attempt-counters", () => purgeEndedAttemptCounters());
     const jobs = await step.run("delete-old-records", async () => {
       const before = new Date(Date.now() - KEEP_DAYS * 86_400_000);
       const db = getDb();
@@ -23,6 +26,6 @@ export const purgeJobHistory = inngest.createFunction(
       const events = await db.jobEvent.deleteMany({ where: { processedAt: { lt: before } } });
       return { runs: runs.count, events: events.count };
     });
-    return { ...jobs, idempotencyKeys, oauth, notifications };
+    return { ...jobs, idempotencyKeys, oauth, notifications, attemptCounters };
   },
 );

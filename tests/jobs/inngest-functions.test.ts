@@ -34,15 +34,29 @@ const AT = "2026-11-25T08:00:00.000Z";
 const CASES: Record<string, Case[]> = {
   "purge-job-history": [
     {
-      what: "purges keys, OAuth records, old notifications and old job history",
+      what: "purges keys, OAuth records, old notifications, ended sign-in attempt counters and old job history",
       steps: {
         "purge-expired-idempotency-keys": 3,
         "purge-expired-oauth-records": { codes: 1, tokens: 2 },
         "purge-old-notifications": { notifications: 6, deliveries: 7 },
+        "purge-ended-attempt-counters": 8,
         "delete-old-records": { runs: 4, events: 5 },
       },
-      planned: ["purge-expired-idempotency-keys", "purge-expired-oauth-records", "purge-old-notifications", "delete-old-records"],
-      result: { runs: 4, events: 5, idempotencyKeys: 3, oauth: { codes: 1, tokens: 2 }, notifications: { notifications: 6, deliveries: 7 } },
+      planned: [
+        "purge-expired-idempotency-keys",
+        "purge-expired-oauth-records",
+        "purge-old-notifications",
+        "purge-ended-attempt-counters",
+        "delete-old-records",
+      ],
+      result: {
+        runs: 4,
+        events: 5,
+        idempotencyKeys: 3,
+        oauth: { codes: 1, tokens: 2 },
+        notifications: { notifications: 6, deliveries: 7 },
+        attemptCounters: 8,
+      },
     },
   ],
   "upload-version": [
