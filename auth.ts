@@ -4,6 +4,7 @@ import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { isAppError } from "@/lib/errors";
 import { currentClientAddress } from "@/lib/http/client-address";
+import { log } from "@/lib/log";
 import { getConfig } from "@/lib/services";
 import { oauthSignIn, oauthUserId, verifyCredentials } from "@/lib/session/accounts";
 import { githubProfile, profileEmail } from "@/lib/session/oauth-profile";
@@ -53,10 +54,12 @@ function config(): NextAuthConfig {
           // Limits per account from this client address and per address (lib/session/sign-in-throttle.ts): a
           // stranger's failures do not lock the owner out, and one address cannot spray a password over many accounts.
           const address = currentClientAddress();
-          if (!beginPasswordAttempt(email, address)) throw new TooManyAttempts();
+          if (!(await beginPasswordAttempt(email, address))) throw new TooManyAttempts();
           const user = await verifyCredentials(email, password);
           if (!user) throw new InvalidCredentials();
-          passwordAttemptSucceeded(email, address);
+          // Not waited for: a successful sign-in waits for one statement of the limits (the count above), not two. Should
+          // it fail, this attempt stays counted as a failure until its window ends.
+          void passwordAttemptSucceeded(email, address).catch((err: unknown) => log.warn("could not settle a successful sign-in's attempt", { err }));
           if (user.twoFactorEnabled) {
             if (!code) throw new SecondFactorNeeded();
             const factor = await verifySecondFactor(user.id, code).catch((err: unknown) => {

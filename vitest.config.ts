@@ -26,6 +26,7 @@ export const UNIT_OWN_MODULE_GRAPH = [
   "lib/server/plain-env.test.ts",
   "lib/services.test.ts",
   "lib/session/encryption.test.ts",
+  "lib/session/throttle.test.ts",
 ];
 
 /** tests/ files that start no server and use no inject("baseUrl"): they run in the unit-isolated project. */
@@ -126,6 +127,7 @@ export const DATABASE_DEPENDENT = [
   "tests/jobs/outbox.test.ts", // a row and its job event commit or roll back together
   "tests/notifications/fan-out.test.ts", // delivery claims (ON CONFLICT DO NOTHING) and notification dedupe keys
   "tests/session/sign-up.test.ts", // two sign-ups with one email at once: the email's unique index on PostgreSQL
+  "lib/session/throttle.test.ts", // sign-in limits: one conditional upsert per attempt; two processes share one budget
   "tests/boards/concurrency.test.ts", // writes to one board at once: the board's row lock orders them
   "tests/team/members.test.ts", // two owners removing each other at once: the workspace's row lock orders them
   "tests/review/concurrent-decisions.test.ts", // the same decision at once: the creative's row lock orders them

@@ -18,6 +18,8 @@ import type { Decision, ReviewStatusValue, Thread } from "./schemas";
 export const GUEST_REQUESTS_PER_MINUTE = 600;
 /** Every wrong password costs this long, so guessing is slow whatever the throttle says. */
 export const WRONG_PASSWORD_DELAY_MS = 1000;
+/** Wrong passwords one link takes per 15 minutes (lib/session/throttle.ts), counted per link. */
+const LINK_PASSWORD_ATTEMPTS = { name: "review-link-password", max: 10 };
 
 /** Wrong, expired and revoked tokens all give this one answer: nothing tells them apart. */
 export const linkUnavailable = () => notFound("Review link");
@@ -51,10 +53,9 @@ export function requireAccess(link: ReviewLink, passCookie: string | undefined):
  * failures in 15 minutes the link refuses every password (right ones too) for the rest of the window.
  */
 export async function checkLinkPassword(link: ReviewLink, password: string): Promise<boolean> {
-  const key = `review-link-password:${link.id}`;
-  const ok = beginAttempt(key) && (await verifyPassword(password, link.passwordHash ?? (await dummyPasswordHash())));
+  const ok = (await beginAttempt(LINK_PASSWORD_ATTEMPTS, link.id)) && (await verifyPassword(password, link.passwordHash ?? (await dummyPasswordHash())));
   if (ok) {
-    clearFailures(key);
+    await clearFailures(LINK_PASSWORD_ATTEMPTS, link.id);
     return true;
   }
   await new Promise((r) => setTimeout(r, WRONG_PASSWORD_DELAY_MS));

@@ -5,7 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { sendMail } from "@/lib/mail/send-mail";
 import { getConfig } from "@/lib/services";
-import { beginAttempt } from "./throttle";
+import { beginAttempt, keyDigest } from "./throttle";
 
 /**
  * Email verification: an account's address counts as its owner's once proven, by one of
@@ -20,6 +20,7 @@ import { beginAttempt } from "./throttle";
 export const VERIFY_TTL_HOURS = 24;
 /** Confirmation emails one address gets per 15-minute window (the sign-up's included); further requests send nothing. */
 export const VERIFY_EMAILS_PER_WINDOW = 3;
+const VERIFY_EMAILS = { name: "email-verification", max: VERIFY_EMAILS_PER_WINDOW };
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const unusable = () => badRequest("This confirmation link has expired, was replaced by a newer one or was already used");
 
@@ -49,7 +50,7 @@ export async function sendEmailVerification(userId: string): Promise<"sent" | "t
   const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, name: true, emailVerifiedAt: true } });
   if (!user) throw badRequest("No such user");
   if (user.emailVerifiedAt) return "already_verified";
-  if (!beginAttempt(`verify-email:${user.email}`, Date.now(), VERIFY_EMAILS_PER_WINDOW)) return "throttled";
+  if (!(await beginAttempt(VERIFY_EMAILS, keyDigest(user.email)))) return "throttled";
   const token = randomBytes(24).toString("base64url");
   await db.$transaction([
     db.emailVerification.updateMany({ where: { userId, usedAt: null }, data: { usedAt: new Date() } }),

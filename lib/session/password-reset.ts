@@ -10,11 +10,12 @@ import { normalizeEmail } from "@/lib/team/users";
 import { markEmailVerified } from "./email-verification";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
 import { forgetSignInFailures } from "./sign-in-throttle";
-import { beginAttempt } from "./throttle";
+import { beginAttempt, keyDigest } from "./throttle";
 
 export const RESET_TTL_MINUTES = 60;
 /** Reset emails one address gets per 15-minute window; further requests answer the same and send nothing. */
 export const RESET_REQUESTS_PER_WINDOW = 3;
+const RESET_REQUESTS = { name: "password-reset", max: RESET_REQUESTS_PER_WINDOW };
 /** The job event that makes and emails one reset link (inngest/functions/password-reset-email.ts). */
 export const PASSWORD_RESET_EMAIL_EVENT = "session/password-reset-email";
 export interface PasswordResetEmailData {
@@ -38,7 +39,7 @@ export async function requestPasswordReset(input: { email: string }): Promise<vo
   const email = normalizeEmail(input.email);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw badRequest("Enter a valid email address");
   // Counted before the account is looked up: known and unknown addresses are limited alike.
-  if (!beginAttempt(`reset:${email}`, Date.now(), RESET_REQUESTS_PER_WINDOW)) return;
+  if (!(await beginAttempt(RESET_REQUESTS, keyDigest(email)))) return;
   const user = await getDb().user.findUnique({ where: { email }, select: { id: true } });
   // The event carries the account's id, not the address: addresses of strangers are not kept in the job history.
   const data: PasswordResetEmailData = { userId: user?.id ?? null };
@@ -118,6 +119,6 @@ export async function completePasswordReset(input: { token: string; password: st
     await markEmailVerified(tx, reset.userId);
     return reset.user.email;
   });
-  forgetSignInFailures(email);
+  await forgetSignInFailures(email);
   return { email };
 }

@@ -34,15 +34,23 @@ const AT = "2026-11-25T08:00:00.000Z";
 const CASES: Record<string, Case[]> = {
   "purge-job-history": [
     {
-      what: "purges keys, OAuth records, old notifications, spent account links and old job history",
+      what: "purges keys, OAuth records, old notifications, spent account links, ended sign-in attempt counters and old job history",
       steps: {
         "purge-expired-idempotency-keys": 3,
         "purge-expired-oauth-records": { codes: 1, tokens: 2 },
         "purge-old-notifications": { notifications: 6, deliveries: 7 },
         "purge-spent-account-links": { passwordResets: 8, emailVerifications: 9 },
+        "purge-ended-attempt-counters": 10,
         "delete-old-records": { runs: 4, events: 5 },
       },
-      planned: ["purge-expired-idempotency-keys", "purge-expired-oauth-records", "purge-old-notifications", "purge-spent-account-links", "delete-old-records"],
+      planned: [
+        "purge-expired-idempotency-keys",
+        "purge-expired-oauth-records",
+        "purge-old-notifications",
+        "purge-spent-account-links",
+        "purge-ended-attempt-counters",
+        "delete-old-records",
+      ],
       result: {
         runs: 4,
         events: 5,
@@ -50,6 +58,7 @@ const CASES: Record<string, Case[]> = {
         oauth: { codes: 1, tokens: 2 },
         notifications: { notifications: 6, deliveries: 7 },
         accountLinks: { passwordResets: 8, emailVerifications: 9 },
+        attemptCounters: 10,
       },
     },
   ],
