@@ -12,6 +12,7 @@ import {
   type ReactFlowState,
 } from "@xyflow/react";
 import { memo } from "react";
+import { currencyDigits } from "@/lib/money";
 import type { CanvasCard, CanvasItem } from "@/lib/dashboard/boards-page";
 
 /** What a canvas item reads: the get_board item without the fields the canvas does not show. */
@@ -43,7 +44,12 @@ const LABEL_TONE: Record<string, string> = {
 };
 const STATUS_TEXT: Record<string, string> = { none: "Not reviewed", in_review: "In review", changes_requested: "Changes requested", approved: "Approved" };
 
-const money = (n: number | null) => (n === null ? "–" : n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+/** Major units with the card's currency's digits (whole yen, cents for dollars); the figure's title names the currency. */
+const money = (n: number | null, currency: string) => {
+  if (n === null) return "–";
+  const digits = currencyDigits(currency);
+  return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+};
 
 /**
  * Below this zoom a card is a few dozen pixels wide and its text unreadable: it renders as a tile (label
@@ -111,12 +117,12 @@ export function CardBody({ card, imageUrl }: { card: BoardCard; imageUrl: string
         </p>
         <dl className="grid grid-cols-3 gap-1 text-[11px] text-slate-700">
           <div>
-            <dt className="text-slate-600">Spend</dt>
-            <dd className="font-medium tabular-nums text-slate-900">{money(card.spend)}</dd>
+            <dt className="text-slate-600">Spend {card.currency}</dt>
+            <dd className="font-medium tabular-nums text-slate-900">{money(card.spend, card.currency)}</dd>
           </div>
           <div>
-            <dt className="text-slate-600">CPA</dt>
-            <dd className="font-medium tabular-nums text-slate-900">{money(card.cpa)}</dd>
+            <dt className="text-slate-600">CPA {card.currency}</dt>
+            <dd className="font-medium tabular-nums text-slate-900">{money(card.cpa, card.currency)}</dd>
           </div>
           <div>
             <dt className="text-slate-600">ROAS</dt>

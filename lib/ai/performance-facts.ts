@@ -8,7 +8,7 @@ import { goalOf } from "@/lib/performance/goal";
 import { median, MIN_CONVERSIONS, MIN_IMPRESSIONS, MIN_SPEND_MINOR } from "@/lib/performance/labels";
 import { EARLIER_DAYS, RECENT_DAYS, WINDOW_DAYS } from "@/lib/performance/window";
 import { formatMinor } from "@/lib/money";
-import { rollupClock } from "@/lib/performance/rollup-clock";
+import { accountCurrencies, rollupClock } from "@/lib/performance/rollup-clock";
 
 /**
  * The figures and comparisons behind "why did this creative win / lose / fatigue", computed from the rollup
@@ -39,9 +39,9 @@ export async function performanceFacts(principal: Principal, input: { creativeId
   if (!creative) throw notFound("Creative");
   const db = getDb();
   const goal = await goalOf(principal.workspaceId);
-  const { currency } = await rollupClock(principal.workspaceId);
-  const money = (minor: number | bigint) => formatMinor(minor, currency);
   const row = await db.creativePerformance.findFirst({ where: { creativeId: creative.id, workspaceId: principal.workspaceId } });
+  const currency = row?.currency ?? (await rollupClock(principal.workspaceId)).currency;
+  const money = (minor: number | bigint) => formatMinor(minor, currency);
   const facts: PerformanceFact[] = [];
   const add = (key: string, text: string) => facts.push({ key, text });
 
@@ -49,7 +49,13 @@ export async function performanceFacts(principal: Principal, input: { creativeId
     add("no_data", `No delivery in the last ${WINDOW_DAYS} days has been rolled up for this creative yet, so it has no label.`);
   } else {
     add("label", `Label: ${row.label}. The rule that gave it: ${row.reason}.`);
-    add("window", `Figures cover the last ${WINDOW_DAYS} days of all its ads.`);
+    const currencies = await accountCurrencies(principal.workspaceId);
+    add(
+      "window",
+      currencies.platform_a === currencies.platform_b || row.currency === null
+        ? `Figures cover the last ${WINDOW_DAYS} days of all its ads.`
+        : `Figures cover the last ${WINDOW_DAYS} days of its ads on the workspace's ad accounts in ${row.currency}: money is not added across currencies, and a creative delivering in two is judged in the one with more impressions.`,
+    );
     add("delivery", `Spend ${money(row.spendMinor)}, ${row.impressions} impressions, ${row.clicks} clicks, ${row.conversions} conversions.`);
     if (row.ctr !== null) add("ctr", `CTR ${pct(row.ctr)}.`);
     if (row.cpa !== null) add("cpa", `CPA ${money(row.cpa)}.`);
@@ -64,6 +70,8 @@ export async function performanceFacts(principal: Principal, input: { creativeId
         spendMinor: { gte: MIN_SPEND_MINOR },
         impressions: { gte: MIN_IMPRESSIONS },
         conversions: { gte: MIN_CONVERSIONS },
+        // The labels' median: only creatives whose money is in the same currency.
+        currency: row.currency,
       },
       select: { cpa: true, roas: true },
     });

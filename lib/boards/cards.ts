@@ -29,13 +29,14 @@ export async function loadCards(workspaceId: string, creativeIds: string[], scop
     _count: { _all: true },
   });
   const perfOf = new Map(performance.map((p) => [p.creativeId, p]));
-  const { currency } = await rollupClock(workspaceId);
+  const fallbackCurrency = (await rollupClock(workspaceId)).currency;
   const openOf = new Map(open.map((o) => [`${o.creativeId}:${o.versionNumber}`, o._count._all]));
   const cards = new Map<string, BoardCard>();
   for (const c of creatives) {
     const review = reviewOf.get(c.id);
     const version = review?.currentVersion ?? 1;
     const perf = perfOf.get(c.id);
+    const currency = perf?.currency ?? fallbackCurrency;
     cards.set(c.id, {
       id: c.id,
       fileName: c.fileName,
@@ -49,6 +50,7 @@ export async function loadCards(workspaceId: string, creativeIds: string[], scop
       reviewStatus: review?.status ?? "none",
       openThreads: openOf.get(`${c.id}:${version}`) ?? 0,
       label: (perf?.label as PerformanceLabel | undefined) ?? "neutral",
+      currency,
       spend: toMajor(perf?.spendMinor ?? 0, currency),
       impressions: perf?.impressions ?? 0,
       conversions: perf?.conversions ?? 0,

@@ -61,7 +61,12 @@ export const BoardCardSchema = z
     reviewStatus: z.enum(REVIEW_STATUSES),
     openThreads: z.number().int().describe("Unresolved comment threads on the current version"),
     label: z.enum(PERFORMANCE_LABELS).describe("The last rollup's label (neutral before any delivery)"),
-    spend: z.number().describe("Last 30 days, account currency major units"),
+    currency: z
+      .string()
+      .describe(
+        "The currency (ISO 4217) spend and cpa are in: the creative's ad accounts in one currency, the one with more impressions when it delivers in two",
+      ),
+    spend: z.number().describe("Last 30 days, major units of currency"),
     impressions: z.number().int(),
     conversions: z.number().int(),
     cpa: z.number().nullable(),

@@ -67,6 +67,11 @@ const CreativeTestCompletedData = z.object({
 
 const PerformanceLabel = z.enum(["winner", "loser", "fatigued", "neutral"]);
 const ThirtyDayNumbers = z.object({
+  currency: z
+    .string()
+    .describe(
+      "The currency (ISO 4217) spend and cpa are in: the creative's ad accounts in one currency, the one with more impressions when it delivers in two",
+    ),
   spend: z.number(),
   impressions: z.number().int(),
   clicks: z.number().int(),

@@ -2,10 +2,12 @@ import { getDb, queryRows } from "@/lib/db/client";
 import { sqlTime } from "@/lib/db/sql-time";
 import { emitEvent } from "@/lib/events/emit";
 import { goalOf } from "./goal";
-import { derive, labelCreatives, type CreativeFigures, type PerformanceLabel } from "./labels";
+import { derive, labelCreatives, type PerformanceLabel } from "./labels";
+import { figuresByPrimaryCurrency, type PlatformSums } from "./primary-currency";
 import { EARLIER_DAYS, RECENT_DAYS, WINDOW_DAYS } from "./window";
 import { toMajor } from "@/lib/money";
-import { rollupClock } from "./rollup-clock";
+import { accountCurrencies, rollupClock } from "./rollup-clock";
+import type { Platform } from "@/lib/generated/prisma/enums";
 
 const CHUNK = 500;
 
@@ -24,31 +26,32 @@ export interface LabelChangeOut {
 }
 
 /**
- * Each creative's last-30-days figures across its ads (the window ends at each ad account's
- * current day), with the 3-day and the 11-day-before CTR and frequency fatigue compares.
+ * Each creative's last-30-days sums per ad account (the window ends at each account's current day), with the 3-day
+ * and the 11-day-before CTR and frequency fatigue compares; `figuresByPrimaryCurrency` makes them its figures.
  */
-async function figuresOf(workspaceId: string): Promise<CreativeFigures[]> {
-  const rows = await queryRows<Record<string, number | string | null>>(
+async function platformSumsOf(workspaceId: string): Promise<PlatformSums[]> {
+  const rows = await queryRows<Record<string, number | string>>(
     `WITH w AS (
        SELECT i.*, (to_date(c.today, 'YYYY-MM-DD') - to_date(i.date, 'YYYY-MM-DD')) AS age
          FROM ad_daily_insights i
          JOIN performance_cursors c ON c."workspaceId" = i."workspaceId" AND c.platform = i.platform
         WHERE i."workspaceId" = $1 AND i.date >= to_char(to_date(c.today, 'YYYY-MM-DD') - $2::int, 'YYYY-MM-DD')
      )
-     SELECT "creativeId",
+     SELECT "creativeId", platform::text AS platform,
             sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS "spendMinor",
             sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS "conversionValueMinor",
             coalesce(sum(impressions) FILTER (WHERE age < $3), 0)::float8 AS "recentImpressions",
             coalesce(sum(clicks) FILTER (WHERE age < $3), 0)::float8 AS "recentClicks",
             coalesce(sum(impressions) FILTER (WHERE age >= $3 AND age < $4), 0)::float8 AS "earlierImpressions",
             coalesce(sum(clicks) FILTER (WHERE age >= $3 AND age < $4), 0)::float8 AS "earlierClicks",
-            (sum(frequency * impressions) FILTER (WHERE age < $3) / nullif(sum(impressions) FILTER (WHERE age < $3), 0))::float8 AS "recentFrequency",
-            (sum(frequency * impressions) FILTER (WHERE age >= $3 AND age < $4) / nullif(sum(impressions) FILTER (WHERE age >= $3 AND age < $4), 0))::float8 AS "earlierFrequency"
-       FROM w GROUP BY "creativeId" ORDER BY "creativeId"`,
+            coalesce(sum(frequency * impressions) FILTER (WHERE age < $3), 0)::float8 AS "recentFrequencyWeight",
+            coalesce(sum(frequency * impressions) FILTER (WHERE age >= $3 AND age < $4), 0)::float8 AS "earlierFrequencyWeight"
+       FROM w GROUP BY "creativeId", platform ORDER BY "creativeId", platform`,
     [workspaceId, WINDOW_DAYS - 1, RECENT_DAYS, RECENT_DAYS + EARLIER_DAYS],
   );
   return rows.map((r) => ({
     creativeId: String(r.creativeId),
+    platform: r.platform as Platform,
     impressions: Number(r.impressions),
     clicks: Number(r.clicks),
     spendMinor: Number(r.spendMinor),
@@ -58,8 +61,8 @@ async function figuresOf(workspaceId: string): Promise<CreativeFigures[]> {
     recentClicks: Number(r.recentClicks),
     earlierImpressions: Number(r.earlierImpressions),
     earlierClicks: Number(r.earlierClicks),
-    recentFrequency: r.recentFrequency === null ? null : Number(r.recentFrequency),
-    earlierFrequency: r.earlierFrequency === null ? null : Number(r.earlierFrequency),
+    recentFrequencyWeight: Number(r.recentFrequencyWeight),
+    earlierFrequencyWeight: Number(r.earlierFrequencyWeight),
   }));
 }
 
@@ -73,7 +76,7 @@ async function figuresOf(workspaceId: string): Promise<CreativeFigures[]> {
 export async function evaluateLabels(workspaceId: string, options: EvaluateOptions = {}): Promise<LabelChangeOut[]> {
   await emitPendingChanges(workspaceId);
   const goal = await goalOf(workspaceId);
-  const figures = await figuresOf(workspaceId);
+  const figures = figuresByPrimaryCurrency(await platformSumsOf(workspaceId), await accountCurrencies(workspaceId));
   const now = new Date();
 
   for (let i = 0; i < figures.length; i += CHUNK) {
@@ -97,17 +100,19 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
         d.recentCtr,
         d.earlierCtr,
         now,
+        f.currency,
       );
-      const n = params.length - 14;
+      const n = params.length - 15;
       const p = (k: number, cast: string) => `$${n + k}::${cast}`;
-      return `(${p(1, "text")}, ${p(2, "text")}, ${p(3, "int")}, ${p(4, "int")}, ${p(5, "int8")}, ${p(6, "int")}, ${p(7, "int8")}, ${p(8, "float8")}, ${p(9, "float8")}, ${p(10, "float8")}, ${p(11, "float8")}, ${p(12, "float8")}, ${p(13, "float8")}, ${p(14, "timestamp(3)")}, 'neutral', 'Not labelled yet')`;
+      return `(${p(1, "text")}, ${p(2, "text")}, ${p(3, "int")}, ${p(4, "int")}, ${p(5, "int8")}, ${p(6, "int")}, ${p(7, "int8")}, ${p(8, "float8")}, ${p(9, "float8")}, ${p(10, "float8")}, ${p(11, "float8")}, ${p(12, "float8")}, ${p(13, "float8")}, ${p(14, "timestamp(3)")}, ${p(15, "text")}, 'neutral', 'Not labelled yet')`;
     });
     await getDb().$executeRawUnsafe(
-      `INSERT INTO creative_performance ("creativeId", "workspaceId", impressions, clicks, "spendMinor", conversions, "conversionValueMinor", ctr, cpa, roas, frequency, "recentCtr", "earlierCtr", "updatedAt", label, reason)
+      `INSERT INTO creative_performance ("creativeId", "workspaceId", impressions, clicks, "spendMinor", conversions, "conversionValueMinor", ctr, cpa, roas, frequency, "recentCtr", "earlierCtr", "updatedAt", currency, label, reason)
        VALUES ${values.join(", ")}
        ON CONFLICT ("creativeId") DO UPDATE SET impressions = excluded.impressions, clicks = excluded.clicks, "spendMinor" = excluded."spendMinor",
          conversions = excluded.conversions, "conversionValueMinor" = excluded."conversionValueMinor", ctr = excluded.ctr, cpa = excluded.cpa,
-         roas = excluded.roas, frequency = excluded.frequency, "recentCtr" = excluded."recentCtr", "earlierCtr" = excluded."earlierCtr", "updatedAt" = excluded."updatedAt"`,
+         roas = excluded.roas, frequency = excluded.frequency, "recentCtr" = excluded."recentCtr", "earlierCtr" = excluded."earlierCtr", "updatedAt" = excluded."updatedAt",
+         currency = excluded.currency`,
       ...params,
     );
   }
@@ -116,12 +121,7 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
     where: { workspaceId },
     select: { creativeId: true, label: true, labelVersion: true, reason: true },
   });
-  const labels = labelCreatives(
-    figures,
-    goal,
-    new Map(stored.map((row) => [row.creativeId, row.label as PerformanceLabel])),
-    (await rollupClock(workspaceId)).currency,
-  );
+  const labels = labelCreatives(figures, goal, new Map(stored.map((row) => [row.creativeId, row.label as PerformanceLabel])));
   // Labels that hold keep their row; only a changed reason (new numbers) is written, a chunk per statement.
   const reasons = stored.filter((row) => labels.get(row.creativeId)?.label === row.label && labels.get(row.creativeId)!.reason !== row.reason);
   for (let i = 0; i < reasons.length; i += CHUNK) {
@@ -156,12 +156,14 @@ export async function evaluateLabels(workspaceId: string, options: EvaluateOptio
 async function emitPendingChanges(workspaceId: string): Promise<LabelChangeOut[]> {
   const db = getDb();
   const pending = await db.creativeLabelChange.findMany({ where: { workspaceId, eventId: null }, orderBy: [{ createdAt: "asc" }, { labelVersion: "asc" }] });
-  const { currency } = await rollupClock(workspaceId);
-  const major = (minor: number | bigint) => toMajor(typeof minor === "bigint" ? minor : Math.round(minor), currency);
   const out: LabelChangeOut[] = [];
+  if (!pending.length) return out;
+  const fallbackCurrency = (await rollupClock(workspaceId)).currency;
   for (const change of pending) {
     const creative = await db.creative.findUnique({ where: { id: change.creativeId }, select: { id: true, fileName: true, kind: true } });
     const perf = await db.creativePerformance.findUnique({ where: { creativeId: change.creativeId } });
+    const currency = perf?.currency ?? fallbackCurrency;
+    const major = (minor: number | bigint) => toMajor(typeof minor === "bigint" ? minor : Math.round(minor), currency);
     const ads = await db.ad.findMany({
       where: { workspaceId, creativeId: change.creativeId, status: "active" },
       orderBy: { createdAt: "asc" },
@@ -176,6 +178,7 @@ async function emitPendingChanges(workspaceId: string): Promise<LabelChangeOut[]
         label: change.label as PerformanceLabel,
         previousLabel: change.previousLabel as PerformanceLabel,
         last30Days: {
+          currency,
           spend: major(perf?.spendMinor ?? 0),
           impressions: perf?.impressions ?? 0,
           clicks: perf?.clicks ?? 0,

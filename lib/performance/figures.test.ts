@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { metricsOf } from "@/lib/automation/metrics";
 import { figuresFromSums } from "./figures";
+import { figuresByPrimaryCurrency, type PlatformSums } from "./primary-currency";
 
 describe("money in figures and rule metrics", () => {
   const sums = { impressions: 10_000, clicks: 200, spendMinor: 12_000, conversions: 4, valueMinor: 48_000 };
@@ -15,5 +16,39 @@ describe("money in figures and rule metrics", () => {
     expect(metricsOf(totals, "USD")).toMatchObject({ spend: 120, cpc: 0.6, cpm: 12, cpa: 30, conversion_value: 480, roas: 4 });
     // A rule "spend > 10000" on a yen account holds at ¥12,000, not only past ¥1,000,000.
     expect(metricsOf(totals, "JPY")).toMatchObject({ spend: 12_000, cpc: 60, cpm: 1_200, cpa: 3_000, conversion_value: 48_000, roas: 4 });
+  });
+
+  describe("a creative's figures from its ad accounts", () => {
+    const sums = (platform: PlatformSums["platform"], impressions: number, clicks: number, spendMinor: number): PlatformSums => ({
+      creativeId: "c",
+      platform,
+      impressions,
+      clicks,
+      spendMinor,
+      conversions: 2,
+      conversionValueMinor: 0,
+      recentImpressions: impressions,
+      recentClicks: clicks,
+      earlierImpressions: 0,
+      earlierClicks: 0,
+      recentFrequencyWeight: 2 * impressions,
+      earlierFrequencyWeight: 0,
+    });
+    const both = [sums("platform_a", 1_000, 10, 5_000), sums("platform_b", 3_000, 10, 2_000)];
+
+    it("adds both accounts when they share a currency", () => {
+      expect(figuresByPrimaryCurrency(both, { platform_a: "USD", platform_b: "USD" })).toEqual([
+        expect.objectContaining({ currency: "USD", impressions: 4_000, spendMinor: 7_000, conversions: 4, recentFrequency: 2, earlierFrequency: null }),
+      ]);
+    });
+
+    it("takes the account with more impressions, then more clicks, then platform_a's, when the currencies differ", () => {
+      const currencies = { platform_a: "JPY", platform_b: "USD" };
+      expect(figuresByPrimaryCurrency(both, currencies)).toEqual([expect.objectContaining({ currency: "USD", impressions: 3_000, spendMinor: 2_000 })]);
+      const tied = [sums("platform_a", 1_000, 10, 5_000), sums("platform_b", 1_000, 11, 2_000)];
+      expect(figuresByPrimaryCurrency(tied, currencies)[0]!.currency).toBe("USD");
+      const equal = [sums("platform_b", 1_000, 10, 2_000), sums("platform_a", 1_000, 10, 5_000)];
+      expect(figuresByPrimaryCurrency(equal, currencies)[0]).toMatchObject({ currency: "JPY", spendMinor: 5_000 });
+    });
   });
 });

@@ -197,6 +197,8 @@ export interface CreativePerformanceOut {
   label: PerformanceLabel;
   reason: string;
   labelChangedAt: string | null;
+  /** The currency spend, conversionValue and cpa are in: the creative's primary currency group's. */
+  currency: string;
   impressions: number;
   clicks: number;
   spend: number;
@@ -240,7 +242,7 @@ export async function listCreativePerformance(
     _count: { _all: true },
   });
   const rollup = await rollupHealth(principal.workspaceId);
-  const { currency } = await rollupClock(principal.workspaceId);
+  const fallbackCurrency = (await rollupClock(principal.workspaceId)).currency;
   return {
     lastRollupAt:
       rollup.accounts
@@ -250,6 +252,7 @@ export async function listCreativePerformance(
     rollup,
     creatives: rows.map((r) => {
       const c = creatives.find((x) => x.id === r.creativeId);
+      const currency = r.currency ?? fallbackCurrency;
       return {
         creativeId: r.creativeId,
         fileName: c?.fileName ?? "(deleted creative)",
@@ -257,6 +260,7 @@ export async function listCreativePerformance(
         label: r.label as PerformanceLabel,
         reason: r.reason,
         labelChangedAt: r.labelChangedAt?.toISOString() ?? null,
+        currency,
         impressions: r.impressions,
         clicks: r.clicks,
         spend: toMajor(r.spendMinor, currency),

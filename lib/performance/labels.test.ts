@@ -3,6 +3,7 @@ import { labelCreatives, type CreativeFigures } from "./labels";
 
 const fig = (creativeId: string, spendMinor: number, conversions: number, extra: Partial<CreativeFigures> = {}): CreativeFigures => ({
   creativeId,
+  currency: "USD",
   impressions: 50_000,
   clicks: 500,
   spendMinor,
@@ -77,5 +78,22 @@ describe("creative labels", () => {
     const labels = labelCreatives([fig("a", 300_000, 100), fig("b", 300_000, 100), fig("c", 300_000, 100), fig("w", 7_000, 0), fig("z", 5_000, 0)], "cpa");
     expect(labels.get("w")!).toMatchObject({ label: "loser", reason: expect.stringMatching(/twice the median CPA 30\.00/) });
     expect(labels.get("z")!).toMatchObject({ label: "neutral", reason: expect.stringMatching(/fewer than the 3 needed/) });
+  });
+
+  it("compares each creative only with the creatives whose money is in its currency, and names the currency then", () => {
+    // Yen CPAs 1,500 to 2,500 and cent CPAs 100 to 300 (¥ and $ of similar worth): one median of both would make
+    // every yen creative a loser and every dollar one a winner.
+    const yen = (id: string, spendMinor: number) => fig(id, spendMinor, 100, { currency: "JPY" });
+    const labels = labelCreatives(
+      [yen("y1", 150_000), yen("y2", 200_000), yen("y3", 250_000), fig("d1", 10_000, 100), fig("d2", 20_000, 100), fig("d3", 30_000, 100)],
+      "cpa",
+    );
+    expect(["y1", "y2", "y3", "d1", "d2", "d3"].map((id) => labels.get(id)!.label)).toEqual(["winner", "neutral", "loser", "winner", "neutral", "loser"]);
+    expect(labels.get("y2")!.reason).toBe("CPA 2000 JPY within the band around the median CPA 2000 JPY");
+    expect(labels.get("d1")!.reason).toMatch(/^CPA 1\.00 USD against the median CPA 2\.00 USD/);
+    // Each currency needs its own three peers.
+    const few = labelCreatives([yen("y1", 150_000), yen("y2", 200_000), fig("d1", 10_000, 100), fig("d2", 20_000, 100), fig("d3", 30_000, 100)], "cpa");
+    expect(few.get("y1")!.reason).toMatch(/^Fewer than 3 creatives in JPY past/);
+    expect(few.get("d1")!.label).toBe("winner");
   });
 });

@@ -32,6 +32,8 @@ export const FATIGUE_MIN_IMPRESSIONS = 1_000;
 
 export interface CreativeFigures {
   creativeId: string;
+  /** The currency the money is in: one group of the creative's ad accounts, never a sum across currencies. */
+  currency: string;
   impressions: number;
   clicks: number;
   spendMinor: number;
@@ -89,16 +91,35 @@ function fatigue(f: CreativeFigures, d: Derived, wasFatigued: boolean): string |
 const eligible = (f: CreativeFigures) => f.spendMinor >= MIN_SPEND_MINOR && f.impressions >= MIN_IMPRESSIONS && f.conversions >= MIN_CONVERSIONS;
 
 /**
- * Labels every creative of one workspace against the workspace's median on its goal. `current` holds the labels the
- * creatives have now (a fatigued one recovers only past FATIGUE_RECOVERY_CTR_RATIO); a creative not in it is new.
+ * Labels every creative of one workspace against the median on its goal of the workspace's creatives whose money is in
+ * the same currency (a median of yen and dollar CPAs means nothing; one currency, the usual case, is one comparison).
+ * `current` holds the labels the creatives have now (a fatigued one recovers only past FATIGUE_RECOVERY_CTR_RATIO);
+ * a creative not in it is new.
  */
 export function labelCreatives(
   rows: CreativeFigures[],
   goal: PerformanceGoal,
   current: ReadonlyMap<string, PerformanceLabel> = new Map(),
-  currency = "USD",
 ): Map<string, { label: PerformanceLabel; reason: string }> {
-  const money = (minor: number) => toMajor(minor, currency).toFixed(currencyDigits(currency));
+  const byCurrency = Map.groupBy(rows, (f) => f.currency);
+  const out = new Map<string, { label: PerformanceLabel; reason: string }>();
+  for (const [currency, group] of byCurrency) {
+    for (const [id, labelled] of labelGroup(group, goal, current, currency, byCurrency.size > 1)) out.set(id, labelled);
+  }
+  // In the order the rows came.
+  return new Map(rows.map((f) => [f.creativeId, out.get(f.creativeId)!]));
+}
+
+/** The rules over the creatives of one currency; with several currencies in the workspace, reasons name theirs. */
+function labelGroup(
+  rows: CreativeFigures[],
+  goal: PerformanceGoal,
+  current: ReadonlyMap<string, PerformanceLabel>,
+  currency: string,
+  nameCurrency: boolean,
+): Map<string, { label: PerformanceLabel; reason: string }> {
+  const money = (minor: number) => `${toMajor(minor, currency).toFixed(currencyDigits(currency))}${nameCurrency ? ` ${currency}` : ""}`;
+  const creatives = nameCurrency ? `creatives in ${currency}` : "creatives";
   const out = new Map<string, { label: PerformanceLabel; reason: string }>();
   const value = (f: CreativeFigures) => (goal === "cpa" ? derive(f).cpa! : derive(f).roas!);
   const peers = rows.filter(eligible);
@@ -121,7 +142,7 @@ export function labelCreatives(
     if (mid === null) {
       out.set(f.creativeId, {
         label: "neutral",
-        reason: `Fewer than ${MIN_PEERS} creatives past the minimum spend, impressions and ${MIN_CONVERSIONS} conversions: no median to compare with`,
+        reason: `Fewer than ${MIN_PEERS} ${creatives} past the minimum spend, impressions and ${MIN_CONVERSIONS} conversions: no median to compare with`,
       });
       continue;
     }

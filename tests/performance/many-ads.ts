@@ -23,13 +23,20 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
 
 /**
  * `ads` active ads on the workspace's sandbox account of the platform, 20 per ad set, 4 per creative (creatives
- * `cre_<account>_<n>`, or `<creativePrefix><n>`: the same prefix on both platforms gives creatives ads on both).
+ * `cre_<account>_<n>`, or `<creativePrefix><n>`: the same prefix on both platforms gives creatives ads on both;
+ * or `creatives`, the n-th creative's id and the quality of its ads, which the platform's delivery follows).
  */
-export async function plantActiveAds(workspaceId: string, platform: Platform, ads: number, options: { creativePrefix?: string } = {}): Promise<void> {
+export async function plantActiveAds(
+  workspaceId: string,
+  platform: Platform,
+  ads: number,
+  options: { creativePrefix?: string; creatives?: { id: string; quality: number }[] } = {},
+): Promise<void> {
   const prisma = getDb();
   const account = (await getAdAccount(workspaceId, platform))!;
   const acct = account.externalAccountId;
   const creativePrefix = options.creativePrefix ?? `cre_${acct}_`;
+  const creativeOf = (i: number) => options.creatives?.[Math.floor(i / ADS_PER_CREATIVE)];
   const rules = PLATFORM_RULES[platform];
   // The app's client refs are unique per workspace: the second platform's get a prefix.
   const ref = (r: string) => (platform === "platform_a" ? r : `${platform}-${r}`);
@@ -48,7 +55,7 @@ export async function plantActiveAds(workspaceId: string, platform: Platform, ad
       landingUrl: "https://example.com",
       // One quality per creative, spread from 0.6 to 1.4: per ad, a creative's four ads averaged out near 1.0 and
       // whether any creative left the band around the median (a label change) came down to the delivery's noise.
-      quality: 0.6 + ((Math.floor(i / ADS_PER_CREATIVE) * 37) % 80) / 100,
+      quality: creativeOf(i)?.quality ?? 0.6 + ((Math.floor(i / ADS_PER_CREATIVE) * 37) % 80) / 100,
     })),
   });
   await prisma.adCampaign.create({
@@ -92,7 +99,7 @@ export async function plantActiveAds(workspaceId: string, platform: Platform, ad
         externalId: `${acct}-a${i}`,
         name: `Ad ${i}`,
         status: "active",
-        creativeId: `${creativePrefix}${Math.floor(i / ADS_PER_CREATIVE)}`,
+        creativeId: creativeOf(i)?.id ?? `${creativePrefix}${Math.floor(i / ADS_PER_CREATIVE)}`,
         callToAction: "shop_now",
         landingUrl: "https://example.com",
       })),

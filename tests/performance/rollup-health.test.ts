@@ -185,3 +185,105 @@ describe("money in each ad account's currency", () => {
     expect((await call("get_insights", { level: "ad_set", ids: [yenAdSet] })).currency).toBe("JPY");
   }, 120_000);
 });
+
+describe("creative figures and labels when the accounts' currencies differ", () => {
+  type Sums = { creativeId: string; platform: string; impressions: number; clicks: number; spend: number; conversions: number };
+  let workspaceId: string;
+  /** What the rollup stored per creative and platform (all of it inside the 30-day window), in minor units. */
+  let sums: Sums[];
+  const on = (creativeId: string, platform: string) => sums.find((s) => s.creativeId === creativeId && s.platform === platform)!;
+  const YEN_CREATIVES = ["cre_both", "cre_yen_0", "cre_yen_1"];
+
+  beforeAll(async () => {
+    const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+    const { plantActiveAds } = await import("./many-ads");
+    const { getAdAccount } = await import("@/lib/platforms");
+    const { advanceSandbox, setSandboxCurrency } = await import("@/lib/platforms/sandbox/operator");
+    const { queryRows } = await import("@/lib/db/client");
+    ({ workspaceId } = await createWorkspace({ name: "Labels in yen and dollars", plan: "pro" }));
+    // The sandbox prices every account in the same minor units, while yen prices are larger numbers than cent prices:
+    // the yen ads get a lower quality (fewer clicks and conversions per unit spent), so every CPA in yen is far above
+    // every one in cents. cre_both delivers on both accounts, mostly on the yen one (its dollar ads are weak).
+    await plantActiveAds(workspaceId, "platform_a", 20, {
+      creatives: [
+        { id: "cre_yen_0", quality: 0.65 },
+        { id: "cre_yen_0", quality: 0.65 },
+        { id: "cre_yen_1", quality: 0.8 },
+        { id: "cre_yen_1", quality: 0.8 },
+        { id: "cre_both", quality: 1 },
+      ],
+    });
+    await plantActiveAds(workspaceId, "platform_b", 20, {
+      creatives: [
+        { id: "cre_usd_0", quality: 1.2 },
+        { id: "cre_usd_1", quality: 1.3 },
+        { id: "cre_usd_2", quality: 1.4 },
+        { id: "cre_usd_3", quality: 1.5 },
+        { id: "cre_both", quality: 0.5 },
+      ],
+    });
+    await setSandboxCurrency((await getAdAccount(workspaceId, "platform_a"))!, "JPY");
+    await advanceSandbox(workspaceId, 24 * 6);
+    await run(workspaceId);
+    sums = await queryRows<Sums>(
+      `SELECT "creativeId", platform::text AS platform, sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks,
+              sum("spendMinor")::float8 AS spend, sum(conversions)::float8 AS conversions
+         FROM ad_daily_insights WHERE "workspaceId" = $1 GROUP BY 1, 2`,
+      [workspaceId],
+    );
+  }, 120_000);
+
+  it("takes a creative's figures from its accounts in the currency with more impressions, never adding the other's", async () => {
+    const yen = on("cre_both", "platform_a");
+    const dollars = on("cre_both", "platform_b");
+    expect(yen.impressions).toBeGreaterThan(dollars.impressions);
+    expect(dollars.spend).toBeGreaterThan(0);
+    const rows = await db.creativePerformance.findMany({ where: { workspaceId } });
+    const both = rows.find((r) => r.creativeId === "cre_both")!;
+    expect(both).toMatchObject({ currency: "JPY", impressions: yen.impressions, clicks: yen.clicks, conversions: yen.conversions });
+    expect(Number(both.spendMinor)).toBe(yen.spend);
+    expect(both.cpa).toBeCloseTo(yen.spend / yen.conversions, 6);
+    for (const r of rows) expect(r.currency).toBe(YEN_CREATIVES.includes(r.creativeId) ? "JPY" : "USD");
+  });
+
+  it("compares a creative's CPA only with the median of the creatives in its currency", async () => {
+    const rows = await db.creativePerformance.findMany({ where: { workspaceId } });
+    expect(rows.every((r) => r.conversions >= 3)).toBe(true);
+    const inYen = rows.filter((r) => YEN_CREATIVES.includes(r.creativeId)).sort((a, b) => a.cpa! - b.cpa!);
+    // The middle of the three yen creatives is the yen median: neutral. Against the median of all seven (a dollar
+    // creative's CPA in cents, far below every yen CPA) it lost.
+    const middle = inYen[1]!;
+    const ofAll = rows.map((r) => r.cpa!).sort((a, b) => a - b)[3]!;
+    expect(middle.cpa!).toBeGreaterThanOrEqual(1.25 * ofAll);
+    const cpa = middle.cpa!.toFixed(0);
+    expect(middle).toMatchObject({ label: "neutral", reason: `CPA ${cpa} JPY within the band around the median CPA ${cpa} JPY` });
+  });
+
+  it("sends creative.status_changed with the creative's own currency's numbers, naming it", async () => {
+    const majorOf = (minor: number, currency: string) => (currency === "JPY" ? minor : minor / 100);
+    const events = (await db.webhookEvent.findMany({ where: { workspaceId, type: "creative.status_changed" } })).map((e) => JSON.parse(e.body).data);
+    // cre_both (the lowest yen CPA by far) at least has left neutral.
+    expect(events.map((e) => e.creative.id)).toContain("cre_both");
+    for (const e of events) {
+      const currency = YEN_CREATIVES.includes(e.creative.id) ? "JPY" : "USD";
+      const own = on(e.creative.id, currency === "JPY" ? "platform_a" : "platform_b");
+      expect(e.last30Days).toMatchObject({
+        currency,
+        spend: majorOf(own.spend, currency),
+        impressions: own.impressions,
+        clicks: own.clicks,
+        conversions: own.conversions,
+      });
+      expect(e.last30Days.cpa).toBeCloseTo(majorOf(own.spend / own.conversions, currency), currency === "JPY" ? 0 : 2);
+    }
+  });
+
+  it("answers list_creative_performance with each creative's money in its own currency, named", async () => {
+    const { callTool } = await import("@/lib/tools/call");
+    const outcome = await callTool(await ownerOf(workspaceId), "list_creative_performance", {});
+    if (!outcome.ok) throw new Error(outcome.body.error.message);
+    const listed = (outcome.body.result as { creatives: { creativeId: string; currency: string; spend: number }[] }).creatives;
+    expect(listed.find((c) => c.creativeId === "cre_both")).toMatchObject({ currency: "JPY", spend: on("cre_both", "platform_a").spend });
+    expect(listed.find((c) => c.creativeId === "cre_usd_0")).toMatchObject({ currency: "USD", spend: on("cre_usd_0", "platform_b").spend / 100 });
+  });
+});

@@ -154,7 +154,7 @@ function CreativeTable() {
                   <span className="sr-only">: {c.reason}</span>
                 </td>
                 <td data-label="Spend" className="px-3 py-2 tabular-nums">
-                  {amount(c.spend)}
+                  {amount(c.spend, c.currency)}
                 </td>
                 <td data-label="Impressions" className="px-3 py-2 tabular-nums">
                   {c.impressions.toLocaleString("en-US")}
@@ -166,7 +166,7 @@ function CreativeTable() {
                   {c.conversions}
                 </td>
                 <td data-label="CPA" className="px-3 py-2 tabular-nums">
-                  {amount(c.cpa === null ? null : c.cpa)}
+                  {amount(c.cpa, c.currency)}
                 </td>
                 <td data-label="ROAS" className="px-3 py-2 tabular-nums">
                   {c.roas === null ? "–" : c.roas.toFixed(2)}

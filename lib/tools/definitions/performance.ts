@@ -44,6 +44,11 @@ const CreativePerformanceSchema = z.object({
   label: Label,
   reason: z.string().describe("Why the creative has its label, with the numbers compared"),
   labelChangedAt: z.string().nullable(),
+  currency: z
+    .string()
+    .describe(
+      "The currency (ISO 4217) spend, conversionValue and cpa are in: the creative's ad accounts in one currency, the one with more impressions when it delivers in two (money is never added across currencies)",
+    ),
   impressions: z.number().int(),
   clicks: z.number().int(),
   spend: z.number(),

@@ -5187,6 +5187,10 @@ export interface ListCreativePerformanceResult {
      */
     reason: string;
     labelChangedAt: string | null;
+    /**
+     * The currency (ISO 4217) spend, conversionValue and cpa are in: the creative's ad accounts in one currency, the one with more impressions when it delivers in two (money is never added across currencies)
+     */
+    currency: string;
     impressions: number;
     clicks: number;
     spend: number;
@@ -5903,7 +5907,11 @@ export interface BoardCard {
    */
   label: "winner" | "loser" | "fatigued" | "neutral";
   /**
-   * Last 30 days, account currency major units
+   * The currency (ISO 4217) spend and cpa are in: the creative's ad accounts in one currency, the one with more impressions when it delivers in two
+   */
+  currency: string;
+  /**
+   * Last 30 days, major units of currency
    */
   spend: number;
   impressions: number;
