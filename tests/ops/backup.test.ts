@@ -205,9 +205,22 @@ describe("backups of the embedded database", () => {
         (dir) => fs.existsSync(path.join(target, dir)) && fs.readdirSync(path.join(target, dir)).length > 0,
       );
 
+    // SIGTERM (a process manager; Ctrl-C's SIGINT alike) while it writes: it stops, takes its staging back and says so.
+    let done = false;
+    const stopped = adminCli(["backup", "restore", "--from", big], target).finally(() => (done = true));
+    await waitFor("the restore to write media", async () => done || writingMedia(), 60_000, 5);
+    const writer = currentOwner(dbDir);
+    expect(writer, "the restore ended before it could be stopped").not.toBeNull();
+    process.kill(writer!, "SIGTERM");
+    const interrupted = await stopped;
+    expect(interrupted.json?.error?.code, interrupted.stderr).toBe("invalid_request");
+    expect(interrupted.json.error.message).toMatch(/could not be restored \(nothing was kept\): interrupted by SIGTERM/);
+    expect(fs.readdirSync(target).sort()).toEqual(["media"]); // no staging, no lock; the media folder it had to create
+    expect(left("media")).toEqual([]);
+
     // Killed with -9 while it writes the media: nothing of it is in place, neither a database to open nor secrets
     // beside which a start would generate a new key.
-    let done = false;
+    done = false;
     const killed = adminCli(["backup", "restore", "--from", big], target).finally(() => (done = true));
     await waitFor("the restore to write media", async () => done || writingMedia(), 60_000, 5);
     const restorer = currentOwner(dbDir);
