@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Config } from "@/lib/config";
 import { getConfig } from "@/lib/services";
 import { getPglite } from "@/lib/db/client";
+import { interruptedRestore } from "@/lib/db/interrupted-restore";
 import { acquirePgliteLock, currentOwner, DatabaseBusyError } from "@adloom/pglite-driver";
 import { badRequest, conflict } from "@/lib/errors";
 import { extractEntry, listTar, readEntry, TarWriter, type TarEntry } from "./tar";
+import { beginStaging, commitStaging, moveIntoPlace, removeUncommitted, stagingOf, type RestorePlaces } from "./restore-staging";
 
 /**
  * Backups of the embedded installation (docs/operations.md): one tar file holding
@@ -115,21 +116,28 @@ function safeRelative(name: string, prefix: string): string | null {
 }
 
 /**
- * Restores a backup into a fresh DATA_DIR (no database, no media yet) while no server runs on it.
- * The server's next start applies any migrations newer than the backup.
+ * Restores a backup into a fresh DATA_DIR (no database, no media yet) while no server runs on it, all or nothing
+ * (lib/backup/restore-staging.ts): a restore that fails, is interrupted (SIGINT, SIGTERM) or is killed leaves nothing
+ * in place, and running it again finishes or starts over. The server's next start applies any migrations newer than
+ * the backup.
  */
 export async function restoreBackup(fromFile: string): Promise<{ ok: true }> {
   requireEmbedded("restore");
   const config = getConfig();
   const from = path.resolve(fromFile);
-  if (!fs.existsSync(from)) throw badRequest(`No backup file at ${from}`);
-  const dbDir = path.join(config.dataDir, "db");
-  // The server's own lock on the database, held from before the DATA_DIR is checked until the last file is written
-  // (or taken back): a server started meanwhile refuses to start instead of opening a half-restored database.
-  const release = lockForRestore(dbDir);
+  const places: RestorePlaces = {
+    dataDir: config.dataDir,
+    dbDir: path.join(config.dataDir, "db"),
+    media: config.storage.driver === "local" ? config.storage.dir : null,
+  };
+  // The server's own lock on the database, held from before the DATA_DIR is checked until the last file is moved
+  // into place (or the staging is taken back): a server started meanwhile refuses to start.
+  const release = lockForRestore(places.dbDir);
+  const signals = deferSignals();
   try {
-    return await restoreLocked(from, config, dbDir);
+    return await restoreLocked(from, places, signals);
   } finally {
+    signals.dispose();
     release();
   }
 }
@@ -146,10 +154,44 @@ function lockForRestore(dbDir: string): () => void {
   }
 }
 
-async function restoreLocked(from: string, config: Config, dbDir: string): Promise<{ ok: true }> {
-  const media = config.storage.driver === "local" ? config.storage.dir : null;
+/**
+ * SIGINT and SIGTERM (an operator's Ctrl-C, a process manager) do not end the restore where it stands: while it
+ * writes, it stops at the next file and takes its staging back; once it is committed, the moves (renames, done in
+ * milliseconds) finish first.
+ */
+function deferSignals() {
+  let received: NodeJS.Signals | null = null;
+  const note = (signal: NodeJS.Signals) => {
+    received = signal;
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, note);
+  return {
+    throwIfReceived(): void {
+      if (received) throw new Error(`interrupted by ${received}`);
+    },
+    dispose(): void {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, note);
+    },
+  };
+}
+
+async function restoreLocked(from: string, places: RestorePlaces, signals: ReturnType<typeof deferSignals>): Promise<{ ok: true }> {
+  const { dataDir, dbDir, media } = places;
+  const interrupted = interruptedRestore(dataDir);
+  if (interrupted?.stage === "moving") {
+    // Killed between its commit and its last move: all of it is on disk, only the renames are left.
+    if (interrupted.from !== null && interrupted.from !== from) {
+      throw conflict(
+        `A restore of ${interrupted.from} into ${dataDir} was interrupted while it moved its files into place; run backup restore --from ${interrupted.from} to finish it`,
+      );
+    }
+    moveIntoPlace(places);
+    return { ok: true };
+  }
+  removeUncommitted(places); // a restore killed while it wrote: start over
+  if (!fs.existsSync(from)) throw badRequest(`No backup file at ${from}`);
   if (!isEmptyDir(dbDir) || (media && !isEmptyDir(media))) {
-    throw conflict(`DATA_DIR ${config.dataDir} already holds a database or media; restore into a fresh DATA_DIR`);
+    throw conflict(`DATA_DIR ${dataDir} already holds a database or media; restore into a fresh DATA_DIR`);
   }
 
   let entries: TarEntry[];
@@ -164,28 +206,28 @@ async function restoreLocked(from: string, config: Config, dbDir: string): Promi
   if (!manifest || manifest.format !== FORMAT || !databaseEntry) throw badRequest(`${from} is not an Adloom backup`);
   if ((manifest.version ?? 0) > VERSION) throw badRequest(`This backup has format version ${manifest.version}; this Adloom reads up to ${VERSION}`);
 
-  // Every path is checked before anything is written, and a restore that fails midway (a damaged database dump, a
-  // full disk) takes back what it wrote: DATA_DIR is left fresh for the next attempt, never half restored.
+  // Every path is checked before anything is written, and everything is written into the staging folders first.
+  const staging = stagingOf(places);
   const files: { entry: TarEntry; file: string; mode: number; dirMode: number }[] = [];
   for (const entry of entries) {
     const [folder, target, mode] = entry.name.startsWith("secrets/")
-      ? ["secrets/", path.join(config.dataDir, "secrets"), 0o600]
-      : entry.name.startsWith("media/") && media
-        ? ["media/", media, 0o644]
+      ? ["secrets/", staging.writing.secrets, 0o600]
+      : entry.name.startsWith("media/") && staging.media
+        ? ["media/", staging.media, 0o644]
         : [null, "", 0];
     if (!folder) continue;
     const rel = safeRelative(entry.name, folder);
-    if (!rel) throw badRequest(`Unsafe path in the backup: ${entry.name}`);
+    // `.partial` is the media folder's own (in-progress uploads, this staging): never a stored file.
+    if (!rel || (folder === "media/" && rel.split("/")[0] === MEDIA_PARTIAL_DIR)) throw badRequest(`Unsafe path in the backup: ${entry.name}`);
     // Runtime paths of the data dir, not build inputs: the comments keep Next's file tracer from following them.
     files.push({ entry, file: path.join(/* turbopackIgnore: true */ target, rel), mode, dirMode: folder === "secrets/" ? 0o700 : 0o755 });
   }
 
-  const written: string[] = [];
   try {
+    beginStaging(places, from);
     // PGlite unpacks its own dump into the data directory on first open.
     const { PGlite } = await import("@electric-sql/pglite");
-    fs.mkdirSync(dbDir, { recursive: true, mode: 0o700 });
-    const db = new PGlite(dbDir, { loadDataDir: new Blob([new Uint8Array(readEntry(from, databaseEntry))]) });
+    const db = new PGlite(staging.writing.db, { loadDataDir: new Blob([new Uint8Array(readEntry(from, databaseEntry))]) });
     try {
       await db.waitReady;
       await db.query("SELECT 1");
@@ -193,18 +235,16 @@ async function restoreLocked(from: string, config: Config, dbDir: string): Promi
       await db.close().catch(() => undefined);
     }
     for (const { entry, file, mode, dirMode } of files) {
+      signals.throwIfReceived();
       fs.mkdirSync(/* turbopackIgnore: true */ path.dirname(file), { recursive: true, mode: dirMode });
-      if (!fs.existsSync(file)) written.push(file);
       await extractEntry(from, entry, file, mode);
     }
+    signals.throwIfReceived();
+    commitStaging(places);
   } catch (err) {
-    fs.rmSync(dbDir, { recursive: true, force: true });
-    // The media folder was empty (checked above): all it holds now is this restore's.
-    if (media && fs.existsSync(media)) {
-      for (const name of fs.readdirSync(media)) fs.rmSync(path.join(/* turbopackIgnore: true */ media, name), { recursive: true, force: true });
-    }
-    for (const file of written) fs.rmSync(file, { force: true });
+    removeUncommitted(places);
     throw badRequest(`${from} could not be restored (nothing was kept): ${(err as Error).message}`);
   }
+  moveIntoPlace(places);
   return { ok: true };
 }

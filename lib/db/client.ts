@@ -8,6 +8,7 @@ import type { Config } from "@/lib/config";
 import { defineService } from "@/lib/services";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { acquirePgliteLock, ThreadedPGlite, withPreparedStatements } from "@adloom/pglite-driver";
+import { refuseInterruptedRestore } from "./interrupted-restore";
 
 export type Db = PrismaClient;
 
@@ -22,10 +23,12 @@ interface DbHandle {
 /**
  * Opens the embedded database directory for this process (taking its lock), on its own thread. PGlite writes its
  * files world-readable and -writable (0666, whatever the umask), so the directory is the owner's only (0700, as
- * PostgreSQL's own): set on every open, which also closes an installation made before.
+ * PostgreSQL's own): set on every open, which also closes an installation made before. A DATA_DIR whose backup restore
+ * was killed has no database yet, or half of one: it is not opened (nor created) until the restore is run again.
  */
 export function openPglite(dir: string): PGlite {
   acquirePgliteLock(dir);
+  refuseInterruptedRestore(dir);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);
   return new ThreadedPGlite(dir) as unknown as PGlite;

@@ -1,6 +1,8 @@
 import { acquirePgliteLock, DatabaseBusyError } from "@adloom/pglite-driver/lock";
+import path from "node:path";
 import { ConfigError } from "@/lib/config";
 import { getCredentialKeyRing } from "@/lib/credentials/keys";
+import { interruptedRestore, interruptedRestoreMessage } from "@/lib/db/interrupted-restore";
 import { ensureMigrated } from "@/lib/db/migrate-configured";
 import { ensureSandboxSchema } from "@/lib/platforms/sandbox";
 import { getConfig } from "@/lib/services";
@@ -44,6 +46,8 @@ export async function prepareDatabase(): Promise<string[]> {
 /**
  * The embedded database's lock, taken before anything is written into DATA_DIR (the generated key included): a
  * second server, or a backup restore still writing this DATA_DIR, holds it, and this start must not touch its files.
+ * A restore that was killed left its lock behind, taken over here, and its staging folder: this start refuses too,
+ * rather than create a database (or a key) that the restore would then find in its way.
  */
 function claimEmbeddedDatabase(dir: string): void {
   try {
@@ -54,4 +58,7 @@ function claimEmbeddedDatabase(dir: string): void {
       `the embedded database in ${dir} is in use by process ${err.ownerPid} (another server, or a backup restore still writing it); start again once it has exited`,
     );
   }
+  const dataDir = path.dirname(dir);
+  const restore = interruptedRestore(dataDir);
+  if (restore) throw new StartRefused(interruptedRestoreMessage(dataDir, restore));
 }

@@ -1,4 +1,5 @@
 import { execFile, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +8,7 @@ import { signIn, sessionFetch } from "../dashboard/session";
 import { api, admin, createTenant } from "../helpers/fixtures";
 import { allCreatives, creativeWhen, finishedUpload, uploadIds, waitFor } from "../helpers/library";
 import { pngImage } from "../helpers/media-fixtures";
+import { freePort } from "../helpers/ports";
 import { acquirePgliteLock, currentOwner, DatabaseBusyError, lockFilePath } from "@adloom/pglite-driver/lock";
 import { listTar, readEntry, TarWriter } from "../../lib/backup/tar";
 import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
@@ -29,6 +31,26 @@ function adminCli(args: string[], dataDir: string): Promise<{ status: number; js
         const lines = stdout.trim().split("\n");
         resolve({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(lines[lines.length - 1] || "null"), stderr });
       },
+    );
+  });
+}
+
+/** `npm start` on `dataDir` (built already), for a start that is expected to refuse: its exit code and stderr. */
+async function startOn(dataDir: string): Promise<{ status: number | null; stderr: string }> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    ADLOOM_SKIP_BUILD: "1",
+    NODE_ENV: "production",
+  };
+  delete env.DATABASE_URL;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(ROOT, "scripts/start.mjs")],
+      { env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 60_000 },
+      (err, _stdout, stderr) => resolve({ status: err ? ((err as { code?: number | string }).code as number) : 0, stderr }),
     );
   });
 }
@@ -130,9 +152,11 @@ describe("backups of the embedded database", () => {
     await second.stop();
   }, 400_000);
 
-  it("keeps the database owner-only, and a restore that fails midway leaves DATA_DIR fresh for the next one", async () => {
+  it("keeps the database owner-only, and a restore that fails, or is killed, midway leaves nothing in place", async () => {
     // No server: the CLI opens the database itself. PGlite writes its files 0666, so only the folder keeps others out.
     const source = await migratedDataDir("backup-src");
+    const workspace = await adminCli(["workspace", "create", "--name", "Kept across a killed restore", "--plan", "pro"], source);
+    expect(workspace.json, workspace.stderr).toMatchObject({ workspaceId: expect.any(String) });
     const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "adloom-backup-"));
     const good = path.join(outDir, "good.tar");
     const made = await adminCli(["backup", "create", "--out", good], source);
@@ -161,25 +185,71 @@ describe("backups of the embedded database", () => {
     const dbDir = path.join(target, "db");
     expect(fs.existsSync(lockFilePath(dbDir))).toBe(false); // the failed restore let go of the database's lock
 
-    // A restore killed with -9 leaves its pid in the lock file: as with a server's, a lock whose process is gone is
-    // taken over, here by the next restore.
+    // A lock whose process is gone is taken over, as with a server's, here by the next restore.
     fs.writeFileSync(lockFilePath(dbDir), String(2 ** 22 + 12345));
-    // The good backup with 128 MB more media, so the restore is still writing well after its database appears.
+    // The good backup with 128 MB more media, so the restore is still writing well after its database is unpacked,
+    // and one more file, last, to compare.
     const big = path.join(outDir, "big.tar");
     const bigHandle = await fs.promises.open(big, "wx", 0o600);
     const bigTar = new TarWriter(bigHandle);
     for (const entry of listTar(good)) await bigTar.addBuffer(entry.name, readEntry(good, entry));
     const filler = Buffer.alloc(16 << 20, 7);
     for (let i = 0; i < 8; i++) await bigTar.addBuffer(`media/filler/${i}.bin`, filler);
+    const kept = crypto.randomBytes(64 << 10);
+    await bigTar.addBuffer("media/kept/last.bin", kept);
     await bigTar.finish();
     await bigHandle.close();
+    // Media files being written, staged (or, before restores were all or nothing, in place).
+    const writingMedia = () =>
+      ["media/.partial/restore/filler", "media/filler"].some(
+        (dir) => fs.existsSync(path.join(target, dir)) && fs.readdirSync(path.join(target, dir)).length > 0,
+      );
 
-    // Nothing half restored stands in the way: the good backup goes in, into an owner-only folder. While it writes, a
-    // server starting on this DATA_DIR (the lock it takes before opening the database, through the server's own
-    // code) finds the database taken, instead of opening it half written.
+    // SIGTERM (a process manager; Ctrl-C's SIGINT alike) while it writes: it stops, takes its staging back and says so.
     let done = false;
+    const stopped = adminCli(["backup", "restore", "--from", big], target).finally(() => (done = true));
+    await waitFor("the restore to write media", async () => done || writingMedia(), 60_000, 5);
+    const writer = currentOwner(dbDir);
+    expect(writer, "the restore ended before it could be stopped").not.toBeNull();
+    process.kill(writer!, "SIGTERM");
+    const interrupted = await stopped;
+    expect(interrupted.json?.error?.code, interrupted.stderr).toBe("invalid_request");
+    expect(interrupted.json.error.message).toMatch(/could not be restored \(nothing was kept\): interrupted by SIGTERM/);
+    expect(fs.readdirSync(target).sort()).toEqual(["media"]); // no staging, no lock; the media folder it had to create
+    expect(left("media")).toEqual([]);
+
+    // Killed with -9 while it writes the media: nothing of it is in place, neither a database to open nor secrets
+    // beside which a start would generate a new key.
+    done = false;
+    const killed = adminCli(["backup", "restore", "--from", big], target).finally(() => (done = true));
+    await waitFor("the restore to write media", async () => done || writingMedia(), 60_000, 5);
+    const restorer = currentOwner(dbDir);
+    expect(restorer, "the restore ended before it could be killed").not.toBeNull();
+    process.kill(restorer!, "SIGKILL");
+    expect((await killed).status).not.toBe(0);
+    expect(left("db")).toEqual([]);
+    expect(left("secrets")).toEqual([]);
+
+    // (1) A server start takes over the dead restore's lock and refuses, naming the command that restores again:
+    // it neither opens a partial database nor creates a new one that the restore would then find in its way.
+    const start = await startOn(target);
+    expect(start.status, start.stderr).toBe(1);
+    expect(start.stderr).toContain(`[adloom] a backup restore into ${target} was interrupted before it put anything in place`);
+    expect(start.stderr).toContain(`run \`npm run --silent admin -- backup restore --from ${big}\``);
+    expect(left("db")).toEqual([]);
+    expect(left("secrets")).toEqual([]);
+
+    // (2) The restore run again removes the staging the killed one left and starts over. While it writes, a server
+    // starting on this DATA_DIR (the lock it takes before opening the database, through the server's own code) finds
+    // the database taken.
+    const retried = Date.now();
+    const stagedAgain = () => {
+      const note = fs.statSync(path.join(target, "restore.partial/restore.json"), { throwIfNoEntry: false });
+      return note !== undefined && note.mtimeMs >= retried && writingMedia();
+    };
+    done = false;
     const restoring = adminCli(["backup", "restore", "--from", big], target).finally(() => (done = true));
-    await waitFor("the restore to write the database", async () => done || (fs.existsSync(dbDir) && fs.readdirSync(dbDir).length > 0), 60_000, 5);
+    await waitFor("the restore to write media again", async () => done || stagedAgain(), 60_000, 5);
     let serverOpened = false;
     let heldBy: number | null = null;
     try {
@@ -196,10 +266,27 @@ describe("backups of the embedded database", () => {
     expect(restored.json, restored.stderr).toEqual({ ok: true });
     expect(fs.statSync(dbDir).mode & 0o077).toBe(0);
     expect(fs.statSync(path.join(target, "media/filler/7.bin")).size).toBe(filler.length);
-    expect(fs.existsSync(lockFilePath(dbDir))).toBe(false); // released: the server's next start takes it
+    expect(fs.readFileSync(path.join(target, "media/kept/last.bin")).equals(kept)).toBe(true);
+    expect(left("secrets").sort()).toEqual(
+      listTar(good)
+        .filter((e) => e.name.startsWith("secrets/"))
+        .map((e) => e.name.slice(8))
+        .sort(),
+    );
+    expect(fs.readdirSync(target).sort()).toEqual(["db", "media", "secrets"]); // no staging left, the lock released
+    expect(left("media").sort()).toEqual(["filler", "kept"]);
+    // The database is the backup's, whole: the workspace made before the backup is in it.
+    const { PGlite } = await import("@electric-sql/pglite");
+    const restoredDb = new PGlite(dbDir);
+    try {
+      const rows = (await restoredDb.query<{ name: string }>("SELECT name FROM workspaces WHERE id = $1", [workspace.json.workspaceId])).rows;
+      expect(rows).toEqual([{ name: "Kept across a killed restore" }]);
+    } finally {
+      await restoredDb.close();
+    }
     fs.rmSync(big);
     fs.rmSync(path.join(target, "media/filler"), { recursive: true });
-  }, 120_000);
+  }, 180_000);
 
   it("backup create on PostgreSQL points to pg_dump", async () => {
     const env: Record<string, string | undefined> = {
