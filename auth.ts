@@ -3,12 +3,13 @@ import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { isAppError } from "@/lib/errors";
-import { currentClientAddress } from "@/lib/http/client-address";
+import { currentClientAddress } from "@/lib/observability/client-address";
 import { log } from "@/lib/log";
 import { getConfig } from "@/lib/services";
 import { oauthSignIn, oauthUserId, verifyCredentials } from "@/lib/session/accounts";
 import { githubProfile, profileEmail } from "@/lib/session/oauth-profile";
 import { currentSessionVersion, sessionIsCurrent } from "@/lib/session/revocation";
+import { recordSecurityEventQuietly, type SignInMethod } from "@/lib/session/security-events";
 import { getAuthSecret } from "@/lib/session/secret";
 import { beginPasswordAttempt, passwordAttemptSucceeded } from "@/lib/session/sign-in-throttle";
 import { verifySecondFactor } from "@/lib/session/two-factor";
@@ -60,6 +61,7 @@ function config(): NextAuthConfig {
           // Not waited for: a successful sign-in waits for one statement of the limits (the count above), not two. Should
           // it fail, this attempt stays counted as a failure until its window ends.
           void passwordAttemptSucceeded(email, address).catch((err: unknown) => log.warn("could not settle a successful sign-in's attempt", { err }));
+          let method: SignInMethod = "password";
           if (user.twoFactorEnabled) {
             if (!code) throw new SecondFactorNeeded();
             const factor = await verifySecondFactor(user.id, code).catch((err: unknown) => {
@@ -67,7 +69,10 @@ function config(): NextAuthConfig {
               throw err;
             });
             if (!factor) throw new InvalidSecondFactor();
+            method = factor === "totp" ? "password_totp" : "password_recovery_code";
           }
+          // For the Security page's activity; a failed record is logged and the sign-in goes on.
+          await recordSecurityEventQuietly({ userId: user.id, kind: "signed_in", method });
           return { id: user.id, email: user.email, name: user.name };
         },
       }),
@@ -98,6 +103,7 @@ function config(): NextAuthConfig {
         if (!outcome.ok) return "/sign-in?error=oauth_unverified";
         // OAuth cannot ask for the authenticator code: accounts with two-factor sign in with their password.
         if (outcome.user.twoFactorEnabled) return "/sign-in?error=oauth_two_factor";
+        await recordSecurityEventQuietly({ userId: outcome.user.id, kind: "signed_in", method: account.provider === "google" ? "google" : "github" });
         return true;
       },
       async jwt({ token, user, account }) {

@@ -1,7 +1,8 @@
 import { totpCode } from "../lib/session/totp";
 import { expect, screenshot, signUp, test } from "./support/fixtures";
+import { DESKTOP, expectNoAxeViolations, expectNoSidewaysScroll, PHONE } from "./support/pages";
 
-test("enable two-factor with a TOTP code, then sign in with password and code (and a recovery code)", async ({ page }) => {
+test("enable two-factor with a TOTP code, then sign in with password and code (and a recovery code); the Security page lists it all", async ({ page }) => {
   const { email, password } = await signUp(page);
   await page.getByRole("link", { name: "Security" }).click();
   await expect(page.getByTestId("two-factor-status")).toHaveText("Off");
@@ -59,5 +60,32 @@ test("enable two-factor with a TOTP code, then sign in with password and code (a
     } else {
       await expect(page.getByText(/did not match/)).toBeVisible();
     }
+  }
+
+  // The Security page lists what happened, newest first, with the time, the address and the browser; readable at phone
+  // width and on a desktop, and accessible.
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByLabel("Authentication code").fill(codes[1]!);
+  await page.getByRole("button", { name: "Verify and sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+  await page.goto("/dashboard/settings/security");
+  const activity = page.getByTestId("security-activity").locator("li");
+  await expect(activity.locator("p:first-child")).toHaveText([
+    "Signed in with password and a recovery code",
+    "Recovery code used",
+    "Signed in with password and a recovery code",
+    "Recovery code used",
+    "Signed in with password and authenticator code",
+    "Two-factor authentication turned on",
+    "Signed in with password",
+  ]);
+  await expect(activity.first()).toContainText(/\d\d:\d\d:\d\d .* · 127\.0\.0\.1 · Chrome on Linux/);
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await expectNoSidewaysScroll(page);
+    await expectNoAxeViolations(page);
   }
 });

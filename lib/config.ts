@@ -243,7 +243,7 @@ const envSchema = z.object({
   JSON_BODY_TIMEOUT_MS: positiveInt(30_000),
   /**
    * How many reverse proxies in front of the server add the address they received from to X-Forwarded-For
-   * (lib/http/client-address.ts). 0: the header is ignored and the client is the connection's peer.
+   * (lib/observability/client-address.ts). 0: the header is ignored and the client is the connection's peer.
    */
   TRUST_PROXY_HOPS: nonNegativeInt(0),
 

@@ -17,6 +17,7 @@ import { importRunFinish } from "./import-run-finish";
 import { importSync } from "./import-sync";
 import { notificationFanOut, notificationSweep } from "./notifications";
 import { passwordResetEmail } from "./password-reset-email";
+import { securityNoticeEmail } from "./security-notice-email";
 
 /** Every function the app serves. Add a function: one file per function here, then append it. */
 export const functions: InngestFunction.Any[] = [
@@ -40,4 +41,5 @@ export const functions: InngestFunction.Any[] = [
   notificationFanOut,
   notificationSweep,
   passwordResetEmail,
+  securityNoticeEmail,
 ];

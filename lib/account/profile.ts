@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { badRequest, notFound } from "@/lib/errors";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "@/lib/session/password";
+import { recordSecurityEvent } from "@/lib/session/security-events";
 import { throttledPasswordCheck } from "@/lib/session/sign-in-throttle";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
@@ -94,7 +95,8 @@ export async function updateProfile(userId: string, input: { name: string; timeZ
 /**
  * Changes the password; the current one must be given when the account has one (OAuth-only accounts set a first one).
  * Every session ends, this one too (a stateless session cannot be kept alone): the person signs in with the new one.
- * Past 10 wrong current passwords in 15 minutes it answers 429 `rate_limited` without checking.
+ * Past 10 wrong current passwords in 15 minutes it answers 429 `rate_limited` without checking. Recorded as a security
+ * event, and the account's address is told (lib/session/security-notice.ts).
  */
 export async function changePassword(userId: string, input: { current: string; next: string }): Promise<void> {
   if (input.next.length < PASSWORD_MIN || input.next.length > PASSWORD_MAX)
@@ -106,7 +108,12 @@ export async function changePassword(userId: string, input: { current: string; n
   // Counted per account (lib/session/sign-in-throttle.ts): whoever holds a session cannot try every password.
   if (passwordHash && !(await throttledPasswordCheck(userId, () => verifyPassword(input.current, passwordHash))))
     throw badRequest("The current password is not right");
-  await db.user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(input.next), sessionVersion: { increment: 1 } } });
+  const nextHash = await hashPassword(input.next);
+  const notify = await db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: userId }, data: { passwordHash: nextHash, sessionVersion: { increment: 1 } } });
+    return recordSecurityEvent(tx, { userId, kind: "password_changed" });
+  });
+  await notify();
 }
 
 /** Creates another workspace owned by the user, on the 14-day trial. */

@@ -21,6 +21,7 @@ export {
 } from "@/lib/session/email-verification";
 export { confirmTwoFactorEnrolment, disableTwoFactor, remainingRecoveryCodes, startTwoFactorEnrolment } from "@/lib/session/two-factor";
 export { revokeSessions } from "@/lib/session/revocation";
+export { listSecurityEvents, type SecurityEventView } from "@/lib/session/security-events";
 export { changePassword, createOwnWorkspace, getProfile, type Profile, updateProfile, userTimeZone } from "@/lib/account/profile";
 export { isActiveMember, listUserWorkspaces } from "@/lib/workspaces/switcher";
 export { acceptInvite, acceptInviteWithNewAccount, getInvite, type InviteDetails } from "@/lib/team/invites";

@@ -5,6 +5,7 @@ import { normalizeEmail } from "@/lib/team/users";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 import { mailVerificationLink } from "./email-verification";
 import { dummyPasswordHash, hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "./password";
+import { recordSecurityEvent } from "./security-events";
 
 export const SignUpSchema = z.object({
   name: z.string().trim().min(1, "Enter your name").max(100, "Name is too long"),
@@ -120,12 +121,20 @@ export async function oauthUserId(email: string): Promise<string> {
   return (await getDb().user.findUniqueOrThrow({ where: { email: normalizeEmail(email) }, select: { id: true } })).id;
 }
 
-/** Operator path: sets (or resets) a user's password, e.g. for someone locked out; the user must exist. */
+/**
+ * Operator path: sets (or resets) a user's password, e.g. for someone locked out; the user must exist. Recorded as a
+ * security event by the operator, and the account's address is told.
+ */
 export async function resetPassword(email: string, password: string): Promise<{ userId: string }> {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
   const user = await getDb().user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } });
   if (!user) throw badRequest(`No user with the email ${email}`);
-  // A new password ends every session signed in with the old one.
-  await getDb().user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password), sessionVersion: { increment: 1 } } });
+  const passwordHash = await hashPassword(password);
+  const notify = await getDb().$transaction(async (tx) => {
+    // A new password ends every session signed in with the old one.
+    await tx.user.update({ where: { id: user.id }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+    return recordSecurityEvent(tx, { userId: user.id, kind: "password_set_by_operator", actor: "operator" });
+  });
+  await notify();
   return { userId: user.id };
 }

@@ -5,6 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { sendMail } from "@/lib/mail/send-mail";
 import { getConfig } from "@/lib/services";
+import { recordSecurityEvent } from "./security-events";
 import { beginAttempt, keyDigest } from "./throttle";
 
 /**
@@ -35,9 +36,13 @@ export async function emailVerificationStatus(userId: string): Promise<EmailVeri
   return user && { email: user.email, verified: user.emailVerifiedAt !== null };
 }
 
-/** Marks the user's address as proven (kept as it was when it already is), inside the caller's transaction. */
+/**
+ * Marks the user's address as proven (kept as it was when it already is), inside the caller's transaction; the first
+ * proof is a security event.
+ */
 export async function markEmailVerified(tx: Prisma.TransactionClient, userId: string): Promise<void> {
-  await tx.user.updateMany({ where: { id: userId, emailVerifiedAt: null }, data: { emailVerifiedAt: new Date() } });
+  const { count } = await tx.user.updateMany({ where: { id: userId, emailVerifiedAt: null }, data: { emailVerifiedAt: new Date() } });
+  if (count) await recordSecurityEvent(tx, { userId, kind: "email_confirmed" });
 }
 
 /**

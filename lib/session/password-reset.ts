@@ -9,6 +9,7 @@ import { getConfig } from "@/lib/services";
 import { normalizeEmail } from "@/lib/team/users";
 import { markEmailVerified } from "./email-verification";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
+import { recordSecurityEvent } from "./security-events";
 import { forgetSignInFailures } from "./sign-in-throttle";
 import { beginAttempt, keyDigest } from "./throttle";
 
@@ -107,7 +108,7 @@ export async function completePasswordReset(input: { token: string; password: st
     throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
   const db = getDb();
   const passwordHash = await hashPassword(input.password);
-  const email = await db.$transaction(async (tx) => {
+  const { email, notify } = await db.$transaction(async (tx) => {
     const reset = await tx.passwordReset.findUnique({ where: { tokenHash: hashToken(input.token) }, include: { user: { select: { email: true } } } });
     if (!reset || reset.usedAt || reset.expiresAt <= new Date()) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
     const { count } = await tx.passwordReset.updateMany({ where: { id: reset.id, usedAt: null }, data: { usedAt: new Date() } });
@@ -117,8 +118,9 @@ export async function completePasswordReset(input: { token: string; password: st
     // A new password ends every session signed in with the old one (a stolen session cookie too).
     await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
     await markEmailVerified(tx, reset.userId);
-    return reset.user.email;
+    return { email: reset.user.email, notify: await recordSecurityEvent(tx, { userId: reset.userId, kind: "password_reset" }) };
   });
+  await notify();
   await forgetSignInFailures(email);
   return { email };
 }

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { SECURITY_EVENT_KEEP_DAYS } from "./security-events";
 
 const DAY_MS = 86_400_000;
 /** How long a password reset or address confirmation link is kept once used or expired (docs/decisions.md). */
@@ -23,6 +24,16 @@ export async function purgeSpentAccountLinks(now = new Date()): Promise<{ passwo
     (ids) => db.emailVerification.deleteMany({ where: { id: { in: ids } } }),
   );
   return { passwordResets, emailVerifications };
+}
+
+/** Deletes security events (the Security page's activity) older than SECURITY_EVENT_KEEP_DAYS. Run by the daily purge job. */
+export async function purgeOldSecurityEvents(now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - SECURITY_EVENT_KEEP_DAYS * DAY_MS);
+  const db = getDb();
+  return inBatches(
+    () => db.securityEvent.findMany({ where: { createdAt: { lt: before } }, select: { id: true }, take: BATCH }),
+    (ids) => db.securityEvent.deleteMany({ where: { id: { in: ids } } }),
+  );
 }
 
 async function inBatches(next: () => Promise<{ id: string }[]>, remove: (ids: string[]) => Promise<{ count: number }>): Promise<number> {

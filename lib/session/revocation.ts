@@ -1,4 +1,5 @@
 import { getDb, queryRows } from "@/lib/db/client";
+import { recordSecurityEvent } from "./security-events";
 
 /**
  * Revocable dashboard sessions. Sessions are stateless JWTs (Auth.js); each carries the user's
@@ -18,8 +19,12 @@ export async function sessionIsCurrent(token: Record<string, unknown>): Promise<
   return current !== null && current === (typeof token.sv === "number" ? token.sv : 0);
 }
 
+/** "Sign out everywhere": ends every session of the user, recorded as a security event. */
 export async function revokeSessions(userId: string): Promise<void> {
-  await revokeSessionsQuery(userId);
+  await getDb().$transaction(async (tx) => {
+    await revokeSessionsQuery(userId, tx);
+    await recordSecurityEvent(tx, { userId, kind: "sessions_ended" });
+  });
 }
 
 type UserClient = Pick<ReturnType<typeof getDb>, "user">;

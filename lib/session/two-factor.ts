@@ -7,6 +7,7 @@ import { log } from "@/lib/log";
 import { normalizeEmail } from "@/lib/team/users";
 import { decryptAtRest, encryptAtRest } from "./encryption";
 import { revokeSessionsQuery } from "./revocation";
+import { recordSecurityEvent, recordSecurityEventQuietly } from "./security-events";
 import { throttledSecondFactor } from "./sign-in-throttle";
 import { generateTotpSecret, matchingTotpStep, otpauthUri, verifyTotp } from "./totp";
 
@@ -47,11 +48,12 @@ export async function confirmTwoFactorEnrolment(userId: string, code: string): P
     throw badRequest("That code did not match. Check the time on your phone and enter the current 6-digit code");
   }
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await getDb().$transaction([
-    getDb().user.update({ where: { id: userId }, data: { twoFactorEnabled: true } }),
-    getDb().recoveryCode.deleteMany({ where: { userId } }),
-    getDb().recoveryCode.createMany({ data: recoveryCodes.map((c) => ({ id: newId("rec"), userId, codeHash: hashCode(c) })) }),
-  ]);
+  await getDb().$transaction(async (tx) => {
+    await tx.user.update({ where: { id: userId }, data: { twoFactorEnabled: true } });
+    await tx.recoveryCode.deleteMany({ where: { userId } });
+    await tx.recoveryCode.createMany({ data: recoveryCodes.map((c) => ({ id: newId("rec"), userId, codeHash: hashCode(c) })) });
+    await recordSecurityEvent(tx, { userId, kind: "two_factor_on" });
+  });
   return { recoveryCodes };
 }
 
@@ -75,7 +77,10 @@ async function checkSecondFactor(userId: string, code: string): Promise<"totp" |
     where: { userId, codeHash: hashCode(code), usedAt: null },
     data: { usedAt: new Date() },
   });
-  return count === 1 ? "recovery" : null;
+  if (count !== 1) return null;
+  // Not in the spending's transaction: a sign-in with a good recovery code is never refused for its record.
+  await recordSecurityEventQuietly({ userId, kind: "recovery_code_used" });
+  return "recovery";
 }
 
 /**
@@ -92,14 +97,17 @@ async function claimTotpStep(userId: string, step: number): Promise<boolean> {
 
 /**
  * Turns two-factor off after checking a current code (or recovery code); removes the secret and recovery codes.
- * Wrong codes count against the account's second-factor limit, so a stolen session cannot try every code.
+ * Wrong codes count against the account's second-factor limit, so a stolen session cannot try every code. Recorded as a
+ * security event, and the account's address is told.
  */
 export async function disableTwoFactor(userId: string, code: string): Promise<void> {
   if (!(await verifySecondFactor(userId, code))) throw badRequest("That code did not match; two-factor authentication is still on");
-  await getDb().$transaction([
-    getDb().user.update({ where: { id: userId }, data: { twoFactorEnabled: false, twoFactorSecret: null } }),
-    getDb().recoveryCode.deleteMany({ where: { userId } }),
-  ]);
+  const notify = await getDb().$transaction(async (tx) => {
+    await tx.user.update({ where: { id: userId }, data: { twoFactorEnabled: false, twoFactorSecret: null } });
+    await tx.recoveryCode.deleteMany({ where: { userId } });
+    return recordSecurityEvent(tx, { userId, kind: "two_factor_off" });
+  });
+  await notify();
 }
 
 /**
@@ -107,17 +115,21 @@ export async function disableTwoFactor(userId: string, code: string): Promise<vo
  * one that was never the owner's (someone signed up with their address and turned two-factor on; the owner's password
  * reset by email keeps it on). Turns two-factor off without a code, removes the secret and recovery codes, and ends
  * every session of the user, in one transaction. A workspace that requires two-factor for a permission refuses it
- * again (403 `two_factor_required`) until the user enrols anew.
+ * again (403 `two_factor_required`) until the user enrols anew. When two-factor was on, the change is recorded as a
+ * security event by the operator and the account's address is told.
  */
 export async function removeTwoFactorByOperator(email: string): Promise<{ userId: string; twoFactorWasOn: boolean }> {
   const db = getDb();
   const user = await db.user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true, twoFactorEnabled: true } });
   if (!user) throw new AppError("not_found", `No user has the email ${email}`);
-  await db.$transaction([
-    db.user.update({ where: { id: user.id }, data: { twoFactorEnabled: false, twoFactorSecret: null } }),
-    db.recoveryCode.deleteMany({ where: { userId: user.id } }),
-    revokeSessionsQuery(user.id, db),
-  ]);
+  const notify = await db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { twoFactorEnabled: false, twoFactorSecret: null } });
+    await tx.recoveryCode.deleteMany({ where: { userId: user.id } });
+    await revokeSessionsQuery(user.id, tx);
+    if (!user.twoFactorEnabled) return async () => undefined;
+    return recordSecurityEvent(tx, { userId: user.id, kind: "two_factor_off", actor: "operator" });
+  });
+  await notify();
   // Warn, not info: an account's protection was lowered by hand, and stderr keeps the CLI's answer alone on stdout.
   log.warn("two-factor turned off by the operator", { component: "security", userId: user.id, twoFactorWasOn: user.twoFactorEnabled });
   return { userId: user.id, twoFactorWasOn: user.twoFactorEnabled };

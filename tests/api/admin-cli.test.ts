@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { totpCode } from "@/lib/session/totp";
-import { callServerAction, sessionFetch, signIn } from "../dashboard/session";
+import { callServerAction, cookieHeader, sessionFetch, signIn } from "../dashboard/session";
 import { adminCli } from "../helpers/admin-cli";
 import { admin, api, createTenant } from "../helpers/fixtures";
 import { tempDataDir } from "../helpers/server";
@@ -12,6 +12,23 @@ import { itOnce } from "../helpers/run-once";
 // Each test runs the CLI several times, a process each (npm, then Node loading the CLI); on a loaded 2-core machine
 // one run has taken over 10 s, so the default 60 s per test is too short for a test of eight.
 const CLI_TEST_TIMEOUT_MS = 240_000;
+
+/** The Security page's activity list as lines of text ("what · when-less details"): the time, which varies, left out. */
+async function securityActivity(jar: Map<string, string>): Promise<string[]> {
+  const res = await fetch(`${inject("baseUrl")}/dashboard/settings/security`, { headers: { Cookie: cookieHeader(jar) } });
+  const html = await res.text();
+  const list = /<ul data-testid="security-activity"[^>]*>([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? "";
+  const text = (fragment: string) =>
+    fragment
+      .replace(/<[^>]+>/g, "")
+      .replace(/&#x27;/g, "'")
+      .replace(/&amp;/g, "&")
+      .trim();
+  return [...list.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/g)].map(([, item]) => {
+    const [what, details] = [...item!.matchAll(/<p[^>]*>([\s\S]*?)<\/p>/g)].map(([, p]) => p!.replace(/<time[\s\S]*?<\/time>/, ""));
+    return `${text(what!)} · ${text(details!).replace(/^(<!-- -->)?\s*·\s*/, "")}`;
+  });
+}
 
 function envForRun(dataDir: string): Record<string, string> {
   return { DATA_DIR: dataDir, ...(inject("testDb") === "postgres" ? {} : { DATABASE_URL: "" }) };
@@ -95,6 +112,28 @@ describe("operator CLI", () => {
       expect(refused.body.error.code).toBe("two_factor_required");
       const again = await callServerAction(after.jar, "/dashboard/settings/security", security("startEnrolmentAction"));
       expect(again.body).toMatch(/"secret":"[A-Z2-7]+"/);
+
+      // The Security page's activity, newest first: the operator's change (no address: not from the user's browser),
+      // and before it the sign-in with the authenticator code, from this client's address and browser (Node's fetch: "node").
+      expect(await securityActivity(after.jar)).toEqual([
+        "Signed in with password · 127.0.0.1 · node",
+        "Two-factor authentication turned off by an Adloom operator · by an operator, not from a browser",
+        "Signed in with password and authenticator code · 127.0.0.1 · node",
+        "Two-factor authentication turned on · 127.0.0.1 · node",
+        "Signed in with password · 127.0.0.1 · node",
+        "Password set by an Adloom operator · by an operator, not from a browser",
+      ]);
+      // The address is told of the operator's changes (a job mails it), and of no sign-in.
+      const notices = async () => (await admin<{ messages: { subject: string; text: string }[] }>(["mail", "list", "--to", address])).messages;
+      await expect.poll(async () => (await notices()).length).toBe(2);
+      const [twoFactorOff, passwordSet] = await notices();
+      expect([twoFactorOff!.subject, passwordSet!.subject]).toEqual([
+        "Two-factor authentication was turned off for your Adloom account",
+        "Your Adloom password was set by an operator",
+      ]);
+      expect(twoFactorOff!.text).toContain(`An Adloom operator turned two-factor authentication off for your Adloom account (${address})`);
+      expect(twoFactorOff!.text).toContain("From: an Adloom operator (not from a browser)");
+      expect(twoFactorOff!.text).toMatch(/Reset your password now at http:\/\/\S+\/forgot-password:/);
 
       const unknown = await adminCli(["user", "two-factor-off", "--email", `nobody-${Date.now()}@example.com`], env);
       expect(unknown.status).toBe(1);

@@ -68,10 +68,11 @@ async function createUser(email: string) {
   return signUp({ name: "Mia Mail", email, password: "old password 123", workspaceName: "Mail Co" });
 }
 /**
- * Runs `fn` with an embedded job runner in this process for the password-reset email job: the reset form answers
- * before its link is made and emailed, by that job (a runner with no function when the app has no such job).
+ * Runs `fn` with an embedded job runner in this process for the jobs that email: the reset form answers before its link
+ * is made and emailed, by the password-reset-email job; a security change's notice goes by the security-notice-email job
+ * (a runner with no function when the app has no such job).
  */
-async function withResetJobs(fn: () => Promise<void>): Promise<void> {
+async function withMailJobs(fn: () => Promise<void>): Promise<void> {
   const [{ serve }, { APP_ID, inngest }, { functions: all }, { EmbeddedRunner }, { getEmbeddedSigningKey }, { getDb }, { getConfig }] = await Promise.all([
     import("inngest/next"),
     import("@/inngest/client"),
@@ -81,7 +82,7 @@ async function withResetJobs(fn: () => Promise<void>): Promise<void> {
     import("@/lib/db/client"),
     import("@/lib/services"),
   ]);
-  const functions = all.filter((f) => f.id() === "password-reset-email");
+  const functions = all.filter((f) => ["password-reset-email", "security-notice-email"].includes(f.id()));
   const handler = serve({ client: inngest, functions });
   const runner = new EmbeddedRunner({
     db: getDb(),
@@ -119,7 +120,7 @@ describe("mail without SMTP: the outbox", () => {
     await createUser(email);
     const outbox = async () =>
       ((await runAdminCommand(["mail", "list", "--to", email])) as { messages: { to: string; subject: string; text: string }[] }).messages;
-    await withResetJobs(async () => {
+    await withMailJobs(async () => {
       await requestPasswordReset({ email: email.toUpperCase() });
       await requestPasswordReset({ email: `nobody-${Date.now()}@example.com` });
       // The sign-up's address confirmation is there already; the reset comes from the job.
@@ -154,7 +155,7 @@ describe("mail through SMTP", () => {
     expect(describeMailTransport()).toBe(`mail: SMTP via 127.0.0.1:${new URL(smtpUrl).port}`);
     const email = `smtp-${Date.now()}@example.com`;
     const { userId } = await createUser(email);
-    await withResetJobs(async () => {
+    await withMailJobs(async () => {
       await requestPasswordReset({ email });
       await expect.poll(() => received.some(isResetTo(email))).toBe(true);
     });
@@ -174,6 +175,41 @@ describe("mail through SMTP", () => {
     await reconfigure();
   });
 
+  it("a password change is recorded with its address and browser, and the account's address is told: what, when, from where, what to do", async () => {
+    process.env.SMTP_URL = smtpUrl;
+    await reconfigure();
+    const { changePassword } = await import("@/lib/account/profile");
+    const { getDb } = await import("@/lib/db/client");
+    const { requestContext } = await import("@/lib/observability/request-context");
+    const { IncomingMessage } = await import("node:http");
+    const { Socket } = await import("node:net");
+    const email = `changed-${Date.now()}@example.com`;
+    const { userId } = await createUser(email);
+    await getDb().user.update({ where: { id: userId }, data: { timeZone: "Europe/Berlin", locale: "de-DE" } });
+    // The request as the HTTP server hands it on (lib/server/http-observer.ts): its peer and its User-Agent header.
+    const incoming = new IncomingMessage(Object.defineProperty(new Socket(), "remoteAddress", { value: "203.0.113.7" }));
+    incoming.rawHeaders = ["User-Agent", "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"];
+    incoming.headers = { "user-agent": incoming.rawHeaders[1] };
+    const isNotice = (m: { to: string[]; raw: string }) => m.to.includes(email) && m.raw.includes("Subject: Your Adloom password was changed");
+    await withMailJobs(async () => {
+      await requestContext.run({ requestId: "req_password_change", incoming }, () =>
+        changePassword(userId, { current: "old password 123", next: "new password 456" }),
+      );
+      await expect.poll(() => received.some(isNotice)).toBe(true);
+    });
+
+    const events = await getDb().securityEvent.findMany({ where: { userId } });
+    expect(events).toMatchObject([{ kind: "password_changed", actor: "user", address: "203.0.113.7", userAgent: "Firefox on Linux" }]);
+    const body = decoded(received.find(isNotice)!.raw);
+    expect(body).toContain(`The password of your Adloom account (${email}) was changed`);
+    // When, in the member's own zone and locale, with UTC beside it; from where; and the way back in if it was not them.
+    expect(body).toMatch(/When: \d{1,2}\. \S+ \d{4} um \d\d:\d\d:\d\d MES?Z \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/);
+    expect(body).toContain("From: 203.0.113.7, Firefox on Linux");
+    expect(body).toContain("If it was not you, someone else may have your account. Reset your password now at http://adloom.test/forgot-password");
+    delete process.env.SMTP_URL;
+    await reconfigure();
+  });
+
   it("a reset request for a known address answers before the mail server has the email: the email arrives after", async () => {
     process.env.SMTP_URL = smtpUrl;
     await reconfigure();
@@ -185,7 +221,7 @@ describe("mail through SMTP", () => {
     const atServer = new Promise<void>((resolve) => (arrived = resolve));
     hold = { to: email, arrived, release: new Promise<void>((resolve) => (release = resolve)) };
     try {
-      await withResetJobs(async () => {
+      await withMailJobs(async () => {
         let answered = false;
         const request = requestPasswordReset({ email }).then(() => {
           answered = true;

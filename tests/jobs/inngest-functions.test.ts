@@ -34,13 +34,14 @@ const AT = "2026-11-25T08:00:00.000Z";
 const CASES: Record<string, Case[]> = {
   "purge-job-history": [
     {
-      what: "purges keys, OAuth records, old notifications, spent account links, ended sign-in attempt counters and old job history",
+      what: "purges keys, OAuth records, old notifications, spent account links, ended sign-in attempt counters, old security events and old job history",
       steps: {
         "purge-expired-idempotency-keys": 3,
         "purge-expired-oauth-records": { codes: 1, tokens: 2 },
         "purge-old-notifications": { notifications: 6, deliveries: 7 },
         "purge-spent-account-links": { passwordResets: 8, emailVerifications: 9 },
         "purge-ended-attempt-counters": 10,
+        "purge-old-security-events": 11,
         "delete-old-records": { runs: 4, events: 5 },
       },
       planned: [
@@ -49,6 +50,7 @@ const CASES: Record<string, Case[]> = {
         "purge-old-notifications",
         "purge-spent-account-links",
         "purge-ended-attempt-counters",
+        "purge-old-security-events",
         "delete-old-records",
       ],
       result: {
@@ -59,6 +61,7 @@ const CASES: Record<string, Case[]> = {
         notifications: { notifications: 6, deliveries: 7 },
         accountLinks: { passwordResets: 8, emailVerifications: 9 },
         attemptCounters: 10,
+        securityEvents: 11,
       },
     },
   ],
@@ -443,6 +446,22 @@ const CASES: Record<string, Case[]> = {
       steps: {},
       planned: [],
       error: /Malformed session\/password-reset-email event/,
+    },
+  ],
+  "security-notice-email": [
+    {
+      what: "emails the notice of one recorded security event in one step",
+      event: { name: "session/security-notice-email", data: { securityEventId: "sev_1" } },
+      steps: { send: "sent" },
+      planned: ["send"],
+      result: { outcome: "sent" },
+    },
+    {
+      what: "refuses a malformed event without retrying",
+      event: { name: "session/security-notice-email", data: { userId: "usr_1" } },
+      steps: {},
+      planned: [],
+      error: /Malformed session\/security-notice-email event/,
     },
   ],
   "notification-sweep": [

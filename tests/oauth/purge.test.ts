@@ -5,7 +5,7 @@ await useFreshDatabase("oauth_purge");
 const { getDb } = await import("@/lib/db/client");
 const { purgeExpiredOAuthRecords } = await import("@/lib/oauth/purge");
 const { createWorkspace } = await import("@/lib/workspaces/workspaces");
-const { purgeSpentAccountLinks } = await import("@/lib/session/purge");
+const { purgeOldSecurityEvents, purgeSpentAccountLinks } = await import("@/lib/session/purge");
 
 const DAY = 86_400_000;
 
@@ -65,5 +65,24 @@ describe("the daily purge of spent account links", () => {
     expect(await purgeSpentAccountLinks(new Date(NOW.getTime() + DAY))).toEqual({ passwordResets: 2, emailVerifications: 2 });
     expect((await db.passwordReset.findMany()).map((r) => r.id)).toEqual(["pwr_unused"]);
     expect((await db.emailVerification.findMany()).map((r) => r.id)).toEqual(["emv_unused"]);
+  });
+});
+
+describe("the daily purge of security activity", () => {
+  it("deletes security events older than 90 days, in batches, and keeps the newer ones", async () => {
+    const db = getDb();
+    const NOW = new Date("2031-09-01T03:17:00Z");
+    const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY);
+    const { ownerUserId } = await createWorkspace({ name: "Activity", plan: "pro", ownerEmail: `activity-${Date.now()}@example.com` });
+    const event = (id: string, createdAt: Date) => ({ id, userId: ownerUserId!, kind: "signed_in", method: "password", actor: "user", createdAt });
+    await db.securityEvent.createMany({ data: [event("sev_old", daysAgo(90.1)), event("sev_recent", daysAgo(89.9)), event("sev_new", daysAgo(1))] });
+    // More old events than one batch deletes: the purge goes on until none is left.
+    await db.securityEvent.createMany({ data: Array.from({ length: 1005 }, (_, i) => event(`sev_bulk_${i}`, daysAgo(120))) });
+
+    expect(await purgeOldSecurityEvents(NOW)).toBe(1006);
+    expect((await db.securityEvent.findMany({ orderBy: { id: "asc" } })).map((e) => e.id)).toEqual(["sev_new", "sev_recent"]);
+    // A day later the 89.9-day-old one is past 90 days too.
+    expect(await purgeOldSecurityEvents(new Date(NOW.getTime() + DAY))).toBe(1);
+    expect((await db.securityEvent.findMany()).map((e) => e.id)).toEqual(["sev_new"]);
   });
 });
