@@ -8,7 +8,7 @@ import { goalOf } from "@/lib/performance/goal";
 import { median, MIN_CONVERSIONS, MIN_IMPRESSIONS, MIN_SPEND_MINOR } from "@/lib/performance/labels";
 import { EARLIER_DAYS, RECENT_DAYS, WINDOW_DAYS } from "@/lib/performance/window";
 import { formatMinor } from "@/lib/money";
-import { accountCurrencies, rollupClock } from "@/lib/performance/rollup-clock";
+import { currenciesInUse, rollupClock } from "@/lib/performance/rollup-clock";
 
 /**
  * The figures and comparisons behind "why did this creative win / lose / fatigue", computed from the rollup
@@ -49,10 +49,10 @@ export async function performanceFacts(principal: Principal, input: { creativeId
     add("no_data", `No delivery in the last ${WINDOW_DAYS} days has been rolled up for this creative yet, so it has no label.`);
   } else {
     add("label", `Label: ${row.label}. The rule that gave it: ${row.reason}.`);
-    const currencies = await accountCurrencies(principal.workspaceId);
+    const currencies = await currenciesInUse(principal.workspaceId);
     add(
       "window",
-      currencies.platform_a === currencies.platform_b || row.currency === null
+      currencies.length === 1 || row.currency === null
         ? `Figures cover the last ${WINDOW_DAYS} days of all its ads.`
         : `Figures cover the last ${WINDOW_DAYS} days of its ads on the workspace's ad accounts in ${row.currency}: money is not added across currencies, and a creative delivering in two is judged in the one with more impressions.`,
     );

@@ -92,6 +92,18 @@ function compareCards(sortBy: ArrangeSort, order: "asc" | "desc") {
   };
 }
 
+/**
+ * Amounts (spend, CPA) compare only within a currency: the cards' currencies in the order of their impressions
+ * (more first, then by code), each currency's cards by the amount. One currency: the amount alone.
+ */
+function currencyFirst(sortBy: ArrangeSort, cards: BoardCard[]): (a: BoardCard, b: BoardCard) => number {
+  if (sortBy !== "spend" && sortBy !== "cpa") return () => 0;
+  const impressions = new Map<string, number>();
+  for (const c of cards) impressions.set(c.currency, (impressions.get(c.currency) ?? 0) + c.impressions);
+  const rank = new Map([...impressions].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([currency], i) => [currency, i]));
+  return (a, b) => rank.get(a.currency)! - rank.get(b.currency)!;
+}
+
 const DEFAULT_ORDER: Record<ArrangeSort, "asc" | "desc"> = { spend: "desc", cpa: "asc", roas: "desc", name: "asc" };
 
 /**
@@ -136,10 +148,14 @@ export async function arrangeBoard(principal: Principal, input: ArrangeInput): P
   const groups = groupOrder(
     input.groupBy,
     placed.map((p) => keyOf(p.card)),
-  ).map((key) => ({
-    key,
-    members: placed.filter((p) => keyOf(p.card) === key).sort((a, b) => compare(a.card, b.card)),
-  }));
+  ).map((key) => {
+    const members = placed.filter((p) => keyOf(p.card) === key);
+    const byCurrency = currencyFirst(
+      sortBy,
+      members.map((m) => m.card),
+    );
+    return { key, members: members.sort((a, b) => byCurrency(a.card, b.card) || compare(a.card, b.card)) };
+  });
 
   const { width: cardW, height: cardH } = DEFAULT_SIZE.creative;
   const framed = input.groupBy !== "none";

@@ -1,5 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
-import { platformFor, withBusyRetry } from "@/lib/ads/platform-access";
+import { platformForCampaign, withBusyRetry } from "@/lib/ads/platform-access";
 import { invalidArgument, requireAdSet } from "@/lib/ads/lookups";
 import { pauseAds } from "@/lib/ads/status-changes";
 import { getDb, queryRows } from "@/lib/db/client";
@@ -13,7 +13,7 @@ import { hash32 } from "@/lib/random/seeded";
 import { probabilityToBeBest, type Evidence } from "./probability";
 import type { EvaluateOptions } from "./evaluate";
 import { toMajor } from "@/lib/money";
-import { accountCurrencies } from "./rollup-clock";
+import { adAccountCurrencies } from "./rollup-clock";
 
 export const TEST_METRICS = ["ctr", "conversion_rate", "cpa"] as const;
 export type TestMetric = (typeof TEST_METRICS)[number];
@@ -129,10 +129,12 @@ async function progressOf(test: CreativeTest): Promise<Omit<CreativeTestOut["pro
   };
 }
 
-/** The test's ad set is on one ad account: its delivery is in that account's currency. */
+/** The test's ad set is on one ad account (its campaign's), of the platform's several: its delivery is in that account's currency. */
 async function adSetCurrency(test: CreativeTest): Promise<string> {
-  const adSet = await getDb().adSet.findUnique({ where: { id: test.adSetId }, select: { platform: true } });
-  return (await accountCurrencies(test.workspaceId))[adSet?.platform ?? "platform_a"];
+  const db = getDb();
+  const adSet = await db.adSet.findUnique({ where: { id: test.adSetId }, select: { platform: true, campaignId: true } });
+  const campaign = adSet && (await db.adCampaign.findUnique({ where: { id: adSet.campaignId }, select: { adAccountId: true } }));
+  return (await adAccountCurrencies(test.workspaceId))(campaign?.adAccountId ?? null, adSet?.platform ?? "platform_a");
 }
 
 function pausesOf(test: CreativeTest): Pick<CreativeTestOut["progress"], "pausedAdIds" | "pauseError"> {
@@ -191,7 +193,8 @@ export async function createCreativeTest(principal: Principal, input: CreateCrea
   const missing = creativeIds.filter((id) => !ads.some((a) => a.creativeId === id));
   if (missing.length)
     throw invalidArgument(`creativeIds: ${missing.join(", ")} ha${missing.length > 1 ? "ve" : "s"} no ad in ad set ${adSet.id}; create one first`);
-  const { account, api } = await platformFor(principal, adSet.platform);
+  // The first day is the ad set's own account's (its insights' days are in its time zone), not the platform default's.
+  const { account, api } = await platformForCampaign(principal, adSet.campaignId);
   const today = (await withBusyRetry(() => api.getAccount(account))).today;
   const now = new Date();
   const row = await getDb().creativeTest.create({

@@ -3,10 +3,10 @@ import { sqlTime } from "@/lib/db/sql-time";
 import { emitEvent } from "@/lib/events/emit";
 import { goalOf } from "./goal";
 import { derive, labelCreatives, type PerformanceLabel } from "./labels";
-import { figuresByPrimaryCurrency, type PlatformSums } from "./primary-currency";
+import { type AccountSums, figuresByPrimaryCurrency } from "./primary-currency";
 import { EARLIER_DAYS, RECENT_DAYS, WINDOW_DAYS } from "./window";
 import { toMajor } from "@/lib/money";
-import { accountCurrencies, rollupClock } from "./rollup-clock";
+import { adAccountCurrencies, rollupClock } from "./rollup-clock";
 import type { Platform } from "@/lib/generated/prisma/enums";
 
 const CHUNK = 500;
@@ -26,18 +26,19 @@ export interface LabelChangeOut {
 }
 
 /**
- * Each creative's last-30-days sums per ad account (the window ends at each account's current day), with the 3-day
- * and the 11-day-before CTR and frequency fatigue compares; `figuresByPrimaryCurrency` makes them its figures.
+ * Each creative's last-30-days sums per ad account (the window ends at its platform's cursor's current day), with the
+ * 3-day and the 11-day-before CTR and frequency fatigue compares; `figuresByPrimaryCurrency` makes them its figures.
  */
-async function platformSumsOf(workspaceId: string): Promise<PlatformSums[]> {
-  const rows = await queryRows<Record<string, number | string>>(
+async function accountSumsOf(workspaceId: string): Promise<AccountSums[]> {
+  const rows = await queryRows<Record<string, number | string | null>>(
     `WITH w AS (
-       SELECT i.*, (to_date(c.today, 'YYYY-MM-DD') - to_date(i.date, 'YYYY-MM-DD')) AS age
+       SELECT i.*, k."adAccountId", (to_date(c.today, 'YYYY-MM-DD') - to_date(i.date, 'YYYY-MM-DD')) AS age
          FROM ad_daily_insights i
          JOIN performance_cursors c ON c."workspaceId" = i."workspaceId" AND c.platform = i.platform
+         LEFT JOIN ad_campaigns k ON k.id = i."campaignId"
         WHERE i."workspaceId" = $1 AND i.date >= to_char(to_date(c.today, 'YYYY-MM-DD') - $2::int, 'YYYY-MM-DD')
      )
-     SELECT "creativeId", platform::text AS platform,
+     SELECT "creativeId", platform::text AS platform, "adAccountId",
             sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS "spendMinor",
             sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS "conversionValueMinor",
             coalesce(sum(impressions) FILTER (WHERE age < $3), 0)::float8 AS "recentImpressions",
@@ -46,12 +47,13 @@ async function platformSumsOf(workspaceId: string): Promise<PlatformSums[]> {
             coalesce(sum(clicks) FILTER (WHERE age >= $3 AND age < $4), 0)::float8 AS "earlierClicks",
             coalesce(sum(frequency * impressions) FILTER (WHERE age < $3), 0)::float8 AS "recentFrequencyWeight",
             coalesce(sum(frequency * impressions) FILTER (WHERE age >= $3 AND age < $4), 0)::float8 AS "earlierFrequencyWeight"
-       FROM w GROUP BY "creativeId", platform ORDER BY "creativeId", platform`,
+       FROM w GROUP BY "creativeId", platform, "adAccountId" ORDER BY "creativeId", platform, "adAccountId"`,
     [workspaceId, WINDOW_DAYS - 1, RECENT_DAYS, RECENT_DAYS + EARLIER_DAYS],
   );
   return rows.map((r) => ({
     creativeId: String(r.creativeId),
     platform: r.platform as Platform,
+    adAccountId: r.adAccountId === null ? null : String(r.adAccountId),
     impressions: Number(r.impressions),
     clicks: Number(r.clicks),
     spendMinor: Number(r.spendMinor),
@@ -76,7 +78,7 @@ async function platformSumsOf(workspaceId: string): Promise<PlatformSums[]> {
 export async function evaluateLabels(workspaceId: string, options: EvaluateOptions = {}): Promise<LabelChangeOut[]> {
   await emitPendingChanges(workspaceId);
   const goal = await goalOf(workspaceId);
-  const figures = figuresByPrimaryCurrency(await platformSumsOf(workspaceId), await accountCurrencies(workspaceId));
+  const figures = figuresByPrimaryCurrency(await accountSumsOf(workspaceId), await adAccountCurrencies(workspaceId));
   const now = new Date();
 
   for (let i = 0; i < figures.length; i += CHUNK) {

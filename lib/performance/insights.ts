@@ -7,7 +7,7 @@ import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { PerformanceLabel } from "./labels";
 import type { Platform } from "@/lib/generated/prisma/enums";
-import { accountCurrencies, rollupClock } from "./rollup-clock";
+import { type AccountCurrencies, accountCurrencyTable, adAccountCurrencies, rollupClock } from "./rollup-clock";
 import { rollupHealth, type RollupHealth } from "./rollup-status";
 import { addDays, daysBetween, WINDOW_DAYS } from "./window";
 
@@ -22,6 +22,8 @@ export interface InsightRow extends Figures {
   name: string;
   /** The ad account's platform; a creative with ads on both has a row per platform (null: a creative without ads). */
   platform: Platform | null;
+  /** The ad account (list_connected_ad_accounts' id) the row's delivery is on: a row per account, also of one platform. */
+  adAccountId: string | null;
   /** The ad account's currency, which the row's money is in (never summed across accounts). */
   currency: string | null;
   /** The day (account time zone) with a daily or hourly breakdown; null for the range's total. */
@@ -35,23 +37,37 @@ async function namesOf(workspaceId: string, level: InsightLevel, ids: string[]):
   return new Map([...(await objectsOf(workspaceId, level, ids))].map(([id, o]) => [id, o.name]));
 }
 
-/** The objects' names and the platforms they are on (an ad, ad set or campaign: its account's; a creative: its ads'). */
-async function objectsOf(workspaceId: string, level: InsightLevel, ids: string[]): Promise<Map<string, { name: string; platforms: Platform[] }>> {
+type AccountRef = { platform: Platform; adAccountId: string };
+
+/** The objects' names and the ad accounts they are on (an ad, ad set or campaign: its campaign's; a creative: its ads'). */
+async function objectsOf(workspaceId: string, level: InsightLevel, ids: string[]): Promise<Map<string, { name: string; accounts: AccountRef[] }>> {
   const db = getDb();
   const where = { id: { in: ids }, workspaceId };
-  const select = { id: true, name: true, platform: true } as const;
-  if (level !== "creative") {
-    const rows =
-      level === "ad"
-        ? await db.ad.findMany({ where, select })
-        : level === "ad_set"
-          ? await db.adSet.findMany({ where, select })
-          : await db.adCampaign.findMany({ where, select });
-    return new Map(rows.map((r) => [r.id, { name: r.name, platforms: [r.platform] }]));
+  if (level === "campaign") {
+    const rows = await db.adCampaign.findMany({ where, select: { id: true, name: true, platform: true, adAccountId: true } });
+    return new Map(rows.map((r) => [r.id, { name: r.name, accounts: [{ platform: r.platform, adAccountId: r.adAccountId }] }]));
   }
+  const select = { id: true, name: true, campaignId: true } as const;
+  const rows: { id: string; name: string; campaignId: string }[] =
+    level === "creative"
+      ? (await db.ad.groupBy({ by: ["creativeId", "campaignId"], where: { workspaceId, creativeId: { in: ids } }, orderBy: { campaignId: "asc" } })).map(
+          (a) => ({ id: a.creativeId, name: "", campaignId: a.campaignId }),
+        )
+      : level === "ad"
+        ? await db.ad.findMany({ where, select })
+        : await db.adSet.findMany({ where, select });
+  const campaigns = await db.adCampaign.findMany({
+    where: { id: { in: [...new Set(rows.map((r) => r.campaignId))] }, workspaceId },
+    select: { id: true, platform: true, adAccountId: true },
+  });
+  const accountsOf = (id: string): AccountRef[] => {
+    const refs = rows.filter((r) => r.id === id).flatMap((r) => campaigns.filter((c) => c.id === r.campaignId));
+    const unique = [...new Map(refs.map((c) => [c.adAccountId, { platform: c.platform, adAccountId: c.adAccountId }])).values()];
+    return unique.sort((a, b) => a.platform.localeCompare(b.platform) || a.adAccountId.localeCompare(b.adAccountId));
+  };
+  if (level !== "creative") return new Map(rows.map((r) => [r.id, { name: r.name, accounts: accountsOf(r.id) }]));
   const creatives = await db.creative.findMany({ where, select: { id: true, fileName: true } });
-  const ads = await db.ad.groupBy({ by: ["creativeId", "platform"], where: { workspaceId, creativeId: { in: ids } }, orderBy: { platform: "asc" } });
-  return new Map(creatives.map((c) => [c.id, { name: c.fileName, platforms: ads.filter((a) => a.creativeId === c.id).map((a) => a.platform) }]));
+  return new Map(creatives.map((c) => [c.id, { name: c.fileName, accounts: accountsOf(c.id) }]));
 }
 
 /** The currency all rows' money is in, or null when they are in different currencies (or there are none). */
@@ -81,25 +97,23 @@ export async function getInsights(
     const missing = ids.find((id) => !names.has(id));
     if (missing) throw notFound(`${input.level === "ad_set" ? "Ad set" : input.level[0]!.toUpperCase() + input.level.slice(1)} ${missing}`);
   } else {
-    const top = await queryRows<{ id: string }>(
-      `SELECT ${column} AS id FROM ad_daily_insights WHERE "workspaceId" = $1 AND date BETWEEN $2 AND $3 GROUP BY ${column} ORDER BY sum("spendMinor") DESC, ${column} LIMIT ${MAX_OBJECTS}`,
-      [principal.workspaceId, since, until],
-    );
-    ids = top.map((t) => t.id);
+    ids = await mostSpendFirst(principal.workspaceId, column, since, until);
   }
   const answer = (rows: InsightRow[]) => ({ level: input.level, since, until, currency: sharedCurrency(rows), rows });
   if (!ids.length) return answer([]);
-  const currencies = await accountCurrencies(principal.workspaceId);
+  const currencies = await adAccountCurrencies(principal.workspaceId);
   if (input.breakdown === "hour") return answer(await hourlyRows(principal.workspaceId, input.level, ids, since, until, currencies));
   const daily = input.breakdown === "day";
-  // Grouped by platform too: each ad account's money stays in its own currency (a creative's two accounts are two rows).
+  // Grouped by ad account too: each account's money stays in its own currency (a creative's two accounts are two rows).
   const sums = await queryRows<Record<string, string | number | null>>(
-    `SELECT ${column} AS id, platform::text AS platform, ${daily ? "date" : "NULL::text AS date"},
-            sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS spend,
-            sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS value,
-            (sum(frequency * impressions) / nullif(sum(impressions), 0))::float8 AS frequency
-       FROM ad_daily_insights WHERE "workspaceId" = $1 AND ${column} = ANY($2::text[]) AND date BETWEEN $3 AND $4
-      GROUP BY ${column}, platform${daily ? ", date" : ""} ORDER BY ${column}, platform${daily ? ", date" : ""}`,
+    `SELECT i.${column} AS id, i.platform::text AS platform, k."adAccountId", ${daily ? "i.date" : "NULL::text AS date"},
+            sum(i.impressions)::float8 AS impressions, sum(i.clicks)::float8 AS clicks, sum(i."spendMinor")::float8 AS spend,
+            sum(i.conversions)::float8 AS conversions, sum(i."conversionValueMinor")::float8 AS value,
+            (sum(i.frequency * i.impressions) / nullif(sum(i.impressions), 0))::float8 AS frequency
+       FROM ad_daily_insights i LEFT JOIN ad_campaigns k ON k.id = i."campaignId"
+      WHERE i."workspaceId" = $1 AND i.${column} = ANY($2::text[]) AND i.date BETWEEN $3 AND $4
+      GROUP BY i.${column}, i.platform, k."adAccountId"${daily ? ", i.date" : ""}
+      ORDER BY i.${column}, i.platform, k."adAccountId"${daily ? ", i.date" : ""}`,
     [principal.workspaceId, ids, since, until],
   );
   const objects = await objectsOf(principal.workspaceId, input.level, ids);
@@ -108,21 +122,21 @@ export async function getInsights(
     name: objects.get(String(s.id))?.name ?? String(s.id),
     ...accountOf(s, currencies),
     date: s.date === null ? null : String(s.date),
-    ...figuresOf(s, currencies[s.platform as Platform]),
     frequency: s.frequency === null ? null : Math.round(Number(s.frequency) * 100) / 100,
   }));
-  // Objects asked for by id but without delivery in the range answer zeros (totals only), per platform they are on.
+  // Objects asked for by id but without delivery in the range answer zeros (totals only), per ad account they are on.
   if (!daily)
     for (const id of ids) {
       if (rows.some((r) => r.id === id)) continue;
       const object = objects.get(id);
-      const platforms: (Platform | null)[] = object?.platforms.length ? object.platforms : [null];
-      for (const platform of platforms)
+      const accounts: (AccountRef | null)[] = object?.accounts.length ? object.accounts : [null];
+      for (const account of accounts)
         rows.push({
           id,
           name: object?.name ?? id,
-          platform,
-          currency: platform ? currencies[platform] : null,
+          platform: account?.platform ?? null,
+          adAccountId: account?.adAccountId ?? null,
+          currency: account ? currencies(account.adAccountId, account.platform) : null,
           date: null,
           impressions: 0,
           clicks: 0,
@@ -138,21 +152,50 @@ export async function getInsights(
   return answer(rows);
 }
 
-/** Per object, platform, day and hour from ad_hourly_insights (the live platforms' hourly breakdowns; no frequency by hour). */
+/**
+ * The level's objects with delivery in the range, most spend first, up to 50: amounts compare only within a currency,
+ * so the currencies come in the order of their delivery (more impressions first) and the objects by spend inside each;
+ * an object delivering in two currencies takes its first place. One currency: by spend alone.
+ */
+async function mostSpendFirst(workspaceId: string, column: string, since: string, until: string): Promise<string[]> {
+  const { accounts, byPlatform } = await accountCurrencyTable(workspaceId);
+  const top = await queryRows<{ id: string }>(
+    `WITH s AS (
+       SELECT i.${column} AS id, coalesce(m.currency, CASE i.platform WHEN 'platform_a' THEN $4 ELSE $5 END) AS currency,
+              sum(i."spendMinor") AS spend, sum(i.impressions) AS impressions
+         FROM ad_daily_insights i
+         LEFT JOIN ad_campaigns k ON k.id = i."campaignId"
+         LEFT JOIN unnest($6::text[], $7::text[]) AS m(account, currency) ON m.account = k."adAccountId"
+        WHERE i."workspaceId" = $1 AND i.date BETWEEN $2 AND $3
+        GROUP BY 1, 2
+     ), grouped AS (
+       SELECT id, currency, spend, sum(impressions) OVER (PARTITION BY currency) AS "groupImpressions" FROM s
+     ), ranked AS (
+       SELECT id, row_number() OVER (ORDER BY "groupImpressions" DESC, currency, spend DESC, id) AS pos FROM grouped
+     )
+     SELECT id FROM ranked GROUP BY id ORDER BY min(pos) LIMIT ${MAX_OBJECTS}`,
+    [workspaceId, since, until, byPlatform.platform_a, byPlatform.platform_b, accounts.map((a) => a.id), accounts.map((a) => a.currency)],
+  );
+  return top.map((t) => t.id);
+}
+
+/** Per object, ad account, day and hour from ad_hourly_insights (the live platforms' hourly breakdowns; no frequency by hour). */
 async function hourlyRows(
   workspaceId: string,
   level: InsightLevel,
   ids: string[],
   since: string,
   until: string,
-  currencies: Record<Platform, string>,
+  currencies: AccountCurrencies,
 ): Promise<InsightRow[]> {
-  const column = COLUMN[level];
-  const sums = await queryRows<Record<string, string | number>>(
-    `SELECT ${column} AS id, platform::text AS platform, date, hour, sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS spend,
-            sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS value
-       FROM ad_hourly_insights WHERE "workspaceId" = $1 AND ${column} = ANY($2::text[]) AND date BETWEEN $3 AND $4
-      GROUP BY ${column}, platform, date, hour ORDER BY ${column}, platform, date, hour`,
+  // Hourly rows name their ad only: its campaign (and ad set) come from the ad.
+  const column = level === "ad" || level === "creative" ? `h.${COLUMN[level]}` : `a.${COLUMN[level]}`;
+  const sums = await queryRows<Record<string, string | number | null>>(
+    `SELECT ${column} AS id, h.platform::text AS platform, k."adAccountId", h.date, h.hour, sum(h.impressions)::float8 AS impressions, sum(h.clicks)::float8 AS clicks,
+            sum(h."spendMinor")::float8 AS spend, sum(h.conversions)::float8 AS conversions, sum(h."conversionValueMinor")::float8 AS value
+       FROM ad_hourly_insights h LEFT JOIN ads a ON a.id = h."adId" LEFT JOIN ad_campaigns k ON k.id = a."campaignId"
+      WHERE h."workspaceId" = $1 AND ${column} = ANY($2::text[]) AND h.date BETWEEN $3 AND $4
+      GROUP BY ${column}, h.platform, k."adAccountId", h.date, h.hour ORDER BY ${column}, h.platform, k."adAccountId", h.date, h.hour`,
     [workspaceId, ids, since, until],
   );
   const names = await namesOf(workspaceId, level, ids);
@@ -162,15 +205,16 @@ async function hourlyRows(
     ...accountOf(s, currencies),
     date: String(s.date),
     hour: Number(s.hour),
-    ...figuresOf(s, currencies[s.platform as Platform]),
     frequency: null,
   }));
 }
 
-/** An insights query row's ad account: its platform and that account's currency. */
-function accountOf(s: Record<string, string | number | null>, currencies: Record<Platform, string>): Pick<InsightRow, "platform" | "currency"> {
+/** An insights query row's ad account (its platform, id and currency) and its figures in that currency. */
+function accountOf(s: Record<string, string | number | null>, currencies: AccountCurrencies) {
   const platform = s.platform as Platform;
-  return { platform, currency: currencies[platform] };
+  const adAccountId = s.adAccountId === null ? null : String(s.adAccountId);
+  const currency = currencies(adAccountId, platform);
+  return { platform, adAccountId, currency, ...figuresOf(s, currency) };
 }
 
 /** An insights query row's figures: its summed columns (minor units) as the figures every view shows. */
@@ -214,6 +258,22 @@ export interface CreativePerformanceOut {
   updatedAt: string;
 }
 
+/**
+ * Creatives sorted by an amount (spend, CPA), compared only within a currency: the currencies in the order of their
+ * creatives' impressions (more first), the amounts inside each. One currency: by the amount alone, as before.
+ */
+async function byAmountWithinCurrency(where: { workspaceId: string; label?: string }, field: "spendMinor" | "cpa", direction: "asc" | "desc", limit: number) {
+  const ordered = await queryRows<{ creativeId: string }>(
+    `SELECT "creativeId" FROM creative_performance WHERE "workspaceId" = $1 AND ($2::text IS NULL OR label = $2)
+      ORDER BY sum(impressions) OVER (PARTITION BY currency) DESC, currency, "${field}" ${direction === "asc" ? "ASC" : "DESC"} NULLS LAST, "creativeId"
+      LIMIT $3`,
+    [where.workspaceId, where.label ?? null, limit],
+  );
+  const rows = await getDb().creativePerformance.findMany({ where: { workspaceId: where.workspaceId, creativeId: { in: ordered.map((o) => o.creativeId) } } });
+  const position = new Map(ordered.map((o, i) => [o.creativeId, i]));
+  return rows.sort((a, b) => position.get(a.creativeId)! - position.get(b.creativeId)!);
+}
+
 /** The creatives' last-30-days figures and labels as the last rollup left them. */
 export async function listCreativePerformance(
   principal: Principal,
@@ -229,11 +289,11 @@ export async function listCreativePerformance(
     { [field]: nullable ? { sort: direction, nulls: "last" } : direction },
     { creativeId: "asc" },
   ];
-  const rows = await db.creativePerformance.findMany({
-    where: { workspaceId: principal.workspaceId, ...(input.label ? { label: input.label } : {}) },
-    orderBy,
-    take: input.limit,
-  });
+  const where = { workspaceId: principal.workspaceId, ...(input.label ? { label: input.label } : {}) };
+  const rows =
+    sort === "spend" || sort === "cpa"
+      ? await byAmountWithinCurrency(where, sort === "spend" ? "spendMinor" : "cpa", direction, input.limit)
+      : await db.creativePerformance.findMany({ where, orderBy, take: input.limit });
   const ids = rows.map((r) => r.creativeId);
   const creatives = await db.creative.findMany({ where: { id: { in: ids } }, select: { id: true, fileName: true, kind: true } });
   const live = await db.ad.groupBy({

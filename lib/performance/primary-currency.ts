@@ -1,13 +1,16 @@
 import type { Platform } from "@/lib/generated/prisma/enums";
 import type { CreativeFigures } from "./labels";
+import type { AccountCurrencies } from "./rollup-clock";
 
 /**
- * One creative's last-30-days sums on one platform's ad account, money in that account's minor units, with the
- * frequency weighted by impressions (sum of frequency × impressions) so that sums of two accounts can be averaged.
+ * One creative's last-30-days sums on one ad account, money in that account's minor units, with the frequency
+ * weighted by impressions (sum of frequency × impressions) so that sums of two accounts can be averaged.
  */
-export interface PlatformSums {
+export interface AccountSums {
   creativeId: string;
   platform: Platform;
+  /** null: ads whose campaign is not known (its platform's currency applies). */
+  adAccountId: string | null;
   impressions: number;
   clicks: number;
   spendMinor: number;
@@ -21,7 +24,7 @@ export interface PlatformSums {
   earlierFrequencyWeight: number;
 }
 
-type Group = Omit<PlatformSums, "creativeId" | "platform"> & { currency: string; hasPlatformA: boolean };
+type Group = Omit<AccountSums, "creativeId" | "platform" | "adAccountId"> & { currency: string; hasPlatformA: boolean };
 
 const ADDED = [
   "impressions",
@@ -45,19 +48,19 @@ function primary(a: Group, b: Group): Group {
 }
 
 /**
- * Each creative's figures from its platforms' sums, money never added across currencies: the sums of accounts in one
- * currency are added (both platforms when they share it), and a creative delivering in two currencies takes the
- * figures of its primary group (`primary`) and that group's currency.
+ * Each creative's figures from its ad accounts' sums, money never added across currencies: the sums of accounts in one
+ * currency are added (of one platform or both), and a creative delivering in two currencies takes the figures of its
+ * primary group (`primary`) and that group's currency.
  */
-export function figuresByPrimaryCurrency(sums: readonly PlatformSums[], currencies: Record<Platform, string>): CreativeFigures[] {
+export function figuresByPrimaryCurrency(sums: readonly AccountSums[], currencyOf: AccountCurrencies): CreativeFigures[] {
   const groups = new Map<string, Map<string, Group>>();
   for (const s of sums) {
-    const currency = currencies[s.platform];
+    const currency = currencyOf(s.adAccountId, s.platform);
     const byCurrency = groups.get(s.creativeId) ?? new Map<string, Group>();
     groups.set(s.creativeId, byCurrency);
     const group = byCurrency.get(currency);
     if (!group) {
-      const { creativeId: _creative, platform, ...figures } = s;
+      const { creativeId: _creative, platform, adAccountId: _account, ...figures } = s;
       byCurrency.set(currency, { ...figures, currency, hasPlatformA: platform === "platform_a" });
       continue;
     }

@@ -58,6 +58,9 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   const byExternal = new Map(ads.map((a) => [a.externalId, a]));
   // Ads live on their campaign's account, which need not be today's default: each account with ads is read.
   const sources = await readableAccounts(workspaceId, { account, api }, ads);
+  // Each account's amounts are in its own currency (two accounts of a platform may differ): read with its insights.
+  const currencies = new Map([[account.id, info.currency]]);
+  for (const source of sources.slice(1)) currencies.set(source.account.id, (await withBusyRetry(() => source.api.getAccount(source.account))).currency);
   const insights: DailyInsight[] = [];
   for (const source of sources) insights.push(...(await withBusyRetry(() => source.api.getDailyInsights(source.account, { since, until: info.today }))));
   const rows = insights.filter((r) => byExternal.has(r.adExternalId));
@@ -83,6 +86,7 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   }
   if (options.stopBudget && options.stopBudget.chunksLeft <= 0) throw new SimulatedCrash();
 
+  await recordCurrencies(currencies);
   const now = new Date();
   const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency };
   await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...state }, update: state });
@@ -114,6 +118,12 @@ async function readableAccounts(workspaceId: string, defaultSource: Source, ads:
     }
   }
   return sources;
+}
+
+/** Records on each ad account the currency the platform answered for it (only where it changed: no write each hour). */
+async function recordCurrencies(currencies: Map<string, string>): Promise<void> {
+  for (const [id, currency] of currencies)
+    await getDb().adAccount.updateMany({ where: { id, OR: [{ currency: null }, { currency: { not: currency } }] }, data: { currency } });
 }
 
 /**

@@ -3,7 +3,8 @@
  * functions the hourly job runs against a real database and the sandbox platform, the tool called
  * the way every surface calls it. A platform answering nonsense for an account (a time zone no one
  * knows, as tests/performance/job.test.ts drives it) makes that account's pull fail. Then money when the
- * workspace's two accounts have different currencies: what is bound to one account is in that account's.
+ * workspace's accounts have different currencies (two platforms', or two of one platform): what is bound to one
+ * account is in that account's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useFreshDatabase } from "../helpers/in-process-db";
@@ -285,5 +286,22 @@ describe("creative figures and labels when the accounts' currencies differ", () 
     const listed = (outcome.body.result as { creatives: { creativeId: string; currency: string; spend: number }[] }).creatives;
     expect(listed.find((c) => c.creativeId === "cre_both")).toMatchObject({ currency: "JPY", spend: on("cre_both", "platform_a").spend });
     expect(listed.find((c) => c.creativeId === "cre_usd_0")).toMatchObject({ currency: "USD", spend: on("cre_usd_0", "platform_b").spend / 100 });
+  });
+
+  it("sorts list_creative_performance by spend within each currency, the currency with more impressions first", async () => {
+    const { callTool } = await import("@/lib/tools/call");
+    const outcome = await callTool(await ownerOf(workspaceId), "list_creative_performance", { sort: "spend" });
+    if (!outcome.ok) throw new Error(outcome.body.error.message);
+    const listed = (outcome.body.result as { creatives: { creativeId: string; currency: string; spend: number; impressions: number }[] }).creatives;
+    const impressionsIn = (currency: string) => listed.filter((c) => c.currency === currency).reduce((sum, c) => sum + c.impressions, 0);
+    const [first, second] = impressionsIn("JPY") > impressionsIn("USD") ? ["JPY", "USD"] : ["USD", "JPY"];
+    // Yen and cents are never compared as numbers: one currency's creatives, then the other's, each by spend.
+    expect(listed.map((c) => c.currency)).toEqual(
+      [...listed.filter((c) => c.currency === first), ...listed.filter((c) => c.currency === second)].map((c) => c.currency),
+    );
+    for (const currency of [first, second]) {
+      const spends = listed.filter((c) => c.currency === currency).map((c) => c.spend);
+      expect(spends).toEqual([...spends].sort((a, b) => b - a));
+    }
   });
 });

@@ -672,6 +672,119 @@ describe("platform_a live on Meta's Marketing API", () => {
     expect(read.at(-1)!.params.access_token).toBe("meta-short-token-long");
   }, 60_000);
 
+  it("two Meta accounts, in dollars and in euros: each one's money in its own currency (a creative test, get_insights rows, a creative's figures)", async () => {
+    const EU = "act_888000222";
+    meta.grant("meta-eu-token", [EU], [PAGE]);
+    // The euro account is the default only while its campaign is made; the dollar account's cursor keeps the days.
+    const eu = await run([
+      "adaccount",
+      "connect",
+      "--workspace",
+      t.workspaceId,
+      "--platform",
+      "platform_a",
+      "--account",
+      EU,
+      "--token",
+      "meta-eu-token",
+      "--page",
+      PAGE,
+      "--default",
+      "true",
+    ]);
+    expect(eu.currency).toBe("EUR");
+    const euCampaign = (await ok("create_campaign", { platform: "platform_a", name: "Herbst", objective: "sales" })).campaign;
+    const us = (await ok("list_connected_ad_accounts")).adAccounts.find((a: any) => a.externalAccountId === ACCOUNT);
+    await ok("set_default_ad_account", { id: us.id });
+    const euSet = (
+      await ok("create_ad_set", {
+        campaignId: euCampaign.id,
+        platform: "platform_a",
+        name: "DE",
+        budget: { type: "daily", amountMinor: 5000 },
+        targetCountries: ["DE"],
+      })
+    ).adSet;
+    for (const [creativeId, label] of [
+      [imageCreativeId, "E1"],
+      [videoCreativeId, "E2"],
+    ] as const) {
+      const copy = await ok("create_copy_variant", { creativeId, headline: "Herbst", primaryText: "Neu", label });
+      // Its media goes to the euro account first (a build), then the ad is made there.
+      await ok("create_ad", { adSetId: euSet.id, creativeId, copyVariantId: copy.id, callToAction: "shop_now", landingUrl: "https://example.com/de" });
+    }
+    const euAds: any[] = await waitFor(
+      "the euro account's ads",
+      async () => {
+        const ads = (await ok("list_ads", { adSetId: euSet.id })).ads;
+        return ads.length === 2 && ads;
+      },
+      90_000,
+    );
+    const euAd = (creativeId: string) => euAds.find((a) => a.creativeId === creativeId);
+    const { test } = await ok("create_creative_test", {
+      name: "In euros",
+      adSetId: euSet.id,
+      metric: "cpa",
+      creativeIds: [imageCreativeId, videoCreativeId],
+      minSample: 100_000_000,
+      maxDays: 30,
+    });
+    // The image mostly delivers on the euro account: more impressions there than on the dollar one's ads.
+    meta.setInsights(euAd(imageCreativeId).externalId, today(), {
+      impressions: 30_000,
+      reach: 20_000,
+      clicks: 600,
+      spend: "90.00",
+      purchases: 6,
+      purchaseValue: "300.00",
+      frequency: 1.5,
+    });
+    meta.setInsights(euAd(videoCreativeId).externalId, today(), {
+      impressions: 4_000,
+      reach: 3_000,
+      clicks: 80,
+      spend: "12.00",
+      purchases: 1,
+      purchaseValue: "20.00",
+      frequency: 1.3,
+    });
+    const summary = await run(["performance", "rollup", "--workspace", t.workspaceId]);
+    expect(JSON.stringify(summary)).not.toMatch(/not_connected|upstream/);
+    expect(calls(new RegExp(`/${EU}/insights$`), "GET").length).toBeGreaterThan(0);
+
+    // The test's ad set is on the euro account: its spend is in euros, not in the default account's dollars.
+    const { progress } = (await ok("get_creative_test", { id: test.id })).test;
+    expect(progress.currency).toBe("EUR");
+    for (const v of progress.variants) {
+      // The test counts from its own account's day (Berlin's may be a day ahead of the dollar account's, not pulled yet).
+      if (test.startDate > today()) expect(v.spend).toBe(0);
+      else
+        expect((await ok("get_insights", { level: "ad", ids: [euAd(v.creativeId).id], since: test.startDate })).rows).toEqual([
+          expect.objectContaining({ currency: "EUR", spend: v.spend }),
+        ]);
+    }
+    // get_insights: a row per account, naming it and its currency.
+    const adSets = await ok("get_insights", { level: "ad_set", ids: [adSet.id, euSet.id], since: today(), until: today() });
+    expect(adSets.currency).toBeNull();
+    expect(adSets.rows).toHaveLength(2);
+    expect(adSets.rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: adSet.id, platform: "platform_a", adAccountId: us.id, currency: "USD" }),
+        expect.objectContaining({ id: euSet.id, platform: "platform_a", adAccountId: eu.adAccountId, currency: "EUR", spend: 102, impressions: 34_000 }),
+      ]),
+    );
+    const image = await ok("get_insights", { level: "creative", ids: [imageCreativeId], since: today(), until: today() });
+    expect(image.rows).toHaveLength(2);
+    const inDollars = image.rows.find((r: any) => r.adAccountId === us.id);
+    expect(inDollars).toMatchObject({ currency: "USD" });
+    expect(image.rows.find((r: any) => r.adAccountId === eu.adAccountId)).toMatchObject({ currency: "EUR", spend: 90, impressions: 30_000, conversions: 6 });
+    // The creative's figures: its euro account's alone (more impressions), never euros and dollars added up.
+    expect(inDollars.impressions).toBeLessThan(30_000);
+    const listed = (await ok("list_creative_performance", {})).creatives.find((c: any) => c.creativeId === imageCreativeId);
+    expect(listed).toMatchObject({ currency: "EUR", spend: 90, impressions: 30_000, conversions: 6 });
+  }, 180_000);
+
   it("maps Graph errors: rate limits -> upstream_busy with the usage header's wait; a refused parameter -> invalid_input with Meta's message", async () => {
     meta.failNext(
       /\/act_777000111\/campaigns$/,

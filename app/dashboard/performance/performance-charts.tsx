@@ -12,9 +12,9 @@ const TOP = 5;
 type Level = "creative" | "campaign";
 type Metric = "spend" | "ctr" | "cpa" | "roas";
 
-/** Per day and object (the top five by spend): one series per object and ad account (a creative on both platforms has two). */
+/** Per day and object (the top five by spend): one series per object and ad account (a creative on two accounts has two). */
 function series(insights: Insights, metric: Metric): { days: Record<string, number | string | null>[]; names: { id: string; name: string }[] } {
-  const key = (r: Insights["rows"][number]) => `${r.id}:${r.platform ?? ""}`;
+  const key = (r: Insights["rows"][number]) => `${r.id}:${r.adAccountId ?? ""}`;
   const perAccount = new Set(insights.rows.map((r) => r.currency)).size > 1;
   const names = [
     ...new Map(insights.rows.map((r) => [key(r), { id: key(r), name: perAccount && r.currency ? `${r.name} (${r.currency})` : r.name }])).values(),

@@ -222,7 +222,10 @@ export const boardTools = [
     input: z.strictObject({
       boardId,
       groupBy: z.enum(ARRANGE_GROUPS).describe("none, label, naming_token, ad_account or review_status"),
-      sortBy: z.enum(ARRANGE_SORTS).optional().describe("spend (default), cpa, roas or name"),
+      sortBy: z
+        .enum(ARRANGE_SORTS)
+        .optional()
+        .describe("spend (default), cpa, roas or name; spend and cpa compare within a currency, the currency with more impressions first"),
       order: z.enum(["asc", "desc"]).optional().describe("Default: spend and ROAS high first, CPA low first, names A-Z; cards without the figure go last"),
       tokenIndex: z.number().int().min(0).max(20).optional().describe("naming_token: which part of the name, 0 = the first (default)"),
       separator: z.string().min(1).max(3).optional().describe("naming_token: what separates the parts (default _)"),

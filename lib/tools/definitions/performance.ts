@@ -23,6 +23,12 @@ const InsightRowSchema = z.object({
     .enum(PLATFORMS)
     .nullable()
     .describe("The ad account's platform: a creative with ads on both platforms has a row per platform (null: a creative without ads)"),
+  adAccountId: z
+    .string()
+    .nullable()
+    .describe(
+      "The ad account the row's delivery is on (list_connected_ad_accounts' id): an object on several accounts, also two of one platform, has a row per account (null: a creative without ads)",
+    ),
   currency: z.string().nullable().describe("The ad account's currency (ISO 4217): the row's spend, CPA and value are in its major units"),
   date: z.string().nullable().describe("The day with breakdown=day or hour; null for the range's total"),
   hour: z.number().int().min(0).max(23).optional().describe("With breakdown=hour: the hour of the day (0-23, the ad account's time zone)"),
@@ -127,8 +133,8 @@ export const performanceTools = [
     title: "Get insights",
     description:
       "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, " +
-      "per ad account (a creative on both platforms has a row per platform, each in its account's currency), " +
-      "as totals, per day or per hour (live accounts), from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
+      "per ad account (a creative on two accounts, of two platforms or of one, has a row per account, each in its account's currency), " +
+      "as totals, per day or per hour (live accounts), from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50; spend compared within a currency, the currency with more impressions first). Default range: the last 30 days.",
     input: z.strictObject({
       level: z.enum(INSIGHT_LEVELS),
       ids: z.array(idArg("Object")).min(1).max(50).optional().describe("Ids at the level (ads, ad sets, campaigns or creatives)"),
@@ -163,7 +169,10 @@ export const performanceTools = [
       "and the rollup's health per ad account (last run, last success, last error). Sort by a figure or the label; filter by label.",
     input: z.strictObject({
       label: Label.optional(),
-      sort: z.enum(PERFORMANCE_SORTS).optional().describe("Default spend"),
+      sort: z
+        .enum(PERFORMANCE_SORTS)
+        .optional()
+        .describe("Default spend. spend and cpa compare within a currency: the currency whose creatives have more impressions first, then the amount"),
       order: z.enum(["asc", "desc"]).optional().describe("Default desc (missing values last)"),
       limit: z.number().int().min(1).max(500).optional().default(100),
     }),

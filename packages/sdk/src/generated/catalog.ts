@@ -5564,7 +5564,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "get_insights",
     "title": "Get insights",
-    "description": "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, per ad account (a creative on both platforms has a row per platform, each in its account's currency), as totals, per day or per hour (live accounts), from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50). Default range: the last 30 days.",
+    "description": "Delivery (impressions, clicks, spend, conversions and value, CTR, CPA, ROAS, frequency) per ad, ad set, campaign or creative over days of the ad accounts, per ad account (a creative on two accounts, of two platforms or of one, has a row per account, each in its account's currency), as totals, per day or per hour (live accounts), from what the hourly rollup stored. Without ids: the level's objects with the most spend in the range (up to 50; spend compared within a currency, the currency with more impressions first). Default range: the last 30 days.",
     "category": "performance",
     "readOnly": true,
     "destructive": false,
@@ -5640,7 +5640,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           ]
         },
         "sort": {
-          "description": "Default spend",
+          "description": "Default spend. spend and cpa compare within a currency: the currency whose creatives have more impressions first, then the amount",
           "type": "string",
           "enum": [
             "spend",
@@ -6649,7 +6649,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
           "description": "none, label, naming_token, ad_account or review_status"
         },
         "sortBy": {
-          "description": "spend (default), cpa, roas or name",
+          "description": "spend (default), cpa, roas or name; spend and cpa compare within a currency, the currency with more impressions first",
           "type": "string",
           "enum": [
             "spend",

@@ -5130,6 +5130,10 @@ export interface GetInsightsResult {
      */
     platform: ("platform_a" | "platform_b") | null;
     /**
+     * The ad account the row's delivery is on (list_connected_ad_accounts' id): an object on several accounts, also two of one platform, has a row per account (null: a creative without ads)
+     */
+    adAccountId: string | null;
+    /**
      * The ad account's currency (ISO 4217): the row's spend, CPA and value are in its major units
      */
     currency: string | null;
@@ -5167,7 +5171,7 @@ export interface GetInsightsResult {
 export interface ListCreativePerformanceInput {
   label?: "winner" | "loser" | "fatigued" | "neutral";
   /**
-   * Default spend
+   * Default spend. spend and cpa compare within a currency: the currency whose creatives have more impressions first, then the amount
    */
   sort?: "spend" | "impressions" | "clicks" | "conversions" | "ctr" | "cpa" | "roas" | "frequency" | "label";
   /**
@@ -6171,7 +6175,7 @@ export interface ArrangeBoardInput {
    */
   groupBy: "none" | "label" | "naming_token" | "ad_account" | "review_status";
   /**
-   * spend (default), cpa, roas or name
+   * spend (default), cpa, roas or name; spend and cpa compare within a currency, the currency with more impressions first
    */
   sortBy?: "spend" | "cpa" | "roas" | "name";
   /**
