@@ -30,10 +30,9 @@ export const FATIGUE_RECOVERY_CTR_RATIO = 0.85;
 export const FATIGUE_FREQUENCY_RISE = 0.2;
 export const FATIGUE_MIN_IMPRESSIONS = 1_000;
 
-export interface CreativeFigures {
+/** A creative's delivery over the last 30 days (money in minor units of one currency), and over the fatigue windows. */
+export interface DeliverySums {
   creativeId: string;
-  /** The currency the money is in: one group of the creative's ad accounts, never a sum across currencies. */
-  currency: string;
   impressions: number;
   clicks: number;
   spendMinor: number;
@@ -43,6 +42,11 @@ export interface CreativeFigures {
   recentClicks: number;
   earlierImpressions: number;
   earlierClicks: number;
+}
+
+export interface CreativeFigures extends DeliverySums {
+  /** The currency the money is in: one group of the creative's ad accounts, never a sum across currencies. */
+  currency: string;
   recentFrequency: number | null;
   earlierFrequency: number | null;
 }

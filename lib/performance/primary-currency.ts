@@ -1,25 +1,15 @@
 import type { Platform } from "@/lib/generated/prisma/enums";
-import type { CreativeFigures } from "./labels";
+import type { CreativeFigures, DeliverySums } from "./labels";
 import type { AccountCurrencies } from "./rollup-clock";
 
 /**
  * One creative's last-30-days sums on one ad account, money in that account's minor units, with the frequency
  * weighted by impressions (sum of frequency × impressions) so that sums of two accounts can be averaged.
  */
-export interface AccountSums {
-  creativeId: string;
+export interface AccountSums extends DeliverySums {
   platform: Platform;
   /** null: ads whose campaign is not known (its platform's currency applies). */
   adAccountId: string | null;
-  impressions: number;
-  clicks: number;
-  spendMinor: number;
-  conversions: number;
-  conversionValueMinor: number;
-  recentImpressions: number;
-  recentClicks: number;
-  earlierImpressions: number;
-  earlierClicks: number;
   recentFrequencyWeight: number;
   earlierFrequencyWeight: number;
 }
