@@ -550,6 +550,17 @@ describe("platform_b live (TikTok API for Business)", () => {
         .map((r) => r.body),
     ).toEqual([{ advertiser_id: ADVERTISER, comment_ids: [alsoGone.comment_id], operation: "HIDDEN" }]);
     expect((await result("get_ad_comment_audit", { id: alsoGoneRow.id })).comment.state).toBe("new");
+    // Nor a reply: refused the same way, before anything is posted.
+    const posts = calls("comment/post/").length;
+    const reply = await tool("reply_to_ad_comment", { id: alsoGoneRow.id, message: "Thanks!" });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining(
+        `platform_b no longer has comment ${alsoGone.comment_id} (deleted by its author or on TikTok), so it cannot be replied to`,
+      ),
+    });
+    expect(calls("comment/post/").length).toBe(posts);
     expect((await result("delete_ad_comments", { ids: [alsoGoneRow.id] })).results[0]).toMatchObject({ ok: true, comment: { state: "deleted" } });
   }, 60_000);
 

@@ -160,12 +160,6 @@ async function lookUpComment(
   return null;
 }
 
-async function findComment(token: string, a: TikTokAccount, commentId: string, options?: { withReplies?: boolean }) {
-  const found = await lookUpComment(token, a, commentId, options);
-  if (!found) throw new PlatformError("invalid_input", `platform_b has no comment ${commentId} on advertiser ${a.advertiserId}'s ads`, { retryable: false });
-  return found;
-}
-
 /**
  * TikTok's answer for an object that is not there: 40007 NOT_EXIST in its return-code table. Its comment endpoints'
  * reference names no code of their own for a deleted comment; that this is the one is our reading (docs/decisions.md).
@@ -173,10 +167,10 @@ async function findComment(token: string, a: TikTokAccount, commentId: string, o
 const NOT_EXIST = 40007;
 const isGone = (err: unknown) => refusalCode(err) === NOT_EXIST;
 
-const goneRefusal = (commentId: string, hidden: boolean) =>
+const goneRefusal = (commentId: string, action: "hidden" | "shown" | "replied to") =>
   new PlatformError(
     "invalid_input",
-    `platform_b no longer has comment ${commentId} (deleted by its author or on TikTok), so it cannot be ${hidden ? "hidden" : "shown"}: delete it from the inbox`,
+    `platform_b no longer has comment ${commentId} (deleted by its author or on TikTok), so it cannot be ${action}: delete it from the inbox`,
     { retryable: false },
   );
 
@@ -194,16 +188,19 @@ export async function setCommentHidden(token: string, a: TikTokAccount, commentI
       "the comment status change",
     );
   } catch (err) {
-    throw isGone(err) ? goneRefusal(commentId, hidden) : err;
+    throw isGone(err) ? goneRefusal(commentId, hidden ? "hidden" : "shown") : err;
   }
   const found = await lookUpComment(token, a, commentId);
-  if (!found) throw goneRefusal(commentId, hidden);
+  if (!found) throw goneRefusal(commentId, hidden ? "hidden" : "shown");
   return toComment(found.row, a);
 }
 
+/** Replies as the advertiser's identity. A comment that is gone (no longer listed, or 40007) is refused saying so, as a hide is. */
 export async function replyToComment(token: string, a: TikTokAccount, commentId: string, message: string): Promise<AdComment> {
   const identityId = await identityOf(token, a);
-  const { row, siblings } = await findComment(token, a, commentId, { withReplies: true });
+  const found = await lookUpComment(token, a, commentId, { withReplies: true });
+  if (!found) throw goneRefusal(commentId, "replied to");
+  const { row, siblings } = found;
   // The same text to the same comment by the account is one reply: a retry finds the first.
   const earlier = siblings.find((r) => r.comment_type === "REPLY" && r.reply_to_comment_id === commentId && r.content === message && toComment(r, a).byPage);
   if (earlier) return toComment(earlier, a);
@@ -222,7 +219,9 @@ export async function replyToComment(token: string, a: TikTokAccount, commentId:
     },
     commentRow,
     "the reply",
-  );
+  ).catch((err: unknown) => {
+    throw isGone(err) ? goneRefusal(commentId, "replied to") : err;
+  });
   return toComment(posted, a);
 }
 
