@@ -134,12 +134,15 @@ export const FAN_OUT_GIVEN_UP_MS = 30 * 60_000;
 /**
  * The id of the fan-out job event the sweep sends for an unfinished notification. At first the original event's own
  * id: an event lost on its way (Inngest mode) is sent again, and one that arrived deduplicates it. Once the fan-out
- * has ended without finishing (FAN_OUT_GIVEN_UP_MS), a new id per FAN_OUT_GIVEN_UP_MS window, so it runs again then;
- * its deliveries that went out are not repeated (deliverOnce), those that failed are tried again.
+ * has ended without finishing (FAN_OUT_GIVEN_UP_MS), a new id per FAN_OUT_GIVEN_UP_MS since it was recorded, so it
+ * runs again then; its deliveries that went out are not repeated (deliverOnce), those that failed are tried again.
+ * The windows count from the notification, not the clock: windows on the clock's half hours would let two sweeps a
+ * minute apart (at 31 and 32 minutes, across a half hour) start two runs where one was meant.
  */
 export function fanOutEventId(notificationId: string, createdAt: Date, now: Date): string {
-  if (now.getTime() - createdAt.getTime() < FAN_OUT_GIVEN_UP_MS) return `notify-${notificationId}`;
-  return `notify-${notificationId}-again-${Math.floor(now.getTime() / FAN_OUT_GIVEN_UP_MS)}`;
+  const window = Math.floor((now.getTime() - createdAt.getTime()) / FAN_OUT_GIVEN_UP_MS);
+  if (window < 1) return `notify-${notificationId}`;
+  return `notify-${notificationId}-again-${window}`;
 }
 
 /** Notifications recorded over `olderThanMs` ago, under a day ago, and not yet fanned out, with the event id to send each. */

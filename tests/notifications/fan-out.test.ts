@@ -136,7 +136,11 @@ describe("notifications made by jobs, and the fan-out's guarantees", () => {
     const account = await db.adAccount.findFirstOrThrow({ where: { workspaceId, platform: "platform_a" } });
     await markNeedsReconnect(account.id, "Error validating access token: Session has expired");
     await sweepNotifications(new Date());
-    const n = await db.notification.findFirstOrThrow({ where: { workspaceId, kind: "ad_account_reconnect" } });
+    const recorded = await db.notification.findFirstOrThrow({ where: { workspaceId, kind: "ad_account_reconnect" } });
+    // Recorded 31.5 minutes before a clock half hour, so the sweeps at 31 and 32 minutes fall on either side of it.
+    const halfHour = 30 * 60_000;
+    const createdAt = new Date(Math.floor(Date.now() / halfHour) * halfHour - 31.5 * 60_000);
+    const n = await db.notification.update({ where: { id: recorded.id }, data: { createdAt } });
     // The run during the outage: the owner's email went out, the admin's failed for good (its step's retries spent).
     const { newId } = await import("@/lib/ids");
     const owner = await db.user.findUniqueOrThrow({ where: { email: ownerEmail } });
