@@ -5,7 +5,8 @@ import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { getCreativeTest } from "@/lib/performance/creative-tests";
 import { goalOf } from "@/lib/performance/goal";
-import { median, MIN_CONVERSIONS, MIN_IMPRESSIONS, MIN_SPEND_MINOR } from "@/lib/performance/labels";
+import { median, MIN_CONVERSIONS, MIN_IMPRESSIONS } from "@/lib/performance/labels";
+import { minSpendMinor } from "@/lib/performance/min-spend";
 import { EARLIER_DAYS, RECENT_DAYS, WINDOW_DAYS } from "@/lib/performance/window";
 import { formatMinor } from "@/lib/money";
 import { currenciesInUse, rollupClock } from "@/lib/performance/rollup-clock";
@@ -64,17 +65,22 @@ export async function performanceFacts(principal: Principal, input: { creativeId
     if (row.recentCtr !== null && row.earlierCtr !== null) {
       add("ctr_trend", `CTR over the last ${RECENT_DAYS} days ${pct(row.recentCtr)}, over the ${EARLIER_DAYS} days before ${pct(row.earlierCtr)}.`);
     }
-    const peers = await db.creativePerformance.findMany({
-      where: {
-        workspaceId: principal.workspaceId,
-        spendMinor: { gte: MIN_SPEND_MINOR },
-        impressions: { gte: MIN_IMPRESSIONS },
-        conversions: { gte: MIN_CONVERSIONS },
-        // The labels' median: only creatives whose money is in the same currency.
-        currency: row.currency,
-      },
-      select: { cpa: true, roas: true },
-    });
+    // The labels' median: only creatives whose money is in the same currency, past that currency's minimums (none
+    // past them in a currency without a minimum spend).
+    const minSpend = minSpendMinor(currency);
+    const peers =
+      minSpend === null
+        ? []
+        : await db.creativePerformance.findMany({
+            where: {
+              workspaceId: principal.workspaceId,
+              spendMinor: { gte: minSpend },
+              impressions: { gte: MIN_IMPRESSIONS },
+              conversions: { gte: MIN_CONVERSIONS },
+              currency: row.currency,
+            },
+            select: { cpa: true, roas: true },
+          });
     const values = peers.map((p) => (goal === "cpa" ? p.cpa : p.roas)).filter((v): v is number => v !== null);
     const mid = median(values);
     const own = goal === "cpa" ? row.cpa : row.roas;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { META_CURRENCY_OFFSETS } from "@/lib/platforms/live/platform-a/currency";
 import { labelCreatives, type CreativeFigures } from "./labels";
+import { MIN_SPEND_MAJOR, minSpendMinor } from "./min-spend";
 
 const fig = (creativeId: string, spendMinor: number, conversions: number, extra: Partial<CreativeFigures> = {}): CreativeFigures => ({
   creativeId,
@@ -95,5 +97,50 @@ describe("creative labels", () => {
     const few = labelCreatives([yen("y1", 150_000), yen("y2", 200_000), fig("d1", 10_000, 100), fig("d2", 20_000, 100), fig("d3", 30_000, 100)], "cpa");
     expect(few.get("y1")!.reason).toMatch(/^Fewer than 3 creatives in JPY past/);
     expect(few.get("d1")!.label).toBe("winner");
+  });
+
+  it("takes the minimum spend from the creative's currency, about 20 US dollars in it, and names it in the reason", () => {
+    // Three peers past every minimum in each currency, and the creatives on the edge of it: 20.00 USD, 3,000 JPY, 30,000 KRW.
+    const inCurrency = (currency: string, unit: number) => [
+      ...["p1", "p2", "p3"].map((id) => fig(`${currency}_${id}`, 100_000 * unit, 100, { currency })),
+      fig(`${currency}_edge`, 2_000 * unit, 3, { currency }),
+    ];
+    const labels = labelCreatives(
+      [
+        ...inCurrency("USD", 1),
+        fig("usd_under", 1_999, 3),
+        ...inCurrency("JPY", 1.5),
+        fig("jpy_under", 2_999, 3, { currency: "JPY" }),
+        ...inCurrency("KRW", 15),
+        // ₩15,000 (about $10): 2,000 minor units counted it as enough.
+        fig("krw_under", 15_000, 3, { currency: "KRW" }),
+      ],
+      "cpa",
+    );
+    // At the minimum each is compared (its CPA far below the peers' median: a winner); under it, it is not.
+    expect(["USD_edge", "JPY_edge", "KRW_edge"].map((id) => labels.get(id)!.label)).toEqual(["winner", "winner", "winner"]);
+    expect(labels.get("usd_under")!.reason).toBe("Below the minimum to compare: spend 19.99 USD of 20.00 USD, 50000 of 1000 impressions");
+    expect(labels.get("jpy_under")!.reason).toBe("Below the minimum to compare: spend 2999 JPY of 3000 JPY, 50000 of 1000 impressions");
+    expect(labels.get("krw_under")!).toEqual({
+      label: "neutral",
+      reason: "Below the minimum to compare: spend 15000 KRW of 30000 KRW, 50000 of 1000 impressions",
+    });
+    // KRW creatives alone: the reasons do not name the currency, the minimum is still the won's.
+    expect(labelCreatives([fig("k", 29_999, 3, { currency: "KRW" })], "cpa").get("k")!.reason).toMatch(/^Below the minimum to compare: spend 29999 of 30000,/);
+  });
+
+  it("has a minimum spend for every currency Meta bills ad accounts in, in whole minor units, and compares none in a currency without one", () => {
+    expect(Object.keys(META_CURRENCY_OFFSETS).filter((c) => minSpendMinor(c) === null)).toEqual([]);
+    for (const c of Object.keys(MIN_SPEND_MAJOR)) expect([c, Number.isInteger(minSpendMinor(c)) && minSpendMinor(c)! > 0]).toEqual([c, true]);
+    expect([minSpendMinor("USD"), minSpendMinor("EUR"), minSpendMinor("JPY"), minSpendMinor("KRW"), minSpendMinor("BHD")]).toEqual([
+      2_000, 2_000, 3_000, 30_000, 7_500,
+    ]);
+    expect(minSpendMinor("constructor")).toBeNull();
+    // XTS (ISO's code for testing) is in no table: no guess at its worth, its creatives stay neutral whatever they spend.
+    const labels = labelCreatives(
+      ["a", "b", "c", "d"].map((id, i) => fig(id, 100_000 * (i + 1), 100, { currency: "XTS" })),
+      "cpa",
+    );
+    expect([...labels.values()]).toEqual(Array(4).fill({ label: "neutral", reason: "No minimum spend is set for XTS: creatives in it are not compared" }));
   });
 });

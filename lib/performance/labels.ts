@@ -1,4 +1,5 @@
 import { currencyDigits, toMajor } from "@/lib/money";
+import { minSpendMinor } from "./min-spend";
 
 /**
  * The label rules (docs/performance.md has them in words, with these numbers). Pure: the rollup
@@ -10,8 +11,7 @@ export type PerformanceLabel = (typeof PERFORMANCE_LABELS)[number];
 export const PERFORMANCE_GOALS = ["cpa", "roas"] as const;
 export type PerformanceGoal = (typeof PERFORMANCE_GOALS)[number];
 
-/** A creative is compared only past these (30 days, all its ads). */
-export const MIN_SPEND_MINOR = 2_000;
+/** A creative is compared only past its currency's minimum spend (./min-spend.ts) and these (30 days, all its ads)... */
 export const MIN_IMPRESSIONS = 1_000;
 /** ...and with enough conversions for its CPA or ROAS to mean something. */
 export const MIN_CONVERSIONS = 3;
@@ -92,8 +92,6 @@ function fatigue(f: CreativeFigures, d: Derived, wasFatigued: boolean): string |
   return `CTR fell from ${pct(d.earlierCtr)} to ${pct(d.recentCtr)} (${measure}) while frequency rose from ${f.earlierFrequency.toFixed(2)} to ${f.recentFrequency.toFixed(2)}`;
 }
 
-const eligible = (f: CreativeFigures) => f.spendMinor >= MIN_SPEND_MINOR && f.impressions >= MIN_IMPRESSIONS && f.conversions >= MIN_CONVERSIONS;
-
 /**
  * Labels every creative of one workspace against the median on its goal of the workspace's creatives whose money is in
  * the same currency (a median of yen and dollar CPAs means nothing; one currency, the usual case, is one comparison).
@@ -126,7 +124,9 @@ function labelGroup(
   const creatives = nameCurrency ? `creatives in ${currency}` : "creatives";
   const out = new Map<string, { label: PerformanceLabel; reason: string }>();
   const value = (f: CreativeFigures) => (goal === "cpa" ? derive(f).cpa! : derive(f).roas!);
-  const peers = rows.filter(eligible);
+  const minSpend = minSpendMinor(currency);
+  const pastMinimums = (f: CreativeFigures) => minSpend !== null && f.spendMinor >= minSpend && f.impressions >= MIN_IMPRESSIONS;
+  const peers = rows.filter((f) => pastMinimums(f) && f.conversions >= MIN_CONVERSIONS);
   const mid = peers.length >= MIN_PEERS ? median(peers.map(value)) : null;
   const show = (v: number) => (goal === "cpa" ? `CPA ${money(v)}` : `ROAS ${v.toFixed(2)}`);
   for (const f of rows) {
@@ -136,10 +136,14 @@ function labelGroup(
       out.set(f.creativeId, { label: "fatigued", reason: tired });
       continue;
     }
-    if (f.spendMinor < MIN_SPEND_MINOR || f.impressions < MIN_IMPRESSIONS) {
+    if (minSpend === null) {
+      out.set(f.creativeId, { label: "neutral", reason: `No minimum spend is set for ${currency}: creatives in it are not compared` });
+      continue;
+    }
+    if (!pastMinimums(f)) {
       out.set(f.creativeId, {
         label: "neutral",
-        reason: `Below the minimum to compare: spend ${money(f.spendMinor)} of ${money(MIN_SPEND_MINOR)}, ${f.impressions} of ${MIN_IMPRESSIONS} impressions`,
+        reason: `Below the minimum to compare: spend ${money(f.spendMinor)} of ${money(minSpend)}, ${f.impressions} of ${MIN_IMPRESSIONS} impressions`,
       });
       continue;
     }

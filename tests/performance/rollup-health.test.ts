@@ -322,3 +322,40 @@ describe("creative figures and labels when the accounts' currencies differ", () 
     }
   });
 });
+
+describe("the assistant's performance facts in a won account", () => {
+  it("compares a creative only with the creatives past the won's own minimum spend (30,000 KRW, not 2,000 minor units)", async () => {
+    const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+    const { callTool } = await import("@/lib/tools/call");
+    const { workspaceId } = await createWorkspace({ name: "Won", plan: "pro" });
+    // What the rollup stores: three creatives well past the minimums (CPAs 30,000, 40,000 and 50,000 won) and one
+    // that spent ₩15,000 (about $10) for its ten conversions, too little to count in the median.
+    const spends = { crv_won_a: 300_000, crv_won_b: 400_000, crv_won_c: 500_000, crv_won_small: 15_000 };
+    for (const [id, spend] of Object.entries(spends)) {
+      await db.creative.create({
+        data: { id, workspaceId, fileName: `${id}.png`, kind: "image", contentType: "image/png", sizeBytes: 10, storageKey: `k/${id}`, status: "ready" },
+      });
+      await db.creativePerformance.create({
+        data: {
+          creativeId: id,
+          workspaceId,
+          impressions: 50_000,
+          clicks: 500,
+          spendMinor: BigInt(spend),
+          conversions: 10,
+          conversionValueMinor: 0n,
+          cpa: spend / 10,
+          currency: "KRW",
+          reason: "set by the test",
+          updatedAt: new Date(),
+        },
+      });
+    }
+    const outcome = await callTool(await ownerOf(workspaceId), "get_performance_facts", { creativeId: "crv_won_b" });
+    if (!outcome.ok) throw new Error(outcome.body.error.message);
+    const facts = (outcome.body.result as { facts: { key: string; text: string }[] }).facts;
+    expect(facts.find((f) => f.key === "versus_median")!.text).toBe(
+      "The workspace's goal is CPA. Against the median of 3 comparable creatives (CPA 40000 KRW), its CPA 40000 KRW is 0.00% different (equal).",
+    );
+  });
+});
