@@ -12,6 +12,7 @@ import { freePort } from "../helpers/ports";
 import { acquirePgliteLock, currentOwner, DatabaseBusyError, lockFilePath } from "@adloom/pglite-driver/lock";
 import { listTar, readEntry, TarWriter } from "../../lib/backup/tar";
 import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
+import { paced } from "../../scripts/test-pace.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -187,13 +188,13 @@ describe("backups of the embedded database", () => {
 
     // A lock whose process is gone is taken over, as with a server's, here by the next restore.
     fs.writeFileSync(lockFilePath(dbDir), String(2 ** 22 + 12345));
-    // The good backup with 128 MB more media, so the restore is still writing well after its database is unpacked,
-    // and one more file, last, to compare.
+    // The good backup with 64 MB more media in eight files, so the restore is still writing well after its database is
+    // unpacked (it heeds a signal between files), and one more file, last, to compare.
     const big = path.join(outDir, "big.tar");
     const bigHandle = await fs.promises.open(big, "wx", 0o600);
     const bigTar = new TarWriter(bigHandle);
     for (const entry of listTar(good)) await bigTar.addBuffer(entry.name, readEntry(good, entry));
-    const filler = Buffer.alloc(16 << 20, 7);
+    const filler = Buffer.alloc(8 << 20, 7);
     for (let i = 0; i < 8; i++) await bigTar.addBuffer(`media/filler/${i}.bin`, filler);
     const kept = crypto.randomBytes(64 << 10);
     await bigTar.addBuffer("media/kept/last.bin", kept);
@@ -286,7 +287,8 @@ describe("backups of the embedded database", () => {
     }
     fs.rmSync(big);
     fs.rmSync(path.join(target, "media/filler"), { recursive: true });
-  }, 180_000);
+    // Four restores, three CLI runs that load the app and a server start: minutes when the suite's I/O is at its peak.
+  }, paced(300_000));
 
   it("backup create on PostgreSQL points to pg_dump", async () => {
     const env: Record<string, string | undefined> = {
