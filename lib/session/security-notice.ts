@@ -59,7 +59,7 @@ export async function sendSecurityNotice(data: SecurityNoticeData): Promise<"sen
   const revoked = revokedAccessOf(event);
   const revokedAccess = revoked
     ? [
-        `The address had not been confirmed until this reset, so whoever held the old password may not have been you: the ${revokedAccessInWords(revoked)} made with the account before were revoked and no longer work. If they were yours, create new API keys (${base}/dashboard/settings/api-keys) and connect your apps again.`,
+        `The address had not been confirmed until this reset, so whoever held the old password may not have been you. What was made with the account before, to use it without signing in, is revoked and no longer works: ${revokedAccessInWords(revoked)}. If they were yours, create new API keys (${base}/dashboard/settings/api-keys) and connect your apps again.`,
         "",
       ]
     : [];

@@ -323,9 +323,9 @@ describe("email verification", () => {
     expect(await keyStatus(fellowKey)).toBe(200);
 
     // The owner is told, in the notice email and on the Security page.
-    expect(await resetNotice(address)).toContain("the 1 API key and 1 app connection made with the account before were revoked");
+    expect(await resetNotice(address)).toContain("is revoked and no longer works: 1 API key and 1 app connection.");
     const security = await html("/dashboard/settings/security", (await signIn(address, NEW_PASSWORD)).jar);
-    expect(security).toContain("Password reset by email; the 1 API key and 1 app connection made before the address was confirmed were revoked");
+    expect(security).toContain("Password reset by email; revoked what was made before the address was confirmed: 1 API key and 1 app connection");
   });
 
   it("a reset of an account whose address is already confirmed revokes nothing: its keys were made by the address's owner", async () => {
