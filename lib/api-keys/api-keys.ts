@@ -4,6 +4,7 @@ import { roleAllows } from "@/lib/auth/roles";
 import { isScope, SCOPES, type Scope } from "@/lib/auth/scopes";
 import { getDb } from "@/lib/db/client";
 import { badRequest, notFound } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 
@@ -67,4 +68,16 @@ export async function revokeApiKey(id: string, scope: { workspaceId: string } | 
     const exists = await getDb().apiKey.findFirst({ where, select: { id: true } });
     if (!exists) throw notFound("API key");
   }
+}
+
+/**
+ * Revokes every active key `userId` created (in `workspaceId` only, when given), inside the caller's transaction `tx`;
+ * returns how many. For changes that end what a user may do with keys (a member removed, a takeover undone).
+ */
+export async function revokeKeysCreatedBy(tx: Pick<Prisma.TransactionClient, "apiKey">, userId: string, workspaceId?: string): Promise<number> {
+  const { count } = await tx.apiKey.updateMany({
+    where: { createdById: userId, ...(workspaceId ? { workspaceId } : {}), revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count;
 }

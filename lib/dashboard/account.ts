@@ -22,6 +22,7 @@ export {
 export { confirmTwoFactorEnrolment, disableTwoFactor, remainingRecoveryCodes, startTwoFactorEnrolment } from "@/lib/session/two-factor";
 export { revokeSessions } from "@/lib/session/revocation";
 export { listSecurityEvents, type SecurityEventView } from "@/lib/session/security-events";
+export { revokedAccessInWords } from "@/lib/session/unconfirmed-access";
 export { changePassword, createOwnWorkspace, getProfile, type Profile, updateProfile, userTimeZone } from "@/lib/account/profile";
 export { isActiveMember, listUserWorkspaces } from "@/lib/workspaces/switcher";
 export { acceptInvite, acceptInviteWithNewAccount, getInvite, type InviteDetails } from "@/lib/team/invites";

@@ -31,6 +31,19 @@ export async function revokeGrant(db: Db | Tx, grantId: string): Promise<void> {
   await db.oAuthToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } });
 }
 
+/**
+ * Ends every connection `userId` granted (in `workspaceId` only, when given) with its tokens, and spends the user's
+ * authorization codes not yet exchanged, which would otherwise become connections after this; returns how many
+ * connections were ended.
+ */
+export async function revokeGrantsOfUser(db: Db | Tx, userId: string, workspaceId?: string): Promise<number> {
+  const scope = { userId, ...(workspaceId ? { workspaceId } : {}) };
+  await db.oAuthAuthorizationCode.updateMany({ where: { ...scope, usedAt: null }, data: { usedAt: new Date() } });
+  const grants = await db.oAuthGrant.findMany({ where: { ...scope, revokedAt: null }, select: { id: true } });
+  for (const grant of grants) await revokeGrant(db, grant.id);
+  return grants.length;
+}
+
 async function isMember(db: Db | Tx, userId: string, workspaceId: string): Promise<boolean> {
   return (await db.membership.count({ where: { userId, workspaceId, workspace: { status: "active" } } })) > 0;
 }

@@ -38,11 +38,12 @@ export async function emailVerificationStatus(userId: string): Promise<EmailVeri
 
 /**
  * Marks the user's address as proven (kept as it was when it already is), inside the caller's transaction; the first
- * proof is a security event.
+ * proof is a security event. True when this was the first proof (the address was unconfirmed until now).
  */
-export async function markEmailVerified(tx: Prisma.TransactionClient, userId: string): Promise<void> {
+export async function markEmailVerified(tx: Prisma.TransactionClient, userId: string): Promise<boolean> {
   const { count } = await tx.user.updateMany({ where: { id: userId, emailVerifiedAt: null }, data: { emailVerifiedAt: new Date() } });
   if (count) await recordSecurityEvent(tx, { userId, kind: "email_confirmed" });
+  return count > 0;
 }
 
 /**

@@ -12,6 +12,7 @@ import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
 import { recordSecurityEvent } from "./security-events";
 import { forgetSignInFailures } from "./sign-in-throttle";
 import { beginAttempt, keyDigest } from "./throttle";
+import { revokeAccessMadeBeforeConfirmation } from "./unconfirmed-access";
 
 export const RESET_TTL_MINUTES = 60;
 /** Reset emails one address gets per 15-minute window; further requests answer the same and send nothing. */
@@ -101,7 +102,9 @@ export async function findPasswordReset(token: string): Promise<{ email: string 
 /**
  * Sets the new password through a reset link; the link is spent, and every session ended, in the same transaction.
  * The link was mailed to the address, so the address is proven too: an account someone else made with it is now its
- * owner's, with a password only they know and none of the other's sessions.
+ * owner's, with a password only they know and none of the other's sessions. When that proof is the first and the
+ * account had a password, whoever held it may have been that someone else: the API keys and app connections made
+ * meanwhile are revoked in the same transaction too (unconfirmed-access.ts), and the security event counts them.
  */
 export async function completePasswordReset(input: { token: string; password: string }): Promise<{ email: string }> {
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
@@ -109,7 +112,10 @@ export async function completePasswordReset(input: { token: string; password: st
   const db = getDb();
   const passwordHash = await hashPassword(input.password);
   const { email, notify } = await db.$transaction(async (tx) => {
-    const reset = await tx.passwordReset.findUnique({ where: { tokenHash: hashToken(input.token) }, include: { user: { select: { email: true } } } });
+    const reset = await tx.passwordReset.findUnique({
+      where: { tokenHash: hashToken(input.token) },
+      include: { user: { select: { email: true, passwordHash: true } } },
+    });
     if (!reset || reset.usedAt || reset.expiresAt <= new Date()) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
     const { count } = await tx.passwordReset.updateMany({ where: { id: reset.id, usedAt: null }, data: { usedAt: new Date() } });
     if (!count) throw badRequest("This reset link has expired or was already used. Ask for a new one.");
@@ -117,8 +123,10 @@ export async function completePasswordReset(input: { token: string; password: st
     await tx.passwordReset.updateMany({ where: { userId: reset.userId, usedAt: null }, data: { usedAt: new Date() } });
     // A new password ends every session signed in with the old one (a stolen session cookie too).
     await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
-    await markEmailVerified(tx, reset.userId);
-    return { email: reset.user.email, notify: await recordSecurityEvent(tx, { userId: reset.userId, kind: "password_reset" }) };
+    const firstProof = await markEmailVerified(tx, reset.userId);
+    // Without a password before, nobody could sign in to the account: what acts as it was made by an operator.
+    const revoked = firstProof && reset.user.passwordHash !== null ? await revokeAccessMadeBeforeConfirmation(tx, reset.userId) : undefined;
+    return { email: reset.user.email, notify: await recordSecurityEvent(tx, { userId: reset.userId, kind: "password_reset", revoked }) };
   });
   await notify();
   await forgetSignInFailures(email);

@@ -5,6 +5,7 @@ import { currentBrowserSummary } from "@/lib/observability/user-agent";
 import { newId } from "@/lib/ids";
 import { enqueueInTransaction } from "@/lib/jobs/outbox";
 import { log } from "@/lib/log";
+import type { RevokedAccess } from "./unconfirmed-access";
 
 /**
  * The account's security activity (docs/decisions.md, "Security activity"): what its user sees on the Security page,
@@ -38,9 +39,19 @@ export interface SecurityEventInput {
   method?: SignInMethod;
   /** "operator" for the operator CLI: no address or browser is recorded then (the CLI is not the user's client). */
   actor?: SecurityActor;
+  /** password_reset of an unconfirmed address: what it revoked (recorded only when it revoked something). */
+  revoked?: RevokedAccess;
 }
 
 type SecurityTx = Pick<Prisma.TransactionClient, "securityEvent" | "$queryRawUnsafe">;
+
+const revokedAnything = (revoked: RevokedAccess | undefined): revoked is RevokedAccess => !!revoked && revoked.apiKeys + revoked.appConnections > 0;
+
+/** What the event's row says it revoked, or null. */
+export function revokedAccessOf(row: { revokedApiKeys: number | null; revokedAppConnections: number | null }): RevokedAccess | null {
+  const revoked = { apiKeys: row.revokedApiKeys ?? 0, appConnections: row.revokedAppConnections ?? 0 };
+  return revokedAnything(revoked) ? revoked : null;
+}
 
 /**
  * Records the event in the caller's transaction `tx`, with the address and browser of the request being served.
@@ -60,6 +71,7 @@ export async function recordSecurityEvent(tx: SecurityTx, input: SecurityEventIn
       actor,
       address: address === "unknown" ? null : address,
       userAgent: actor === "user" ? currentBrowserSummary() : null,
+      ...(revokedAnything(input.revoked) ? { revokedApiKeys: input.revoked.apiKeys, revokedAppConnections: input.revoked.appConnections } : {}),
     },
   });
   if (!NOTIFIED_KINDS.includes(input.kind)) return async () => undefined;
@@ -92,6 +104,8 @@ export interface SecurityEventView {
   actor: SecurityActor;
   address: string | null;
   browser: string | null;
+  /** A password reset of an unconfirmed address: the API keys and app connections it revoked; else null. */
+  revoked: RevokedAccess | null;
   at: string;
 }
 
@@ -105,6 +119,7 @@ export async function listSecurityEvents(userId: string, limit = 20): Promise<Se
     actor: r.actor as SecurityActor,
     address: r.address,
     browser: r.userAgent,
+    revoked: revokedAccessOf(r),
     at: r.createdAt.toISOString(),
   }));
 }

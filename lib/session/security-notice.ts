@@ -2,7 +2,8 @@ import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { isPermanentMailFailure, sendMail } from "@/lib/mail/send-mail";
 import { getConfig } from "@/lib/services";
-import type { SecurityActor, SecurityEventKind } from "./security-events";
+import { revokedAccessOf, type SecurityActor, type SecurityEventKind } from "./security-events";
+import { revokedAccessInWords } from "./unconfirmed-access";
 
 export interface SecurityNoticeData {
   securityEventId: string;
@@ -55,6 +56,13 @@ export async function sendSecurityNotice(data: SecurityNoticeData): Promise<"sen
   const from =
     actor === "operator" ? "an Adloom operator (not from a browser)" : [event.address ?? "an unknown address", event.userAgent].filter(Boolean).join(", ");
   const endedSessions = kind === "two_factor_off" && actor === "user" ? [] : ["Every session of the account signed in before this has ended.", ""];
+  const revoked = revokedAccessOf(event);
+  const revokedAccess = revoked
+    ? [
+        `The address had not been confirmed until this reset, so whoever held the old password may not have been you. What was made with the account before, to use it without signing in, is revoked and no longer works: ${revokedAccessInWords(revoked)}. If they were yours, create new API keys (${base}/dashboard/settings/api-keys) and connect your apps again.`,
+        "",
+      ]
+    : [];
   try {
     const { via } = await sendMail({
       to: event.user.email,
@@ -68,6 +76,7 @@ export async function sendSecurityNotice(data: SecurityNoticeData): Promise<"sen
         `From: ${from}`,
         "",
         ...endedSessions,
+        ...revokedAccess,
         "If this was you, there is nothing to do.",
         "",
         `If it was not you, someone else may have your account. Reset your password now at ${base}/forgot-password: the link it emails you sets a new password and ends every session. Then check the recent activity on the Security page (${base}/dashboard/settings/security) and turn two-factor authentication on.`,

@@ -1,6 +1,7 @@
 import { authorizePermission } from "@/lib/auth/authorize-permission";
 import type { Principal } from "@/lib/auth/principal";
-import { revokeGrant } from "@/lib/oauth/tokens";
+import { revokeKeysCreatedBy } from "@/lib/api-keys/api-keys";
+import { revokeGrantsOfUser } from "@/lib/oauth/tokens";
 import { revokeSessionsQuery } from "@/lib/session/revocation";
 import { getDb } from "@/lib/db/client";
 import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
@@ -86,14 +87,12 @@ export async function removeMember(principal: Principal, userId: string): Promis
   authorizePermission(principal, "team.manage");
   const membership = await membershipOf(principal, userId);
   if (membership.role === "owner" && principal.role !== "owner") throw onlyOwnersTouchOwners("remove");
-  const now = new Date();
   await getDb().$transaction(async (tx) => {
     if (membership.role === "owner") await assertNotLastOwner(tx, principal.workspaceId, userId);
     await tx.membership.delete({ where: { id: membership.id } });
     await tx.taskAssignee.deleteMany({ where: { userId, task: { workspaceId: principal.workspaceId } } });
-    await tx.apiKey.updateMany({ where: { workspaceId: principal.workspaceId, createdById: userId, revokedAt: null }, data: { revokedAt: now } });
-    const grants = await tx.oAuthGrant.findMany({ where: { workspaceId: principal.workspaceId, userId, revokedAt: null }, select: { id: true } });
-    for (const grant of grants) await revokeGrant(tx, grant.id);
+    await revokeKeysCreatedBy(tx, userId, principal.workspaceId);
+    await revokeGrantsOfUser(tx, userId, principal.workspaceId);
     await revokeSessionsQuery(userId, tx);
   });
 }

@@ -1,6 +1,8 @@
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { describe, expect, inject, it } from "vitest";
 import { totpCode } from "@/lib/session/totp";
-import { admin, createTenant } from "../helpers/fixtures";
+import { admin, api, createTenant } from "../helpers/fixtures";
+import { MemoryOAuthProvider, postConsent, postForm } from "../oauth/helpers";
 import { toolResult } from "../tools/helpers";
 import { callServerAction, cookieHeader, sessionFetch, signIn, submitPageForm } from "./session";
 
@@ -248,6 +250,96 @@ describe("email verification", () => {
     expect(await me(stranger)).toBe(401);
     expect((await signIn(address, PASSWORD)).signedIn).toBe(false);
     expect(await html("/dashboard/library", (await signIn(address, NEW_PASSWORD)).jar)).not.toContain(BANNER);
+  });
+
+  /** What a signed-in holder of the account does to act as it without a session: subscribe, then make an API key. */
+  const subscribeAndMakeKey = async (jar: Map<string, string>) => {
+    const plan = { file: "app/dashboard/settings/plan/actions.ts", name: "subscribePro" };
+    expect((await callServerAction(jar, "/dashboard/settings/plan", plan)).status).toBe(200);
+    return makeKey(jar);
+  };
+  const makeKey = async (jar: Map<string, string>) => {
+    const create = { file: "app/dashboard/settings/api-keys/actions.ts", name: "createKeyAction" };
+    const made = await callServerAction(jar, "/dashboard/settings/api-keys", create, [{ name: "Made before", scopes: null }]);
+    return /"key":"(adl_[\w-]+)"/.exec(made.body)![1]!;
+  };
+  const keyStatus = async (key: string) => (await api(key)("/api/v1/me")).status;
+  /** An MCP tools/list with the OAuth access token: its status. */
+  const mcpStatus = async (token: string) => {
+    const res = await fetch(`${inject("baseUrl")}/api/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  /** An MCP client the session's holder connects (registration, consent in the active workspace, code exchange). */
+  const connectMcpClient = async (jar: Map<string, string>) => {
+    const provider = new MemoryOAuthProvider();
+    const serverUrl = new URL(`${inject("baseUrl")}/api/mcp`);
+    expect(await auth(provider, { serverUrl })).toBe("REDIRECT");
+    const consentPath = (await fetch(provider.authorizationUrl!, { redirect: "manual" })).headers.get("location")!;
+    const workspaceId = /name="workspace_id"[^>]*value="([^"]+)"/.exec(await html(consentPath, jar))![1]!;
+    const form = new URLSearchParams(new URL(consentPath, inject("baseUrl")).search);
+    form.set("decision", "allow");
+    form.set("workspace_id", workspaceId);
+    const code = new URL((await postConsent(jar, form)).headers.get("location")!).searchParams.get("code")!;
+    expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe("AUTHORIZED");
+    return { clientId: provider.clientInfo!.client_id, ...provider.savedTokens! };
+  };
+  /** Asks for a reset as anyone can, and sets NEW_PASSWORD through the link mailed to the address. */
+  const resetByEmail = async (address: string) => {
+    await submitPageForm("/forgot-password", { email: address });
+    const resetMail = async () => (await mails(address)).find((m) => m.subject === "Reset your Adloom password");
+    await expect.poll(resetMail).toBeDefined();
+    await submitPageForm(pathIn(await resetMail(), "reset-password").path, { password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+  };
+  /** The security notice of the reset (a job sends it after the reset). */
+  const resetNotice = async (address: string) => {
+    const notice = async () => (await mails(address)).find((m) => m.subject === "Your Adloom password was reset");
+    await expect.poll(notice).toBeDefined();
+    return (await notice())!.text;
+  };
+
+  it("the reset that proves the address revokes the API keys and app connections made with the account before; a fellow member's key stays", async () => {
+    const address = email();
+    await signUpThroughPage(address); // a stranger, with someone else's address
+    const stranger = (await signIn(address, PASSWORD)).jar;
+    const strangerKey = await subscribeAndMakeKey(stranger);
+    const mcp = await connectMcpClient(stranger);
+    // Someone they invite into the workspace is a person of their own, with a key of their own.
+    const fellow = email();
+    const invite = new URL((await toolResult(strangerKey, "invite_member", { email: fellow, role: "editor" })).invite.url).pathname;
+    await submitPageForm(invite, { name: "Fay Fellow", password: PASSWORD }, { html: await html(invite) });
+    const fellowKey = await makeKey((await signIn(fellow, PASSWORD)).jar);
+    expect([await keyStatus(strangerKey), await keyStatus(fellowKey), await mcpStatus(mcp.access_token)]).toEqual([200, 200, 200]);
+
+    await resetByEmail(address);
+    expect(await keyStatus(strangerKey)).toBe(401);
+    expect(await mcpStatus(mcp.access_token)).toBe(401);
+    const refreshed = await postForm("/api/oauth/token", { grant_type: "refresh_token", refresh_token: mcp.refresh_token!, client_id: mcp.clientId });
+    expect(refreshed.body).toMatchObject({ error: "invalid_grant" });
+    expect(await keyStatus(fellowKey)).toBe(200);
+
+    // The owner is told, in the notice email and on the Security page.
+    expect(await resetNotice(address)).toContain("is revoked and no longer works: 1 API key and 1 app connection.");
+    const security = await html("/dashboard/settings/security", (await signIn(address, NEW_PASSWORD)).jar);
+    expect(security).toContain("Password reset by email; revoked what was made before the address was confirmed: 1 API key and 1 app connection");
+  });
+
+  it("a reset of an account whose address is already confirmed revokes nothing: its keys were made by the address's owner", async () => {
+    const address = email();
+    await signUpThroughPage(address);
+    const { jar } = await signIn(address, PASSWORD);
+    const { path } = pathIn((await confirmations(address))[0], "verify-email");
+    await submitPageForm(path, {}, { html: await html(path, jar), headers: { Cookie: cookieHeader(jar) } });
+    const key = await subscribeAndMakeKey(jar);
+
+    await resetByEmail(address);
+    expect(await me(jar)).toBe(401);
+    expect(await keyStatus(key)).toBe(200);
+    expect(await resetNotice(address)).not.toContain("revoked");
   });
 
   it("an account made through the invite link its sender was shown is unconfirmed (and mailed a link); through the emailed link, confirmed", async () => {

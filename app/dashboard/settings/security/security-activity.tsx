@@ -1,6 +1,6 @@
 import { formatDateTime, type MemberClock } from "@/components/dashboard/format";
 import { Card, Section } from "@/components/ui/misc";
-import type { SecurityEventView } from "@/lib/dashboard/account";
+import { revokedAccessInWords, type SecurityEventView } from "@/lib/dashboard/account";
 
 const SIGN_IN_METHODS: Record<string, string> = {
   password: "with password",
@@ -27,6 +27,7 @@ export function describeSecurityEvent(event: SecurityEventView): string {
   const kind = KINDS[event.kind] ?? event.kind;
   if (event.kind === "signed_in" && event.method) return `${kind} ${SIGN_IN_METHODS[event.method] ?? `with ${event.method}`}`;
   if (event.kind === "two_factor_off" && event.actor === "operator") return `${kind} by an Adloom operator`;
+  if (event.revoked) return `${kind}; revoked what was made before the address was confirmed: ${revokedAccessInWords(event.revoked)}`;
   return kind;
 }
 
