@@ -26,17 +26,22 @@ export interface LabelChangeOut {
 }
 
 /**
- * Each creative's last-30-days sums per ad account (the window ends at its platform's cursor's current day), with the
- * 3-day and the 11-day-before CTR and frequency fatigue compares; `figuresByPrimaryCurrency` makes them its figures.
+ * Each creative's last-30-days sums per ad account (the window ends at the account's own current day, as its cursor
+ * has it; its platform's default account's for rows of no known account), with the 3-day and the 11-day-before CTR
+ * and frequency fatigue compares; `figuresByPrimaryCurrency` makes them its figures.
  */
 async function accountSumsOf(workspaceId: string): Promise<AccountSums[]> {
   const rows = await queryRows<Record<string, number | string | null>>(
-    `WITH w AS (
-       SELECT i.*, k."adAccountId", (to_date(c.today, 'YYYY-MM-DD') - to_date(i.date, 'YYYY-MM-DD')) AS age
+    `WITH d AS (
+       SELECT i.*, k."adAccountId", to_date(coalesce(a.today, c.today), 'YYYY-MM-DD') AS today
          FROM ad_daily_insights i
          JOIN performance_cursors c ON c."workspaceId" = i."workspaceId" AND c.platform = i.platform
          LEFT JOIN ad_campaigns k ON k.id = i."campaignId"
-        WHERE i."workspaceId" = $1 AND i.date >= to_char(to_date(c.today, 'YYYY-MM-DD') - $2::int, 'YYYY-MM-DD')
+         LEFT JOIN performance_account_cursors a ON a."adAccountId" = k."adAccountId"
+        -- A first cut on the default account's days: another account's today is at most 2 days off (zones span 26 hours).
+        WHERE i."workspaceId" = $1 AND i.date >= to_char(to_date(c.today, 'YYYY-MM-DD') - $2::int - 2, 'YYYY-MM-DD')
+     ), w AS (
+       SELECT d.*, (today - to_date(date, 'YYYY-MM-DD')) AS age FROM d WHERE date >= to_char(today - $2::int, 'YYYY-MM-DD')
      )
      SELECT "creativeId", platform::text AS platform, "adAccountId",
             sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS "spendMinor",

@@ -3,7 +3,7 @@ import { isAppError } from "@/lib/errors";
 import { getDb, queryRows } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { adapterFor, getAdAccount } from "@/lib/platforms";
-import type { DailyInsight, HourlyInsight } from "@/lib/platforms/ads-types";
+import type { DailyInsight, HourlyInsight, PlatformAccountInfo } from "@/lib/platforms/ads-types";
 import { addDays, WINDOW_DAYS } from "./window";
 
 /** Rows per INSERT statement (one statement per chunk). */
@@ -20,6 +20,7 @@ export interface PullOptions {
 export interface PullResult {
   workspaceId: string;
   platform: Platform;
+  /** The default account's days read (the other accounts' are their own). */
   since: string;
   until: string;
   rows: number;
@@ -34,12 +35,12 @@ export class SimulatedCrash extends Error {
 }
 
 /**
- * Pulls one ad account's daily insights into ad_daily_insights: from the day the last run left
- * partial (the account's today then) through today, or the last 30 days on the first run. One
- * platform read for the whole account, upserts in chunks of one statement each; on platforms with an
- * hourly breakdown, the same days' hours too (ad_hourly_insights, from yesterday on a first pull). The
- * cursor moves only after every chunk is written, so a run killed midway re-reads the same days, and
- * the upserts (keyed by ad and day, or ad, day and hour) leave one row each.
+ * Pulls one platform's ad accounts' daily insights into ad_daily_insights: the default account and every other one
+ * with ads, each over its own days (accounts of one platform may differ in time zone): from the day its last run left
+ * partial (its today then) through its today, or its last 30 days on its first run. One platform read per account,
+ * upserts in chunks of one statement each; on platforms with an hourly breakdown, the same days' hours too
+ * (ad_hourly_insights, from yesterday on a first pull). The cursors move only after every chunk is written, so a run
+ * killed midway re-reads the same days, and the upserts (keyed by ad and day, or ad, day and hour) leave one row each.
  */
 export async function pullAccount(workspaceId: string, platform: Platform, options: PullOptions = {}): Promise<PullResult | null> {
   const db = getDb();
@@ -47,9 +48,6 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   if (!account) return null;
   const api = adapterFor(account);
   const info = await withBusyRetry(() => api.getAccount(account));
-  const cursor = await db.performanceCursor.findUnique({ where: { workspaceId_platform: { workspaceId, platform } } });
-  const firstDay = addDays(info.today, -(WINDOW_DAYS - 1));
-  const since = cursor && cursor.resumeFrom > firstDay ? cursor.resumeFrom : firstDay;
 
   const ads = await db.ad.findMany({
     where: { workspaceId, platform },
@@ -58,26 +56,29 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   const byExternal = new Map(ads.map((a) => [a.externalId, a]));
   // Ads live on their campaign's account, which need not be today's default: each account with ads is read.
   const sources = await readableAccounts(workspaceId, { account, api }, ads);
-  // Each account's amounts are in its own currency (two accounts of a platform may differ): read with its insights.
-  const currencies = new Map([[account.id, info.currency]]);
-  for (const source of sources.slice(1)) currencies.set(source.account.id, (await withBusyRetry(() => source.api.getAccount(source.account))).currency);
+  // Each account's day, time zone and currency are its own (two accounts of a platform may differ): read with its insights.
+  const reads: AccountRead[] = [];
+  for (const source of sources) {
+    const read = source === sources[0] ? info : await withBusyRetry(() => source.api.getAccount(source.account));
+    reads.push({ ...source, info: read, since: await resumeDay(source.account.id, read.today) });
+  }
   const insights: DailyInsight[] = [];
-  for (const source of sources) insights.push(...(await withBusyRetry(() => source.api.getDailyInsights(source.account, { since, until: info.today }))));
+  for (const r of reads) insights.push(...(await withBusyRetry(() => r.api.getDailyInsights(r.account, { since: r.since, until: r.info.today }))));
   const rows = insights.filter((r) => byExternal.has(r.adExternalId));
 
   for (let i = 0; i < rows.length; i += INSIGHT_CHUNK) {
     if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
     await writeChunk(workspaceId, platform, rows.slice(i, i + INSIGHT_CHUNK), byExternal);
   }
-  // Hourly rows (live platforms): from the last partial day, like the days; written before the cursor moves.
+  // Hourly rows (live platforms): from each account's last partial day, like its days; written before the cursors move.
   const hourly: HourlyInsight[] = [];
   if (ads.length && api.getHourlyInsights) {
-    const firstHourlyDay = addDays(info.today, -(HOURLY_FIRST_DAYS - 1));
-    // biome-ignore lint/complexity/useMathMinMax: ISO dates (strings) compare in order; Math.max would need numbers
-    const hourlySince = since > firstHourlyDay ? since : firstHourlyDay;
-    for (const source of sources) {
-      const got = await withBusyRetry(() => source.api.getHourlyInsights!(source.account, { since: hourlySince, until: info.today }));
-      hourly.push(...got.filter((r) => byExternal.has(r.adExternalId)));
+    for (const r of reads) {
+      const firstHourlyDay = addDays(r.info.today, -(HOURLY_FIRST_DAYS - 1));
+      // biome-ignore lint/complexity/useMathMinMax: ISO dates (strings) compare in order; Math.max would need numbers
+      const hourlySince = r.since > firstHourlyDay ? r.since : firstHourlyDay;
+      const got = await withBusyRetry(() => r.api.getHourlyInsights!(r.account, { since: hourlySince, until: r.info.today }));
+      hourly.push(...got.filter((h) => byExternal.has(h.adExternalId)));
     }
     for (let i = 0; i < hourly.length; i += INSIGHT_CHUNK) {
       if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
@@ -86,25 +87,44 @@ export async function pullAccount(workspaceId: string, platform: Platform, optio
   }
   if (options.stopBudget && options.stopBudget.chunksLeft <= 0) throw new SimulatedCrash();
 
-  await recordCurrencies(currencies);
+  await recordCurrencies(new Map(reads.map((r) => [r.account.id, r.info.currency])));
+  for (const r of reads) {
+    // Its today was partial: the next run reads it again (and nothing older).
+    const state = { resumeFrom: r.info.today, today: r.info.today, timeZone: r.info.timeZone };
+    await db.performanceAccountCursor.upsert({
+      where: { adAccountId: r.account.id },
+      create: { adAccountId: r.account.id, workspaceId, platform, ...state },
+      update: state,
+    });
+  }
+  const clock = { today: info.today, timeZone: info.timeZone, currency: info.currency };
+  await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...clock }, update: clock });
   const now = new Date();
-  const state = { resumeFrom: info.today, today: info.today, timeZone: info.timeZone, currency: info.currency };
-  await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...state }, update: state });
   const status = { lastRunAt: now, lastSuccessAt: now, lastError: null };
   await db.performanceRollupStatus.upsert({
     where: { workspaceId_platform: { workspaceId, platform } },
     create: { workspaceId, platform, ...status },
     update: status,
   });
-  return { workspaceId, platform, since, until: info.today, rows: rows.length, hourlyRows: hourly.length };
+  return { workspaceId, platform, since: reads[0]!.since, until: info.today, rows: rows.length, hourlyRows: hourly.length };
 }
 
 type Source = Awaited<ReturnType<typeof platformForAccount>>;
 
+/** One account a pull reads: what the platform answered for it (its today, time zone, currency) and its first day to read. */
+type AccountRead = Source & { info: PlatformAccountInfo; since: string };
+
+/** The first day of the account's to read: its last partial day (its cursor's), within its 30-day window ending on `today`. */
+async function resumeDay(adAccountId: string, today: string): Promise<string> {
+  const cursor = await getDb().performanceAccountCursor.findUnique({ where: { adAccountId } });
+  const firstDay = addDays(today, -(WINDOW_DAYS - 1));
+  return cursor && cursor.resumeFrom > firstDay ? cursor.resumeFrom : firstDay;
+}
+
 /**
- * The accounts a pull reads: the default (whose days the cursor counts) and every other account of the workspace
- * with ads made on it. One of those no longer connected is left out: nothing can be read from it until it is
- * connected again, and the default's days go on.
+ * The accounts a pull reads: the default and every other account of the workspace with ads made on it. One of
+ * those no longer connected is left out: nothing can be read from it until it is connected again, and then it
+ * resumes from its own cursor.
  */
 async function readableAccounts(workspaceId: string, defaultSource: Source, ads: { campaignId: string }[]): Promise<Source[]> {
   const sources: Source[] = [defaultSource];
@@ -128,7 +148,7 @@ async function recordCurrencies(currencies: Map<string, string>): Promise<void> 
 
 /**
  * Records a failed pull on the account's rollup status (the page shows it, also for an account never
- * pulled yet); the cursor stays, so the next hour retries from the same day.
+ * pulled yet); the cursors stay, so the next hour retries from the same days.
  */
 export async function recordPullError(workspaceId: string, platform: Platform, message: string): Promise<void> {
   const failure = { lastError: message.slice(0, 500), lastRunAt: new Date() };

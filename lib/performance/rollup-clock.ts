@@ -2,12 +2,19 @@ import { getDb } from "@/lib/db/client";
 import { Platform } from "@/lib/generated/prisma/enums";
 
 /**
- * The last day the rollup read (the most advanced account's today) and the currency its figures are in, or
- * today in UTC and USD before any rollup.
+ * The last day the rollup read (the most advanced account's today, each account counting its own days) and the
+ * currency of the most advanced platform's figures, or today in UTC and USD before any rollup.
  */
 export async function rollupClock(workspaceId: string): Promise<{ today: string; currency: string }> {
-  const cursor = await getDb().performanceCursor.findFirst({ where: { workspaceId }, orderBy: { today: "desc" } });
-  return { today: cursor?.today ?? new Date().toISOString().slice(0, 10), currency: cursor?.currency ?? "USD" };
+  const [platform, account] = await Promise.all([
+    getDb().performanceCursor.findFirst({ where: { workspaceId }, orderBy: { today: "desc" } }),
+    getDb().performanceAccountCursor.findFirst({ where: { workspaceId }, orderBy: { today: "desc" }, select: { today: true } }),
+  ]);
+  const today = [platform?.today, account?.today]
+    .filter((d) => d !== undefined)
+    .sort()
+    .at(-1);
+  return { today: today ?? new Date().toISOString().slice(0, 10), currency: platform?.currency ?? "USD" };
 }
 
 /**

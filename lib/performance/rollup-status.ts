@@ -6,7 +6,10 @@ export interface RollupAccountStatus {
   lastRunAt: string;
   lastSuccessAt: string | null;
   lastError: string | null;
-  /** The account's IANA time zone as the rollup last read it (its days and its clock); null before its first success. */
+  /**
+   * The platform's default account's IANA time zone as the rollup last read it (its days and its clock; the platform's
+   * other accounts are each read in their own); null before its first success.
+   */
   timeZone: string | null;
 }
 

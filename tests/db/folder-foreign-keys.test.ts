@@ -4,7 +4,9 @@
  * its way, and review links sharing a folder since deleted. The migrations move those rows to the library root, and
  * delete those links (they share nothing), before adding the keys (which would refuse them), keep every row of a
  * folder that exists, and from then on deleting a folder moves what is filed under it to the root (ON DELETE SET
- * NULL) and deletes the links that share it or one of its subfolders (ON DELETE CASCADE).
+ * NULL) and deletes the links that share it or one of its subfolders (ON DELETE CASCADE). And the migration that gives
+ * each ad account its own rollup cursor: the platform's cursor, counted in its default account's days, carries over
+ * to that account, so a workspace with one account per platform resumes where it did.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -17,6 +19,7 @@ import { freshPostgresDatabase } from "../helpers/fresh-database";
 
 const FOREIGN_KEYS = "20261129090043_folder_foreign_keys";
 const REVIEW_LINK_KEY = "20261129115205_review_link_folder_foreign_key";
+const ACCOUNT_CURSORS = "20261129173944_per_account_rollup_cursors";
 const SLOW = 180_000;
 // `npm test` runs this file once per database (TEST_DB): PGlite in the unit project, PostgreSQL in the postgres one.
 const onPostgres = process.env.TEST_DB === "postgres";
@@ -121,6 +124,52 @@ describe("folder foreign keys", () => {
         expect(await filed()).toEqual(Object.fromEntries(TABLES.map((t) => [t, { ...expected, kept: null }])));
         // The folder's links and its subfolder's went with them.
         expect(await links()).toEqual([{ id: "review_links_root", folderId: null }]);
+      } finally {
+        await db.close();
+      }
+    },
+    SLOW,
+  );
+});
+
+describe("per-account rollup cursors", () => {
+  it(
+    "the upgrade gives each platform's default account the platform cursor's days; other accounts get none (their next pull reads 30 days)",
+    async () => {
+      const old = migrationsBefore(ACCOUNT_CURSORS);
+      dirs.push(old);
+      const { target, db } = await emptyDatabase();
+      try {
+        await applyMigrations(target, { migrationsDir: old });
+        await db.exec(`
+          INSERT INTO workspaces (id, name) VALUES ('ws_a', 'A');
+          INSERT INTO ad_accounts (id, "workspaceId", platform, mode, "externalAccountId", "defaultFor", "updatedAt") VALUES
+            ('adacct_ny', 'ws_a', 'platform_a', 'sandbox', 'act_1', 'platform_a', now()),
+            ('adacct_la', 'ws_a', 'platform_a', 'sandbox', 'act_2', NULL, now()),
+            ('adacct_tt', 'ws_a', 'platform_b', 'sandbox', '3', 'platform_b', now());
+          INSERT INTO performance_cursors ("workspaceId", platform, "resumeFrom", today, "timeZone", currency) VALUES
+            ('ws_a', 'platform_a', '2026-11-28', '2026-11-28', 'America/New_York', 'USD'),
+            ('ws_a', 'platform_b', '2026-11-29', '2026-11-29', 'UTC', 'EUR');
+        `);
+
+        expect(await applyMigrations(target)).toContain(ACCOUNT_CURSORS);
+        const { rows } = await db.query(`SELECT * FROM performance_account_cursors ORDER BY "adAccountId"`);
+        expect(rows).toEqual([
+          {
+            adAccountId: "adacct_ny",
+            workspaceId: "ws_a",
+            platform: "platform_a",
+            resumeFrom: "2026-11-28",
+            today: "2026-11-28",
+            timeZone: "America/New_York",
+          },
+          { adAccountId: "adacct_tt", workspaceId: "ws_a", platform: "platform_b", resumeFrom: "2026-11-29", today: "2026-11-29", timeZone: "UTC" },
+        ]);
+        // The platform's cursor keeps its default account's clock and currency.
+        expect((await db.query(`SELECT platform, today, "timeZone", currency FROM performance_cursors ORDER BY platform`)).rows).toEqual([
+          { platform: "platform_a", today: "2026-11-28", timeZone: "America/New_York", currency: "USD" },
+          { platform: "platform_b", today: "2026-11-29", timeZone: "UTC", currency: "EUR" },
+        ]);
       } finally {
         await db.close();
       }

@@ -104,7 +104,7 @@ describe("the sandbox's own schema", () => {
       const { ensureMigrated } = await import("@/lib/db/migrate-configured");
       const { ensureSandboxSchema } = await import("@/lib/platforms/sandbox");
       expect(await ensureMigrated()).toContain(HANDOVER);
-      expect(await ensureSandboxSchema()).toEqual(["0001_own_schema"]);
+      expect(await ensureSandboxSchema()).toEqual(["0001_own_schema", "0002_accounts_per_platform"]);
 
       const { getDb } = await import("@/lib/db/client");
       const tables = await getDb().$queryRawUnsafe<{ schema: string; name: string }[]>(

@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
 import { PLATFORM_RULES } from "@/lib/platforms/ad-rules";
 import { getAdAccount } from "@/lib/platforms";
+import type { AdAccountRef } from "@/lib/platforms/types";
 import { advanceSandbox, plantSandboxAds } from "@/lib/platforms/sandbox/operator";
 import { createWorkspace } from "@/lib/workspaces/workspaces";
 
@@ -22,24 +23,26 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
 }
 
 /**
- * `ads` active ads on the workspace's sandbox account of the platform, 20 per ad set, 4 per creative (creatives
- * `cre_<account>_<n>`, or `<creativePrefix><n>`: the same prefix on both platforms gives creatives ads on both;
- * or `creatives`, the n-th creative's id and the quality of its ads, which the platform's delivery follows).
+ * `ads` active ads on the workspace's sandbox account of the platform (its default, or `account`, another of its
+ * sandbox accounts), 20 per ad set, 4 per creative (creatives `cre_<account>_<n>`, or `<creativePrefix><n>`: the same
+ * prefix on both platforms gives creatives ads on both; or `creatives`, the n-th creative's id and the quality of its
+ * ads, which the platform's delivery follows).
  */
 export async function plantActiveAds(
   workspaceId: string,
   platform: Platform,
   ads: number,
-  options: { creativePrefix?: string; creatives?: { id: string; quality: number }[] } = {},
+  options: { creativePrefix?: string; creatives?: { id: string; quality: number }[]; account?: AdAccountRef } = {},
 ): Promise<void> {
   const prisma = getDb();
-  const account = (await getAdAccount(workspaceId, platform))!;
+  const account = options.account ?? (await getAdAccount(workspaceId, platform))!;
   const acct = account.externalAccountId;
   const creativePrefix = options.creativePrefix ?? `cre_${acct}_`;
   const creativeOf = (i: number) => options.creatives?.[Math.floor(i / ADS_PER_CREATIVE)];
   const rules = PLATFORM_RULES[platform];
-  // The app's client refs are unique per workspace: the second platform's get a prefix.
-  const ref = (r: string) => (platform === "platform_a" ? r : `${platform}-${r}`);
+  // The app's client refs are unique per workspace: the second platform's and another account's get a prefix.
+  const prefix = `${platform === "platform_a" ? "" : `${platform}-`}${options.account ? `${acct}-` : ""}`;
+  const ref = (r: string) => `${prefix}${r}`;
   const active = rules.statusNames.active;
   const sets = Math.ceil(ads / ADS_PER_SET);
   await plantSandboxAds(account, {

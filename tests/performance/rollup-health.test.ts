@@ -103,6 +103,93 @@ describe("rollup health in list_creative_performance", () => {
   }, 120_000);
 });
 
+describe("each ad account read over its own days", () => {
+  it("reads an account west of its platform's default to the end of its day, one east of it up to its own today", async () => {
+    const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+    const { plantActiveAds } = await import("./many-ads");
+    const { adapterFor, getAdAccount } = await import("@/lib/platforms");
+    const { localDayHour } = await import("@/lib/platforms/local-time");
+    const { advanceSandbox, advanceSandboxAccount, sandboxClock, setSandboxTimeZone } = await import("@/lib/platforms/sandbox/operator");
+    const { queryRows } = await import("@/lib/db/client");
+    const { callTool } = await import("@/lib/tools/call");
+    const { workspaceId } = await createWorkspace({ name: "New York, Los Angeles and Berlin", plan: "pro" });
+    // Three Meta accounts: the default in New York, others in Los Angeles (3 hours behind) and Berlin (6 hours ahead).
+    const newYork = (await getAdAccount(workspaceId, "platform_a"))!;
+    await plantActiveAds(workspaceId, "platform_a", 4);
+    await setSandboxTimeZone(newYork, "America/New_York");
+    const another = async (name: string, timeZone: string) => {
+      const account = await db.adAccount.create({
+        data: {
+          id: `adacct_${name}_${Date.now()}`,
+          workspaceId,
+          platform: "platform_a",
+          mode: "sandbox",
+          externalAccountId: `act_${Date.now()}${name.length}`,
+        },
+      });
+      await plantActiveAds(workspaceId, "platform_a", 4, { account });
+      await setSandboxTimeZone(account, timeZone);
+      return account;
+    };
+    const losAngeles = await another("la", "America/Los_Angeles");
+    const berlin = await another("berlin", "Europe/Berlin");
+    /** The accounts' clocks move together (one simulated time), delivering the hours passed. */
+    const advance = async (hours: number) => {
+      await advanceSandbox(workspaceId, hours);
+      for (const account of [losAngeles, berlin]) await advanceSandboxAccount(account, hours);
+    };
+    const clock = async () => (await sandboxClock(newYork)).simulatedNow.getTime();
+    const dayIn = (ms: number, timeZone: string) => localDayHour(ms, timeZone).date;
+    /** What the platform reports the account spent on the day, and what the rollup stored of it (minor units). */
+    const platformSpend = async (account: typeof newYork, date: string) =>
+      (await adapterFor(account).getDailyInsights(account, { since: date, until: date })).reduce((sum, r) => sum + r.spendMinor, 0);
+    const storedSpend = async (account: typeof newYork, date: string) => {
+      const [row] = await queryRows<{ spend: number }>(
+        `SELECT coalesce(sum(i."spendMinor"), 0)::float8 AS spend FROM ad_daily_insights i JOIN ads a ON a.id = i."adId"
+          WHERE i."workspaceId" = $1 AND i.date = $2 AND a."externalId" LIKE $3`,
+        [workspaceId, date, `${account.externalAccountId}-%`],
+      );
+      return Number(row!.spend);
+    };
+
+    // Delivery up to 01:xx in New York: Los Angeles is still at 22:xx of the day before.
+    const start = await clock();
+    await advance(Array.from({ length: 24 }, (_, h) => 1 + h).find((h) => localDayHour(start + h * 3_600_000, "America/New_York").hour === 1)!);
+    const day = dayIn(await clock(), "America/Los_Angeles");
+    expect(dayIn(await clock(), "America/New_York") > day).toBe(true);
+    await run(workspaceId);
+    const westAtFirstPull = await platformSpend(losAngeles, day);
+    // Six hours later Los Angeles' day is over (its last hours spent after the first pull), and is read whole.
+    await advance(6);
+    expect((await run(workspaceId)).accounts).toMatchObject([{ ok: true, platform: "platform_a" }]);
+    const west = await platformSpend(losAngeles, day);
+    expect(west).toBeGreaterThan(westAtFirstPull);
+    expect(await storedSpend(losAngeles, day)).toBe(west);
+    expect(await storedSpend(newYork, day)).toBe(await platformSpend(newYork, day));
+    // Each account's cursor is in its own days.
+    expect(await db.performanceAccountCursor.findUnique({ where: { adAccountId: losAngeles.id } })).toMatchObject({
+      today: dayIn(await clock(), "America/Los_Angeles"),
+      timeZone: "America/Los_Angeles",
+    });
+
+    // 20:xx in New York: Berlin is at 02:xx of the next day, which is read now, not once New York gets there.
+    await advance(13);
+    const east = dayIn(await clock(), "Europe/Berlin");
+    expect(east > dayIn(await clock(), "America/New_York")).toBe(true);
+    await run(workspaceId);
+    expect(await platformSpend(berlin, east)).toBeGreaterThan(0);
+    expect(await storedSpend(berlin, east)).toBe(await platformSpend(berlin, east));
+    // get_insights' days run to the most advanced account's today: Berlin's.
+    const outcome = await callTool(await ownerOf(workspaceId), "get_insights", { level: "ad_set", ids: [`adset_${berlin.externalAccountId}_0`] });
+    if (!outcome.ok) throw new Error(outcome.body.error.message);
+    expect(outcome.body.result).toMatchObject({ until: east });
+    // The rollup's health names the default account's zone, the clock its figures are shown on.
+    const health = await rollupOf(await ownerOf(workspaceId));
+    expect(health.accounts).toMatchObject([{ platform: "platform_a", lastError: null, timeZone: "America/New_York" }]);
+    expect(health.figuresTimeZone).toBe("America/New_York");
+  }, 120_000);
+});
+
 describe("money in each ad account's currency", () => {
   it("reads a creative test's and each ad set's and creative's insights in their own account's currency when the two accounts' differ", async () => {
     const { createWorkspace } = await import("@/lib/workspaces/workspaces");

@@ -1,6 +1,7 @@
 import { notFound } from "@/lib/errors";
 import { defaultAccountsOf } from "../accounts";
-import { advanceClock, sandboxAccount, simulatedNow } from "./clock";
+import type { AdAccountRef } from "../types";
+import { advanceClock, sandboxAccount, simulatedNow, type SandboxAccountRow } from "./clock";
 import { emptySummary, syncDelivery, type DeliverySummary } from "./delivery";
 import { row as oneRow, TABLE } from "./store";
 
@@ -25,11 +26,7 @@ export async function advanceSandbox(
   for (const account of accounts) {
     const platform = account.platform;
     if (account.mode !== "sandbox") continue;
-    const row = await sandboxAccount(account);
-    // Deliver up to now first, so the advanced hours start where real time left off.
-    await syncDelivery(row);
-    await advanceClock(row, hours * 3600);
-    const summary = await syncDelivery(row);
+    const { row, summary } = await advanceAccount(account, hours);
     now = simulatedNow(row);
     // What the platform holds: lets an operator (or a test) see that nothing was made twice.
     const objects = await objectCounts(row.externalAccountId);
@@ -37,6 +34,22 @@ export async function advanceSandbox(
     for (const k of Object.keys(total) as (keyof DeliverySummary)[]) if (k !== "hours") total[k] += summary[k];
   }
   return { workspaceId, simulatedNow: new Date(now).toISOString(), ...total, hours, platforms };
+}
+
+/**
+ * Moves one sandbox account's clock `hours` forward and delivers the hours that passed. `advanceSandbox` does it for
+ * the workspace's default accounts; a test with another account of a platform moves that one's too, to keep them together.
+ */
+export async function advanceSandboxAccount(account: AdAccountRef, hours: number): Promise<DeliverySummary> {
+  return (await advanceAccount(account, hours)).summary;
+}
+
+async function advanceAccount(account: AdAccountRef, hours: number): Promise<{ row: SandboxAccountRow; summary: DeliverySummary }> {
+  const row = await sandboxAccount(account);
+  // Deliver up to now first, so the advanced hours start where real time left off.
+  await syncDelivery(row);
+  await advanceClock(row, hours * 3600);
+  return { row, summary: await syncDelivery(row) };
 }
 
 /** How many campaigns, ad sets and ads the account holds. */

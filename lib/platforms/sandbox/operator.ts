@@ -11,7 +11,7 @@ import { execute, row, rows, TABLE, ts } from "./store";
  */
 export { qualityOf } from "./ads-api";
 export { sandboxMediaSessionsOf, sandboxFaultOf, SANDBOX_PROCESSING_MS } from "./adapter";
-export { advanceSandbox, MAX_ADVANCE_HOURS } from "./advance";
+export { advanceSandbox, advanceSandboxAccount, MAX_ADVANCE_HOURS } from "./advance";
 export { deleteSandboxCommentByAuthor, postSandboxComment, sandboxCommentsOf } from "./comments";
 export { burstLimit } from "./faults";
 export { MAX_SEEDED_LEADS, seedSandboxLeads, type SeedLeadsInput } from "./seed-leads";
