@@ -62,6 +62,8 @@ afterAll(async () => {
 });
 
 const PASSWORD = "a long enough password";
+// Four restores, CLI runs that load the app and a server start: minutes when the suite's I/O is at its peak.
+const KILLED_RESTORE_MS = paced(300_000);
 
 describe("backups of the embedded database", () => {
   it("a backup made while the server runs restores into a fresh DATA_DIR with every object, file and session", async () => {
@@ -287,8 +289,7 @@ describe("backups of the embedded database", () => {
     }
     fs.rmSync(big);
     fs.rmSync(path.join(target, "media/filler"), { recursive: true });
-    // Four restores, three CLI runs that load the app and a server start: minutes when the suite's I/O is at its peak.
-  }, paced(300_000));
+  }, KILLED_RESTORE_MS);
 
   it("backup create on PostgreSQL points to pg_dump", async () => {
     const env: Record<string, string | undefined> = {
