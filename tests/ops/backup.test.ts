@@ -12,7 +12,6 @@ import { freePort } from "../helpers/ports";
 import { acquirePgliteLock, currentOwner, DatabaseBusyError, lockFilePath } from "@adloom/pglite-driver/lock";
 import { listTar, readEntry, TarWriter } from "../../lib/backup/tar";
 import { migratedDataDir, startServer, tempDataDir, type TestServer } from "../helpers/server";
-import { paced } from "../../scripts/test-pace.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -62,8 +61,6 @@ afterAll(async () => {
 });
 
 const PASSWORD = "a long enough password";
-// Four restores, CLI runs that load the app and a server start: minutes when the suite's I/O is at its peak.
-const KILLED_RESTORE_MS = paced(300_000);
 
 describe("backups of the embedded database", () => {
   it("a backup made while the server runs restores into a fresh DATA_DIR with every object, file and session", async () => {
@@ -289,7 +286,8 @@ describe("backups of the embedded database", () => {
     }
     fs.rmSync(big);
     fs.rmSync(path.join(target, "media/filler"), { recursive: true });
-  }, KILLED_RESTORE_MS);
+    // Four restores, CLI runs that load the app and a server start: minutes when the suite's I/O is at its peak.
+  }, 300_000);
 
   it("backup create on PostgreSQL points to pg_dump", async () => {
     const env: Record<string, string | undefined> = {
