@@ -3,6 +3,7 @@ import type { Platform } from "@/lib/generated/prisma/enums";
 import { addDays, daysBetween } from "./window";
 import { type FigureSums, type Figures, figuresFromSums } from "./figures";
 import { MAX_RANGE_DAYS } from "./insights";
+import { adAccountCurrencies } from "./rollup-clock";
 
 /** The Ads page's default range: the last 7 days of the ad account's clock, today included. */
 export const RESULTS_DEFAULT_DAYS = 7;
@@ -32,12 +33,21 @@ export interface CampaignResult extends ResultFigures {
   adSets: AdSetResult[];
 }
 
-export interface AccountResults {
+/** An ad account the rollup has read: its own clock, time zone and currency, which its results are in. */
+export interface ResultAccount {
+  adAccountId: string;
   platform: Platform;
+  /** The platform's name for the account, else its id there. */
+  name: string;
+  /** The platform's default account for the workspace. */
+  isDefault: boolean;
   currency: string;
   timeZone: string;
-  /** The account's current day at the last rollup: its clock. */
+  /** The account's current day at its last rollup: its clock. */
   today: string;
+}
+
+export interface AccountResults extends ResultAccount {
   since: string;
   until: string;
   totals: ResultFigures;
@@ -65,21 +75,51 @@ function add(into: FigureSums, s: FigureSums) {
   into.conversions += s.conversions;
   into.valueMinor += s.valueMinor;
 }
-/** The ad accounts the rollup has read for the workspace (its clock, currency and time zone), by platform. */
-export async function resultAccounts(workspaceId: string) {
-  return getDb().performanceCursor.findMany({ where: { workspaceId }, orderBy: { platform: "asc" } });
+/**
+ * The ad accounts the rollup has read for the workspace (each with its own cursor: clock and time zone; and its
+ * currency), by platform, the default account first. Accounts of one platform may differ in both.
+ */
+export async function resultAccounts(workspaceId: string): Promise<ResultAccount[]> {
+  const db = getDb();
+  const [cursors, currencyOf] = await Promise.all([db.performanceAccountCursor.findMany({ where: { workspaceId } }), adAccountCurrencies(workspaceId)]);
+  const accounts = await db.adAccount.findMany({
+    where: { workspaceId, id: { in: cursors.map((c) => c.adAccountId) } },
+    select: { id: true, name: true, externalAccountId: true, defaultFor: true },
+  });
+  const accountOf = new Map(accounts.map((a) => [a.id, a]));
+  const listed = cursors.map((c) => {
+    const account = accountOf.get(c.adAccountId);
+    return {
+      adAccountId: c.adAccountId,
+      platform: c.platform,
+      name: account?.name ?? account?.externalAccountId ?? c.adAccountId,
+      isDefault: account?.defaultFor === c.platform,
+      currency: currencyOf(c.adAccountId, c.platform),
+      timeZone: c.timeZone,
+      today: c.today,
+    };
+  });
+  return listed.sort(
+    (a, b) =>
+      a.platform.localeCompare(b.platform) ||
+      Number(b.isDefault) - Number(a.isDefault) ||
+      a.name.localeCompare(b.name) ||
+      a.adAccountId.localeCompare(b.adAccountId),
+  );
 }
 
 /**
  * One ad account's results over a range of its days, from the rows the hourly rollup stored
- * (ad_daily_insights): per campaign, ad set and ad, and the account's totals. Null before the
- * rollup has read the account. The range defaults to the last RESULTS_DEFAULT_DAYS days of the
- * account's clock; the caller checks a given range with rangeProblem first.
+ * (ad_daily_insights) for the campaigns made on it: per campaign, ad set and ad, and the account's
+ * totals, all in its currency. Null before the rollup has read the account. The range defaults to the
+ * last RESULTS_DEFAULT_DAYS days of the account's own clock; the caller checks a given range with
+ * rangeProblem first.
  */
-export async function accountResults(workspaceId: string, platform: Platform, range: ResultsRange = {}): Promise<AccountResults | null> {
-  const cursor = await getDb().performanceCursor.findUnique({ where: { workspaceId_platform: { workspaceId, platform } } });
-  if (!cursor) return null;
-  const until = range.until ?? cursor.today;
+export async function accountResults(workspaceId: string, adAccountId: string, range: ResultsRange = {}): Promise<AccountResults | null> {
+  const account = (await resultAccounts(workspaceId)).find((a) => a.adAccountId === adAccountId);
+  if (!account) return null;
+  const { currency } = account;
+  const until = range.until ?? account.today;
   const since = range.since ?? addDays(until, -(RESULTS_DEFAULT_DAYS - 1));
   const rows = await queryRows<
     { campaignId: string; adSetId: string; adId: string } & Record<"impressions" | "clicks" | "spend" | "conversions" | "value", number>
@@ -87,9 +127,11 @@ export async function accountResults(workspaceId: string, platform: Platform, ra
     `SELECT "campaignId", "adSetId", "adId",
             sum(impressions)::float8 AS impressions, sum(clicks)::float8 AS clicks, sum("spendMinor")::float8 AS spend,
             sum(conversions)::float8 AS conversions, sum("conversionValueMinor")::float8 AS value
-       FROM ad_daily_insights WHERE "workspaceId" = $1 AND platform::text = $2 AND date BETWEEN $3 AND $4
+       FROM ad_daily_insights
+      WHERE "workspaceId" = $1 AND date BETWEEN $3 AND $4
+        AND "campaignId" IN (SELECT id FROM ad_campaigns WHERE "workspaceId" = $1 AND "adAccountId" = $2)
       GROUP BY "campaignId", "adSetId", "adId"`,
-    [workspaceId, platform, since, until],
+    [workspaceId, adAccountId, since, until],
   );
   const total = zero();
   const campaigns = new Map<string, { sums: FigureSums; adSets: Map<string, { sums: FigureSums; ads: { id: string; sums: FigureSums }[] }> }>();
@@ -130,30 +172,27 @@ export async function accountResults(workspaceId: string, platform: Platform, ra
     adSetOf = named(adSetRows),
     adOf = named(adRows);
   return {
-    platform,
-    currency: cursor.currency,
-    timeZone: cursor.timeZone,
-    today: cursor.today,
+    ...account,
     since,
     until,
-    totals: figuresFromSums(total, cursor.currency),
+    totals: figuresFromSums(total, currency),
     campaigns: listed.map((c) => ({
       id: c.id,
       name: campaignOf.get(c.id)?.name ?? "(deleted campaign)",
       objective: campaignOf.get(c.id)?.objective ?? null,
       status: campaignOf.get(c.id)?.status ?? null,
-      ...figuresFromSums(c.sums, cursor.currency),
+      ...figuresFromSums(c.sums, currency),
       adSets: c.adSets.map((s) => ({
         id: s.id,
         name: adSetOf.get(s.id)?.name ?? "(deleted ad set)",
         status: adSetOf.get(s.id)?.status ?? null,
-        ...figuresFromSums(s.sums, cursor.currency),
+        ...figuresFromSums(s.sums, currency),
         moreAds: Math.max(0, s.ads.length - RESULTS_ADS_PER_AD_SET),
         ads: s.ads.slice(0, RESULTS_ADS_PER_AD_SET).map((a) => ({
           id: a.id,
           name: adOf.get(a.id)?.name ?? "(deleted ad)",
           status: adOf.get(a.id)?.status ?? null,
-          ...figuresFromSums(a.sums, cursor.currency),
+          ...figuresFromSums(a.sums, currency),
         })),
       })),
     })),

@@ -1,34 +1,40 @@
 import { authorize } from "@/lib/auth/authorize";
 import type { Principal } from "@/lib/auth/principal";
-import type { Platform } from "@/lib/generated/prisma/enums";
-import { accountResults, rangeProblem, resultAccounts, type AccountResults } from "@/lib/performance/results";
+import { accountResults, rangeProblem, resultAccounts, type AccountResults, type ResultAccount } from "@/lib/performance/results";
 
-export type { AccountResults, AdResult, AdSetResult, CampaignResult, ResultFigures } from "@/lib/performance/results";
+export type { AccountResults, AdResult, AdSetResult, CampaignResult, ResultAccount, ResultFigures } from "@/lib/performance/results";
 
 export type AdsResultsView =
   | { state: "no_rollup" }
-  | { state: "invalid_range"; problem: string; platforms: Platform[]; platform: Platform }
-  | { state: "ok"; platforms: Platform[]; results: AccountResults };
+  | { state: "invalid_range"; problem: string; accounts: ResultAccount[]; account: ResultAccount }
+  | { state: "ok"; accounts: ResultAccount[]; results: AccountResults };
 
 /**
  * The Ads page's results, authorized as get_insights is (`ads.read`) and scoped to the member's
- * workspace: one ad account (platform) at a time, over a range of its days. A range that is not
- * one answers why instead of figures.
+ * workspace: one ad account at a time (each has its own currency and days, so accounts are never
+ * summed), over a range of its days. The account is the one asked for by id, else the asked
+ * platform's default (`?platform=`, as before accounts were told apart), else the first platform's
+ * default. A range that is not one answers why instead of figures.
  */
-export async function adsResults(principal: Principal, input: { platform?: string; since?: string; until?: string }): Promise<AdsResultsView> {
+export async function adsResults(
+  principal: Principal,
+  input: { account?: string; platform?: string; since?: string; until?: string },
+): Promise<AdsResultsView> {
   authorize(principal, "ads.read");
   const accounts = await resultAccounts(principal.workspaceId);
   if (!accounts.length) return { state: "no_rollup" };
-  const platforms = accounts.map((a) => a.platform);
-  const platform = platforms.find((p) => p === input.platform) ?? platforms[0]!;
+  const account =
+    accounts.find((a) => a.adAccountId === input.account) ??
+    accounts.find((a) => a.platform === input.platform) ??
+    accounts.find((a) => a.isDefault) ??
+    accounts[0]!;
   if (input.since || input.until) {
-    const today = accounts.find((a) => a.platform === platform)!.today;
-    const problem = rangeProblem(input.since || input.until || today, input.until || today);
-    if (problem) return { state: "invalid_range", problem, platforms, platform };
+    const problem = rangeProblem(input.since || input.until || account.today, input.until || account.today);
+    if (problem) return { state: "invalid_range", problem, accounts, account };
   }
-  const results = await accountResults(principal.workspaceId, platform, {
+  const results = await accountResults(principal.workspaceId, account.adAccountId, {
     ...(input.until ? { until: input.until } : {}),
     ...(input.since ? { since: input.since } : {}),
   });
-  return results ? { state: "ok", platforms, results } : { state: "no_rollup" };
+  return results ? { state: "ok", accounts, results } : { state: "no_rollup" };
 }

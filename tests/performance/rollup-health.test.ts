@@ -274,6 +274,88 @@ describe("money in each ad account's currency", () => {
   }, 120_000);
 });
 
+describe("the Ads page's results per ad account", () => {
+  it("answers each of a platform's accounts in its own currency over its own days, never one sum of yen and dollars", async () => {
+    const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+    const { plantActiveAds } = await import("./many-ads");
+    const { getAdAccount } = await import("@/lib/platforms");
+    const { advanceSandbox, advanceSandboxAccount, setSandboxCurrency, setSandboxTimeZone } = await import("@/lib/platforms/sandbox/operator");
+    const { queryRows } = await import("@/lib/db/client");
+    const { adsResults } = await import("@/lib/read-models/ads-results");
+    const { workspaceId } = await createWorkspace({ name: "Two Meta accounts, yen and dollars", plan: "pro" });
+    // The default Meta account in yen in Honolulu; another Meta account in dollars in Kiritimati, a calendar day ahead.
+    const yen = (await getAdAccount(workspaceId, "platform_a"))!;
+    await plantActiveAds(workspaceId, "platform_a", 4);
+    await setSandboxCurrency(yen, "JPY");
+    await setSandboxTimeZone(yen, "Pacific/Honolulu");
+    const dollars = await db.adAccount.create({
+      data: { id: `adacct_usd_${Date.now()}`, workspaceId, platform: "platform_a", mode: "sandbox", externalAccountId: `act_${Date.now()}9` },
+    });
+    await plantActiveAds(workspaceId, "platform_a", 4, { account: dollars });
+    await setSandboxTimeZone(dollars, "Pacific/Kiritimati");
+    await advanceSandbox(workspaceId, 48);
+    await advanceSandboxAccount(dollars, 48);
+    await run(workspaceId);
+
+    const cursorOf = async (adAccountId: string) => (await db.performanceAccountCursor.findUniqueOrThrow({ where: { adAccountId } })).today;
+    const [yenToday, dollarToday] = [await cursorOf(yen.id), await cursorOf(dollars.id)];
+    expect(dollarToday > yenToday).toBe(true);
+    /** What the rollup stored for the account's campaign over the range, in minor units. */
+    const stored = async (account: { externalAccountId: string }, since: string, until: string) => {
+      const [row] = await queryRows<{ impressions: number; spend: number }>(
+        `SELECT coalesce(sum(impressions), 0)::float8 AS impressions, coalesce(sum("spendMinor"), 0)::float8 AS spend
+           FROM ad_daily_insights WHERE "workspaceId" = $1 AND "campaignId" = $2 AND date BETWEEN $3 AND $4`,
+        [workspaceId, `camp_${account.externalAccountId}`, since, until],
+      );
+      return { impressions: Number(row!.impressions), spend: Number(row!.spend) };
+    };
+    const principal = await ownerOf(workspaceId);
+    const ok = async (input: Parameters<typeof adsResults>[1]) => {
+      const view = await adsResults(principal, input);
+      if (view.state !== "ok") throw new Error(`no results: ${view.state}`);
+      return view;
+    };
+
+    // By default the platform's default account: its campaign only, in yen (whole units), its last 7 days.
+    const first = await ok({});
+    expect(first.accounts.map((a) => [a.adAccountId, a.platform, a.currency, a.isDefault])).toEqual([
+      [yen.id, "platform_a", "JPY", true],
+      [dollars.id, "platform_a", "USD", false],
+    ]);
+    expect(first.results).toMatchObject({ adAccountId: yen.id, currency: "JPY", timeZone: "Pacific/Honolulu", today: yenToday, until: yenToday });
+    const inYen = await stored(yen, first.results.since, first.results.until);
+    expect(inYen.spend).toBeGreaterThan(0);
+    expect(first.results.totals).toMatchObject({ impressions: inYen.impressions, spend: inYen.spend });
+    expect(first.results.campaigns.map((c) => c.id)).toEqual([`camp_${yen.externalAccountId}`]);
+    // ?platform= (the address before accounts were told apart) still opens that platform's default.
+    expect((await ok({ platform: "platform_a" })).results.adAccountId).toBe(yen.id);
+
+    // The dollar account, picked by id: its own campaign, in dollars, over its own days ending on its own today.
+    const second = await ok({ account: dollars.id });
+    expect(second.results).toMatchObject({ adAccountId: dollars.id, currency: "USD", timeZone: "Pacific/Kiritimati", today: dollarToday, until: dollarToday });
+    const inDollars = await stored(dollars, second.results.since, second.results.until);
+    expect(inDollars.spend).toBeGreaterThan(0);
+    expect(second.results.totals).toMatchObject({ impressions: inDollars.impressions, spend: inDollars.spend / 100 });
+    expect(second.results.campaigns.map((c) => c.id)).toEqual([`camp_${dollars.externalAccountId}`]);
+    // A range given is in the picked account's days, and checked against them.
+    const day = await ok({ account: dollars.id, since: dollarToday, until: dollarToday });
+    expect(day.results.totals.impressions).toBe((await stored(dollars, dollarToday, dollarToday)).impressions);
+    expect(await adsResults(principal, { account: dollars.id, since: dollarToday, until: yenToday })).toMatchObject({
+      state: "invalid_range",
+      account: { adAccountId: dollars.id },
+    });
+
+    // The page names each account of the platform with its currency, and the picked one's amounts in its own.
+    const { renderToStaticMarkup } = await import("react-dom/server");
+    const { createElement } = await import("react");
+    const { AdsResults } = await import("@/app/dashboard/ads/ads-results");
+    const html = renderToStaticMarkup(createElement(AdsResults, { view: second }));
+    expect(html).toContain(`<option value="${yen.id}">Platform A · ${yen.externalAccountId} (JPY)</option>`);
+    expect(html).toMatch(new RegExp(`<option value="${dollars.id}" selected="">Platform A · ${dollars.externalAccountId} \\(USD\\)</option>`));
+    expect(html).toContain("Amounts in USD.");
+  }, 120_000);
+});
+
 describe("creative figures and labels when the accounts' currencies differ", () => {
   type Sums = { creativeId: string; platform: string; impressions: number; clicks: number; spend: number; conversions: number };
   let workspaceId: string;

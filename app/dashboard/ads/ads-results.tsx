@@ -4,9 +4,15 @@ import { objectiveWords } from "@/components/dashboard/plain-words";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Field, SelectField } from "@/components/ui/field";
 import { Alert, Card, EmptyState, Section } from "@/components/ui/misc";
-import type { AdsResultsView, ResultFigures } from "@/lib/read-models/ads-results";
+import type { AdsResultsView, ResultAccount, ResultFigures } from "@/lib/read-models/ads-results";
 
 const PLATFORM_LABEL: Record<string, string> = { platform_a: "Platform A", platform_b: "Platform B" };
+/** The platform's name; with several of its accounts read, the account's name and currency too. */
+function accountLabel(account: ResultAccount, accounts: ResultAccount[]) {
+  const platform = PLATFORM_LABEL[account.platform] ?? account.platform;
+  const several = accounts.filter((a) => a.platform === account.platform).length > 1;
+  return several ? `${platform} · ${account.name} (${account.currency})` : platform;
+}
 const LEVEL_LABEL = { campaign: "Campaign", ad_set: "Ad set", ad: "Ad" } as const;
 type Level = keyof typeof LEVEL_LABEL;
 
@@ -64,8 +70,8 @@ function ResultRow({ level, id, name, detail, f, currency }: { level: Level; id:
 
 /**
  * Results on the Ads page: one ad account's delivery over a range of its days, per campaign, ad set
- * and ad with the account's totals, from what the hourly rollup stored. A plain GET form, so the
- * range is in the address (shareable, works before scripts load).
+ * and ad with the account's totals in its currency, from what the hourly rollup stored. A plain GET
+ * form, so the account and range are in the address (shareable, works before scripts load).
  */
 export function AdsResults({ view }: { view: AdsResultsView }) {
   if (view.state === "no_rollup")
@@ -74,10 +80,13 @@ export function AdsResults({ view }: { view: AdsResultsView }) {
         <EmptyState title="No results yet">Figures appear here after the hourly performance rollup has read an active ad account.</EmptyState>
       </Section>
     );
-  const platform = view.state === "ok" ? view.results.platform : view.platform;
+  const account = view.state === "ok" ? view.results : view.account;
   const results = view.state === "ok" ? view.results : null;
   const presets = results
-    ? [7, 30].map((days) => ({ days, href: `/dashboard/ads?platform=${platform}&from=${addDays(results.today, -(days - 1))}&to=${results.today}#results` }))
+    ? [7, 30].map((days) => ({
+        days,
+        href: `/dashboard/ads?account=${encodeURIComponent(results.adAccountId)}&from=${addDays(results.today, -(days - 1))}&to=${results.today}#results`,
+      }))
     : [];
   return (
     <Section id="results" title="Results">
@@ -88,10 +97,10 @@ export function AdsResults({ view }: { view: AdsResultsView }) {
           className="grid gap-3 sm:grid-cols-[repeat(3,minmax(0,12rem))_auto] sm:items-end"
           aria-label="Results range"
         >
-          <SelectField id="results-platform" name="platform" label="Ad account" defaultValue={platform}>
-            {view.platforms.map((p) => (
-              <option key={p} value={p}>
-                {PLATFORM_LABEL[p] ?? p}
+          <SelectField id="results-account" name="account" label="Ad account" defaultValue={account.adAccountId}>
+            {view.accounts.map((a) => (
+              <option key={a.adAccountId} value={a.adAccountId}>
+                {accountLabel(a, view.accounts)}
               </option>
             ))}
           </SelectField>
@@ -116,19 +125,25 @@ export function AdsResults({ view }: { view: AdsResultsView }) {
           <Alert>These dates cannot be shown: {view.problem}</Alert>
         </div>
       )}
-      {results && <ResultsTable results={results} />}
+      {results && <ResultsTable results={results} label={accountLabel(results, view.accounts)} />}
     </Section>
   );
 }
 
-function ResultsTable({ results }: { results: NonNullable<Extract<AdsResultsView, { state: "ok" }>["results"]> }) {
+function ResultsTable({ results, label }: { results: Extract<AdsResultsView, { state: "ok" }>["results"]; label: string }) {
   const { currency } = results;
   const span = results.since === results.until ? results.since : `${results.since} to ${results.until}`;
   return (
     <div className="mt-4 space-y-2">
-      <p className="text-sm text-slate-700" data-testid="results-range" data-since={results.since} data-until={results.until}>
-        {PLATFORM_LABEL[results.platform] ?? results.platform}, {span} (days in the account&apos;s time zone, {results.timeZone}; its today is {results.today}).
-        Amounts in {currency}.
+      <p
+        className="text-sm text-slate-700"
+        data-testid="results-range"
+        data-account={results.adAccountId}
+        data-currency={currency}
+        data-since={results.since}
+        data-until={results.until}
+      >
+        {label}, {span} (days in the account&apos;s time zone, {results.timeZone}; its today is {results.today}). Amounts in {currency}.
       </p>
       {results.campaigns.length === 0 ? (
         <EmptyState title="No delivery in these days">No ad of this account had impressions between {span}.</EmptyState>

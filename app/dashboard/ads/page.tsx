@@ -11,7 +11,7 @@ import { AdsWorkspace } from "./ads-workspace";
 export const metadata: Metadata = { title: "Ads" };
 export const dynamic = "force-dynamic";
 
-type Query = { platform?: string | string[]; from?: string | string[]; to?: string | string[] };
+type Query = { account?: string | string[]; platform?: string | string[]; from?: string | string[]; to?: string | string[] };
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
 
 export default async function AdsPage({ searchParams }: { searchParams: Promise<Query> }) {
@@ -31,7 +31,7 @@ export default async function AdsPage({ searchParams }: { searchParams: Promise<
     );
   }
   const query = await searchParams;
-  const results = await adsResults(principal, { platform: one(query.platform), since: one(query.from), until: one(query.to) });
+  const results = await adsResults(principal, { account: one(query.account), platform: one(query.platform), since: one(query.from), until: one(query.to) });
   return (
     <>
       <PageHeader
