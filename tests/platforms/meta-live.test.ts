@@ -615,6 +615,16 @@ describe("platform_a live on Meta's Marketing API", () => {
       },
     ]);
     expect(hidden.results[0].error.message).toContain("delete it from the inbox");
+    // Nor a reply: refused the same way (not Graph's own refusal passed on), before anything is posted.
+    const reply = await tool("reply_to_ad_comment", { id: alsoGoneRow.id, message: "Thanks!" });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toMatchObject({
+      code: "invalid_input",
+      message: expect.stringContaining(
+        `platform_a no longer has comment ${byAlsoGone} (deleted by its author or on the Page), so it cannot be replied to: delete it from the inbox`,
+      ),
+    });
+    expect(calls(new RegExp(`/${byAlsoGone}/comments$`), "POST")).toHaveLength(0);
     expect((await ok("get_ad_comment_audit", { id: alsoGoneRow.id })).comment.state).toBe("new");
   }, 60_000);
 

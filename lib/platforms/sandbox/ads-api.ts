@@ -21,6 +21,7 @@ import type {
   Targeting,
 } from "../ads-types";
 import { PlatformError, type AdAccountRef } from "../types";
+import { type CommentGoneAction, commentGoneRefusal } from "../comment-gone";
 import { sandboxAudiences, sandboxLeadForms } from "./catalog";
 import { sandboxLocation, searchSandboxLocations } from "./locations";
 import { localDayHour, sandboxAccount, simulatedNow, SANDBOX_ACCOUNT_SETTINGS } from "./clock";
@@ -99,6 +100,9 @@ interface LeadRow {
   fields: unknown;
   createdAt: Date;
 }
+
+/** The verb a sandbox fault names for each comment action ("refused to hide the comment"). */
+const COMMENT_ACTION_VERB: Record<CommentGoneAction, string> = { hidden: "hide", shown: "unhide", "replied to": "reply to" };
 
 /**
  * The sandbox's ads API: objects stored in its own tables (schema `sandbox`, ./migrations),
@@ -407,24 +411,18 @@ export class SandboxAdsApi implements AdsApi {
 
   /**
    * A comment people can act on: present and not deleted; its text steers faults like object names do. One deleted
-   * (by its author or on the platform) is refused saying so, as platform_a refuses a comment Graph no longer has.
+   * (by its author or on the platform) is refused saying so, as the live platforms refuse a comment they no longer have.
    */
-  private async actionableComment(account: AdAccountRef, commentExternalId: string, action: string) {
+  private async actionableComment(account: AdAccountRef, commentExternalId: string, action: CommentGoneAction) {
     const row = await this.heldComment(account, commentExternalId);
-    if (row.deletedAt) {
-      throw new PlatformError(
-        "invalid_input",
-        `${this.platform} no longer has comment ${commentExternalId} (deleted by its author or on the platform), so there is nothing to ${action}: delete it from the inbox`,
-        { retryable: false },
-      );
-    }
-    applyCommentFault(this.platform, row.message, action);
+    if (row.deletedAt) throw commentGoneRefusal(this.platform, commentExternalId, "on the platform", action);
+    applyCommentFault(this.platform, row.message, COMMENT_ACTION_VERB[action]);
     return row;
   }
 
   async setCommentHidden(account: AdAccountRef, commentExternalId: string, hidden: boolean) {
     await this.enter(account);
-    await this.actionableComment(account, commentExternalId, hidden ? "hide" : "unhide");
+    await this.actionableComment(account, commentExternalId, hidden ? "hidden" : "shown");
     const updated = await updateById<CommentRow>(TABLE.comments, COMMENT_COLUMNS, commentExternalId, { hidden });
     if (!updated) throw this.notFound("comment", commentExternalId);
     return commentOut(updated);
@@ -432,7 +430,7 @@ export class SandboxAdsApi implements AdsApi {
 
   async replyToComment(account: AdAccountRef, commentExternalId: string, message: string, clientRef: string) {
     const acct = await this.enter(account);
-    const parent = await this.actionableComment(account, commentExternalId, "reply to");
+    const parent = await this.actionableComment(account, commentExternalId, "replied to");
     if (parent.byPage) throw this.invalid("the page cannot reply to its own reply");
     if (!message.trim()) throw this.invalid("a reply needs a message");
     if (message.length > COMMENT_MAX_LENGTH) throw this.invalid(`a reply is at most ${COMMENT_MAX_LENGTH} characters`);

@@ -1,4 +1,5 @@
 import { PlatformError } from "../../types";
+import { type CommentGoneAction, commentGoneRefusal } from "../../comment-gone";
 import type { AdComment, CommentsQuery, LeadForm, LeadsQuery, LeadSubmission } from "../../ads-types";
 import { graphDelete, graphGet, graphList, graphPost, isMissingObject } from "./graph";
 import type { MetaAccount } from "./ads";
@@ -103,33 +104,36 @@ async function readComment(a: MetaAccount, token: string, commentId: string): Pr
   return toComment(c, adId, requirePage(a));
 }
 
+/** For a call on the comment: Graph's "no such object" (code 100, subcode 33) means the comment is gone, refused saying so. */
+function refusedIfGone(commentId: string, action: CommentGoneAction) {
+  return (err: unknown): never => {
+    throw isMissingObject(err) ? commentGoneRefusal("platform_a", commentId, "on the Page", action) : err;
+  };
+}
+
 /**
  * Hides or shows a comment. One that is gone (deleted by its author or on the Page: Graph's code 100, subcode 33)
  * cannot be either: a terminal refusal that says so, and that deleting it here is what clears it from the inbox.
  */
 export async function setCommentHidden(a: MetaAccount, commentId: string, hidden: boolean): Promise<AdComment> {
   const token = await pageToken(a);
-  try {
-    await graphPost(commentId, token, { is_hidden: hidden });
-    return await readComment(a, token, commentId);
-  } catch (err) {
-    if (!isMissingObject(err)) throw err;
-    throw new PlatformError(
-      "invalid_input",
-      `platform_a no longer has comment ${commentId} (deleted by its author or on the Page), so it cannot be ${hidden ? "hidden" : "shown"}: delete it from the inbox`,
-      { retryable: false },
-    );
-  }
+  const goneRefusal = refusedIfGone(commentId, hidden ? "hidden" : "shown");
+  await graphPost(commentId, token, { is_hidden: hidden }).catch(goneRefusal);
+  return await readComment(a, token, commentId).catch(goneRefusal);
 }
 
-/** Replies as the Page; a reply the Page already made with the same text answers that one (a repeated call). */
+/**
+ * Replies as the Page; a reply the Page already made with the same text answers that one (a repeated call). A comment
+ * that is gone (code 100, subcode 33) is refused saying so, as a hide is, before anything is posted.
+ */
 export async function replyToComment(a: MetaAccount, commentId: string, message: string): Promise<AdComment> {
   const pageId = requirePage(a);
   const token = await pageToken(a);
-  const parent = await readComment(a, token, commentId);
-  const replies = await graphList(`${commentId}/comments`, token, { fields: COMMENT_FIELDS });
+  const goneRefusal = refusedIfGone(commentId, "replied to");
+  const parent = await readComment(a, token, commentId).catch(goneRefusal);
+  const replies = await graphList(`${commentId}/comments`, token, { fields: COMMENT_FIELDS }).catch(goneRefusal);
   const earlier = replies.find((r) => String(r.from?.id) === pageId && r.message === message);
-  const id = earlier ? String(earlier.id) : String((await graphPost(`${commentId}/comments`, token, { message })).id);
+  const id = earlier ? String(earlier.id) : String((await graphPost(`${commentId}/comments`, token, { message }).catch(goneRefusal)).id);
   const reply = await graphGet(id, token, { fields: COMMENT_FIELDS });
   return toComment({ ...reply, parent: reply.parent ?? { id: commentId } }, parent.adExternalId, pageId);
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import type { AdComment, CommentsQuery } from "../../ads-types";
 import { PlatformError } from "../../types";
+import { type CommentGoneAction, commentGoneRefusal } from "../../comment-gone";
 import { getData, id, pageInfo, postJson, refusalCode } from "./client";
 import { identityOf, listAllAdGroups, listAllAds, type TikTokAccount } from "./ads";
 
@@ -167,12 +168,7 @@ async function lookUpComment(
 const NOT_EXIST = 40007;
 const isGone = (err: unknown) => refusalCode(err) === NOT_EXIST;
 
-const goneRefusal = (commentId: string, action: "hidden" | "shown" | "replied to") =>
-  new PlatformError(
-    "invalid_input",
-    `platform_b no longer has comment ${commentId} (deleted by its author or on TikTok), so it cannot be ${action}: delete it from the inbox`,
-    { retryable: false },
-  );
+const goneRefusal = (commentId: string, action: CommentGoneAction) => commentGoneRefusal("platform_b", commentId, "on TikTok", action);
 
 /**
  * Hides or shows a comment. One that is gone (TikTok answers 40007, or no longer lists it) cannot be either: a terminal
