@@ -105,7 +105,7 @@ export const DATABASE_DEPENDENT = [
   "tests/import/s3-import.test.ts", // import runs: grouped counts, BigInt byte counts, skips by revision and content hash
   "tests/db/migrate.test.ts", // migrations through the WASM schema engine on both adapters
   "tests/db/sandbox-schema.test.ts", // the sandbox's own migrations and the upgrade of its old tables, on both adapters
-  "tests/db/folder-foreign-keys.test.ts", // migrations carrying rows over (folder foreign keys, per-account rollup cursors), on both adapters
+  "tests/db/folder-foreign-keys.test.ts", // migrations carrying rows over (folder foreign keys, per-account rollup cursors and status), on both adapters
   "tests/jobs/runner.test.ts", // runner rows, leases, retries
   "tests/jobs/cron.test.ts", // one cron fire per slot across runners
   "tests/api/idempotency-module.test.ts", // concurrent claims of one key

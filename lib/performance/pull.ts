@@ -2,8 +2,9 @@ import { adsByAccount, platformForAccount, withBusyRetry } from "@/lib/ads/platf
 import { isAppError } from "@/lib/errors";
 import { getDb, queryRows } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
-import { adapterFor, getAdAccount } from "@/lib/platforms";
+import { adapterFor, getAdAccount, platformWaitSeconds } from "@/lib/platforms";
 import type { DailyInsight, HourlyInsight, PlatformAccountInfo } from "@/lib/platforms/ads-types";
+import { forgetAccountsNotRead, recordAccountFailed, recordAccountsRead } from "./rollup-status";
 import { addDays, WINDOW_DAYS } from "./window";
 
 /** Rows per INSERT statement (one statement per chunk). */
@@ -41,78 +42,116 @@ export class SimulatedCrash extends Error {
  * upserts in chunks of one statement each; on platforms with an hourly breakdown, the same days' hours too
  * (ad_hourly_insights, from yesterday on a first pull). The cursors move only after every chunk is written, so a run
  * killed midway re-reads the same days, and the upserts (keyed by ad and day, or ad, day and hour) leave one row each.
+ * Each account's outcome is recorded on its rollup status (rollup-status.ts): another account that cannot be read (not
+ * connected, or refused) is recorded and left out while the others are stored; the default account's failure, or a
+ * rate limit, stops the platform's pull (the run waits a rate limit out and pulls the platform again).
  */
 export async function pullAccount(workspaceId: string, platform: Platform, options: PullOptions = {}): Promise<PullResult | null> {
   const db = getDb();
   const account = await getAdAccount(workspaceId, platform);
   if (!account) return null;
-  const api = adapterFor(account);
-  const info = await withBusyRetry(() => api.getAccount(account));
-
   const ads = await db.ad.findMany({
     where: { workspaceId, platform },
     select: { id: true, externalId: true, creativeId: true, adSetId: true, campaignId: true },
   });
   const byExternal = new Map(ads.map((a) => [a.externalId, a]));
   // Ads live on their campaign's account, which need not be today's default: each account with ads is read.
-  const sources = await readableAccounts(workspaceId, { account, api }, ads);
-  // Each account's day, time zone and currency are its own (two accounts of a platform may differ): read with its insights.
-  const reads: AccountRead[] = [];
-  for (const source of sources) {
-    const read = source === sources[0] ? info : await withBusyRetry(() => source.api.getAccount(source.account));
-    reads.push({ ...source, info: read, since: await resumeDay(source.account.id, read.today) });
-  }
-  const insights: DailyInsight[] = [];
-  for (const r of reads) insights.push(...(await withBusyRetry(() => r.api.getDailyInsights(r.account, { since: r.since, until: r.info.today }))));
-  const rows = insights.filter((r) => byExternal.has(r.adExternalId));
-
-  for (let i = 0; i < rows.length; i += INSIGHT_CHUNK) {
-    if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
-    await writeChunk(workspaceId, platform, rows.slice(i, i + INSIGHT_CHUNK), byExternal);
-  }
-  // Hourly rows (live platforms): from each account's last partial day, like its days; written before the cursors move.
-  const hourly: HourlyInsight[] = [];
-  if (ads.length && api.getHourlyInsights) {
-    for (const r of reads) {
-      const firstHourlyDay = addDays(r.info.today, -(HOURLY_FIRST_DAYS - 1));
-      // biome-ignore lint/complexity/useMathMinMax: ISO dates (strings) compare in order; Math.max would need numbers
-      const hourlySince = r.since > firstHourlyDay ? r.since : firstHourlyDay;
-      const got = await withBusyRetry(() => r.api.getHourlyInsights!(r.account, { since: hourlySince, until: r.info.today }));
-      hourly.push(...got.filter((h) => byExternal.has(h.adExternalId)));
+  const sources = await accountsWithAds(workspaceId, { account, api: adapterFor(account) }, ads);
+  await forgetAccountsNotRead(
+    workspaceId,
+    platform,
+    sources.map((s) => s.adAccountId),
+  );
+  const failed = new Map<string, string>();
+  let stoppedAt: Source["account"] | undefined;
+  try {
+    const reads: AccountRead[] = [];
+    for (const source of sources) {
+      try {
+        if ("error" in source) throw source.error;
+        reads.push(await readAccount(source, ads.length > 0));
+      } catch (err) {
+        failed.set(source.adAccountId, errorMessage(err));
+        if (source === sources[0] || platformWaitSeconds(err)) {
+          stoppedAt = (source as Source).account;
+          throw err;
+        }
+      }
     }
+    const rows = reads.flatMap((r) => r.daily.filter((d) => byExternal.has(d.adExternalId)));
+    for (let i = 0; i < rows.length; i += INSIGHT_CHUNK) {
+      if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
+      await writeChunk(workspaceId, platform, rows.slice(i, i + INSIGHT_CHUNK), byExternal);
+    }
+    // Hourly rows (live platforms): from each account's last partial day, like its days; written before the cursors move.
+    const hourly = reads.flatMap((r) => r.hourly.filter((h) => byExternal.has(h.adExternalId)));
     for (let i = 0; i < hourly.length; i += INSIGHT_CHUNK) {
       if (options.stopBudget && options.stopBudget.chunksLeft-- <= 0) throw new SimulatedCrash();
       await writeHourlyChunk(workspaceId, platform, hourly.slice(i, i + INSIGHT_CHUNK), byExternal);
     }
-  }
-  if (options.stopBudget && options.stopBudget.chunksLeft <= 0) throw new SimulatedCrash();
+    if (options.stopBudget && options.stopBudget.chunksLeft <= 0) throw new SimulatedCrash();
 
-  await recordCurrencies(new Map(reads.map((r) => [r.account.id, r.info.currency])));
-  for (const r of reads) {
-    // Its today was partial: the next run reads it again (and nothing older).
-    const state = { resumeFrom: r.info.today, today: r.info.today, timeZone: r.info.timeZone };
-    await db.performanceAccountCursor.upsert({
-      where: { adAccountId: r.account.id },
-      create: { adAccountId: r.account.id, workspaceId, platform, ...state },
-      update: state,
+    await recordCurrencies(new Map(reads.map((r) => [r.account.id, r.info.currency])));
+    for (const r of reads) {
+      // Its today was partial: the next run reads it again (and nothing older).
+      const state = { resumeFrom: r.info.today, today: r.info.today, timeZone: r.info.timeZone };
+      await db.performanceAccountCursor.upsert({
+        where: { adAccountId: r.account.id },
+        create: { adAccountId: r.account.id, workspaceId, platform, ...state },
+        update: state,
+      });
+    }
+    const { info } = reads[0]!;
+    const clock = { today: info.today, timeZone: info.timeZone, currency: info.currency };
+    await db.performanceCursor.upsert({
+      where: { workspaceId_platform: { workspaceId, platform } },
+      create: { workspaceId, platform, ...clock },
+      update: clock,
     });
+    await recordAccountsRead(
+      workspaceId,
+      platform,
+      reads.map((r) => r.account.id),
+    );
+    for (const [adAccountId, message] of failed) await recordAccountFailed(workspaceId, platform, adAccountId, message);
+    return { workspaceId, platform, since: reads[0]!.since, until: info.today, rows: rows.length, hourlyRows: hourly.length };
+  } catch (err) {
+    if (err instanceof SimulatedCrash) throw err;
+    // Nothing of this run was stored: each account says why, its own refusal or the one that stopped the pull.
+    const cause = stoppedAt ? `the pull stopped at ad account ${stoppedAt.externalAccountId}: ${errorMessage(err)}` : errorMessage(err);
+    for (const source of sources) {
+      const own = failed.get(source.adAccountId);
+      await recordAccountFailed(workspaceId, platform, source.adAccountId, own ?? `Not stored this run: ${cause}`);
+    }
+    throw err;
   }
-  const clock = { today: info.today, timeZone: info.timeZone, currency: info.currency };
-  await db.performanceCursor.upsert({ where: { workspaceId_platform: { workspaceId, platform } }, create: { workspaceId, platform, ...clock }, update: clock });
-  const now = new Date();
-  const status = { lastRunAt: now, lastSuccessAt: now, lastError: null };
-  await db.performanceRollupStatus.upsert({
-    where: { workspaceId_platform: { workspaceId, platform } },
-    create: { workspaceId, platform, ...status },
-    update: status,
-  });
-  return { workspaceId, platform, since: reads[0]!.since, until: info.today, rows: rows.length, hourlyRows: hourly.length };
 }
+
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 type Source = Awaited<ReturnType<typeof platformForAccount>>;
 
-/** One account a pull reads: what the platform answered for it (its today, time zone, currency) and its first day to read. */
-type AccountRead = Source & { info: PlatformAccountInfo; since: string };
+/** An account a pull should read: readable (its adapter), or why it cannot be (no longer connected). */
+type AccountSource = (Source & { adAccountId: string }) | { adAccountId: string; error: Error };
+
+/** One account a pull read: what the platform answered for it (its today, time zone, currency), its days and hours. */
+type AccountRead = Source & { info: PlatformAccountInfo; since: string; daily: DailyInsight[]; hourly: HourlyInsight[] };
+
+/** Reads one account: its clock, then its days from its cursor's and (platforms with an hourly breakdown) their hours. */
+async function readAccount(source: Source, withHours: boolean): Promise<AccountRead> {
+  const { account, api } = source;
+  const info = await withBusyRetry(() => api.getAccount(account));
+  const since = await resumeDay(account.id, info.today);
+  const daily = await withBusyRetry(() => api.getDailyInsights(account, { since, until: info.today }));
+  let hourly: HourlyInsight[] = [];
+  if (withHours && api.getHourlyInsights) {
+    const firstHourlyDay = addDays(info.today, -(HOURLY_FIRST_DAYS - 1));
+    // biome-ignore lint/complexity/useMathMinMax: ISO dates (strings) compare in order; Math.max would need numbers
+    const hourlySince = since > firstHourlyDay ? since : firstHourlyDay;
+    hourly = await withBusyRetry(() => api.getHourlyInsights!(account, { since: hourlySince, until: info.today }));
+  }
+  return { ...source, info, since, daily, hourly };
+}
 
 /** The first day of the account's to read: its last partial day (its cursor's), within its 30-day window ending on `today`. */
 async function resumeDay(adAccountId: string, today: string): Promise<string> {
@@ -122,19 +161,19 @@ async function resumeDay(adAccountId: string, today: string): Promise<string> {
 }
 
 /**
- * The accounts a pull reads: the default and every other account of the workspace with ads made on it. One of
- * those no longer connected is left out: nothing can be read from it until it is connected again, and then it
- * resumes from its own cursor.
+ * The accounts a pull should read: the default and every other account of the workspace with ads made on it. One no
+ * longer connected (needs_reconnect, disconnected, or gone) cannot be read until it is connected again (then it
+ * resumes from its own cursor): its adapter refuses, or it comes with the reason, and its status says so.
  */
-async function readableAccounts(workspaceId: string, defaultSource: Source, ads: { campaignId: string }[]): Promise<Source[]> {
-  const sources: Source[] = [defaultSource];
+async function accountsWithAds(workspaceId: string, defaultSource: Source, ads: { campaignId: string }[]): Promise<AccountSource[]> {
+  const sources: AccountSource[] = [{ ...defaultSource, adAccountId: defaultSource.account.id }];
   for (const adAccountId of (await adsByAccount({ workspaceId }, ads)).keys()) {
     if (adAccountId === defaultSource.account.id) continue;
     try {
-      const other = await platformForAccount({ workspaceId }, adAccountId);
-      if (other.account.status === "active") sources.push(other);
+      sources.push({ ...(await platformForAccount({ workspaceId }, adAccountId)), adAccountId });
     } catch (err) {
       if (!(isAppError(err) && err.code === "not_connected")) throw err;
+      sources.push({ adAccountId, error: err });
     }
   }
   return sources;
@@ -144,19 +183,6 @@ async function readableAccounts(workspaceId: string, defaultSource: Source, ads:
 async function recordCurrencies(currencies: Map<string, string>): Promise<void> {
   for (const [id, currency] of currencies)
     await getDb().adAccount.updateMany({ where: { id, OR: [{ currency: null }, { currency: { not: currency } }] }, data: { currency } });
-}
-
-/**
- * Records a failed pull on the account's rollup status (the page shows it, also for an account never
- * pulled yet); the cursors stay, so the next hour retries from the same days.
- */
-export async function recordPullError(workspaceId: string, platform: Platform, message: string): Promise<void> {
-  const failure = { lastError: message.slice(0, 500), lastRunAt: new Date() };
-  await getDb().performanceRollupStatus.upsert({
-    where: { workspaceId_platform: { workspaceId, platform } },
-    create: { workspaceId, platform, ...failure },
-    update: failure,
-  });
 }
 
 type AdKeys = { id: string; creativeId: string; adSetId: string; campaignId: string };

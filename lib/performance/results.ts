@@ -99,12 +99,19 @@ export async function resultAccounts(workspaceId: string): Promise<ResultAccount
       today: c.today,
     };
   });
-  return listed.sort(
-    (a, b) =>
-      a.platform.localeCompare(b.platform) ||
-      Number(b.isDefault) - Number(a.isDefault) ||
-      a.name.localeCompare(b.name) ||
-      a.adAccountId.localeCompare(b.adAccountId),
+  return listed.sort(accountOrder);
+}
+
+/** Ad accounts by platform, the default first, then by name. */
+export function accountOrder(
+  a: { platform: Platform; isDefault: boolean; name: string; adAccountId: string },
+  b: { platform: Platform; isDefault: boolean; name: string; adAccountId: string },
+): number {
+  return (
+    a.platform.localeCompare(b.platform) ||
+    Number(b.isDefault) - Number(a.isDefault) ||
+    a.name.localeCompare(b.name) ||
+    a.adAccountId.localeCompare(b.adAccountId)
   );
 }
 

@@ -3,7 +3,7 @@ import type { Platform } from "@/lib/generated/prisma/enums";
 import { platformWaitSeconds } from "@/lib/platforms";
 import { evaluateCreativeTests } from "./creative-tests";
 import { evaluateLabels, type EvaluateOptions, type LabelChangeOut } from "./evaluate";
-import { pullAccount, recordPullError, SimulatedCrash, type PullOptions, type PullResult } from "./pull";
+import { pullAccount, SimulatedCrash, type PullOptions, type PullResult } from "./pull";
 
 export interface RollupTarget {
   workspaceId: string;
@@ -30,15 +30,14 @@ export async function rollupTargets(onlyWorkspaceId?: string): Promise<RollupTar
 /** A failed pull; `retryAfterSeconds` when the platform is rate limiting (the wait it asked for). */
 export type AccountOutcome = (PullResult & { ok: true }) | { ok: false; workspaceId: string; platform: Platform; error: string; retryAfterSeconds?: number };
 
-/** One account's pull; a failure is recorded and answered, never thrown, so the other accounts go on. */
+/** One platform's accounts' pull; a failure (recorded on the accounts' rollup status) is answered, never thrown, so the other platforms go on. */
 export async function rollupAccount(workspaceId: string, platform: Platform, options: PullOptions = {}): Promise<AccountOutcome | null> {
   try {
     const result = await pullAccount(workspaceId, platform, options);
     return result && { ok: true, ...result };
   } catch (err) {
     if (err instanceof SimulatedCrash) throw err; // a simulated kill ends the run, as a real one would
-    const error = err instanceof Error ? err.message : String(err);
-    await recordPullError(workspaceId, platform, error);
+    const error = err instanceof Error ? err.message : String(err); // pullAccount recorded it on each account's rollup status
     const wait = platformWaitSeconds(err);
     return { ok: false, workspaceId, platform, error, ...(wait ? { retryAfterSeconds: wait } : {}) };
   }

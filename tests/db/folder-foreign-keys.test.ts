@@ -20,6 +20,7 @@ import { freshPostgresDatabase } from "../helpers/fresh-database";
 const FOREIGN_KEYS = "20261129090043_folder_foreign_keys";
 const REVIEW_LINK_KEY = "20261129115205_review_link_folder_foreign_key";
 const ACCOUNT_CURSORS = "20261129173944_per_account_rollup_cursors";
+const ACCOUNT_STATUS = "20261129183000_per_account_rollup_status";
 const SLOW = 180_000;
 // `npm test` runs this file once per database (TEST_DB): PGlite in the unit project, PostgreSQL in the postgres one.
 const onPostgres = process.env.TEST_DB === "postgres";
@@ -170,6 +171,43 @@ describe("per-account rollup cursors", () => {
           { platform: "platform_a", today: "2026-11-28", timeZone: "America/New_York", currency: "USD" },
           { platform: "platform_b", today: "2026-11-29", timeZone: "UTC", currency: "EUR" },
         ]);
+      } finally {
+        await db.close();
+      }
+    },
+    SLOW,
+  );
+});
+
+describe("per-account rollup status", () => {
+  it(
+    "the upgrade gives each platform's status row to its default account; other accounts get theirs at the next rollup",
+    async () => {
+      const old = migrationsBefore(ACCOUNT_STATUS);
+      dirs.push(old);
+      const { target, db } = await emptyDatabase();
+      try {
+        await applyMigrations(target, { migrationsDir: old });
+        await db.exec(`
+          INSERT INTO workspaces (id, name) VALUES ('ws_a', 'A');
+          INSERT INTO ad_accounts (id, "workspaceId", platform, mode, "externalAccountId", "defaultFor", "updatedAt") VALUES
+            ('adacct_ny', 'ws_a', 'platform_a', 'sandbox', 'act_1', 'platform_a', now()),
+            ('adacct_la', 'ws_a', 'platform_a', 'sandbox', 'act_2', NULL, now()),
+            ('adacct_tt', 'ws_a', 'platform_b', 'sandbox', '3', 'platform_b', now());
+          INSERT INTO performance_rollup_status ("workspaceId", platform, "lastRunAt", "lastSuccessAt", "lastError") VALUES
+            ('ws_a', 'platform_a', '2026-11-29 10:05:00', '2026-11-29 10:05:00', NULL),
+            ('ws_a', 'platform_b', '2026-11-29 10:06:00', '2026-11-29 09:06:00', 'refused');
+        `);
+
+        expect(await applyMigrations(target)).toContain(ACCOUNT_STATUS);
+        const { rows } = await db.query<{ adAccountId: string; platform: string; lastError: string | null }>(
+          `SELECT "adAccountId", platform, "lastError" FROM performance_account_rollup_status ORDER BY "adAccountId"`,
+        );
+        expect(rows).toEqual([
+          { adAccountId: "adacct_ny", platform: "platform_a", lastError: null },
+          { adAccountId: "adacct_tt", platform: "platform_b", lastError: "refused" },
+        ]);
+        expect((await db.query(`SELECT to_regclass('performance_rollup_status') AS t`)).rows).toEqual([{ t: null }]);
       } finally {
         await db.close();
       }

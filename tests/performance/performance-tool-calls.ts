@@ -36,7 +36,20 @@ export const PERFORMANCE_TOOL_CALLS: Record<string, (t: Tenant) => Promise<void>
     expect(rollup).toEqual({
       figuresAsOf: lastRollupAt,
       figuresTimeZone: expect.any(String),
-      accounts: [{ platform: "platform_a", lastRunAt: lastRollupAt, lastSuccessAt: lastRollupAt, lastError: null, timeZone: expect.any(String) }],
+      accounts: [
+        {
+          adAccountId: expect.any(String),
+          platform: "platform_a",
+          name: expect.any(String),
+          isDefault: true,
+          currency: "USD",
+          timeZone: expect.any(String),
+          today: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+          lastRunAt: lastRollupAt,
+          lastSuccessAt: lastRollupAt,
+          lastError: null,
+        },
+      ],
     });
     expect(creatives).toEqual([expect.objectContaining({ creativeId, label: "neutral", reason: expect.any(String), liveAds: 1 })]);
     expect((await toolResult(t.key, "list_creative_performance", { label: "winner" })).creatives).toEqual([]);

@@ -42,7 +42,18 @@ async function rollupOf(principal: Awaited<ReturnType<typeof workspace>>["princi
       rollup: {
         figuresAsOf: string | null;
         figuresTimeZone: string | null;
-        accounts: { platform: string; lastRunAt: string; lastSuccessAt: string | null; lastError: string | null; timeZone: string | null }[];
+        accounts: {
+          adAccountId: string;
+          platform: string;
+          name: string;
+          isDefault: boolean;
+          currency: string;
+          timeZone: string | null;
+          today: string | null;
+          lastRunAt: string;
+          lastSuccessAt: string | null;
+          lastError: string | null;
+        }[];
       };
     }
   ).rollup;
@@ -58,8 +69,21 @@ describe("rollup health in list_creative_performance", () => {
     await setTimeZone("Europe/Berlin");
     await run(workspaceId);
     const ok = await rollupOf(principal);
+    const account = await db.adAccount.findFirstOrThrow({ where: { workspaceId, platform: "platform_a" } });
+    const cursor = await db.performanceAccountCursor.findUniqueOrThrow({ where: { adAccountId: account.id } });
     expect(ok.accounts).toEqual([
-      { platform: "platform_a", lastRunAt: expect.any(String), lastSuccessAt: ok.accounts[0]!.lastRunAt, lastError: null, timeZone: "Europe/Berlin" },
+      {
+        adAccountId: account.id,
+        platform: "platform_a",
+        name: account.name ?? account.externalAccountId,
+        isDefault: true,
+        currency: "USD",
+        timeZone: "Europe/Berlin",
+        today: cursor.today,
+        lastRunAt: expect.any(String),
+        lastSuccessAt: ok.accounts[0]!.lastRunAt,
+        lastError: null,
+      },
     ]);
     expect(ok.figuresAsOf).toBe(ok.accounts[0]!.lastSuccessAt);
     // "Figures as of" is read on the clock of the account the figures came from.
@@ -97,9 +121,88 @@ describe("rollup health in list_creative_performance", () => {
     expect(rollup.figuresAsOf).toBeNull();
     expect(rollup.figuresTimeZone).toBeNull();
     expect(rollup.accounts).toEqual([
-      { platform: "platform_a", lastRunAt: expect.any(String), lastSuccessAt: null, lastError: expect.stringMatching(/\S/), timeZone: null },
+      expect.objectContaining({
+        platform: "platform_a",
+        isDefault: true,
+        lastSuccessAt: null,
+        lastError: expect.stringMatching(/\S/),
+        timeZone: null,
+        today: null,
+      }),
     ]);
     expect((await rollupOf(healthy.principal)).accounts).toMatchObject([{ platform: "platform_a", lastError: null }]);
+  }, 120_000);
+  it("reports each of a platform's accounts on its own: one not connected or refused is named, the others stored, figuresAsOf the oldest read", async () => {
+    const { createWorkspace } = await import("@/lib/workspaces/workspaces");
+    const { plantActiveAds } = await import("./many-ads");
+    const { getAdAccount } = await import("@/lib/platforms");
+    const { markNeedsReconnect } = await import("@/lib/platforms/accounts");
+    const { advanceSandbox, advanceSandboxAccount, setSandboxCurrency, setSandboxTimeZone } = await import("@/lib/platforms/sandbox/operator");
+    const { workspaceId } = await createWorkspace({ name: "Two Meta accounts, one of them refused", plan: "pro" });
+    // The default Meta account in dollars in New York; a second one in euros in Berlin, with ads of its own.
+    const main = (await getAdAccount(workspaceId, "platform_a"))!;
+    await plantActiveAds(workspaceId, "platform_a", 4);
+    await setSandboxTimeZone(main, "America/New_York");
+    const berlin = await db.adAccount.create({
+      data: { id: `adacct_eur_${Date.now()}`, workspaceId, platform: "platform_a", mode: "sandbox", externalAccountId: `act_${Date.now()}7`, name: "Berlin" },
+    });
+    await plantActiveAds(workspaceId, "platform_a", 4, { account: berlin });
+    await setSandboxTimeZone(berlin, "Europe/Berlin");
+    await setSandboxCurrency(berlin, "EUR");
+    const hours = async (n: number) => {
+      await advanceSandbox(workspaceId, n);
+      await advanceSandboxAccount(berlin, n);
+    };
+    await hours(24);
+    await run(workspaceId);
+    const principal = await ownerOf(workspaceId);
+    const both = await rollupOf(principal);
+    expect(both.accounts.map((a) => [a.adAccountId, a.isDefault, a.currency, a.timeZone, a.lastError])).toEqual([
+      [main.id, true, "USD", "America/New_York", null],
+      [berlin.id, false, "EUR", "Europe/Berlin", null],
+    ]);
+    expect(both.accounts[1]).toMatchObject({ name: "Berlin", platform: "platform_a", lastSuccessAt: expect.any(String) });
+    const berlinRead = both.accounts[1]!.lastSuccessAt!;
+    /** The newest day stored from the account's campaign. */
+    const lastDay = async (account: { externalAccountId: string }) =>
+      (await db.adDailyInsight.findFirst({ where: { workspaceId, campaignId: `camp_${account.externalAccountId}` }, orderBy: { date: "desc" } }))?.date;
+
+    // The Berlin account's token is revoked: the pull leaves it out (nothing can be read from it), and says so.
+    expect(await markNeedsReconnect(berlin.id, "the platform refused its access token")).toBe(true);
+    await hours(24);
+    await run(workspaceId);
+    const leftOut = await rollupOf(principal);
+    const [mainNow, berlinNow] = leftOut.accounts;
+    expect(mainNow).toMatchObject({ adAccountId: main.id, lastError: null });
+    expect(Date.parse(mainNow!.lastSuccessAt!)).toBeGreaterThan(Date.parse(berlinRead));
+    expect(berlinNow).toMatchObject({ adAccountId: berlin.id, lastSuccessAt: berlinRead, lastError: expect.stringContaining("needs to be reconnected") });
+    expect(Date.parse(berlinNow!.lastRunAt)).toBeGreaterThan(Date.parse(berlinRead));
+    // The figures are as old as the stalest account's: the Berlin account's last read, on its clock.
+    expect(leftOut).toMatchObject({ figuresAsOf: berlinRead, figuresTimeZone: "Europe/Berlin" });
+    // The default account's figures moved on all the same.
+    expect(await lastDay(main)).toBe(mainNow!.today);
+
+    // Connected again, the platform refuses to read it (a time zone no one knows): its refusal, the default still stored.
+    await db.adAccount.update({ where: { id: berlin.id }, data: { status: "active", statusReason: null } });
+    await hours(24);
+    await setSandboxTimeZone(berlin, "Nowhere/Atlantis");
+    const outcome = await run(workspaceId);
+    expect(outcome.accounts).toMatchObject([{ ok: true, platform: "platform_a" }]);
+    const refused = await rollupOf(principal);
+    expect(refused.accounts[0]).toMatchObject({ adAccountId: main.id, lastError: null });
+    expect(Date.parse(refused.accounts[0]!.lastSuccessAt!)).toBeGreaterThan(Date.parse(mainNow!.lastSuccessAt!));
+    expect(refused.accounts[1]).toMatchObject({ adAccountId: berlin.id, lastSuccessAt: berlinRead, lastError: expect.stringMatching(/\S/) });
+    expect(refused.accounts[1]!.lastError).not.toContain("reconnected");
+    expect(refused.figuresAsOf).toBe(berlinRead);
+    expect(await lastDay(main)).toBe(refused.accounts[0]!.today);
+
+    // Read again: every account current, figuresAsOf the older of the two reads of this run.
+    await setSandboxTimeZone(berlin, "Europe/Berlin");
+    await run(workspaceId);
+    const repaired = await rollupOf(principal);
+    expect(repaired.accounts.map((a) => a.lastError)).toEqual([null, null]);
+    expect(repaired.figuresAsOf).toBe([repaired.accounts[0]!.lastSuccessAt!, repaired.accounts[1]!.lastSuccessAt!].sort()[0]);
+    expect(await lastDay(berlin)).toBe(repaired.accounts[1]!.today);
   }, 120_000);
 });
 
@@ -183,9 +286,15 @@ describe("each ad account read over its own days", () => {
     const outcome = await callTool(await ownerOf(workspaceId), "get_insights", { level: "ad_set", ids: [`adset_${berlin.externalAccountId}_0`] });
     if (!outcome.ok) throw new Error(outcome.body.error.message);
     expect(outcome.body.result).toMatchObject({ until: east });
-    // The rollup's health names the default account's zone, the clock its figures are shown on.
+    // The rollup's health names each account's own zone and today; the figures, read together, are shown on the default's clock.
     const health = await rollupOf(await ownerOf(workspaceId));
-    expect(health.accounts).toMatchObject([{ platform: "platform_a", lastError: null, timeZone: "America/New_York" }]);
+    const nowMs = await clock();
+    expect(health.accounts.map((a) => [a.adAccountId, a.lastError, a.timeZone, a.today])).toEqual([
+      [newYork.id, null, "America/New_York", dayIn(nowMs, "America/New_York")],
+      ...[losAngeles, berlin]
+        .sort((a, b) => a.externalAccountId.localeCompare(b.externalAccountId))
+        .map((a) => [a.id, null, a === berlin ? "Europe/Berlin" : "America/Los_Angeles", a === berlin ? east : dayIn(nowMs, "America/Los_Angeles")]),
+    ]);
     expect(health.figuresTimeZone).toBe("America/New_York");
   }, 120_000);
 });

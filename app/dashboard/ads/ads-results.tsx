@@ -1,18 +1,12 @@
 import Link from "next/link";
+import { adAccountLabel as accountLabel } from "@/components/dashboard/ad-account-label";
 import { formatCount, formatMoney, formatPercent } from "@/components/dashboard/format";
 import { objectiveWords } from "@/components/dashboard/plain-words";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Field, SelectField } from "@/components/ui/field";
 import { Alert, Card, EmptyState, Section } from "@/components/ui/misc";
-import type { AdsResultsView, ResultAccount, ResultFigures } from "@/lib/read-models/ads-results";
+import type { AdsResultsView, ResultFigures } from "@/lib/read-models/ads-results";
 
-const PLATFORM_LABEL: Record<string, string> = { platform_a: "Platform A", platform_b: "Platform B" };
-/** The platform's name; with several of its accounts read, the account's name and currency too. */
-function accountLabel(account: ResultAccount, accounts: ResultAccount[]) {
-  const platform = PLATFORM_LABEL[account.platform] ?? account.platform;
-  const several = accounts.filter((a) => a.platform === account.platform).length > 1;
-  return several ? `${platform} · ${account.name} (${account.currency})` : platform;
-}
 const LEVEL_LABEL = { campaign: "Campaign", ad_set: "Ad set", ad: "Ad" } as const;
 type Level = keyof typeof LEVEL_LABEL;
 

@@ -1,13 +1,15 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { adAccountLabel } from "@/components/dashboard/ad-account-label";
 import { formatDateTime } from "@/components/dashboard/format";
 import { useMemberClock } from "@/components/dashboard/time-zone";
 import { Alert } from "@/components/ui/misc";
 import { tool } from "./performance-api";
 
-const PLATFORM_NAME = { platform_a: "Platform A", platform_b: "Platform B" } as const;
-
-/** When the figures were last rolled up, and an alert for each ad account whose last rollup failed. */
+/**
+ * When the figures were last rolled up (the stalest ad account's last read), and an alert for each ad account whose
+ * last rollup failed or left it out, a platform's second account as its own.
+ */
 export function RollupHealth() {
   const clock = useMemberClock();
   const time = (iso: string) => formatDateTime(iso, clock);
@@ -24,15 +26,16 @@ export function RollupHealth() {
             <time dateTime={rollup.figuresAsOf} data-testid="figures-as-of">
               {formatDateTime(rollup.figuresAsOf, { timeZone: rollup.figuresTimeZone ?? clock.timeZone, locale: clock.locale })}
             </time>
-            {rollup.figuresTimeZone ? ` (the ad account’s time zone, ${rollup.figuresTimeZone})` : ""}, rolled up every hour.
+            {rollup.figuresTimeZone ? ` (the ad account’s time zone, ${rollup.figuresTimeZone})` : ""}
+            {rollup.accounts.length > 1 ? `, the oldest of ${rollup.accounts.length} ad accounts’ last reads` : ""}, rolled up every hour.
           </>
         ) : (
           "No rollup yet: figures appear after the first hourly rollup of active ads."
         )}
       </p>
       {failed.map((a) => (
-        <Alert key={a.platform}>
-          <strong>{PLATFORM_NAME[a.platform]}</strong>: the last rollup, {time(a.lastRunAt)}, failed: {a.lastError!.replace(/\.$/, "")}.{" "}
+        <Alert key={a.adAccountId}>
+          <strong>{adAccountLabel(a, rollup.accounts)}</strong>: the last rollup, {time(a.lastRunAt)}, failed: {a.lastError!.replace(/\.$/, "")}.{" "}
           {a.lastSuccessAt ? `Its figures are from ${time(a.lastSuccessAt)}.` : "Its figures have not been read yet."} The next hourly rollup tries again.
         </Alert>
       ))}

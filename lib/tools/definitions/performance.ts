@@ -72,17 +72,32 @@ const CreativePerformanceSchema = z.object({
 
 const RollupHealthSchema = z
   .object({
-    figuresAsOf: z.string().nullable().describe("The latest successful pull of any account: the time the figures are as of (null before the first)"),
-    figuresTimeZone: z.string().nullable().describe("The IANA time zone of the ad account that pull was of (the clock the dashboard shows figuresAsOf on)"),
-    accounts: z.array(
-      z.object({
-        platform: z.enum(PLATFORMS),
-        lastRunAt: z.string().describe("The account's last rollup, successful or not"),
-        lastSuccessAt: z.string().nullable(),
-        lastError: z.string().nullable().describe("Why the account's last rollup failed; null when it succeeded (its figures are then current)"),
-        timeZone: z.string().nullable().describe("The account's IANA time zone as the rollup last read it; null before its first successful pull"),
-      }),
-    ),
+    figuresAsOf: z
+      .string()
+      .nullable()
+      .describe("The oldest of the ad accounts' last successful reads (among those read at least once): no stored figure is older; null before the first"),
+    figuresTimeZone: z.string().nullable().describe("The IANA time zone of the ad account that read was of (the clock the dashboard shows figuresAsOf on)"),
+    accounts: z
+      .array(
+        z.object({
+          adAccountId: z.string(),
+          platform: z.enum(PLATFORMS),
+          name: z.string().describe("The platform's name for the ad account, else its id there"),
+          isDefault: z.boolean().describe("The platform's default ad account for the workspace"),
+          currency: z.string().describe("The ad account's currency (ISO 4217)"),
+          timeZone: z.string().nullable().describe("This ad account's own IANA time zone as the rollup last read it; null before its first successful read"),
+          today: z.string().nullable().describe("This ad account's current day (its time zone) at its last successful read; null before the first"),
+          lastRunAt: z.string().describe("The ad account's last rollup, successful or not"),
+          lastSuccessAt: z.string().nullable().describe("The ad account's last successful read: its figures are as of then"),
+          lastError: z
+            .string()
+            .nullable()
+            .describe(
+              "Why the ad account's last rollup failed, or left it out (not connected: reconnect it); null when it succeeded (its figures are then current)",
+            ),
+        }),
+      )
+      .describe("Each ad account the rollup reads: every platform's default and each other account with ads, by platform, the default first"),
   })
   .describe("The hourly rollup's health per ad account");
 
@@ -166,7 +181,7 @@ export const performanceTools = [
     title: "List creative performance",
     description:
       "Each creative's last-30-days figures across its ads with its label (winner, loser, fatigued, neutral) and the reason, as the last hourly rollup left them, " +
-      "and the rollup's health per ad account (last run, last success, last error). Sort by a figure or the label; filter by label.",
+      "and the rollup's health per ad account, each of a platform's accounts its own (last run, last success, last error, time zone, currency). Sort by a figure or the label; filter by label.",
     input: z.strictObject({
       label: Label.optional(),
       sort: z

@@ -5623,7 +5623,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     "name": "list_creative_performance",
     "title": "List creative performance",
-    "description": "Each creative's last-30-days figures across its ads with its label (winner, loser, fatigued, neutral) and the reason, as the last hourly rollup left them, and the rollup's health per ad account (last run, last success, last error). Sort by a figure or the label; filter by label.",
+    "description": "Each creative's last-30-days figures across its ads with its label (winner, loser, fatigued, neutral) and the reason, as the last hourly rollup left them, and the rollup's health per ad account, each of a platform's accounts its own (last run, last success, last error, time zone, currency). Sort by a figure or the label; filter by label.",
     "category": "performance",
     "readOnly": true,
     "destructive": false,

@@ -5224,28 +5224,51 @@ export interface ListCreativePerformanceResult {
    */
   rollup: {
     /**
-     * The latest successful pull of any account: the time the figures are as of (null before the first)
+     * The oldest of the ad accounts' last successful reads (among those read at least once): no stored figure is older; null before the first
      */
     figuresAsOf: string | null;
     /**
-     * The IANA time zone of the ad account that pull was of (the clock the dashboard shows figuresAsOf on)
+     * The IANA time zone of the ad account that read was of (the clock the dashboard shows figuresAsOf on)
      */
     figuresTimeZone: string | null;
+    /**
+     * Each ad account the rollup reads: every platform's default and each other account with ads, by platform, the default first
+     */
     accounts: {
+      adAccountId: string;
       platform: "platform_a" | "platform_b";
       /**
-       * The account's last rollup, successful or not
+       * The platform's name for the ad account, else its id there
        */
-      lastRunAt: string;
-      lastSuccessAt: string | null;
+      name: string;
       /**
-       * Why the account's last rollup failed; null when it succeeded (its figures are then current)
+       * The platform's default ad account for the workspace
        */
-      lastError: string | null;
+      isDefault: boolean;
       /**
-       * The account's IANA time zone as the rollup last read it; null before its first successful pull
+       * The ad account's currency (ISO 4217)
+       */
+      currency: string;
+      /**
+       * This ad account's own IANA time zone as the rollup last read it; null before its first successful read
        */
       timeZone: string | null;
+      /**
+       * This ad account's current day (its time zone) at its last successful read; null before the first
+       */
+      today: string | null;
+      /**
+       * The ad account's last rollup, successful or not
+       */
+      lastRunAt: string;
+      /**
+       * The ad account's last successful read: its figures are as of then
+       */
+      lastSuccessAt: string | null;
+      /**
+       * Why the ad account's last rollup failed, or left it out (not connected: reconnect it); null when it succeeded (its figures are then current)
+       */
+      lastError: string | null;
     }[];
   };
 }
