@@ -564,23 +564,72 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect((await result("delete_ad_comments", { ids: [alsoGoneRow.id] })).results[0]).toMatchObject({ ok: true, comment: { state: "deleted" } });
   }, 60_000);
 
-  it("an ad group with over 5,000 comments in one day is pulled to its last comment, poll by poll; a hide finds a comment past the first 5,000", async () => {
+  it("an ad group with over 5,000 comments in one day is pulled to its last comment, poll by poll, each poll skipping the pages pulled before (O(log pages) list requests); a hide finds a comment past the first 5,000 alike", async () => {
     const made = [...tiktok.ads.values()][0]!;
     // A viral day: 5,100 comments in the same second, after everything pulled so far (TikTok lists whole days only).
     const now = Math.floor(Date.now() / 1000);
     const burst = Array.from({ length: 5_100 }, (_, i) => tiktok.addComment(made.ad_id, `Viral comment ${i}`, { userName: `fan${i}`, createTime: now }));
+    const lists = () => calls("comment/list/").filter((r) => r.query.get("search_value") === made.adgroup_id);
+    const pages = () => Math.ceil([...tiktok.comments.values()].filter((c) => c.adgroup_id === made.adgroup_id).length / 100);
+    // Page 1 (for total_page), the halving over the pages, the page before the first new comment, and the pages read on.
+    const searched = (pagesRead: number) => 1 + Math.ceil(Math.log2(pages())) + 1 + pagesRead;
+    const pull = async () => {
+      const before = lists().length;
+      const summary = await admin<{ accounts: { added: number; fetched: number }[] }>(["moderation", "pull", "--workspace", t.workspaceId], server.dataDir);
+      return {
+        added: summary.accounts.reduce((n, acc) => n + acc.added, 0),
+        fetched: summary.accounts.reduce((n, acc) => n + acc.fetched, 0),
+        requests: lists().length - before,
+      };
+    };
     let added = 0;
+    let fetched = 0;
+    const requests: number[] = [];
     for (let poll = 0; poll < 20; poll++) {
-      const summary = await admin<{ accounts: { added: number }[] }>(["moderation", "pull", "--workspace", t.workspaceId], server.dataDir);
-      const polled = summary.accounts.reduce((n, acc) => n + acc.added, 0);
-      if (!polled) break;
-      added += polled;
+      const polled = await pull();
+      requests.push(polled.requests);
+      if (!polled.added) break;
+      added += polled.added;
+      fetched += polled.fetched;
     }
+    // Each comment once: none missed, none taken by two polls.
     expect(added).toBe(burst.length);
+    expect(fetched).toBe(burst.length);
+    // A poll takes 500 comments: at most 6 pages past the search, where reading from page 1 grew to all 52 pages.
+    expect(Math.max(...requests)).toBeLessThanOrEqual(searched(6));
+
     const [last] = (await result("list_ad_comments", { search: "Viral comment 5099" })).comments;
     expect(last.externalId).toBe(burst.at(-1)!.comment_id);
+    const beforeHide = lists().length;
     await result("hide_ad_comments", { ids: [last.id] });
     expect(tiktok.comments.get(burst.at(-1)!.comment_id)!.comment_status).toBe("HIDDEN");
+    expect(lists().length - beforeHide).toBeLessThanOrEqual(searched(1));
+
+    // The day goes on: the next poll reads O(log pages) pages for the new comments, not the 5,100 before them again.
+    const later = ["Still viral", "Where can I buy it?", "Shipping to Spain?"].map((m) => tiktok.addComment(made.ad_id, m, { userName: "late" }));
+    const next = await pull();
+    expect(next).toMatchObject({ added: later.length, fetched: later.length });
+    expect(next.requests).toBeLessThanOrEqual(searched(1));
+
+    // Comments deleted while a poll reads move the later ones to earlier pages: the read starts a page before the first
+    // new comment's, so the new comments shifted there are not skipped. The deletes land just before the read goes on
+    // from the page the search found (the first page asked for twice).
+    const shifted = Array.from({ length: 30 }, (_, i) => tiktok.addComment(made.ad_id, `After the deletes ${i}`, { userName: `shift${i}` }));
+    const asked = new Set<number>();
+    const readOn = tiktok.holdNext("comment/list/", (body) => {
+      if (body.search_value !== made.adgroup_id) return false;
+      const page = Number(body.page);
+      if (asked.has(page)) return true;
+      asked.add(page);
+      return false;
+    });
+    const polling = pull();
+    await Promise.race([readOn.arrived, polling]);
+    for (const c of burst.slice(0, 100)) tiktok.authorDeletes(c.comment_id);
+    readOn.release();
+    expect(await polling).toMatchObject({ added: shifted.length, fetched: shifted.length });
+    const inbox = (await result("list_ad_comments", { search: "After the deletes" })).comments;
+    expect(inbox.map((c: any) => c.externalId).sort()).toEqual(shifted.map((c) => c.comment_id).sort());
   }, 180_000);
 
   it("maps TikTok's codes: 40100 -> upstream_busy, 40002 -> invalid_input with TikTok's message, 5xxxx -> upstream_error", async () => {

@@ -54,27 +54,53 @@ function toComment(row: CommentRow, a: TikTokAccount): AdComment {
 
 const day = (iso: string) => iso.slice(0, 10);
 
+const timeOf = (row: CommentRow) => new Date(createdAt(row.create_time)).getTime();
+
 /**
- * The most pages of one ad group's comments one read goes through (100 each). TikTok's list takes whole days only,
- * so a read starts at the first comment of its first day, however many of that day were pulled before: a cap of 50
- * pages stopped an ad group with over 5,000 comments in a day at the same 5,000 for good.
+ * The most pages of one ad group's comments one read goes through from where it starts (100 each), past the pages
+ * it skips. A cap of 50 pages read from page 1 had stopped an ad group with over 5,000 comments in a day at the same
+ * 5,000 for good.
  */
 const MAX_COMMENT_PAGES = 2_000;
 
+type CommentPage = z.infer<typeof commentPage>;
+
+/**
+ * TikTok's list takes whole days only, so the rows a read already has (`settled`: every row up to a position in the
+ * list's order) are the first pages of the position's day, however many. As the list is in that order and any page
+ * can be asked for, the first page not wholly settled is found by halving (its last row is the one looked at): about
+ * log2(pages) requests, where reading on from page 1 cost one per page, every poll. The read starts one page before
+ * it: comments deleted meanwhile move later rows to earlier pages, and the settled rows read again are dropped.
+ */
+async function firstPageToRead(read: (page: number) => Promise<CommentPage>, totalPages: number, settled: (row: CommentRow) => boolean): Promise<number> {
+  // Page `lo` ends settled (page 1, read by the caller); page `hi` does not, or is past the end.
+  let lo = 1;
+  let hi = totalPages + 1;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    const last = (await read(mid)).comments.at(-1);
+    // An empty page is past the end (the list shrank since page 1).
+    if (last && settled(last)) lo = mid;
+    else hi = mid;
+  }
+  return hi - 1;
+}
+
 /**
  * One ad group's comments from `since`'s day on, oldest first, page by page until the list ends or `enough`, given each
- * page as it arrives, says the rows so far suffice (the caller's window is full).
+ * page as it arrives, says the rows so far suffice (the caller's window is full). With `settled`, the rows the caller
+ * has no use for (every one up to a position in the list's order), the pages holding only those are skipped, so the
+ * answer starts at most a page before the first row past them.
  */
 async function adGroupComments(
   token: string,
   a: TikTokAccount,
   adGroupId: string,
   since: string,
-  enough: (page: CommentRow[]) => boolean = () => false,
+  { settled, enough = () => false }: { settled?: (row: CommentRow) => boolean; enough?: (page: CommentRow[]) => boolean } = {},
 ): Promise<CommentRow[]> {
-  const rows: CommentRow[] = [];
-  for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
-    const data = await getData(
+  const read = (page: number) =>
+    getData(
       token,
       "comment/list/",
       {
@@ -93,6 +119,13 @@ async function adGroupComments(
       commentPage,
       "the comment list",
     );
+  const first = await read(1);
+  const lastOfFirst = first.comments.at(-1);
+  const totalPages = first.page_info?.total_page ?? 1;
+  const start = settled && lastOfFirst && settled(lastOfFirst) && totalPages > 1 ? await firstPageToRead(read, totalPages, settled) : 1;
+  const rows: CommentRow[] = [];
+  for (let page = start; page < start + MAX_COMMENT_PAGES; page++) {
+    const data = page === 1 ? first : await read(page);
     rows.push(...data.comments);
     // Every page goes to `enough`, the last one too.
     if (enough(data.comments) || !data.page_info || page >= data.page_info.total_page) break;
@@ -110,26 +143,34 @@ export async function listComments(token: string, a: TikTokAccount, query: Comme
   // TikTok keeps comments for its list going back a year at most; without a position, start there.
   const since = day(query.after ?? new Date(Date.now() - 365 * 86_400_000).toISOString());
   const after = query.after ? new Date(query.after).getTime() : null;
-  const wanted = (c: AdComment) => {
-    if (query.adExternalIds && !query.adExternalIds.includes(c.adExternalId)) return false;
-    if (after === null) return true;
-    const t = new Date(c.createdAt).getTime();
-    return t > after || (t === after && query.afterExternalId !== undefined && c.externalId > query.afterExternalId);
-  };
+  // The rows at or before the position (without an id, every row at its time): pulled already. They are the list's
+  // first rows as TikTok orders equal times by id, as the cursor does: our reading (docs/decisions.md), the one the
+  // group's read stopping at `limit` inside a run of equal times relies on too.
+  const settled =
+    after === null
+      ? undefined
+      : (row: CommentRow) => {
+          const t = timeOf(row);
+          return t < after || (t === after && (query.afterExternalId === undefined || row.comment_id <= query.afterExternalId));
+        };
+  const wanted = (row: CommentRow, c: AdComment) => (!query.adExternalIds || query.adExternalIds.includes(c.adExternalId)) && !settled?.(row);
   const all: AdComment[] = [];
   for (const adGroupId of await adGroupsOf(token, a, query.adExternalIds)) {
     // Oldest first: once an ad group has given `limit` comments past the position, its later ones cannot be among the
     // `limit` oldest of all groups.
     let past = 0;
-    await adGroupComments(token, a, adGroupId, since, (page) => {
-      for (const row of page) {
-        const comment = toComment(row, a);
-        if (wanted(comment)) {
-          all.push(comment);
-          past++;
+    await adGroupComments(token, a, adGroupId, since, {
+      settled,
+      enough: (page) => {
+        for (const row of page) {
+          const comment = toComment(row, a);
+          if (wanted(row, comment)) {
+            all.push(comment);
+            past++;
+          }
         }
-      }
-      return past >= query.limit;
+        return past >= query.limit;
+      },
     });
   }
   return all.sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.externalId.localeCompare(y.externalId)).slice(0, query.limit);
@@ -137,9 +178,10 @@ export async function listComments(token: string, a: TikTokAccount, query: Comme
 
 /**
  * Looks one comment up: in its ad's ad group when the inbox knows the ad, else across the advertiser's ad groups. The
- * siblings are the group's comments from its day on: with `withReplies`, all of them (the replies to it come later);
- * else the read stops at the comment. Null when TikTok no longer lists it: its list holds PUBLIC and HIDDEN comments
- * only, so one deleted (by its author, or by an earlier call whose answer was lost) is not there.
+ * siblings are the group's comments from the comment's page on (a page before it at most) when the inbox knows it,
+ * else from a year back: with `withReplies`, all of them (the replies to it come later); else the read stops at the
+ * comment. Null when TikTok no longer lists it: its list holds PUBLIC and HIDDEN comments only, so one deleted (by its
+ * author, or by an earlier call whose answer was lost) is not there.
  */
 async function lookUpComment(
   token: string,
@@ -153,8 +195,14 @@ async function lookUpComment(
   });
   // From the comment's own day when the inbox knows it; its replies come after it, so the list from there holds them.
   const since = day((known?.commentedAt ?? new Date(Date.now() - 365 * 86_400_000)).toISOString());
+  // The pages before the comment's are skipped.
+  const at = known?.commentedAt.getTime();
+  const settled = at === undefined ? undefined : (row: CommentRow) => timeOf(row) < at || (timeOf(row) === at && row.comment_id < commentId);
   for (const adGroupId of await adGroupsOf(token, a, known ? [known.adExternalId] : undefined)) {
-    const rows = await adGroupComments(token, a, adGroupId, since, (page) => !withReplies && page.some((r) => r.comment_id === commentId));
+    const rows = await adGroupComments(token, a, adGroupId, since, {
+      settled,
+      enough: (page) => !withReplies && page.some((r) => r.comment_id === commentId),
+    });
     const row = rows.find((r) => r.comment_id === commentId);
     if (row) return { row, siblings: rows };
   }
