@@ -81,15 +81,18 @@ function config(): NextAuthConfig {
             GitHub({
               clientId: oauth.github.clientId,
               clientSecret: oauth.github.clientSecret,
+              authorization: { url: oauth.github.authorizeUrl },
+              token: oauth.github.tokenUrl,
               // The primary address and whether GitHub verified it (the default takes the primary one unchecked).
               userinfo: {
+                url: `${oauth.github.apiUrl}/user`,
                 request: ({ tokens, provider }: { tokens: { access_token?: string }; provider: { userinfo?: { url?: URL } } }) =>
                   githubProfile(String(provider.userinfo?.url), String(tokens.access_token)),
               },
             }),
           ]
         : []),
-      ...(oauth.google ? [Google({ clientId: oauth.google.clientId, clientSecret: oauth.google.clientSecret })] : []),
+      ...(oauth.google ? [Google({ clientId: oauth.google.clientId, clientSecret: oauth.google.clientSecret, issuer: oauth.google.issuer })] : []),
     ],
     callbacks: {
       async signIn({ account, profile, user }) {
