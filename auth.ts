@@ -30,7 +30,12 @@ export class TooManyAttempts extends CredentialsSignin {
 }
 
 function config(): NextAuthConfig {
-  const { oauth } = getConfig();
+  const { oauth, publicBaseUrl } = getConfig();
+  // Auth.js takes its own URL (the OAuth redirect_uri, where it redirects) from AUTH_URL, which it reads from the
+  // environment at each call. Unset, it took the Host header in the sign-in button's server action but `next start`'s
+  // http://localhost:PORT in its route handler, so the callback's token exchange named another redirect_uri than the
+  // authorization request and Google and GitHub refused every sign-in. PUBLIC_BASE_URL, as for the import's callbacks.
+  process.env.AUTH_URL = publicBaseUrl;
   return {
     secret: getAuthSecret(),
     trustHost: true,
