@@ -30,12 +30,13 @@ export class TooManyAttempts extends CredentialsSignin {
 }
 
 function config(): NextAuthConfig {
-  const { oauth, publicBaseUrl } = getConfig();
+  const { oauth, authUrl } = getConfig();
   // Auth.js takes its own URL (the OAuth redirect_uri, where it redirects) from AUTH_URL, which it reads from the
-  // environment at each call. Unset, it took the Host header in the sign-in button's server action but `next start`'s
-  // http://localhost:PORT in its route handler, so the callback's token exchange named another redirect_uri than the
-  // authorization request and Google and GitHub refused every sign-in. PUBLIC_BASE_URL, as for the import's callbacks.
-  process.env.AUTH_URL = publicBaseUrl;
+  // environment at each call. Unset, it takes the Host header in the sign-in button's server action but `next start`'s
+  // http://localhost:PORT in its route handler, so the callback's token exchange names another redirect_uri than the
+  // authorization request and Google and GitHub refuse the sign-in. Left to the request only without PUBLIC_BASE_URL
+  // (a service reached at localhost), where pinning it would send a visitor on another host to localhost.
+  if (authUrl) process.env.AUTH_URL = authUrl;
   return {
     secret: getAuthSecret(),
     trustHost: true,

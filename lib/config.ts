@@ -373,6 +373,8 @@ export interface Config {
     trustProxyHops: number;
   };
   authSecret?: string;
+  /** Auth.js's own URL (the OAuth callbacks' redirect URI): PUBLIC_BASE_URL when it is set, else the request's. */
+  authUrl?: string;
   /** Outgoing email: through SMTP when `smtpUrl` is set, else into the database outbox. */
   mail: { smtpUrl?: string; from: string };
   /** Notifications to people: how many days they are kept after being sent. */
@@ -517,6 +519,7 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       trustProxyHops: e.TRUST_PROXY_HOPS,
     },
     authSecret: e.AUTH_SECRET,
+    authUrl: e.PUBLIC_BASE_URL ? publicBaseUrl : undefined,
     oauth: {
       ...(e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET
         ? {
