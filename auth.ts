@@ -30,7 +30,13 @@ export class TooManyAttempts extends CredentialsSignin {
 }
 
 function config(): NextAuthConfig {
-  const { oauth } = getConfig();
+  const { oauth, authUrl } = getConfig();
+  // Auth.js takes its own URL (the OAuth redirect_uri, where it redirects) from AUTH_URL, which it reads from the
+  // environment at each call. Unset, it takes the Host header in the sign-in button's server action but `next start`'s
+  // http://localhost:PORT in its route handler, so the callback's token exchange names another redirect_uri than the
+  // authorization request and Google and GitHub refuse the sign-in. Left to the request only without PUBLIC_BASE_URL
+  // (a service reached at localhost), where pinning it would send a visitor on another host to localhost.
+  if (authUrl) process.env.AUTH_URL = authUrl;
   return {
     secret: getAuthSecret(),
     trustHost: true,
@@ -81,15 +87,18 @@ function config(): NextAuthConfig {
             GitHub({
               clientId: oauth.github.clientId,
               clientSecret: oauth.github.clientSecret,
+              authorization: { url: oauth.github.authorizeUrl },
+              token: oauth.github.tokenUrl,
               // The primary address and whether GitHub verified it (the default takes the primary one unchecked).
               userinfo: {
+                url: `${oauth.github.apiUrl}/user`,
                 request: ({ tokens, provider }: { tokens: { access_token?: string }; provider: { userinfo?: { url?: URL } } }) =>
                   githubProfile(String(provider.userinfo?.url), String(tokens.access_token)),
               },
             }),
           ]
         : []),
-      ...(oauth.google ? [Google({ clientId: oauth.google.clientId, clientSecret: oauth.google.clientSecret })] : []),
+      ...(oauth.google ? [Google({ clientId: oauth.google.clientId, clientSecret: oauth.google.clientSecret, issuer: oauth.google.issuer })] : []),
     ],
     callbacks: {
       async signIn({ account, profile, user }) {

@@ -254,6 +254,14 @@ const envSchema = z.object({
   AUTH_GITHUB_SECRET: z.string().optional(),
   AUTH_GOOGLE_ID: z.string().optional(),
   AUTH_GOOGLE_SECRET: z.string().optional(),
+  /**
+   * The providers' endpoints; tests point them at local fakes. Google's is its OpenID issuer (discovery at
+   * `/.well-known/openid-configuration` names the rest); GitHub's API base serves `/user` and `/user/emails`.
+   */
+  AUTH_GOOGLE_ISSUER: z.url().optional().default("https://accounts.google.com"),
+  AUTH_GITHUB_AUTHORIZE_URL: z.url().optional().default("https://github.com/login/oauth/authorize"),
+  AUTH_GITHUB_TOKEN_URL: z.url().optional().default("https://github.com/login/oauth/access_token"),
+  AUTH_GITHUB_API_URL: z.url().optional().default("https://api.github.com"),
 
   // --- Operations (docs/operations.md)
   /** How long a SIGTERM waits for in-flight requests and job steps before closing anyway. */
@@ -365,12 +373,17 @@ export interface Config {
     trustProxyHops: number;
   };
   authSecret?: string;
+  /** Auth.js's own URL (the OAuth callbacks' redirect URI): PUBLIC_BASE_URL when it is set, else the request's. */
+  authUrl?: string;
   /** Outgoing email: through SMTP when `smtpUrl` is set, else into the database outbox. */
   mail: { smtpUrl?: string; from: string };
   /** Notifications to people: how many days they are kept after being sent. */
   notifications: { retentionDays: number };
   /** OAuth providers offered on the sign-in page (only those fully configured). */
-  oauth: { github?: { clientId: string; clientSecret: string }; google?: { clientId: string; clientSecret: string } };
+  oauth: {
+    github?: { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; apiUrl: string };
+    google?: { clientId: string; clientSecret: string; issuer: string };
+  };
   shutdownTimeoutMs: number;
   metrics: { path: string; token?: string };
   /** The OAuth 2.1 authorization server for MCP (lib/oauth). */
@@ -506,9 +519,22 @@ export function parseConfig(source: NodeJS.ProcessEnv): Config {
       trustProxyHops: e.TRUST_PROXY_HOPS,
     },
     authSecret: e.AUTH_SECRET,
+    authUrl: e.PUBLIC_BASE_URL ? publicBaseUrl : undefined,
     oauth: {
-      ...(e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET ? { github: { clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET } } : {}),
-      ...(e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET ? { google: { clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET } } : {}),
+      ...(e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET
+        ? {
+            github: {
+              clientId: e.AUTH_GITHUB_ID,
+              clientSecret: e.AUTH_GITHUB_SECRET,
+              authorizeUrl: e.AUTH_GITHUB_AUTHORIZE_URL,
+              tokenUrl: e.AUTH_GITHUB_TOKEN_URL,
+              apiUrl: e.AUTH_GITHUB_API_URL.replace(/\/$/, ""),
+            },
+          }
+        : {}),
+      ...(e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET
+        ? { google: { clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET, issuer: e.AUTH_GOOGLE_ISSUER.replace(/\/$/, "") } }
+        : {}),
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metrics: { path: e.METRICS_PATH, token: e.METRICS_TOKEN },

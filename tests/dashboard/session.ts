@@ -159,9 +159,90 @@ export async function submitPageForm(
   const html = options.html ?? (await (await fetch(baseUrl + path)).text());
   const form = /<form[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1];
   if (!form) throw new Error(`No form on ${path}`);
-  const body = new FormData();
-  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?\/>/g)) body.set(decodeEntities(m[1]!), decodeEntities(m[2] ?? ""));
+  const body = hiddenFields(form);
   for (const [k, v] of Object.entries(fields)) body.set(k, v);
   const res = await fetch(baseUrl + path, { method: "POST", redirect: "manual", headers: { Origin: baseUrl, ...options.headers }, body });
   return { status: res.status, html: await res.text() };
+}
+
+/** A form's hidden fields (a server action's id and bound values among them), as the browser would post them. */
+function hiddenFields(form: string): FormData {
+  const body = new FormData();
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?\/>/g)) body.set(decodeEntities(m[1]!), decodeEntities(m[2] ?? ""));
+  return body;
+}
+
+export interface ProviderSignInResult {
+  /** This server's cookies at the end (an Auth.js cookie it deleted is gone). */
+  jar: Map<string, string>;
+  /** Every URL the browser was sent to, in order: the provider's pages, the callback, where it landed. */
+  visited: URL[];
+  /** The page it landed on and its status. */
+  landed: URL;
+  status: number;
+  html: string;
+  signedIn: boolean;
+}
+
+/**
+ * A request as a browser sends it to `url`, whose host name resolves to `address` (a hosts-file entry): the Host
+ * header keeps the name, as behind a reverse proxy serving the service under its public name.
+ */
+async function sendResolved(url: URL, address: string, init: { method?: string; headers?: Record<string, string>; body?: FormData }): Promise<Response> {
+  const http = await import("node:http");
+  let body: Buffer | undefined;
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.body) {
+    const encoded = new Response(init.body);
+    headers["Content-Type"] = encoded.headers.get("content-type")!;
+    body = Buffer.from(await encoded.arrayBuffer());
+  }
+  return new Promise<Response>((resolve, reject) => {
+    const lookup = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+      options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4)) as never;
+    const req = http.request(url, { method: init.method ?? "GET", headers, lookup }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const answer = new Headers();
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        resolve(new Response([204, 304].includes(res.statusCode!) ? null : Buffer.concat(chunks), { status: res.statusCode, headers: answer }));
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/**
+ * A browser without JavaScript choosing "Continue with Google/GitHub" on /sign-in at `publicUrl` (the service's
+ * public name, which this browser resolves to `address`): the page's form for that provider (its server action),
+ * then every redirect followed as a browser would, across the provider's pages (local fakes that agree at once) and
+ * back, with the service's cookies kept and sent only to it.
+ */
+export async function signInWithProvider(provider: string, publicUrl: string, address = "127.0.0.1"): Promise<ProviderSignInResult> {
+  const jar = new Map<string, string>();
+  const origin = new URL(publicUrl).origin;
+  const page = await sendResolved(new URL(`${origin}/sign-in`), address, {});
+  mergeCookies(jar, page);
+  const form = [...(await page.text()).matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)]
+    .map((m) => m[1]!)
+    .find((f) => f.includes(`name="provider" value="${provider}"`));
+  if (!form) throw new Error(`/sign-in offers no ${provider} button`);
+  let at = new URL(`${origin}/sign-in`);
+  let res = await sendResolved(at, address, { method: "POST", headers: { Origin: origin, Cookie: cookieHeader(jar) }, body: hiddenFields(form) });
+  mergeCookies(jar, res);
+  const visited: URL[] = [];
+  for (let hop = 0; res.status >= 300 && res.status < 400; hop++) {
+    if (hop === 15) throw new Error(`Too many redirects: ${visited.join(" -> ")}`);
+    await res.arrayBuffer();
+    at = new URL(res.headers.get("location")!, at);
+    visited.push(at);
+    const ours = at.origin === origin;
+    res = ours ? await sendResolved(at, address, { headers: { Cookie: cookieHeader(jar) } }) : await fetch(at, { redirect: "manual" });
+    if (ours) mergeCookies(jar, res);
+    for (const [k, v] of jar) if (!v) jar.delete(k);
+  }
+  return { jar, visited, landed: at, status: res.status, html: await res.text(), signedIn: [...jar.keys()].some((k) => k.includes("authjs.session-token")) };
 }

@@ -1,14 +1,15 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
- * Local stand-ins for Google Drive (API v3 and Google's OAuth 2.0 token endpoint) and Dropbox
- * (API v2: the RPC host, the content host and /oauth2/token), written from the providers'
- * published references for the calls import makes. Each checks the request's documented
- * parameters and its Authorization header, and answers in the documented shapes and errors.
- * Tests point GOOGLE_OAUTH_TOKEN_URL / GOOGLE_OAUTH_REVOKE_URL / GOOGLE_DRIVE_API_URL and DROPBOX_API_URL /
- * DROPBOX_CONTENT_URL at them.
+ * Local stand-ins for Google (Drive API v3, Google's OAuth 2.0 endpoints and its OpenID Connect provider: discovery,
+ * ID tokens signed RS256, JWKS, userinfo) and Dropbox (API v2: the RPC host, the content host and /oauth2/token),
+ * written from the providers' published references for the calls import and sign-in make. Each checks the request's
+ * documented parameters (PKCE's code_verifier when the authorization request had a code_challenge) and its
+ * Authorization header, and answers in the documented shapes and errors.
+ * Tests point GOOGLE_OAUTH_TOKEN_URL / GOOGLE_OAUTH_REVOKE_URL / GOOGLE_DRIVE_API_URL, AUTH_GOOGLE_ISSUER and
+ * DROPBOX_API_URL / DROPBOX_CONTENT_URL at them.
  */
 export interface SeenRequest {
   method: string;
@@ -23,7 +24,7 @@ interface Listener {
   close(): Promise<void>;
 }
 
-async function listen(requests: SeenRequest[], handle: (req: SeenRequest, res: http.ServerResponse) => void): Promise<Listener> {
+export async function listen(requests: SeenRequest[], handle: (req: SeenRequest, res: http.ServerResponse) => void): Promise<Listener> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
     const chunks: Buffer[] = [];
@@ -57,18 +58,37 @@ async function listen(requests: SeenRequest[], handle: (req: SeenRequest, res: h
   };
 }
 
-const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+export const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { "Content-Type": "application/json; charset=UTF-8", ...headers });
   res.end(JSON.stringify(body));
 };
 
+/** Whether a PKCE code_verifier answers the authorization request's S256 (or plain) code_challenge (RFC 7636 4.6). */
+export function pkceVerifies(verifier: string, challenge: { value: string; method: string }): boolean {
+  const derived = challenge.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
+  return /^[A-Za-z0-9\-._~]{43,128}$/.test(verifier) && derived === challenge.value;
+}
+
+/** What one authorization request asked for, kept with its code (and its tokens). */
+export interface Grant {
+  /** "" for a code a test issued without the consent page: any redirect_uri then. */
+  redirectUri: string;
+  scope: string;
+  codeChallenge?: { value: string; method: string };
+  nonce?: string;
+  /** The Google account the person chose at consent (sign-in). */
+  account?: GoogleAccount;
+}
+
 /** The OAuth 2.0 side both providers share (RFC 6749): codes, access and refresh tokens, revocation. */
 class TokenBook {
-  readonly codes = new Map<string, string>(); // code -> redirect_uri it was issued for (any, in the fake)
+  readonly codes = new Map<string, Grant>();
   readonly access = new Set<string>();
   readonly refresh = new Set<string>();
   /** access token -> the refresh token it was issued with (revoking one revokes the family). */
   private readonly familyOf = new Map<string, string>();
+  /** access token -> the grant it was issued under. */
+  readonly grantOf = new Map<string, Grant>();
   /** Set by a test: the revocation endpoint answers this status instead of revoking. */
   revokeFailure: number | null = null;
 
@@ -79,55 +99,92 @@ class TokenBook {
   ) {}
 
   /**
-   * The consent page, as if the person agreed at once: checks the app and the request, then sends
-   * the browser back to redirect_uri with a code and the state (RFC 6749 section 4.1.2).
+   * The consent page, as if the person agreed at once (as `account`, for a sign-in): checks the app and the request,
+   * then sends the browser back to redirect_uri with a code and the state if one was sent (RFC 6749 section 4.1.2;
+   * `state` is recommended, not required).
    */
-  authorize(req: SeenRequest, res: http.ServerResponse): void {
+  authorize(req: SeenRequest, res: http.ServerResponse, account?: GoogleAccount): void {
     const q = req.query;
     if (q.get("client_id") !== this.clientId) return json(res, 400, { error: "invalid_client", error_description: "The OAuth client was not found." });
     const redirect = q.get("redirect_uri");
-    if (q.get("response_type") !== "code" || !redirect || !q.get("scope") || !q.get("state"))
-      return json(res, 400, { error: "invalid_request", error_description: "response_type=code, redirect_uri, scope and state are required" });
+    if (q.get("response_type") !== "code" || !redirect || !q.get("scope"))
+      return json(res, 400, { error: "invalid_request", error_description: "response_type=code, redirect_uri and scope are required" });
+    const challenge = q.get("code_challenge");
+    const method = q.get("code_challenge_method") ?? "plain";
+    if (challenge && !["S256", "plain"].includes(method))
+      return json(res, 400, { error: "invalid_request", error_description: "Invalid code_challenge_method" });
     const code = randomBytes(12).toString("base64url");
-    this.codes.set(code, redirect);
+    this.codes.set(code, {
+      redirectUri: redirect,
+      scope: q.get("scope")!,
+      ...(challenge ? { codeChallenge: { value: challenge, method } } : {}),
+      ...(q.get("nonce") ? { nonce: q.get("nonce")! } : {}),
+      ...(account ? { account } : {}),
+    });
     const back = new URL(redirect);
     back.searchParams.set("code", code);
-    back.searchParams.set("state", q.get("state")!);
+    if (q.get("state")) back.searchParams.set("state", q.get("state")!);
     res.writeHead(302, { Location: back.toString() });
     res.end();
   }
 
-  /** The token endpoint: form-encoded grant_type=authorization_code or refresh_token. */
-  handle(req: SeenRequest, res: http.ServerResponse, extra: Record<string, unknown>): void {
+  /**
+   * The token endpoint: form-encoded grant_type=authorization_code or refresh_token. `extra`: the provider's own fields
+   * of the answer for the grant (its scope, an ID token).
+   */
+  handle(req: SeenRequest, res: http.ServerResponse, extra: (grant: Grant) => Record<string, unknown>): void {
     if (req.method !== "POST") return json(res, 405, { error: "invalid_request", error_description: "POST only" });
     if (!String(req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded"))
       return json(res, 400, { error: "invalid_request", error_description: "Content-Type must be application/x-www-form-urlencoded" });
     const form = new URLSearchParams(req.body);
     let [clientId, clientSecret] = [form.get("client_id"), form.get("client_secret")];
     const basic = /^Basic (.+)$/.exec(String(req.headers.authorization ?? ""));
-    if (basic) [clientId, clientSecret] = Buffer.from(basic[1]!, "base64").toString("utf8").split(":") as [string, string];
+    // client_secret_basic: each part form-urlencoded before base64 (RFC 6749 section 2.3.1).
+    const formDecode = (part: string) => decodeURIComponent(part.replace(/\+/g, " "));
+    if (basic) [clientId, clientSecret] = Buffer.from(basic[1]!, "base64").toString("utf8").split(":").map(formDecode) as [string, string];
     if (clientId !== this.clientId || clientSecret !== this.clientSecret) return json(res, 401, { error: "invalid_client", error_description: "Unauthorized" });
     const grant = form.get("grant_type");
     if (grant === "authorization_code") {
       const code = form.get("code") ?? "";
-      if (!form.get("redirect_uri")) return json(res, 400, { error: "invalid_request", error_description: "Missing parameter: redirect_uri" });
-      if (!this.codes.delete(code)) return json(res, 400, { error: "invalid_grant", error_description: "Malformed auth code." });
+      const redirect = form.get("redirect_uri");
+      if (!redirect) return json(res, 400, { error: "invalid_request", error_description: "Missing parameter: redirect_uri" });
+      const issued = this.codes.get(code);
+      if (!issued) return json(res, 400, { error: "invalid_grant", error_description: "Malformed auth code." });
+      if (issued.redirectUri && issued.redirectUri !== redirect) return json(res, 400, { error: "redirect_uri_mismatch", error_description: "Bad Request" });
+      if (issued.codeChallenge) {
+        const verifier = form.get("code_verifier");
+        if (!verifier) return json(res, 400, { error: "invalid_grant", error_description: "Missing code verifier." });
+        if (!pkceVerifies(verifier, issued.codeChallenge)) return json(res, 400, { error: "invalid_grant", error_description: "Invalid code verifier." });
+      }
+      this.codes.delete(code);
       const refresh = `rt-${randomBytes(8).toString("hex")}`;
       this.refresh.add(refresh);
-      return json(res, 200, { access_token: this.newAccess(refresh), expires_in: this.expiresIn, refresh_token: refresh, token_type: "Bearer", ...extra });
+      this.grantOfRefresh.set(refresh, issued);
+      return json(res, 200, {
+        access_token: this.newAccess(refresh),
+        expires_in: this.expiresIn,
+        refresh_token: refresh,
+        token_type: "Bearer",
+        ...extra(issued),
+      });
     }
     if (grant === "refresh_token") {
-      if (!this.refresh.has(form.get("refresh_token") ?? ""))
-        return json(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." });
-      return json(res, 200, { access_token: this.newAccess(form.get("refresh_token")!), expires_in: this.expiresIn, token_type: "Bearer", ...extra });
+      const refresh = form.get("refresh_token") ?? "";
+      if (!this.refresh.has(refresh)) return json(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." });
+      // A refresh answers no new ID token's nonce: Google's refreshed ID token has none.
+      const { nonce: _nonce, ...issued } = this.grantOfRefresh.get(refresh)!;
+      return json(res, 200, { access_token: this.newAccess(refresh), expires_in: this.expiresIn, token_type: "Bearer", ...extra(issued) });
     }
     return json(res, 400, { error: "unsupported_grant_type", error_description: `Invalid grant_type: ${grant}` });
   }
+
+  private readonly grantOfRefresh = new Map<string, Grant>();
 
   private newAccess(refresh: string): string {
     const token = `at-${randomBytes(8).toString("hex")}`;
     this.access.add(token);
     this.familyOf.set(token, refresh);
+    this.grantOf.set(token, this.grantOfRefresh.get(refresh)!);
     return token;
   }
 
@@ -162,7 +219,49 @@ class TokenBook {
   }
 }
 
-// ---------------------------------------------------------------- Google Drive
+// ---------------------------------------------------------------- Google (OpenID Connect sign-in and Drive)
+
+/** A Google account, as its ID token's claims describe it. */
+export interface GoogleAccount {
+  sub: string;
+  email: string;
+  email_verified: boolean;
+  name: string;
+}
+
+/** Google's ID token signing key (generated once per process: RSA key generation is not free) and its JWK. */
+let signingKey: { privateKey: KeyObject; jwk: Record<string, unknown> } | undefined;
+function googleSigningKey() {
+  if (!signingKey) {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const kid = randomBytes(20).toString("hex");
+    signingKey = { privateKey, jwk: { ...publicKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" } };
+  }
+  return signingKey;
+}
+
+/** A JWT signed RS256 with the fake's key (Google's ID tokens: JWS compact serialization, `kid` of its JWKS). */
+function signIdToken(claims: Record<string, unknown>): string {
+  const { privateKey, jwk } = googleSigningKey();
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const input = `${part({ alg: "RS256", kid: jwk.kid, typ: "JWT" })}.${part(claims)}`;
+  return `${input}.${sign("sha256", Buffer.from(input), privateKey).toString("base64url")}`;
+}
+
+/**
+ * The claims Google's ID token and userinfo carry for the scopes granted: `sub` always; `email`, `email_verified` with
+ * `email`; `name`, `given_name`, `picture` with `profile`.
+ */
+function googleClaims(account: GoogleAccount, scope: string): Record<string, unknown> {
+  const scopes = scope.split(" ");
+  return {
+    sub: account.sub,
+    ...(scopes.includes("email") ? { email: account.email, email_verified: account.email_verified } : {}),
+    ...(scopes.includes("profile")
+      ? { name: account.name, given_name: account.name.split(" ")[0], picture: `https://lh3.googleusercontent.com/a/${account.sub}` }
+      : {}),
+  };
+}
 
 interface DriveFile {
   id: string;
@@ -175,6 +274,10 @@ interface DriveFile {
 }
 
 export interface DriveFake {
+  /** Google's OpenID Connect issuer (AUTH_GOOGLE_ISSUER): its discovery document names the endpoints below. */
+  issuer: string;
+  /** The account the person picks at Google's consent page from now on (sign-in: the ID token's subject). */
+  chooseAccount(account: GoogleAccount): void;
   authorizeUrl: string;
   tokenUrl: string;
   /** Google's token revocation endpoint (GOOGLE_OAUTH_REVOKE_URL). */
@@ -231,8 +334,54 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
     });
   const resolve = (id: string) => (id === "root" ? rootId : id);
 
+  let chosen: GoogleAccount = { sub: "110169484474386276334", email: "dana@example.com", email_verified: true, name: "Dana Drive" };
+  /** The token endpoint's own fields: the scopes granted and, for `openid`, the ID token (OpenID Connect Core 3.1.3.3). */
+  const tokenFields = (grant: Grant) => {
+    const scopes = grant.scope.split(" ");
+    if (!scopes.includes("openid") || !grant.account) return { scope: "https://www.googleapis.com/auth/drive.file" };
+    const now = Math.floor(Date.now() / 1000);
+    return {
+      // Google names the email and profile scopes by their full URLs in the answer.
+      scope: scopes.map((s) => (s === "email" || s === "profile" ? `https://www.googleapis.com/auth/userinfo.${s}` : s)).join(" "),
+      id_token: signIdToken({
+        iss: api.url,
+        azp: options.clientId,
+        aud: options.clientId,
+        ...googleClaims(grant.account, grant.scope),
+        iat: now,
+        exp: now + 3600,
+        ...(grant.nonce ? { nonce: grant.nonce } : {}),
+      }),
+    };
+  };
+
   const api = await listen(requests, (req, res) => {
-    if (req.path === "/token") return tokens.handle(req, res, { scope: "https://www.googleapis.com/auth/drive.file" });
+    if (req.path === "/.well-known/openid-configuration") {
+      // Google's discovery document (OpenID Connect Discovery 1.0), its endpoints on this fake.
+      return json(res, 200, {
+        issuer: api.url,
+        authorization_endpoint: `${api.url}/o/oauth2/v2/auth`,
+        token_endpoint: `${api.url}/token`,
+        userinfo_endpoint: `${api.url}/v1/userinfo`,
+        revocation_endpoint: `${api.url}/revoke`,
+        jwks_uri: `${api.url}/oauth2/v3/certs`,
+        response_types_supported: ["code", "token", "id_token", "code token", "code id_token", "token id_token", "code token id_token", "none"],
+        subject_types_supported: ["public"],
+        id_token_signing_alg_values_supported: ["RS256"],
+        scopes_supported: ["openid", "email", "profile"],
+        token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
+        claims_supported: ["aud", "email", "email_verified", "exp", "family_name", "given_name", "iat", "iss", "name", "picture", "sub"],
+        code_challenge_methods_supported: ["plain", "S256"],
+        grant_types_supported: [
+          "authorization_code",
+          "refresh_token",
+          "urn:ietf:params:oauth:grant-type:device_code",
+          "urn:ietf:params:oauth:grant-type:jwt-bearer",
+        ],
+      });
+    }
+    if (req.path === "/oauth2/v3/certs") return json(res, 200, { keys: [googleSigningKey().jwk] });
+    if (req.path === "/token") return tokens.handle(req, res, tokenFields);
     if (req.path === "/revoke") {
       // Google's revocation endpoint: POST, the access or refresh token as `token` (form body or query); 200, or 400 invalid_token.
       if (req.method !== "POST") return json(res, 405, { error: "invalid_request", error_description: "POST only" });
@@ -243,7 +392,14 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
       if (!tokens.revokeToken(token)) return json(res, 400, { error: "invalid_token", error_description: "Token expired or revoked" });
       return json(res, 200, {});
     }
-    if (req.path === "/o/oauth2/v2/auth") return tokens.authorize(req, res);
+    if (req.path === "/o/oauth2/v2/auth") return tokens.authorize(req, res, chosen);
+    if (req.path === "/v1/userinfo") {
+      const token = tokens.bearer(req);
+      const grant = token ? tokens.grantOf.get(token) : undefined;
+      if (!grant?.account || !grant.scope.split(" ").includes("openid"))
+        return json(res, 401, { error: "invalid_request", error_description: "Invalid Credentials" });
+      return json(res, 200, googleClaims(grant.account, grant.scope));
+    }
     if (!tokens.bearer(req))
       return error(res, 401, "Request had invalid authentication credentials. Expected OAuth 2 access token.", "authError", "Authorization");
     if (req.method !== "GET") return error(res, 405, "Method not allowed", "methodNotAllowed");
@@ -303,6 +459,8 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
   });
 
   const fake: DriveFake = {
+    issuer: api.url,
+    chooseAccount: (account) => void (chosen = account),
     authorizeUrl: `${api.url}/o/oauth2/v2/auth`,
     tokenUrl: `${api.url}/token`,
     revokeUrl: `${api.url}/revoke`,
@@ -312,7 +470,7 @@ export async function startDriveFake(options: { clientId: string; clientSecret: 
     rootId,
     issueCode() {
       const code = `4/${randomBytes(10).toString("base64url")}`;
-      tokens.codes.set(code, "");
+      tokens.codes.set(code, { redirectUri: "", scope: "" });
       return code;
     },
     addFolder(name, parentId = rootId) {
@@ -450,11 +608,11 @@ export async function startDropboxFake(options: { appKey: string; appSecret: str
   const rpc = await listen(requests, (req, res) => {
     if (req.path === "/oauth2/authorize") return tokens.authorize(req, res);
     if (req.path === "/oauth2/token")
-      return tokens.handle(req, res, {
+      return tokens.handle(req, res, () => ({
         scope: "account_info.read files.content.read files.metadata.read",
         uid: "12345",
         account_id: "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc",
-      });
+      }));
     if (req.method !== "POST") return badInput(res, req.path.slice(3), "Expected POST");
     if (!authorized(req, res)) return;
     const route = req.path.replace(/^\/2\//, "");
@@ -548,7 +706,7 @@ export async function startDropboxFake(options: { appKey: string; appSecret: str
     failRevocations: (status) => void (tokens.revokeFailure = status),
     issueCode() {
       const code = randomBytes(16).toString("base64url");
-      tokens.codes.set(code, "");
+      tokens.codes.set(code, { redirectUri: "", scope: "" });
       return code;
     },
     addFolder: (path) => void put(path),
