@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "./config";
+import { ConfigError, configurationWarnings, parseConfig } from "./config";
 
 describe("parseConfig", () => {
   it("runs on embedded defaults with no environment at all", () => {
@@ -31,6 +31,17 @@ describe("parseConfig", () => {
     expect(parseConfig({} as NodeJS.ProcessEnv).http.trustProxyHops).toBe(0);
     expect(parseConfig({ TRUST_PROXY_HOPS: "2" } as unknown as NodeJS.ProcessEnv).http.trustProxyHops).toBe(2);
     for (const bad of ["-1", "true", "1.5"]) expect(() => parseConfig({ TRUST_PROXY_HOPS: bad } as unknown as NodeJS.ProcessEnv)).toThrow(/TRUST_PROXY_HOPS/);
+  });
+
+  it("warns that Google or GitHub sign-in without PUBLIC_BASE_URL works only at localhost", () => {
+    const google = { AUTH_GOOGLE_ID: "id", AUTH_GOOGLE_SECRET: "secret" };
+    const warnings = (env: Record<string, string>) => configurationWarnings(parseConfig(env as NodeJS.ProcessEnv));
+    expect(warnings(google)).toEqual([
+      "Google sign-in needs PUBLIC_BASE_URL (the address users reach the service at): without it their callback works only at localhost",
+    ]);
+    expect(warnings({ ...google, AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "secret" })[0]).toMatch(/^Google and GitHub sign-in/);
+    expect(warnings({ ...google, PUBLIC_BASE_URL: "https://ads.example.com" })).toEqual([]);
+    expect(warnings({})).toEqual([]);
   });
 
   it("names every bad variable", () => {

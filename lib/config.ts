@@ -411,6 +411,21 @@ export class ConfigError extends Error {
 }
 
 /** Parses an environment into a Config; throws ConfigError naming every bad variable. */
+/**
+ * What a configuration that parses still gets wrong, as sentences for the start's log: settings that start a server
+ * on which a feature cannot work.
+ */
+export function configurationWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  const providers = [config.oauth.google && "Google", config.oauth.github && "GitHub"].filter(Boolean);
+  if (providers.length && !config.authUrl) {
+    warnings.push(
+      `${providers.join(" and ")} sign-in needs PUBLIC_BASE_URL (the address users reach the service at): without it their callback works only at localhost`,
+    );
+  }
+  return warnings;
+}
+
 export function parseConfig(source: NodeJS.ProcessEnv): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {

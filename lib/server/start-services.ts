@@ -1,4 +1,5 @@
 import { startAdminSocket } from "@/lib/admin/socket";
+import { configurationWarnings } from "@/lib/config";
 import { defineService, getConfig } from "@/lib/services";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
@@ -31,6 +32,7 @@ export async function startServerServices(): Promise<void> {
   const { startFirstAttempts } = await import("@/lib/webhooks/first-attempts");
   await startFirstAttempts();
   log.info("mail", { transport: describeMailTransport() });
+  for (const warning of configurationWarnings(config)) log.warn(warning, { component: "config" });
   startState().started = true;
   log.info("ready", { database: config.database.kind, jobs: config.jobs.mode, storage: config.storage.driver, dataDir: config.dataDir });
 }
