@@ -27,7 +27,8 @@ export function interruptedRestore(dataDir: string): InterruptedRestore | null {
     ["moving", RESTORE_STAGING.ready],
     ["writing", RESTORE_STAGING.partial],
   ] as const) {
-    const folder = path.join(dataDir, name);
+    // A runtime path of the data dir, not a build input: the comment keeps Next's file tracer from following it.
+    const folder = path.join(/* turbopackIgnore: true */ dataDir, name);
     if (!fs.existsSync(folder)) continue;
     let from: string | null = null;
     try {
