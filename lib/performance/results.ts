@@ -1,9 +1,8 @@
 import { getDb, queryRows } from "@/lib/db/client";
-import type { Platform } from "@/lib/generated/prisma/enums";
 import { addDays, daysBetween } from "./window";
 import { type FigureSums, type Figures, figuresFromSums } from "./figures";
 import { MAX_RANGE_DAYS } from "./insights";
-import { adAccountCurrencies } from "./rollup-clock";
+import { type AccountIdentity, accountIdentities, accountOrder } from "./account-identity";
 
 /** The Ads page's default range: the last 7 days of the ad account's clock, today included. */
 export const RESULTS_DEFAULT_DAYS = 7;
@@ -34,14 +33,7 @@ export interface CampaignResult extends ResultFigures {
 }
 
 /** An ad account the rollup has read: its own clock, time zone and currency, which its results are in. */
-export interface ResultAccount {
-  adAccountId: string;
-  platform: Platform;
-  /** The platform's name for the account, else its id there. */
-  name: string;
-  /** The platform's default account for the workspace. */
-  isDefault: boolean;
-  currency: string;
+export interface ResultAccount extends AccountIdentity {
   timeZone: string;
   /** The account's current day at its last rollup: its clock. */
   today: string;
@@ -80,39 +72,9 @@ function add(into: FigureSums, s: FigureSums) {
  * currency), by platform, the default account first. Accounts of one platform may differ in both.
  */
 export async function resultAccounts(workspaceId: string): Promise<ResultAccount[]> {
-  const db = getDb();
-  const [cursors, currencyOf] = await Promise.all([db.performanceAccountCursor.findMany({ where: { workspaceId } }), adAccountCurrencies(workspaceId)]);
-  const accounts = await db.adAccount.findMany({
-    where: { workspaceId, id: { in: cursors.map((c) => c.adAccountId) } },
-    select: { id: true, name: true, externalAccountId: true, defaultFor: true },
-  });
-  const accountOf = new Map(accounts.map((a) => [a.id, a]));
-  const listed = cursors.map((c) => {
-    const account = accountOf.get(c.adAccountId);
-    return {
-      adAccountId: c.adAccountId,
-      platform: c.platform,
-      name: account?.name ?? account?.externalAccountId ?? c.adAccountId,
-      isDefault: account?.defaultFor === c.platform,
-      currency: currencyOf(c.adAccountId, c.platform),
-      timeZone: c.timeZone,
-      today: c.today,
-    };
-  });
-  return listed.sort(accountOrder);
-}
-
-/** Ad accounts by platform, the default first, then by name. */
-export function accountOrder(
-  a: { platform: Platform; isDefault: boolean; name: string; adAccountId: string },
-  b: { platform: Platform; isDefault: boolean; name: string; adAccountId: string },
-): number {
-  return (
-    a.platform.localeCompare(b.platform) ||
-    Number(b.isDefault) - Number(a.isDefault) ||
-    a.name.localeCompare(b.name) ||
-    a.adAccountId.localeCompare(b.adAccountId)
-  );
+  const cursors = await getDb().performanceAccountCursor.findMany({ where: { workspaceId } });
+  const identities = await accountIdentities(workspaceId, cursors);
+  return cursors.map((c, i) => ({ ...identities[i]!, timeZone: c.timeZone, today: c.today })).sort(accountOrder);
 }
 
 /**

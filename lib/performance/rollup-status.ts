@@ -1,16 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import type { Platform } from "@/lib/generated/prisma/enums";
-import { accountOrder } from "./results";
-import { adAccountCurrencies } from "./rollup-clock";
+import { type AccountIdentity, accountIdentities, accountOrder } from "./account-identity";
 
-export interface RollupAccountStatus {
-  adAccountId: string;
-  platform: Platform;
-  /** The platform's name for the account, else its id there. */
-  name: string;
-  /** The platform's default account for the workspace. */
-  isDefault: boolean;
-  currency: string;
+export interface RollupAccountStatus extends AccountIdentity {
   /** The account's own IANA time zone as the rollup last read it; null before its first success. */
   timeZone: string | null;
   /** The account's current day at its last successful read (its clock); null before its first success. */
@@ -50,34 +42,21 @@ export async function forgetAccountsNotRead(workspaceId: string, platform: Platf
 /** The hourly rollup's health per ad account of the workspace (each of a platform's accounts its own), as pull.ts records it. */
 export async function rollupHealth(workspaceId: string): Promise<RollupHealth> {
   const db = getDb();
-  const [rows, cursors, currencyOf] = await Promise.all([
+  const [rows, cursors] = await Promise.all([
     db.performanceAccountRollupStatus.findMany({ where: { workspaceId } }),
     db.performanceAccountCursor.findMany({ where: { workspaceId }, select: { adAccountId: true, timeZone: true, today: true } }),
-    adAccountCurrencies(workspaceId),
   ]);
-  const accountRows = await db.adAccount.findMany({
-    where: { workspaceId, id: { in: rows.map((r) => r.adAccountId) } },
-    select: { id: true, name: true, externalAccountId: true, defaultFor: true },
-  });
-  const accountOf = new Map(accountRows.map((a) => [a.id, a]));
+  const identities = await accountIdentities(workspaceId, rows);
   const cursorOf = new Map(cursors.map((c) => [c.adAccountId, c]));
   const accounts = rows
-    .map((r) => {
-      const account = accountOf.get(r.adAccountId);
-      const cursor = cursorOf.get(r.adAccountId);
-      return {
-        adAccountId: r.adAccountId,
-        platform: r.platform,
-        name: account?.name ?? account?.externalAccountId ?? r.adAccountId,
-        isDefault: account?.defaultFor === r.platform,
-        currency: currencyOf(r.adAccountId, r.platform),
-        timeZone: cursor?.timeZone ?? null,
-        today: cursor?.today ?? null,
-        lastRunAt: r.lastRunAt.toISOString(),
-        lastSuccessAt: r.lastSuccessAt?.toISOString() ?? null,
-        lastError: r.lastError,
-      };
-    })
+    .map((r, i) => ({
+      ...identities[i]!,
+      timeZone: cursorOf.get(r.adAccountId)?.timeZone ?? null,
+      today: cursorOf.get(r.adAccountId)?.today ?? null,
+      lastRunAt: r.lastRunAt.toISOString(),
+      lastSuccessAt: r.lastSuccessAt?.toISOString() ?? null,
+      lastError: r.lastError,
+    }))
     .sort(accountOrder);
   // The stalest figures set the time: an account read an hour ago does not make another one's day-old figures current.
   const oldest = accounts
