@@ -8,7 +8,7 @@ export type Campaign = ToolOutput<"list_campaigns">["campaigns"][number];
 export type AdSet = ToolOutput<"list_ad_sets">["adSets"][number];
 export type Ad = ToolOutput<"list_ads">["ads"][number];
 export type PlatformName = Account["platform"];
-export const PLATFORM_LABEL: Record<PlatformName, string> = { platform_a: "Platform A", platform_b: "Platform B" };
+export { PLATFORM_LABEL } from "@/components/dashboard/ad-account-label";
 
 /** Calls a tool of the catalog as the signed-in member (the same tools the API serves); failures throw ApiError. */
 export async function tool<N extends ToolName>(name: N, ...[args]: ToolArgs<N>): Promise<ToolOutput<N>> {

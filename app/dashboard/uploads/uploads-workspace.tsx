@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
+import { PLATFORM_LABEL } from "@/components/dashboard/ad-account-label";
 import { ApiError, apiFetch } from "@/components/dashboard/api";
 import { formatBytes, formatRelative } from "@/components/dashboard/format";
 import { useMemberClock } from "@/components/dashboard/time-zone";
@@ -16,7 +17,6 @@ import { ACCEPT, checkFile, MAX_FILES } from "./file-checks";
 import { sendFile } from "./send-file";
 
 type Sending = { key: string; name: string; size: number; progress: number; state: "sending" | "sent" | "rejected"; error?: string };
-const PLATFORM_LABEL = { platform_a: "Platform A", platform_b: "Platform B" } as const;
 const STATUS_TONE = { processing: "amber", completed: "green", failed: "rose" } as const;
 
 /**

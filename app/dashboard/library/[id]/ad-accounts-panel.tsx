@@ -1,5 +1,6 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
+import { PLATFORM_LABEL } from "@/components/dashboard/ad-account-label";
 import { Badge, Card } from "@/components/ui/misc";
 import { loadAdAccountsAction, loadPushesAction, sendToAdAccountAction } from "./push-actions";
 
@@ -8,7 +9,6 @@ type Account =
   Awaited<ReturnType<typeof loadAdAccountsAction>> extends infer R ? (R extends { ok: true; data: { adAccounts: (infer A)[] } } ? A : never) : never;
 
 const STATE_TONE = { queued: "slate", transferring: "sky", processing: "amber", ready: "green", failed: "rose" } as const;
-const PLATFORM_LABEL = { platform_a: "Platform A", platform_b: "Platform B" } as const;
 
 function accountLabel(a: Account): string {
   return `${PLATFORM_LABEL[a.platform]} · ${a.name}${a.sandbox ? " (sandbox)" : ""}`;
