@@ -1,6 +1,6 @@
 "use server";
 import { isAppError } from "@/lib/errors";
-import { completePasswordReset, mailTransport, requestPasswordReset } from "@/lib/dashboard/account";
+import { completePasswordReset, mailTransport, requestPasswordReset, revokedAccessInWords } from "@/lib/dashboard/account";
 
 export interface PasswordFormState {
   error?: string;
@@ -8,6 +8,8 @@ export interface PasswordFormState {
   email?: string;
   /** The email waits in the server's outbox (no SMTP server configured) instead of being sent. */
   outbox?: boolean;
+  /** A reset that first proved the address: what it revoked, in words ("1 API key and two-factor authentication"). */
+  revoked?: string;
 }
 
 export async function requestResetAction(_prev: PasswordFormState, form: FormData): Promise<PasswordFormState> {
@@ -27,8 +29,9 @@ export async function resetPasswordAction(_prev: PasswordFormState, form: FormDa
   const password = String(form.get("password") ?? "");
   if (password !== String(form.get("confirm") ?? "")) return { error: "The two passwords differ." };
   try {
-    const { email } = await completePasswordReset({ token: String(form.get("token") ?? ""), password });
-    return { done: true, email };
+    const { email, revoked } = await completePasswordReset({ token: String(form.get("token") ?? ""), password });
+    const words = revoked && revokedAccessInWords(revoked);
+    return { done: true, email, ...(words ? { revoked: words } : {}) };
   } catch (error) {
     if (isAppError(error)) return { error: error.message };
     throw error;

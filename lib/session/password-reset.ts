@@ -12,7 +12,7 @@ import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
 import { recordSecurityEvent } from "./security-events";
 import { forgetSignInFailures } from "./sign-in-throttle";
 import { beginAttempt, keyDigest } from "./throttle";
-import { revokeAccessMadeBeforeConfirmation } from "./unconfirmed-access";
+import { type RevokedAccess, revokeAccessMadeBeforeConfirmation } from "./unconfirmed-access";
 
 export const RESET_TTL_MINUTES = 60;
 /** Reset emails one address gets per 15-minute window; further requests answer the same and send nothing. */
@@ -104,14 +104,15 @@ export async function findPasswordReset(token: string): Promise<{ email: string 
  * The link was mailed to the address, so the address is proven too: an account someone else made with it is now its
  * owner's, with a password only they know and none of the other's sessions. When that proof is the first and the
  * account had a password, whoever held it may have been that someone else: the API keys and app connections made
- * meanwhile are revoked in the same transaction too (unconfirmed-access.ts), and the security event counts them.
+ * meanwhile are revoked, and two-factor turned off, in the same transaction too (unconfirmed-access.ts); the security
+ * event counts the keys and connections, two-factor is an event of its own, and the answer says what was revoked.
  */
-export async function completePasswordReset(input: { token: string; password: string }): Promise<{ email: string }> {
+export async function completePasswordReset(input: { token: string; password: string }): Promise<{ email: string; revoked?: RevokedAccess }> {
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
     throw badRequest(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password`);
   const db = getDb();
   const passwordHash = await hashPassword(input.password);
-  const { email, notify } = await db.$transaction(async (tx) => {
+  const { email, revoked, notify } = await db.$transaction(async (tx) => {
     const reset = await tx.passwordReset.findUnique({
       where: { tokenHash: hashToken(input.token) },
       include: { user: { select: { email: true, passwordHash: true } } },
@@ -125,10 +126,15 @@ export async function completePasswordReset(input: { token: string; password: st
     await tx.user.update({ where: { id: reset.userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
     const firstProof = await markEmailVerified(tx, reset.userId);
     // Without a password before, nobody could sign in to the account: what acts as it was made by an operator.
-    const revoked = firstProof && reset.user.passwordHash !== null ? await revokeAccessMadeBeforeConfirmation(tx, reset.userId) : undefined;
-    return { email: reset.user.email, notify: await recordSecurityEvent(tx, { userId: reset.userId, kind: "password_reset", revoked }) };
+    const undone = firstProof && reset.user.passwordHash !== null ? await revokeAccessMadeBeforeConfirmation(tx, reset.userId) : undefined;
+    const notifyReset = await recordSecurityEvent(tx, { userId: reset.userId, kind: "password_reset", revoked: undone?.revoked });
+    const notify = async () => {
+      await undone?.notify();
+      await notifyReset();
+    };
+    return { email: reset.user.email, revoked: undone?.revoked, notify };
   });
   await notify();
   await forgetSignInFailures(email);
-  return { email };
+  return { email, revoked };
 }

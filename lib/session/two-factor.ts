@@ -1,13 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import QRCode from "qrcode";
 import { getDb } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { normalizeEmail } from "@/lib/team/users";
 import { decryptAtRest, encryptAtRest } from "./encryption";
 import { revokeSessionsQuery } from "./revocation";
-import { recordSecurityEvent, recordSecurityEventQuietly } from "./security-events";
+import { recordSecurityEvent, recordSecurityEventQuietly, type SecurityActor } from "./security-events";
 import { throttledSecondFactor } from "./sign-in-throttle";
 import { generateTotpSecret, matchingTotpStep, otpauthUri, verifyTotp } from "./totp";
 
@@ -102,37 +103,49 @@ async function claimTotpStep(userId: string, step: number): Promise<boolean> {
  */
 export async function disableTwoFactor(userId: string, code: string): Promise<void> {
   if (!(await verifySecondFactor(userId, code))) throw badRequest("That code did not match; two-factor authentication is still on");
-  const notify = await getDb().$transaction(async (tx) => {
-    await tx.user.update({ where: { id: userId }, data: { twoFactorEnabled: false, twoFactorSecret: null } });
-    await tx.recoveryCode.deleteMany({ where: { userId } });
-    return recordSecurityEvent(tx, { userId, kind: "two_factor_off" });
-  });
+  const { notify } = await getDb().$transaction((tx) => turnOffTwoFactor(tx, userId, "user"));
   await notify();
 }
 
 /**
- * The operator's way out when the second factor cannot be given: an authenticator lost with its recovery codes, or
- * one that was never the owner's (someone signed up with their address and turned two-factor on; the owner's password
- * reset by email keeps it on). Turns two-factor off without a code, removes the secret and recovery codes, and ends
+ * Turns the user's two-factor off in the caller's transaction: the secret (one of an unfinished enrolment too) and the
+ * recovery codes removed. When it was on, that is the user's `two_factor_off` security event by `actor`, whose notice
+ * emails the account's address; call `notify` once the transaction has committed. Every way two-factor goes off (the
+ * user's, the operator's, a reset that takes an account back: unconfirmed-access.ts) comes through here.
+ */
+export async function turnOffTwoFactor(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  actor: SecurityActor,
+): Promise<{ wasOn: boolean; notify: () => Promise<void> }> {
+  // The conditional update tells, under the row's lock, whether it was on.
+  const { count } = await tx.user.updateMany({ where: { id: userId, twoFactorEnabled: true }, data: { twoFactorEnabled: false } });
+  await tx.user.updateMany({ where: { id: userId }, data: { twoFactorSecret: null } });
+  await tx.recoveryCode.deleteMany({ where: { userId } });
+  if (!count) return { wasOn: false, notify: async () => undefined };
+  return { wasOn: true, notify: await recordSecurityEvent(tx, { userId, kind: "two_factor_off", actor }) };
+}
+
+/**
+ * The operator's way out when the second factor cannot be given: an authenticator lost with its recovery codes (a
+ * password reset by email keeps two-factor on, unless it is the first proof of an address someone else may have signed
+ * up with: unconfirmed-access.ts). Turns two-factor off without a code, removes the secret and recovery codes, and ends
  * every session of the user, in one transaction. A workspace that requires two-factor for a permission refuses it
  * again (403 `two_factor_required`) until the user enrols anew. When two-factor was on, the change is recorded as a
  * security event by the operator and the account's address is told.
  */
 export async function removeTwoFactorByOperator(email: string): Promise<{ userId: string; twoFactorWasOn: boolean }> {
   const db = getDb();
-  const user = await db.user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true, twoFactorEnabled: true } });
+  const user = await db.user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } });
   if (!user) throw new AppError("not_found", `No user has the email ${email}`);
-  const notify = await db.$transaction(async (tx) => {
-    await tx.user.update({ where: { id: user.id }, data: { twoFactorEnabled: false, twoFactorSecret: null } });
-    await tx.recoveryCode.deleteMany({ where: { userId: user.id } });
+  const { wasOn, notify } = await db.$transaction(async (tx) => {
     await revokeSessionsQuery(user.id, tx);
-    if (!user.twoFactorEnabled) return async () => undefined;
-    return recordSecurityEvent(tx, { userId: user.id, kind: "two_factor_off", actor: "operator" });
+    return turnOffTwoFactor(tx, user.id, "operator");
   });
   await notify();
   // Warn, not info: an account's protection was lowered by hand, and stderr keeps the CLI's answer alone on stdout.
-  log.warn("two-factor turned off by the operator", { component: "security", userId: user.id, twoFactorWasOn: user.twoFactorEnabled });
-  return { userId: user.id, twoFactorWasOn: user.twoFactorEnabled };
+  log.warn("two-factor turned off by the operator", { component: "security", userId: user.id, twoFactorWasOn: wasOn });
+  return { userId: user.id, twoFactorWasOn: wasOn };
 }
 
 /** How many unused recovery codes the user has left. */

@@ -288,12 +288,20 @@ describe("email verification", () => {
     expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe("AUTHORIZED");
     return { clientId: provider.clientInfo!.client_id, ...provider.savedTokens! };
   };
-  /** Asks for a reset as anyone can, and sets NEW_PASSWORD through the link mailed to the address. */
+  /** Asks for a reset as anyone can, and sets NEW_PASSWORD through the link mailed to the address; the form's answer. */
   const resetByEmail = async (address: string) => {
     await submitPageForm("/forgot-password", { email: address });
     const resetMail = async () => (await mails(address)).find((m) => m.subject === "Reset your Adloom password");
     await expect.poll(resetMail).toBeDefined();
-    await submitPageForm(pathIn(await resetMail(), "reset-password").path, { password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    return (await submitPageForm(pathIn(await resetMail(), "reset-password").path, { password: NEW_PASSWORD, confirm: NEW_PASSWORD })).html;
+  };
+  /** Turns two-factor on for the session's account, as its Security page does; the authenticator's secret. */
+  const enrolTwoFactor = async (jar: Map<string, string>) => {
+    const security = (name: string) => ({ file: "app/dashboard/settings/security/actions.ts", name });
+    const started = await callServerAction(jar, "/dashboard/settings/security", security("startEnrolmentAction"));
+    const secret = /"secret":"([A-Z2-7]+)"/.exec(started.body)![1]!;
+    expect((await callServerAction(jar, "/dashboard/settings/security", security("confirmEnrolmentAction"), [totpCode(secret)])).body).toContain('"ok":true');
+    return secret;
   };
   /** The security notice of the reset (a job sends it after the reset). */
   const resetNotice = async (address: string) => {
@@ -328,18 +336,42 @@ describe("email verification", () => {
     expect(security).toContain("Password reset by email; revoked what was made before the address was confirmed: 1 API key and 1 app connection");
   });
 
-  it("a reset of an account whose address is already confirmed revokes nothing: its keys were made by the address's owner", async () => {
+  it("the reset that proves the address turns off the two-factor its holder turned on: the new password alone signs in", async () => {
+    const tenant = await createTenant();
+    const squatter = await userWithPassword(tenant.workspaceId); // an unconfirmed address, with a password someone set
+    await enrolTwoFactor((await signIn(squatter.email, PASSWORD)).jar);
+    await admin(["workspace", "two-factor", "--workspace", tenant.workspaceId, "--permissions", "account.read"]);
+    expect((await signIn(squatter.email, PASSWORD)).location).toContain("code=two_factor_required");
+
+    // The reset page says what the reset undid.
+    expect(await resetByEmail(squatter.email)).toContain('"revoked":"two-factor authentication"');
+    const owner = await signIn(squatter.email, NEW_PASSWORD);
+    expect(owner.signedIn).toBe(true);
+    // The workspace's requirement applies again, as to anyone without two-factor, and the owner may enrol anew.
+    const refused = await sessionFetch(owner.jar)("/api/v1/me");
+    expect([refused.status, refused.body.error.code]).toEqual([403, "two_factor_required"]);
+    await enrolTwoFactor(owner.jar);
+    // The address is told, in the notice two-factor turned off always sends.
+    const offNotice = async () => (await mails(squatter.email)).find((m) => m.subject === "Two-factor authentication was turned off for your Adloom account");
+    await expect.poll(offNotice).toBeDefined();
+  });
+
+  it("a reset of an account whose address is already confirmed revokes nothing: its keys and two-factor are the address's owner's", async () => {
     const address = email();
     await signUpThroughPage(address);
     const { jar } = await signIn(address, PASSWORD);
     const { path } = pathIn((await confirmations(address))[0], "verify-email");
     await submitPageForm(path, {}, { html: await html(path, jar), headers: { Cookie: cookieHeader(jar) } });
     const key = await subscribeAndMakeKey(jar);
+    const secret = await enrolTwoFactor(jar);
 
-    await resetByEmail(address);
+    expect(await resetByEmail(address)).not.toContain('"revoked"');
     expect(await me(jar)).toBe(401);
     expect(await keyStatus(key)).toBe(200);
     expect(await resetNotice(address)).not.toContain("revoked");
+    // Whoever reads the mailbox does not get past the owner's second factor.
+    expect((await signIn(address, NEW_PASSWORD)).location).toContain("code=two_factor_required");
+    expect((await signIn(address, NEW_PASSWORD, totpCode(secret))).signedIn).toBe(true);
   });
 
   it("an account made through the invite link its sender was shown is unconfirmed (and mailed a link); through the emailed link, confirmed", async () => {

@@ -98,30 +98,64 @@ describe("sign-in with Google or GitHub (a verified address)", () => {
 });
 
 describe("an address a stranger signed up with and protected with two-factor", () => {
-  it("keeps the stranger's two-factor through the owner's reset; the operator's command removes it, its codes and every session", async () => {
-    const { signUp, verifyCredentials } = await import("@/lib/session/accounts");
-    const { sendPasswordResetEmail, completePasswordReset } = await import("@/lib/session/password-reset");
-    const { confirmTwoFactorEnrolment, removeTwoFactorByOperator, startTwoFactorEnrolment } = await import("@/lib/session/two-factor");
+  /** Signs up with the address and turns two-factor on, as the stranger would; the account's id. */
+  const signUpWithTwoFactor = async (email: string) => {
+    const { signUp } = await import("@/lib/session/accounts");
+    const { confirmTwoFactorEnrolment, startTwoFactorEnrolment } = await import("@/lib/session/two-factor");
     const { totpCode } = await import("@/lib/session/totp");
-    const { listOutbox } = await import("@/lib/mail/send-mail");
-    const { getDb } = await import("@/lib/db/client");
-    const email = `protected-${Date.now()}@example.com`;
     const { userId } = await signUp({ name: "Not The Owner", email, password: "a stranger's password", workspaceName: "Squat Co" });
     const { secret } = await startTwoFactorEnrolment(userId);
     expect((await confirmTwoFactorEnrolment(userId, totpCode(secret))).recoveryCodes).toHaveLength(10);
-
+    return userId;
+  };
+  /** The owner's reset through the link mailed to the address: what the reset answers. */
+  const resetByEmail = async (userId: string, email: string) => {
+    const { sendPasswordResetEmail, completePasswordReset } = await import("@/lib/session/password-reset");
+    const { listOutbox } = await import("@/lib/mail/send-mail");
     await sendPasswordResetEmail({ userId });
     const reset = (await listOutbox({ to: email })).messages.find((m) => m.subject === "Reset your Adloom password")!;
-    await completePasswordReset({ token: /\/reset-password\/([\w-]+)/.exec(reset.text)![1]!, password: "the owner's own password" });
+    return completePasswordReset({ token: /\/reset-password\/([\w-]+)/.exec(reset.text)![1]!, password: "the owner's own password" });
+  };
+
+  it("the owner's reset, the address's first proof, turns the stranger's two-factor off: secret and recovery codes deleted", async () => {
+    const { verifyCredentials } = await import("@/lib/session/accounts");
+    const { getDb } = await import("@/lib/db/client");
+    const email = `squatted-${Date.now()}@example.com`;
+    const userId = await signUpWithTwoFactor(email);
+
+    expect(await resetByEmail(userId, email)).toEqual({ email, revoked: { apiKeys: 0, appConnections: 0, twoFactor: true } });
+    const user = await getDb().user.findUniqueOrThrow({ where: { id: userId }, include: { recoveryCodes: true } });
+    expect(user).toMatchObject({ twoFactorEnabled: false, twoFactorSecret: null, recoveryCodes: [] });
+    // The password alone signs in (auth.ts asks for a code only when twoFactorEnabled).
+    expect(await verifyCredentials(email, "the owner's own password")).toMatchObject({ id: userId, twoFactorEnabled: false });
+    // Two-factor going off is the user's own event (by whoever opened the link), which emails its notice.
+    const events = await getDb().securityEvent.findMany({ where: { userId, kind: { in: ["two_factor_off", "password_reset"] } } });
+    expect(events.map((e) => [e.kind, e.actor]).sort()).toEqual([
+      ["password_reset", "user"],
+      ["two_factor_off", "user"],
+    ]);
+  });
+
+  it("a reset of a confirmed address keeps two-factor on; the operator's command removes it, its codes and every session", async () => {
+    const { verifyCredentials } = await import("@/lib/session/accounts");
+    const { removeTwoFactorByOperator } = await import("@/lib/session/two-factor");
+    const { getDb } = await import("@/lib/db/client");
+    const email = `protected-${Date.now()}@example.com`;
+    const userId = await signUpWithTwoFactor(email);
+    await getDb().user.update({ where: { id: userId }, data: { emailVerifiedAt: new Date() } }); // its confirmation link opened
+
+    expect(await resetByEmail(userId, email)).toEqual({ email });
     expect(await verifyCredentials(email, "the owner's own password")).toMatchObject({ id: userId, twoFactorEnabled: true });
-    const { sessionVersion } = await getDb().user.findUniqueOrThrow({ where: { id: userId } });
+    const before = await getDb().user.findUniqueOrThrow({ where: { id: userId }, include: { recoveryCodes: true } });
+    expect(before.twoFactorSecret).not.toBeNull();
+    expect(before.recoveryCodes).toHaveLength(10);
 
     const written: string[] = [];
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation((line) => written.push(String(line)) > 0);
     const answer = await removeTwoFactorByOperator(email.toUpperCase()).finally(() => stderr.mockRestore());
     expect(answer).toEqual({ userId, twoFactorWasOn: true });
     const user = await getDb().user.findUniqueOrThrow({ where: { id: userId }, include: { recoveryCodes: true } });
-    expect(user).toMatchObject({ twoFactorEnabled: false, twoFactorSecret: null, sessionVersion: sessionVersion + 1, recoveryCodes: [] });
+    expect(user).toMatchObject({ twoFactorEnabled: false, twoFactorSecret: null, sessionVersion: before.sessionVersion + 1, recoveryCodes: [] });
     expect(await verifyCredentials(email, "the owner's own password")).toMatchObject({ id: userId, twoFactorEnabled: false });
     // The operator's action is on record: one warn line of the structured log.
     const logged = written.filter((line) => line.includes("two-factor turned off by the operator"));

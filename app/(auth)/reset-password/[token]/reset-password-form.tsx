@@ -12,6 +12,13 @@ export function ResetPasswordForm({ token }: { token: string }) {
     return (
       <DoneNotice href="/sign-in" next="Sign in">
         Your password is changed. Sign in with the new one.
+        {state.revoked && (
+          <>
+            {" "}
+            Your address was not confirmed until now, so whoever held the old password may not have been you: what was set up with the account before no longer
+            works ({state.revoked}). Sign in with the new password alone, then set up again what you need.
+          </>
+        )}
       </DoneNotice>
     );
   return (
