@@ -145,7 +145,7 @@ async function adGroupComments(
   let next = skip ? skip.page + 1 : 1;
   let total = skip ? skip.total : first.page_info?.total_number;
   // The page whose answer showed a fall, taken as it is once the pages before it are read again with no further fall.
-  let held: { page: number; data: CommentPage } | null = null;
+  let held = null as { page: number; data: CommentPage } | null;
   const seen = new Set<string>();
   const rows: CommentRow[] = [];
   for (let asked = 0; asked < MAX_COMMENT_PAGES; ) {
