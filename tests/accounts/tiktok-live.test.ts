@@ -632,6 +632,36 @@ describe("platform_b live (TikTok API for Business)", () => {
     expect(inbox.map((c: any) => c.externalId).sort()).toEqual(shifted.map((c) => c.comment_id).sort());
   }, 180_000);
 
+  it("a comment deleted on TikTok between two pages of one poll's read: the comment that moves onto the page already read still reaches the inbox", async () => {
+    const made = [...tiktok.ads.values()][0]!;
+    const inGroup = () => [...tiktok.comments.values()].filter((c) => c.adgroup_id === made.adgroup_id);
+    // Every comment in the group is pulled already; the new ones are its newest, the first at position `before`.
+    const before = inGroup().length;
+    const fresh = Array.from({ length: 150 }, (_, i) => tiktok.addComment(made.ad_id, `Read across a delete #${i}#`, { userName: `across${i}` }));
+    // The read goes on from the page holding the first new comment (the search read it once); the next page starts with a new one.
+    const firstNew = Math.floor(before / 100) + 1;
+    const movesBack = fresh[100 * firstNew - before]!;
+    const older = inGroup().find((c) => c.content.startsWith("Viral comment"))!;
+    const asks = (page: number) =>
+      calls("comment/list/").filter((r) => r.query.get("search_value") === made.adgroup_id && r.query.get("page") === String(page)).length;
+    const asked = { before: asks(firstNew), after: asks(firstNew + 1) };
+    // Once the read has that page, an older comment is deleted: the first comment of the next page moves onto it.
+    let served = 0;
+    tiktok.afterNext(
+      "comment/list/",
+      (body) => body.search_value === made.adgroup_id && Number(body.page) === firstNew && ++served === 2,
+      () => tiktok.authorDeletes(older.comment_id),
+    );
+    const summary = await admin<{ accounts: { added: number }[] }>(["moderation", "pull", "--workspace", t.workspaceId], server.dataDir);
+    expect(tiktok.comments.has(older.comment_id)).toBe(false);
+    expect(summary.accounts.reduce((n, acc) => n + acc.added, 0)).toBe(fresh.length);
+    const [moved] = (await result("list_ad_comments", { search: movesBack.content })).comments;
+    expect(moved?.externalId).toBe(movesBack.comment_id);
+    // total_number fell by one between the two pages: the read steps back to the page it had (one request more) and goes on
+    // with the page it then has, not asking for it again.
+    expect({ before: asks(firstNew) - asked.before, after: asks(firstNew + 1) - asked.after }).toEqual({ before: 3, after: 1 });
+  }, 60_000);
+
   it("maps TikTok's codes: 40100 -> upstream_busy, 40002 -> invalid_input with TikTok's message, 5xxxx -> upstream_error", async () => {
     tiktok.throttle(1);
     const busy = await tool("get_ad_account", { platform: "platform_b" });

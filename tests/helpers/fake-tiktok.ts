@@ -61,6 +61,8 @@ export interface FakeTikTok {
   uploadSessions: Map<string, { size: number; offset: number; transfers: number; refused: number; finishes: number; fileId: string | null }>;
   /** The next call to `route` matching `params` waits until released (a request in flight while the caller dies); then it is carried out. */
   holdNext(route: string, params?: (body: Obj) => boolean): { arrived: Promise<void>; release(): void };
+  /** After the next call to `route` matching `params` is answered, `then` runs: a change on TikTok between two requests (a comment deleted between two pages of a list). */
+  afterNext(route: string, params: (body: Obj) => boolean, then: () => void): void;
   close(): Promise<void>;
 }
 
@@ -174,6 +176,7 @@ export async function fakeTikTok(options: {
     }
   >();
   const holds: { route: string; params?: (body: Obj) => boolean; arrive(): void; released: Promise<void> }[] = [];
+  const afters: { route: string; params: (body: Obj) => boolean; then(): void }[] = [];
   const requestIds = new Map<string, string>();
   const delivery = new Map<string, Record<string, string>>();
   const hourlyDelivery = new Map<string, Record<string, string>>(); // "ad|YYYY-MM-DD HH" -> metrics
@@ -240,6 +243,9 @@ export async function fakeTikTok(options: {
       const released = new Promise<void>((r) => (release = r));
       holds.push({ route, params, arrive, released });
       return { arrived, release };
+    },
+    afterNext: (route, params, then) => {
+      afters.push({ route, params, then });
     },
     close: async () => undefined,
   };
@@ -854,6 +860,8 @@ export async function fakeTikTok(options: {
         const data = handle(token, req.method ?? "GET", route, body);
         if (dropped.delete(route)) return answer(50002, "System timeout, please try again later.");
         answer(0, "OK", data);
+        const after = afters.findIndex((a) => a.route === route && a.params(body));
+        if (after >= 0) afters.splice(after, 1)[0]!.then();
       } catch (err) {
         if (err instanceof Refusal) return answer(err.code, err.message);
         answer(50000, `System error: ${(err as Error).message}`);

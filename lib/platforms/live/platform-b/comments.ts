@@ -56,10 +56,13 @@ const day = (iso: string) => iso.slice(0, 10);
 
 const timeOf = (row: CommentRow) => new Date(createdAt(row.create_time)).getTime();
 
+/** Rows per page of /comment/list/ (its largest page). */
+const PAGE_SIZE = 100;
+
 /**
- * The most pages of one ad group's comments one read goes through from where it starts (100 each), past the pages
- * it skips. A cap of 50 pages read from page 1 had stopped an ad group with over 5,000 comments in a day at the same
- * 5,000 for good.
+ * The most pages of one ad group's comments one read asks for from where it starts (100 each), past the pages it
+ * skips, re-reads after deletions included. A cap of 50 pages read from page 1 had stopped an ad group with over 5,000
+ * comments in a day at the same 5,000 for good.
  */
 const MAX_COMMENT_PAGES = 2_000;
 
@@ -68,29 +71,44 @@ type CommentPage = z.infer<typeof commentPage>;
 /**
  * TikTok's list takes whole days only, so the rows a read already has (`settled`: every row up to a position in the
  * list's order) are the first pages of the position's day, however many. As the list is in that order and any page
- * can be asked for, the first page not wholly settled is found by halving (its last row is the one looked at): about
- * log2(pages) requests, where reading on from page 1 cost one per page, every poll. The read starts one page before
- * it: comments deleted meanwhile move later rows to earlier pages, and the settled rows read again are dropped.
+ * can be asked for, the last page wholly settled is found by halving (its last row is the one looked at): about
+ * log2(pages) requests, where reading on from page 1 cost one per page, every poll. The read starts there, a page before
+ * the first unsettled row's: comments deleted meanwhile move later rows to earlier pages. With the page, the list's
+ * `total_number` when it was read, from which the read measures later deletions.
  */
-async function firstPageToRead(read: (page: number) => Promise<CommentPage>, totalPages: number, settled: (row: CommentRow) => boolean): Promise<number> {
+async function lastSettledPage(
+  read: (page: number) => Promise<CommentPage>,
+  first: CommentPage,
+  settled: (row: CommentRow) => boolean,
+): Promise<{ page: number; total: number | undefined }> {
   // Page `lo` ends settled (page 1, read by the caller); page `hi` does not, or is past the end.
-  let lo = 1;
-  let hi = totalPages + 1;
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    const last = (await read(mid)).comments.at(-1);
+  let lo = { page: 1, total: first.page_info?.total_number };
+  let hi = (first.page_info?.total_page ?? 1) + 1;
+  while (hi - lo.page > 1) {
+    const mid = Math.floor((lo.page + hi) / 2);
+    const data = await read(mid);
+    const last = data.comments.at(-1);
     // An empty page is past the end (the list shrank since page 1).
-    if (last && settled(last)) lo = mid;
+    if (last && settled(last)) lo = { page: mid, total: data.page_info?.total_number };
     else hi = mid;
   }
-  return hi - 1;
+  return lo;
 }
 
 /**
  * One ad group's comments from `since`'s day on, oldest first, page by page until the list ends or `enough`, given each
- * page as it arrives, says the rows so far suffice (the caller's window is full). With `settled`, the rows the caller
- * has no use for (every one up to a position in the list's order), the pages holding only those are skipped, so the
- * answer starts at most a page before the first row past them.
+ * page's new rows as they arrive, says the rows so far suffice (the caller's window is full). With `settled`, the rows
+ * the caller has no use for (every one up to a position in the list's order), the pages holding only those are
+ * skipped, so the answer starts at most a page before the first row past them.
+ *
+ * Pages are by number, so a comment deleted on TikTok at or before the read's position while the read goes on moves
+ * every later row a place earlier: the first row of the next page would end the page already read and never be seen.
+ * Each answer's `page_info.total_number` counts the list; when it fell since the previous answer, the rows after the
+ * ones the read has may have moved back as many places: the read steps back the pages that covers, drops the rows it
+ * already has by comment id, and takes the page it held back once the pages before it are read again with no further
+ * fall. New comments are the newest, at the list's end, so they move no earlier row; but the count is the net of both,
+ * so a deletion between two answers is seen only as far as it outnumbers the comments added between the same two
+ * (docs/decisions.md). Without a fall the read costs no request more.
  */
 async function adGroupComments(
   token: string,
@@ -114,21 +132,52 @@ async function adGroupComments(
         sort_field: "CREATE_TIME",
         sort_type: "ASC",
         page,
-        page_size: 100,
+        page_size: PAGE_SIZE,
       },
       commentPage,
       "the comment list",
     );
   const first = await read(1);
   const lastOfFirst = first.comments.at(-1);
-  const totalPages = first.page_info?.total_page ?? 1;
-  const start = settled && lastOfFirst && settled(lastOfFirst) && totalPages > 1 ? await firstPageToRead(read, totalPages, settled) : 1;
+  const skip = settled && lastOfFirst && settled(lastOfFirst) && (first.page_info?.total_page ?? 1) > 1 ? await lastSettledPage(read, first, settled) : null;
+  let page = skip?.page ?? 1;
+  // `next`: the page that held the row after the last one the read has when the list counted `total`.
+  let next = skip ? skip.page + 1 : 1;
+  let total = skip ? skip.total : first.page_info?.total_number;
+  // The page whose answer showed a fall, taken as it is once the pages before it are read again with no further fall.
+  let held = null as { page: number; data: CommentPage } | null;
+  const seen = new Set<string>();
   const rows: CommentRow[] = [];
-  for (let page = start; page < start + MAX_COMMENT_PAGES; page++) {
-    const data = page === 1 ? first : await read(page);
-    rows.push(...data.comments);
+  for (let asked = 0; asked < MAX_COMMENT_PAGES; ) {
+    let data: CommentPage;
+    if (page === 1 && asked === 0) data = first;
+    else if (held?.page === page) {
+      data = held.data;
+      held = null;
+    } else {
+      data = await read(page);
+      asked++;
+      const counted = data.page_info?.total_number;
+      if (counted !== undefined) {
+        if (total !== undefined && counted < total) {
+          next = Math.max(1, next - Math.ceil((total - counted) / PAGE_SIZE));
+          // A page held back before is out of date now.
+          held = next < page ? { page, data } : null;
+        }
+        total = counted;
+        if (next < page) {
+          page = next;
+          continue;
+        }
+      }
+    }
+    next = page + 1;
+    const fresh = data.comments.filter((row) => !seen.has(row.comment_id));
+    for (const row of fresh) seen.add(row.comment_id);
+    rows.push(...fresh);
     // Every page goes to `enough`, the last one too.
-    if (enough(data.comments) || !data.page_info || page >= data.page_info.total_page) break;
+    if (enough(fresh) || !data.page_info || page >= data.page_info.total_page) break;
+    page++;
   }
   return rows;
 }
