@@ -39,6 +39,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const port = await freePort();
   const server = await startServer({
     port,
+    longLived: true,
     env: {
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       PLATFORM_RETRY_DELAYS_MS: "200,400,800,1600",

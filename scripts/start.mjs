@@ -40,7 +40,10 @@ try {
 const port = process.env.PORT || "3000";
 // The HTTP server's timeouts and raw-header checks (lib/server/http-edge.mjs) go in before Next creates it.
 const httpEdge = ["--import", pathToFileURL(path.join(root, "scripts/http-edge-preload.mjs")).href];
-const v8Flags = [WASM_TIERING_FLAG];
+// V8 flags given to this script (`node --max-semi-space-size=32 scripts/start.mjs`) apply to the server it starts; an
+// inspector flag stays here, where its port is already taken.
+const ownV8Flags = process.execArgv.filter((flag) => !/^--(inspect|debug)/.test(flag));
+const v8Flags = [WASM_TIERING_FLAG, ...ownV8Flags];
 // AsyncLocalStorage (Next's request and work stores, our request context) on V8's continuation data instead of
 // promise hooks, which otherwise run for every promise the server makes: +25% requests per second on both a bare
 // route and `/api/v1/me` (npm run bench:api, docs/performance.md round 6). The default from Node 24; Node 22 has it

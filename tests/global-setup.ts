@@ -44,9 +44,9 @@ export default async function setup(project: TestProject) {
   if (testDb === "postgres") {
     pg = await startPostgres();
     databaseUrl = await pg.createDatabase("shared");
-    server = await startServer({ databaseUrl, env });
+    server = await startServer({ databaseUrl, env, longLived: true });
   } else {
-    server = await startServer({ env });
+    server = await startServer({ env, longLived: true });
   }
   project.provide("baseUrl", server.url);
   project.provide("dataDir", server.dataDir);

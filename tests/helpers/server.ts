@@ -26,6 +26,13 @@ export interface StartServerOptions {
   databaseUrl?: string;
   env?: Record<string, string>;
   port?: number;
+  /**
+   * A server that serves a whole project or the journeys for minutes under load (the global setups'): V8's optimizing
+   * compiler pays for itself there. A test file's own server lives seconds to a minute and starts with `--no-opt`
+   * (Maglev still compiles hot code): about a tenth less CPU for those servers, where a shared server under load
+   * spent a tenth to a third more (docs/testing.md, "What a server start costs").
+   */
+  longLived?: boolean;
 }
 
 export function tempDataDir(label = "server"): string {
@@ -57,7 +64,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   // On PostgreSQL the key that seals stored platform tokens must come from configuration.
   if (env.DATABASE_URL && !env.CREDENTIALS_KEY) env.CREDENTIALS_KEY = "test-credentials-key-0123456789abcdef0123";
   delete env.NODE_ENV; // vitest sets "test"; the server runs as production
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs")], {
+  const v8Flags = options.longLived ? [] : ["--no-opt"];
+  const child: ChildProcess = spawn(process.execPath, [...v8Flags, path.join(ROOT, "scripts/start.mjs")], {
     cwd: ROOT,
     env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
