@@ -48,7 +48,7 @@ export function Alert({ tone = "rose", children }: { tone?: "rose" | "amber" | "
     sky: "border-sky-200 bg-sky-50 text-sky-900",
   };
   return (
-    <div role={tone === "rose" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm ${styles[tone]}`}>
+    <div role={tone === "rose" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm break-words ${styles[tone]}`}>
       {children}
     </div>
   );
