@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { inject } from "vitest";
 
 /** Cookies a response set, as one Cookie header value (name=value; ...), merged over `jar`. */
@@ -11,6 +12,20 @@ function mergeCookies(jar: Map<string, string>, res: Response): void {
 
 export const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 
+/** A node:http response read whole, as fetch would answer it (every header kept, no body for 204 and 304). */
+function asFetchResponse(res: IncomingMessage): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (c: Buffer) => chunks.push(c));
+    res.on("error", reject);
+    res.on("end", () => {
+      const headers = new Headers();
+      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+      resolve(new Response([204, 304].includes(res.statusCode!) ? null : Buffer.concat(chunks), { status: res.statusCode, headers }));
+    });
+  });
+}
+
 type Send = (url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<Response>;
 
 /**
@@ -22,16 +37,7 @@ function sender(localAddress?: string): Send {
   return async (url, init = {}) => {
     const http = await import("node:http");
     return new Promise<Response>((resolve, reject) => {
-      const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, localAddress }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", reject);
-        res.on("end", () => {
-          const headers = new Headers();
-          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers }));
-        });
-      });
+      const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, localAddress }, (res) => asFetchResponse(res).then(resolve, reject));
       req.on("error", reject);
       req.end(init.body);
     });
@@ -200,16 +206,7 @@ async function sendResolved(url: URL, address: string, init: { method?: string; 
   return new Promise<Response>((resolve, reject) => {
     const lookup = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
       options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4)) as never;
-    const req = http.request(url, { method: init.method ?? "GET", headers, lookup }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("error", reject);
-      res.on("end", () => {
-        const answer = new Headers();
-        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-        resolve(new Response([204, 304].includes(res.statusCode!) ? null : Buffer.concat(chunks), { status: res.statusCode, headers: answer }));
-      });
-    });
+    const req = http.request(url, { method: init.method ?? "GET", headers, lookup }, (res) => asFetchResponse(res).then(resolve, reject));
     req.on("error", reject);
     req.end(body);
   });
