@@ -26,13 +26,13 @@ export async function workspaceWith(ads: number, historyHours = 24 * 30): Promis
  * `ads` active ads on the workspace's sandbox account of the platform (its default, or `account`, another of its
  * sandbox accounts), 20 per ad set, 4 per creative (creatives `cre_<account>_<n>`, or `<creativePrefix><n>`: the same
  * prefix on both platforms gives creatives ads on both; or `creatives`, the n-th creative's id and the quality of its
- * ads, which the platform's delivery follows).
+ * ads, which the platform's delivery follows), each ad set spending `dailyBudgetMinor` a day (200.00 unless given).
  */
 export async function plantActiveAds(
   workspaceId: string,
   platform: Platform,
   ads: number,
-  options: { creativePrefix?: string; creatives?: { id: string; quality: number }[]; account?: AdAccountRef } = {},
+  options: { creativePrefix?: string; creatives?: { id: string; quality: number }[]; account?: AdAccountRef; dailyBudgetMinor?: number } = {},
 ): Promise<void> {
   const prisma = getDb();
   const account = options.account ?? (await getAdAccount(workspaceId, platform))!;
@@ -45,10 +45,11 @@ export async function plantActiveAds(
   const ref = (r: string) => `${prefix}${r}`;
   const active = rules.statusNames.active;
   const sets = Math.ceil(ads / ADS_PER_SET);
+  const dailyBudgetMinor = options.dailyBudgetMinor ?? 20_000;
   await plantSandboxAds(account, {
     objective: rules.objectiveNames.sales,
     status: active,
-    adSets: Array.from({ length: sets }, (_, s) => ({ clientRef: `s${s}`, name: `Set ${s}`, budgetMinor: 20_000 })),
+    adSets: Array.from({ length: sets }, (_, s) => ({ clientRef: `s${s}`, name: `Set ${s}`, budgetMinor: dailyBudgetMinor })),
     ads: Array.from({ length: ads }, (_, i) => ({
       clientRef: `a${i}`,
       name: `Ad ${i}`,
@@ -85,7 +86,7 @@ export async function plantActiveAds(
       name: `Set ${s}`,
       status: "active",
       budgetType: "daily",
-      budgetMinor: 20_000,
+      budgetMinor: dailyBudgetMinor,
     })),
   });
   for (let start = 0; start < ads; start += 1000) {
