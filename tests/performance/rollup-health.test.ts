@@ -137,7 +137,8 @@ describe("rollup health in list_creative_performance", () => {
     const { plantActiveAds } = await import("./many-ads");
     const { getAdAccount } = await import("@/lib/platforms");
     const { markNeedsReconnect } = await import("@/lib/platforms/accounts");
-    const { advanceSandbox, advanceSandboxAccount, setSandboxCurrency, setSandboxTimeZone } = await import("@/lib/platforms/sandbox/operator");
+    const { localDayHour } = await import("@/lib/platforms/local-time");
+    const { advanceSandbox, advanceSandboxAccount, sandboxClock, setSandboxCurrency, setSandboxTimeZone } = await import("@/lib/platforms/sandbox/operator");
     const { workspaceId } = await createWorkspace({ name: "Two Meta accounts, one of them refused", plan: "pro" });
     // The default Meta account in dollars in New York; a second one in euros in Berlin, with ads of its own.
     const main = (await getAdAccount(workspaceId, "platform_a"))!;
@@ -153,7 +154,14 @@ describe("rollup health in list_creative_performance", () => {
       await advanceSandbox(workspaceId, n);
       await advanceSandboxAccount(berlin, n);
     };
-    await hours(24);
+    // The checks compare an account's newest stored day with its today, which has a delivered hour only once its first
+    // hour is over: start clear of midnight in both zones (the clock then moves by whole days). In the hour after
+    // Berlin's midnight, 23:00 UTC, the last check failed (a CI run's unit phase).
+    const startedAt = (await sandboxClock(main)).simulatedNow.getTime();
+    const pastMidnight = [0, 1, 2].find((h) =>
+      ["America/New_York", "Europe/Berlin"].every((zone) => localDayHour(startedAt + h * 3_600_000, zone).hour !== 0),
+    )!;
+    await hours(24 + pastMidnight);
     await run(workspaceId);
     const principal = await ownerOf(workspaceId);
     const both = await rollupOf(principal);
