@@ -107,6 +107,18 @@ describe.runIf(onPglite)("applyMigrations on PGlite", () => {
     expect(await applyMigrations(db)).toEqual([]);
     expectDeployRows(await migrationRows(db));
   });
+
+  // Going back a version (docs/operations.md, "Upgrading"): the previous build finds its own migrations applied.
+  it("applies nothing for a build older than the database, and leaves the newer migration recorded", async () => {
+    const older = copyMigrations();
+    try {
+      fs.rmSync(path.join(older, migrationNames().at(-1)!), { recursive: true });
+      expect(await applyMigrations(db, { migrationsDir: older })).toEqual([]);
+      expectDeployRows(await migrationRows(db));
+    } finally {
+      fs.rmSync(older, { recursive: true, force: true });
+    }
+  });
 });
 
 describe.runIf(onPglite)("a broken migration", () => {
