@@ -84,11 +84,11 @@ export function adProblems(rules: PlatformRules, platform: Platform, creative: C
     else {
       if (w < r.minWidth || h < r.minHeight)
         problems.push(`creative ${creative.id}: ${w}x${h} px is below ${platform}'s minimum of ${r.minWidth}x${r.minHeight} px`);
-      const aspect = w / h;
-      if (aspect < r.minAspect || aspect > r.maxAspect) {
-        problems.push(
-          `creative ${creative.id}: aspect ratio ${aspect.toFixed(2)} is outside ${platform}'s ${r.minAspect.toFixed(2)} to ${r.maxAspect.toFixed(2)}`,
-        );
+      // Compared as the platforms' guides print ratios, to two decimals: Meta's 1.91:1 is 1200x628 px (1.9108), which an
+      // exact comparison refused with "aspect ratio 1.91 is outside 0.56 to 1.91".
+      const [aspect, min, max] = [w / h, r.minAspect, r.maxAspect].map((ratio) => Math.round(ratio * 100) / 100) as [number, number, number];
+      if (aspect < min || aspect > max) {
+        problems.push(`creative ${creative.id}: aspect ratio ${aspect.toFixed(2)} is outside ${platform}'s ${min.toFixed(2)} to ${max.toFixed(2)}`);
       }
     }
     if (creative.sizeBytes > r.maxBytes) problems.push(`creative ${creative.id}: ${creative.sizeBytes} bytes is over ${platform}'s ${r.maxBytes}`);

@@ -106,6 +106,20 @@ describe("platform rules over REST", () => {
     expect(elsewhere.body.error.message).toMatch(/primaryText/);
     expect((await toolResult(t.key, "list_ads", {})).ads).toEqual([]);
   }, 180_000);
+
+  it("takes an image at Meta's 1.91:1 as its guides size it (1200x628 px) and refuses a wider one, naming both ratios", async () => {
+    const t = await createTenant();
+    const [linkAd] = await adCreatives(t.key, { platform: "platform_a", width: 1200, height: 628 });
+    const [banner] = await adCreatives(t.key, { platform: "platform_a", width: 1300, height: 628 });
+    const { adSet } = await campaignWithAdSet(t.key, "platform_a");
+    const ad = (creativeId: string, copyVariantId: string) =>
+      callTool(t.key, "create_ad", { adSetId: adSet.id, creativeId, copyVariantId, callToAction: "shop_now", landingUrl: "https://example.com" });
+    const built = await ad(linkAd!.creativeId, await adCopy(t.key, linkAd!.creativeId, "Fresh picks", "Shop the season"));
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    const wide = await ad(banner!.creativeId, await adCopy(t.key, banner!.creativeId, "Fresh picks", "Shop the season"));
+    expect(wide.status).toBe(400);
+    expect(wide.body.error.message).toContain(`creative ${banner!.creativeId}: aspect ratio 2.07 is outside platform_a's 0.56 to 1.91`);
+  }, 180_000);
 });
 
 describe("sandbox faults over REST", () => {
