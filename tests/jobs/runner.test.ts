@@ -113,26 +113,28 @@ describe("embedded job runner", () => {
 
   it("sleeps with a durable timer, then continues", async () => {
     await sendEvent({ name: "test/sleep" });
-    // The sleeping run and its wait, read together (the wait is deleted when the run wakes).
+    // The sleeping run and its wait, read together (the wait is deleted when the run wakes). A timeout names the run's
+    // status: "completed" would mean the three-second nap passed between two polls.
     const { sleeping, waits } = await eventually(
       async () => {
-        const [run] = await listRuns({ functionId: "test-sleeper", status: "sleeping" });
-        const rows = run ? await getDb().jobWait.findMany({ where: { runId: run.id } }) : [];
-        return run && rows.length ? { sleeping: run, waits: rows } : undefined;
+        const [run] = await listRuns({ functionId: "test-sleeper" });
+        if (run?.status !== "sleeping") throw new Error(`the run is ${run?.status ?? "not there yet"}`);
+        const rows = await getDb().jobWait.findMany({ where: { runId: run.id } });
+        return rows.length ? { sleeping: run, waits: rows } : undefined;
       },
-      5000,
+      8000,
       "a sleeping run",
     );
     expect(waits.map((w) => w.kind)).toEqual(["sleep"]);
-    // Due about a second after it was written: measured against the row, not the test's clock, which a busy
+    // Due three seconds after it was written: measured against the row, not the test's clock, which a busy
     // machine may bring here after the timer is due (the duration itself is checked by `slept` below).
     const dueAfterMs = waits[0]!.until.getTime() - waits[0]!.createdAt.getTime();
-    expect(dueAfterMs).toBeGreaterThan(0);
-    expect(dueAfterMs).toBeLessThanOrEqual(2000);
+    expect(dueAfterMs).toBeGreaterThan(2000);
+    expect(dueAfterMs).toBeLessThanOrEqual(4000);
     expect(sleeping.nextAt!.getTime()).toBe(waits[0]!.until.getTime());
     const [run] = await finishedRuns("test-sleeper");
     expect(run!.status).toBe("completed");
-    expect((run!.output as { slept: number }).slept).toBeGreaterThanOrEqual(1000);
+    expect((run!.output as { slept: number }).slept).toBeGreaterThanOrEqual(3000);
   });
 
   it("retries a failing step with backoff and keeps earlier results", async () => {
