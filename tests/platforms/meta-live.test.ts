@@ -109,7 +109,8 @@ describe("platform_a live on Meta's Marketing API", () => {
 
   it("pushes an image to /act_<id>/adimages: the upload's imageHash is Meta's hash; every call carries appsecret_proof", async () => {
     const name = `meta-${Date.now()}.png`;
-    const [upload] = await pushed([{ name, type: "image/png", bytes: await pngImage(400, 400) }]);
+    // Meta's link-ad size (1.91:1 as its guides print it, 1.9108 exactly): the ads built from it below go to Graph.
+    const [upload] = await pushed([{ name, type: "image/png", bytes: await pngImage(1200, 628) }]);
     expect(upload.status).toBe("completed");
     const images = calls(/\/act_777000111\/adimages$/, "POST");
     expect(images).toHaveLength(1);
