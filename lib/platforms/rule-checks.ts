@@ -71,6 +71,7 @@ export interface TextForRules {
 }
 
 const length = (s: string | null) => (s ? [...s].length : 0);
+const hundredths = (ratio: number) => Math.round(ratio * 100) / 100;
 
 /** Every way the creative and text break the platform's media and text rules (empty when the ad is acceptable). */
 export function adProblems(rules: PlatformRules, platform: Platform, creative: CreativeForRules, text: TextForRules, callToAction: CallToAction): string[] {
@@ -86,7 +87,8 @@ export function adProblems(rules: PlatformRules, platform: Platform, creative: C
         problems.push(`creative ${creative.id}: ${w}x${h} px is below ${platform}'s minimum of ${r.minWidth}x${r.minHeight} px`);
       // Compared as the platforms' guides print ratios, to two decimals: Meta's 1.91:1 is 1200x628 px (1.9108), which an
       // exact comparison refused with "aspect ratio 1.91 is outside 0.56 to 1.91".
-      const [aspect, min, max] = [w / h, r.minAspect, r.maxAspect].map((ratio) => Math.round(ratio * 100) / 100) as [number, number, number];
+      const aspect = hundredths(w / h);
+      const [min, max] = [hundredths(r.minAspect), hundredths(r.maxAspect)];
       if (aspect < min || aspect > max) {
         problems.push(`creative ${creative.id}: aspect ratio ${aspect.toFixed(2)} is outside ${platform}'s ${min.toFixed(2)} to ${max.toFixed(2)}`);
       }

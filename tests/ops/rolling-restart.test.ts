@@ -66,14 +66,16 @@ function slowUpload(baseUrl: string, key: string, name: string, bytes: Buffer, d
   });
 }
 
-const refused = (err: unknown) => (err as { cause?: { code?: string } })?.cause?.code === "ECONNREFUSED";
+/** The socket error under a failed fetch (undici puts it in `cause`). */
+const causeOf = (err: unknown) => (err as { cause?: { code?: string; message?: string } })?.cause;
+const refused = (err: unknown) => causeOf(err)?.code === "ECONNREFUSED";
 /**
  * A kept-alive connection closed before any answer: on an instance being stopped, one its SIGTERM closed as idle while
  * this request was on its way (HTTP/1.1's keep-alive race, RFC 9112 section 9.3.1). A server closes only connections with
  * no request begun, so nothing of it was applied, and the client tries another instance as it does when refused. A CI
  * run under load met it once (the request sent a moment before the instance left the live list).
  */
-const closedUnanswered = (err: unknown) => ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes((err as { cause?: { code?: string } })?.cause?.code ?? "");
+const closedUnanswered = (err: unknown) => ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(causeOf(err)?.code ?? "");
 
 describe.skipIf(unavailable)("rolling restart on one PostgreSQL database", () => {
   it("loses no upload, sends one terminal event per upload and one request per webhook attempt", async () => {
@@ -125,7 +127,7 @@ describe.skipIf(unavailable)("rolling restart on one PostgreSQL database", () =>
             break;
           } catch (err) {
             if (!refused(err) && !(closedUnanswered(err) && !live.includes(target))) {
-              const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+              const cause = causeOf(err);
               failures.push(`upload to ${target.url} broke: ${(err as Error).message} (${cause?.code ?? ""} ${cause?.message ?? ""})`);
               break;
             }
